@@ -1,0 +1,304 @@
+// Charm metadata (metadata.yaml) and configuration schema (config.yaml), read the way Juju's
+// juju/charm package reads them, plus drover's `required: true` on endpoints (from the seeds'
+// required-relations proposal). Every error names the file and the field, so a charm author can
+// fix the charm without reading drover's source.
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { invalidArgument } from './errors.js';
+import { isValidApplicationName, isValidEndpointName } from './names.js';
+
+export type Role = 'provider' | 'requirer' | 'peer';
+export type Scope = 'global' | 'container';
+export interface Endpoint {
+  name: string;
+  role: Role;
+  interface: string;
+  scope: Scope;
+  limit?: number;
+  required: boolean;
+}
+export type ConfigType = 'string' | 'int' | 'float' | 'boolean';
+export type ConfigValue = string | number | boolean;
+export interface ConfigOption {
+  type: ConfigType;
+  default?: ConfigValue;
+  description?: string;
+}
+export interface CharmMeta {
+  name: string;
+  summary?: string;
+  description?: string;
+  series: string[];
+  subordinate: boolean;
+  /** Declared endpoints only; charmEndpoints() adds the implicit juju-info. */
+  endpoints: Endpoint[];
+  config: Record<string, ConfigOption>;
+}
+
+const METADATA = 'metadata.yaml';
+const CONFIG = 'config.yaml';
+
+// A missing required field and a field of the wrong type get different advice.
+const must = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+const text = () => z.string(must('a string'));
+
+const endpointSpec = z.preprocess(
+  // `db: mysql` is shorthand for `db: {interface: mysql}`.
+  (v) => (typeof v === 'string' ? { interface: v } : v),
+  z.object(
+    {
+      interface: text().min(1, { error: 'must not be empty' }),
+      scope: z.enum(['global', 'container'], { error: 'must be "global" or "container"' }).nullish(),
+      limit: z
+        .number(must('an integer'))
+        .int({ error: 'must be an integer' })
+        .positive({ error: 'must be a positive integer' })
+        .nullish(),
+      // An empty value (`limit:`, as in Juju's wordpress) means "not given".
+      // Juju parses `optional` but never enforces it; drover does the same.
+      optional: z.boolean(must('true or false')).nullish(),
+      required: z.boolean(must('true or false')).nullish(),
+    },
+    { error: 'must be an interface name or a mapping with an "interface" key' },
+  ),
+);
+const endpointMap = z.record(z.string(), endpointSpec, must('a mapping of endpoint name to interface')).nullish();
+
+// Unknown top-level keys (tags, storage, extra-bindings, ...) are Juju's and stripped, not errors.
+const metadataSchema = z.object(
+  {
+    name: text(),
+    summary: text().nullish(),
+    description: text().nullish(),
+    series: z.array(text(), must('a list of series names')).nullish(),
+    subordinate: z.boolean(must('true or false')).nullish(),
+    provides: endpointMap,
+    requires: endpointMap,
+    peers: endpointMap,
+  },
+  must('a YAML mapping'),
+);
+
+const configSchema = z.object(
+  {
+    options: z
+      .record(
+        z.string(),
+        z.object(
+          {
+            // Juju (after pyjuju) treats a missing type as "string".
+            type: z.enum(['string', 'int', 'float', 'boolean'], { error: 'must be one of string, int, float, boolean' }).nullish(),
+            default: z.unknown().optional(),
+            description: text().nullish(),
+          },
+          must('a mapping with "type", "default" and "description"'),
+        ),
+        must('a mapping of option name to option'),
+      )
+      .nullish(),
+  },
+  must('a YAML mapping'),
+);
+
+function fieldError(file: string, path: readonly PropertyKey[], message: string) {
+  const field = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
+  return invalidArgument(field ? `${file}: "${field}" ${message}` : `${file}: ${message}`);
+}
+
+function readYaml<T>(file: string, source: string, schema: z.ZodType<T>): T {
+  let doc: unknown;
+  try {
+    doc = parseYaml(source);
+  } catch (e) {
+    // The parser's first line has the problem and its line/column; the rest is a code frame.
+    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+    throw invalidArgument(`${file}: invalid YAML: ${first}`);
+  }
+  const result = schema.safeParse(doc);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw fieldError(file, issue?.path ?? [], issue?.message ?? 'is invalid');
+  }
+  return result.data;
+}
+
+const SECTIONS = [
+  ['provides', 'provider'],
+  ['requires', 'requirer'],
+  ['peers', 'peer'],
+] as const;
+
+// Juju reserves `juju` and `juju-*` for endpoints it supplies itself (juju-info).
+const isReserved = (name: string) => name === 'juju' || name.startsWith('juju-');
+
+export function parseCharm(metadataYaml: string, configYaml?: string): CharmMeta {
+  const raw = readYaml(METADATA, metadataYaml, metadataSchema);
+  const charm = raw.name;
+  if (!isValidApplicationName(charm)) {
+    throw fieldError(METADATA, ['name'], `must be a valid charm name (lowercase letters, digits and hyphens, starting with a letter), got "${charm}"`);
+  }
+  const series = raw.series ?? [];
+  series.forEach((s, i) => {
+    if (!/^[a-z]+[a-z0-9]*$/.test(s)) throw fieldError(METADATA, ['series', i], `must be a series name like "jammy", got "${s}"`);
+  });
+
+  const endpoints: Endpoint[] = [];
+  const seen = new Set<string>();
+  for (const [section, role] of SECTIONS) {
+    for (const [name, spec] of Object.entries(raw[section] ?? {})) {
+      const fail = (message: string) => invalidArgument(`${METADATA}: ${message}`);
+      if (!isValidEndpointName(name)) {
+        throw fail(`charm "${charm}" has an invalid relation name in "${section}": "${name}" (use lowercase letters, digits and single hyphens, starting with a letter)`);
+      }
+      if (isReserved(name)) throw fail(`charm "${charm}" using a reserved relation name: "${name}"`);
+      if (seen.has(name)) throw fail(`charm "${charm}" using a duplicated relation name: "${name}"`);
+      seen.add(name);
+      // Only a requirer may name a juju-* interface: providing one would shadow the implicit juju-info.
+      if (role !== 'requirer' && isReserved(spec.interface)) {
+        throw fail(`charm "${charm}" relation "${name}" using a reserved interface: "${spec.interface}"`);
+      }
+      const scope = spec.scope ?? 'global';
+      // Peers are the units of one application talking to each other, which never share a container.
+      if (role === 'peer' && scope === 'container') {
+        throw fail(`charm "${charm}" peer relation "${name}" cannot have container scope; remove "scope: container"`);
+      }
+      // Peer relations are created at deploy, so "required" could never be unmet.
+      if (role === 'peer' && spec.required) {
+        throw fail(`charm "${charm}" peer relation "${name}" cannot be required; peer relations are created at deploy`);
+      }
+      if (spec.optional && spec.required) {
+        throw fail(`charm "${charm}" relation "${name}" cannot be both optional and required`);
+      }
+      const endpoint: Endpoint = { name, role, interface: spec.interface, scope, required: spec.required ?? false };
+      if (spec.limit != null) endpoint.limit = spec.limit;
+      endpoints.push(endpoint);
+    }
+  }
+
+  const subordinate = raw.subordinate ?? false;
+  // A subordinate is placed only through a container-scoped relation to a principal (seed proposal,
+  // "Subordinate services"), so it must be able to require one.
+  if (subordinate && !endpoints.some((e) => e.role === 'requirer' && e.scope === 'container')) {
+    throw invalidArgument(`${METADATA}: subordinate charm "${charm}" lacks "requires" relation with container scope`);
+  }
+
+  const meta: CharmMeta = { name: charm, series, subordinate, endpoints, config: parseConfigOptions(configYaml) };
+  if (raw.summary != null) meta.summary = raw.summary;
+  if (raw.description != null) meta.description = raw.description;
+  return meta;
+}
+
+function parseConfigOptions(configYaml: string | undefined): Record<string, ConfigOption> {
+  if (configYaml === undefined) return {};
+  // An empty config.yaml is a charm without options, not an error.
+  const raw = readYaml(CONFIG, configYaml, configSchema.nullable()) ?? {};
+  const config: Record<string, ConfigOption> = {};
+  for (const [name, spec] of Object.entries(raw.options ?? {})) {
+    const option: ConfigOption = { type: spec.type ?? 'string' };
+    if (spec.default !== undefined && spec.default !== null) {
+      if (!matchesType(option.type, spec.default)) {
+        throw fieldError(CONFIG, ['options', name, 'default'], `must be ${article(option.type)} to match the option's type, got ${JSON.stringify(spec.default)}`);
+      }
+      option.default = spec.default;
+    }
+    if (spec.description != null) option.description = spec.description;
+    config[name] = option;
+  }
+  return config;
+}
+
+function matchesType(type: ConfigType, value: unknown): value is ConfigValue {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'int':
+      return Number.isSafeInteger(value);
+    case 'float':
+      // An int default for a float option is fine, as in Juju.
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+  }
+}
+
+const article = (type: ConfigType) => (type === 'int' ? 'an int' : `a ${type}`);
+
+export function charmEndpoints(meta: CharmMeta): Endpoint[] {
+  // Every charm provides juju-info; it is global here and becomes container-scoped only when a
+  // subordinate requires it with container scope (the relation takes the narrower scope).
+  return [...meta.endpoints, { name: 'juju-info', role: 'provider', interface: 'juju-info', scope: 'global', required: false }];
+}
+
+export function configDefaults(meta: CharmMeta): Record<string, ConfigValue> {
+  const defaults: Record<string, ConfigValue> = {};
+  for (const [name, option] of Object.entries(meta.config)) {
+    if (option.default !== undefined) defaults[name] = option.default;
+  }
+  return defaults;
+}
+
+// Go's strconv.ParseBool spellings, which `juju config` accepts.
+const TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+const FALSE = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+export function parseConfigValues(meta: CharmMeta, assignments: Record<string, string>): Record<string, ConfigValue> {
+  const values: Record<string, ConfigValue> = {};
+  for (const [key, raw] of Object.entries(assignments)) {
+    const option = Object.hasOwn(meta.config, key) ? meta.config[key] : undefined;
+    if (!option) {
+      const valid = Object.keys(meta.config).sort();
+      throw invalidArgument(
+        valid.length
+          ? `unknown option "${key}"; valid options for charm "${meta.name}" are: ${valid.join(', ')}`
+          : `unknown option "${key}"; charm "${meta.name}" has no config options`,
+      );
+    }
+    values[key] = parseConfigValue(key, option.type, raw);
+  }
+  return values;
+}
+
+function parseConfigValue(key: string, type: ConfigType, raw: string): ConfigValue {
+  const bad = (hint: string) => invalidArgument(`option "${key}" expected ${type}, got "${raw}"; ${hint}`);
+  switch (type) {
+    case 'string':
+      return raw;
+    case 'int': {
+      const n = Number(raw);
+      if (!/^[-+]?\d+$/.test(raw) || !Number.isSafeInteger(n)) throw bad('use a whole number such as 42');
+      return n;
+    }
+    case 'float': {
+      const n = Number(raw);
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw bad('use a number such as 0.5');
+      return n;
+    }
+    case 'boolean':
+      if (TRUE.has(raw)) return true;
+      if (FALSE.has(raw)) return false;
+      throw bad('use true or false');
+  }
+}
+
+/**
+ * Juju's deploy-time series choice (reference §3 rule 2, without --force): the requested series if
+ * the charm supports it; else the model's default series if the charm supports it; else the
+ * charm's first listed series. A charm that lists no series runs on whatever was asked for.
+ */
+export function chooseSeries(meta: CharmMeta, requested?: string, defaultSeries?: string): string {
+  const supported = meta.series;
+  if (requested) {
+    if (supported.length && !supported.includes(requested)) {
+      throw invalidArgument(`series "${requested}" not supported by charm, supported series are: ${supported.join(',')}`);
+    }
+    return requested;
+  }
+  if (defaultSeries && (!supported.length || supported.includes(defaultSeries))) return defaultSeries;
+  const first = supported[0];
+  if (first === undefined) {
+    throw invalidArgument(`series not specified and charm "${meta.name}" does not declare any; deploy with --series <series>`);
+  }
+  return first;
+}

@@ -1,0 +1,133 @@
+// The entities of a model, as the domain sees them. The store keeps each as one item (see
+// shared/state/keys.ts); the sets (principals, subordinates, scopes, relations) are bounded by
+// the number of applications, never by the number of units, so they fit in an item.
+import type { Constraints } from './constraints.js';
+import type { CharmMeta } from './charm.js';
+import type { Life } from './life.js';
+import type { RelationEndpoint } from './relation-endpoints.js';
+
+export type ConfigValue = string | number | boolean;
+
+export interface StatusInfo {
+  current: string;
+  message?: string;
+  since: string;
+  /** Extra data, e.g. the hook that failed, or `transient: true` for provisioning errors. */
+  data?: Record<string, string | number | boolean>;
+}
+
+export interface Model {
+  name: string;
+  life: Life;
+  constraints: Constraints;
+  defaultSeries: string;
+  /** Bumped on every change of the model's constraints; add-unit asserts it. */
+  constraintsVersion: number;
+}
+
+export interface Application {
+  name: string;
+  life: Life;
+  series: string;
+  subordinate: boolean;
+  charmUrl: string;
+  charm: CharmMeta;
+  constraints: Constraints;
+  /** Bumped on every change of the application's constraints; add-unit asserts it. */
+  constraintsVersion: number;
+  config: Record<string, ConfigValue>;
+  /** Bumped on every config change, so agents know to run config-changed. */
+  configVersion: number;
+  exposed: boolean;
+  /** death-and-destruction.txt's "unit count": units of this application that exist. */
+  unitCount: number;
+  /** Keys of the relations this application is in: the "relation count" is their number. */
+  relations: string[];
+  createdAt: string;
+}
+
+export type ResolvedMode = 'retry-hooks' | 'no-hooks';
+
+export interface Unit {
+  name: string;
+  application: string;
+  series: string;
+  life: Life;
+  /** Set on subordinates: the principal unit that created them. */
+  principal?: string;
+  subordinates: string[];
+  /** Set on principals once assigned. */
+  machine?: string;
+  /** The model's and application's constraints, collapsed when the unit was created. */
+  constraints: Constraints;
+  /** Keys of the relations whose scope this unit has entered. */
+  scopes: string[];
+  agentStatus: StatusInfo;
+  workloadStatus: StatusInfo;
+  resolved?: ResolvedMode;
+  openPorts: string[];
+  privateAddress?: string;
+  publicAddress?: string;
+  createdAt: string;
+}
+
+export interface Machine {
+  id: string;
+  life: Life;
+  series: string;
+  constraints: Constraints;
+  /** Principal units assigned to this machine. */
+  principals: string[];
+  instanceId?: string;
+  /** Counts provisioning attempts; part of the EC2 ClientToken so a retry never starts two. */
+  provisioningAttempt: number;
+  agentStatus: StatusInfo;
+  instanceStatus: StatusInfo;
+  hardware?: string;
+  addresses: string[];
+  createdAt: string;
+}
+
+export interface Relation {
+  key: string;
+  id: number;
+  life: Life;
+  endpoints: RelationEndpoint[];
+  scope: 'global' | 'container';
+  /** Units in scope: "a relation's unit count". */
+  unitCount: number;
+  createdAt: string;
+}
+
+export interface ScopeMember {
+  relation: string;
+  unit: string;
+  /** Set once the unit is Dying: peers treat it as departed though it is still in scope. */
+  departing?: boolean;
+}
+
+export interface RelationSettings {
+  relationId: number;
+  unit: string;
+  settings: Record<string, string>;
+  version: number;
+}
+
+export type CleanupKind =
+  | 'units' // destroy the units of a Dying application, in batches
+  | 'settings' // delete the unit settings of a removed relation, in batches
+  | 'assignUnits' // assign units whose required relations are now satisfied
+  | 'forceDestroyUnit'
+  | 'forceDestroyMachine'
+  | 'forceDestroyApplication'
+  | 'dyingSubordinates'; // subordinates whose last Alive container relation went away
+
+export interface Cleanup {
+  id: string;
+  kind: CleanupKind;
+  /** The entity the cleanup is about: an application name, relation id, unit name, machine id. */
+  target: string;
+  /** Earliest time to run it (force fallbacks wait a little for the agents first). */
+  notBefore?: string;
+  createdAt: string;
+}

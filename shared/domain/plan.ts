@@ -1,0 +1,94 @@
+// A plan is what an operation decided to change, in the domain's terms, together with the facts
+// it relied on (`expect`). The state layer turns one plan into one TransactWriteItems whose
+// conditions are exactly those facts (shared/state/commit.ts), so plans stay pure and testable.
+import type { Life } from './life.js';
+
+export type EntityRef =
+  | { kind: 'model' }
+  | { kind: 'application'; name: string }
+  | { kind: 'unit'; name: string }
+  | { kind: 'machine'; id: string }
+  | { kind: 'relation'; key: string }
+  | { kind: 'scope'; relation: string; unit: string }
+  | { kind: 'settings'; relationId: number; unit: string }
+  | { kind: 'sequence'; name: string }
+  | { kind: 'cleanup'; id: string };
+
+export type Scalar = string | number | boolean;
+
+/** Facts about an existing item that must still hold when the transaction commits. */
+export interface Expect {
+  life?: Life | Life[];
+  equals?: Record<string, Scalar>;
+  /** Attributes that must be absent. */
+  absent?: string[];
+  /** Set attributes that must contain the value. */
+  contains?: Record<string, string>;
+  /** Set attributes that must not contain the value. */
+  lacks?: Record<string, string>;
+  /** Exact size of a set attribute (0: absent, as DynamoDB drops empty sets). */
+  setSize?: Record<string, number>;
+}
+
+export type Change =
+  | { op: 'create'; ref: EntityRef; value: Record<string, unknown> }
+  | {
+      op: 'update';
+      ref: EntityRef;
+      set?: Record<string, unknown>;
+      unset?: string[];
+      add?: Record<string, number>;
+      addToSet?: Record<string, string[]>;
+      removeFromSet?: Record<string, string[]>;
+      /**
+       * Put the entity in (or take it out of) the watchdog's stuck index. Setting life to Dying
+       * or Dead marks it by itself; machines mark provisioning errors explicitly.
+       */
+      stuck?: 'mark' | 'clear';
+      expect?: Expect;
+    }
+  | { op: 'remove'; ref: EntityRef; expect?: Expect }
+  | { op: 'check'; ref: EntityRef; expect: Expect };
+
+export interface Plan<T> {
+  changes: Change[];
+  result: T;
+}
+
+/** A plan that changes nothing: the operation is already done, or a no-op. */
+export const done = <T>(result: T): Plan<T> => ({ changes: [], result });
+
+export const refs = {
+  model: (): EntityRef => ({ kind: 'model' }),
+  application: (name: string): EntityRef => ({ kind: 'application', name }),
+  unit: (name: string): EntityRef => ({ kind: 'unit', name }),
+  machine: (id: string): EntityRef => ({ kind: 'machine', id }),
+  relation: (key: string): EntityRef => ({ kind: 'relation', key }),
+  scope: (relation: string, unit: string): EntityRef => ({ kind: 'scope', relation, unit }),
+  settings: (relationId: number, unit: string): EntityRef => ({ kind: 'settings', relationId, unit }),
+  sequence: (name: string): EntityRef => ({ kind: 'sequence', name }),
+  cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
+};
+
+export const refName = (ref: EntityRef): string => {
+  switch (ref.kind) {
+    case 'model':
+      return 'model';
+    case 'application':
+      return `application ${ref.name}`;
+    case 'unit':
+      return `unit ${ref.name}`;
+    case 'machine':
+      return `machine ${ref.id}`;
+    case 'relation':
+      return `relation ${ref.key}`;
+    case 'scope':
+      return `scope ${ref.relation} ${ref.unit}`;
+    case 'settings':
+      return `settings ${ref.relationId} ${ref.unit}`;
+    case 'sequence':
+      return `sequence ${ref.name}`;
+    case 'cleanup':
+      return `cleanup ${ref.id}`;
+  }
+};

@@ -1,0 +1,130 @@
+// deploy: a new Alive application with its peer relations and its first units.
+//
+// lifecycles.txt: "Services with duplicate names are not allowed"; death-and-destruction.txt:
+// a user "may not create new services with the same name ... until those entities have finally
+// been removed" — the create asserts that no item (Alive or Dying) holds the name.
+import { charmEndpoints, chooseSeries, configDefaults, parseConfigValues, type CharmMeta } from '../charm.js';
+import { isEmptyConstraints, type Constraints } from '../constraints.js';
+import type { Application, Machine, Model, Relation } from '../entities.js';
+import { alreadyExists, invalidArgument, notAlive } from '../errors.js';
+import { isValidApplicationName } from '../names.js';
+import { refs, type Change, type Plan } from '../plan.js';
+import { describePending, pendingRequirements } from '../required-relations.js';
+import { sequenceNames, takeNumbers } from '../sequences.js';
+import { planNewUnits } from './new-units.js';
+
+/** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
+export const UNITS_PER_TRANSACTION = 8;
+
+export interface DeployIntent {
+  charm: CharmMeta;
+  name?: string;
+  series?: string;
+  constraints?: Constraints;
+  config?: Record<string, string>;
+  numUnits: number;
+  /** Existing machines for the first units (`--to`). */
+  placements?: (Machine | undefined)[];
+}
+
+export interface DeploySnapshot {
+  model: Model;
+  existing?: Application;
+  relationSequence: number;
+  unitSequence: number;
+  machineSequence: number;
+}
+
+export interface DeployResult {
+  application: string;
+  series: string;
+  units: string[];
+  machines: string[];
+  /** Units still to add (beyond this transaction). */
+  remainingUnits: number;
+  /** Set when required relations hold the deployment back. */
+  pending?: string;
+}
+
+export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: string): Plan<DeployResult> {
+  const { model } = snapshot;
+  const name = intent.name ?? intent.charm.name;
+  const cannot = `cannot add application "${name}"`;
+  if (!isValidApplicationName(name)) throw invalidArgument(`${cannot}: invalid name`);
+  if (snapshot.existing) throw alreadyExists(`${cannot}: application already exists`);
+  if (model.life !== 'alive') throw notAlive(`${cannot}: model "${model.name}" is ${model.life}`);
+  if (!Number.isInteger(intent.numUnits) || intent.numUnits < 0) throw invalidArgument('--num-units must be a non-negative integer');
+  const { subordinate } = intent.charm;
+  if (subordinate && (intent.numUnits > 0 || intent.placements?.length)) {
+    throw invalidArgument('subordinate application must be deployed without units');
+  }
+  if (subordinate && intent.constraints && !isEmptyConstraints(intent.constraints)) {
+    throw invalidArgument('constraints do not apply to subordinate applications');
+  }
+  const series = chooseSeries(intent.charm, intent.series, model.defaultSeries);
+  const config = { ...configDefaults(intent.charm), ...parseConfigValues(intent.charm, intent.config ?? {}) };
+  // Juju records an arch at deploy: the model's, or amd64.
+  const constraints: Constraints = subordinate ? {} : { ...intent.constraints };
+  if (!subordinate && constraints.arch === undefined) constraints.arch = model.constraints.arch || 'amd64';
+
+  const peers = charmEndpoints(intent.charm).filter((ep) => ep.role === 'peer');
+  const relationIds = takeNumbers(sequenceNames.relation, snapshot.relationSequence, peers.length);
+  const peerRelations: Relation[] = peers.map((ep, i) => ({
+    key: `${name}:${ep.name}`,
+    id: relationIds.numbers[i]!,
+    life: 'alive',
+    endpoints: [{ application: name, ...ep }],
+    scope: ep.scope,
+    unitCount: 0,
+    createdAt: now,
+  }));
+
+  const application: Application = {
+    name,
+    life: 'alive',
+    series,
+    subordinate,
+    charmUrl: `local:${series}/${intent.charm.name}-0`,
+    charm: intent.charm,
+    constraints,
+    constraintsVersion: 0,
+    config,
+    configVersion: 0,
+    exposed: false,
+    unitCount: 0,
+    relations: peerRelations.map((r) => r.key),
+    createdAt: now,
+  };
+  const changes: Change[] = [
+    { op: 'create', ref: refs.application(name), value: { ...application } },
+    { op: 'check', ref: refs.model(), expect: { life: 'alive' } },
+  ];
+  if (peers.length) changes.push(relationIds.change);
+  for (const r of peerRelations) changes.push({ op: 'create', ref: refs.relation(r.key), value: { ...r } });
+
+  const pending = pendingRequirements(application, peerRelations);
+  const count = Math.min(intent.numUnits, UNITS_PER_TRANSACTION);
+  let units: string[] = [];
+  let machines: string[] = [];
+  if (count > 0) {
+    const planned = planNewUnits({
+      model,
+      application,
+      unitSequence: snapshot.unitSequence,
+      machineSequence: snapshot.machineSequence,
+      count,
+      placements: intent.placements ?? [],
+      pending,
+      now,
+    });
+    // The application is created in this very transaction: its counter starts at `count`.
+    application.unitCount = count;
+    changes[0] = { op: 'create', ref: refs.application(name), value: { ...application } };
+    changes.push(...planned.changes.filter((c) => !(c.ref.kind === 'application' && c.op === 'update')));
+    units = planned.units;
+    machines = planned.machines;
+  }
+  const result: DeployResult = { application: name, series, units, machines, remainingUnits: intent.numUnits - count };
+  if (pending.length) result.pending = describePending(name, pending);
+  return { changes, result };
+}

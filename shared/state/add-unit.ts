@@ -1,0 +1,56 @@
+import type { Relation } from '../domain/entities.js';
+import { invalidArgument, notFound } from '../domain/errors.js';
+import { planNewUnits } from '../domain/plans/new-units.js';
+import { UNITS_PER_TRANSACTION } from '../domain/plans/deploy.js';
+import { pendingRequirements } from '../domain/required-relations.js';
+import { refs } from '../domain/plan.js';
+import { sequenceNames } from '../domain/sequences.js';
+import { requireModel } from './model.js';
+import { readPlacements } from './placement.js';
+import { getApplication, getMany, getSequence } from './reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+export interface AddUnitsResult {
+  units: string[];
+  machines: string[];
+}
+
+/**
+ * add-unit -n: each chunk of units is one transaction (so none grows with -n); a chunk either
+ * lands whole or not at all.
+ */
+export async function addUnits(store: Store, application: string, options: { count?: number; to?: string[] } = {}): Promise<AddUnitsResult> {
+  const count = options.count ?? 1;
+  if (!Number.isInteger(count) || count < 1) throw invalidArgument('--num-units must be a positive integer');
+  const result: AddUnitsResult = { units: [], machines: [] };
+  for (let done = 0; done < count; done += UNITS_PER_TRANSACTION) {
+    const chunk = Math.min(UNITS_PER_TRANSACTION, count - done);
+    const to = options.to?.slice(done, done + chunk);
+    const added = await runOperation(store, `cannot add unit to application "${application}"`, async () => {
+      const [model, app, machineSequence, unitSequence, placements] = await Promise.all([
+        requireModel(store),
+        getApplication(store, application),
+        getSequence(store, sequenceNames.machine),
+        getSequence(store, sequenceNames.unitsOf(application)),
+        readPlacements(store, to),
+      ]);
+      if (!app) throw notFound(`cannot add unit to application "${application}": application "${application}" not found`);
+      const relations = await getMany<Relation>(store, app.relations.map(refs.relation));
+      const planned = planNewUnits({
+        model,
+        application: app,
+        unitSequence,
+        machineSequence,
+        count: chunk,
+        placements,
+        pending: pendingRequirements(app, relations),
+        now: store.now().toISOString(),
+      });
+      return { changes: planned.changes, result: planned };
+    });
+    result.units.push(...added.units);
+    result.machines.push(...added.machines);
+  }
+  return result;
+}

@@ -1,0 +1,175 @@
+// Turns a plan's changes into one TransactWriteItems. Each change's `expect` becomes its
+// condition expression, so the transaction commits only if every fact the plan relied on still
+// holds (the mgo/txn asserts of Juju).
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Change, EntityRef, Expect } from '../domain/plan.js';
+import { refName } from '../domain/plan.js';
+import { toItem } from './codec.js';
+import { ATTR, keyOf, stuckPkOf } from './keys.js';
+import type { Store } from './store.js';
+
+/** DynamoDB's limit. Operations are designed to stay under 25 actions; this is the backstop. */
+export const MAX_TRANSACTION_ACTIONS = 100;
+
+class Expression {
+  private readonly names: Record<string, string> = {};
+  private readonly values: Record<string, unknown> = {};
+  private counter = 0;
+
+  name(attribute: string): string {
+    const existing = Object.entries(this.names).find(([, a]) => a === attribute);
+    if (existing) return existing[0];
+    const placeholder = `#n${this.counter++}`;
+    this.names[placeholder] = attribute;
+    return placeholder;
+  }
+
+  value(v: unknown): string {
+    const placeholder = `:v${this.counter++}`;
+    this.values[placeholder] = v;
+    return placeholder;
+  }
+
+  attributes() {
+    return {
+      ...(Object.keys(this.names).length ? { ExpressionAttributeNames: this.names } : {}),
+      ...(Object.keys(this.values).length ? { ExpressionAttributeValues: this.values } : {}),
+    };
+  }
+}
+
+function condition(x: Expression, expect: Expect | undefined, mustExist: boolean): string {
+  const parts: string[] = [];
+  if (mustExist) parts.push(`attribute_exists(${x.name(ATTR.pk)})`);
+  if (expect?.life !== undefined) {
+    const lives = Array.isArray(expect.life) ? expect.life : [expect.life];
+    parts.push(`(${lives.map((l) => `${x.name('life')} = ${x.value(l)}`).join(' OR ')})`);
+  }
+  for (const [a, v] of Object.entries(expect?.equals ?? {})) parts.push(`${x.name(a)} = ${x.value(v)}`);
+  for (const a of expect?.absent ?? []) parts.push(`attribute_not_exists(${x.name(a)})`);
+  for (const [a, v] of Object.entries(expect?.contains ?? {})) parts.push(`contains(${x.name(a)}, ${x.value(v)})`);
+  for (const [a, v] of Object.entries(expect?.lacks ?? {})) parts.push(`NOT contains(${x.name(a)}, ${x.value(v)})`);
+  for (const [a, n] of Object.entries(expect?.setSize ?? {})) {
+    parts.push(n === 0 ? `attribute_not_exists(${x.name(a)})` : `size(${x.name(a)}) = ${x.value(n)}`);
+  }
+  return parts.join(' AND ');
+}
+
+function updateExpression(model: string, x: Expression, change: Extract<Change, { op: 'update' }>, now: string): string {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const add: string[] = [];
+  const del: string[] = [];
+  for (const [a, v] of Object.entries(change.set ?? {})) {
+    if (v === undefined) remove.push(x.name(a));
+    else set.push(`${x.name(a)} = ${x.value(v)}`);
+  }
+  for (const a of change.unset ?? []) remove.push(x.name(a));
+  for (const [a, n] of Object.entries(change.add ?? {})) add.push(`${x.name(a)} ${x.value(n)}`);
+  for (const [a, members] of Object.entries(change.addToSet ?? {})) {
+    if (members.length) add.push(`${x.name(a)} ${x.value(new Set(members))}`);
+  }
+  for (const [a, members] of Object.entries(change.removeFromSet ?? {})) {
+    if (members.length) del.push(`${x.name(a)} ${x.value(new Set(members))}`);
+  }
+  const life = change.set?.life;
+  const stuck = change.stuck ?? (life === 'dying' || life === 'dead' ? 'mark' : undefined);
+  if (stuck === 'mark') {
+    set.push(`${x.name(ATTR.stuckPk)} = ${x.value(stuckPkOf(model, change.ref))}`);
+    // Keep the first time it got stuck: Dying → Dead is still the same removal.
+    set.push(`${x.name(ATTR.stuckSince)} = if_not_exists(${x.name(ATTR.stuckSince)}, ${x.value(now)})`);
+  } else if (stuck === 'clear') {
+    remove.push(x.name(ATTR.stuckPk), x.name(ATTR.stuckSince));
+  }
+  return [
+    set.length ? `SET ${set.join(', ')}` : '',
+    remove.length ? `REMOVE ${remove.join(', ')}` : '',
+    add.length ? `ADD ${add.join(', ')}` : '',
+    del.length ? `DELETE ${del.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+const refId = (ref: EntityRef) => JSON.stringify(ref);
+
+/** Merges updates and checks of the same item: DynamoDB refuses two actions on one item. */
+export function mergeChanges(changes: Change[]): Change[] {
+  const byRef = new Map<string, Change>();
+  for (const change of changes) {
+    const id = refId(change.ref);
+    const prior = byRef.get(id);
+    if (!prior) {
+      byRef.set(id, change);
+      continue;
+    }
+    if ((prior.op !== 'update' && prior.op !== 'check') || (change.op !== 'update' && change.op !== 'check')) {
+      throw new Error(`plan changes ${refName(change.ref)} twice (${prior.op} and ${change.op})`);
+    }
+    const a = prior.op === 'update' ? prior : { op: 'update' as const, ref: prior.ref, expect: prior.expect };
+    const b = change.op === 'update' ? change : { op: 'update' as const, ref: change.ref, expect: change.expect };
+    byRef.set(id, {
+      op: 'update',
+      ref: change.ref,
+      set: { ...a.set, ...b.set },
+      unset: [...(a.unset ?? []), ...(b.unset ?? [])],
+      add: { ...a.add, ...b.add },
+      addToSet: { ...a.addToSet, ...b.addToSet },
+      removeFromSet: { ...a.removeFromSet, ...b.removeFromSet },
+      stuck: b.stuck ?? a.stuck,
+      expect: mergeExpect(a.expect, b.expect),
+    });
+  }
+  return [...byRef.values()].map((c) => (c.op === 'update' && isPureCheck(c) ? { op: 'check', ref: c.ref, expect: c.expect ?? {} } : c));
+}
+
+function isPureCheck(c: Extract<Change, { op: 'update' }>): boolean {
+  const empty = (o?: object) => !o || Object.keys(o).length === 0;
+  return empty(c.set) && !c.unset?.length && empty(c.add) && empty(c.addToSet) && empty(c.removeFromSet) && !c.stuck;
+}
+
+function mergeExpect(a?: Expect, b?: Expect): Expect | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    life: b.life ?? a.life,
+    equals: { ...a.equals, ...b.equals },
+    absent: [...(a.absent ?? []), ...(b.absent ?? [])],
+    contains: { ...a.contains, ...b.contains },
+    lacks: { ...a.lacks, ...b.lacks },
+    setSize: { ...a.setSize, ...b.setSize },
+  };
+}
+
+export function toTransactItems(store: Store, changes: Change[]) {
+  const now = store.now().toISOString();
+  return mergeChanges(changes).map((change) => {
+    const x = new Expression();
+    const Key = keyOf(store.model, change.ref);
+    switch (change.op) {
+      case 'create': {
+        const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
+        return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value), ConditionExpression, ...x.attributes() } };
+      }
+      case 'update': {
+        const ConditionExpression = condition(x, change.expect, true);
+        const UpdateExpression = updateExpression(store.model, x, change, now);
+        return { Update: { TableName: store.table, Key, UpdateExpression, ConditionExpression, ...x.attributes() } };
+      }
+      case 'remove': {
+        const ConditionExpression = condition(x, change.expect, true);
+        return { Delete: { TableName: store.table, Key, ConditionExpression, ...x.attributes() } };
+      }
+      case 'check': {
+        const ConditionExpression = condition(x, change.expect, true);
+        return { ConditionCheck: { TableName: store.table, Key, ConditionExpression, ...x.attributes() } };
+      }
+    }
+  });
+}
+
+export async function commit(store: Store, changes: Change[]): Promise<void> {
+  const items = toTransactItems(store, changes);
+  if (items.length > MAX_TRANSACTION_ACTIONS) throw new Error(`transaction of ${items.length} actions exceeds ${MAX_TRANSACTION_ACTIONS}`);
+  await store.doc.send(new TransactWriteCommand({ TransactItems: items }));
+}

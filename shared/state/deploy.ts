@@ -1,0 +1,51 @@
+import type { CharmMeta } from '../domain/charm.js';
+import type { Constraints } from '../domain/constraints.js';
+import { planDeploy, type DeployResult } from '../domain/plans/deploy.js';
+import { sequenceNames } from '../domain/sequences.js';
+import { addUnits } from './add-unit.js';
+import { requireModel } from './model.js';
+import { readPlacements } from './placement.js';
+import { getApplication, getSequence } from './reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+export interface DeployRequest {
+  charm: CharmMeta;
+  name?: string;
+  series?: string;
+  constraints?: Constraints;
+  config?: Record<string, string>;
+  numUnits?: number;
+  to?: string[];
+}
+
+/**
+ * Deploys an application. The application, its peer relations and its first units commit in one
+ * transaction; further units (-n beyond one transaction's share) are added in bounded chunks.
+ */
+export async function deploy(store: Store, request: DeployRequest): Promise<DeployResult> {
+  const name = request.name ?? request.charm.name;
+  const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
+  const result = await runOperation(store, `cannot add application "${name}"`, async () => {
+    const [model, existing, relationSequence, unitSequence, machineSequence, placements] = await Promise.all([
+      requireModel(store),
+      getApplication(store, name),
+      getSequence(store, sequenceNames.relation),
+      getSequence(store, sequenceNames.unitsOf(name)),
+      getSequence(store, sequenceNames.machine),
+      readPlacements(store, request.to),
+    ]);
+    return planDeploy(
+      { model, relationSequence, unitSequence, machineSequence, ...(existing ? { existing } : {}) },
+      { ...request, name, numUnits, placements },
+      store.now().toISOString(),
+    );
+  });
+  if (result.remainingUnits > 0) {
+    const more = await addUnits(store, name, { count: result.remainingUnits, to: request.to?.slice(result.units.length) });
+    result.units.push(...more.units);
+    result.machines.push(...more.machines);
+    result.remainingUnits = 0;
+  }
+  return result;
+}

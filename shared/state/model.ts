@@ -1,0 +1,48 @@
+// The model: created once (bootstrap), holds the model constraints.
+import type { Constraints } from '../domain/constraints.js';
+import type { Model } from '../domain/entities.js';
+import { notFound } from '../domain/errors.js';
+import { refs } from '../domain/plan.js';
+import { getModel } from './reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+export const DEFAULT_SERIES = 'jammy';
+
+/** Creates the store's model if it does not exist yet; idempotent. */
+export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
+  return runOperation(store, `cannot create model "${store.model}"`, async () => {
+    const existing = await getModel(store);
+    if (existing) return { changes: [], result: existing };
+    const model: Model = { name: store.model, life: 'alive', constraints: {}, defaultSeries: options.defaultSeries ?? DEFAULT_SERIES, constraintsVersion: 0 };
+    return { changes: [{ op: 'create', ref: refs.model(), value: { ...model } }], result: model };
+  });
+}
+
+export async function requireModel(store: Store): Promise<Model> {
+  const model = await getModel(store);
+  if (!model) throw notFound(`model "${store.model}" not found; bootstrap a controller first`);
+  return model;
+}
+
+/** set-model-constraints: replaces the model's constraints wholesale, as Juju does. */
+export async function setModelConstraints(store: Store, constraints: Constraints): Promise<void> {
+  await runOperation(store, 'cannot set model constraints', async () => {
+    const model = await requireModel(store);
+    return {
+      changes: [
+        {
+          op: 'update',
+          ref: refs.model(),
+          set: { constraints, constraintsVersion: model.constraintsVersion + 1 },
+          expect: { equals: { constraintsVersion: model.constraintsVersion } },
+        },
+      ],
+      result: undefined,
+    };
+  });
+}
+
+export async function getModelConstraints(store: Store): Promise<Constraints> {
+  return (await requireModel(store)).constraints;
+}

@@ -1,0 +1,112 @@
+// Reads for planning. All strongly consistent: a plan must start from the latest committed
+// state, or its conditions would fail needlessly and the operation would retry.
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EntityRef } from '../domain/plan.js';
+import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import { fromItem } from './codec.js';
+import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
+import type { Store } from './store.js';
+
+export async function getItem<T>(store: Store, ref: EntityRef): Promise<T | undefined> {
+  const { Item } = await store.doc.send(new GetCommand({ TableName: store.table, Key: keyOf(store.model, ref), ConsistentRead: true }));
+  return Item ? fromItem<T>(Item) : undefined;
+}
+
+export const getModel = (store: Store) => getItem<Model>(store, { kind: 'model' });
+export const getApplication = (store: Store, name: string) => getItem<Application>(store, { kind: 'application', name });
+export const getUnit = (store: Store, name: string) => getItem<Unit>(store, { kind: 'unit', name });
+export const getMachine = (store: Store, id: string) => getItem<Machine>(store, { kind: 'machine', id });
+export const getRelation = (store: Store, key: string) => getItem<Relation>(store, { kind: 'relation', key });
+export const getCleanup = (store: Store, id: string) => getItem<Cleanup>(store, { kind: 'cleanup', id });
+export const getSettings = (store: Store, relationId: number, unit: string) =>
+  getItem<RelationSettings>(store, { kind: 'settings', relationId, unit });
+
+export async function getSequence(store: Store, name: string): Promise<number> {
+  const item = await getItem<{ value: number }>(store, { kind: 'sequence', name });
+  return item?.value ?? 0;
+}
+
+/** Gets many items by reference, in batches of 100, keeping the order of `refs`; absent items are skipped. */
+export async function getMany<T>(store: Store, refs: EntityRef[]): Promise<T[]> {
+  const keys = refs.map((r) => keyOf(store.model, r));
+  const found = new Map<string, T>();
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Key[] = keys.slice(i, i + 100);
+    while (pending.length) {
+      const out = await store.doc.send(
+        new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[store.table] ?? []) found.set(`${item[ATTR.pk]}|${item[ATTR.sk]}`, fromItem<T>(item));
+      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
+    }
+  }
+  return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((x): x is NonNullable<typeof x> => x !== undefined);
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. Absent on the last page. */
+  cursor?: string;
+}
+
+const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
+const decodeCursor = (cursor?: string) => (cursor ? JSON.parse(Buffer.from(cursor, 'base64url').toString()) : undefined);
+
+/** Lists the references of one collection of the byCollection index, a page at a time. */
+export async function listCollection(store: Store, collection: string, options: { limit?: number; cursor?: string } = {}): Promise<Page<EntityRef>> {
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      IndexName: INDEX.byCollection,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
+      ExpressionAttributeValues: { ':pk': collection },
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(options.cursor),
+    }),
+  );
+  const items = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).filter((r): r is EntityRef => r !== undefined);
+  const cursor = encodeCursor(out.LastEvaluatedKey);
+  return cursor ? { items, cursor } : { items };
+}
+
+/** Every reference in a collection (for collections bounded by the number of applications). */
+export async function listAll(store: Store, collection: string): Promise<EntityRef[]> {
+  const all: EntityRef[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listCollection(store, collection, cursor ? { cursor } : {});
+    all.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return all;
+}
+
+/** The units in a relation's scope, a page at a time. */
+export async function listScope(store: Store, relationKey: string, options: { limit?: number; cursor?: string } = {}): Promise<Page<ScopeMember>> {
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+      ExpressionAttributeValues: { ':pk': keyOf(store.model, { kind: 'relation', key: relationKey }).pk, ':prefix': SCOPE_SK_PREFIX },
+      ConsistentRead: true,
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(options.cursor),
+    }),
+  );
+  const items = (out.Items ?? []).map((i) => fromItem<ScopeMember>(i));
+  const cursor = encodeCursor(out.LastEvaluatedKey);
+  return cursor ? { items, cursor } : { items };
+}
+
+export async function listAllScope(store: Store, relationKey: string): Promise<ScopeMember[]> {
+  const all: ScopeMember[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listScope(store, relationKey, cursor ? { cursor } : {});
+    all.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return all;
+}

@@ -1,0 +1,59 @@
+// Charm metadata used across the state tests, in the shape of Juju's test charms.
+import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
+
+const meta = (yaml: string, config?: string): CharmMeta => parseCharm(yaml, config);
+
+export const charms = {
+  wordpress: meta(
+    `name: wordpress
+summary: blog
+series: [jammy, focal]
+provides:
+  url: http
+  logging-dir: {interface: logging, scope: container}
+requires:
+  db: {interface: mysql, limit: 1}
+  cache: {interface: varnish, limit: 2}
+`,
+    `options:
+  blog-title: {type: string, default: My Title, description: the title}
+`,
+  ),
+  mysql: meta(`name: mysql
+series: [jammy, focal]
+provides:
+  server: mysql
+`),
+  mariadb: meta(`name: mariadb
+series: [jammy]
+provides:
+  server: mysql
+`),
+  varnish: meta(`name: varnish
+series: [jammy]
+provides:
+  webcache: varnish
+`),
+  logging: meta(`name: logging
+series: [jammy, focal]
+subordinate: true
+provides:
+  logging-client: logging
+requires:
+  logging-directory: {interface: logging, scope: container}
+  info: {interface: juju-info, scope: container}
+`),
+  riak: meta(`name: riak
+series: [jammy]
+provides:
+  endpoint: http
+peers:
+  ring: riak
+`),
+  /** Required relations (required-relations-proposal.txt): waits for a database. */
+  blog: meta(`name: blog
+series: [jammy]
+requires:
+  db: {interface: mysql, required: true}
+`),
+};
