@@ -32,6 +32,8 @@ export interface Expect {
 
 export type Change =
   | { op: 'create'; ref: EntityRef; value: Record<string, unknown> }
+  /** Create or replace, whatever is there: only for items no rule depends on (settings). */
+  | { op: 'put'; ref: EntityRef; value: Record<string, unknown> }
   | {
       op: 'update';
       ref: EntityRef;

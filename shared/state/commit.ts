@@ -151,6 +151,8 @@ export function toTransactItems(store: Store, changes: Change[]) {
         const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
         return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value), ConditionExpression, ...x.attributes() } };
       }
+      case 'put':
+        return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value) } };
       case 'update': {
         const ConditionExpression = condition(x, change.expect, true);
         const UpdateExpression = updateExpression(store.model, x, change, now);

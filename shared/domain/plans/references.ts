@@ -1,0 +1,67 @@
+// Dropping references. lifecycles.txt "References": all units reference their services, all
+// relations reference the services they are part of; "the Dying service's document is finally
+// removed in the same transaction that removes the last entity referencing that service".
+import type { Application, Relation } from '../entities.js';
+import { refs, type Change, type Expect } from '../plan.js';
+import { scheduleCleanup } from './cleanups.js';
+
+/**
+ * The change to an application when one of its units, or one of its relations, is removed.
+ *
+ * death-and-destruction.txt, removing a unit: "If its service is Alive, or has at least two
+ * units, or is in at least one relation, decrement the service's unit count; otherwise remove
+ * the service." Removing a relation: "If the counterpart service ... is Alive, or has at least
+ * one unit, or is in at least two relations, decrement its relation count; otherwise remove the
+ * counterpart service."
+ *
+ * The change asserts the counts it read whenever the application is not Alive, so two removals
+ * racing to drop the last two references cannot both decrement and leave it behind.
+ */
+export function releaseApplication(app: Application, release: { unit?: boolean; relation?: string }): Change {
+  const units = app.unitCount - (release.unit ? 1 : 0);
+  const relations = app.relations.filter((r) => r !== release.relation);
+  const expect: Expect =
+    app.life === 'alive'
+      ? { life: 'alive' }
+      : { life: app.life, equals: { unitCount: app.unitCount }, setSize: { relations: app.relations.length } };
+  if (release.relation !== undefined) expect.contains = { relations: release.relation };
+  if (app.life !== 'alive' && units === 0 && relations.length === 0) {
+    return { op: 'remove', ref: refs.application(app.name), expect };
+  }
+  return {
+    op: 'update',
+    ref: refs.application(app.name),
+    ...(release.unit ? { add: { unitCount: -1 } } : {}),
+    ...(release.relation !== undefined ? { removeFromSet: { relations: [release.relation] } } : {}),
+    expect,
+  };
+}
+
+/** True when the change removes the application. */
+export const removesApplication = (change: Change) => change.op === 'remove' && change.ref.kind === 'application';
+
+/**
+ * Removing a relation: delete it, release both its applications (except `skip`, which the caller
+ * handles), and leave a document for the cleanup to delete its unit settings in batches
+ * (death-and-destruction.txt: "Mark the relation's unit settings documents for future cleanup").
+ */
+export function removeRelation(
+  relation: Relation,
+  apps: Application[],
+  now: string,
+  options: { skip?: string; unitsInScope?: number } = {},
+): Change[] {
+  const changes: Change[] = [
+    // `unitsInScope`: the last unit leaving scope removes the relation in its own transaction.
+    { op: 'remove', ref: refs.relation(relation.key), expect: { life: relation.life, equals: { unitCount: options.unitsInScope ?? 0 } } },
+    scheduleCleanup('settings', String(relation.id), now),
+  ];
+  const seen = new Set<string>();
+  for (const ep of relation.endpoints) {
+    if (ep.application === options.skip || seen.has(ep.application)) continue;
+    seen.add(ep.application);
+    const app = apps.find((a) => a.name === ep.application);
+    if (app) changes.push(releaseApplication(app, { relation: relation.key }));
+  }
+  return changes;
+}
