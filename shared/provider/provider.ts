@@ -1,0 +1,50 @@
+// The Provider port: what the provisioner needs from a cloud. `ec2` implements it on AWS,
+// `local` with agent processes on this host (like Juju's local provider).
+import type { Constraints } from '../domain/constraints.js';
+
+export interface StartInstanceRequest {
+  /** The controller's id: instances are tagged with it so strays can be found. */
+  controllerId: string;
+  machineId: string;
+  /**
+   * Counts provisioning attempts of this machine. Together with the machine id it makes the
+   * idempotency token: a provisioner that retries the same attempt never starts two instances.
+   */
+  attempt: number;
+  series: string;
+  constraints: Constraints;
+  /** Everything the machine agent needs to start: API address, its credential, its queue. */
+  agent: {
+    apiUrl: string;
+    credential: string;
+    queueUrl: string;
+  };
+}
+
+export interface InstanceInfo {
+  instanceId: string;
+  machineId: string;
+  /** The provider's view: pending, running, stopping, stopped, terminated. */
+  state: string;
+  hardware?: string;
+  addresses: string[];
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    /** Transient errors are retried with backoff; others wait for the user (resolved/retry-provisioning). */
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface Provider {
+  startInstance(request: StartInstanceRequest): Promise<InstanceInfo>;
+  /** Stops (terminates) instances; unknown ids are ignored, so it is safe to retry. */
+  stopInstances(instanceIds: string[]): Promise<void>;
+  /** All live instances tagged with this controller. */
+  listInstances(controllerId: string): Promise<InstanceInfo[]>;
+}
