@@ -34,8 +34,12 @@ describe('transaction cancellation', () => {
   });
 
   it('an operation someone else already did succeeds (already done → success)', async () => {
-    const [a, b] = await Promise.all([ensureModel(store, { defaultSeries: 'noble' }), ensureModel(store, { defaultSeries: 'noble' })]);
+    // Both read "no model" and plan its creation; one commits, the other's create is cancelled,
+    // and its re-plan finds the model there: nothing left to do.
+    const empty = await freshStore();
+    const [a, b] = await Promise.all([ensureModel(empty, { defaultSeries: 'noble' }), ensureModel(empty, { defaultSeries: 'noble' })]);
     expect(a).toEqual(b);
+    expect(a.defaultSeries).toBe('noble');
   });
 
   it('two operations racing for the same sequence both commit, with distinct numbers', async () => {
