@@ -28,6 +28,11 @@ export async function getSequence(store: Store, name: string): Promise<number> {
 
 /** Gets many items by reference, in batches of 100, keeping the order of `refs`; absent items are skipped. */
 export async function getMany<T>(store: Store, refs: EntityRef[]): Promise<T[]> {
+  return (await getEach<T>(store, refs)).filter((x): x is NonNullable<typeof x> => x !== undefined);
+}
+
+/** Like getMany, but aligned with `refs`: undefined where an item does not exist (any more). */
+export async function getEach<T>(store: Store, refs: EntityRef[]): Promise<(T | undefined)[]> {
   const keys = refs.map((r) => keyOf(store.model, r));
   const found = new Map<string, T>();
   for (let i = 0; i < keys.length; i += 100) {
@@ -40,7 +45,7 @@ export async function getMany<T>(store: Store, refs: EntityRef[]): Promise<T[]> 
       pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
     }
   }
-  return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((x): x is NonNullable<typeof x> => x !== undefined);
+  return keys.map((k) => found.get(`${k.pk}|${k.sk}`));
 }
 
 export interface Page<T> {

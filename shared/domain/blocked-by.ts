@@ -1,0 +1,49 @@
+// drover's `blocked-by`: for every entity that is Dying, what still holds it, in words, so that a
+// user never has to guess why something does not go away (users' first complaint about Juju:
+// reference §8.1 "units/applications stuck dying").
+import type { Application, Machine, Relation, Unit } from './entities.js';
+
+const list = (names: string[], max = 5) => (names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`);
+
+function agentHint(unit: Unit): string {
+  if (unit.agentStatus.current === 'error') {
+    return `its agent is in error (${unit.agentStatus.message ?? 'hook failed'}): run "drover resolved ${unit.name}"`;
+  }
+  return 'its agent, to run the stop hook and set it Dead';
+}
+
+export function unitBlockedBy(unit: Unit): string[] {
+  if (unit.life !== 'dying') return [];
+  const reasons = [
+    ...unit.subordinates.map((s) => `subordinate unit ${s}`),
+    ...unit.scopes.map((r) => `in scope of relation "${r}"`),
+  ];
+  return reasons.length ? reasons : [agentHint(unit)];
+}
+
+export function applicationBlockedBy(app: Application, relations: Relation[]): string[] {
+  if (app.life !== 'dying') return [];
+  const reasons: string[] = [];
+  if (app.unitCount > 0) reasons.push(`${app.unitCount} unit${app.unitCount === 1 ? '' : 's'}`);
+  for (const key of app.relations) {
+    const relation = relations.find((r) => r.key === key);
+    reasons.push(relation ? `relation "${key}" (${relation.unitCount} unit${relation.unitCount === 1 ? '' : 's'} in scope)` : `relation "${key}"`);
+  }
+  return reasons;
+}
+
+export function relationBlockedBy(relation: Relation, unitsInScope: string[]): string[] {
+  if (relation.life !== 'dying') return [];
+  if (relation.unitCount === 0) return [];
+  const named = unitsInScope.length ? `: ${list(unitsInScope)}` : '';
+  return [`${relation.unitCount} unit${relation.unitCount === 1 ? '' : 's'} in scope${named}`];
+}
+
+export function machineBlockedBy(machine: Machine): string[] {
+  if (machine.life === 'alive') return [];
+  if (machine.principals.length) return machine.principals.map((u) => `unit ${u}`);
+  if (machine.life === 'dying') {
+    return [machine.instanceId ? 'its machine agent, to set it Dead' : 'the provisioner, to remove a machine that was never provisioned'];
+  }
+  return [machine.instanceId ? `the provisioner, to stop instance ${machine.instanceId}` : 'the provisioner, to remove it'];
+}

@@ -1,0 +1,159 @@
+// The status document: Juju 2.9's `juju status --format=json` keys (reference §5), built from a
+// snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
+import { formatConstraints, isEmptyConstraints } from './constraints.js';
+import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
+
+export interface StatusSnapshot {
+  model: Model;
+  applications: Application[];
+  units: Unit[];
+  machines: Machine[];
+  relations: Relation[];
+  /** Units in scope of each Dying relation (a few, for blocked-by). */
+  scopes: Record<string, string[]>;
+  controller: string;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Juju's `02 Jan 2006 15:04:05Z07:00`, in UTC. */
+export function formatSince(iso: string): string {
+  const d = new Date(iso);
+  return `${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}Z`;
+}
+
+function status(info: StatusInfo, life?: string): Record<string, unknown> {
+  return {
+    current: info.current,
+    ...(info.message ? { message: info.message } : {}),
+    since: formatSince(info.since),
+    ...(life && life !== 'alive' ? { life } : {}),
+  };
+}
+
+/** A unit whose agent is in error shows the error as its workload status, and its agent idle (§5.2). */
+function unitStatuses(unit: Unit) {
+  if (unit.agentStatus.current === 'error') {
+    return {
+      'workload-status': status({ ...unit.agentStatus, current: 'error' }),
+      'juju-status': status({ current: 'idle', since: unit.agentStatus.since }, unit.life),
+    };
+  }
+  return { 'workload-status': status(unit.workloadStatus), 'juju-status': status(unit.agentStatus, unit.life) };
+}
+
+const SEVERITY = ['error', 'blocked', 'waiting', 'maintenance', 'active', 'terminated', 'unknown'];
+
+/** The most severe unit workload status, with that unit's message (core/status.DeriveStatus). */
+export function deriveApplicationStatus(units: Unit[], fallbackSince: string): StatusInfo {
+  let worst: StatusInfo | undefined;
+  for (const unit of units) {
+    const s = unit.agentStatus.current === 'error' ? { ...unit.agentStatus, current: 'error' } : unit.workloadStatus;
+    const rank = (x: StatusInfo) => (SEVERITY.includes(x.current) ? SEVERITY.indexOf(x.current) : SEVERITY.length);
+    if (!worst || rank(s) < rank(worst)) worst = s;
+  }
+  return worst ?? { current: 'unknown', since: fallbackSince };
+}
+
+function machineDoc(m: Machine) {
+  const blocked = machineBlockedBy(m);
+  return {
+    'juju-status': status(m.agentStatus, m.life),
+    ...(m.addresses[0] ? { 'dns-name': m.addresses[0], 'ip-addresses': m.addresses } : {}),
+    'instance-id': m.instanceId ?? 'pending',
+    'machine-status': status(m.instanceStatus),
+    'modification-status': { current: 'idle', since: formatSince(m.createdAt) },
+    series: m.series,
+    ...(isEmptyConstraints(m.constraints) ? {} : { constraints: formatConstraints(m.constraints) }),
+    ...(m.hardware ? { hardware: m.hardware } : {}),
+    ...(blocked.length ? { 'blocked-by': blocked } : {}),
+  };
+}
+
+function unitDoc(unit: Unit, byName: Map<string, Unit>): Record<string, unknown> {
+  const blocked = unitBlockedBy(unit);
+  const subordinates: Record<string, unknown> = {};
+  for (const name of unit.subordinates) {
+    const sub = byName.get(name);
+    if (sub) subordinates[name] = unitDoc(sub, byName);
+  }
+  return {
+    ...unitStatuses(unit),
+    ...(unit.machine !== undefined && !unit.principal ? { machine: unit.machine } : {}),
+    ...(unit.openPorts.length ? { 'open-ports': unit.openPorts } : {}),
+    ...(unit.publicAddress ? { 'public-address': unit.publicAddress } : {}),
+    ...(Object.keys(subordinates).length ? { subordinates } : {}),
+    ...(blocked.length ? { 'blocked-by': blocked } : {}),
+  };
+}
+
+function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>) {
+  const units = snapshot.units.filter((u) => u.application === app.name);
+  const relations: Record<string, string[]> = {};
+  const principals = new Set<string>();
+  for (const key of app.relations) {
+    const relation = snapshot.relations.find((r) => r.key === key);
+    if (!relation) continue;
+    const mine = relation.endpoints.find((e) => e.application === app.name);
+    if (!mine) continue;
+    const others = relation.endpoints.filter((e) => e !== mine).map((e) => e.application);
+    const related = others.length ? others : [app.name]; // a peer relation relates to itself
+    relations[mine.name] = [...new Set([...(relations[mine.name] ?? []), ...related])].sort();
+    if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
+  }
+  const principalUnits: Record<string, unknown> = {};
+  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName);
+  const blocked = applicationBlockedBy(app, snapshot.relations);
+  return {
+    charm: app.charmUrl,
+    series: app.series,
+    os: 'ubuntu',
+    'charm-origin': 'local',
+    'charm-name': app.charm.name,
+    'charm-rev': 0,
+    exposed: app.exposed,
+    ...(app.life !== 'alive' ? { life: app.life } : {}),
+    'application-status': status(deriveApplicationStatus(units, app.createdAt)),
+    ...(Object.keys(relations).length ? { relations } : {}),
+    ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
+    ...(Object.keys(principalUnits).length ? { units: principalUnits } : {}),
+    ...(blocked.length ? { 'blocked-by': blocked } : {}),
+  };
+}
+
+const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
+export function buildStatus(snapshot: StatusSnapshot, now: Date) {
+  const byName = new Map(snapshot.units.map((u) => [u.name, u]));
+  const machines: Record<string, unknown> = {};
+  for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m);
+  const applications: Record<string, unknown> = {};
+  for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name))) applications[app.name] = applicationDoc(app, snapshot, byName);
+  const relations = snapshot.relations
+    .map((r) => {
+      const blocked = relationBlockedBy(r, snapshot.scopes[r.key] ?? []);
+      return { id: r.id, key: r.key, interface: r.endpoints[0]?.interface, scope: r.scope, ...(r.life !== 'alive' ? { life: r.life } : {}), ...(blocked.length ? { 'blocked-by': blocked } : {}) };
+    })
+    .sort((a, b) => a.id - b.id);
+  return {
+    model: {
+      name: snapshot.model.name,
+      type: 'iaas',
+      controller: snapshot.controller,
+      cloud: 'drover',
+      version: '0.1.0',
+      'model-status': { current: snapshot.model.life === 'alive' ? 'available' : snapshot.model.life, since: formatSince(now.toISOString()) },
+      sla: 'unsupported',
+    },
+    machines,
+    applications,
+    // drover's own: relations with their ids and blocked-by (Juju keeps them only per application).
+    relations,
+    storage: {},
+    controller: { timestamp: `${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}Z` },
+  };
+}
+
+export type StatusDocument = ReturnType<typeof buildStatus>;

@@ -1,0 +1,84 @@
+// The status read model: everything `drover status` shows, read a page at a time so that a model
+// of 100k units never needs one huge response. Pages walk the byCollection index in a fixed order
+// (applications, relations, machines, then each application's units) and fetch items in batches.
+import type { Application, Machine, Relation, Unit } from '../domain/entities.js';
+import type { EntityRef } from '../domain/plan.js';
+import { buildStatus, type StatusDocument, type StatusSnapshot } from '../domain/status.js';
+import { collections } from './keys.js';
+import { requireModel } from './model.js';
+import { getEach, listAll, listCollection, listScope } from './reads.js';
+import type { Store } from './store.js';
+
+export interface StatusPage {
+  applications: Application[];
+  relations: Relation[];
+  machines: Machine[];
+  units: Unit[];
+  /** Pass back for the next page; absent on the last. */
+  cursor?: string;
+}
+
+interface Position {
+  collection: number;
+  inner?: string;
+}
+
+const encode = (p: Position) => Buffer.from(JSON.stringify(p)).toString('base64url');
+const decode = (c?: string): Position => (c ? (JSON.parse(Buffer.from(c, 'base64url').toString()) as Position) : { collection: 0 });
+
+async function collectionOrder(store: Store): Promise<string[]> {
+  const apps = (await listAll(store, collections.applications(store.model))).map((r) => (r.kind === 'application' ? r.name : ''));
+  return [
+    collections.applications(store.model),
+    collections.relations(store.model),
+    ...collections.machineShards(store.model),
+    ...apps.sort().map((a) => collections.unitsOf(store.model, a)),
+  ];
+}
+
+export async function readStatusPage(store: Store, options: { cursor?: string; limit?: number } = {}): Promise<StatusPage> {
+  const limit = options.limit ?? 500;
+  const order = await collectionOrder(store);
+  let position = decode(options.cursor);
+  const refs: EntityRef[] = [];
+  while (refs.length < limit && position.collection < order.length) {
+    const page = await listCollection(store, order[position.collection]!, { limit: limit - refs.length, ...(position.inner ? { cursor: position.inner } : {}) });
+    refs.push(...page.items);
+    position = page.cursor ? { collection: position.collection, inner: page.cursor } : { collection: position.collection + 1 };
+  }
+  const items = await getEach<never>(store, refs);
+  // Items deleted since they were listed come back undefined and are skipped.
+  const of = <T>(kind: EntityRef['kind']) => items.filter((item, i) => item !== undefined && refs[i]?.kind === kind) as T[];
+  const page: StatusPage = {
+    applications: of<Application>('application'),
+    relations: of<Relation>('relation'),
+    machines: of<Machine>('machine'),
+    units: of<Unit>('unit'),
+  };
+  if (position.collection < order.length) page.cursor = encode(position);
+  return page;
+}
+
+/** Reads every page, and a few of the scope members that hold each Dying relation. */
+export async function readStatusSnapshot(store: Store, controller = 'local'): Promise<StatusSnapshot> {
+  const model = await requireModel(store);
+  const snapshot: StatusSnapshot = { model, applications: [], units: [], machines: [], relations: [], scopes: {}, controller };
+  let cursor: string | undefined;
+  do {
+    const page = await readStatusPage(store, cursor ? { cursor } : {});
+    snapshot.applications.push(...page.applications);
+    snapshot.relations.push(...page.relations);
+    snapshot.machines.push(...page.machines);
+    snapshot.units.push(...page.units);
+    cursor = page.cursor;
+  } while (cursor);
+  for (const relation of snapshot.relations.filter((r) => r.life === 'dying')) {
+    // A few names are enough to tell the user who to look at; the count says the rest.
+    snapshot.scopes[relation.key] = (await listScope(store, relation.key, { limit: 5 })).items.map((m) => m.unit);
+  }
+  return snapshot;
+}
+
+export async function readStatus(store: Store, controller = 'local'): Promise<StatusDocument> {
+  return buildStatus(await readStatusSnapshot(store, controller), store.now());
+}
