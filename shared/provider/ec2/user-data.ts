@@ -1,0 +1,120 @@
+// The user data that turns a fresh Ubuntu instance into a drover machine: install Node.js 22
+// and the machine agent bundle, then run the agent as a systemd service (the provisioner's job
+// is "non-Dead machines have agents running on live instances", seed "What We Run, and Why").
+//
+// Secrets: the agent's credential goes only into a root-only env file (0600) and this script.
+// It is never put in tags (DescribeInstances shows tags to anyone who may list instances), and
+// the script never echoes it (no `set -x`): cloud-init copies script output into
+// /var/log/cloud-init-output.log. It does remain readable through the instance metadata service
+// and ec2:DescribeInstanceAttribute, which is why the credential is per machine and revocable.
+import { ProviderError } from '../provider.js';
+
+export interface MachineAgentUserData {
+  controllerId: string;
+  machineId: string;
+  region: string;
+  arch: 'amd64' | 'arm64';
+  apiUrl: string;
+  credential: string;
+  queueUrl: string;
+  /** Where the instance downloads the agent bundle (a gzip tarball with machine-agent.js at its root). */
+  agentBundleUrl: string;
+  /** If given, the download is verified against it (hex SHA-256). */
+  agentBundleSha256?: string;
+}
+
+// RunInstances rejects user data over 16 KiB (before base64).
+const MAX_USER_DATA_BYTES = 16 * 1024;
+
+// Env-file values: URL-safe characters only, so neither systemd's EnvironmentFile parser
+// (quotes, backslashes, `$`) nor the quoted heredoc below can change their meaning.
+const SAFE_VALUE = /^[A-Za-z0-9._~:/?#[\]@!&()*+,;=%-]+$/;
+
+const NODE_DIST = 'https://nodejs.org/dist/latest-v22.x';
+const NODE_ARCH: Record<MachineAgentUserData['arch'], string> = { amd64: 'x64', arm64: 'arm64' };
+
+/** Single-quotes a word for bash: 'it'\''s'. */
+export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+function envLine(name: string, value: string): string {
+  // The error names the variable, never the value: the value may be the credential.
+  if (!SAFE_VALUE.test(value)) {
+    throw new ProviderError(`cannot start machine agent: ${name} has characters an env file cannot carry`, false);
+  }
+  return `${name}=${value}`;
+}
+
+/** The bash script cloud-init runs once at first boot. */
+export function renderUserDataScript(d: MachineAgentUserData): string {
+  const env = [
+    envLine('DROVER_CONTROLLER_ID', d.controllerId),
+    envLine('DROVER_MACHINE_ID', d.machineId),
+    envLine('DROVER_API_URL', d.apiUrl),
+    envLine('DROVER_AGENT_CREDENTIAL', d.credential),
+    envLine('DROVER_QUEUE_URL', d.queueUrl),
+    envLine('AWS_REGION', d.region),
+  ];
+  if (d.agentBundleSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(d.agentBundleSha256)) {
+    throw new ProviderError('cannot start machine agent: agentBundleSha256 is not a hex SHA-256', false);
+  }
+  const verifyBundle = d.agentBundleSha256
+    ? `echo ${shellQuote(`${d.agentBundleSha256.toLowerCase()}  agent.tgz`)} | (cd "$work" && sha256sum -c --quiet -)`
+    : '# (no agent bundle checksum configured)';
+  return `#!/bin/bash
+# drover machine agent bootstrap. No xtrace: output is logged and the credential must not be.
+set -euo pipefail
+umask 077
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fetch() { curl -fsS --retry 10 --retry-connrefused --retry-delay 3 -o "$2" "$1"; }
+
+# The agent's identity and credential: root-only, read by systemd.
+install -d -m 0700 /etc/drover
+cat > /etc/drover/machine-agent.env <<'DROVER_ENV_END'
+${env.join('\n')}
+DROVER_ENV_END
+chmod 0600 /etc/drover/machine-agent.env
+
+# Node.js 22 from nodejs.org, checked against its published SHA-256 list.
+fetch ${NODE_DIST}/SHASUMS256.txt "$work/SHASUMS256.txt"
+node_tarball=$(grep -oE 'node-v22\\.[0-9]+\\.[0-9]+-linux-${NODE_ARCH[d.arch]}\\.tar\\.xz' "$work/SHASUMS256.txt" | head -n 1)
+fetch "${NODE_DIST}/$node_tarball" "$work/$node_tarball"
+(cd "$work" && grep " $node_tarball\\$" SHASUMS256.txt | sha256sum -c --quiet -)
+install -d -m 0755 /opt/drover /opt/drover/node
+tar -xJf "$work/$node_tarball" -C /opt/drover/node --strip-components=1 --no-same-owner
+
+# The machine agent bundle.
+fetch ${shellQuote(d.agentBundleUrl)} "$work/agent.tgz"
+${verifyBundle}
+install -d -m 0700 /opt/drover/agent
+tar -xzf "$work/agent.tgz" -C /opt/drover/agent --no-same-owner
+
+cat > /etc/systemd/system/drover-machine-agent.service <<'DROVER_UNIT_END'
+[Unit]
+Description=drover machine agent
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+EnvironmentFile=/etc/drover/machine-agent.env
+ExecStart=/opt/drover/node/bin/node /opt/drover/agent/machine-agent.js
+Restart=always
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+DROVER_UNIT_END
+chmod 0644 /etc/systemd/system/drover-machine-agent.service
+systemctl daemon-reload
+systemctl enable --now drover-machine-agent.service
+`;
+}
+
+/** The script, base64-encoded as RunInstances expects. */
+export function renderUserData(d: MachineAgentUserData): string {
+  const script = renderUserDataScript(d);
+  if (Buffer.byteLength(script, 'utf8') > MAX_USER_DATA_BYTES) {
+    throw new ProviderError(`cannot start machine agent: user data exceeds ${MAX_USER_DATA_BYTES} bytes`, false);
+  }
+  return Buffer.from(script, 'utf8').toString('base64');
+}
