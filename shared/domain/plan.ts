@@ -19,6 +19,7 @@ export type Scalar = string | number | boolean;
 /** Facts about an existing item that must still hold when the transaction commits. */
 export interface Expect {
   life?: Life | Life[];
+  /** A dotted name (`agentStatus.current`) addresses a nested attribute. */
   equals?: Record<string, Scalar>;
   /** Attributes that must be absent. */
   absent?: string[];

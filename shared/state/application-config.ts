@@ -23,7 +23,7 @@ const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValu
  * changes"); a change that changes nothing bumps nothing, so no hook runs needlessly.
  */
 export async function setApplicationConfig(store: Store, name: string, change: { set?: Record<string, string>; reset?: string[] }): Promise<{ changed: boolean }> {
-  return runOperation(store, `cannot update application "${name}" config`, async () => {
+  return runOperation<{ changed: boolean }>(store, `cannot update application "${name}" config`, async () => {
     const app = await requireAliveApplication(store, name, 'set config');
     const values = parseConfigValues(app.charm, change.set ?? {});
     const defaults = configDefaults(app.charm);

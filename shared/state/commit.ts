@@ -24,6 +24,14 @@ class Expression {
     return placeholder;
   }
 
+  /** A dotted name (`agentStatus.current`) addresses a nested attribute. */
+  path(attribute: string): string {
+    return attribute
+      .split('.')
+      .map((part) => this.name(part))
+      .join('.');
+  }
+
   value(v: unknown): string {
     const placeholder = `:v${this.counter++}`;
     this.values[placeholder] = v;
@@ -45,7 +53,7 @@ function condition(x: Expression, expect: Expect | undefined, mustExist: boolean
     const lives = Array.isArray(expect.life) ? expect.life : [expect.life];
     parts.push(`(${lives.map((l) => `${x.name('life')} = ${x.value(l)}`).join(' OR ')})`);
   }
-  for (const [a, v] of Object.entries(expect?.equals ?? {})) parts.push(`${x.name(a)} = ${x.value(v)}`);
+  for (const [a, v] of Object.entries(expect?.equals ?? {})) parts.push(`${x.path(a)} = ${x.value(v)}`);
   for (const a of expect?.absent ?? []) parts.push(`attribute_not_exists(${x.name(a)})`);
   for (const [a, v] of Object.entries(expect?.contains ?? {})) parts.push(`contains(${x.name(a)}, ${x.value(v)})`);
   for (const [a, v] of Object.entries(expect?.lacks ?? {})) parts.push(`NOT contains(${x.name(a)}, ${x.value(v)})`);

@@ -11,7 +11,8 @@ import type { EntityRef } from '../domain/plan.js';
 export const ATTR = {
   pk: 'pk',
   sk: 'sk',
-  kind: 'kind',
+  // Not 'kind': entities have fields of that name (a cleanup's kind).
+  kind: 'entity',
   collectionPk: 'gsi1pk',
   collectionSk: 'gsi1sk',
   stuckPk: 'stuckPk',

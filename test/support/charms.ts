@@ -56,4 +56,18 @@ series: [jammy]
 requires:
   db: {interface: mysql, required: true}
 `),
+  /** A principal wanting a logging directory in its container: relating it to wordpress needs a subordinate. */
+  'log-collector': meta(`name: log-collector
+series: [jammy]
+requires:
+  logging-directory: {interface: logging, scope: container}
+`),
+  /** A subordinate that needs a database before any of its units is created (required relations). */
+  'metrics-agent': meta(`name: metrics-agent
+series: [jammy]
+subordinate: true
+requires:
+  info: {interface: juju-info, scope: container}
+  store: {interface: mysql, required: true}
+`),
 };

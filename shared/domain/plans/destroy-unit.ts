@@ -1,0 +1,91 @@
+// Destroying a unit: remove-unit (the user) and the unit agent's own move to Dying.
+//
+// death-and-destruction.txt, "juju destroy-unit": "If the unit is not Alive, abort without
+// error. Set the unit to Dying." lifecycles.txt: a principal becomes Dying via "`juju
+// destroy-unit` (This doesn't work on subordinates ...)", or by its agent when it detects "its
+// service's Dying state"; and "A subordinate must also become Dying when ... its principal
+// becomes Dying, via `juju destroy-unit`".
+import type { Application, Machine, Unit } from '../entities.js';
+import { invalidArgument, notFound } from '../errors.js';
+import { refs, type Change, type Plan } from '../plan.js';
+import { releaseApplication } from './references.js';
+
+export type DestroyUnitResult = 'dying' | 'removed' | 'already-dying';
+
+export interface DestroyUnitSnapshot {
+  unit?: Unit;
+  /** The unit's application (for the short-cut's release). */
+  application?: Application;
+  /** The machine the unit is assigned to, if any. */
+  machine?: Machine;
+  /** The units named in `unit.subordinates` that still exist. */
+  subordinates: Unit[];
+}
+
+export interface DestroyUnitIntent {
+  name: string;
+  /**
+   * `user`: remove-unit, refused on subordinates, with the short-cut for units whose agent never
+   * started. `agent`: the unit agent's own transition (its application is Dying, or it is a
+   * subordinate whose principal is Dying): allowed on subordinates, never short-cut.
+   */
+  by: 'user' | 'agent';
+}
+
+/** The agent status of a unit whose agent has not started yet. */
+export const AGENT_NOT_STARTED = 'allocating';
+
+export function planDestroyUnit(snapshot: DestroyUnitSnapshot, intent: DestroyUnitIntent): Plan<DestroyUnitResult> {
+  const { unit } = snapshot;
+  const { name } = intent;
+  if (!unit) throw notFound(`unit "${name}" does not exist`);
+  if (intent.by === 'user' && unit.principal !== undefined) {
+    throw invalidArgument(`unit "${name}" is a subordinate, to remove use remove-relation. Note: this will remove all units of "${unit.application}"`);
+  }
+  if (unit.life !== 'alive') return { changes: [], result: 'already-dying' };
+
+  if (intent.by === 'user' && canShortCut(unit)) return shortCut(snapshot, unit);
+
+  const changes: Change[] = [
+    {
+      op: 'update',
+      ref: refs.unit(name),
+      set: { life: 'dying' },
+      // The subordinates read are exactly those set Dying below: one created meanwhile re-plans.
+      expect: { life: 'alive', setSize: { subordinates: unit.subordinates.length } },
+    },
+  ];
+  // "destroying a principal destroys all its subordinates" — at most one per subordinate
+  // application, so this stays bounded.
+  for (const sub of snapshot.subordinates) {
+    if (sub.life !== 'alive' || !unit.subordinates.includes(sub.name)) continue;
+    changes.push({ op: 'update', ref: refs.unit(sub.name), set: { life: 'dying' }, expect: { life: 'alive' } });
+  }
+  return { changes, result: 'dying' };
+}
+
+/**
+ * what-we-run-and-why.txt: "a unit assigned to a machine that has not been provisioned can be
+ * removed directly by calling destroy-unit". As in Juju 2.9 (reference §1.2 Units rule 2): a
+ * principal whose agent never started, with no subordinates and no relation scopes, has nothing
+ * that could still need it, so it is removed at once rather than set Dying.
+ */
+const canShortCut = (unit: Unit) =>
+  unit.principal === undefined && unit.agentStatus.current === AGENT_NOT_STARTED && unit.subordinates.length === 0 && unit.scopes.length === 0;
+
+function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitResult> {
+  const changes: Change[] = [];
+  // "If the unit is a principal unit, unassign the unit from its machine."
+  if (unit.machine !== undefined && snapshot.machine) {
+    changes.push({ op: 'update', ref: refs.machine(unit.machine), removeFromSet: { principals: [unit.name] }, expect: { contains: { principals: unit.name } } });
+  }
+  changes.push({
+    op: 'remove',
+    ref: refs.unit(unit.name),
+    // The facts that made the short-cut safe: an agent starting, or a subordinate or scope
+    // appearing meanwhile, cancels it and the re-plan sets the unit Dying instead.
+    expect: { life: 'alive', equals: { 'agentStatus.current': AGENT_NOT_STARTED }, setSize: { subordinates: 0, scopes: 0 } },
+  });
+  if (snapshot.application) changes.push(releaseApplication(snapshot.application, { unit: true }));
+  return { changes, result: 'removed' };
+}

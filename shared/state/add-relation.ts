@@ -1,0 +1,25 @@
+import type { Application } from '../domain/entities.js';
+import { planAddRelation, type AddRelationResult } from '../domain/plans/add-relation.js';
+import { refs } from '../domain/plan.js';
+import { parseEndpointArg } from '../domain/relation-endpoints.js';
+import { sequenceNames } from '../domain/sequences.js';
+import { getMany, getSequence } from './reads.js';
+import { relationsOf } from './relation-reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+/**
+ * relate (add-relation): infers the endpoints from `args` (`app` or `app:endpoint`, one or two),
+ * then creates the relation with both applications referencing it.
+ */
+export async function addRelation(store: Store, args: string[]): Promise<AddRelationResult> {
+  return runOperation(store, `cannot add relation "${args.join(' ')}"`, async () => {
+    const names = [...new Set(args.map((arg) => parseEndpointArg(arg).application))];
+    const [applications, relationSequence] = await Promise.all([
+      getMany<Application>(store, names.map(refs.application)),
+      getSequence(store, sequenceNames.relation),
+    ]);
+    const relations = await relationsOf(store, applications);
+    return planAddRelation({ applications, relations, relationSequence }, args, store.now().toISOString());
+  });
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { planRemoveUnit } from '../../../shared/domain/plans/remove-unit.js';
+import { app, machine, unit } from './destruction-fixtures.js';
+
+describe('planRemoveUnit', () => {
+  it('refuses a unit that is not Dead', () => {
+    expect(() => planRemoveUnit({ unit: unit('wordpress/0', { life: 'dying' }) }, { name: 'wordpress/0' })).toThrow('cannot remove unit "wordpress/0": unit is not dead');
+  });
+
+  it('a removed unit is left as it is', () => {
+    expect(planRemoveUnit({}, { name: 'wordpress/0' })).toEqual({ changes: [], result: { removed: false, applicationRemoved: false } });
+  });
+
+  it('"If the unit is a principal unit, unassign the unit from its machine"', () => {
+    const plan = planRemoveUnit(
+      { unit: unit('wordpress/0', { life: 'dead', machine: '1' }), machine: machine('1', { principals: ['wordpress/0'] }), application: app('wordpress', { unitCount: 1 }) },
+      { name: 'wordpress/0' },
+    );
+    expect(plan.changes).toEqual([
+      { op: 'update', ref: { kind: 'machine', id: '1' }, removeFromSet: { principals: ['wordpress/0'] }, expect: { contains: { principals: 'wordpress/0' } } },
+      { op: 'remove', ref: { kind: 'unit', name: 'wordpress/0' }, expect: { life: 'dead' } },
+      { op: 'update', ref: { kind: 'application', name: 'wordpress' }, add: { unitCount: -1 }, expect: { life: 'alive' } },
+    ]);
+  });
+
+  it('"If the unit is a subordinate unit, unassign it from its principal unit"', () => {
+    const plan = planRemoveUnit(
+      {
+        unit: unit('logging/0', { life: 'dead', principal: 'wordpress/0', machine: '1' }),
+        principal: unit('wordpress/0', { subordinates: ['logging/0'] }),
+        application: app('logging', { subordinate: true, unitCount: 1 }),
+      },
+      { name: 'logging/0' },
+    );
+    expect(plan.changes[0]).toEqual({
+      op: 'update',
+      ref: { kind: 'unit', name: 'wordpress/0' },
+      removeFromSet: { subordinates: ['logging/0'] },
+      expect: { contains: { subordinates: 'logging/0' } },
+    });
+  });
+
+  it.each([
+    ['Alive', { life: 'alive' as const, unitCount: 1 }, false],
+    ['Dying with at least two units', { life: 'dying' as const, unitCount: 2 }, false],
+    ['Dying and in at least one relation', { life: 'dying' as const, unitCount: 1, relations: ['riak:ring'] }, false],
+    ['Dying with this unit its last reference', { life: 'dying' as const, unitCount: 1 }, true],
+  ])('application %s → removed: %s', (_, fields, removed) => {
+    const plan = planRemoveUnit({ unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', fields) }, { name: 'wordpress/0' });
+    expect(plan.result.applicationRemoved).toBe(removed);
+    expect(plan.changes.at(-1)?.op).toBe(removed ? 'remove' : 'update');
+  });
+});
