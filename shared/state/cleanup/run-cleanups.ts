@@ -9,12 +9,20 @@ import { collections, keyOf } from '../keys.js';
 import { getCleanup, getMany, listAll } from '../reads.js';
 import type { Store } from '../store.js';
 import { assignWaitingUnits } from './assign-units.js';
+import { destroyOrphanedSubordinates } from './dying-subordinates.js';
+import { forceApplication, forceMachine, forceUnit } from './force.js';
 import { deleteRelationSettings } from './settings.js';
 import type { CleanupStep } from './step.js';
+import { destroyUnitsOfDyingApplication } from './units.js';
 
-const steps: Partial<Record<CleanupKind, CleanupStep>> = {
+const steps: Record<CleanupKind, CleanupStep> = {
+  units: destroyUnitsOfDyingApplication,
   settings: deleteRelationSettings,
   assignUnits: assignWaitingUnits,
+  dyingSubordinates: destroyOrphanedSubordinates,
+  forceDestroyUnit: forceUnit,
+  forceDestroyMachine: forceMachine,
+  forceDestroyApplication: forceApplication,
 };
 
 export type CleanupResult = 'done' | 'more' | 'gone' | 'not-yet';

@@ -1,0 +1,112 @@
+// I/O: the lookups of a hint plan (hint-plan.ts) → the machines whose agents must look again.
+//
+// Yields machine ids a page at a time (≤ PAGE_SIZE, distinct within a page), so an application
+// of 100k units streams through in bounded memory; a machine may recur across pages (two units
+// on one machine), which only costs a duplicate hint.
+//
+// Reads are strongly consistent where they can be; the unit listing goes through the
+// byCollection index, which is eventually consistent: a unit created a moment ago may be missed,
+// but its own stream record hints its machine.
+import type { Machine, Relation, ScopeMember, Unit } from '../domain/entities.js';
+import { refs } from '../domain/plan.js';
+import { collections } from '../state/keys.js';
+import { getEach, getMany, getRelation, getUnit, listCollection, listScope, type Page } from '../state/reads.js';
+import type { Store } from '../state/store.js';
+import type { StreamImages } from '../state/stream-record.js';
+import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
+
+/** One BatchGetItem's worth. */
+const PAGE_SIZE = 100;
+
+const machinesOf = (units: Unit[]) => [...new Set(units.map((u) => u.machine).filter((m): m is string => !!m))];
+
+/** The machine ids that still exist: ids from old images may name a machine removed since. */
+async function existingMachines(store: Store, ids: string[]): Promise<string[]> {
+  const found = await getEach<Machine>(store, ids.map(refs.machine));
+  return ids.filter((_, i) => found[i] !== undefined);
+}
+
+/**
+ * The machines of every unit of an application, a page at a time. No existence check: a machine
+ * cannot be removed while a unit is assigned to it (lifecycles seed), and a subordinate lives
+ * on its principal's machine.
+ */
+async function* machinesOfApplication(store: Store, application: string): AsyncGenerator<string[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await listCollection(store, collections.unitsOf(store.model, application), {
+      limit: PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    });
+    const machines = machinesOf(await getMany<Unit>(store, page.items));
+    if (machines.length > 0) yield machines;
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+/** The machines of the units in a relation's scope, a page at a time. */
+async function* machinesInScope(store: Store, relationKey: string): AsyncGenerator<string[]> {
+  let cursor: string | undefined;
+  do {
+    const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    const machines = machinesOf(
+      await getMany<Unit>(
+        store,
+        page.items.map((m) => refs.unit(m.unit)),
+      ),
+    );
+    if (machines.length > 0) yield machines;
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+/**
+ * The units that must see a change by `unit` in `relation`. A container-scoped relation only
+ * ever joins units on one machine (a principal and its subordinates), so that machine is all;
+ * a global one involves every unit in scope.
+ */
+async function* machinesOfRelationPeers(store: Store, relation: Relation | undefined, unit: Unit | undefined): AsyncGenerator<string[]> {
+  if (unit?.machine) yield [unit.machine];
+  if (relation && relation.scope !== 'container') yield* machinesInScope(store, relation.key);
+}
+
+async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> {
+  switch (lookup.kind) {
+    case 'machines': {
+      const ids = await existingMachines(store, lookup.ids);
+      if (ids.length > 0) yield ids;
+      return;
+    }
+    case 'unitsOfApplications':
+      for (const application of lookup.applications) yield* machinesOfApplication(store, application);
+      return;
+    case 'scopeChanged': {
+      const [relation, unit] = await Promise.all([getRelation(store, lookup.relation), getUnit(store, lookup.unit)]);
+      // Relation gone: it is removed only with an empty scope, so only the member is left to tell.
+      yield* machinesOfRelationPeers(store, relation, unit);
+      return;
+    }
+    case 'settingsChanged': {
+      // Settings are keyed by relation id; the writer's scopes name the relations it is in,
+      // which is cheaper than searching every relation of the model for the id.
+      const unit = await getUnit(store, lookup.unit);
+      if (!unit) return;
+      const relations = await getMany<Relation>(store, unit.scopes.map(refs.relation));
+      const relation = relations.find((r) => r.id === lookup.relationId);
+      // Not in scope any more: its departure reached the others through the scope record.
+      if (relation) yield* machinesOfRelationPeers(store, relation, unit);
+      return;
+    }
+  }
+}
+
+/** The machines to hint for a plan, page by page. */
+export async function* machinesFor(store: Store, plan: HintPlan): AsyncGenerator<string[]> {
+  if (plan.kind !== 'hint') return;
+  for (const lookup of plan.lookups) yield* resolve(store, lookup);
+}
+
+/** One stream record's images → the machines whose agents must look again, page by page. */
+export function affectedMachines(store: Store, images: StreamImages): AsyncGenerator<string[]> {
+  return machinesFor(store, planHint(images));
+}

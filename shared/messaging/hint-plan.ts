@@ -1,0 +1,134 @@
+// Pure: from one stream record's images, what hint to send and whose machines to look up.
+// No I/O here; shared/messaging/affected-machines.ts turns the lookups into machine ids.
+//
+// The rules follow the agents' responsibilities (lifecycles seed, "Agents"): a machine agent
+// watches its machine and the units on it; a unit agent watches its application (Dying, config),
+// the relations of its application (enter scope when Alive, leave when Dying), and the scopes
+// and settings of the relations it is in. Changes no agent acts on send nothing: a status an
+// agent wrote itself would only echo back, and the counters (an application's unitCount, a
+// relation's unitCount) change on every add-unit and enter-scope — fanning out on them would
+// hint every unit of a 100k-unit application once per unit, O(n²).
+import type { Application, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import type { EntityRef } from '../domain/plan.js';
+import type { StreamImages } from '../state/stream-record.js';
+import type { Hint } from './hint.js';
+
+export type Lookup =
+  /** Machines named by the images themselves; they may be gone since, so check they exist. */
+  | { kind: 'machines'; ids: string[] }
+  /** The machines of every unit of these applications, page by page. */
+  | { kind: 'unitsOfApplications'; applications: string[] }
+  /** A unit entered or left a relation's scope (or started departing): its counterparts must run -joined/-departed. */
+  | { kind: 'scopeChanged'; relation: string; unit: string }
+  /** A unit's settings in a relation changed: the units in that relation's scope must run -changed. */
+  | { kind: 'settingsChanged'; relationId: number; unit: string };
+
+export type HintPlan = { kind: 'hint'; hint: Hint; lookups: Lookup[] } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
+
+const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
+  'model',
+  'application',
+  'unit',
+  'machine',
+  'relation',
+  'scope',
+  'settings',
+  'sequence',
+  'cleanup',
+]);
+
+const none = (why: string): HintPlan => ({ kind: 'none', why });
+const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint: h, lookups });
+
+/** Fields agents write about themselves, or that only the controller acts on. */
+const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
+const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus'];
+/**
+ * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
+ * `relations`: the relation's own record tells the units.
+ */
+const APPLICATION_WATCHED = ['life', 'config', 'configVersion', 'charmUrl', 'exposed'];
+
+// Key order may differ between images of equal maps; that only errs towards a needless hint.
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+type Fields = Record<string, unknown>;
+
+/** True if old and new differ in anything but the ignored fields. */
+function changedBeyond(oldImage: object, newImage: object, ignored: string[]): boolean {
+  const [o, n] = [oldImage as Fields, newImage as Fields];
+  const names = new Set([...Object.keys(o), ...Object.keys(n)]);
+  return [...names].some((name) => !ignored.includes(name) && !same(o[name], n[name]));
+}
+
+const changedIn = (oldImage: object, newImage: object, watched: string[]) =>
+  watched.some((name) => !same((oldImage as Fields)[name], (newImage as Fields)[name]));
+
+export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
+  if (!oldImage && !newImage) return { kind: 'malformed', why: 'record has neither an old nor a new image' };
+  if (!kind || !KINDS.has(kind)) return { kind: 'malformed', why: `item kind ${JSON.stringify(kind)} is not an entity kind` };
+  switch (kind as EntityRef['kind']) {
+    case 'machine':
+      return planMachine(oldImage as Machine | undefined, newImage as Machine | undefined);
+    case 'unit':
+      return planUnit(oldImage as Unit | undefined, newImage as Unit | undefined);
+    case 'application':
+      return planApplication(oldImage as Application | undefined, newImage as Application | undefined);
+    case 'relation':
+      return planRelation(oldImage as Relation | undefined, newImage as Relation | undefined);
+    case 'scope':
+      return planScope((newImage ?? oldImage) as unknown as ScopeMember);
+    case 'settings':
+      return planSettings(oldImage as RelationSettings | undefined, newImage as RelationSettings | undefined);
+    case 'model':
+    case 'sequence':
+    case 'cleanup':
+      return none(`no agent watches ${kind} items`);
+  }
+}
+
+function planMachine(oldM: Machine | undefined, newM: Machine | undefined): HintPlan {
+  // A removed machine has no agent left; hinting it would only re-create its deleted queue.
+  if (!newM) return none('machine removed');
+  if (oldM && !changedBeyond(oldM, newM, MACHINE_STATUS_FIELDS)) return none('machine status only');
+  return hint({ kind: 'machine', id: newM.id }, { kind: 'machines', ids: [newM.id] });
+}
+
+function planUnit(oldU: Unit | undefined, newU: Unit | undefined): HintPlan {
+  if (oldU && newU && !changedBeyond(oldU, newU, UNIT_STATUS_FIELDS)) return none('unit status only');
+  const unit = (newU ?? oldU)!;
+  // Both machines: the one it is on deploys it, the one it left (or was removed from) recalls it.
+  const ids = [...new Set([oldU?.machine, newU?.machine].filter((m): m is string => !!m))];
+  if (ids.length === 0) return none('unit not assigned to a machine');
+  return hint({ kind: 'unit', id: unit.name }, { kind: 'machines', ids });
+}
+
+function planApplication(oldA: Application | undefined, newA: Application | undefined): HintPlan {
+  // Created: its units' own records hint their machines. Removed: it has no units left.
+  if (!oldA || !newA) return none(newA ? 'application created' : 'application removed');
+  if (!changedIn(oldA, newA, APPLICATION_WATCHED)) return none('no application field an agent acts on changed');
+  return hint({ kind: 'application', id: newA.name }, { kind: 'unitsOfApplications', applications: [newA.name] });
+}
+
+function planRelation(oldR: Relation | undefined, newR: Relation | undefined): HintPlan {
+  // Removed only once no unit is in scope: nobody left to tell.
+  if (!newR) return none('relation removed');
+  // Created: units enter scope. Life changed: units in scope leave it (Dying).
+  if (oldR && oldR.life === newR.life) return none('relation life unchanged');
+  const applications = [...new Set(newR.endpoints.map((e) => e.application))];
+  return hint({ kind: 'relation', id: newR.key }, { kind: 'unitsOfApplications', applications });
+}
+
+function planScope(member: ScopeMember): HintPlan {
+  return hint({ kind: 'relation', id: member.relation }, { kind: 'scopeChanged', relation: member.relation, unit: member.unit });
+}
+
+function planSettings(oldS: RelationSettings | undefined, newS: RelationSettings | undefined): HintPlan {
+  // Deleted when the unit left scope or the relation was removed; the scope record covers both.
+  if (!newS) return none('settings removed');
+  if (oldS && same(oldS.settings, newS.settings)) return none('settings unchanged');
+  return hint(
+    { kind: 'settings', id: `${newS.relationId}:${newS.unit}` },
+    { kind: 'settingsChanged', relationId: newS.relationId, unit: newS.unit },
+  );
+}

@@ -1,0 +1,202 @@
+// One SQS queue per machine: the machine agent long-polls it for hints (shared/messaging/hint.ts).
+//
+// Queues are disposable like the hints in them. Creating one is idempotent, so whoever needs a
+// queue (provisioner, notifier, the agent itself after a local restart emptied the server) just
+// ensures it; a missing queue is re-created rather than treated as an error.
+//
+// Queue URLs are always the ones the server returned (CreateQueue/GetQueueUrl), passed back
+// verbatim: the local server identifies a queue by its exact URL, and the client's `endpoint`
+// (shared/messaging/sqs-client.ts) — not the URL's host — decides where requests go.
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SendMessageBatchCommand,
+  SetQueueAttributesCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { encodeHint, type Hint } from './hint.js';
+import { deadLetterQueueName, queueName } from './queue-names.js';
+
+export { queueName, deadLetterQueueName } from './queue-names.js';
+
+/** Agents long-poll: one request waits up to 20 s for a hint instead of spinning. */
+const RECEIVE_WAIT_SECONDS = '20';
+/** An hour: an older hint is worthless, the agent's periodic resync has long covered it. */
+const HINT_RETENTION_SECONDS = '3600';
+/** A day in the dead-letter queue, to see which hints an agent keeps choking on. */
+const DEAD_LETTER_RETENTION_SECONDS = '86400';
+/** Receives before a hint goes to the dead-letter queue instead of crashing its agent forever. */
+const MAX_RECEIVE_COUNT = 5;
+/** SendMessageBatch takes at most 10 entries. */
+const BATCH_SIZE = 10;
+const DEFAULT_CONCURRENCY = 16;
+
+// Resolved queue URLs, per client (a client is bound to one endpoint). Entries are dropped when
+// a send finds the queue gone, so a stale URL costs one failed call, never a lost machine.
+const urlCache = new WeakMap<SQSClient, Map<string, string>>();
+function cacheOf(sqs: SQSClient): Map<string, string> {
+  let cache = urlCache.get(sqs);
+  if (!cache) urlCache.set(sqs, (cache = new Map()));
+  return cache;
+}
+
+/** The error's names: the SDK's class name and, for query-compatible errors, its legacy code. */
+function errorNames(e: unknown): string[] {
+  if (typeof e !== 'object' || e === null) return [];
+  const { name, Code } = e as { name?: unknown; Code?: unknown };
+  return [name, Code].filter((n): n is string => typeof n === 'string');
+}
+
+const isError = (e: unknown, ...names: string[]) => errorNames(e).some((n) => names.includes(n));
+
+/** QueueDoesNotExist, under its JSON-protocol name or its legacy query-protocol code. */
+export const isQueueMissing = (e: unknown) => isError(e, 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue');
+
+const describe = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+
+/**
+ * CreateQueue is idempotent only while the attributes are identical; if they differ (an older
+ * drover made the queue), converge the existing queue to ours instead of failing.
+ */
+async function createOrConverge(sqs: SQSClient, name: string, attributes: Record<string, string>): Promise<string> {
+  try {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+    if (!QueueUrl) throw new Error(`CreateQueue ${name} returned no URL`);
+    return QueueUrl;
+  } catch (e) {
+    if (!isError(e, 'QueueNameExists', 'QueueAlreadyExists')) throw e;
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
+    if (!QueueUrl) throw new Error(`GetQueueUrl ${name} returned no URL`);
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: attributes }));
+    return QueueUrl;
+  }
+}
+
+/** The controller's dead-letter queue, created if missing; returns its ARN for redrive policies. */
+async function ensureDeadLetterQueue(sqs: SQSClient, controllerId: string): Promise<string> {
+  // Not cached: a redrive policy naming a deleted queue is refused, and this runs only when a
+  // machine queue is (re)created.
+  const url = await createOrConverge(sqs, deadLetterQueueName(controllerId), { MessageRetentionPeriod: DEAD_LETTER_RETENTION_SECONDS });
+  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
+  const arn = Attributes?.QueueArn;
+  if (!arn) throw new Error(`dead-letter queue of controller ${controllerId} has no ARN`);
+  return arn;
+}
+
+/** Creates the machine's queue (and the controller's dead-letter queue) if missing; returns its URL. */
+export async function ensureMachineQueue(sqs: SQSClient, controllerId: string, machineId: string): Promise<string> {
+  const name = queueName(controllerId, machineId);
+  const deadLetterTargetArn = await ensureDeadLetterQueue(sqs, controllerId);
+  const url = await createOrConverge(sqs, name, {
+    ReceiveMessageWaitTimeSeconds: RECEIVE_WAIT_SECONDS,
+    MessageRetentionPeriod: HINT_RETENTION_SECONDS,
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
+  });
+  cacheOf(sqs).set(name, url);
+  return url;
+}
+
+/** The URL of an existing machine queue, or undefined if there is none. */
+async function lookUpQueue(sqs: SQSClient, name: string): Promise<string | undefined> {
+  const cached = cacheOf(sqs).get(name);
+  if (cached) return cached;
+  try {
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
+    if (QueueUrl) cacheOf(sqs).set(name, QueueUrl);
+    return QueueUrl;
+  } catch (e) {
+    if (isQueueMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Deletes the machine's queue (its machine is gone); a queue already gone is fine. */
+export async function deleteMachineQueue(sqs: SQSClient, controllerId: string, machineId: string): Promise<void> {
+  const name = queueName(controllerId, machineId);
+  const url = await lookUpQueue(sqs, name);
+  cacheOf(sqs).delete(name);
+  if (!url) return;
+  try {
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
+  } catch (e) {
+    if (!isQueueMissing(e)) throw e;
+  }
+}
+
+export interface HintFailure {
+  machineId: string;
+  error: string;
+}
+
+export interface SendHintsResult {
+  /** Messages accepted by SQS. */
+  sent: number;
+  failures: HintFailure[];
+}
+
+async function sendBatches(sqs: SQSClient, url: string, bodies: string[]): Promise<number> {
+  let sent = 0;
+  for (let i = 0; i < bodies.length; i += BATCH_SIZE) {
+    const entries = bodies.slice(i, i + BATCH_SIZE).map((body, j) => ({ Id: String(j), MessageBody: body }));
+    const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    const failed = out.Failed ?? [];
+    if (failed.length > 0)
+      throw new Error(`${failed.length} of ${entries.length} hints refused: ${failed[0]?.Code} ${failed[0]?.Message ?? ''}`.trim());
+    sent += out.Successful?.length ?? entries.length;
+  }
+  return sent;
+}
+
+async function sendToMachine(sqs: SQSClient, controllerId: string, machineId: string, bodies: string[]): Promise<number> {
+  const name = queueName(controllerId, machineId);
+  let recreated = false;
+  let url = await lookUpQueue(sqs, name);
+  if (!url) {
+    url = await ensureMachineQueue(sqs, controllerId, machineId);
+    recreated = true;
+  }
+  try {
+    return await sendBatches(sqs, url, bodies);
+  } catch (e) {
+    // The cached URL outlived its queue (deleted, or the local server restarted): re-create
+    // once and resend; a second miss is a real failure for the caller to retry.
+    if (!isQueueMissing(e) || recreated) throw e;
+    cacheOf(sqs).delete(name);
+    url = await ensureMachineQueue(sqs, controllerId, machineId);
+    return sendBatches(sqs, url, bodies);
+  }
+}
+
+/**
+ * Sends the hints to each machine's queue, a few machines at a time. One machine's failure never
+ * stops the others and never throws: it is returned, so the caller can retry what failed.
+ */
+export async function sendHints(
+  sqs: SQSClient,
+  controllerId: string,
+  machineIds: Iterable<string>,
+  hints: Hint | Hint[],
+  options: { concurrency?: number } = {},
+): Promise<SendHintsResult> {
+  const bodies = (Array.isArray(hints) ? hints : [hints]).map(encodeHint);
+  const machines = [...new Set(machineIds)];
+  const result: SendHintsResult = { sent: 0, failures: [] };
+  if (bodies.length === 0) return result;
+  let next = 0;
+  const worker = async () => {
+    while (next < machines.length) {
+      const machineId = machines[next++]!;
+      try {
+        // Await first: `sent += await ...` would read `sent` before the await and lose updates.
+        const sent = await sendToMachine(sqs, controllerId, machineId, bodies);
+        result.sent += sent;
+      } catch (e) {
+        result.failures.push({ machineId, error: describe(e) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, machines.length) }, worker));
+  return result;
+}

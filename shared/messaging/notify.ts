@@ -1,0 +1,71 @@
+// One stream record → hints to the machines it concerns. The notifier Lambda and the local
+// controller's stream poller both go through here (functions/notifier/handler.ts).
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Store } from '../state/store.js';
+import type { StreamImages } from '../state/stream-record.js';
+import { machinesFor } from './affected-machines.js';
+import type { Hint } from './hint.js';
+import { planHint } from './hint-plan.js';
+import { sendHints, type HintFailure } from './machine-queues.js';
+
+export interface NotifierDeps {
+  store: Store;
+  sqs: SQSClient;
+  controllerId: string;
+}
+
+export type NotifyOutcome =
+  { kind: 'sent'; hint: Hint; machines: number } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
+
+/** Some machines could not be hinted; the record must be retried (the others' duplicates are harmless). */
+export class HintDeliveryError extends Error {
+  constructor(readonly failures: HintFailure[]) {
+    super(
+      `could not hint ${failures.length} machine(s): ${failures
+        .slice(0, 3)
+        .map((f) => `${f.machineId} (${f.error})`)
+        .join(', ')}`,
+    );
+    this.name = 'HintDeliveryError';
+  }
+}
+
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * The hints already sent while handling one batch of records. Every record of a batch was
+ * committed before the batch was delivered, so an agent reading after the first hint already
+ * sees what later records changed: one hint per machine and entity per batch is enough.
+ * Bounded, so a huge fan-out stops remembering instead of growing without limit.
+ */
+export class SentHints {
+  private readonly sent = new Set<string>();
+  private key = (machine: string, hint: Hint) => `${machine}\u0000${hint.kind}\u0000${hint.id}`;
+  unsent(machines: string[], hint: Hint): string[] {
+    return machines.filter((m) => !this.sent.has(this.key(m, hint)));
+  }
+  remember(machines: string[], hint: Hint): void {
+    for (const m of machines) if (this.sent.size < MAX_REMEMBERED) this.sent.add(this.key(m, hint));
+  }
+}
+
+export async function notify(deps: NotifierDeps, images: StreamImages, sent = new SentHints()): Promise<NotifyOutcome> {
+  const plan = planHint(images);
+  if (plan.kind !== 'hint') return plan;
+  const failures: HintFailure[] = [];
+  let machines = 0;
+  for await (const page of machinesFor(deps.store, plan)) {
+    const targets = sent.unsent(page, plan.hint);
+    if (targets.length === 0) continue;
+    const result = await sendHints(deps.sqs, deps.controllerId, targets, plan.hint);
+    const failed = new Set(result.failures.map((f) => f.machineId));
+    sent.remember(
+      targets.filter((m) => !failed.has(m)),
+      plan.hint,
+    );
+    failures.push(...result.failures);
+    machines += targets.length - failed.size;
+  }
+  if (failures.length > 0) throw new HintDeliveryError(failures);
+  return { kind: 'sent', hint: plan.hint, machines };
+}

@@ -1,0 +1,32 @@
+// Status reported by agents: the unit agent's own status (allocating → executing → idle, error)
+// and the workload status set by the charm (status-set), and the machine agent's status.
+import type { StatusInfo } from '../domain/entities.js';
+import { notFound } from '../domain/errors.js';
+import { refs } from '../domain/plan.js';
+import { getMachine, getUnit } from './reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+type StatusInput = Omit<StatusInfo, 'since'>;
+
+export async function setUnitStatus(store: Store, name: string, status: { agent?: StatusInput; workload?: StatusInput }): Promise<void> {
+  await runOperation(store, `cannot set status of unit "${name}"`, async () => {
+    if (!(await getUnit(store, name))) throw notFound(`unit "${name}" not found`);
+    const since = store.now().toISOString();
+    const set: Record<string, unknown> = {};
+    if (status.agent) set.agentStatus = { ...status.agent, since };
+    if (status.workload) set.workloadStatus = { ...status.workload, since };
+    // Status is not a lifecycle fact: it needs the unit to exist, nothing more.
+    return { changes: [{ op: 'update', ref: refs.unit(name), set }], result: undefined };
+  });
+}
+
+export async function setMachineAgentStatus(store: Store, id: string, status: StatusInput): Promise<void> {
+  await runOperation(store, `cannot set status of machine ${id}`, async () => {
+    if (!(await getMachine(store, id))) throw notFound(`machine ${id} not found`);
+    return {
+      changes: [{ op: 'update', ref: refs.machine(id), set: { agentStatus: { ...status, since: store.now().toISOString() } } }],
+      result: undefined,
+    };
+  });
+}

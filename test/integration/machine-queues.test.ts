@@ -1,0 +1,122 @@
+import {
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
+import { deleteMachineQueue, ensureMachineQueue, queueName, sendHints } from '../../shared/messaging/machine-queues.js';
+import { useSqsServer } from '../support/sqs.js';
+
+const sqsServer = useSqsServer();
+const CONTROLLER = 'ctl';
+let sqs: SQSClient;
+beforeEach(() => {
+  sqs = sqsServer.client();
+});
+
+/** Counts the commands a client sends, by name. */
+function countCommands(client: SQSClient): Map<string, number> {
+  const counts = new Map<string, number>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      counts.set(context.commandName ?? '', (counts.get(context.commandName ?? '') ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: `count${Math.random()}` },
+  );
+  return counts;
+}
+
+async function receiveAll(client: SQSClient, url: string, expected: number): Promise<Hint[]> {
+  const hints: Hint[] = [];
+  while (hints.length < expected) {
+    const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    if (Messages.length === 0) break;
+    hints.push(...Messages.map((m) => decodeHint(m.Body)!));
+  }
+  return hints;
+}
+
+async function urlOf(client: SQSClient, machineId: string): Promise<string> {
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, machineId) }));
+  return QueueUrl!;
+}
+
+describe('machine queues', () => {
+  it('creates a machine queue idempotently, long-polling, short-lived, with a dead-letter queue', async () => {
+    const url = await ensureMachineQueue(sqs, CONTROLLER, '0');
+    expect(await ensureMachineQueue(sqs, CONTROLLER, '0')).toBe(url);
+    expect(await ensureMachineQueue(sqsServer.client(), CONTROLLER, '0')).toBe(url);
+    const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }));
+    expect(Attributes).toMatchObject({ ReceiveMessageWaitTimeSeconds: '20', MessageRetentionPeriod: '3600' });
+    const dlq = await sqs.send(new GetQueueUrlCommand({ QueueName: `drover-${CONTROLLER}-dlq` }));
+    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes
+      ?.QueueArn;
+    expect(JSON.parse(Attributes.RedrivePolicy ?? '{}')).toMatchObject({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 });
+  });
+
+  it('re-creates a queue deleted behind its back and still delivers the hint', async () => {
+    await ensureMachineQueue(sqs, CONTROLLER, '1');
+    await sendHints(sqs, CONTROLLER, ['1'], { kind: 'machine', id: '1' }); // caches the URL
+    const other = sqsServer.client();
+    await other.send(new DeleteQueueCommand({ QueueUrl: await urlOf(other, '1') }));
+
+    const result = await sendHints(sqs, CONTROLLER, ['1'], { kind: 'unit', id: 'mysql/0' });
+    expect(result).toEqual({ sent: 1, failures: [] });
+    expect(await receiveAll(other, await urlOf(other, '1'), 1)).toEqual([{ kind: 'unit', id: 'mysql/0' }]);
+  });
+
+  it('creates the queue of a machine that never had one on the first hint', async () => {
+    expect(await sendHints(sqs, CONTROLLER, ['2'], { kind: 'machine', id: '2' })).toEqual({ sent: 1, failures: [] });
+    expect(await receiveAll(sqs, await urlOf(sqs, '2'), 1)).toEqual([{ kind: 'machine', id: '2' }]);
+  });
+
+  it('sends hints in batches of ten, and an agent long-polling receives them as they arrive', async () => {
+    const url = await ensureMachineQueue(sqs, CONTROLLER, '3');
+    const agent = sqsServer.client();
+    // The queue's ReceiveMessageWaitTimeSeconds (20 s) applies: the receive waits for the send.
+    const started = Date.now();
+    const waiting = agent.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }));
+    await new Promise((r) => setTimeout(r, 200));
+    const counts = countCommands(sqs);
+    const hints: Hint[] = Array.from({ length: 25 }, (_, i) => ({ kind: 'unit', id: `app/${i}` }));
+    expect(await sendHints(sqs, CONTROLLER, ['3'], hints)).toEqual({ sent: 25, failures: [] });
+    expect(counts.get('SendMessageBatchCommand')).toBe(3);
+    const first = await waiting;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const received = [
+      ...(first.Messages ?? []).map((m) => decodeHint(m.Body)!),
+      ...(await receiveAll(agent, url, 25 - (first.Messages?.length ?? 0))),
+    ];
+    expect(received.map((h) => h.id).sort()).toEqual(hints.map((h) => h.id).sort());
+  });
+
+  it('reports one machine that cannot be reached and still delivers to the others', async () => {
+    const broken = queueName(CONTROLLER, '5');
+    sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { QueueUrl?: string };
+        if (context.commandName === 'SendMessageBatchCommand' && input.QueueUrl?.endsWith(`/${broken}`)) throw new Error('injected outage');
+        return next(args);
+      },
+      { step: 'initialize', name: 'breakMachine5' },
+    );
+    const result = await sendHints(sqs, CONTROLLER, ['4', '5', '6'], { kind: 'resync', id: '' });
+    expect(result.sent).toBe(2);
+    expect(result.failures).toEqual([{ machineId: '5', error: 'Error: injected outage' }]);
+    expect(await receiveAll(sqs, await urlOf(sqs, '6'), 1)).toEqual([{ kind: 'resync', id: '' }]);
+  });
+
+  it('deletes a machine queue, and tolerates one already gone', async () => {
+    await ensureMachineQueue(sqs, CONTROLLER, '7');
+    await deleteMachineQueue(sqs, CONTROLLER, '7');
+    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, '7') }))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+    });
+    await expect(deleteMachineQueue(sqs, CONTROLLER, '7')).resolves.toBeUndefined();
+    await expect(deleteMachineQueue(sqs, CONTROLLER, 'never')).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,97 @@
+// The notifier's relation fan-out: who must run relation hooks when a relation, a scope or a
+// unit's settings change.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { GetQueueUrlCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createNotifierHandler, type NotifierHandler } from '../../functions/notifier/handler.js';
+import { refs } from '../../shared/domain/plan.js';
+import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
+import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
+import { addRelation } from '../../shared/state/add-relation.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { enterScope } from '../../shared/state/enter-scope.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { writeSettings } from '../../shared/state/relation-settings.js';
+import type { Store } from '../../shared/state/store.js';
+import { charms } from '../support/charms.js';
+import { useSqsServer } from '../support/sqs.js';
+import { insertRecords, modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';
+import { freshStore } from '../support/table.js';
+
+const sqsServer = useSqsServer();
+let store: Store;
+let sqs: SQSClient;
+let controllerId: string;
+let notifier: NotifierHandler;
+let controllers = 0;
+
+beforeEach(async () => {
+  store = await freshStore();
+  await ensureModel(store);
+  sqs = sqsServer.client();
+  controllerId = `relations-${++controllers}`;
+  notifier = createNotifierHandler({ store, sqs, controllerId, logger: new Logger({ logLevel: 'SILENT' }) });
+  // wordpress/0,1 on machines 0,1; mysql/0,1 on machines 2,3; varnish/0 on machine 4.
+  await deploy(store, { charm: charms.wordpress, numUnits: 2 });
+  await deploy(store, { charm: charms.mysql, numUnits: 2 });
+  await deploy(store, { charm: charms.varnish, numUnits: 1 });
+});
+
+async function hintedMachines(): Promise<Record<string, Hint[]>> {
+  const out: Record<string, Hint[]> = {};
+  for (const machine of ['0', '1', '2', '3', '4', '5']) {
+    let url: string | undefined;
+    try {
+      url = (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(controllerId, machine) }))).QueueUrl;
+    } catch (e) {
+      if (isQueueMissing(e)) continue;
+      throw e;
+    }
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+    if (Messages.length > 0) out[machine] = Messages.map((m) => decodeHint(m.Body)!);
+  }
+  return out;
+}
+
+const each = (machines: string[], hint: Hint) => Object.fromEntries(machines.map((m) => [m, [hint]]));
+
+describe('notifier and relations', () => {
+  it('a new relation hints every unit of both applications, so they enter its scope', async () => {
+    const { key } = await addRelation(store, ['wordpress', 'mysql']);
+    await notifier(streamEvent(await insertRecords(store, [refs.relation(key)])));
+    expect(await hintedMachines()).toEqual(each(['0', '1', '2', '3'], { kind: 'relation', id: key }));
+  });
+
+  it('a unit entering a global scope hints the units already in it, and itself', async () => {
+    const { key } = await addRelation(store, ['wordpress', 'mysql']);
+    await enterScope(store, 'wordpress/0', key, {});
+    await enterScope(store, 'mysql/1', key, {});
+    await notifier(streamEvent(await insertRecords(store, [refs.scope(key, 'mysql/1')])));
+    expect(await hintedMachines()).toEqual(each(['0', '3'], { kind: 'relation', id: key }));
+  });
+
+  it('a settings change hints the units in the relation\'s scope ("relation-changed")', async () => {
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    await enterScope(store, 'wordpress/1', key, {});
+    await enterScope(store, 'mysql/0', key, { host: 'a' });
+    const record = await modifyRecord(store, refs.settings(id, 'mysql/0'), () => writeSettings(store, id, 'mysql/0', { host: 'b' }));
+    await notifier(streamEvent([record]));
+    expect(await hintedMachines()).toEqual(each(['1', '2'], { kind: 'settings', id: `${id}:mysql/0` }));
+  });
+
+  it('a unit entering a container-scoped relation hints only its own machine', async () => {
+    await deploy(store, { charm: charms.logging });
+    const { key } = await addRelation(store, ['wordpress:logging-dir', 'logging:logging-directory']);
+    await enterScope(store, 'wordpress/0', key, {});
+    await enterScope(store, 'wordpress/1', key, {});
+    await notifier(streamEvent(await insertRecords(store, [refs.scope(key, 'wordpress/1')])));
+    expect(await hintedMachines()).toEqual(each(['1'], { kind: 'relation', id: key }));
+  });
+
+  it('a unit removed from its machine hints that machine only while the machine exists', async () => {
+    const unit = await readItem(store, refs.unit('varnish/0'));
+    const gone = { ...unit!, machine: '99' };
+    await notifier(streamEvent([streamRecord({ oldItem: unit! }), streamRecord({ oldItem: gone })]));
+    expect(await hintedMachines()).toEqual(each(['4'], { kind: 'unit', id: 'varnish/0' }));
+  });
+});

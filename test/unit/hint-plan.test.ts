@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { planHint } from '../../shared/messaging/hint-plan.js';
+
+const status = (current: string) => ({ current, since: '2024-01-01T00:00:00Z' });
+const machine = { id: '3', life: 'alive', principals: ['mysql/0'], agentStatus: status('pending'), instanceStatus: status('pending') };
+const unit = {
+  name: 'mysql/0',
+  application: 'mysql',
+  life: 'alive',
+  machine: '3',
+  scopes: [],
+  subordinates: [],
+  agentStatus: status('idle'),
+  workloadStatus: status('active'),
+};
+const app = {
+  name: 'mysql',
+  life: 'alive',
+  unitCount: 2,
+  config: {},
+  configVersion: 0,
+  relations: [],
+  exposed: false,
+  charmUrl: 'local:mysql',
+};
+const relation = {
+  key: 'wordpress:db mysql:server',
+  id: 4,
+  life: 'alive',
+  scope: 'global',
+  unitCount: 0,
+  endpoints: [{ application: 'wordpress' }, { application: 'mysql' }],
+};
+
+describe('what a stream record hints', () => {
+  it('a machine hints itself, but not when removed or when only its status changed', () => {
+    expect(planHint({ kind: 'machine', oldImage: machine, newImage: { ...machine, life: 'dying' } })).toEqual({
+      kind: 'hint',
+      hint: { kind: 'machine', id: '3' },
+      lookups: [{ kind: 'machines', ids: ['3'] }],
+    });
+    expect(planHint({ kind: 'machine', oldImage: machine })).toMatchObject({ kind: 'none' });
+    expect(planHint({ kind: 'machine', oldImage: machine, newImage: { ...machine, agentStatus: status('started') } })).toMatchObject({
+      kind: 'none',
+    });
+  });
+
+  it('a unit hints the machine it is on and the machine it left', () => {
+    expect(planHint({ kind: 'unit', oldImage: unit, newImage: { ...unit, machine: '5' } })).toMatchObject({
+      lookups: [{ kind: 'machines', ids: ['3', '5'] }],
+    });
+    expect(planHint({ kind: 'unit', oldImage: unit })).toMatchObject({
+      hint: { kind: 'unit', id: 'mysql/0' },
+      lookups: [{ kind: 'machines', ids: ['3'] }],
+    });
+    expect(planHint({ kind: 'unit', oldImage: unit, newImage: { ...unit, workloadStatus: status('blocked') } })).toMatchObject({
+      kind: 'none',
+    });
+    expect(planHint({ kind: 'unit', newImage: { ...unit, machine: undefined } })).toMatchObject({ kind: 'none' });
+  });
+
+  it('an application fans out to its units on Dying, config, charm or expose changes — not on its unit count', () => {
+    const fanOut = {
+      kind: 'hint',
+      hint: { kind: 'application', id: 'mysql' },
+      lookups: [{ kind: 'unitsOfApplications', applications: ['mysql'] }],
+    };
+    expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, life: 'dying' } })).toEqual(fanOut);
+    expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, config: { a: 1 }, configVersion: 1 } })).toEqual(fanOut);
+    expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, unitCount: 3 } })).toMatchObject({ kind: 'none' });
+    expect(planHint({ kind: 'application', newImage: app })).toMatchObject({ kind: 'none' });
+  });
+
+  it('a relation fans out to both applications when created or when its life changes — not on its unit count', () => {
+    const fanOut = { lookups: [{ kind: 'unitsOfApplications', applications: ['wordpress', 'mysql'] }] };
+    expect(planHint({ kind: 'relation', newImage: relation })).toMatchObject(fanOut);
+    expect(planHint({ kind: 'relation', oldImage: relation, newImage: { ...relation, life: 'dying' } })).toMatchObject(fanOut);
+    expect(planHint({ kind: 'relation', oldImage: relation, newImage: { ...relation, unitCount: 1 } })).toMatchObject({ kind: 'none' });
+    expect(planHint({ kind: 'relation', oldImage: relation })).toMatchObject({ kind: 'none' });
+  });
+
+  it("a scope member, entering or leaving, tells the relation's units", () => {
+    const member = { relation: relation.key, unit: 'mysql/0' };
+    const expected = {
+      hint: { kind: 'relation', id: relation.key },
+      lookups: [{ kind: 'scopeChanged', relation: relation.key, unit: 'mysql/0' }],
+    };
+    expect(planHint({ kind: 'scope', newImage: member })).toMatchObject(expected);
+    expect(planHint({ kind: 'scope', oldImage: member })).toMatchObject(expected);
+  });
+
+  it('settings tell the scope when they change, not when deleted or rewritten unchanged', () => {
+    const settings = { relationId: 4, unit: 'mysql/0', settings: { host: 'a' }, version: 1 };
+    expect(
+      planHint({ kind: 'settings', oldImage: settings, newImage: { ...settings, settings: { host: 'b' }, version: 2 } }),
+    ).toMatchObject({
+      hint: { kind: 'settings', id: '4:mysql/0' },
+      lookups: [{ kind: 'settingsChanged', relationId: 4, unit: 'mysql/0' }],
+    });
+    expect(planHint({ kind: 'settings', oldImage: settings })).toMatchObject({ kind: 'none' });
+    expect(planHint({ kind: 'settings', oldImage: settings, newImage: { ...settings, version: 2 } })).toMatchObject({ kind: 'none' });
+  });
+
+  it('models, sequences and cleanups concern no agent', () => {
+    for (const kind of ['model', 'sequence', 'cleanup'])
+      expect(planHint({ kind, newImage: { name: 'x' } })).toMatchObject({ kind: 'none' });
+  });
+
+  it('a record without a drover kind or without images is malformed', () => {
+    expect(planHint({ newImage: { machine: '0' } })).toMatchObject({ kind: 'malformed' });
+    expect(planHint({ kind: 'gadget', newImage: {} })).toMatchObject({ kind: 'malformed' });
+    expect(planHint({ kind: 'unit' })).toMatchObject({ kind: 'malformed' });
+  });
+});
