@@ -3,7 +3,8 @@
 // reference §8.1 "units/applications stuck dying").
 import type { Application, Machine, Relation, Unit } from './entities.js';
 
-const list = (names: string[], max = 5) => (names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`);
+const list = (names: string[], max = 5) =>
+  names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 
 function agentHint(unit: Unit): string {
   if (unit.agentStatus.current === 'error') {
@@ -14,10 +15,7 @@ function agentHint(unit: Unit): string {
 
 export function unitBlockedBy(unit: Unit): string[] {
   if (unit.life !== 'dying') return [];
-  const reasons = [
-    ...unit.subordinates.map((s) => `subordinate unit ${s}`),
-    ...unit.scopes.map((r) => `in scope of relation "${r}"`),
-  ];
+  const reasons = [...unit.subordinates.map((s) => `subordinate unit ${s}`), ...unit.scopes.map((r) => `in scope of relation "${r}"`)];
   return reasons.length ? reasons : [agentHint(unit)];
 }
 
@@ -27,7 +25,9 @@ export function applicationBlockedBy(app: Application, relations: Relation[]): s
   if (app.unitCount > 0) reasons.push(`${app.unitCount} unit${app.unitCount === 1 ? '' : 's'}`);
   for (const key of app.relations) {
     const relation = relations.find((r) => r.key === key);
-    reasons.push(relation ? `relation "${key}" (${relation.unitCount} unit${relation.unitCount === 1 ? '' : 's'} in scope)` : `relation "${key}"`);
+    reasons.push(
+      relation ? `relation "${key}" (${relation.unitCount} unit${relation.unitCount === 1 ? '' : 's'} in scope)` : `relation "${key}"`,
+    );
   }
   return reasons;
 }

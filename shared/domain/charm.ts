@@ -51,11 +51,7 @@ const endpointSpec = z.preprocess(
     {
       interface: text().min(1, { error: 'must not be empty' }),
       scope: z.enum(['global', 'container'], { error: 'must be "global" or "container"' }).nullish(),
-      limit: z
-        .number(must('an integer'))
-        .int({ error: 'must be an integer' })
-        .positive({ error: 'must be a positive integer' })
-        .nullish(),
+      limit: z.number(must('an integer')).int({ error: 'must be an integer' }).positive({ error: 'must be a positive integer' }).nullish(),
       // An empty value (`limit:`, as in Juju's wordpress) means "not given".
       // Juju parses `optional` but never enforces it; drover does the same.
       optional: z.boolean(must('true or false')).nullish(),
@@ -137,7 +133,11 @@ export function parseCharm(metadataYaml: string, configYaml?: string): CharmMeta
   const raw = readYaml(METADATA, metadataYaml, metadataSchema);
   const charm = raw.name;
   if (!isValidApplicationName(charm)) {
-    throw fieldError(METADATA, ['name'], `must be a valid charm name (lowercase letters, digits and hyphens, starting with a letter), got "${charm}"`);
+    throw fieldError(
+      METADATA,
+      ['name'],
+      `must be a valid charm name (lowercase letters, digits and hyphens, starting with a letter), got "${charm}"`,
+    );
   }
   const series = raw.series ?? [];
   series.forEach((s, i) => {
@@ -150,7 +150,9 @@ export function parseCharm(metadataYaml: string, configYaml?: string): CharmMeta
     for (const [name, spec] of Object.entries(raw[section] ?? {})) {
       const fail = (message: string) => invalidArgument(`${METADATA}: ${message}`);
       if (!isValidEndpointName(name)) {
-        throw fail(`charm "${charm}" has an invalid relation name in "${section}": "${name}" (use lowercase letters, digits and single hyphens, starting with a letter)`);
+        throw fail(
+          `charm "${charm}" has an invalid relation name in "${section}": "${name}" (use lowercase letters, digits and single hyphens, starting with a letter)`,
+        );
       }
       if (isReserved(name)) throw fail(`charm "${charm}" using a reserved relation name: "${name}"`);
       if (seen.has(name)) throw fail(`charm "${charm}" using a duplicated relation name: "${name}"`);
@@ -199,7 +201,11 @@ function parseConfigOptions(configYaml: string | undefined): Record<string, Conf
     const option: ConfigOption = { type: spec.type ?? 'string' };
     if (spec.default !== undefined && spec.default !== null) {
       if (!matchesType(option.type, spec.default)) {
-        throw fieldError(CONFIG, ['options', name, 'default'], `must be ${article(option.type)} to match the option's type, got ${JSON.stringify(spec.default)}`);
+        throw fieldError(
+          CONFIG,
+          ['options', name, 'default'],
+          `must be ${article(option.type)} to match the option's type, got ${JSON.stringify(spec.default)}`,
+        );
       }
       option.default = spec.default;
     }

@@ -72,8 +72,18 @@ const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const SPACE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 // Go's strconv.ParseBool vocabulary, which Juju accepts.
 const BOOLS: Record<string, boolean> = {
-  '1': true, t: true, T: true, true: true, TRUE: true, True: true,
-  '0': false, f: false, F: false, false: false, FALSE: false, False: false,
+  '1': true,
+  t: true,
+  T: true,
+  true: true,
+  TRUE: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  false: false,
+  FALSE: false,
+  False: false,
 };
 
 const quote = (s: string): string => JSON.stringify(s); // close enough to Go's %q
@@ -152,8 +162,7 @@ export function parseConstraints(args: string | string[]): Constraints {
       if (eq <= 0) throw invalidArgument(`malformed constraint ${quote(item)}`);
       const name = item.slice(0, eq);
       const raw = item.slice(eq + 1);
-      const key: ConstraintKey | undefined =
-        ALIASES[name] ?? (name in KIND ? (name as ConstraintKey) : undefined);
+      const key: ConstraintKey | undefined = ALIASES[name] ?? (name in KIND ? (name as ConstraintKey) : undefined);
       if (key === undefined) throw invalidArgument(`unknown constraint ${quote(name)}`);
       // Juju quirk: an empty allocate-public-ip is ignored outright (no value, no duplicate check).
       if (key === 'allocate-public-ip' && raw === '') continue;

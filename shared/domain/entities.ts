@@ -81,6 +81,12 @@ export interface Machine {
   instanceId?: string;
   /** Counts provisioning attempts; part of the EC2 ClientToken so a retry never starts two. */
   provisioningAttempt: number;
+  /**
+   * Hash of the machine agent's credential (shared/state/agent-credential.ts), set by the
+   * provisioner for `agentCredentialAttempt` before it starts the instance; never the credential.
+   */
+  agentCredentialHash?: string;
+  agentCredentialAttempt?: number;
   agentStatus: StatusInfo;
   instanceStatus: StatusInfo;
   hardware?: string;

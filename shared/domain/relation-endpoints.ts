@@ -89,7 +89,9 @@ function peerCandidates([side]: Side[]): RelationEndpoint[][] {
 function pairCandidates(sides: Side[]): RelationEndpoint[][] {
   const [a, b] = sides as [Side, Side];
   if (a.app.application === b.app.application) {
-    throw invalidArgument(`cannot relate application "${a.app.application}" to itself; peer relations are declared in the charm and created at deploy`);
+    throw invalidArgument(
+      `cannot relate application "${a.app.application}" to itself; peer relations are declared in the charm and created at deploy`,
+    );
   }
   const subordinates = Number(a.app.subordinate) + Number(b.app.subordinate);
   const candidates: RelationEndpoint[][] = [];
@@ -105,7 +107,10 @@ function pairCandidates(sides: Side[]): RelationEndpoint[][] {
       } else {
         // A container-scoped relation binds both ends to one container, so both take that scope
         // (this is how an implicit juju-info provider becomes container-scoped).
-        candidates.push([{ ...ea, scope: 'container' }, { ...eb, scope: 'container' }]);
+        candidates.push([
+          { ...ea, scope: 'container' },
+          { ...eb, scope: 'container' },
+        ]);
       }
     }
   }

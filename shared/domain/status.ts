@@ -130,11 +130,19 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date) {
   const machines: Record<string, unknown> = {};
   for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m);
   const applications: Record<string, unknown> = {};
-  for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name))) applications[app.name] = applicationDoc(app, snapshot, byName);
+  for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name)))
+    applications[app.name] = applicationDoc(app, snapshot, byName);
   const relations = snapshot.relations
     .map((r) => {
       const blocked = relationBlockedBy(r, snapshot.scopes[r.key] ?? []);
-      return { id: r.id, key: r.key, interface: r.endpoints[0]?.interface, scope: r.scope, ...(r.life !== 'alive' ? { life: r.life } : {}), ...(blocked.length ? { 'blocked-by': blocked } : {}) };
+      return {
+        id: r.id,
+        key: r.key,
+        interface: r.endpoints[0]?.interface,
+        scope: r.scope,
+        ...(r.life !== 'alive' ? { life: r.life } : {}),
+        ...(blocked.length ? { 'blocked-by': blocked } : {}),
+      };
     })
     .sort((a, b) => a.id - b.id);
   return {
@@ -144,7 +152,10 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date) {
       controller: snapshot.controller,
       cloud: 'drover',
       version: '0.1.0',
-      'model-status': { current: snapshot.model.life === 'alive' ? 'available' : snapshot.model.life, since: formatSince(now.toISOString()) },
+      'model-status': {
+        current: snapshot.model.life === 'alive' ? 'available' : snapshot.model.life,
+        since: formatSince(now.toISOString()),
+      },
       sla: 'unsupported',
     },
     machines,

@@ -15,7 +15,10 @@ const MACHINES_PER_TRANSACTION = 20;
  * associated ... it copies its constraints directly from the environment" (with --constraints
  * overriding per key, as Juju does).
  */
-export async function addMachines(store: Store, options: { count?: number; series?: string; constraints?: Constraints } = {}): Promise<string[]> {
+export async function addMachines(
+  store: Store,
+  options: { count?: number; series?: string; constraints?: Constraints } = {},
+): Promise<string[]> {
   const count = options.count ?? 1;
   if (!Number.isInteger(count) || count < 1) throw invalidArgument('-n must be a positive integer');
   const ids: string[] = [];
@@ -32,7 +35,11 @@ export async function addMachines(store: Store, options: { count?: number; serie
         const changes: Change[] = [
           numbers.change,
           { op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } },
-          ...machines.map((id): Change => ({ op: 'create', ref: refs.machine(id), value: { ...newMachine(id, options.series ?? model.defaultSeries, constraints, now) } })),
+          ...machines.map((id): Change => ({
+            op: 'create',
+            ref: refs.machine(id),
+            value: { ...newMachine(id, options.series ?? model.defaultSeries, constraints, now) },
+          })),
         ];
         return { changes, result: machines };
       })),

@@ -20,7 +20,11 @@ export interface AddUnitsResult {
  * add-unit -n: each chunk of units is one transaction (so none grows with -n); a chunk either
  * lands whole or not at all.
  */
-export async function addUnits(store: Store, application: string, options: { count?: number; to?: string[] } = {}): Promise<AddUnitsResult> {
+export async function addUnits(
+  store: Store,
+  application: string,
+  options: { count?: number; to?: string[] } = {},
+): Promise<AddUnitsResult> {
   const count = options.count ?? 1;
   if (!Number.isInteger(count) || count < 1) throw invalidArgument('--num-units must be a positive integer');
   const result: AddUnitsResult = { units: [], machines: [] };

@@ -22,7 +22,11 @@ const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValu
  * agent to run config-changed (charms-in-action.txt: "whenever the service configuration
  * changes"); a change that changes nothing bumps nothing, so no hook runs needlessly.
  */
-export async function setApplicationConfig(store: Store, name: string, change: { set?: Record<string, string>; reset?: string[] }): Promise<{ changed: boolean }> {
+export async function setApplicationConfig(
+  store: Store,
+  name: string,
+  change: { set?: Record<string, string>; reset?: string[] },
+): Promise<{ changed: boolean }> {
   return runOperation<{ changed: boolean }>(store, `cannot update application "${name}" config`, async () => {
     const app = await requireAliveApplication(store, name, 'set config');
     const values = parseConfigValues(app.charm, change.set ?? {});

@@ -17,7 +17,13 @@ export async function assignUnit(store: Store, name: string): Promise<AssignResu
     ]);
     const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
     return planAssignUnit(
-      { relations, machineSequence, ...(unit ? { unit } : {}), ...(application ? { application } : {}), ...(placement ? { placement } : {}) },
+      {
+        relations,
+        machineSequence,
+        ...(unit ? { unit } : {}),
+        ...(application ? { application } : {}),
+        ...(placement ? { placement } : {}),
+      },
       store.now().toISOString(),
     );
   });

@@ -157,7 +157,9 @@ export function toTransactItems(store: Store, changes: Change[]) {
     switch (change.op) {
       case 'create': {
         const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
-        return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value), ConditionExpression, ...x.attributes() } };
+        return {
+          Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value), ConditionExpression, ...x.attributes() },
+        };
       }
       case 'put':
         return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value) } };

@@ -1,5 +1,11 @@
 import type { Application, Relation, ScopeMember, Unit } from '../domain/entities.js';
-import { planEnterScope, subordinateOfApplication, subordinateToCreate, type EnterScopeResult, type EnterScopeSnapshot } from '../domain/plans/enter-scope.js';
+import {
+  planEnterScope,
+  subordinateOfApplication,
+  subordinateToCreate,
+  type EnterScopeResult,
+  type EnterScopeSnapshot,
+} from '../domain/plans/enter-scope.js';
 import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
 import { getItem, getMany, getRelation, getSequence, getSettings, getUnit } from './reads.js';
@@ -12,7 +18,12 @@ import type { Store } from './store.js';
  * any left from before). A principal entering a container-scoped relation with a subordinate
  * application gets its subordinate unit in the same transaction. Entering again is harmless.
  */
-export async function enterScope(store: Store, unit: string, relationKey: string, settings: Record<string, string>): Promise<EnterScopeResult> {
+export async function enterScope(
+  store: Store,
+  unit: string,
+  relationKey: string,
+  settings: Record<string, string>,
+): Promise<EnterScopeResult> {
   return runOperation(store, `cannot enter scope of relation "${relationKey}" for unit "${unit}"`, async () => {
     const [u, relation, member] = await Promise.all([
       getUnit(store, unit),

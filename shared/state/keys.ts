@@ -117,7 +117,8 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
   const [kind, ...parts] = rest.split('#');
   const id = parts.join('#');
   if (key.sk !== ITEM_SK) {
-    if (kind === 'REL' && key.sk.startsWith(SCOPE_SK_PREFIX)) return { kind: 'scope', relation: id, unit: key.sk.slice(SCOPE_SK_PREFIX.length) };
+    if (kind === 'REL' && key.sk.startsWith(SCOPE_SK_PREFIX))
+      return { kind: 'scope', relation: id, unit: key.sk.slice(SCOPE_SK_PREFIX.length) };
     return undefined;
   }
   switch (kind) {

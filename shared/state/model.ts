@@ -14,7 +14,13 @@ export async function ensureModel(store: Store, options: { defaultSeries?: strin
   return runOperation(store, `cannot create model "${store.model}"`, async () => {
     const existing = await getModel(store);
     if (existing) return { changes: [], result: existing };
-    const model: Model = { name: store.model, life: 'alive', constraints: {}, defaultSeries: options.defaultSeries ?? DEFAULT_SERIES, constraintsVersion: 0 };
+    const model: Model = {
+      name: store.model,
+      life: 'alive',
+      constraints: {},
+      defaultSeries: options.defaultSeries ?? DEFAULT_SERIES,
+      constraintsVersion: 0,
+    };
     return { changes: [{ op: 'create', ref: refs.model(), value: { ...model } }], result: model };
   });
 }

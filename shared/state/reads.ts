@@ -38,9 +38,7 @@ export async function getEach<T>(store: Store, refs: EntityRef[]): Promise<(T | 
   for (let i = 0; i < keys.length; i += 100) {
     let pending: Key[] = keys.slice(i, i + 100);
     while (pending.length) {
-      const out = await store.doc.send(
-        new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }),
-      );
+      const out = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }));
       for (const item of out.Responses?.[store.table] ?? []) found.set(`${item[ATTR.pk]}|${item[ATTR.sk]}`, fromItem<T>(item));
       pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
     }
@@ -58,7 +56,11 @@ const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.
 const decodeCursor = (cursor?: string) => (cursor ? JSON.parse(Buffer.from(cursor, 'base64url').toString()) : undefined);
 
 /** Lists the references of one collection of the byCollection index, a page at a time. */
-export async function listCollection(store: Store, collection: string, options: { limit?: number; cursor?: string } = {}): Promise<Page<EntityRef>> {
+export async function listCollection(
+  store: Store,
+  collection: string,
+  options: { limit?: number; cursor?: string } = {},
+): Promise<Page<EntityRef>> {
   const out = await store.doc.send(
     new QueryCommand({
       TableName: store.table,
@@ -88,7 +90,11 @@ export async function listAll(store: Store, collection: string): Promise<EntityR
 }
 
 /** The units in a relation's scope, a page at a time. */
-export async function listScope(store: Store, relationKey: string, options: { limit?: number; cursor?: string } = {}): Promise<Page<ScopeMember>> {
+export async function listScope(
+  store: Store,
+  relationKey: string,
+  options: { limit?: number; cursor?: string } = {},
+): Promise<Page<ScopeMember>> {
   const out = await store.doc.send(
     new QueryCommand({
       TableName: store.table,

@@ -13,7 +13,12 @@ export async function readSettings(store: Store, relationId: number, unit: strin
 }
 
 /** relation-set: `changes` maps keys to values, an empty value deleting the key. */
-export async function writeSettings(store: Store, relationId: number, unit: string, changes: Record<string, string>): Promise<SettingsResult> {
+export async function writeSettings(
+  store: Store,
+  relationId: number,
+  unit: string,
+  changes: Record<string, string>,
+): Promise<SettingsResult> {
   return runOperation(store, `cannot write settings for unit "${unit}" in relation ${relationId}`, async () => {
     const current = await getSettings(store, relationId, unit);
     // The label is only needed to say what is missing.

@@ -16,6 +16,9 @@ export async function removeUnit(store: Store, name: string): Promise<RemoveUnit
       unit.principal === undefined && unit.machine !== undefined ? getMachine(store, unit.machine) : undefined,
       unit.principal !== undefined ? getUnit(store, unit.principal) : undefined,
     ]);
-    return planRemoveUnit({ unit, ...(application ? { application } : {}), ...(machine ? { machine } : {}), ...(principal ? { principal } : {}) }, { name });
+    return planRemoveUnit(
+      { unit, ...(application ? { application } : {}), ...(machine ? { machine } : {}), ...(principal ? { principal } : {}) },
+      { name },
+    );
   });
 }

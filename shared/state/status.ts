@@ -42,7 +42,10 @@ export async function readStatusPage(store: Store, options: { cursor?: string; l
   let position = decode(options.cursor);
   const refs: EntityRef[] = [];
   while (refs.length < limit && position.collection < order.length) {
-    const page = await listCollection(store, order[position.collection]!, { limit: limit - refs.length, ...(position.inner ? { cursor: position.inner } : {}) });
+    const page = await listCollection(store, order[position.collection]!, {
+      limit: limit - refs.length,
+      ...(position.inner ? { cursor: position.inner } : {}),
+    });
     refs.push(...page.items);
     position = page.cursor ? { collection: position.collection, inner: page.cursor } : { collection: position.collection + 1 };
   }

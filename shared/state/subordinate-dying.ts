@@ -16,6 +16,9 @@ export async function ensureSubordinateDying(store: Store, name: string): Promis
     if (!unit?.principal) return planEnsureSubordinateDying({ relations: [], ...(unit ? { unit } : {}) }, { name });
     const [principal, application] = await Promise.all([getUnit(store, unit.principal), getApplication(store, unit.application)]);
     const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
-    return planEnsureSubordinateDying({ unit, relations, ...(principal ? { principal } : {}), ...(application ? { application } : {}) }, { name });
+    return planEnsureSubordinateDying(
+      { unit, relations, ...(principal ? { principal } : {}), ...(application ? { application } : {}) },
+      { name },
+    );
   });
 }

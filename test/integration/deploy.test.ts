@@ -34,7 +34,9 @@ describe('deploy', () => {
   });
 
   it('refuses an invalid name and changes nothing', async () => {
-    await expect(deploy(store, { charm: charms.mysql, name: 'haha/borken' })).rejects.toThrow('cannot add application "haha/borken": invalid name');
+    await expect(deploy(store, { charm: charms.mysql, name: 'haha/borken' })).rejects.toThrow(
+      'cannot add application "haha/borken": invalid name',
+    );
     expect(await getApplication(store, 'haha/borken')).toBeUndefined();
   });
 
@@ -72,7 +74,9 @@ describe('series', () => {
   it('"Units take their series from their service, and can only be assigned to machines with matching series"', async () => {
     const [focal] = await addMachines(store, { series: 'focal' });
     await deploy(store, { charm: charms.mysql, numUnits: 0 });
-    await expect(addUnits(store, 'mysql', { to: [focal!] })).rejects.toThrow('cannot assign unit "mysql/0" to machine 0: series does not match');
+    await expect(addUnits(store, 'mysql', { to: [focal!] })).rejects.toThrow(
+      'cannot assign unit "mysql/0" to machine 0: series does not match',
+    );
     expect((await getApplication(store, 'mysql'))?.unitCount).toBe(0);
     const placed = await deploy(store, { charm: charms.mysql, name: 'db-focal', series: 'focal', to: [focal!] });
     expect(placed.machines).toEqual([]);

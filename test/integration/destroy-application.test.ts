@@ -159,7 +159,11 @@ describe('the end of a Dying application', () => {
     await deploy(store, { charm: charms.mysql });
     await startAgent('mysql/0');
     await destroyApplication(store, 'mysql');
-    await expectRefused(() => deploy(store, { charm: charms.mysql }), 'cannot add application "mysql": application already exists', 'already-exists');
+    await expectRefused(
+      () => deploy(store, { charm: charms.mysql }),
+      'cannot add application "mysql": application already exists',
+      'already-exists',
+    );
     await unitGoesAway('mysql/0');
     const again = await deploy(store, { charm: charms.mysql });
     expect(again.units).toEqual(['mysql/1']);

@@ -167,7 +167,11 @@ describe('unit death', () => {
     await startAgent('wordpress/0');
     await enterScope(store, 'wordpress/0', WP_DB, {});
     await destroyUnit(store, 'wordpress/0');
-    await expectRefused(() => ensureUnitDead(store, 'wordpress/0'), `unit "wordpress/0" is still in scope of relations: "${WP_DB}"`, 'has-assignments');
+    await expectRefused(
+      () => ensureUnitDead(store, 'wordpress/0'),
+      `unit "wordpress/0" is still in scope of relations: "${WP_DB}"`,
+      'has-assignments',
+    );
     await leaveScope(store, 'wordpress/0', WP_DB);
     expect(await ensureUnitDead(store, 'wordpress/0')).toBe('dead');
   });

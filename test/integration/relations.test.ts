@@ -61,7 +61,11 @@ describe('relate', () => {
 
   it('"No two relations with the same canonical name can exist": a duplicate is refused', async () => {
     await addRelation(store, ['wordpress', 'mysql']);
-    await expectRefused(() => addRelation(store, ['mysql:server', 'wordpress:db']), `cannot add relation "${WP_DB}": relation ${WP_DB}`, 'already-exists');
+    await expectRefused(
+      () => addRelation(store, ['mysql:server', 'wordpress:db']),
+      `cannot add relation "${WP_DB}": relation ${WP_DB}`,
+      'already-exists',
+    );
   });
 
   it('"a relation cannot be created while an identical relation exists in state": not while a Dying one exists', async () => {
@@ -77,14 +81,18 @@ describe('relate', () => {
 
   it('"When a service is Alive ... relations can be added using the service\'s endpoints": not when it is Dying', async () => {
     await makeApplicationDying('wordpress');
-    await expectRefused(() => addRelation(store, ['wordpress', 'mysql']), `cannot add relation "${WP_DB}": application "wordpress" is not alive`, 'not-alive');
+    await expectRefused(
+      () => addRelation(store, ['wordpress', 'mysql']),
+      `cannot add relation "${WP_DB}": application "wordpress" is not alive`,
+      'not-alive',
+    );
   });
 
   it('refuses an application that does not exist', async () => {
     await expectRefused(() => addRelation(store, ['wordpress', 'wooble']), 'application "wooble" not found', 'not-found');
   });
 
-  it('honours an endpoint\'s limit', async () => {
+  it("honours an endpoint's limit", async () => {
     await deploy(store, { charm: charms.mariadb, numUnits: 0 });
     await addRelation(store, ['wordpress', 'mysql']);
     await expectRefused(
@@ -108,7 +116,11 @@ describe('relate', () => {
 
   it('a container relation requires matching series: "principal and subordinate applications\' series must match"', async () => {
     await deploy(store, { charm: charms.logging, series: 'focal' });
-    await expectRefused(() => addRelation(store, ['wordpress', 'logging']), "principal and subordinate applications' series must match", 'invalid-argument');
+    await expectRefused(
+      () => addRelation(store, ['wordpress', 'logging']),
+      "principal and subordinate applications' series must match",
+      'invalid-argument',
+    );
   });
 
   it('a container relation requires a subordinate', async () => {
@@ -219,7 +231,11 @@ describe('remove-relation', () => {
   });
 
   it('refuses an unknown relation by endpoints', async () => {
-    await expectRefused(() => destroyRelation(store, ['subway:db', 'mongo:server']), 'relation "subway:db mongo:server" not found', 'not-found');
+    await expectRefused(
+      () => destroyRelation(store, ['subway:db', 'mongo:server']),
+      'relation "subway:db mongo:server" not found',
+      'not-found',
+    );
   });
 
   it('refuses an unknown relation by id', async () => {
@@ -229,7 +245,11 @@ describe('remove-relation', () => {
 
   it('refuses a peer relation: peers "die with the application"', async () => {
     await deploy(store, { charm: charms.riak, numUnits: 0 });
-    await expectRefused(() => destroyRelation(store, ['riak']), 'cannot destroy relation "riak:ring": is a peer relation', 'invalid-argument');
+    await expectRefused(
+      () => destroyRelation(store, ['riak']),
+      'cannot destroy relation "riak:ring": is a peer relation',
+      'invalid-argument',
+    );
   });
 
   it('"destroying a container relation destroys all subordinates in the relation": it schedules the dyingSubordinates cleanup', async () => {

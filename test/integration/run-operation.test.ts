@@ -52,7 +52,10 @@ describe('transaction cancellation', () => {
 
   it('an operation no longer valid gets the typed error, not a retry', async () => {
     await deploy(store, { charm: charms.mysql, numUnits: 0 });
-    const results = await Promise.allSettled([deploy(store, { charm: charms.mysql, name: 'db' }), deploy(store, { charm: charms.mysql, name: 'db' })]);
+    const results = await Promise.allSettled([
+      deploy(store, { charm: charms.mysql, name: 'db' }),
+      deploy(store, { charm: charms.mysql, name: 'db' }),
+    ]);
     const rejected = results.filter((r) => r.status === 'rejected');
     expect(rejected).toHaveLength(1);
     expect(String((rejected[0] as PromiseRejectedResult).reason.message)).toBe('cannot add application "db": application already exists');

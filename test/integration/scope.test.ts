@@ -71,24 +71,40 @@ describe('enter scope', () => {
   });
 
   it('counts every unit in scope', async () => {
-    await Promise.all([enterScope(store, 'wordpress/0', WP_DB, ADDRESS), enterScope(store, 'wordpress/1', WP_DB, ADDRESS), enterScope(store, 'mysql/0', WP_DB, ADDRESS)]);
+    await Promise.all([
+      enterScope(store, 'wordpress/0', WP_DB, ADDRESS),
+      enterScope(store, 'wordpress/1', WP_DB, ADDRESS),
+      enterScope(store, 'mysql/0', WP_DB, ADDRESS),
+    ]);
     expect((await getRelation(store, WP_DB))?.unitCount).toBe(3);
   });
 
   it('a unit that is not Alive cannot enter', async () => {
     await setDying(refs.unit('wordpress/0'));
-    await expectRefused(() => enterScope(store, 'wordpress/0', WP_DB, ADDRESS), 'cannot enter scope: unit or relation is not alive', 'not-alive');
+    await expectRefused(
+      () => enterScope(store, 'wordpress/0', WP_DB, ADDRESS),
+      'cannot enter scope: unit or relation is not alive',
+      'not-alive',
+    );
   });
 
   it('no unit can enter a relation that is not Alive', async () => {
     await enterScope(store, 'mysql/0', WP_DB, ADDRESS);
     await destroyRelation(store, ['wordpress', 'mysql']);
-    await expectRefused(() => enterScope(store, 'wordpress/0', WP_DB, ADDRESS), 'cannot enter scope: unit or relation is not alive', 'not-alive');
+    await expectRefused(
+      () => enterScope(store, 'wordpress/0', WP_DB, ADDRESS),
+      'cannot enter scope: unit or relation is not alive',
+      'not-alive',
+    );
   });
 
-  it('only units of the relation\'s applications can enter', async () => {
+  it("only units of the relation's applications can enter", async () => {
     await deploy(store, { charm: charms.varnish });
-    await expectRefused(() => enterScope(store, 'varnish/0', WP_DB, ADDRESS), `application "varnish" is not a member of "${WP_DB}"`, 'invalid-argument');
+    await expectRefused(
+      () => enterScope(store, 'varnish/0', WP_DB, ADDRESS),
+      `application "varnish" is not a member of "${WP_DB}"`,
+      'invalid-argument',
+    );
   });
 });
 
@@ -240,7 +256,10 @@ describe('relation settings', () => {
   });
 
   it('are versioned: each change bumps the version', async () => {
-    expect(await writeSettings(store, id, 'wordpress/0', { database: 'wp' })).toEqual({ settings: { ...ADDRESS, database: 'wp' }, version: 2 });
+    expect(await writeSettings(store, id, 'wordpress/0', { database: 'wp' })).toEqual({
+      settings: { ...ADDRESS, database: 'wp' },
+      version: 2,
+    });
     expect(await writeSettings(store, id, 'wordpress/0', { database: '' })).toEqual({ settings: ADDRESS, version: 3 });
     expect(await readSettings(store, id, 'wordpress/0')).toEqual({ settings: ADDRESS, version: 3 });
   });
@@ -261,7 +280,7 @@ describe('relation settings', () => {
     expect(await readSettings(store, id, 'wordpress/0')).toEqual({ settings: ADDRESS, version: 1 });
   });
 
-  it('survive the relation\'s removal until the settings cleanup', async () => {
+  it("survive the relation's removal until the settings cleanup", async () => {
     await destroyRelation(store, id);
     await leaveScope(store, 'wordpress/0', WP_DB);
     expect(await getRelation(store, WP_DB)).toBeUndefined();

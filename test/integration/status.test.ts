@@ -29,7 +29,13 @@ describe('status read model', () => {
       charm: 'local:jammy/mysql-0',
       'charm-name': 'mysql',
       exposed: false,
-      units: { 'mysql/0': { 'juju-status': { current: 'allocating' }, 'workload-status': { current: 'waiting', message: 'waiting for machine' }, machine: '0' } },
+      units: {
+        'mysql/0': {
+          'juju-status': { current: 'allocating' },
+          'workload-status': { current: 'waiting', message: 'waiting for machine' },
+          machine: '0',
+        },
+      },
     });
     expect(status.applications['riak']).toMatchObject({ relations: { ring: ['riak'] } });
     expect(status.applications['mysql']).not.toHaveProperty('life');

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  charmEndpoints,
-  chooseSeries,
-  configDefaults,
-  parseCharm,
-  parseConfigValues,
-  type CharmMeta,
-} from '../../shared/domain/charm.js';
+import { charmEndpoints, chooseSeries, configDefaults, parseCharm, parseConfigValues, type CharmMeta } from '../../shared/domain/charm.js';
 import { DroverError } from '../../shared/domain/errors.js';
 
 // Shaped after Juju's testcharms/charm-repo/quantal charms.
@@ -132,7 +125,7 @@ describe('parseCharm: metadata.yaml', () => {
     expect(parseCharm('name: dummy\ntags: [misc]\nstorage: {data: {type: filesystem}}\n').name).toBe('dummy');
   });
 
-  it('treats an empty limit, as in Juju\'s wordpress, as no limit', () => {
+  it("treats an empty limit, as in Juju's wordpress, as no limit", () => {
     expect(parseCharm(WORDPRESS).endpoints[0]).not.toHaveProperty('limit');
   });
 
@@ -157,18 +150,50 @@ describe('parseCharm: metadata.yaml', () => {
     ['a non-string summary', 'name: d\nsummary: [x]\n', 'metadata.yaml: "summary" must be a string'],
     ['series given as a string', 'name: d\nseries: trusty\n', 'metadata.yaml: "series" must be a list of series names'],
     ['a non-string series entry', 'name: d\nseries: [trusty, 7]\n', 'metadata.yaml: "series[1]" must be a string'],
-    ['a malformed series name', 'name: d\nseries: [Trusty]\n', 'metadata.yaml: "series[0]" must be a series name like "jammy", got "Trusty"'],
+    [
+      'a malformed series name',
+      'name: d\nseries: [Trusty]\n',
+      'metadata.yaml: "series[0]" must be a series name like "jammy", got "Trusty"',
+    ],
     ['a non-boolean subordinate', 'name: d\nsubordinate: yes\n', 'metadata.yaml: "subordinate" must be true or false'],
     ['provides as a list', 'name: d\nprovides: [db]\n', 'metadata.yaml: "provides" must be a mapping of endpoint name to interface'],
-    ['an endpoint that is a number', 'name: d\nprovides:\n  db: 3\n', 'metadata.yaml: "provides.db" must be an interface name or a mapping with an "interface" key'],
+    [
+      'an endpoint that is a number',
+      'name: d\nprovides:\n  db: 3\n',
+      'metadata.yaml: "provides.db" must be an interface name or a mapping with an "interface" key',
+    ],
     ['an endpoint without interface', 'name: d\nrequires:\n  db: {limit: 1}\n', 'metadata.yaml: "requires.db.interface" is required'],
     ['an empty interface', 'name: d\nrequires:\n  db: ""\n', 'metadata.yaml: "requires.db.interface" must not be empty'],
-    ['an unknown scope', 'name: d\nrequires:\n  db: {interface: mysql, scope: contained}\n', 'metadata.yaml: "requires.db.scope" must be "global" or "container"'],
-    ['a string limit', 'name: d\nprovides:\n  db: {interface: mysql, limit: one}\n', 'metadata.yaml: "provides.db.limit" must be an integer'],
-    ['a fractional limit', 'name: d\nprovides:\n  db: {interface: mysql, limit: 1.5}\n', 'metadata.yaml: "provides.db.limit" must be an integer'],
-    ['a zero limit', 'name: d\nprovides:\n  db: {interface: mysql, limit: 0}\n', 'metadata.yaml: "provides.db.limit" must be a positive integer'],
-    ['a non-boolean optional', 'name: d\nrequires:\n  db: {interface: mysql, optional: maybe}\n', 'metadata.yaml: "requires.db.optional" must be true or false'],
-    ['a non-boolean required', 'name: d\nrequires:\n  db: {interface: mysql, required: "yes"}\n', 'metadata.yaml: "requires.db.required" must be true or false'],
+    [
+      'an unknown scope',
+      'name: d\nrequires:\n  db: {interface: mysql, scope: contained}\n',
+      'metadata.yaml: "requires.db.scope" must be "global" or "container"',
+    ],
+    [
+      'a string limit',
+      'name: d\nprovides:\n  db: {interface: mysql, limit: one}\n',
+      'metadata.yaml: "provides.db.limit" must be an integer',
+    ],
+    [
+      'a fractional limit',
+      'name: d\nprovides:\n  db: {interface: mysql, limit: 1.5}\n',
+      'metadata.yaml: "provides.db.limit" must be an integer',
+    ],
+    [
+      'a zero limit',
+      'name: d\nprovides:\n  db: {interface: mysql, limit: 0}\n',
+      'metadata.yaml: "provides.db.limit" must be a positive integer',
+    ],
+    [
+      'a non-boolean optional',
+      'name: d\nrequires:\n  db: {interface: mysql, optional: maybe}\n',
+      'metadata.yaml: "requires.db.optional" must be true or false',
+    ],
+    [
+      'a non-boolean required',
+      'name: d\nrequires:\n  db: {interface: mysql, required: "yes"}\n',
+      'metadata.yaml: "requires.db.required" must be true or false',
+    ],
   ])('rejects %s, naming the file and the field', (_, yaml, message) => {
     expectInvalid(() => parseCharm(yaml), message);
   });
@@ -239,7 +264,10 @@ describe('parseCharm: metadata.yaml', () => {
 
   it('rejects a subordinate charm without a container-scoped requires', () => {
     expectInvalid(
-      () => parseCharm('name: dummy\nsubordinate: true\nrequires:\n  info: juju-info\nprovides:\n  out: {interface: logging, scope: container}\n'),
+      () =>
+        parseCharm(
+          'name: dummy\nsubordinate: true\nrequires:\n  info: juju-info\nprovides:\n  out: {interface: logging, scope: container}\n',
+        ),
       'metadata.yaml: subordinate charm "dummy" lacks "requires" relation with container scope',
     );
   });
@@ -275,14 +303,42 @@ describe('parseCharm: config.yaml', () => {
   it.each([
     ['a list document', '- a\n', 'config.yaml: must be a YAML mapping'],
     ['options as a list', 'options: [a]\n', 'config.yaml: "options" must be a mapping of option name to option'],
-    ['an option that is a string', 'options:\n  title: hello\n', 'config.yaml: "options.title" must be a mapping with "type", "default" and "description"'],
-    ['an unknown type', 'options:\n  title: {type: text}\n', 'config.yaml: "options.title.type" must be one of string, int, float, boolean'],
+    [
+      'an option that is a string',
+      'options:\n  title: hello\n',
+      'config.yaml: "options.title" must be a mapping with "type", "default" and "description"',
+    ],
+    [
+      'an unknown type',
+      'options:\n  title: {type: text}\n',
+      'config.yaml: "options.title.type" must be one of string, int, float, boolean',
+    ],
     ['a non-string description', 'options:\n  title: {description: [a]}\n', 'config.yaml: "options.title.description" must be a string'],
-    ['a string default for an int', 'options:\n  n: {type: int, default: "3"}\n', 'config.yaml: "options.n.default" must be an int to match the option\'s type, got "3"'],
-    ['a float default for an int', 'options:\n  n: {type: int, default: 1.5}\n', 'config.yaml: "options.n.default" must be an int to match the option\'s type, got 1.5'],
-    ['a string default for a float', 'options:\n  r: {type: float, default: half}\n', 'config.yaml: "options.r.default" must be a float to match the option\'s type, got "half"'],
-    ['a string default for a boolean', 'options:\n  b: {type: boolean, default: "yes"}\n', 'config.yaml: "options.b.default" must be a boolean to match the option\'s type, got "yes"'],
-    ['a number default for a string', 'options:\n  s: {default: 80}\n', 'config.yaml: "options.s.default" must be a string to match the option\'s type, got 80'],
+    [
+      'a string default for an int',
+      'options:\n  n: {type: int, default: "3"}\n',
+      'config.yaml: "options.n.default" must be an int to match the option\'s type, got "3"',
+    ],
+    [
+      'a float default for an int',
+      'options:\n  n: {type: int, default: 1.5}\n',
+      'config.yaml: "options.n.default" must be an int to match the option\'s type, got 1.5',
+    ],
+    [
+      'a string default for a float',
+      'options:\n  r: {type: float, default: half}\n',
+      'config.yaml: "options.r.default" must be a float to match the option\'s type, got "half"',
+    ],
+    [
+      'a string default for a boolean',
+      'options:\n  b: {type: boolean, default: "yes"}\n',
+      'config.yaml: "options.b.default" must be a boolean to match the option\'s type, got "yes"',
+    ],
+    [
+      'a number default for a string',
+      'options:\n  s: {default: 80}\n',
+      'config.yaml: "options.s.default" must be a string to match the option\'s type, got 80',
+    ],
   ])('rejects %s, naming the file and the field', (_, yaml, message) => {
     expectInvalid(() => dummy(yaml), message);
   });
@@ -381,6 +437,9 @@ describe('chooseSeries', () => {
   });
 
   it('asks for --series when neither the charm nor the model names one', () => {
-    expectInvalid(() => chooseSeries(charm([])), 'series not specified and charm "wordpress" does not declare any; deploy with --series <series>');
+    expectInvalid(
+      () => chooseSeries(charm([])),
+      'series not specified and charm "wordpress" does not declare any; deploy with --series <series>',
+    );
   });
 });

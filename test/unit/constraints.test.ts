@@ -139,8 +139,7 @@ describe('isEmptyConstraints', () => {
 });
 
 describe('mergeConstraints', () => {
-  const merged = (model: string, app: string) =>
-    formatConstraints(mergeConstraints(parseConstraints(model), parseConstraints(app)));
+  const merged = (model: string, app: string) => formatConstraints(mergeConstraints(parseConstraints(model), parseConstraints(app)));
 
   it('lets the application win per key and the model fill the rest', () => {
     expect(merged('mem=4G cores=2', 'mem=2G')).toBe('cores=2 mem=2048M');
@@ -149,9 +148,7 @@ describe('mergeConstraints', () => {
     expect(merged('mem=4G', 'mem=')).toBe('mem=');
   });
   it('drops model sizing keys when the application sets instance-type', () => {
-    expect(merged('mem=4G arch=amd64 cores=2 cpu-power=100', 'instance-type=m5.large')).toBe(
-      'instance-type=m5.large',
-    );
+    expect(merged('mem=4G arch=amd64 cores=2 cpu-power=100', 'instance-type=m5.large')).toBe('instance-type=m5.large');
   });
   it('drops the model instance-type when the application sets a sizing key', () => {
     expect(merged('instance-type=m5.large zones=a', 'cores=4')).toBe('cores=4 zones=a');
@@ -170,8 +167,7 @@ describe('mergeConstraints', () => {
 describe('property: format then parse is the identity on valid constraints', () => {
   // Characters a user can put in a value: no backslash (it escapes spaces) and no whitespace
   // other than the space (which formatting escapes); lists additionally exclude commas.
-  const text = (chars: string, minLength = 0) =>
-    fc.string({ unit: fc.constantFrom(...chars.split('')), minLength, maxLength: 12 });
+  const text = (chars: string, minLength = 0) => fc.string({ unit: fc.constantFrom(...chars.split('')), minLength, maxLength: 12 });
   const valueChars = 'abcXYZ019.-_=,^ ';
   const itemChars = 'abcXYZ019.-_=^ ';
   const constraints: fc.Arbitrary<Constraints> = fc.record(

@@ -43,7 +43,7 @@ describe('unit names', () => {
     expect(parseUnitName('wordpress/10')).toEqual({ application: 'wordpress', number: 10 });
   });
 
-  it('refuses to parse an invalid unit name with Juju\'s message', () => {
+  it("refuses to parse an invalid unit name with Juju's message", () => {
     expect(() => parseUnitName('foo')).toThrow(new DroverError('invalid-argument', 'invalid unit name "foo"'));
   });
 

@@ -90,7 +90,12 @@ function rejection(fn: () => unknown): DroverError {
   throw new Error('expected a DroverError, but nothing was thrown');
 }
 
-const ep = (application: string, name: string, role: RelationEndpoint['role'], scope: RelationEndpoint['scope'] = 'global'): RelationEndpoint => ({
+const ep = (
+  application: string,
+  name: string,
+  role: RelationEndpoint['role'],
+  scope: RelationEndpoint['scope'] = 'global',
+): RelationEndpoint => ({
   application,
   name,
   role,
@@ -118,7 +123,11 @@ describe('parseEndpointArg', () => {
 describe('relationKey', () => {
   it.each([
     ['a requirer before a provider', [ep('mysql', 'server', 'provider'), ep('wordpress', 'db', 'requirer')], 'wordpress:db mysql:server'],
-    ['the subordinate requirer first for juju-info', [ep('wordpress', 'juju-info', 'provider'), ep('logging', 'info', 'requirer')], 'logging:info wordpress:juju-info'],
+    [
+      'the subordinate requirer first for juju-info',
+      [ep('wordpress', 'juju-info', 'provider'), ep('logging', 'info', 'requirer')],
+      'logging:info wordpress:juju-info',
+    ],
     ['a peer alone', [ep('riak', 'ring', 'peer')], 'riak:ring'],
     ['ties by app:endpoint', [ep('b', 'x', 'peer'), ep('a', 'y', 'peer')], 'a:y b:x'],
   ])('orders %s', (_, endpoints, key) => {
@@ -167,7 +176,9 @@ describe('inferRelation', () => {
   });
 
   it('finds the peer relation of a single application', () => {
-    expect(infer('riak')).toEqual([{ application: 'riak', name: 'ring', role: 'peer', interface: 'riak', scope: 'global', required: false }]);
+    expect(infer('riak')).toEqual([
+      { application: 'riak', name: 'ring', role: 'peer', interface: 'riak', scope: 'global', required: false },
+    ]);
   });
 
   it('finds an explicitly named peer relation', () => {
@@ -198,7 +209,7 @@ describe('inferRelation', () => {
     expect(keyOf('log-shipper:logs', 'logging')).toBe('log-shipper:logs logging:logging-client');
   });
 
-  it('carries each endpoint\'s limit and required flag for the state layer', () => {
+  it("carries each endpoint's limit and required flag for the state layer", () => {
     const [db] = infer('wordpress', 'mysql');
     expect(db).toMatchObject({ limit: 1, required: true });
   });
@@ -208,7 +219,12 @@ describe('inferRelation', () => {
       ['an unknown application', ['wooble', 'mysql'], 'not-found', 'application "wooble" not found'],
       ['an unknown second application', ['wordpress', 'wooble'], 'not-found', 'application "wooble" not found'],
       ['an unknown endpoint', ['wordpress:nope', 'mysql'], 'not-found', 'application "wordpress" has no "nope" relation'],
-      ['a malformed argument', ['wordpress:', 'mysql'], 'invalid-argument', 'invalid endpoint "wordpress:"; use <application> or <application>:<endpoint>'],
+      [
+        'a malformed argument',
+        ['wordpress:', 'mysql'],
+        'invalid-argument',
+        'invalid endpoint "wordpress:"; use <application> or <application>:<endpoint>',
+      ],
       ['no arguments', [], 'invalid-argument', 'cannot relate 0 endpoints'],
       ['three applications', ['wordpress', 'mysql', 'riak'], 'invalid-argument', 'cannot relate 3 endpoints'],
       ['applications with nothing in common', ['wordpress', 'riak'], 'invalid-argument', 'no relations found'],
@@ -218,7 +234,12 @@ describe('inferRelation', () => {
       ['an explicit endpoint with no match', ['wordpress:cache', 'mysql'], 'invalid-argument', 'no relations found'],
       ['explicit endpoints that do not match', ['wordpress:url', 'mysql:server'], 'invalid-argument', 'endpoints do not relate'],
       ['explicit endpoints with the same role', ['wordpress:url', 'riak:endpoint'], 'invalid-argument', 'endpoints do not relate'],
-      ['more than one match', ['ms', 'wp'], 'invalid-argument', 'ambiguous relation: "ms wp" could refer to "wp:db ms:dev"; "wp:db ms:prod"'],
+      [
+        'more than one match',
+        ['ms', 'wp'],
+        'invalid-argument',
+        'ambiguous relation: "ms wp" could refer to "wp:db ms:dev"; "wp:db ms:prod"',
+      ],
       ['more than one peer relation', ['twin'], 'invalid-argument', 'ambiguous relation: "twin" could refer to "twin:left"; "twin:right"'],
       [
         'an application related to itself',
@@ -250,7 +271,12 @@ describe('inferRelation', () => {
         'invalid-argument',
         "principal and subordinate applications' series must match",
       ],
-      ['a juju-info relation across series', ['ntp', 'mysql:juju-info'], 'invalid-argument', "principal and subordinate applications' series must match"],
+      [
+        'a juju-info relation across series',
+        ['ntp', 'mysql:juju-info'],
+        'invalid-argument',
+        "principal and subordinate applications' series must match",
+      ],
     ])('rejects %s', (_, args, code, message) => {
       const error = rejection(() => inferRelation(args, apps));
       expect({ code: error.code, message: error.message }).toEqual({ code, message });

@@ -36,13 +36,21 @@ export function planAssignUnit(s: AssignSnapshot, now: string): Plan<AssignResul
     // unit rather than place it elsewhere behind the user's back.
     let placed: Change;
     try {
-      if (!s.placement) throw new Error(`cannot assign unit "${unit.name}" to machine ${unit.placement}: machine ${unit.placement} not found`);
+      if (!s.placement)
+        throw new Error(`cannot assign unit "${unit.name}" to machine ${unit.placement}: machine ${unit.placement} not found`);
       placed = placeOnExistingMachine(unit.name, application, s.placement);
     } catch (e) {
       const message = (e as Error).message;
       if (unit.workloadStatus.message === message) return done({ assigned: false, reason: message });
       return {
-        changes: [{ op: 'update', ref: refs.unit(unit.name), set: { workloadStatus: { current: 'error', message, since: now } }, expect: { life: 'alive', absent: ['machine'] } }],
+        changes: [
+          {
+            op: 'update',
+            ref: refs.unit(unit.name),
+            set: { workloadStatus: { current: 'error', message, since: now } },
+            expect: { life: 'alive', absent: ['machine'] },
+          },
+        ],
         result: { assigned: false, reason: message },
       };
     }
@@ -51,7 +59,11 @@ export function planAssignUnit(s: AssignSnapshot, now: string): Plan<AssignResul
   } else {
     const ids = takeNumbers(sequenceNames.machine, s.machineSequence, 1);
     machine = String(ids.numbers[0]);
-    changes.push(ids.change, { op: 'create', ref: refs.machine(machine), value: { ...newMachine(machine, unit.series, unit.constraints, now), principals: [unit.name] } });
+    changes.push(ids.change, {
+      op: 'create',
+      ref: refs.machine(machine),
+      value: { ...newMachine(machine, unit.series, unit.constraints, now), principals: [unit.name] },
+    });
   }
   changes.push({
     op: 'update',

@@ -14,7 +14,12 @@ import { refs, type Change } from '../plan.js';
 export const cleanupId = (kind: CleanupKind, target: string, incarnation?: string) =>
   incarnation ? `${kind}:${target}:${incarnation}` : `${kind}:${target}`;
 
-export function scheduleCleanup(kind: CleanupKind, target: string, now: string, options: { incarnation?: string; notBefore?: string } = {}): Change {
+export function scheduleCleanup(
+  kind: CleanupKind,
+  target: string,
+  now: string,
+  options: { incarnation?: string; notBefore?: string } = {},
+): Change {
   const cleanup: Cleanup = {
     id: cleanupId(kind, target, options.incarnation),
     kind,

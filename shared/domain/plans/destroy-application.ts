@@ -38,9 +38,14 @@ export interface DestroyApplicationSnapshot {
   counterparts: Application[];
 }
 
-const otherApplications = (relation: Relation, name: string) => [...new Set(relation.endpoints.map((ep) => ep.application))].filter((a) => a !== name);
+const otherApplications = (relation: Relation, name: string) =>
+  [...new Set(relation.endpoints.map((ep) => ep.application))].filter((a) => a !== name);
 
-export function planDestroyApplication(snapshot: DestroyApplicationSnapshot, intent: { name: string }, now: string): Plan<DestroyApplicationResult> {
+export function planDestroyApplication(
+  snapshot: DestroyApplicationSnapshot,
+  intent: { name: string },
+  now: string,
+): Plan<DestroyApplicationResult> {
   const { application: app } = snapshot;
   const { name } = intent;
   if (!app) throw notFound(`application "${name}" not found`);
@@ -79,7 +84,12 @@ export function planDestroyApplication(snapshot: DestroyApplicationSnapshot, int
       removedKeys.push(relation.key);
     } else {
       // Units in scope: Dying; the last of them to leave scope removes it.
-      changes.push({ op: 'update', ref: refs.relation(relation.key), set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: relation.unitCount } } });
+      changes.push({
+        op: 'update',
+        ref: refs.relation(relation.key),
+        set: { life: 'dying' },
+        expect: { life: 'alive', equals: { unitCount: relation.unitCount } },
+      });
     }
     // "If the relation has container scope, and no other container-scoped relation between its
     // services is Alive, the unit agents of the subordinate units in the relation will observe the

@@ -21,7 +21,9 @@ export function planDestroyMachine(snapshot: { machine?: Machine }, intent: { id
   if (machine.life !== 'alive') return { changes: [], result: 'already-dying' };
   if (machine.principals.length > 0) throw hasAssignedUnits(machine);
   return {
-    changes: [{ op: 'update', ref: refs.machine(machine.id), set: { life: 'dying' }, expect: { life: 'alive', setSize: { principals: 0 } } }],
+    changes: [
+      { op: 'update', ref: refs.machine(machine.id), set: { life: 'dying' }, expect: { life: 'alive', setSize: { principals: 0 } } },
+    ],
     result: 'dying',
   };
 }

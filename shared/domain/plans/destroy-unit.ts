@@ -40,7 +40,9 @@ export function planDestroyUnit(snapshot: DestroyUnitSnapshot, intent: DestroyUn
   const { name } = intent;
   if (!unit) throw notFound(`unit "${name}" does not exist`);
   if (intent.by === 'user' && unit.principal !== undefined) {
-    throw invalidArgument(`unit "${name}" is a subordinate, to remove use remove-relation. Note: this will remove all units of "${unit.application}"`);
+    throw invalidArgument(
+      `unit "${name}" is a subordinate, to remove use remove-relation. Note: this will remove all units of "${unit.application}"`,
+    );
   }
   if (unit.life !== 'alive') return { changes: [], result: 'already-dying' };
 
@@ -71,13 +73,21 @@ export function planDestroyUnit(snapshot: DestroyUnitSnapshot, intent: DestroyUn
  * that could still need it, so it is removed at once rather than set Dying.
  */
 const canShortCut = (unit: Unit) =>
-  unit.principal === undefined && unit.agentStatus.current === AGENT_NOT_STARTED && unit.subordinates.length === 0 && unit.scopes.length === 0;
+  unit.principal === undefined &&
+  unit.agentStatus.current === AGENT_NOT_STARTED &&
+  unit.subordinates.length === 0 &&
+  unit.scopes.length === 0;
 
 function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitResult> {
   const changes: Change[] = [];
   // "If the unit is a principal unit, unassign the unit from its machine."
   if (unit.machine !== undefined && snapshot.machine) {
-    changes.push({ op: 'update', ref: refs.machine(unit.machine), removeFromSet: { principals: [unit.name] }, expect: { contains: { principals: unit.name } } });
+    changes.push({
+      op: 'update',
+      ref: refs.machine(unit.machine),
+      removeFromSet: { principals: [unit.name] },
+      expect: { contains: { principals: unit.name } },
+    });
   }
   changes.push({
     op: 'remove',

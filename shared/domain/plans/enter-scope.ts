@@ -39,7 +39,11 @@ export interface EnterScopeResult {
 const NOT_ALIVE = 'cannot enter scope: unit or relation is not alive';
 
 /** The subordinate application a principal unit's entry into `relation` may create a unit of. */
-export function subordinateToCreate(unit: Pick<Unit, 'application' | 'principal'>, relation: Relation, applications: Pick<Application, 'name' | 'subordinate'>[]) {
+export function subordinateToCreate(
+  unit: Pick<Unit, 'application' | 'principal'>,
+  relation: Relation,
+  applications: Pick<Application, 'name' | 'subordinate'>[],
+) {
   if (relation.scope !== 'container' || unit.principal !== undefined) return undefined;
   const other = relation.endpoints.find((ep) => ep.application !== unit.application);
   const app = applications.find((a) => a.name === other?.application);
@@ -62,7 +66,12 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
     changes.push(
       { op: 'create', ref: refs.scope(relation.key, unit.name), value: { relation: relation.key, unit: unit.name } },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
-      { op: 'update', ref: refs.unit(unit.name), addToSet: { scopes: [relation.key] }, expect: { life: 'alive', lacks: { scopes: relation.key } } },
+      {
+        op: 'update',
+        ref: refs.unit(unit.name),
+        addToSet: { scopes: [relation.key] },
+        expect: { life: 'alive', lacks: { scopes: relation.key } },
+      },
       {
         op: 'put',
         ref: refs.settings(relation.id, unit.name),

@@ -31,7 +31,13 @@ export function planLeaveScope(snapshot: LeaveScopeSnapshot, unitName: string, n
   const changes: Change[] = [{ op: 'remove', ref: refs.scope(relation.key, unitName) }];
   // A unit is removed only after leaving all its scopes ("may not become Dead ... while the unit
   // is in scope for any relation"), so it is normally there; if not, there is no set to update.
-  if (unit) changes.push({ op: 'update', ref: refs.unit(unitName), removeFromSet: { scopes: [relation.key] }, expect: { contains: { scopes: relation.key } } });
+  if (unit)
+    changes.push({
+      op: 'update',
+      ref: refs.unit(unitName),
+      removeFromSet: { scopes: [relation.key] },
+      expect: { contains: { scopes: relation.key } },
+    });
 
   if (relation.life !== 'alive' && relation.unitCount <= 1) {
     // removeRelation asserts the relation is still Dying with exactly this one unit in scope, and

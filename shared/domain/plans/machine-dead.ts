@@ -18,7 +18,9 @@ export function planEnsureMachineDead(snapshot: { machine?: Machine }, intent: {
   if (machine.life === 'alive') throw invalidArgument(`machine ${intent.id} is not dying`);
   if (machine.principals.length > 0) throw hasAssignedUnits(machine);
   return {
-    changes: [{ op: 'update', ref: refs.machine(machine.id), set: { life: 'dead' }, expect: { life: 'dying', setSize: { principals: 0 } } }],
+    changes: [
+      { op: 'update', ref: refs.machine(machine.id), set: { life: 'dead' }, expect: { life: 'dying', setSize: { principals: 0 } } },
+    ],
     result: 'dead',
   };
 }

@@ -44,7 +44,9 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
   }
   const unitNumbers = takeNumbers(sequenceNames.unitsOf(application.name), input.unitSequence, count);
   const waiting = input.pending.length > 0;
-  const newMachineCount = waiting ? 0 : input.placements.slice(0, count).filter((p) => !p).length + Math.max(0, count - input.placements.length);
+  const newMachineCount = waiting
+    ? 0
+    : input.placements.slice(0, count).filter((p) => !p).length + Math.max(0, count - input.placements.length);
   const machineNumbers = takeNumbers(sequenceNames.machine, input.machineSequence, newMachineCount);
   const changes: Change[] = [unitNumbers.change];
   if (newMachineCount > 0) changes.push(machineNumbers.change);
@@ -64,7 +66,11 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
       } else {
         machine = String(machineNumbers.numbers[nextMachine++]);
         machines.push(machine);
-        changes.push({ op: 'create', ref: refs.machine(machine), value: { ...newMachine(machine, application.series, constraints, now), principals: [name] } });
+        changes.push({
+          op: 'create',
+          ref: refs.machine(machine),
+          value: { ...newMachine(machine, application.series, constraints, now), principals: [name] },
+        });
       }
     }
     const unit: Unit = {
@@ -76,7 +82,11 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
       constraints,
       scopes: [],
       agentStatus: { current: 'allocating', since: now },
-      workloadStatus: { current: 'waiting', message: waiting ? waitingForRelationsMessage(input.pending) : 'waiting for machine', since: now },
+      workloadStatus: {
+        current: 'waiting',
+        message: waiting ? waitingForRelationsMessage(input.pending) : 'waiting for machine',
+        since: now,
+      },
       openPorts: [],
       createdAt: now,
       ...(machine !== undefined ? { machine } : {}),
@@ -101,7 +111,8 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
 /** lifecycles.txt: "While a principal unit is Alive, it can be assigned to a machine" — an Alive machine of its series. */
 export function placeOnExistingMachine(unit: string, application: Pick<Application, 'series'>, machine: Machine): Change {
   if (machine.life !== 'alive') throw notAlive(`cannot assign unit "${unit}" to machine ${machine.id}: machine is not found or not alive`);
-  if (machine.series !== application.series) throw invalidArgument(`cannot assign unit "${unit}" to machine ${machine.id}: series does not match`);
+  if (machine.series !== application.series)
+    throw invalidArgument(`cannot assign unit "${unit}" to machine ${machine.id}: series does not match`);
   return {
     op: 'update',
     ref: refs.machine(machine.id),

@@ -34,10 +34,20 @@ export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: str
   const changes: Change[] = [];
   if (unit.principal === undefined) {
     if (unit.machine !== undefined && snapshot.machine) {
-      changes.push({ op: 'update', ref: refs.machine(unit.machine), removeFromSet: { principals: [unit.name] }, expect: { contains: { principals: unit.name } } });
+      changes.push({
+        op: 'update',
+        ref: refs.machine(unit.machine),
+        removeFromSet: { principals: [unit.name] },
+        expect: { contains: { principals: unit.name } },
+      });
     }
   } else if (snapshot.principal) {
-    changes.push({ op: 'update', ref: refs.unit(unit.principal), removeFromSet: { subordinates: [unit.name] }, expect: { contains: { subordinates: unit.name } } });
+    changes.push({
+      op: 'update',
+      ref: refs.unit(unit.principal),
+      removeFromSet: { subordinates: [unit.name] },
+      expect: { contains: { subordinates: unit.name } },
+    });
   }
   changes.push({ op: 'remove', ref: refs.unit(unit.name), expect: { life: 'dead' } });
   // releaseApplication asserts the Dying application's counts, so two units removed at once

@@ -51,7 +51,11 @@ export function planEnsureSubordinateDying(snapshot: SubordinateDyingSnapshot, i
   // the two applications meanwhile makes this re-plan instead.
   const changes: Change[] = [setDying];
   if (application) {
-    changes.push({ op: 'check', ref: refs.application(application.name), expect: { setSize: { relations: application.relations.length } } });
+    changes.push({
+      op: 'check',
+      ref: refs.application(application.name),
+      expect: { setSize: { relations: application.relations.length } },
+    });
   }
   for (const r of binding) changes.push({ op: 'check', ref: refs.relation(r.key), expect: { life: r.life } });
   return { changes, result: 'dying' };

@@ -21,7 +21,14 @@ export function planEnsureUnitDead(snapshot: { unit?: Unit }): Plan<UnitDeadResu
     throw new DroverError('has-assignments', `unit "${unit.name}" is still in scope of relations: ${keys}`);
   }
   return {
-    changes: [{ op: 'update', ref: refs.unit(unit.name), set: { life: 'dead' }, expect: { life: unit.life, setSize: { subordinates: 0, scopes: 0 } } }],
+    changes: [
+      {
+        op: 'update',
+        ref: refs.unit(unit.name),
+        set: { life: 'dead' },
+        expect: { life: unit.life, setSize: { subordinates: 0, scopes: 0 } },
+      },
+    ],
     result: 'dead',
   };
 }

@@ -16,12 +16,7 @@ import type { InstanceInfo, Provider, StartInstanceRequest } from '../provider.j
 import { ProviderError } from '../provider.js';
 import { awsErrorCode, toProviderError } from './errors.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
-import {
-  EC2_INSTANCE_TYPES,
-  formatHardware,
-  selectInstanceType,
-  type InstanceTypeCatalogue,
-} from './instance-types.js';
+import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { renderUserData } from './user-data.js';
 
 export const CONTROLLER_TAG = 'drover:controller';
@@ -58,16 +53,15 @@ export interface Ec2ProviderOptions {
  * provisioning error the user retried) gets a new one. sha256 hex is exactly EC2's 64-char limit.
  */
 export function clientToken(controllerId: string, machineId: string, attempt: number): string {
-  return createHash('sha256').update(JSON.stringify([controllerId, machineId, attempt])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([controllerId, machineId, attempt]))
+    .digest('hex');
 }
 
-const tagValue = (tags: Tag[] | undefined, key: string): string | undefined =>
-  tags?.find((t) => t.Key === key)?.Value;
+const tagValue = (tags: Tag[] | undefined, key: string): string | undefined => tags?.find((t) => t.Key === key)?.Value;
 
 function toInstanceInfo(instance: Instance, machineId: string, hardware?: string): InstanceInfo {
-  const addresses = [instance.PrivateIpAddress, instance.PublicIpAddress, instance.Ipv6Address].filter(
-    (a): a is string => Boolean(a),
-  );
+  const addresses = [instance.PrivateIpAddress, instance.PublicIpAddress, instance.Ipv6Address].filter((a): a is string => Boolean(a));
   return {
     instanceId: instance.InstanceId ?? '',
     machineId,
@@ -155,11 +149,7 @@ export class Ec2Provider implements Provider {
     if (!instance?.InstanceId) {
       throw new ProviderError('cannot run instances: EC2 returned no instance', true);
     }
-    return toInstanceInfo(
-      instance,
-      request.machineId,
-      formatHardware(choice, instance.Placement?.AvailabilityZone),
-    );
+    return toInstanceInfo(instance, request.machineId, formatHardware(choice, instance.Placement?.AvailabilityZone));
   }
 
   async stopInstances(instanceIds: string[]): Promise<void> {
@@ -200,9 +190,7 @@ export class Ec2Provider implements Provider {
 
   private async findByClientToken(token: string): Promise<Instance | undefined> {
     try {
-      const page = await this.client.send(
-        new DescribeInstancesCommand({ Filters: [{ Name: 'client-token', Values: [token] }] }),
-      );
+      const page = await this.client.send(new DescribeInstancesCommand({ Filters: [{ Name: 'client-token', Values: [token] }] }));
       const found = (page.Reservations ?? []).flatMap((r) => r.Instances ?? []);
       return found.find((i) => LIVE_STATES.includes(i.State?.Name ?? '')) ?? found[0];
     } catch (e) {

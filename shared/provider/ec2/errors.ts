@@ -42,13 +42,7 @@ export function isTransientAwsError(e: unknown): boolean {
   // No $metadata: the request never got an AWS answer (timeout, connection reset, DNS).
   if (err.$metadata === undefined) return true;
   const status = err.$metadata.httpStatusCode ?? 0;
-  return (
-    TRANSIENT_CODES.has(err.name ?? '') ||
-    err.$fault === 'server' ||
-    status >= 500 ||
-    status === 429 ||
-    Boolean(err.$retryable)
-  );
+  return TRANSIENT_CODES.has(err.name ?? '') || err.$fault === 'server' || status >= 500 || status === 429 || Boolean(err.$retryable);
 }
 
 /**
@@ -60,8 +54,5 @@ export function toProviderError(e: unknown, action: string): ProviderError {
   const err = (typeof e === 'object' && e !== null ? e : {}) as AwsErrorShape;
   const message = err.message || String(e);
   const code = awsErrorCode(e);
-  return new ProviderError(
-    `${action}: ${message}${code && code !== message ? ` (${code})` : ''}`,
-    isTransientAwsError(e),
-  );
+  return new ProviderError(`${action}: ${message}${code && code !== message ? ` (${code})` : ''}`, isTransientAwsError(e));
 }

@@ -46,11 +46,7 @@ const CACHE_MS = 60 * 60 * 1000; // Canonical publishes new images every few day
  * The default finder: Canonical's newest available HVM EBS image of the series and arch.
  * Results are cached for an hour so a provisioner starting many machines asks once.
  */
-export function describeImagesFinder(
-  client: EC2Client,
-  region: string,
-  now: () => number = Date.now,
-): ImageFinder {
+export function describeImagesFinder(client: EC2Client, region: string, now: () => number = Date.now): ImageFinder {
   const cache = new Map<string, { imageId: string; at: number }>();
   return async (series, arch) => {
     const version = ubuntuVersion(series);

@@ -126,10 +126,7 @@ const MIN_ROOT_DISK_GIB = 8; // Ubuntu images' own root volume size
  * The constraints selection works with: the user's, plus Juju's defaults (arch; cpu-power=100
  * unless an instance type or a positive cpu-power was given). These are what error messages quote.
  */
-export function effectiveConstraints(
-  constraints: Constraints,
-  catalogue: InstanceTypeCatalogue,
-): Constraints {
+export function effectiveConstraints(constraints: Constraints, catalogue: InstanceTypeCatalogue): Constraints {
   const instanceType = constraints['instance-type'] || undefined;
   // With no arch, Juju takes the image arches: a named arm64 type therefore runs as arm64.
   const named = instanceType && catalogue.find((t) => t.name === instanceType);
@@ -166,11 +163,7 @@ function byCost(a: InstanceType, b: InstanceType): number {
   );
 }
 
-export function selectInstanceType(
-  constraints: Constraints,
-  catalogue: InstanceTypeCatalogue,
-  region: string,
-): InstanceTypeChoice {
+export function selectInstanceType(constraints: Constraints, catalogue: InstanceTypeCatalogue, region: string): InstanceTypeChoice {
   const cons = effectiveConstraints(constraints, catalogue);
   // Temporary mem ≥ 1G: presence matters, so `mem=` (explicit zero) disables it (§2.1).
   const heuristic = constraints.mem === undefined && !constraints['instance-type'];

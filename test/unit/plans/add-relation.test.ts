@@ -20,8 +20,18 @@ describe('planAddRelation', () => {
         value: expect.objectContaining({ key: WP_DB, id: 3, life: 'alive', scope: 'global', unitCount: 0, createdAt: NOW }),
       },
       // wordpress:db has a limit, so its relation set size is asserted; mysql's is not needed.
-      { op: 'update', ref: { kind: 'application', name: 'wordpress' }, addToSet: { relations: [WP_DB] }, expect: { life: 'alive', lacks: { relations: WP_DB }, setSize: { relations: 0 } } },
-      { op: 'update', ref: { kind: 'application', name: 'mysql' }, addToSet: { relations: [WP_DB] }, expect: { life: 'alive', lacks: { relations: WP_DB } } },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'wordpress' },
+        addToSet: { relations: [WP_DB] },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, setSize: { relations: 0 } },
+      },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'mysql' },
+        addToSet: { relations: [WP_DB] },
+        expect: { life: 'alive', lacks: { relations: WP_DB } },
+      },
     ]);
   });
 
@@ -59,7 +69,8 @@ describe('planAddRelation', () => {
       apps: [...linked([wp, mysql], [existing]), mariadb],
       relations: [existing],
       args: ['wordpress', 'mariadb'],
-      message: 'cannot add relation "wordpress:db mariadb:server": establishing a new relation for wordpress:db would exceed its maximum relation limit of 1',
+      message:
+        'cannot add relation "wordpress:db mariadb:server": establishing a new relation for wordpress:db would exceed its maximum relation limit of 1',
       code: 'quota-exceeded',
     },
     {
@@ -67,10 +78,18 @@ describe('planAddRelation', () => {
       apps: [...linked([wp, mysql], [existing]), mariadb],
       relations: [{ ...existing, life: 'dying' }],
       args: ['wordpress', 'mariadb'],
-      message: 'cannot add relation "wordpress:db mariadb:server": establishing a new relation for wordpress:db would exceed its maximum relation limit of 1',
+      message:
+        'cannot add relation "wordpress:db mariadb:server": establishing a new relation for wordpress:db would exceed its maximum relation limit of 1',
       code: 'quota-exceeded',
     },
-    { name: 'an unknown application', apps: [wp], relations: [], args: ['wordpress', 'mysql'], message: 'application "mysql" not found', code: 'not-found' },
+    {
+      name: 'an unknown application',
+      apps: [wp],
+      relations: [],
+      args: ['wordpress', 'mysql'],
+      message: 'application "mysql" not found',
+      code: 'not-found',
+    },
   ];
   it.each(refusals)('refuses $name', ({ apps, relations, args, message, code }) => {
     let error: unknown;
@@ -93,9 +112,18 @@ describe('planAddRelation', () => {
   it('required relations: schedules assigning the units once the last required relation is added', () => {
     const p = plan([application('blog', { unitCount: 2 }), mysql], [], ['blog', 'mysql']);
     expect(p.result.pending).toEqual([]);
-    expect(p.changes).toContainEqual({ op: 'create', ref: { kind: 'cleanup', id: 'assignUnits:blog:3' }, value: { id: 'assignUnits:blog:3', kind: 'assignUnits', target: 'blog', createdAt: NOW } });
+    expect(p.changes).toContainEqual({
+      op: 'create',
+      ref: { kind: 'cleanup', id: 'assignUnits:blog:3' },
+      value: { id: 'assignUnits:blog:3', kind: 'assignUnits', target: 'blog', createdAt: NOW },
+    });
     // The pending requirements were read from blog's relation set.
-    expect(p.changes).toContainEqual(expect.objectContaining({ ref: { kind: 'application', name: 'blog' }, expect: expect.objectContaining({ setSize: { relations: 0 } }) }));
+    expect(p.changes).toContainEqual(
+      expect.objectContaining({
+        ref: { kind: 'application', name: 'blog' },
+        expect: expect.objectContaining({ setSize: { relations: 0 } }),
+      }),
+    );
   });
 
   it('required relations: reports what still holds an application back, and schedules nothing', () => {

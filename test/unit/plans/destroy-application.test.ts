@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../shared/domain/plan.js';
-import { planDestroyApplication, RELATIONS_PER_TRANSACTION, type DestroyApplicationSnapshot } from '../../../shared/domain/plans/destroy-application.js';
+import {
+  planDestroyApplication,
+  RELATIONS_PER_TRANSACTION,
+  type DestroyApplicationSnapshot,
+} from '../../../shared/domain/plans/destroy-application.js';
 import { app, NOW, relation } from './destruction-fixtures.js';
 
 const DB = 'wordpress:db mysql:server';
@@ -14,12 +18,21 @@ describe('planDestroyApplication', () => {
   });
 
   it('"If the service is not Alive, abort without error"', () => {
-    expect(plan({ application: app('mysql', { life: 'dying', unitCount: 1 }), relations: [], counterparts: [] })).toEqual({ changes: [], result: 'already-dying' });
+    expect(plan({ application: app('mysql', { life: 'dying', unitCount: 1 }), relations: [], counterparts: [] })).toEqual({
+      changes: [],
+      result: 'already-dying',
+    });
   });
 
   it('"Otherwise, remove the service immediately": no units, no relations', () => {
     expect(plan({ application: app('mysql'), relations: [], counterparts: [] })).toEqual({
-      changes: [{ op: 'remove', ref: { kind: 'application', name: 'mysql' }, expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 0 } } }],
+      changes: [
+        {
+          op: 'remove',
+          ref: { kind: 'application', name: 'mysql' },
+          expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 0 } },
+        },
+      ],
       result: 'removed',
     });
   });
@@ -28,8 +41,17 @@ describe('planDestroyApplication', () => {
     const p = plan({ application: app('mysql', { unitCount: 3 }), relations: [], counterparts: [] });
     expect(p.result).toBe('dying');
     expect(p.changes).toEqual([
-      { op: 'update', ref: { kind: 'application', name: 'mysql' }, set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: 3 }, setSize: { relations: 0 } } },
-      { op: 'create', ref: { kind: 'cleanup', id: `units:mysql:${NOW}` }, value: { id: `units:mysql:${NOW}`, kind: 'units', target: 'mysql', createdAt: NOW } },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'mysql' },
+        set: { life: 'dying' },
+        expect: { life: 'alive', equals: { unitCount: 3 }, setSize: { relations: 0 } },
+      },
+      {
+        op: 'create',
+        ref: { kind: 'cleanup', id: `units:mysql:${NOW}` },
+        value: { id: `units:mysql:${NOW}`, kind: 'units', target: 'mysql', createdAt: NOW },
+      },
     ]);
   });
 
@@ -42,9 +64,22 @@ describe('planDestroyApplication', () => {
     expect(p.result).toBe('removed');
     expect(p.changes).toEqual([
       { op: 'remove', ref: { kind: 'relation', key: DB }, expect: { life: 'alive', equals: { unitCount: 0 } } },
-      { op: 'create', ref: { kind: 'cleanup', id: 'settings:4' }, value: { id: 'settings:4', kind: 'settings', target: '4', createdAt: NOW } },
-      { op: 'update', ref: { kind: 'application', name: 'wordpress' }, removeFromSet: { relations: [DB] }, expect: { life: 'alive', contains: { relations: DB } } },
-      { op: 'remove', ref: { kind: 'application', name: 'mysql' }, expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } } },
+      {
+        op: 'create',
+        ref: { kind: 'cleanup', id: 'settings:4' },
+        value: { id: 'settings:4', kind: 'settings', target: '4', createdAt: NOW },
+      },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'wordpress' },
+        removeFromSet: { relations: [DB] },
+        expect: { life: 'alive', contains: { relations: DB } },
+      },
+      {
+        op: 'remove',
+        ref: { kind: 'application', name: 'mysql' },
+        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } },
+      },
     ]);
   });
 
@@ -57,7 +92,12 @@ describe('planDestroyApplication', () => {
     expect(p.result).toBe('dying');
     expect(p.changes).toEqual([
       { op: 'update', ref: { kind: 'relation', key: DB }, set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: 2 } } },
-      { op: 'update', ref: { kind: 'application', name: 'mysql' }, set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } } },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'mysql' },
+        set: { life: 'dying' },
+        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } },
+      },
     ]);
   });
 

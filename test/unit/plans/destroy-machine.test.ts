@@ -16,7 +16,9 @@ const codeOf = (f: () => unknown) => {
 describe('planDestroyMachine', () => {
   it('sets an Alive machine with no principals Dying, asserting it has none', () => {
     expect(planDestroyMachine({ machine: machine('1') }, { id: '1' })).toEqual({
-      changes: [{ op: 'update', ref: { kind: 'machine', id: '1' }, set: { life: 'dying' }, expect: { life: 'alive', setSize: { principals: 0 } } }],
+      changes: [
+        { op: 'update', ref: { kind: 'machine', id: '1' }, set: { life: 'dying' }, expect: { life: 'alive', setSize: { principals: 0 } } },
+      ],
       result: 'dying',
     });
   });

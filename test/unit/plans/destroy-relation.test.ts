@@ -7,7 +7,8 @@ const WP_DB = 'wordpress:db mysql:server';
 const wp = application('wordpress');
 const mysql = application('mysql');
 const db = relation([wp, mysql], ['wordpress', 'mysql'], 4);
-const plan = (candidates: Relation[], applications: Application[], target: RelationTarget) => planDestroyRelation({ candidates, applications }, target, NOW);
+const plan = (candidates: Relation[], applications: Application[], target: RelationTarget) =>
+  planDestroyRelation({ candidates, applications }, target, NOW);
 
 describe('planDestroyRelation', () => {
   it('"When a relation is destroyed with no units in scope, it will immediately become Dead and be removed"', () => {
@@ -15,20 +16,39 @@ describe('planDestroyRelation', () => {
     expect(p.result).toEqual({ key: WP_DB, id: 4, outcome: 'removed' });
     expect(p.changes).toEqual([
       { op: 'remove', ref: { kind: 'relation', key: WP_DB }, expect: { life: 'alive', equals: { unitCount: 0 } } },
-      { op: 'create', ref: { kind: 'cleanup', id: 'settings:4' }, value: { id: 'settings:4', kind: 'settings', target: '4', createdAt: NOW } },
-      { op: 'update', ref: { kind: 'application', name: 'wordpress' }, removeFromSet: { relations: [WP_DB] }, expect: { life: 'alive', contains: { relations: WP_DB } } },
-      { op: 'update', ref: { kind: 'application', name: 'mysql' }, removeFromSet: { relations: [WP_DB] }, expect: { life: 'alive', contains: { relations: WP_DB } } },
+      {
+        op: 'create',
+        ref: { kind: 'cleanup', id: 'settings:4' },
+        value: { id: 'settings:4', kind: 'settings', target: '4', createdAt: NOW },
+      },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'wordpress' },
+        removeFromSet: { relations: [WP_DB] },
+        expect: { life: 'alive', contains: { relations: WP_DB } },
+      },
+      {
+        op: 'update',
+        ref: { kind: 'application', name: 'mysql' },
+        removeFromSet: { relations: [WP_DB] },
+        expect: { life: 'alive', contains: { relations: WP_DB } },
+      },
     ]);
   });
 
   it('"If any unit is in scope, set the relation to Dying", asserting the count read', () => {
     const p = plan([{ ...db, unitCount: 3 }], linked([wp, mysql], [db]), ['mysql:server', 'wordpress:db']);
     expect(p.result.outcome).toBe('dying');
-    expect(p.changes).toEqual([{ op: 'update', ref: { kind: 'relation', key: WP_DB }, set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: 3 } } }]);
+    expect(p.changes).toEqual([
+      { op: 'update', ref: { kind: 'relation', key: WP_DB }, set: { life: 'dying' }, expect: { life: 'alive', equals: { unitCount: 3 } } },
+    ]);
   });
 
   it('"If the relation is not Alive, abort without error"', () => {
-    expect(plan([{ ...db, life: 'dying', unitCount: 1 }], [wp, mysql], 4)).toEqual({ changes: [], result: { key: WP_DB, id: 4, outcome: 'unchanged' } });
+    expect(plan([{ ...db, life: 'dying', unitCount: 1 }], [wp, mysql], 4)).toEqual({
+      changes: [],
+      result: { key: WP_DB, id: 4, outcome: 'unchanged' },
+    });
   });
 
   it('a container relation schedules the dyingSubordinates cleanup for its subordinate application', () => {
@@ -48,11 +68,31 @@ describe('planDestroyRelation', () => {
   });
 
   const refusals: { name: string; candidates: Relation[]; target: RelationTarget; message: string }[] = [
-    { name: 'an unknown relation by endpoints', candidates: [], target: ['subway:db', 'mongo:server'], message: 'relation "subway:db mongo:server" not found' },
+    {
+      name: 'an unknown relation by endpoints',
+      candidates: [],
+      target: ['subway:db', 'mongo:server'],
+      message: 'relation "subway:db mongo:server" not found',
+    },
     { name: 'an unknown relation by id', candidates: [db], target: 999, message: 'relation 999 not found' },
-    { name: 'endpoints that do not match', candidates: [db], target: ['wordpress:cache', 'mysql'], message: 'relation "wordpress:cache mysql" not found' },
-    { name: 'a peer relation', candidates: [relation([application('riak')], ['riak'], 0)], target: ['riak'], message: 'cannot destroy relation "riak:ring": is a peer relation' },
-    { name: 'three endpoints', candidates: [db], target: ['wordpress', 'mysql', 'riak'], message: 'a relation must involve one or two applications' },
+    {
+      name: 'endpoints that do not match',
+      candidates: [db],
+      target: ['wordpress:cache', 'mysql'],
+      message: 'relation "wordpress:cache mysql" not found',
+    },
+    {
+      name: 'a peer relation',
+      candidates: [relation([application('riak')], ['riak'], 0)],
+      target: ['riak'],
+      message: 'cannot destroy relation "riak:ring": is a peer relation',
+    },
+    {
+      name: 'three endpoints',
+      candidates: [db],
+      target: ['wordpress', 'mysql', 'riak'],
+      message: 'a relation must involve one or two applications',
+    },
   ];
   it.each(refusals)('refuses $name', ({ candidates, target, message }) => {
     expect(() => plan(candidates, [wp, mysql], target)).toThrow(message);

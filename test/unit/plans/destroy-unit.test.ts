@@ -29,15 +29,26 @@ describe('planDestroyUnit', () => {
 
   it.each(['dying', 'dead'] as const)('"If the unit is not Alive, abort without error" (%s)', (life) => {
     for (const by of ['user', 'agent'] as const) {
-      expect(planDestroyUnit({ unit: unit('wordpress/0', { life }), subordinates: [] }, { name: 'wordpress/0', by })).toEqual({ changes: [], result: 'already-dying' });
+      expect(planDestroyUnit({ unit: unit('wordpress/0', { life }), subordinates: [] }, { name: 'wordpress/0', by })).toEqual({
+        changes: [],
+        result: 'already-dying',
+      });
     }
   });
 
   it('sets a started unit Dying, asserting it is Alive', () => {
-    const plan = planDestroyUnit({ unit: unit('wordpress/0', { agentStatus: started, machine: '1' }), machine: machine('1'), subordinates: [] }, { name: 'wordpress/0', by: 'user' });
+    const plan = planDestroyUnit(
+      { unit: unit('wordpress/0', { agentStatus: started, machine: '1' }), machine: machine('1'), subordinates: [] },
+      { name: 'wordpress/0', by: 'user' },
+    );
     expect(plan.result).toBe('dying');
     expect(plan.changes).toEqual([
-      { op: 'update', ref: { kind: 'unit', name: 'wordpress/0' }, set: { life: 'dying' }, expect: { life: 'alive', setSize: { subordinates: 0 } } },
+      {
+        op: 'update',
+        ref: { kind: 'unit', name: 'wordpress/0' },
+        set: { life: 'dying' },
+        expect: { life: 'alive', setSize: { subordinates: 0 } },
+      },
     ]);
   });
 
@@ -48,7 +59,12 @@ describe('planDestroyUnit', () => {
     };
     const plan = planDestroyUnit(snapshot, { name: 'wordpress/0', by: 'user' });
     expect(plan.changes).toEqual([
-      { op: 'update', ref: { kind: 'unit', name: 'wordpress/0' }, set: { life: 'dying' }, expect: { life: 'alive', setSize: { subordinates: 2 } } },
+      {
+        op: 'update',
+        ref: { kind: 'unit', name: 'wordpress/0' },
+        set: { life: 'dying' },
+        expect: { life: 'alive', setSize: { subordinates: 2 } },
+      },
       { op: 'update', ref: { kind: 'unit', name: 'logging/0' }, set: { life: 'dying' }, expect: { life: 'alive' } },
     ]);
   });
@@ -63,7 +79,12 @@ describe('planDestroyUnit', () => {
     const plan = planDestroyUnit(snapshot, { name: 'wordpress/0', by: 'user' });
     expect(plan.result).toBe('removed');
     expect(plan.changes).toEqual([
-      { op: 'update', ref: { kind: 'machine', id: '1' }, removeFromSet: { principals: ['wordpress/0'] }, expect: { contains: { principals: 'wordpress/0' } } },
+      {
+        op: 'update',
+        ref: { kind: 'machine', id: '1' },
+        removeFromSet: { principals: ['wordpress/0'] },
+        expect: { contains: { principals: 'wordpress/0' } },
+      },
       {
         op: 'remove',
         ref: { kind: 'unit', name: 'wordpress/0' },
@@ -91,14 +112,23 @@ describe('planDestroyUnit', () => {
     ['with subordinates', { subordinates: ['logging/0'] }],
     ['in a relation scope', { scopes: ['wordpress:db mysql:server'] }],
   ])('never short-cuts a never-started unit %s', (_, fields) => {
-    const plan = planDestroyUnit({ unit: unit('wordpress/0', { agentStatus: allocating, ...fields }), subordinates: [] }, { name: 'wordpress/0', by: 'user' });
+    const plan = planDestroyUnit(
+      { unit: unit('wordpress/0', { agentStatus: allocating, ...fields }), subordinates: [] },
+      { name: 'wordpress/0', by: 'user' },
+    );
     expect(plan.result).toBe('dying');
   });
 
   it("the agent's own transition is allowed on subordinates and never short-cuts", () => {
-    const sub = planDestroyUnit({ unit: unit('logging/0', { principal: 'wordpress/0' }), subordinates: [] }, { name: 'logging/0', by: 'agent' });
+    const sub = planDestroyUnit(
+      { unit: unit('logging/0', { principal: 'wordpress/0' }), subordinates: [] },
+      { name: 'logging/0', by: 'agent' },
+    );
     expect(sub.result).toBe('dying');
-    const fresh = planDestroyUnit({ unit: unit('wordpress/0', { agentStatus: allocating }), subordinates: [] }, { name: 'wordpress/0', by: 'agent' });
+    const fresh = planDestroyUnit(
+      { unit: unit('wordpress/0', { agentStatus: allocating }), subordinates: [] },
+      { name: 'wordpress/0', by: 'agent' },
+    );
     expect(fresh.result).toBe('dying');
   });
 });

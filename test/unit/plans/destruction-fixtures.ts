@@ -58,7 +58,12 @@ export function machine(id: string, fields: Partial<Machine> = {}): Machine {
   };
 }
 
-const endpoint = (application: string, name: string, role: RelationEndpoint['role'], scope: RelationEndpoint['scope']): RelationEndpoint => ({
+const endpoint = (
+  application: string,
+  name: string,
+  role: RelationEndpoint['role'],
+  scope: RelationEndpoint['scope'],
+): RelationEndpoint => ({
   application,
   name,
   role,

@@ -28,8 +28,17 @@ describe('planEnterScope', () => {
     expect(p.changes).toEqual([
       { op: 'create', ref: { kind: 'scope', relation: db.key, unit: 'wordpress/0' }, value: { relation: db.key, unit: 'wordpress/0' } },
       { op: 'update', ref: { kind: 'relation', key: db.key }, add: { unitCount: 1 }, expect: { life: 'alive' } },
-      { op: 'update', ref: { kind: 'unit', name: 'wordpress/0' }, addToSet: { scopes: [db.key] }, expect: { life: 'alive', lacks: { scopes: db.key } } },
-      { op: 'put', ref: { kind: 'settings', relationId: 4, unit: 'wordpress/0' }, value: { relationId: 4, unit: 'wordpress/0', settings: ADDRESS, version: 1 } },
+      {
+        op: 'update',
+        ref: { kind: 'unit', name: 'wordpress/0' },
+        addToSet: { scopes: [db.key] },
+        expect: { life: 'alive', lacks: { scopes: db.key } },
+      },
+      {
+        op: 'put',
+        ref: { kind: 'settings', relationId: 4, unit: 'wordpress/0' },
+        value: { relationId: 4, unit: 'wordpress/0', settings: ADDRESS, version: 1 },
+      },
     ]);
   });
 
@@ -51,7 +60,9 @@ describe('planEnterScope', () => {
   });
 
   it('refuses a unit of an application outside the relation', () => {
-    expect(() => plan({ unit: unit('varnish/0'), relation: db, inScope: false })).toThrow(`application "varnish" is not a member of "${db.key}"`);
+    expect(() => plan({ unit: unit('varnish/0'), relation: db, inScope: false })).toThrow(
+      `application "varnish" is not a member of "${db.key}"`,
+    );
   });
 
   it('a principal entering a container relation creates exactly one subordinate on its machine', () => {
@@ -60,7 +71,15 @@ describe('planEnterScope', () => {
     expect(p.changes).toContainEqual({
       op: 'create',
       ref: { kind: 'unit', name: 'logging/2' },
-      value: expect.objectContaining({ application: 'logging', principal: 'wordpress/0', machine: '3', series: 'jammy', constraints: {}, life: 'alive', agentStatus: { current: 'allocating', since: NOW } }),
+      value: expect.objectContaining({
+        application: 'logging',
+        principal: 'wordpress/0',
+        machine: '3',
+        series: 'jammy',
+        constraints: {},
+        life: 'alive',
+        agentStatus: { current: 'allocating', since: NOW },
+      }),
     });
     expect(p.changes).toContainEqual({
       op: 'update',
@@ -68,14 +87,29 @@ describe('planEnterScope', () => {
       addToSet: { subordinates: ['logging/2'] },
       expect: { life: 'alive', setSize: { subordinates: 0 }, equals: { machine: '3' } },
     });
-    expect(p.changes).toContainEqual({ op: 'update', ref: { kind: 'application', name: 'logging' }, add: { unitCount: 1 }, expect: { life: 'alive' } });
-    expect(p.changes).toContainEqual({ op: 'update', ref: { kind: 'sequence', name: 'unit#logging' }, set: { value: 3 }, expect: { equals: { value: 2 } } });
+    expect(p.changes).toContainEqual({
+      op: 'update',
+      ref: { kind: 'application', name: 'logging' },
+      add: { unitCount: 1 },
+      expect: { life: 'alive' },
+    });
+    expect(p.changes).toContainEqual({
+      op: 'update',
+      ref: { kind: 'sequence', name: 'unit#logging' },
+      set: { value: 3 },
+      expect: { equals: { value: 2 } },
+    });
     expect(p.changes.length).toBeLessThan(25);
   });
 
   it('a principal that already has a subordinate of that application creates none, relying on it being Alive', () => {
     const principal = unit('wordpress/0', { machine: '3', subordinates: ['logging/0'] });
-    const p = plan(principalEntering({ unit: principal, subordinate: { ...principalEntering().subordinate!, existing: unit('logging/0', { principal: 'wordpress/0' }) } }));
+    const p = plan(
+      principalEntering({
+        unit: principal,
+        subordinate: { ...principalEntering().subordinate!, existing: unit('logging/0', { principal: 'wordpress/0' }) },
+      }),
+    );
     expect(p.result).toEqual({});
     expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'put settings', 'check unit']);
     expect(p.changes[4]).toEqual({ op: 'check', ref: { kind: 'unit', name: 'logging/0' }, expect: { life: 'alive' } });
@@ -98,18 +132,33 @@ describe('planEnterScope', () => {
   it('"Both the required relation and the principal side of the relation must be deployed before a subordinate is deployed"', () => {
     const agent = application('metrics-agent');
     const info = relation([wp, agent], ['wordpress', 'metrics-agent'], 8);
-    const p = plan({ unit: unit('wordpress/0', { machine: '3' }), relation: info, inScope: false, subordinate: { application: linked([agent], [info])[0]!, relations: [info], unitSequence: 0 } });
+    const p = plan({
+      unit: unit('wordpress/0', { machine: '3' }),
+      relation: info,
+      inScope: false,
+      subordinate: { application: linked([agent], [info])[0]!, relations: [info], unitSequence: 0 },
+    });
     expect(p.result).toEqual({});
     expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'put settings']);
   });
 
-  it('once the subordinate\'s required relations are there, its relation set is asserted', () => {
+  it("once the subordinate's required relations are there, its relation set is asserted", () => {
     const agent = application('metrics-agent');
     const info = relation([wp, agent], ['wordpress', 'metrics-agent'], 8);
     const store = relation([agent, mysql], ['metrics-agent', 'mysql'], 9);
-    const p = plan({ unit: unit('wordpress/0', { machine: '3' }), relation: info, inScope: false, subordinate: { application: linked([agent], [info, store])[0]!, relations: [info, store], unitSequence: 0 } });
+    const p = plan({
+      unit: unit('wordpress/0', { machine: '3' }),
+      relation: info,
+      inScope: false,
+      subordinate: { application: linked([agent], [info, store])[0]!, relations: [info, store], unitSequence: 0 },
+    });
     expect(p.result).toEqual({ subordinate: 'metrics-agent/0' });
-    expect(p.changes).toContainEqual({ op: 'update', ref: { kind: 'application', name: 'metrics-agent' }, add: { unitCount: 1 }, expect: { life: 'alive', setSize: { relations: 2 } } });
+    expect(p.changes).toContainEqual({
+      op: 'update',
+      ref: { kind: 'application', name: 'metrics-agent' },
+      add: { unitCount: 1 },
+      expect: { life: 'alive', setSize: { relations: 2 } },
+    });
   });
 
   it('a subordinate entering just enters', () => {

@@ -15,14 +15,20 @@ const codeOf = (f: () => unknown) => {
 describe('planEnsureMachineDead', () => {
   it('sets a Dying machine Dead', () => {
     expect(planEnsureMachineDead({ machine: machine('1', { life: 'dying' }) }, { id: '1' })).toEqual({
-      changes: [{ op: 'update', ref: { kind: 'machine', id: '1' }, set: { life: 'dead' }, expect: { life: 'dying', setSize: { principals: 0 } } }],
+      changes: [
+        { op: 'update', ref: { kind: 'machine', id: '1' }, set: { life: 'dead' }, expect: { life: 'dying', setSize: { principals: 0 } } },
+      ],
       result: 'dead',
     });
   });
 
   it.each([
     ['an Alive machine', machine('1'), ['invalid-argument', 'machine 1 is not dying']],
-    ['a machine with principals', machine('1', { life: 'dying', principals: ['wordpress/0'] }), ['has-assignments', 'machine 1 has unit "wordpress/0" assigned']],
+    [
+      'a machine with principals',
+      machine('1', { life: 'dying', principals: ['wordpress/0'] }),
+      ['has-assignments', 'machine 1 has unit "wordpress/0" assigned'],
+    ],
   ])('refuses %s', (_, m, expected) => {
     expect(codeOf(() => planEnsureMachineDead({ machine: m }, { id: '1' }))).toEqual(expected);
   });

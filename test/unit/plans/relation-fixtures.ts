@@ -53,7 +53,16 @@ export function relation(apps: Application[], args: string[], id: number, fields
     return app && { application: app.name, series: app.series, subordinate: app.subordinate, endpoints: charmEndpoints(app.charm) };
   };
   const endpoints = inferRelation(args, lookup);
-  return { key: relationKey(endpoints), id, life: 'alive', endpoints, scope: relationScope(endpoints), unitCount: 0, createdAt: NOW, ...fields };
+  return {
+    key: relationKey(endpoints),
+    id,
+    life: 'alive',
+    endpoints,
+    scope: relationScope(endpoints),
+    unitCount: 0,
+    createdAt: NOW,
+    ...fields,
+  };
 }
 
 /** Puts each relation's key into its applications' relation sets. */

@@ -31,9 +31,12 @@ describe('planWriteSettings', () => {
     });
   });
 
-  it.each<Record<string, string>>([{ a: '1' }, { missing: '' }, {}])('"a null setting change can be safely ignored": %j writes nothing', (changes) => {
-    expect(planWriteSettings(current, target, changes)).toEqual({ changes: [], result: { settings: current.settings, version: 3 } });
-  });
+  it.each<Record<string, string>>([{ a: '1' }, { missing: '' }, {}])(
+    '"a null setting change can be safely ignored": %j writes nothing',
+    (changes) => {
+      expect(planWriteSettings(current, target, changes)).toEqual({ changes: [], result: { settings: current.settings, version: 3 } });
+    },
+  );
 
   it('refuses a unit without settings', () => {
     expect(() => planWriteSettings(undefined, target, { a: '1' })).toThrow(

@@ -14,7 +14,10 @@ const codeOf = (f: () => unknown) => {
 
 describe('planRemoveMachine', () => {
   it('"If the machine is not Dead, abort with an appropriate error"', () => {
-    expect(codeOf(() => planRemoveMachine({ machine: machine('1', { life: 'dying' }) }, { id: '1' }))).toEqual(['not-dead', 'cannot remove machine 1: machine is not dead']);
+    expect(codeOf(() => planRemoveMachine({ machine: machine('1', { life: 'dying' }) }, { id: '1' }))).toEqual([
+      'not-dead',
+      'cannot remove machine 1: machine is not dead',
+    ]);
   });
 
   it('"Delete the machine document", asserting it is Dead; a removed machine is left as it is', () => {

@@ -4,7 +4,9 @@ import { app, machine, unit } from './destruction-fixtures.js';
 
 describe('planRemoveUnit', () => {
   it('refuses a unit that is not Dead', () => {
-    expect(() => planRemoveUnit({ unit: unit('wordpress/0', { life: 'dying' }) }, { name: 'wordpress/0' })).toThrow('cannot remove unit "wordpress/0": unit is not dead');
+    expect(() => planRemoveUnit({ unit: unit('wordpress/0', { life: 'dying' }) }, { name: 'wordpress/0' })).toThrow(
+      'cannot remove unit "wordpress/0": unit is not dead',
+    );
   });
 
   it('a removed unit is left as it is', () => {
@@ -13,11 +15,20 @@ describe('planRemoveUnit', () => {
 
   it('"If the unit is a principal unit, unassign the unit from its machine"', () => {
     const plan = planRemoveUnit(
-      { unit: unit('wordpress/0', { life: 'dead', machine: '1' }), machine: machine('1', { principals: ['wordpress/0'] }), application: app('wordpress', { unitCount: 1 }) },
+      {
+        unit: unit('wordpress/0', { life: 'dead', machine: '1' }),
+        machine: machine('1', { principals: ['wordpress/0'] }),
+        application: app('wordpress', { unitCount: 1 }),
+      },
       { name: 'wordpress/0' },
     );
     expect(plan.changes).toEqual([
-      { op: 'update', ref: { kind: 'machine', id: '1' }, removeFromSet: { principals: ['wordpress/0'] }, expect: { contains: { principals: 'wordpress/0' } } },
+      {
+        op: 'update',
+        ref: { kind: 'machine', id: '1' },
+        removeFromSet: { principals: ['wordpress/0'] },
+        expect: { contains: { principals: 'wordpress/0' } },
+      },
       { op: 'remove', ref: { kind: 'unit', name: 'wordpress/0' }, expect: { life: 'dead' } },
       { op: 'update', ref: { kind: 'application', name: 'wordpress' }, add: { unitCount: -1 }, expect: { life: 'alive' } },
     ]);
@@ -46,7 +57,10 @@ describe('planRemoveUnit', () => {
     ['Dying and in at least one relation', { life: 'dying' as const, unitCount: 1, relations: ['riak:ring'] }, false],
     ['Dying with this unit its last reference', { life: 'dying' as const, unitCount: 1 }, true],
   ])('application %s → removed: %s', (_, fields, removed) => {
-    const plan = planRemoveUnit({ unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', fields) }, { name: 'wordpress/0' });
+    const plan = planRemoveUnit(
+      { unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', fields) },
+      { name: 'wordpress/0' },
+    );
     expect(plan.result.applicationRemoved).toBe(removed);
     expect(plan.changes.at(-1)?.op).toBe(removed ? 'remove' : 'update');
   });

@@ -42,11 +42,16 @@ describe('planEnsureSubordinateDying', () => {
   });
 
   it('a subordinate already Dying, or gone, is left as it is', () => {
-    expect(planEnsureSubordinateDying(snapshot({ unit: unit('logging/0', { principal: 'wordpress/0', life: 'dying' }) }), { name: 'logging/0' }).result).toBe('already-dying');
+    expect(
+      planEnsureSubordinateDying(snapshot({ unit: unit('logging/0', { principal: 'wordpress/0', life: 'dying' }) }), { name: 'logging/0' })
+        .result,
+    ).toBe('already-dying');
     expect(planEnsureSubordinateDying({ relations: [] }, { name: 'logging/0' }).result).toBe('gone');
   });
 
   it('refuses a principal', () => {
-    expect(() => planEnsureSubordinateDying(snapshot({ unit: unit('wordpress/0') }), { name: 'wordpress/0' })).toThrow('unit "wordpress/0" is not a subordinate');
+    expect(() => planEnsureSubordinateDying(snapshot({ unit: unit('wordpress/0') }), { name: 'wordpress/0' })).toThrow(
+      'unit "wordpress/0" is not a subordinate',
+    );
   });
 });

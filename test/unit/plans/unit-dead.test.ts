@@ -5,7 +5,14 @@ import { unit } from './destruction-fixtures.js';
 describe('planEnsureUnitDead', () => {
   it.each(['alive', 'dying'] as const)('sets a %s unit with no subordinates and no scopes Dead', (life) => {
     expect(planEnsureUnitDead({ unit: unit('wordpress/0', { life }) })).toEqual({
-      changes: [{ op: 'update', ref: { kind: 'unit', name: 'wordpress/0' }, set: { life: 'dead' }, expect: { life, setSize: { subordinates: 0, scopes: 0 } } }],
+      changes: [
+        {
+          op: 'update',
+          ref: { kind: 'unit', name: 'wordpress/0' },
+          set: { life: 'dead' },
+          expect: { life, setSize: { subordinates: 0, scopes: 0 } },
+        },
+      ],
       result: 'dead',
     });
   });

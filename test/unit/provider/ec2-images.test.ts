@@ -2,11 +2,7 @@ import { describe, it, expect, beforeEach } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DescribeImagesCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
 import { ProviderError } from '../../../shared/provider/provider.js';
-import {
-  canonicalSsmParameter,
-  CANONICAL_OWNER_ID,
-  describeImagesFinder,
-} from '../../../shared/provider/ec2/images.js';
+import { canonicalSsmParameter, CANONICAL_OWNER_ID, describeImagesFinder } from '../../../shared/provider/ec2/images.js';
 
 const ec2 = mockClient(EC2Client);
 const client = new EC2Client({ region: 'us-east-1' });
@@ -66,7 +62,7 @@ describe('images: DescribeImages lookup', () => {
     expect(ec2.commandCalls(DescribeImagesCommand)).toHaveLength(3);
   });
 
-  it('refuses an unknown series with Juju\'s message, without asking EC2', async () => {
+  it("refuses an unknown series with Juju's message, without asking EC2", async () => {
     await expect(describeImagesFinder(client, 'us-east-1')('precise', 'amd64')).rejects.toThrow(
       'no metadata for "precise" images in us-east-1 with arch amd64',
     );
@@ -82,9 +78,16 @@ describe('images: DescribeImages lookup', () => {
   });
 
   it('reports a throttled lookup as transient', async () => {
-    ec2.on(DescribeImagesCommand).rejects(
-      new EC2ServiceException({ name: 'RequestLimitExceeded', $fault: 'client', $metadata: { httpStatusCode: 503 }, message: 'Request limit exceeded.' }),
-    );
+    ec2
+      .on(DescribeImagesCommand)
+      .rejects(
+        new EC2ServiceException({
+          name: 'RequestLimitExceeded',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 503 },
+          message: 'Request limit exceeded.',
+        }),
+      );
     const err = await describeImagesFinder(client, 'us-east-1')('jammy', 'amd64').catch((e: unknown) => e);
     expect(err).toMatchObject({ transient: true, message: 'cannot find an image: Request limit exceeded. (RequestLimitExceeded)' });
   });

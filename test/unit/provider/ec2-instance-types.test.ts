@@ -24,8 +24,15 @@ function selectError(cons: string, catalogue: InstanceTypeCatalogue = EC2_INSTAN
   throw new Error(`expected "${cons}" to match no instance type`);
 }
 
-const t = (name: string, arch: 'amd64' | 'arm64', cores: number, mem: number, cpuPower: number, cost: number, deprecated = false): InstanceType =>
-  ({ name, arch, cores, mem, cpuPower, costPerHour: cost, ...(deprecated ? { deprecated } : {}) });
+const t = (
+  name: string,
+  arch: 'amd64' | 'arm64',
+  cores: number,
+  mem: number,
+  cpuPower: number,
+  cost: number,
+  deprecated = false,
+): InstanceType => ({ name, arch, cores, mem, cpuPower, costPerHour: cost, ...(deprecated ? { deprecated } : {}) });
 
 // Juju's worked examples (reference §2.3), with today's equivalents of its test table:
 // c4.large → c5.large (c4 is previous generation here), m1.medium/m1.small → m3.medium
@@ -39,7 +46,11 @@ describe('selectInstanceType: Juju worked examples', () => {
     ['cpu-power= → t3a.micro: zero still gets the default 100, and the mem heuristic applies', 'cpu-power=', 't3a.micro'],
     ['cpu-power=800 → c5.large (Juju: c4.large, previous generation here)', 'cpu-power=800', 'c5.large'],
     ['mem=2G root-disk=16384M → t3a.small: root-disk does not filter EBS types', 'mem=2G root-disk=16384M', 't3a.small'],
-    ['instance-type=m3.medium cpu-power=100 → m3.medium (Juju: m1.medium): named, even deprecated', 'instance-type=m3.medium cpu-power=100', 'm3.medium'],
+    [
+      'instance-type=m3.medium cpu-power=100 → m3.medium (Juju: m1.medium): named, even deprecated',
+      'instance-type=m3.medium cpu-power=100',
+      'm3.medium',
+    ],
     ['arch=arm64 cores=4 → a1.xlarge: the arch filter', 'arch=arm64 cores=4', 'a1.xlarge'],
   ];
   for (const [why, cons, chosen] of rows) {
@@ -50,9 +61,7 @@ describe('selectInstanceType: Juju worked examples', () => {
 
   it('instance-type=m3.medium mem=4G (Juju: m1.small mem=4G) → an error quoting the constraints', () => {
     const err = selectError('instance-type=m3.medium mem=4G');
-    expect(err.message).toBe(
-      'no instance types in us-east-1 matching constraints "arch=amd64 instance-type=m3.medium mem=4096M"',
-    );
+    expect(err.message).toBe('no instance types in us-east-1 matching constraints "arch=amd64 instance-type=m3.medium mem=4096M"');
     expect(err.transient).toBe(false);
   });
 });

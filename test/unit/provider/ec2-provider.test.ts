@@ -194,7 +194,9 @@ describe('ec2 provider: startInstance', () => {
   });
 
   it('refuses unsatisfiable constraints without calling EC2', async () => {
-    const err = await provider().startInstance(request({ constraints: parseConstraints('cores=1000') })).catch((e: unknown) => e);
+    const err = await provider()
+      .startInstance(request({ constraints: parseConstraints('cores=1000') }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({
       transient: false,
@@ -219,23 +221,45 @@ describe('ec2 provider: startInstance', () => {
 
   describe('maps AWS errors to provisioning errors', () => {
     const cases: [string, Error, boolean][] = [
-      ['InsufficientInstanceCapacity is transient', awsError('InsufficientInstanceCapacity', 'We currently do not have sufficient t3a.micro capacity', 500, 'server'), true],
+      [
+        'InsufficientInstanceCapacity is transient',
+        awsError('InsufficientInstanceCapacity', 'We currently do not have sufficient t3a.micro capacity', 500, 'server'),
+        true,
+      ],
       ['RequestLimitExceeded is transient', awsError('RequestLimitExceeded', 'Request limit exceeded.', 503), true],
       ['throttling is transient', awsError('ThrottlingException', 'Rate exceeded'), true],
       ['a 5xx is transient', awsError('InternalError', 'An internal error has occurred', 500, 'server'), true],
       ['an unknown 5xx is transient', awsError('Whatever', 'Bad gateway', 502, 'server'), true],
       ['a network failure is transient', Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }), true],
-      ['InvalidParameterValue is not transient', awsError('InvalidParameterValue', 'Value (x) for parameter iamInstanceProfile.arn is invalid'), false],
-      ['InvalidParameterCombination is not transient', awsError('InvalidParameterCombination', 'Network interfaces and an instance-level subnet ID may not be specified'), false],
+      [
+        'InvalidParameterValue is not transient',
+        awsError('InvalidParameterValue', 'Value (x) for parameter iamInstanceProfile.arn is invalid'),
+        false,
+      ],
+      [
+        'InvalidParameterCombination is not transient',
+        awsError('InvalidParameterCombination', 'Network interfaces and an instance-level subnet ID may not be specified'),
+        false,
+      ],
       ['Unsupported is not transient', awsError('Unsupported', 'The requested configuration is currently not supported.'), false],
-      ['UnauthorizedOperation is not transient', awsError('UnauthorizedOperation', 'You are not authorized to perform this operation.', 403), false],
+      [
+        'UnauthorizedOperation is not transient',
+        awsError('UnauthorizedOperation', 'You are not authorized to perform this operation.', 403),
+        false,
+      ],
       ['AuthFailure is not transient', awsError('AuthFailure', 'AWS was not able to validate the provided access credentials', 401), false],
-      ['a vCPU quota is not transient', awsError('VcpuLimitExceeded', 'You have requested more vCPU capacity than your current vCPU limit'), false],
+      [
+        'a vCPU quota is not transient',
+        awsError('VcpuLimitExceeded', 'You have requested more vCPU capacity than your current vCPU limit'),
+        false,
+      ],
     ];
     for (const [name, error, transient] of cases) {
       it(name, async () => {
         ec2.on(RunInstancesCommand).rejects(error);
-        const err = await provider().startInstance(request()).catch((e: unknown) => e);
+        const err = await provider()
+          .startInstance(request())
+          .catch((e: unknown) => e);
         expect(err).toBeInstanceOf(ProviderError);
         expect((err as ProviderError).transient).toBe(transient);
         expect((err as ProviderError).message).toContain(`cannot run instances: ${error.message}`);
@@ -280,7 +304,10 @@ describe('ec2 provider: stopInstances', () => {
       .rejectsOnce(awsError('InvalidInstanceID.NotFound', "The instance IDs 'i-0aa, i-0cc' do not exist"))
       .resolves({});
     await provider().stopInstances(['i-0aa', 'i-0bb', 'i-0cc', 'i-0dd']);
-    expect(terminated()).toEqual([['i-0aa', 'i-0bb', 'i-0cc', 'i-0dd'], ['i-0bb', 'i-0dd']]);
+    expect(terminated()).toEqual([
+      ['i-0aa', 'i-0bb', 'i-0cc', 'i-0dd'],
+      ['i-0bb', 'i-0dd'],
+    ]);
   });
 
   it('succeeds when every instance is already gone', async () => {
@@ -309,7 +336,7 @@ describe('ec2 provider: stopInstances', () => {
   });
 });
 
-describe("ec2 provider: listInstances", () => {
+describe('ec2 provider: listInstances', () => {
   it("lists this controller's live instances across pages, with their machines", async () => {
     ec2
       .on(DescribeInstancesCommand)
@@ -322,7 +349,10 @@ describe("ec2 provider: listInstances", () => {
                 State: { Name: 'running' },
                 PrivateIpAddress: '10.0.0.1',
                 PublicIpAddress: '3.3.3.3',
-                Tags: [{ Key: 'drover:controller', Value: 'ctl-1' }, { Key: 'drover:machine', Value: '0' }],
+                Tags: [
+                  { Key: 'drover:controller', Value: 'ctl-1' },
+                  { Key: 'drover:machine', Value: '0' },
+                ],
               },
             ],
           },

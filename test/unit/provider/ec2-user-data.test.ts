@@ -1,12 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { ProviderError } from '../../../shared/provider/provider.js';
-import {
-  renderUserData,
-  renderUserDataScript,
-  shellQuote,
-  type MachineAgentUserData,
-} from '../../../shared/provider/ec2/user-data.js';
+import { renderUserData, renderUserDataScript, shellQuote, type MachineAgentUserData } from '../../../shared/provider/ec2/user-data.js';
 
 const data: MachineAgentUserData = {
   controllerId: 'ctl-1',
@@ -89,8 +84,6 @@ describe('machine agent user data', () => {
   });
 
   it('refuses user data over the 16 KiB RunInstances allows', () => {
-    expect(() => renderUserData({ ...data, agentBundleUrl: `https://x/${'a'.repeat(17_000)}` })).toThrow(
-      'user data exceeds 16384 bytes',
-    );
+    expect(() => renderUserData({ ...data, agentBundleUrl: `https://x/${'a'.repeat(17_000)}` })).toThrow('user data exceeds 16384 bytes');
   });
 });
