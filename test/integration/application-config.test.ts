@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { setApplicationConfig, setExposed } from '../../shared/state/application-config.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { ensureModel } from '../../shared/state/model.js';
-import { getApplication } from '../../shared/state/reads.js';
+import { getApplication, getUnit } from '../../shared/state/reads.js';
+import { resolveUnit } from '../../shared/state/resolve-unit.js';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { addUnits } from '../../shared/state/add-unit.js';
 import type { Store } from '../../shared/state/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
@@ -49,5 +52,18 @@ describe('expose', () => {
     expect((await getApplication(store, 'wordpress'))?.exposed).toBe(true);
     await setExposed(store, 'wordpress', false);
     expect((await getApplication(store, 'wordpress'))?.exposed).toBe(false);
+  });
+});
+
+describe('resolved (charms-in-action.txt: the agent "enters an error state and awaits resolution")', () => {
+  it('marks a unit in error for retry, once', async () => {
+    await addUnits(store, 'wordpress');
+    await expect(resolveUnit(store, 'wordpress/0', 'retry-hooks')).rejects.toThrow('unit "wordpress/0" is not in an error state');
+    await setUnitStatus(store, 'wordpress/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+    await resolveUnit(store, 'wordpress/0', 'retry-hooks');
+    expect((await getUnit(store, 'wordpress/0'))?.resolved).toBe('retry-hooks');
+    await expect(resolveUnit(store, 'wordpress/0', 'no-hooks')).rejects.toThrow(
+      'cannot set resolved mode for unit "wordpress/0": already resolved',
+    );
   });
 });
