@@ -1,0 +1,51 @@
+// Scheduled: finds entities Dying for longer than a threshold and machines in provisioning error,
+// and emits them as CloudWatch metrics (EMF, through Powertools Metrics) and log lines, so that
+// what is stuck shows on the dashboard and can alarm. The API serves the same list (`drover stuck`).
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { listStuck, type StuckEntity } from '../../shared/state/stuck.js';
+import { createStore, type Store } from '../../shared/state/store.js';
+
+export interface WatchdogDeps {
+  store: Store;
+  /** Dying for longer than this is "stuck" (seconds). */
+  thresholdSeconds: number;
+  metrics?: Metrics;
+  logger?: Logger;
+}
+
+export interface WatchdogReport {
+  dyingTooLong: number;
+  provisioningErrors: number;
+  stuck: StuckEntity[];
+}
+
+export function createWatchdogHandler(deps: WatchdogDeps) {
+  const metrics = deps.metrics ?? new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
+  const logger = deps.logger ?? new Logger({ serviceName: 'watchdog' });
+  return async (): Promise<WatchdogReport> => {
+    const stuck = await listStuck(deps.store, deps.thresholdSeconds);
+    const provisioningErrors = stuck.filter((s) => s.life === 'alive' && s.kind === 'machine').length;
+    const dyingTooLong = stuck.length - provisioningErrors;
+    metrics.addMetric('DyingTooLong', MetricUnit.Count, dyingTooLong);
+    metrics.addMetric('ProvisioningErrors', MetricUnit.Count, provisioningErrors);
+    for (const s of stuck)
+      logger.warn('stuck', { entity: s.entity, life: s.life, since: s.since, ageSeconds: s.ageSeconds, reasons: s.reasons });
+    metrics.publishStoredMetrics();
+    return { dyingTooLong, provisioningErrors, stuck };
+  };
+}
+
+let lambdaHandler: (() => Promise<WatchdogReport>) | undefined;
+
+/** The Lambda entry point; built on first use from the function's environment. */
+export const handler = async () => {
+  lambdaHandler ??= createWatchdogHandler({
+    store: createStore({
+      table: process.env.TABLE_NAME ?? '',
+      ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
+    }),
+    thresholdSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
+  });
+  return lambdaHandler();
+};

@@ -1,0 +1,75 @@
+// The user API's requests, validated with zod by the API and typed for its clients (the CLI).
+// One schema per operation; the route is `POST /v1/<operation>` (status and stuck: GET).
+import { z } from 'zod';
+
+const name = z.string().min(1).max(200);
+const names = z.array(name).min(1, { error: 'give at least one name' });
+const constraints = z.string().max(2000);
+const keyValues = z.record(z.string(), z.string());
+
+export const requests = {
+  deploy: z.strictObject({
+    charm: z.strictObject({
+      metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
+      config: z.string().optional(),
+      /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
+      archive: z.string().optional(),
+    }),
+    name: name.optional(),
+    series: name.optional(),
+    constraints: constraints.optional(),
+    config: keyValues.optional(),
+    numUnits: z.int().min(0).max(10_000).optional(),
+    to: z.array(name).optional(),
+  }),
+  'add-unit': z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: z.array(name).optional() }),
+  'add-machine': z.strictObject({
+    count: z.int().min(1).max(1000).optional(),
+    series: name.optional(),
+    constraints: constraints.optional(),
+  }),
+  'remove-unit': z.strictObject({ units: names, force: z.boolean().optional() }),
+  'remove-application': z.strictObject({ applications: names, force: z.boolean().optional() }),
+  'remove-machine': z.strictObject({ machines: names, force: z.boolean().optional() }),
+  relate: z.strictObject({ endpoints: z.array(name).min(1).max(3) }),
+  'remove-relation': z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })]),
+  'set-constraints': z.strictObject({ application: name, constraints }),
+  'get-constraints': z.strictObject({ application: name }),
+  'set-model-constraints': z.strictObject({ constraints }),
+  'get-model-constraints': z.strictObject({}),
+  config: z.strictObject({ application: name, set: keyValues.optional(), reset: z.array(name).optional() }),
+  resolved: z.union([
+    z.strictObject({ units: names, noRetry: z.boolean().optional() }),
+    z.strictObject({ machine: name, constraints: constraints.optional() }),
+  ]),
+  'retry-provisioning': z.strictObject({ machines: names }),
+  expose: z.strictObject({ application: name }),
+  unexpose: z.strictObject({ application: name }),
+  status: z.strictObject({}),
+  stuck: z.strictObject({}),
+} as const;
+
+export type Operation = keyof typeof requests;
+export type RequestOf<O extends Operation> = z.infer<(typeof requests)[O]>;
+
+/** Bulk removals answer per entity, as Juju prints a line per entity. */
+export interface EntityResult {
+  entity: string;
+  ok: boolean;
+  message: string;
+}
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/** Turns zod's issues into one sentence that says which field was wrong and how. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.join('.');
+      return path ? `"${path}": ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

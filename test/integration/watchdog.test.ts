@@ -1,0 +1,75 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { createWatchdogHandler } from '../../functions/watchdog/handler.js';
+import { addMachines } from '../../shared/state/add-machine.js';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { destroyUnit } from '../../shared/state/destroy-unit.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { recordProvisioningError, retryProvisioning } from '../../shared/state/provisioning.js';
+import { listStuck } from '../../shared/state/stuck.js';
+import type { Store } from '../../shared/state/store.js';
+import { charms } from '../support/charms.js';
+import { freshStore } from '../support/table.js';
+
+let store: Store;
+let clock: Date;
+beforeEach(async () => {
+  clock = new Date('2026-11-21T10:00:00Z');
+  store = await freshStore({ now: () => clock });
+  await ensureModel(store);
+});
+
+describe('stuck entities', () => {
+  it('lists an entity Dying longer than the threshold, with what blocks it', async () => {
+    await deploy(store, { charm: charms.mysql });
+    await setUnitStatus(store, 'mysql/0', { agent: { current: 'idle' } });
+    await destroyUnit(store, 'mysql/0');
+    expect(await listStuck(store, 600)).toEqual([]);
+    clock = new Date('2026-11-21T10:20:00Z');
+    const stuck = await listStuck(store, 600);
+    expect(stuck).toEqual([
+      expect.objectContaining({
+        entity: 'unit mysql/0',
+        life: 'dying',
+        ageSeconds: 1200,
+        reasons: ['its agent, to run the stop hook and set it Dead'],
+      }),
+    ]);
+  });
+
+  it('lists machines in provisioning error until they are retried', async () => {
+    const [id] = (await addMachines(store)) as [string];
+    await recordProvisioningError(store, id, { message: 'no instance types', transient: false, attempt: 0 });
+    expect((await listStuck(store))[0]).toMatchObject({ entity: `machine ${id}`, life: 'alive' });
+    await retryProvisioning(store, id);
+    expect(await listStuck(store)).toEqual([]);
+  });
+
+  it('the watchdog emits the counts as CloudWatch metrics (EMF)', async () => {
+    await deploy(store, { charm: charms.mysql });
+    await setUnitStatus(store, 'mysql/0', { agent: { current: 'idle' } });
+    await destroyUnit(store, 'mysql/0');
+    const [id] = (await addMachines(store)) as [string];
+    await recordProvisioningError(store, id, { message: 'boom', transient: false, attempt: 0 });
+    clock = new Date('2026-11-21T11:00:00Z');
+    // Powertools writes EMF to stdout, where the Lambda runtime hands it to CloudWatch.
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const metrics = new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
+    const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger() })().finally(() =>
+      write.mockRestore(),
+    );
+    expect(report).toMatchObject({ dyingTooLong: 1, provisioningErrors: 1 });
+    const emf = lines
+      .flatMap((l) => l.split('\n'))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l._aws);
+    expect(emf).toMatchObject({ DyingTooLong: 1, ProvisioningErrors: 1 });
+  });
+});
+
+function silentLogger() {
+  return { warn: () => undefined } as never;
+}
