@@ -31,6 +31,8 @@ export interface Application {
   series: string;
   subordinate: boolean;
   charmUrl: string;
+  /** The charm store key of the charm's archive (sha256 of its bytes). */
+  charmArchive?: string;
   charm: CharmMeta;
   constraints: Constraints;
   /** Bumped on every change of the application's constraints; add-unit asserts it. */

@@ -17,6 +17,7 @@ export interface DeployRequest {
   config?: Record<string, string>;
   numUnits?: number;
   to?: string[];
+  charmArchive?: string;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface DeployIntent {
   numUnits: number;
   /** Existing machines for the first units (`--to`). */
   placements?: (Machine | undefined)[];
+  /** The charm store key of the charm's archive, for the agents to download. */
+  charmArchive?: string;
 }
 
 export interface DeploySnapshot {
@@ -85,6 +87,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     series,
     subordinate,
     charmUrl: `local:${series}/${intent.charm.name}-0`,
+    ...(intent.charmArchive ? { charmArchive: intent.charmArchive } : {}),
     charm: intent.charm,
     constraints,
     constraintsVersion: 0,

@@ -1,0 +1,95 @@
+// The agent API. DESIGN "Agents are least-privileged": with its credential an agent "may read and
+// change only its own machine and the units on it, and read what those units' hooks may see".
+// Every route first checks the named unit against the caller's machine.
+import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
+import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
+import { DroverError, notFound } from '../../shared/domain/errors.js';
+import { refs } from '../../shared/domain/plan.js';
+import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
+import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
+import { enterScope } from '../../shared/state/enter-scope.js';
+import { leaveScope } from '../../shared/state/leave-scope.js';
+import { ensureMachineDead } from '../../shared/state/machine-dead.js';
+import { getMachine, getMany, getUnit } from '../../shared/state/reads.js';
+import { getRelationById } from '../../shared/state/relation-reads.js';
+import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
+import { removeUnit } from '../../shared/state/remove-unit.js';
+import { clearResolved } from '../../shared/state/resolve-unit.js';
+import type { Store } from '../../shared/state/store.js';
+import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js';
+import { ensureUnitDead } from '../../shared/state/unit-dead.js';
+
+export interface AgentContext {
+  store: Store;
+  /** The calling agent's machine, established by its credential. */
+  machine: string;
+}
+
+const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
+
+/** The unit, if it is on the caller's machine (principals and subordinates both carry `machine`). */
+async function ownUnit(ctx: AgentContext, name: string): Promise<Unit> {
+  const unit = await getUnit(ctx.store, name);
+  if (!unit || unit.machine !== ctx.machine) throw forbidden(`unit "${name}"`);
+  return unit;
+}
+
+type Route<O extends AgentOperation> = (ctx: AgentContext, body: AgentRequestOf<O>) => Promise<unknown>;
+
+export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
+  view: async (ctx) => {
+    const machine = await getMachine(ctx.store, ctx.machine);
+    if (!machine) throw notFound(`machine ${ctx.machine} not found`);
+    const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
+    const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
+    const units = [...principals, ...subordinates];
+    const applications = await getMany<Application>(ctx.store, [...new Set(units.map((u) => u.application))].map(refs.application));
+    const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
+    // Never hand the credential hash back, even to its own agent.
+    const { agentCredentialHash: _hash, ...visible } = machine;
+    return { machine: visible, units, applications, relations };
+  },
+  'set-unit-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await setUnitStatus(ctx.store, body.unit, {
+      ...(body.agent ? { agent: body.agent } : {}),
+      ...(body.workload ? { workload: body.workload } : {}),
+    });
+    return {};
+  },
+  'set-machine-status': async (ctx, body) => {
+    await setMachineAgentStatus(ctx.store, ctx.machine, body.status);
+    return {};
+  },
+  'enter-scope': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return enterScope(ctx.store, body.unit, body.relation, body.settings);
+  },
+  'leave-scope': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return leaveScope(ctx.store, body.unit, body.relation);
+  },
+  'read-settings': async (ctx, body) => {
+    // A hook may read the settings of any unit in a relation its own unit's application is in.
+    const unit = await ownUnit(ctx, body.unit);
+    const relation = await getRelationById(ctx.store, body.relationId);
+    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
+    return readSettings(ctx.store, body.relationId, body.of);
+  },
+  'write-settings': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return writeSettings(ctx.store, body.relationId, body.unit, body.changes);
+  },
+  'destroy-unit': async (ctx, body) => ({ result: (await ownUnit(ctx, body.unit)) && (await destroyUnitByAgent(ctx.store, body.unit)) }),
+  'subordinate-dying': async (ctx, body) => ({
+    result: (await ownUnit(ctx, body.unit)) && (await ensureSubordinateDying(ctx.store, body.unit)),
+  }),
+  'unit-dead': async (ctx, body) => ({ result: (await ownUnit(ctx, body.unit)) && (await ensureUnitDead(ctx.store, body.unit)) }),
+  'remove-unit': async (ctx, body) => (await ownUnit(ctx, body.unit)) && removeUnit(ctx.store, body.unit),
+  'clear-resolved': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await clearResolved(ctx.store, body.unit);
+    return {};
+  },
+  'machine-dead': async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }),
+};

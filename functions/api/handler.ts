@@ -1,0 +1,111 @@
+// The API function: API Gateway HTTP API (payload v2) events in, JSON out. Thin: parse and
+// validate the request (zod), authenticate, call one route, map errors (functions/api/http.ts).
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { S3Client } from '@aws-sdk/client-s3';
+import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
+import { describeIssues, requests, type Operation } from '../../shared/api/requests.js';
+import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { createStore, type Store } from '../../shared/state/store.js';
+import { agentRoutes } from './agent-routes.js';
+import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
+import { errorResponse, fromError, json } from './http.js';
+import { userRoutes } from './user-routes.js';
+
+export interface ApiDeps {
+  store: Store;
+  charms: CharmStore;
+  auth: UserAuth;
+  controller: string;
+  stuckAfterSeconds?: number;
+  logger?: Logger;
+}
+
+type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (!event.body) return { ok: true, value: {} };
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, message: 'the request body is not valid JSON' };
+  }
+}
+
+export function createApiHandler(deps: ApiDeps): Handler {
+  const logger = deps.logger ?? new Logger({ serviceName: 'api' });
+  const user = { store: deps.store, charms: deps.charms, controller: deps.controller, stuckAfterSeconds: deps.stuckAfterSeconds ?? 600 };
+
+  async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+    const method = event.requestContext.http.method;
+    const path = event.rawPath.replace(/\/+$/, '');
+    const agentCharm = path.match(/^\/v1\/agent\/charms\/([0-9a-f]{64})$/);
+    const agentOp = path.match(/^\/v1\/agent\/([a-z-]+)$/)?.[1];
+    const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
+
+    if (agentCharm || agentOp) {
+      const machine = await authenticateAgent(event, deps.store);
+      if (!machine) return errorResponse('unauthorized', 'permission denied: a valid machine agent credential is required');
+      if (agentCharm && method === 'GET') {
+        const archive = await deps.charms.get(agentCharm[1]!);
+        if (!archive) return errorResponse('not-found', `charm archive ${agentCharm[1]} not found`);
+        return {
+          statusCode: 200,
+          headers: { 'content-type': 'application/gzip' },
+          body: archive.toString('base64'),
+          isBase64Encoded: true,
+        };
+      }
+      if (!agentOp || !Object.hasOwn(agentRequests, agentOp) || method !== 'POST')
+        return errorResponse('not-found', `no agent route ${method} ${path}`);
+      const op = agentOp as AgentOperation;
+      const body = parseBody(event);
+      if (!body.ok) return errorResponse('invalid-argument', body.message);
+      const parsed = agentRequests[op].safeParse(body.value);
+      if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
+      return json(
+        200,
+        await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)({ store: deps.store, machine }, parsed.data),
+      );
+    }
+
+    if (!userOp || !Object.hasOwn(requests, userOp)) return errorResponse('not-found', `no route ${method} ${path}; see "drover help"`);
+    if (!authenticateUser(event, deps.auth))
+      return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
+    const op = userOp as Operation;
+    const readOnly = op === 'status' || op === 'stuck';
+    if (method !== (readOnly ? 'GET' : 'POST'))
+      return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
+    const body = parseBody(event);
+    if (!body.ok) return errorResponse('invalid-argument', body.message);
+    const parsed = requests[op].safeParse(body.value);
+    if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
+    return json(200, await (userRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(user, parsed.data));
+  }
+
+  return async (event) => {
+    try {
+      return await route(event);
+    } catch (e) {
+      const mapped = fromError(e);
+      if (mapped) return mapped;
+      logger.error('request failed', { path: event.rawPath, error: e as Error });
+      return errorResponse('internal', 'internal error in the drover API; the controller log has the details');
+    }
+  };
+}
+
+let lambdaHandler: Handler | undefined;
+
+/** The Lambda entry point; built on first use from the function's environment. */
+export const handler: Handler = (event) => {
+  lambdaHandler ??= createApiHandler({
+    store: createStore({ table: process.env.TABLE_NAME ?? '' }),
+    charms: s3CharmStore(new S3Client({}), process.env.CHARM_BUCKET ?? ''),
+    auth: { kind: 'iam' },
+    controller: process.env.CONTROLLER_ID ?? 'drover',
+    stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
+  });
+  return lambdaHandler(event);
+};

@@ -1,0 +1,150 @@
+// The user API: one route per operation, each a call into shared/state with the request already
+// validated by its schema (shared/api/requests.ts).
+import { configDefaults, parseCharm } from '../../shared/domain/charm.js';
+import { formatConstraints, parseConstraints } from '../../shared/domain/constraints.js';
+import { DroverError, notFound } from '../../shared/domain/errors.js';
+import type { EntityResult, Operation, RequestOf } from '../../shared/api/requests.js';
+import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { addMachines } from '../../shared/state/add-machine.js';
+import { addRelation } from '../../shared/state/add-relation.js';
+import { addUnits } from '../../shared/state/add-unit.js';
+import { setApplicationConfig, setExposed } from '../../shared/state/application-config.js';
+import { getApplicationConstraints, setApplicationConstraints } from '../../shared/state/application-constraints.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { destroyApplication } from '../../shared/state/destroy-application.js';
+import { destroyMachine } from '../../shared/state/destroy-machine.js';
+import { destroyRelation } from '../../shared/state/destroy-relation.js';
+import { destroyUnit } from '../../shared/state/destroy-unit.js';
+import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
+import { getModelConstraints, setModelConstraints } from '../../shared/state/model.js';
+import { retryProvisioning } from '../../shared/state/provisioning.js';
+import { getApplication } from '../../shared/state/reads.js';
+import { resolveUnit } from '../../shared/state/resolve-unit.js';
+import { readStatus } from '../../shared/state/status.js';
+import type { Store } from '../../shared/state/store.js';
+import { listStuck } from '../../shared/state/stuck.js';
+
+export interface UserContext {
+  store: Store;
+  charms: CharmStore;
+  controller: string;
+  /** Dying longer than this is stuck (seconds). */
+  stuckAfterSeconds: number;
+}
+
+type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
+
+/** Juju's bulk removals: every entity is tried, and each gets its own line. */
+async function eachEntity(entities: string[], verb: string, remove: (entity: string) => Promise<unknown>): Promise<EntityResult[]> {
+  const results: EntityResult[] = [];
+  for (const entity of entities) {
+    try {
+      await remove(entity);
+      results.push({ entity, ok: true, message: `removing ${verb} ${entity}` });
+    } catch (e) {
+      if (!(e instanceof DroverError)) throw e;
+      results.push({ entity, ok: false, message: `removing ${verb} ${entity} failed: ${e.message}` });
+    }
+  }
+  return results;
+}
+
+async function configView(store: Store, name: string) {
+  const app = await getApplication(store, name);
+  if (!app) throw notFound(`application "${name}" not found`);
+  const defaults = configDefaults(app.charm);
+  const settings: Record<string, unknown> = {};
+  for (const [key, option] of Object.entries(app.charm.config)) {
+    const value = app.config[key];
+    settings[key] = {
+      ...(option.default !== undefined ? { default: option.default } : {}),
+      ...(option.description ? { description: option.description } : {}),
+      source: value === undefined ? 'unset' : value === defaults[key] ? 'default' : 'user',
+      type: option.type,
+      ...(value !== undefined ? { value } : {}),
+    };
+  }
+  return { application: name, charm: app.charm.name, settings };
+}
+
+export const userRoutes: { [O in Operation]: Route<O> } = {
+  status: (ctx) => readStatus(ctx.store, ctx.controller),
+  stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
+  deploy: async (ctx, body) => {
+    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    return deploy(ctx.store, {
+      charm,
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.series ? { series: body.series } : {}),
+      ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
+      ...(body.config ? { config: body.config } : {}),
+      ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
+      ...(body.to ? { to: body.to } : {}),
+      ...(charmArchive ? { charmArchive } : {}),
+    });
+  },
+  'add-unit': (ctx, body) =>
+    addUnits(ctx.store, body.application, { ...(body.count ? { count: body.count } : {}), ...(body.to ? { to: body.to } : {}) }),
+  'add-machine': async (ctx, body) => ({
+    machines: await addMachines(ctx.store, {
+      ...(body.count ? { count: body.count } : {}),
+      ...(body.series ? { series: body.series } : {}),
+      ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
+    }),
+  }),
+  'remove-unit': async (ctx, body) => ({
+    results: await eachEntity(body.units, 'unit', (u) => (body.force ? forceDestroyUnit(ctx.store, u) : destroyUnit(ctx.store, u))),
+  }),
+  'remove-application': async (ctx, body) => ({
+    results: await eachEntity(body.applications, 'application', (a) =>
+      body.force ? forceDestroyApplication(ctx.store, a) : destroyApplication(ctx.store, a),
+    ),
+  }),
+  'remove-machine': async (ctx, body) => ({
+    results: await eachEntity(body.machines, 'machine', (m) =>
+      body.force ? forceDestroyMachine(ctx.store, m) : destroyMachine(ctx.store, m),
+    ),
+  }),
+  relate: (ctx, body) => addRelation(ctx.store, body.endpoints),
+  'remove-relation': (ctx, body) => destroyRelation(ctx.store, 'id' in body ? body.id : body.endpoints),
+  'set-constraints': async (ctx, body) => {
+    await setApplicationConstraints(ctx.store, body.application, parseConstraints(body.constraints));
+    return {};
+  },
+  'get-constraints': async (ctx, body) => ({
+    constraints: formatConstraints(await getApplicationConstraints(ctx.store, body.application)),
+  }),
+  'set-model-constraints': async (ctx, body) => {
+    await setModelConstraints(ctx.store, parseConstraints(body.constraints));
+    return {};
+  },
+  'get-model-constraints': async (ctx) => ({ constraints: formatConstraints(await getModelConstraints(ctx.store)) }),
+  config: async (ctx, body) => {
+    if (!body.set && !body.reset) return configView(ctx.store, body.application);
+    return setApplicationConfig(ctx.store, body.application, {
+      ...(body.set ? { set: body.set } : {}),
+      ...(body.reset ? { reset: body.reset } : {}),
+    });
+  },
+  resolved: async (ctx, body) => {
+    if ('machine' in body) {
+      await retryProvisioning(ctx.store, body.machine, body.constraints !== undefined ? parseConstraints(body.constraints) : undefined);
+      return {};
+    }
+    for (const unit of body.units) await resolveUnit(ctx.store, unit, body.noRetry ? 'no-hooks' : 'retry-hooks');
+    return {};
+  },
+  'retry-provisioning': async (ctx, body) => {
+    for (const machine of body.machines) await retryProvisioning(ctx.store, machine);
+    return {};
+  },
+  expose: async (ctx, body) => {
+    await setExposed(ctx.store, body.application, true);
+    return {};
+  },
+  unexpose: async (ctx, body) => {
+    await setExposed(ctx.store, body.application, false);
+    return {};
+  },
+};
