@@ -1,0 +1,37 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createCleanupHandler } from '../../functions/cleanup/handler.js';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { listCleanups } from '../../shared/state/cleanup/run-cleanups.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { destroyApplication } from '../../shared/state/destroy-application.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { getUnit } from '../../shared/state/reads.js';
+import { refs } from '../../shared/domain/plan.js';
+import type { Store } from '../../shared/state/store.js';
+import { charms } from '../support/charms.js';
+import { readItem, streamEvent, streamRecord } from '../support/stream.js';
+import { freshStore } from '../support/table.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = await freshStore();
+  await ensureModel(store);
+});
+
+const silent = { info: () => undefined, error: () => undefined } as never;
+
+describe('cleanup function', () => {
+  it('runs a batch for each cleanup document in the stream, the same when delivered twice', async () => {
+    const { units } = await deploy(store, { charm: charms.mysql, numUnits: 3 });
+    for (const u of units) await setUnitStatus(store, u, { agent: { current: 'idle' } });
+    await destroyApplication(store, 'mysql');
+    const [cleanup] = await listCleanups(store);
+    const item = await readItem(store, refs.cleanup(cleanup!.id));
+    const record = streamRecord({ newItem: item!, sequenceNumber: '100' });
+    const handler = createCleanupHandler({ store, logger: silent });
+    expect(await handler(streamEvent([record, record]))).toEqual({ batchItemFailures: [] });
+    expect(await handler(streamEvent([record]))).toEqual({ batchItemFailures: [] });
+    for (const u of units) expect((await getUnit(store, u))?.life).toBe('dying');
+    expect(await listCleanups(store)).toEqual([]);
+  });
+});
