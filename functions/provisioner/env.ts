@@ -1,0 +1,72 @@
+// The provisioner's dependencies on AWS, from the function's environment:
+//   TABLE_NAME, CONTROLLER_ID, API_URL, AGENT_BUNDLE_URL, AGENT_CREDENTIAL_KEY  (required)
+//   MODEL_NAME (default "default"), AWS_REGION, SUBNET_ID, SECURITY_GROUP_IDS (comma-separated),
+//   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256,
+//   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
+// AGENT_CREDENTIAL_KEY derives agent credentials (shared/provisioner/agent-credentials.ts); in
+// the environment it is readable by whoever may read the function's configuration, so infra
+// should move it to Secrets Manager once that client is a dependency.
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
+import { derivedAgentCredentials } from '../../shared/provisioner/agent-credentials.js';
+import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
+import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
+import { createStore } from '../../shared/state/store.js';
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`the provisioner needs ${name} in its environment`);
+  return value;
+}
+
+function nonNegativeInteger(env: Env, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, not "${value}"`);
+  return n;
+}
+
+function powertoolsLog(): ProvisionerLog {
+  const logger = new Logger({ serviceName: 'provisioner' });
+  return {
+    info: (message, details) => logger.info(message, { ...details }),
+    warn: (message, details) => logger.warn(message, { ...details }),
+    error: (message, details) => logger.error(message, { ...details }),
+  };
+}
+
+export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
+  const region = env.AWS_REGION ?? 'us-east-1';
+  const controllerId = required(env, 'CONTROLLER_ID');
+  const policy: Partial<ProvisionerPolicy> = {};
+  const startAttempts = nonNegativeInteger(env, 'PROVISIONER_START_ATTEMPTS');
+  const retryDelayMs = nonNegativeInteger(env, 'PROVISIONER_RETRY_DELAY_MS');
+  if (startAttempts !== undefined) policy.startAttempts = startAttempts;
+  if (retryDelayMs !== undefined) policy.retryDelayMs = retryDelayMs;
+  return {
+    store: createStore({ table: required(env, 'TABLE_NAME'), model: env.MODEL_NAME || 'default', region }),
+    provider: new Ec2Provider({
+      client: new EC2Client({ region }),
+      region,
+      subnetId: env.SUBNET_ID,
+      securityGroupIds: env.SECURITY_GROUP_IDS?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      instanceProfileArn: env.INSTANCE_PROFILE_ARN,
+      launchTemplateId: env.LAUNCH_TEMPLATE_ID,
+      agentBundleUrl: required(env, 'AGENT_BUNDLE_URL'),
+      agentBundleSha256: env.AGENT_BUNDLE_SHA256,
+    }),
+    queues: sqsMachineQueues(createSqsClient({ region }), controllerId),
+    credentials: derivedAgentCredentials(required(env, 'AGENT_CREDENTIAL_KEY')),
+    controllerId,
+    apiUrl: required(env, 'API_URL'),
+    policy,
+    log: powertoolsLog(),
+  };
+}

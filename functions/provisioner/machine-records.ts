@@ -1,0 +1,34 @@
+// Which machines a stream batch is about. Only machine items matter (old image for a removal,
+// new image otherwise), and only those of the provisioner's model. A machine named by several
+// records in one batch is reconciled once: reconciling is level-triggered, so the latest state
+// covers every change the records describe.
+import type { DynamoDBRecord } from 'aws-lambda';
+import { refs } from '../../shared/domain/plan.js';
+import { keyOf } from '../../shared/state/keys.js';
+import { imagesOf } from '../../shared/state/stream-record.js';
+
+/** Machine id → the sequence numbers of its records in the batch, in batch order. */
+export function machineRecords(records: DynamoDBRecord[], model: string): Map<string, string[]> {
+  const byMachine = new Map<string, string[]>();
+  for (const record of records) {
+    const machineId = machineIdOf(record, model);
+    const sequenceNumber = record.dynamodb?.SequenceNumber;
+    if (machineId === undefined || sequenceNumber === undefined) continue;
+    byMachine.set(machineId, [...(byMachine.get(machineId) ?? []), sequenceNumber]);
+  }
+  return byMachine;
+}
+
+function machineIdOf(record: DynamoDBRecord, model: string): string | undefined {
+  let images;
+  try {
+    images = imagesOf(record);
+  } catch {
+    return undefined; // not an item drover wrote: nothing for the provisioner
+  }
+  if (images.kind !== 'machine') return undefined;
+  const id = (images.newImage ?? images.oldImage)?.id;
+  if (typeof id !== 'string') return undefined;
+  // The table may hold other models; their machines are their own provisioners' business.
+  return record.dynamodb?.Keys?.pk?.S === keyOf(model, refs.machine(id)).pk ? id : undefined;
+}

@@ -1,0 +1,69 @@
+// What the provisioner works with. Lambda builds it from its environment
+// (functions/provisioner/env.ts), the local controller from its own config, tests with the local
+// provider and DynamoDB Local; the reconcile logic is the same in all three.
+import type { Provider } from '../provider/provider.js';
+import type { Store } from '../state/store.js';
+import type { AgentCredentials } from './agent-credentials.js';
+
+/** Each machine's SQS queue (shared/messaging/machine-queues.ts on AWS and locally). */
+export interface MachineQueues {
+  /** Creates the machine's queue if missing; returns its URL. */
+  ensure(machineId: string): Promise<string>;
+  /** Deletes the machine's queue; a missing queue is fine. */
+  remove(machineId: string): Promise<void>;
+}
+
+export interface ProvisionerPolicy {
+  /** StartInstance calls per reconcile before a transient error is recorded (Juju 2.9: 10). */
+  startAttempts: number;
+  /** Pause between them (Juju 2.9: 10 s). */
+  retryDelayMs: number;
+  /**
+   * A machine whose recorded provisioning error is transient is tried again once the error is this
+   * old (Juju polls machines with transient errors every minute); non-transient errors wait for
+   * retry-provisioning.
+   */
+  transientErrorRetryMs: number;
+  /**
+   * An instance recorded less than this before the provider was listed is not declared missing:
+   * DescribeInstances is eventually consistent and may not show an instance RunInstances just made.
+   */
+  missingInstanceGraceMs: number;
+  /** Machines reconciled at once, by a stream batch or the full reconcile. */
+  concurrency: number;
+}
+
+export const DEFAULT_POLICY: ProvisionerPolicy = {
+  startAttempts: 10,
+  retryDelayMs: 10_000,
+  transientErrorRetryMs: 60_000,
+  missingInstanceGraceMs: 60_000,
+  concurrency: 8,
+};
+
+export interface ProvisionerLog {
+  info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export const silentLog: ProvisionerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export interface ProvisionerDeps {
+  store: Store;
+  provider: Provider;
+  queues: MachineQueues;
+  credentials: AgentCredentials;
+  /** Tags instances, so that strays of this controller can be found. */
+  controllerId: string;
+  /** The API address agents are given. */
+  apiUrl: string;
+  policy?: Partial<ProvisionerPolicy>;
+  log?: ProvisionerLog;
+  /** Replaced in tests that must not wait. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const policyOf = (deps: ProvisionerDeps): ProvisionerPolicy => ({ ...DEFAULT_POLICY, ...deps.policy });
+export const logOf = (deps: ProvisionerDeps): ProvisionerLog => deps.log ?? silentLog;
+export const sleepOf = (deps: ProvisionerDeps) => deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

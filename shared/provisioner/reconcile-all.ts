@@ -1,0 +1,100 @@
+// The periodic full reconcile: the resync that covers lost or failed stream records (DESIGN
+// "State is the truth; messages are hints"), and the only place strays are found.
+//
+// what-we-run-and-why.txt: the provisioner makes sure "that non-Dead machine entities in state
+// have agents running on live instances; and ... that Dead machines, and stray instances, are
+// removed and cleaned up".
+//
+// Order matters for safety. The provider is listed first and state read after, so:
+// - an instance is a stray only if, read later, its machine is gone (machine ids are never reused,
+//   so it cannot come back) or has a different instance recorded (recordInstance never replaces
+//   one). An instance of a machine with no instance recorded may be mid-provisioning, and is
+//   left to reconcileMachine, which adopts it (same attempt) or supersedes it;
+// - a recorded instance is missing only if it was recorded before the listing began (less a
+//   grace for EC2's eventually consistent DescribeInstances), so one started meanwhile is not.
+import type { Machine } from '../domain/entities.js';
+import type { InstanceInfo } from '../provider/provider.js';
+import { collections } from '../state/keys.js';
+import { markInstanceMissing } from '../state/machine-status.js';
+import { getMany, listCollection } from '../state/reads.js';
+import { forEachBounded } from './bounded.js';
+import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
+import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
+
+const PAGE = 100;
+
+export interface ReconcileAllResult {
+  machines: number;
+  outcomes: Partial<Record<ReconcileOutcome, number>>;
+  /** Instances stopped because no machine in state owns them. */
+  strays: string[];
+  /** Machines whose recorded instance the provider no longer has. */
+  missing: string[];
+  failures: { machineId?: string; error: string }[];
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllResult> {
+  const { store } = deps;
+  const policy = policyOf(deps);
+  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], failures: [] };
+
+  const listedAt = store.now().getTime();
+  const instances = await deps.provider.listInstances(deps.controllerId);
+  // Only ids: bounded by the number of machines, never by their size.
+  const recorded = new Map<string, { instanceId?: string; recordedAt: number }>();
+
+  for (const shard of collections.machineShards(store.model)) {
+    let cursor: string | undefined;
+    do {
+      const page = await listCollection(store, shard, { limit: PAGE, ...(cursor ? { cursor } : {}) });
+      cursor = page.cursor;
+      const machines = await getMany<Machine>(store, page.items);
+      for (const m of machines) {
+        recorded.set(m.id, { ...(m.instanceId ? { instanceId: m.instanceId } : {}), recordedAt: Date.parse(m.instanceStatus.since) });
+      }
+      result.machines += machines.length;
+      await forEachBounded(machines, policy.concurrency, async (m) => {
+        try {
+          const outcome = await reconcileMachine(deps, m.id);
+          result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
+        } catch (e) {
+          result.failures.push({ machineId: m.id, error: message(e) });
+        }
+      });
+    } while (cursor);
+  }
+
+  const strays = instances.filter((i) => isStray(i, recorded.get(i.machineId)));
+  if (strays.length > 0) {
+    result.strays = strays.map((i) => i.instanceId);
+    try {
+      await deps.provider.stopInstances(result.strays);
+    } catch (e) {
+      result.failures.push({ error: `cannot stop stray instances: ${message(e)}` });
+    }
+  }
+
+  const listed = new Set(instances.map((i) => i.instanceId));
+  const missing = [...recorded].filter(
+    ([, r]) => r.instanceId !== undefined && !listed.has(r.instanceId) && r.recordedAt < listedAt - policy.missingInstanceGraceMs,
+  );
+  await forEachBounded(missing, policy.concurrency, async ([machineId, r]) => {
+    try {
+      if ((await markInstanceMissing(store, machineId, r.instanceId!)) !== 'not-applicable') result.missing.push(machineId);
+    } catch (e) {
+      result.failures.push({ machineId, error: message(e) });
+    }
+  });
+
+  const log = logOf(deps);
+  if (result.failures.length > 0) log.error('full reconcile finished with failures', { ...result });
+  else log.info('full reconcile finished', { ...result });
+  return result;
+}
+
+function isStray(instance: InstanceInfo, machine: { instanceId?: string } | undefined): boolean {
+  if (!machine) return true;
+  return machine.instanceId !== undefined && machine.instanceId !== instance.instanceId;
+}

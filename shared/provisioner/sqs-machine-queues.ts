@@ -1,0 +1,12 @@
+// The provisioner's MachineQueues over SQS: each machine gets its queue before its agent starts
+// (the agent long-polls it from the first moment), and loses it once the machine is removed.
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { deleteMachineQueue, ensureMachineQueue } from '../messaging/machine-queues.js';
+import type { MachineQueues } from './deps.js';
+
+export function sqsMachineQueues(sqs: SQSClient, controllerId: string): MachineQueues {
+  return {
+    ensure: (machineId) => ensureMachineQueue(sqs, controllerId, machineId),
+    remove: (machineId) => deleteMachineQueue(sqs, controllerId, machineId),
+  };
+}

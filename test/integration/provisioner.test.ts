@@ -1,0 +1,429 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createProvisionerHandler, createReconcileHandler } from '../../functions/provisioner/handler.js';
+import type { Machine } from '../../shared/domain/entities.js';
+import { refs } from '../../shared/domain/plan.js';
+import type { LocalProvider } from '../../shared/provider/local/local-provider.js';
+import { machineDirOf, readRecord } from '../../shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { ProviderError } from '../../shared/provider/provider.js';
+import type { ProvisionerDeps } from '../../shared/provisioner/deps.js';
+import { reconcileAll } from '../../shared/provisioner/reconcile-all.js';
+import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
+import { addMachines } from '../../shared/state/add-machine.js';
+import { verifyAgentCredential } from '../../shared/state/agent-credential.js';
+import { toItem } from '../../shared/state/codec.js';
+import { destroyMachine } from '../../shared/state/destroy-machine.js';
+import { keyOf } from '../../shared/state/keys.js';
+import { ensureMachineDead } from '../../shared/state/machine-dead.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { recordInstance, retryProvisioning } from '../../shared/state/provisioning.js';
+import { getMachine } from '../../shared/state/reads.js';
+import { removeMachine } from '../../shared/state/remove-machine.js';
+import { readStatus } from '../../shared/state/status.js';
+import type { Store } from '../../shared/state/store.js';
+import { eventually, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import { CONTROLLER_ID, FaultyProvider, MemoryQueues, provisionerDeps } from '../support/provisioner.js';
+import { freshStore } from '../support/table.js';
+
+let store: Store;
+let dataDir: string;
+let local: LocalProvider;
+let provider: FaultyProvider;
+let queues: MemoryQueues;
+let deps: ProvisionerDeps;
+
+beforeEach(async () => {
+  store = await freshStore();
+  await ensureModel(store);
+  dataDir = tempDataDir();
+  local = localProvider(dataDir);
+  provider = new FaultyProvider(local);
+  queues = new MemoryQueues();
+  deps = provisionerDeps(store, provider, { queues });
+});
+afterEach(async () => {
+  await killAllAgents(dataDir);
+});
+
+const machine = async (id: string) => (await getMachine(store, id)) as Machine;
+const addMachine = async () => ((await addMachines(store)) as [string])[0];
+const instanceIdOf = (machineId: string, attempt = 0) => `local-${CONTROLLER_ID}-${machineId}-${attempt}`;
+const transient = (message: string) => new ProviderError(message, true);
+const permanent = (message: string) => new ProviderError(message, false);
+
+describe('provisioning Alive machines', () => {
+  it('"detecting Alive machines without instance IDs and provisioning provider instances to run their agents"', async () => {
+    const id = await addMachine();
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    const m = await machine(id);
+    expect(m).toMatchObject({ instanceId: instanceIdOf(id), instanceStatus: { current: 'running' }, addresses: ['127.0.0.1'] });
+    expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+    expect(queues.live.has(id)).toBe(true);
+  });
+
+  it('gives the agent its own credential and stores only its hash', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const m = await machine(id);
+    const credential = readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8');
+    expect(m.agentCredentialAttempt).toBe(0);
+    expect(m.agentCredentialHash).not.toContain(credential);
+    expect(verifyAgentCredential(m.agentCredentialHash, credential)).toBe(true);
+    expect(verifyAgentCredential(m.agentCredentialHash, `${credential}x`)).toBe(false);
+  });
+
+  it('reconciling twice leaves one instance', async () => {
+    const id = await addMachine();
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect(await reconcileMachine(deps, id)).toBe('running');
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+    expect(provider.startCalls).toBe(1);
+  });
+
+  it('concurrent reconciles of one machine leave one instance', async () => {
+    const id = await addMachine();
+    const outcomes = await Promise.all([1, 2, 3, 4].map(() => reconcileMachine(deps, id)));
+    expect(outcomes.filter((o) => o === 'started')).toHaveLength(1);
+    expect(outcomes.every((o) => ['started', 'already-started', 'running'].includes(o))).toBe(true);
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
+  });
+
+  it('a provisioner that died between starting the instance and recording it leaves one instance', async () => {
+    const id = await addMachine();
+    // The first provisioner got as far as StartInstance...
+    const first = await local.startInstance({
+      controllerId: CONTROLLER_ID,
+      machineId: id,
+      attempt: 0,
+      series: 'jammy',
+      constraints: {},
+      agent: {
+        apiUrl: deps.apiUrl,
+        credential: deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 }),
+        queueUrl: 'q',
+      },
+    });
+    const pid = readRecord(machineDirOf(dataDir, id))!.pid;
+    // ...and the next reconcile adopts that instance instead of starting another.
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect((await machine(id)).instanceId).toBe(first.instanceId);
+    expect(liveAgentPids(dataDir)).toEqual([pid]);
+  });
+
+  it('the adopted instance carries the credential whose hash is stored', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const credential = readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8');
+    // A second provisioner (another Lambda, a restarted controller) derives the same credential.
+    const other = provisionerDeps(store, provider, { queues, credentials: deps.credentials });
+    expect(await reconcileMachine(other, id)).toBe('running');
+    expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
+  });
+
+  it('a provisioner that loses the race to record stops the instance it started', async () => {
+    const id = await addMachine();
+    provider.afterStart = async () => {
+      // Another provisioner records its instance first.
+      await recordInstance(store, id, { instanceId: 'i-other', attempt: 0 });
+    };
+    expect(await reconcileMachine(deps, id)).toBe('superseded');
+    expect((await machine(id)).instanceId).toBe('i-other');
+    expect(provider.stopped).toEqual([instanceIdOf(id)]);
+    expect(liveAgentPids(dataDir)).toEqual([]);
+  });
+
+  it('a machine removed while its instance was starting gets its instance stopped', async () => {
+    const id = await addMachine();
+    provider.afterStart = async () => {
+      await destroyMachine(store, id);
+      await reconcileMachine({ ...deps, provider: local }, id); // the stream's reconcile of the Dying machine
+    };
+    const outcome = await reconcileMachine(deps, id);
+    expect(await getMachine(store, id)).toBeUndefined();
+    expect(outcome).toBe('superseded');
+    expect(liveAgentPids(dataDir)).toEqual([]);
+  });
+});
+
+describe('provisioning errors', () => {
+  it('transient errors are retried, and the instance starts once they pass', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(transient('capacity'), transient('throttled'));
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect(provider.startCalls).toBe(3);
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+  });
+
+  it('transient errors are retried up to the bound, then recorded as a transient provisioning error', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(transient('capacity 1'), transient('capacity 2'), transient('capacity 3'), transient('never reached'));
+    expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
+    expect(provider.startCalls).toBe(3);
+    const m = await machine(id);
+    expect(m.instanceId).toBeUndefined();
+    expect(m.instanceStatus).toMatchObject({ current: 'provisioning error', message: 'capacity 3', data: { transient: true } });
+    expect(liveAgentPids(dataDir)).toEqual([]);
+  });
+
+  it('a transient provisioning error is tried again once it is old enough (Juju polls them every minute)', async () => {
+    const id = await addMachine();
+    deps = provisionerDeps(store, provider, { queues, policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
+    provider.startFailures.push(transient('capacity'));
+    expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
+    expect(await reconcileMachine(deps, id)).toBe('awaiting-retry');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
+  });
+
+  it('a non-transient error is recorded at once, shown by status, and not retried until retry-provisioning', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(permanent('no instance types in us-east-1 matching constraints "cores=1000"'));
+    expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
+    expect(provider.startCalls).toBe(1);
+    const status = await readStatus(store);
+    expect(status.machines[id]).toMatchObject({
+      'instance-id': 'pending',
+      'machine-status': { current: 'provisioning error', message: 'no instance types in us-east-1 matching constraints "cores=1000"' },
+    });
+
+    expect(await reconcileMachine(deps, id)).toBe('awaiting-retry');
+    expect(await reconcileAll(deps)).toMatchObject({ outcomes: { 'awaiting-retry': 1 } });
+    expect(provider.startCalls).toBe(1);
+
+    await retryProvisioning(store, id);
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id, 1));
+  });
+
+  it('a retried attempt gets a new credential; the old one no longer verifies', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(permanent('bad image'));
+    await reconcileMachine(deps, id);
+    const old = deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    await retryProvisioning(store, id);
+    await reconcileMachine(deps, id);
+    const hash = (await machine(id)).agentCredentialHash;
+    expect(verifyAgentCredential(hash, old)).toBe(false);
+    expect(verifyAgentCredential(hash, readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8'))).toBe(true);
+  });
+
+  it('stops retrying when the machine is destroyed meanwhile', async () => {
+    const id = await addMachine();
+    deps = provisionerDeps(store, provider, {
+      queues,
+      sleep: async () => {
+        await destroyMachine(store, id);
+      },
+    });
+    provider.startFailures.push(transient('capacity'), transient('capacity'));
+    expect(await reconcileMachine(deps, id)).toBe('superseded');
+    expect(provider.startCalls).toBe(1);
+  });
+});
+
+describe('removing machines', () => {
+  it('"detecting non-Alive machines without instance IDs and removing them": a Dying machine never provisioned is removed', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(permanent('no capacity'));
+    await reconcileMachine(deps, id);
+    await destroyMachine(store, id);
+    expect(await reconcileMachine(deps, id)).toBe('removed');
+    expect(await getMachine(store, id)).toBeUndefined();
+    expect(queues.live.has(id)).toBe(false);
+    expect(provider.stopped).toEqual([]);
+  });
+
+  it('a Dying machine with an instance is left to its agent', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    await destroyMachine(store, id);
+    expect(await reconcileMachine(deps, id)).toBe('awaiting-agent');
+    expect((await machine(id)).life).toBe('dying');
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+  });
+
+  it('"detecting Dead machines with instance IDs, decommissioning the instance, and removing the machine"', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const pid = readRecord(machineDirOf(dataDir, id))!.pid;
+    await destroyMachine(store, id);
+    await ensureMachineDead(store, id); // the machine agent's part
+    expect(await reconcileMachine(deps, id)).toBe('removed');
+    expect(await getMachine(store, id)).toBeUndefined();
+    expect(isProcessAlive({ pid })).toBe(false);
+    expect(await local.listInstances(CONTROLLER_ID)).toEqual([]);
+    expect(queues.live.has(id)).toBe(false);
+  });
+
+  it('a removed machine still gets its queue deleted (the provisioner died between the two)', async () => {
+    const id = await addMachine();
+    await queues.ensure(id);
+    await destroyMachine(store, id);
+    await ensureMachineDead(store, id);
+    await removeMachine(store, id);
+    expect(await reconcileMachine(deps, id)).toBe('gone');
+    expect(queues.live.has(id)).toBe(false);
+  });
+});
+
+describe('the full reconcile', () => {
+  it('provisions Alive machines and removes Dead ones, as a resync after lost stream records', async () => {
+    const [a, b] = (await addMachines(store, { count: 2 })) as [string, string];
+    await destroyMachine(store, b);
+    const result = await reconcileAll(deps);
+    expect(result).toMatchObject({ machines: 2, outcomes: { started: 1, removed: 1 }, strays: [], missing: [], failures: [] });
+    expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
+    expect(await getMachine(store, b)).toBeUndefined();
+  });
+
+  it('stops stray instances: of machines unknown to state, and of machines with another instance recorded', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    // An agent for a machine state never heard of (left by a crashed controller, say)...
+    const unknown = await local.startInstance({
+      controllerId: CONTROLLER_ID,
+      machineId: '42',
+      attempt: 0,
+      series: 'jammy',
+      constraints: {},
+      agent: { apiUrl: 'a', credential: 'c', queueUrl: 'q' },
+    });
+    // ...and an instance of machine `id` that is not the one recorded.
+    provider.phantoms.push({ instanceId: 'i-phantom', machineId: id, state: 'running', addresses: [] });
+    const result = await reconcileAll(deps);
+    expect(result.strays.sort()).toEqual([unknown.instanceId, 'i-phantom'].sort());
+    expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+  });
+
+  it('reaps the instance of a machine removed without its provisioner (a restarted controller re-adopts and reaps)', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    await destroyMachine(store, id);
+    await ensureMachineDead(store, id);
+    await removeMachine(store, id);
+    const restarted = provisionerDeps(store, localProvider(dataDir), { queues });
+    expect((await reconcileAll(restarted)).strays).toEqual([instanceIdOf(id)]);
+    expect(liveAgentPids(dataDir)).toEqual([]);
+  });
+
+  it('leaves alone an instance whose machine has none recorded yet (it may be mid-provisioning)', async () => {
+    const id = await addMachine();
+    provider.startFailures.push(permanent('no'));
+    await reconcileMachine(deps, id); // in error: reconcileAll will not provision it
+    provider.phantoms.push({ instanceId: 'i-starting', machineId: id, state: 'pending', addresses: [] });
+    expect((await reconcileAll(deps)).strays).toEqual([]);
+  });
+
+  it('marks a machine whose instance vanished: instance "<id>" missing', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const pid = readRecord(machineDirOf(dataDir, id))!.pid;
+    process.kill(pid, 'SIGKILL');
+    await eventually(
+      () => isProcessAlive({ pid }),
+      (alive) => !alive,
+    );
+    await new Promise((r) => setTimeout(r, 5)); // recorded strictly before the listing
+    const result = await reconcileAll(deps);
+    expect(result.missing).toEqual([id]);
+    expect((await machine(id)).instanceStatus).toMatchObject({ current: 'error', message: `instance "${instanceIdOf(id)}" missing` });
+    expect((await readStatus(store)).machines[id]).toMatchObject({
+      'machine-status': { current: 'error', message: `instance "${instanceIdOf(id)}" missing` },
+    });
+  });
+
+  it('does not declare missing an instance recorded within the grace period (EC2 lists new instances late)', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const pid = readRecord(machineDirOf(dataDir, id))!.pid;
+    process.kill(pid, 'SIGKILL');
+    await eventually(
+      () => isProcessAlive({ pid }),
+      (alive) => !alive,
+    );
+    const result = await reconcileAll({ ...deps, policy: { ...deps.policy, missingInstanceGraceMs: 60_000 } });
+    expect(result.missing).toEqual([]);
+    expect((await machine(id)).instanceStatus.current).toBe('running');
+  });
+});
+
+describe('the stream handler', () => {
+  let sequence = 0;
+  const machineRecord = (m: Machine, eventName: 'INSERT' | 'MODIFY' | 'REMOVE' = 'MODIFY', model = store.model): DynamoDBRecord => {
+    const image = marshall(toItem(model, refs.machine(m.id), { ...m }), { removeUndefinedValues: true });
+    return {
+      eventName,
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        Keys: marshall(keyOf(model, refs.machine(m.id))) as never,
+        ...(eventName === 'REMOVE' ? { OldImage: image as never } : { NewImage: image as never }),
+        SequenceNumber: String(++sequence).padStart(21, '0'),
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    };
+  };
+
+  it('provisions the machines of a batch, and a batch delivered twice leaves one instance each', async () => {
+    const [a, b] = (await addMachines(store, { count: 2 })) as [string, string];
+    const records = [machineRecord(await machine(a), 'INSERT'), machineRecord(await machine(b), 'INSERT'), machineRecord(await machine(a))];
+    const handler = createProvisionerHandler(deps);
+    expect(await handler({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect(await handler({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.machineId).sort()).toEqual([a, b].sort());
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+    expect(provider.startCalls).toBe(2);
+  });
+
+  it("reports only the failed machines' records, by sequence number", async () => {
+    const [a, b] = (await addMachines(store, { count: 2 })) as [string, string];
+    queues.failing.add(b);
+    const records = [machineRecord(await machine(a)), machineRecord(await machine(b)), machineRecord(await machine(b))];
+    const response = await createProvisionerHandler(deps)({ Records: records });
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      records[1]!.dynamodb!.SequenceNumber,
+      records[2]!.dynamodb!.SequenceNumber,
+    ]);
+    expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
+  });
+
+  it('ignores records of other kinds and of other models', async () => {
+    const id = await addMachine();
+    const other = machineRecord(await machine(id), 'INSERT', 'other-model');
+    const app: DynamoDBRecord = {
+      eventName: 'INSERT',
+      dynamodb: {
+        Keys: marshall(keyOf(store.model, refs.application('wp'))) as never,
+        NewImage: marshall(toItem(store.model, refs.application('wp'), { name: 'wp' })) as never,
+        SequenceNumber: '1',
+      },
+    };
+    expect(await createProvisionerHandler(deps)({ Records: [other, app] })).toEqual({ batchItemFailures: [] });
+    expect(provider.startCalls).toBe(0);
+  });
+
+  it('a removal record deletes the queue of the removed machine', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    const last = await machine(id);
+    await destroyMachine(store, id);
+    await ensureMachineDead(store, id);
+    await reconcileMachine({ ...deps, queues: new MemoryQueues() }, id); // removed, but this provisioner's queue call went elsewhere
+    expect(queues.live.has(id)).toBe(true);
+    await createProvisionerHandler(deps)({ Records: [machineRecord(last, 'REMOVE')] });
+    expect(queues.live.has(id)).toBe(false);
+  });
+
+  it('the schedule runs the full reconcile', async () => {
+    const id = await addMachine();
+    expect(await createReconcileHandler(deps)()).toMatchObject({ machines: 1, outcomes: { started: 1 } });
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
+  });
+});

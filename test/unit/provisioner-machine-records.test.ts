@@ -1,0 +1,33 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { machineRecords } from '../../functions/provisioner/machine-records.js';
+import { ATTR } from '../../shared/state/keys.js';
+
+const record = (pk: string, kind: string, id: string, seq: string, image: 'NewImage' | 'OldImage' = 'NewImage') => ({
+  eventName: image === 'NewImage' ? ('MODIFY' as const) : ('REMOVE' as const),
+  dynamodb: {
+    Keys: marshall({ pk, sk: 'ITEM' }) as never,
+    [image]: marshall({ pk, sk: 'ITEM', [ATTR.kind]: kind, id }) as never,
+    SequenceNumber: seq,
+  },
+});
+
+describe('machineRecords', () => {
+  it("groups the batch's machine records by machine, from new or old images, for this model only", () => {
+    const byMachine = machineRecords(
+      [
+        record('default#MACHINE#1', 'machine', '1', '1'),
+        record('default#UNIT#wp/0', 'unit', 'wp/0', '2'),
+        record('default#MACHINE#2', 'machine', '2', '3', 'OldImage'),
+        record('other#MACHINE#1', 'machine', '1', '4'),
+        record('default#MACHINE#1', 'machine', '1', '5'),
+        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '6' } },
+      ],
+      'default',
+    );
+    expect([...byMachine]).toEqual([
+      ['1', ['1', '5']],
+      ['2', ['3']],
+    ]);
+  });
+});
