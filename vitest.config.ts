@@ -10,5 +10,7 @@ export default defineConfig({
     // CI reads a closing `N passed, N failed` line, printed by .ci/run from this JSON report.
     reporters: process.env.DROVER_TEST_REPORT ? ['default', ['json', { outputFile: process.env.DROVER_TEST_REPORT }]] : ['default'],
     hookTimeout: 60_000,
+    // The functions log through Powertools; in tests only what went wrong is worth reading.
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'false' },
   },
 });

@@ -47,10 +47,18 @@ describe('destroy-machine', () => {
     expect((await getMachine(store, id!))?.life).toBe('dying');
   });
 
-  it('a machine whose unit was removed can be destroyed', async () => {
+  it('a machine whose last unit was removed is already Dying (Juju 2.x host fast-forward), so destroying it is a no-op', async () => {
     await deploy(store, { charm: charms.wordpress });
     await destroyUnit(store, 'wordpress/0');
-    expect(await destroyMachine(store, '0')).toBe('dying');
+    expect(await destroyMachine(store, '0')).toBe('already-dying');
+  });
+
+  it('a machine that keeps another unit stays Alive when one of its units is removed', async () => {
+    const [id] = await addMachines(store);
+    await deploy(store, { charm: charms.wordpress, to: [id!] });
+    await deploy(store, { charm: charms.mysql, to: [id!] });
+    await destroyUnit(store, 'wordpress/0');
+    expect(await destroyMachine(store, id!).catch((e: Error) => e.message)).toBe(`machine ${id} has unit "mysql/0" assigned`);
   });
 
   it('"If the machine is not Alive, abort without error": destroying it again is a no-op', async () => {

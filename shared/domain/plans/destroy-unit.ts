@@ -8,7 +8,7 @@
 import type { Application, Machine, Unit } from '../entities.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { refs, type Change, type Plan } from '../plan.js';
-import { releaseApplication } from './references.js';
+import { releaseApplication, unassignFromMachine } from './references.js';
 
 export type DestroyUnitResult = 'dying' | 'removed' | 'already-dying';
 
@@ -81,14 +81,7 @@ const canShortCut = (unit: Unit) =>
 function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitResult> {
   const changes: Change[] = [];
   // "If the unit is a principal unit, unassign the unit from its machine."
-  if (unit.machine !== undefined && snapshot.machine) {
-    changes.push({
-      op: 'update',
-      ref: refs.machine(unit.machine),
-      removeFromSet: { principals: [unit.name] },
-      expect: { contains: { principals: unit.name } },
-    });
-  }
+  if (unit.machine !== undefined && snapshot.machine) changes.push(unassignFromMachine(snapshot.machine, unit.name));
   changes.push({
     op: 'remove',
     ref: refs.unit(unit.name),

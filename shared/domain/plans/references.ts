@@ -1,7 +1,7 @@
 // Dropping references. lifecycles.txt "References": all units reference their services, all
 // relations reference the services they are part of; "the Dying service's document is finally
 // removed in the same transaction that removes the last entity referencing that service".
-import type { Application, Relation } from '../entities.js';
+import type { Application, Machine, Relation } from '../entities.js';
 import { refs, type Change, type Expect } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 
@@ -64,4 +64,29 @@ export function removeRelation(
     if (app) changes.push(releaseApplication(app, { relation: relation.key }));
   }
   return changes;
+}
+
+/**
+ * Unassigning a principal from its machine. When it is the machine's last principal, the machine
+ * is set Dying in the same transaction, so removing an application's units also removes the
+ * machines made for them: Juju 2.x's "host fast-forward" (reference §1.2 Machines rule 8). The
+ * seeds (1.x) left such machines behind for a separate destroy-machine; users of today's Juju
+ * expect `remove-unit` and `remove-application` to take the machine along.
+ */
+export function unassignFromMachine(machine: Machine, unit: string): Change {
+  const last = machine.life === 'alive' && machine.principals.length === 1 && machine.principals[0] === unit;
+  if (!last)
+    return {
+      op: 'update',
+      ref: refs.machine(machine.id),
+      removeFromSet: { principals: [unit] },
+      expect: { contains: { principals: unit } },
+    };
+  return {
+    op: 'update',
+    ref: refs.machine(machine.id),
+    removeFromSet: { principals: [unit] },
+    set: { life: 'dying' },
+    expect: { life: 'alive', setSize: { principals: 1 }, contains: { principals: unit } },
+  };
 }

@@ -9,7 +9,7 @@
 import type { Application, Machine, Unit } from '../entities.js';
 import { DroverError } from '../errors.js';
 import { refs, type Change, type Plan } from '../plan.js';
-import { releaseApplication, removesApplication } from './references.js';
+import { releaseApplication, removesApplication, unassignFromMachine } from './references.js';
 
 export interface RemoveUnitResult {
   removed: boolean;
@@ -33,14 +33,7 @@ export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: str
 
   const changes: Change[] = [];
   if (unit.principal === undefined) {
-    if (unit.machine !== undefined && snapshot.machine) {
-      changes.push({
-        op: 'update',
-        ref: refs.machine(unit.machine),
-        removeFromSet: { principals: [unit.name] },
-        expect: { contains: { principals: unit.name } },
-      });
-    }
+    if (unit.machine !== undefined && snapshot.machine) changes.push(unassignFromMachine(snapshot.machine, unit.name));
   } else if (snapshot.principal) {
     changes.push({
       op: 'update',

@@ -94,6 +94,18 @@ export class LocalProvider implements Provider {
     }
   }
 
+  /**
+   * Like a host shutting down: stops this controller's agent processes but keeps their machine
+   * directories (charm and unit agent state), so the next startInstance of the same attempt — the
+   * controller resuming its machines after a restart — continues where they were.
+   */
+  async shutDownAgents(controllerId: string): Promise<void> {
+    const records = listMachineDirs(this.dataDir)
+      .map(readRecord)
+      .filter((r): r is LocalInstanceRecord => r !== undefined && r.controllerId === controllerId);
+    await Promise.all(records.map((r) => terminateAgent(r, this.stopGraceMs)));
+  }
+
   private async startLocked(dir: string, request: StartInstanceRequest): Promise<InstanceInfo> {
     const existing = readRecord(dir);
     if (existing && isProcessAlive(existing)) {

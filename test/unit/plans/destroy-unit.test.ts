@@ -73,7 +73,8 @@ describe('planDestroyUnit', () => {
     const snapshot: DestroyUnitSnapshot = {
       unit: unit('wordpress/0', { agentStatus: allocating, machine: '1' }),
       application: app('wordpress', { unitCount: 2 }),
-      machine: machine('1', { principals: ['wordpress/0'] }),
+      // Another principal stays, so the machine stays Alive (no host fast-forward).
+      machine: machine('1', { principals: ['mysql/0', 'wordpress/0'] }),
       subordinates: [],
     };
     const plan = planDestroyUnit(snapshot, { name: 'wordpress/0', by: 'user' });

@@ -17,7 +17,8 @@ describe('planRemoveUnit', () => {
     const plan = planRemoveUnit(
       {
         unit: unit('wordpress/0', { life: 'dead', machine: '1' }),
-        machine: machine('1', { principals: ['wordpress/0'] }),
+        // Another principal stays, so the machine stays Alive (see the fast-forward test below).
+        machine: machine('1', { principals: ['mysql/0', 'wordpress/0'] }),
         application: app('wordpress', { unitCount: 1 }),
       },
       { name: 'wordpress/0' },
@@ -32,6 +33,24 @@ describe('planRemoveUnit', () => {
       { op: 'remove', ref: { kind: 'unit', name: 'wordpress/0' }, expect: { life: 'dead' } },
       { op: 'update', ref: { kind: 'application', name: 'wordpress' }, add: { unitCount: -1 }, expect: { life: 'alive' } },
     ]);
+  });
+
+  it("removing a machine's last principal sets the machine Dying in the same transaction (Juju 2.x host fast-forward)", () => {
+    const plan = planRemoveUnit(
+      {
+        unit: unit('wordpress/0', { life: 'dead', machine: '1' }),
+        machine: machine('1', { principals: ['wordpress/0'] }),
+        application: app('wordpress', { unitCount: 2 }),
+      },
+      { name: 'wordpress/0' },
+    );
+    expect(plan.changes[0]).toEqual({
+      op: 'update',
+      ref: { kind: 'machine', id: '1' },
+      removeFromSet: { principals: ['wordpress/0'] },
+      set: { life: 'dying' },
+      expect: { life: 'alive', setSize: { principals: 1 }, contains: { principals: 'wordpress/0' } },
+    });
   });
 
   it('"If the unit is a subordinate unit, unassign it from its principal unit"', () => {
