@@ -1,0 +1,37 @@
+// `npm start`: the local controller in the foreground. Ctrl-C stops it cleanly (agents included);
+// state stays in the data directory and the next start resumes it.
+import { parseArgs } from 'node:util';
+import { startController } from './controller.js';
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string', default: process.env.DROVER_DATA_DIR ?? '.drover/controller' },
+    port: { type: 'string' },
+  },
+});
+
+const controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) });
+
+console.log(`drover controller ${controller.controllerId} is running.
+  API:        ${controller.apiUrl} (127.0.0.1 only)
+  data:       ${controller.dataDir}
+  connection: ${controller.dataDir}/controller.json (API URL and token; keep it private)
+
+Drive it with the drover CLI from this directory, for example:
+  npx drover register-local ${controller.dataDir}
+  npx drover deploy test/charms/<charm-dir>
+  npx drover status
+
+Ctrl-C stops the controller and its machine agents; the next start resumes them.`);
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the controller...`);
+  await controller.stop();
+  console.log('stopped.');
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,32 @@
+// The local controller's secrets, made once at bootstrap and kept in its data directory
+// (mode 0600): the users' API token and the key agent credentials are derived from.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { newAgentCredentialKey } from '../shared/provisioner/agent-credentials.js';
+
+export interface ControllerSecrets {
+  controllerId: string;
+  token: string;
+  agentCredentialKey: string;
+  /** The API port, kept so agents started before a restart still find the controller. */
+  apiPort?: number;
+}
+
+export function writePrivateJson(path: string, value: unknown): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(value, null, 2), { mode: 0o600 });
+  renameSync(temporary, path);
+}
+
+export function loadOrCreateSecrets(dataDir: string): ControllerSecrets {
+  const path = join(dataDir, 'secrets.json');
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as ControllerSecrets;
+  const secrets: ControllerSecrets = {
+    controllerId: `local-${randomBytes(3).toString('hex')}`,
+    token: randomBytes(32).toString('base64url'),
+    agentCredentialKey: newAgentCredentialKey(),
+  };
+  writePrivateJson(path, secrets);
+  return secrets;
+}

@@ -1,0 +1,69 @@
+// The local controller end to end (issue 3): the real handlers on DynamoDB Local's stream, the
+// API over HTTP, the local provider starting agent processes (a stand-in agent here; the agents'
+// own suite runs the real one).
+import { afterEach, describe, expect, it } from 'vitest';
+import { startController, type RunningController } from '../../embedded/controller.js';
+import { fakeAgentCommand, liveAgentPids, tempDataDir } from '../support/local-agents.js';
+
+let controller: RunningController | undefined;
+let dataDir: string;
+afterEach(async () => {
+  await controller?.stop();
+  controller = undefined;
+});
+
+async function call(c: RunningController, method: string, op: string, body?: unknown) {
+  const res = await fetch(`${c.apiUrl}/v1/${op}`, {
+    method,
+    headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const MYSQL = 'name: mysql\nseries: [jammy]\nprovides:\n  server: mysql\n';
+
+describe('local controller', () => {
+  it('deploys through its API, and the provisioner starts a machine agent per machine', async () => {
+    dataDir = tempDataDir();
+    controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), timers: { sweepMs: 500 } });
+    const deployed = await call(controller, 'POST', 'deploy', { charm: { metadata: MYSQL }, numUnits: 2 });
+    expect(deployed.status).toBe(200);
+    const status = await eventually(
+      () => call(controller!, 'GET', 'status'),
+      (s) => Object.values(s.body.machines as Record<string, { 'instance-id': string }>).every((m) => m['instance-id'] !== 'pending'),
+      'both machines provisioned',
+    );
+    expect(Object.keys(status.body.machines)).toEqual(['0', '1']);
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+  });
+
+  it('a clean stop leaves no process behind, and a restart resumes the machines', async () => {
+    dataDir = tempDataDir();
+    controller = await startController({ dataDir, agentCommand: fakeAgentCommand() });
+    await call(controller, 'POST', 'add-machine', {});
+    await eventually(
+      () => Promise.resolve(liveAgentPids(dataDir)),
+      (p) => p.length === 1,
+      'an agent',
+    );
+    await controller.stop();
+    controller = undefined;
+    expect(liveAgentPids(dataDir)).toEqual([]);
+
+    controller = await startController({ dataDir, agentCommand: fakeAgentCommand() });
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+    const status = await call(controller, 'GET', 'status');
+    expect(status.body.machines['0']['instance-id']).toMatch(/^local-/);
+  });
+});
