@@ -55,6 +55,13 @@ describe('deploy', () => {
     );
   });
 
+  it('"Subordinate units cannot have constraints"', async () => {
+    await expect(deploy(store, { charm: charms.logging, constraints: parseConstraints('mem=2G') })).rejects.toThrow(
+      'constraints do not apply to subordinate applications',
+    );
+    expect(await getApplication(store, 'logging')).toBeUndefined();
+  });
+
   it('takes config defaults and validates config values', async () => {
     await deploy(store, { charm: charms.wordpress, numUnits: 0, config: { 'blog-title': 'Hello' } });
     expect((await getApplication(store, 'wordpress'))?.config).toEqual({ 'blog-title': 'Hello' });
