@@ -1,0 +1,120 @@
+// The user API over HTTP: `POST /v1/<operation>` with the operation's JSON body, `GET` for reads;
+// errors come back as `{error: {code, message}}`. A local controller takes the bearer token made
+// at bootstrap; an AWS controller takes IAM, so requests are SigV4-signed (cli/sigv4.ts).
+import type { Operation, RequestOf } from '../shared/api/requests.js';
+import type { ControllerEntry, SelectedController } from './config.js';
+import { ApiError, CliError } from './errors.js';
+
+/** What a request looks like to a signer: it returns the headers to add. */
+export interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+export type RequestSigner = (request: OutgoingRequest) => Promise<Record<string, string>>;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function bearerSigner(name: string, controller: ControllerEntry): RequestSigner {
+  return async () => {
+    if (!controller.token) throw new CliError(`controller "${name}" has no token in the client config; bootstrap or register it again`);
+    return { authorization: `Bearer ${controller.token}` };
+  };
+}
+
+async function awsSigner(name: string, controller: ControllerEntry): Promise<RequestSigner> {
+  // Loaded only for AWS controllers: the SDK's credential chain is slow to import.
+  const { sigv4Signer } = await import('./sigv4.js');
+  return sigv4Signer(name, controller.region ?? regionFromUrl(controller.apiUrl));
+}
+
+/** `https://<id>.execute-api.<region>.amazonaws.com` names its region. */
+export function regionFromUrl(apiUrl: string): string | undefined {
+  return new URL(apiUrl).hostname.match(/\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/)?.[1];
+}
+
+/** Why a connection failed, in the words of the socket error rather than fetch's "fetch failed". */
+function connectionReason(e: unknown): string {
+  if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return 'no answer in time';
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.message || cause?.code || (e as Error).message || String(e);
+}
+
+export class ApiClient {
+  private signer: Promise<RequestSigner> | undefined;
+
+  constructor(
+    readonly selected: SelectedController,
+    private readonly options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ) {}
+
+  get name(): string {
+    return this.selected.name;
+  }
+
+  private sign(): Promise<RequestSigner> {
+    const { name, controller } = this.selected;
+    this.signer ??= controller.type === 'aws' ? awsSigner(name, controller) : Promise.resolve(bearerSigner(name, controller));
+    return this.signer;
+  }
+
+  post<O extends Operation, R = unknown>(operation: O, body: RequestOf<O>): Promise<R> {
+    return this.request<R>('POST', operation, undefined, body);
+  }
+
+  get<R = unknown>(path: string, query?: Record<string, string | string[] | undefined>): Promise<R> {
+    return this.request<R>('GET', path, query);
+  }
+
+  private async request<R>(
+    method: 'GET' | 'POST',
+    path: string,
+    query?: Record<string, string | string[] | undefined>,
+    body?: unknown,
+  ): Promise<R> {
+    const { name, controller } = this.selected;
+    const url = new URL(`${controller.apiUrl.replace(/\/+$/, '')}/v1/${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) url.searchParams.append(key, v);
+    }
+    const request: OutgoingRequest = { method, url, headers: { accept: 'application/json' } };
+    if (body !== undefined) {
+      request.body = JSON.stringify(body);
+      request.headers['content-type'] = 'application/json';
+    }
+    const auth = await (await this.sign())(request);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { ...request.headers, ...auth },
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        signal: this.options.signal ? AbortSignal.any([timeout, this.options.signal]) : timeout,
+      });
+    } catch (e) {
+      if (this.options.signal?.aborted) throw new CliError('interrupted');
+      throw new CliError(
+        `cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; is it running? (drover bootstrap local / drover controllers)`,
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      throw new CliError(`unexpected answer from controller "${name}" (HTTP ${response.status}): ${text.slice(0, 200)}`);
+    }
+    if (response.ok) return parsed as R;
+    const error = (parsed as { error?: { code?: string; message?: string } }).error;
+    if (error?.message) throw new ApiError(error.code ?? 'unknown', error.message, response.status);
+    // API Gateway's own refusals (IAM) are `{"message": "..."}`.
+    const message = (parsed as { message?: string }).message ?? text.slice(0, 200);
+    if (response.status === 403) throw new ApiError('unauthorized', `permission denied by controller "${name}": ${message}`, 403);
+    throw new ApiError('unknown', `controller "${name}" answered HTTP ${response.status}: ${message}`, response.status);
+  }
+}
+
+/** A route the controller does not have (an older controller, or one not written yet). */
+export const isMissingRoute = (e: unknown) => e instanceof ApiError && e.httpStatus === 404 && /^no route /.test(e.message);

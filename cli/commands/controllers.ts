@@ -1,0 +1,213 @@
+// Controllers: bootstrap a local one, register an AWS one, list, switch, kill, unregister. The
+// client config (cli/config.ts) records them; every other command talks to the current one.
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { ApiClient, regionFromUrl } from '../client.js';
+import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../config.js';
+import { MODEL_NAME, type Cli } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { readControllerFile, startLocalController, stopLocalController } from '../local-controller.js';
+import { printData, type DataFormat } from '../output.js';
+import { renderTable, type Cell } from '../table.js';
+
+const NAME = /^[a-z0-9][a-z0-9.-]*$/;
+
+function checkName(name: string): void {
+  if (!NAME.test(name)) throw new UsageError(`invalid controller name "${name}": use lowercase letters, digits, "." and "-"`);
+}
+
+async function checkUnused(cli: Cli, name: string): Promise<void> {
+  if ((await readConfig(cli.io.env)).controllers[name]) throw new CliError(`controller "${name}" already exists`);
+}
+
+async function record(cli: Cli, name: string, controller: ControllerEntry): Promise<void> {
+  await updateConfig(cli.io.env, (config) => {
+    config.controllers[name] = controller;
+    config.current = name;
+  });
+}
+
+async function forget(cli: Cli, name: string): Promise<void> {
+  await updateConfig(cli.io.env, (config) => {
+    delete config.controllers[name];
+    if (config.current === name) delete config.current;
+  });
+}
+
+export function registerControllers(program: Command, cli: Cli): void {
+  program
+    .command('bootstrap')
+    .summary('Start a local controller and make it current.')
+    .description('Start a local controller in the background and make it the current controller.')
+    .argument('<cloud>', '"local" (AWS controllers are deployed with CDK and added with "drover register")')
+    .argument('[controller-name]', 'the name to record it under', 'local')
+    .option('--data-dir <dir>', "the controller's state, log and agents (default: $DROVER_HOME/controllers/<name>)")
+    .addHelpText('after', '\nExamples:\n  drover bootstrap local\n  drover bootstrap local dev --data-dir /var/tmp/drover-dev')
+    .action(async (cloud: string, name: string, opts: { dataDir?: string }) => {
+      if (cloud !== 'local') {
+        throw new CliError(
+          `unknown cloud "${cloud}": drover bootstraps "local"; deploy an AWS controller with CDK (infra/) and add it with "drover register <api-url>"`,
+        );
+      }
+      checkName(name);
+      await checkUnused(cli, name);
+      const dataDir = resolve(opts.dataDir ?? join(droverHome(cli.io.env), 'controllers', name));
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      const started = await startLocalController(cli.io, dataDir);
+      await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
+      cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
+      cli.io.stderr(`Model "${MODEL_NAME}" is ready; its data and log are in ${dataDir}\n`);
+    });
+
+  program
+    .command('register')
+    .summary('Add an AWS controller by its API URL.')
+    .description('Add an AWS controller by its API URL; requests are signed with your AWS credentials (SigV4).')
+    .argument('<api-url>', 'the API URL printed by "cdk deploy"')
+    .argument('[controller-name]', 'the name to record it under', 'aws')
+    .option('--region <region>', 'the AWS region (default: from the URL, or AWS_REGION)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  drover register https://abc123.execute-api.eu-west-1.amazonaws.com\n  drover register https://api.example.com prod --region us-east-1',
+    )
+    .action(async (apiUrl: string, name: string, opts: { region?: string }) => {
+      let url: URL;
+      try {
+        url = new URL(apiUrl);
+      } catch {
+        throw new UsageError(`invalid API URL "${apiUrl}"`);
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`invalid API URL "${apiUrl}": use https://`);
+      checkName(name);
+      await checkUnused(cli, name);
+      const region = opts.region ?? regionFromUrl(apiUrl) ?? cli.io.env.AWS_REGION ?? cli.io.env.AWS_DEFAULT_REGION;
+      if (!region) throw new CliError(`cannot tell the region of ${apiUrl}; give it with --region`);
+      const controller: ControllerEntry = { type: 'aws', apiUrl: url.href.replace(/\/+$/, ''), region };
+      // Registering a controller that does not answer, or refuses these credentials, helps nobody.
+      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('status');
+      await record(cli, name, controller);
+      cli.io.stderr(`Registered controller "${name}" (${region}); it is now the current controller\n`);
+    });
+
+  program
+    .command('register-local')
+    .summary('Add a local controller started with "npm start".')
+    .description('Add a local controller that is already running (e.g. started with "npm start"), by its data directory.')
+    .argument('<data-dir>', "the controller's data directory (it holds controller.json)")
+    .argument('[controller-name]', 'the name to record it under', 'local')
+    .addHelpText('after', '\nExamples:\n  drover register-local .drover/controller')
+    .action(async (dir: string, name: string) => {
+      checkName(name);
+      await checkUnused(cli, name);
+      const dataDir = resolve(dir);
+      const file = await readControllerFile(dataDir);
+      if (!file)
+        throw new CliError(
+          `no running controller in ${dataDir} (no controller.json); start one with "npm start" or "drover bootstrap local"`,
+        );
+      const controller: ControllerEntry = { type: 'local', apiUrl: file.apiUrl, token: file.token, dataDir, pid: file.pid };
+      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('status');
+      await record(cli, name, controller);
+      cli.io.stderr(`Registered controller "${name}" at ${file.apiUrl}; it is now the current controller\n`);
+    });
+
+  program
+    .command('controllers')
+    .alias('list-controllers')
+    .summary('List controllers; * marks the current one.')
+    .description('List the controllers this client knows; * marks the current one.')
+    .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
+    .addHelpText('after', '\nExamples:\n  drover controllers\n  drover controllers --format json')
+    .action(async (opts: { format: 'tabular' | DataFormat }) => {
+      const config = await readConfig(cli.io.env);
+      const names = Object.keys(config.controllers).sort();
+      if (opts.format !== 'tabular') {
+        const controllers = Object.fromEntries(
+          names.map((n) => {
+            const c = config.controllers[n]!;
+            // Tokens stay in the config file; they are not output.
+            return [
+              n,
+              {
+                type: c.type,
+                'api-url': c.apiUrl,
+                ...(c.region ? { region: c.region } : {}),
+                ...(c.dataDir ? { 'data-dir': c.dataDir } : {}),
+              },
+            ];
+          }),
+        );
+        return printData(cli.io, { controllers, ...(config.current ? { 'current-controller': config.current } : {}) }, opts.format);
+      }
+      if (!names.length) {
+        return cli.io.stderr(
+          'No controllers registered.\n\nCreate one with "drover bootstrap local", or add an AWS controller with "drover register <api-url>".\n',
+        );
+      }
+      const rows: Cell[][] = [['Controller', 'Model', 'Type', 'Region', 'API URL']];
+      for (const n of names) {
+        const c = config.controllers[n]!;
+        rows.push([n === config.current ? `${n}*` : n, MODEL_NAME, c.type, c.region ?? '', c.apiUrl]);
+      }
+      cli.io.stdout(renderTable(rows, cli.colour));
+    });
+
+  program
+    .command('switch')
+    .summary('Change (or show) the current controller.')
+    .description('Make another controller current; with no argument, show the current one.')
+    .argument('[controller]', 'a controller name (or <controller>:<model>)')
+    .addHelpText('after', '\nExamples:\n  drover switch\n  drover switch local')
+    .action(async (target: string | undefined) => {
+      const config = await readConfig(cli.io.env);
+      if (target === undefined) {
+        if (!config.current) throw new CliError('no controller selected; use "drover switch <name>" (see "drover controllers")');
+        return cli.io.stdout(`${config.current}:${MODEL_NAME}\n`);
+      }
+      const [name = '', model] = target.split(':');
+      if (!config.controllers[name] || (model && model !== MODEL_NAME))
+        throw new CliError(`"${target}" is not the name of a model or controller`);
+      const previous = config.current;
+      await updateConfig(cli.io.env, (c) => (c.current = name));
+      cli.io.stderr(`${previous ? `${previous}:${MODEL_NAME}` : '(none)'} -> ${name}:${MODEL_NAME}\n`);
+    });
+
+  program
+    .command('kill-controller')
+    .summary('Stop a local controller and forget it.')
+    .description('Stop a local controller and forget it (its data directory is kept).')
+    .argument('<controller>', 'the controller')
+    .option('-y, --no-prompt', 'do not ask for confirmation')
+    .addHelpText('after', '\nExamples:\n  drover kill-controller local\n  drover kill-controller local -y')
+    .action(async (name: string, opts: { prompt: boolean }) => {
+      const controller = (await readConfig(cli.io.env)).controllers[name];
+      if (!controller) throw new CliError(`controller "${name}" not found; see "drover controllers"`);
+      if (controller.type !== 'local' || !controller.dataDir) {
+        throw new CliError(
+          `controller "${name}" runs on AWS: destroy it with "cdk destroy" (infra/), then forget it with "drover unregister ${name}"`,
+        );
+      }
+      if (opts.prompt) {
+        cli.io.stderr(
+          `WARNING This stops the local controller "${name}" and its agents; its data stays in ${controller.dataDir}.\n\nContinue? (y/N): `,
+        );
+        const answer = (await cli.io.readLine())?.trim().toLowerCase();
+        if (answer !== 'y' && answer !== 'yes') throw new CliError('controller destruction aborted');
+      }
+      const stopped = await stopLocalController(controller.dataDir, controller.pid, cli.io.signal);
+      await forget(cli, name);
+      cli.io.stderr(stopped ? `Stopped controller "${name}"\n` : `Controller "${name}" was not running; forgot it\n`);
+    });
+
+  program
+    .command('unregister')
+    .description('Forget a controller without stopping it.')
+    .argument('<controller>', 'the controller')
+    .addHelpText('after', '\nExamples:\n  drover unregister aws')
+    .action(async (name: string) => {
+      if (!(await readConfig(cli.io.env)).controllers[name]) throw new CliError(`controller "${name}" not found; see "drover controllers"`);
+      await forget(cli, name);
+      cli.io.stderr(`Removed details of controller "${name}"\n`);
+    });
+}

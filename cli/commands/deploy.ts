@@ -1,0 +1,102 @@
+// deploy <charm-dir> [name]: the charm is read and validated locally (errors before any upload),
+// packed, and sent with the deployment; the answer says what was created, and whether required
+// relations hold the deployment back (required-relations-proposal.txt: "the CLI lists pending
+// dependencies").
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import type { RequestOf } from '../../shared/api/requests.js';
+import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
+import { packCharm, readCharmDir } from '../charm-dir.js';
+import type { Cli } from '../context.js';
+import { CliError } from '../errors.js';
+import { checkedConstraints } from './constraints.js';
+
+interface DeployResponse {
+  application: string;
+  series: string;
+  units: string[];
+  machines: string[];
+  pending?: string;
+}
+
+/** `--config` is `key=value` or a YAML file: `{<application>: {key: value}}` or plain `{key: value}`. */
+async function readConfigFlags(values: string[], application: string): Promise<Record<string, string>> {
+  const config: Record<string, string> = {};
+  for (const value of values) {
+    const pair = splitAssignment(value);
+    if (pair && !pair[0].includes('/')) {
+      config[pair[0]] = pair[1];
+      continue;
+    }
+    let doc: unknown;
+    try {
+      doc = parseYaml(await readFile(value, 'utf8'));
+    } catch (e) {
+      throw new CliError(`cannot read config file "${value}": ${(e as Error).message.split('\n')[0]}`);
+    }
+    const record = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (!record(doc)) throw new CliError(`config file "${value}" must be a YAML mapping of option names to values`);
+    const scoped = (doc as Record<string, unknown>)[application];
+    const settings = (record(scoped) ? scoped : doc) as Record<string, unknown>;
+    for (const [key, v] of Object.entries(settings)) config[key] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return config;
+}
+
+export function registerDeploy(program: Command, cli: Cli): void {
+  program
+    .command('deploy')
+    .description('Deploy an application from a local charm directory.')
+    .argument('<charm-dir>', 'a charm directory: metadata.yaml, optional config.yaml, hooks/')
+    .argument('[application-name]', "the application's name (default: the charm's name)")
+    .option('-n, --num-units <n>', 'number of units to add (default 1; 0 for subordinates)', nonNegativeInteger('--num-units'))
+    .option('--to <placement>', 'machines for the units, comma-separated (e.g. 1,2)', commaList)
+    .option('--constraints <constraints>', 'constraints for the application\'s machines, e.g. "mem=4G cores=2"')
+    .option('--series <series>', "the series to deploy on (default: the model's default if the charm supports it)")
+    .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  drover deploy ./charms/mysql
+  drover deploy ./charms/mysql db -n 3 --constraints "mem=4G"
+  drover deploy ./charms/wordpress --config blog-title="My blog" --series focal
+  drover deploy ./charms/logging          # a subordinate: units come with relations`,
+    )
+    .action(
+      async (
+        dir: string,
+        name: string | undefined,
+        opts: { numUnits?: number; to?: string[]; constraints?: string; series?: string; config?: string[] },
+      ) => {
+        const charm = await readCharmDir(dir);
+        const application = name ?? charm.meta.name;
+        if (charm.meta.subordinate && (opts.numUnits !== undefined || opts.to))
+          throw new CliError('cannot use --num-units or --to with subordinate application');
+        if (charm.meta.subordinate && opts.constraints !== undefined)
+          throw new CliError('cannot use --constraints with subordinate application');
+        if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
+        const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
+        const archive = await packCharm(dir);
+        const request: RequestOf<'deploy'> = {
+          charm: {
+            metadata: charm.metadata,
+            ...(charm.config !== undefined ? { config: charm.config } : {}),
+            archive: archive.toString('base64'),
+          },
+          ...(name ? { name } : {}),
+          ...(opts.series ? { series: opts.series } : {}),
+          ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
+          ...(config ? { config } : {}),
+          ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
+          ...(opts.to ? { to: opts.to } : {}),
+        };
+        const client = await cli.client({ timeoutMs: 300_000 });
+        cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
+        const result = await client.post<'deploy', DeployResponse>('deploy', request);
+        cli.io.stderr(`Deploying "${result.application}" from local charm "${charm.meta.name}", revision 0 on ${result.series}\n`);
+        if (result.pending) cli.io.stderr(`${result.pending}\n`);
+      },
+    );
+}

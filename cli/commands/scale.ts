@@ -1,0 +1,39 @@
+// add-unit and add-machine: more units for an application, and machines for later placement.
+import type { Command } from 'commander';
+import { commaList, positiveInteger } from '../arguments.js';
+import type { Cli } from '../context.js';
+import { checkedConstraints } from './constraints.js';
+
+export function registerScale(program: Command, cli: Cli): void {
+  program
+    .command('add-unit')
+    .description('Add units to an application.')
+    .argument('<application>', 'the application')
+    .option('-n, --num-units <n>', 'number of units to add', positiveInteger('--num-units'), 1)
+    .option('--to <placement>', 'machines for the new units, comma-separated (bypasses constraints)', commaList)
+    .addHelpText('after', '\nExamples:\n  drover add-unit mysql\n  drover add-unit mysql -n 3\n  drover add-unit mysql --to 4,5')
+    .action(async (application: string, opts: { numUnits: number; to?: string[] }) => {
+      const client = await cli.client();
+      // Juju prints nothing; the new units appear in status.
+      await client.post('add-unit', { application, count: opts.numUnits, ...(opts.to ? { to: opts.to } : {}) });
+    });
+
+  program
+    .command('add-machine')
+    .summary('Add machines to the model.')
+    .description('Add machines to the model, for units placed later with --to.')
+    .option('-n, --num-machines <n>', 'number of machines to add', positiveInteger('-n'), 1)
+    .option('--series <series>', "the machine's series (default: the model's default series)")
+    .option('--constraints <constraints>', 'constraints, over the model\'s (e.g. "mem=8G")')
+    .addHelpText('after', '\nExamples:\n  drover add-machine\n  drover add-machine -n 2 --series focal --constraints "cores=4"')
+    .action(async (opts: { numMachines: number; series?: string; constraints?: string }) => {
+      if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
+      const client = await cli.client();
+      const { machines } = await client.post<'add-machine', { machines: string[] }>('add-machine', {
+        count: opts.numMachines,
+        ...(opts.series ? { series: opts.series } : {}),
+        ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
+      });
+      for (const id of machines) cli.io.stderr(`created machine ${id}\n`);
+    });
+}

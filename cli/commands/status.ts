@@ -1,0 +1,134 @@
+// status (Juju 2.9's formats and flags, plus drover's blocked-by) and show-machine, show-unit,
+// show-application, which are views of the same document.
+import { Option, type Command } from 'commander';
+import type { Cli } from '../context.js';
+import { CliError } from '../errors.js';
+import { formatData, parseDuration, printData, sleep, type DataFormat } from '../output.js';
+import { allUnits, type StatusDoc } from '../status/document.js';
+import { selectStatus } from '../status/select.js';
+import { isEmptyModel, renderTabular } from '../status/tabular.js';
+
+type StatusFormat = 'tabular' | DataFormat;
+
+interface StatusOptions {
+  format: StatusFormat;
+  relations?: boolean;
+  watch?: string;
+  color?: boolean;
+}
+
+function render(cli: Cli, doc: StatusDoc, opts: StatusOptions): { out: string; note?: string } {
+  if (opts.format !== 'tabular') return { out: formatData(doc, opts.format) };
+  const colour = opts.color ?? cli.colour;
+  const out = renderTabular(doc, { relations: opts.relations === true, colour });
+  return isEmptyModel(doc) ? { out, note: `\nModel "${doc.model.name}" is empty.\n` } : { out };
+}
+
+const formatOption = () => new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml');
+
+export function registerStatus(program: Command, cli: Cli): void {
+  program
+    .command('status')
+    .alias('show-status')
+    .summary('Show the model.')
+    .description('Show the model: applications, units, machines (and relations), with what holds anything Dying.')
+    .argument('[selectors...]', 'applications, units or machines to show (wildcards: mysql/*)')
+    .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
+    .option('--relations', 'show the relations section')
+    .option('--watch <duration>', 'refresh every <duration> (e.g. 2s) until interrupted')
+    .option('--color', 'use colour even when not on a terminal')
+    .option('--no-color', 'never use colour')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  drover status
+  drover status --relations
+  drover status mysql wordpress/0 3
+  drover status --format yaml
+  drover status --watch 2s`,
+    )
+    .action(async (selectors: string[], opts: StatusOptions) => {
+      const interval = opts.watch !== undefined ? parseDuration(opts.watch) : undefined;
+      const client = await cli.client();
+      if (interval === undefined) {
+        const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status'), selectors), opts);
+        cli.io.stdout(out);
+        if (note) cli.io.stderr(note);
+        return;
+      }
+      // --watch: redraw until interrupted; a failed read is shown and the next one tried.
+      do {
+        try {
+          const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status'), selectors), opts);
+          cli.io.stdout(`${cli.io.stdoutIsTTY ? '\x1b[H\x1b[2J' : ''}${out}${note ?? ''}\n`);
+        } catch (e) {
+          if (cli.io.signal.aborted) break;
+          if (!(e instanceof CliError)) throw e;
+          cli.io.stderr(`ERROR ${e.message}\n`);
+        }
+      } while (!(await sleep(interval, cli.io.signal)));
+    });
+
+  program
+    .command('show-machine')
+    .description("Show machines' details.")
+    .argument('<machines...>', 'machine ids')
+    .addOption(formatOption())
+    .addHelpText('after', '\nExamples:\n  drover show-machine 0\n  drover show-machine 0 1 --format json')
+    .action(async (ids: string[], opts: { format: DataFormat }) => {
+      const doc = await (await cli.client()).get<StatusDoc>('status');
+      const machines: Record<string, unknown> = {};
+      for (const id of ids) {
+        const machine = doc.machines[id];
+        if (!machine) throw new CliError(`machine ${id} not found`);
+        machines[id] = machine;
+      }
+      printData(cli.io, { model: doc.model.name, machines }, opts.format);
+    });
+
+  program
+    .command('show-unit')
+    .description("Show units' details.")
+    .argument('<units...>', 'units, e.g. mysql/0')
+    .addOption(formatOption())
+    .addHelpText('after', '\nExamples:\n  drover show-unit mysql/0\n  drover show-unit mysql/0 logging/1 --format json')
+    .action(async (names: string[], opts: { format: DataFormat }) => {
+      const units = allUnits(await (await cli.client()).get<StatusDoc>('status'));
+      const out: Record<string, unknown> = {};
+      for (const name of names) {
+        const found = units.find((u) => u.name === name);
+        if (!found) throw new CliError(`unit "${name}" not found`);
+        const { subordinates, ...unit } = found.unit;
+        out[name] = {
+          application: found.application,
+          ...(found.principal ? { principal: found.principal } : {}),
+          ...unit,
+          ...(subordinates ? { subordinates: Object.keys(subordinates) } : {}),
+        };
+      }
+      printData(cli.io, out, opts.format);
+    });
+
+  program
+    .command('show-application')
+    .description("Show applications' details.")
+    .argument('<applications...>', 'applications')
+    .addOption(formatOption())
+    .addHelpText('after', '\nExamples:\n  drover show-application mysql\n  drover show-application mysql --format json')
+    .action(async (names: string[], opts: { format: DataFormat }) => {
+      const doc = await (await cli.client()).get<StatusDoc>('status');
+      const out: Record<string, unknown> = {};
+      for (const name of names) {
+        const app = doc.applications[name];
+        if (!app) throw new CliError(`application "${name}" not found`);
+        const { units, ...rest } = app;
+        const principalUnits = Object.keys(units ?? {});
+        const subordinateUnits = allUnits(doc)
+          .filter((u) => u.application === name && u.principal)
+          .map((u) => u.name);
+        out[name] = { ...rest, units: [...principalUnits, ...subordinateUnits] };
+      }
+      printData(cli.io, out, opts.format);
+    });
+}

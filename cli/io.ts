@@ -1,0 +1,49 @@
+// Where the CLI reads and writes. Commands never touch `process` directly, so the whole CLI can run
+// in-process in tests (run(argv, io)) as well as from the `drover` binary.
+import { createInterface } from 'node:readline';
+
+export interface CliIo {
+  /** Data: what scripts read (status, config values, get-constraints). */
+  stdout(text: string): void;
+  /** Messages: errors, progress, the per-entity lines of removals (as Juju prints them). */
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** One line from stdin (confirmations); undefined at end of input. */
+  readLine(): Promise<string | undefined>;
+  /** Ends long-running commands (status --watch, debug-log): Ctrl-C, or a test. */
+  signal: AbortSignal;
+}
+
+/** The real terminal. */
+export function processIo(): CliIo {
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => interrupt.abort());
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    readLine: () =>
+      new Promise((resolve) => {
+        const rl = createInterface({ input: process.stdin });
+        let answered = false;
+        rl.once('line', (line) => {
+          answered = true;
+          rl.close();
+          resolve(line);
+        });
+        rl.once('close', () => {
+          if (!answered) resolve(undefined);
+        });
+      }),
+    signal: interrupt.signal,
+  };
+}
+
+/** Colour only for people: on a TTY, and never with NO_COLOR (https://no-color.org). */
+export function colourEnabled(io: CliIo): boolean {
+  return io.stdoutIsTTY && !io.env.NO_COLOR;
+}

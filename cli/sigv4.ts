@@ -1,0 +1,64 @@
+// SigV4 for AWS controllers: API Gateway checks IAM, so every request is signed for the
+// `execute-api` service with credentials from the standard AWS chain (environment, profile,
+// SSO, instance role), exactly as the AWS CLI would find them.
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { RequestSigner } from './client.js';
+import { CliError } from './errors.js';
+
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+
+const bytes = (data: SourceData): string | Buffer =>
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      : Buffer.from(new Uint8Array(data));
+
+/** The SHA-256 (and HMAC) the signer needs, from node:crypto. */
+class NodeSha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: SourceData) {
+    this.hash = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+}
+
+export function sigv4Signer(name: string, region: string | undefined): RequestSigner {
+  if (!region) {
+    throw new CliError(`controller "${name}" has no region; register it again with "drover register <api-url> ${name} --region <region>"`);
+  }
+  const signer = new SignatureV4({ service: 'execute-api', region, credentials: defaultProvider(), sha256: NodeSha256 });
+  return async (request) => {
+    const query: Record<string, string | string[]> = {};
+    for (const key of new Set(request.url.searchParams.keys())) {
+      const values = request.url.searchParams.getAll(key);
+      query[key] = values.length === 1 ? values[0]! : values;
+    }
+    try {
+      const signed = await signer.sign({
+        method: request.method,
+        protocol: request.url.protocol,
+        hostname: request.url.hostname,
+        ...(request.url.port ? { port: Number(request.url.port) } : {}),
+        path: request.url.pathname,
+        query,
+        headers: { ...request.headers, host: request.url.host },
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      });
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== 'host') headers[key] = value;
+      return headers;
+    } catch (e) {
+      throw new CliError(
+        `cannot sign the request to controller "${name}": ${(e as Error).message}; configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)`,
+      );
+    }
+  };
+}

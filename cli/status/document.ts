@@ -1,0 +1,91 @@
+// The parts of the status document (shared/domain/status.ts, Juju 2.9's keys) the CLI reads.
+export interface StatusValue {
+  current: string;
+  message?: string;
+  since?: string;
+  life?: string;
+  version?: string;
+}
+
+export interface MachineDoc {
+  'juju-status': StatusValue;
+  'dns-name'?: string;
+  'ip-addresses'?: string[];
+  'instance-id': string;
+  'machine-status': StatusValue;
+  series: string;
+  constraints?: string;
+  hardware?: string;
+  'blocked-by'?: string[];
+  [key: string]: unknown;
+}
+
+export interface UnitDoc {
+  'workload-status': StatusValue;
+  'juju-status': StatusValue;
+  leader?: boolean;
+  machine?: string;
+  'open-ports'?: string[];
+  'public-address'?: string;
+  subordinates?: Record<string, UnitDoc>;
+  'blocked-by'?: string[];
+  [key: string]: unknown;
+}
+
+export interface ApplicationDoc {
+  charm: string;
+  series: string;
+  'charm-name': string;
+  'charm-rev': number;
+  'charm-channel'?: string;
+  version?: string;
+  exposed: boolean;
+  life?: string;
+  'application-status': StatusValue;
+  relations?: Record<string, string[]>;
+  'subordinate-to'?: string[];
+  units?: Record<string, UnitDoc>;
+  'blocked-by'?: string[];
+  [key: string]: unknown;
+}
+
+export interface RelationDoc {
+  id: number;
+  key: string;
+  interface?: string;
+  scope: string;
+  life?: string;
+  'blocked-by'?: string[];
+}
+
+export interface StatusDoc {
+  model: {
+    name: string;
+    type?: string;
+    controller: string;
+    cloud?: string;
+    region?: string;
+    version?: string;
+    sla?: string;
+    [key: string]: unknown;
+  };
+  machines: Record<string, MachineDoc>;
+  applications: Record<string, ApplicationDoc>;
+  relations?: RelationDoc[];
+  controller?: { timestamp?: string };
+  [key: string]: unknown;
+}
+
+/** Every unit in the document, subordinates included, with its application and principal. */
+export function allUnits(doc: StatusDoc): { name: string; application: string; unit: UnitDoc; principal?: string }[] {
+  const out: { name: string; application: string; unit: UnitDoc; principal?: string }[] = [];
+  for (const [application, app] of Object.entries(doc.applications)) {
+    for (const [name, unit] of Object.entries(app.units ?? {})) {
+      out.push({ name, application, unit });
+      for (const [subName, sub] of Object.entries(unit.subordinates ?? {})) {
+        out.push({ name: subName, application: subName.split('/')[0]!, unit: sub, principal: name });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+// Juju's tabular output: columns separated by two spaces, padded to the widest cell, with no
+// trailing spaces. Colour is applied after padding so it never disturbs the alignment.
+
+export type Style = 'green' | 'yellow' | 'red' | 'grey';
+export type Cell = string | { text: string; style?: Style };
+
+const CODES: Record<Style, string> = { green: '32', yellow: '33', red: '31', grey: '90' };
+
+const textOf = (cell: Cell) => (typeof cell === 'string' ? cell : cell.text);
+
+export function renderTable(rows: Cell[][], colour: boolean): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...textOf(cell)].length)));
+  return rows
+    .map((row) => {
+      // The last non-empty cell ends the line: Juju never pads the last column.
+      let last = row.length - 1;
+      while (last > 0 && textOf(row[last]!) === '') last--;
+      return row
+        .slice(0, last + 1)
+        .map((cell, i) => {
+          const text = textOf(cell);
+          const padded = i === last ? text : text.padEnd(widths[i]!, ' ');
+          const style = typeof cell === 'string' ? undefined : cell.style;
+          return colour && style && text ? `\x1b[${CODES[style]}m${text}\x1b[0m${padded.slice(text.length)}` : padded;
+        })
+        .join('  ')
+        .trimEnd();
+    })
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** How Juju colours a status word: good green, in-between yellow, bad red. */
+export function statusStyle(status: string | undefined): Style | undefined {
+  switch (status) {
+    case 'active':
+    case 'idle':
+    case 'started':
+    case 'running':
+      return 'green';
+    case 'error':
+    case 'lost':
+    case 'down':
+    case 'provisioning error':
+    case 'failed':
+      return 'red';
+    case 'blocked':
+    case 'waiting':
+    case 'maintenance':
+    case 'allocating':
+    case 'pending':
+    case 'executing':
+      return 'yellow';
+    case 'terminated':
+    case 'unknown':
+      return 'grey';
+    default:
+      return undefined;
+  }
+}
+
+export const styled = (text: string | undefined, style?: Style): Cell => (style ? { text: text ?? '', style } : (text ?? ''));

@@ -1,0 +1,318 @@
+// Controllers from the CLI: bootstrap local (a detached controller process, recorded and made
+// current), kill-controller, register (an AWS controller, SigV4-signed), controllers, switch,
+// unregister; and how the CLI fails when a controller cannot be reached — a clear message, exit
+// 1, never a stack trace — and on usage errors (exit 2), run as a real process.
+import { createServer, type IncomingMessage } from 'node:http';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash, createHmac } from 'node:crypto';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { REPO, runCli, spawnCli, writeClientConfig } from '../support/cli.js';
+
+const FAKE_CONTROLLER = join(REPO, 'test', 'support', 'fake-controller.ts');
+
+let home: string;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function newHome(): Promise<Record<string, string>> {
+  home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
+  return { DROVER_HOME: home, DROVER_CONTROLLER_MAIN: FAKE_CONTROLLER, DROVER_TEST_DYNAMODB_ENDPOINT: inject('dynamoEndpoint') };
+}
+
+const readConfig = async () => JSON.parse(await readFile(join(home, 'controllers.json'), 'utf8'));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('bootstrap local and kill-controller', () => {
+  it('starts the controller in the background, records it and switches to it; kill-controller stops and forgets it', async () => {
+    const env = await newHome();
+    const dataDir = join(home, 'ctl');
+    const boot = await runCli(['bootstrap', 'local', '--data-dir', dataDir], env);
+    expect(boot.stderr).toContain('Bootstrap complete, controller "local" is now available at http://127.0.0.1:');
+    expect(boot.code).toBe(0);
+    const config = await readConfig();
+    expect(config.current).toBe('local');
+    expect(config.controllers.local).toMatchObject({ type: 'local', dataDir, token: expect.any(String), pid: expect.any(Number) });
+    const pid: number = config.controllers.local.pid;
+    cleanups.push(async () => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    // The token is a secret: the config is private.
+    expect((await stat(join(home, 'controllers.json'))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(dataDir, 'controller.log'), 'utf8')).toContain('fake controller listening');
+
+    const status = await runCli(['status'], env);
+    expect(status.stdout).toMatch(/^Model +Controller .*\ndefault +fake /);
+    expect((await runCli(['controllers'], env)).stdout).toMatch(/\nlocal\* +default +local +http:\/\/127\.0\.0\.1:\d+\n$/);
+    const again = await runCli(['bootstrap', 'local', '--data-dir', join(home, 'other')], env);
+    expect(again).toMatchObject({ code: 1, stderr: 'ERROR controller "local" already exists\n' });
+
+    const declined = await runCli(['kill-controller', 'local'], env, { stdin: ['n'] });
+    expect(declined.code).toBe(1);
+    expect(declined.stderr).toContain('Continue? (y/N): ERROR controller destruction aborted\n');
+    expect(alive(pid)).toBe(true);
+
+    const kill = await runCli(['kill-controller', 'local', '-y'], env);
+    expect(kill).toMatchObject({ code: 0, stderr: 'Stopped controller "local"\n' });
+    expect(alive(pid)).toBe(false);
+    await expect(stat(join(dataDir, 'controller.json'))).rejects.toThrow();
+    expect(await readConfig()).toEqual({ controllers: {} });
+  });
+
+  it('a controller that fails to start is reported with its log, and not recorded', async () => {
+    const env = await newHome();
+    const res = await runCli(['bootstrap', 'local', '--data-dir', join(home, 'ctl')], { ...env, FAKE_CONTROLLER_FAIL: 'port in use' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^ERROR the local controller stopped during startup \(exit code 3\); its log is .*controller\.log\n {2}fake controller: port in use\n$/,
+    );
+    expect((await runCli(['controllers'], env)).stderr).toMatch(/^No controllers registered/);
+  });
+
+  it('only the local cloud bootstraps here', async () => {
+    const env = await newHome();
+    const res = await runCli(['bootstrap', 'aws'], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^ERROR unknown cloud "aws": drover bootstraps "local"; .*drover register <api-url>/);
+  });
+});
+
+describe('controllers, switch, unregister', () => {
+  it('lists, switches and forgets controllers', async () => {
+    const env = await newHome();
+    await writeClientConfig(home, 'one', {
+      one: { type: 'local', apiUrl: 'http://127.0.0.1:1', token: 't' },
+      two: { type: 'aws', apiUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com', region: 'eu-west-1' },
+    });
+    expect((await runCli(['controllers'], env)).stdout).toBe(
+      'Controller  Model    Type   Region     API URL\n' +
+        'one*        default  local             http://127.0.0.1:1\n' +
+        'two         default  aws    eu-west-1  https://abc.execute-api.eu-west-1.amazonaws.com\n',
+    );
+    const json = JSON.parse((await runCli(['controllers', '--format', 'json'], env)).stdout);
+    expect(json['current-controller']).toBe('one');
+    expect(JSON.stringify(json)).not.toContain('"t"'); // tokens are never printed
+    expect((await runCli(['switch'], env)).stdout).toBe('one:default\n');
+    expect((await runCli(['switch', 'two'], env)).stderr).toBe('one:default -> two:default\n');
+    expect((await readConfig()).current).toBe('two');
+    expect(await runCli(['switch', 'three'], env)).toMatchObject({
+      code: 1,
+      stderr: 'ERROR "three" is not the name of a model or controller\n',
+    });
+    const kill = await runCli(['kill-controller', 'two', '-y'], env);
+    expect(kill.stderr).toMatch(/^ERROR controller "two" runs on AWS: destroy it with "cdk destroy"/);
+    await runCli(['unregister', 'two'], env);
+    expect(await readConfig()).toEqual({ controllers: { one: { type: 'local', apiUrl: 'http://127.0.0.1:1', token: 't' } } });
+    const none = await runCli(['status'], env);
+    expect(none).toMatchObject({
+      code: 1,
+      stderr: 'ERROR no controller selected; use "drover switch <name>" (see "drover controllers")\n',
+    });
+    // -m picks a controller for one command.
+    expect((await runCli(['-m', 'one:default', 'status'], env)).stderr).toMatch(/^ERROR cannot connect to controller "one"/);
+  });
+});
+
+/** An API Gateway stand-in that checks each request's SigV4 signature by signing it again. */
+async function signatureCheckingServer(region: string, secret: string) {
+  class Sha256 {
+    private h;
+    constructor(key?: string | Uint8Array) {
+      this.h = key ? createHmac('sha256', key) : createHash('sha256');
+    }
+    update(d: string | Uint8Array) {
+      this.h.update(d);
+    }
+    async digest() {
+      return new Uint8Array(this.h.digest());
+    }
+  }
+  const seen: string[] = [];
+  const verify = async (req: IncomingMessage, body: string) => {
+    const auth = String(req.headers.authorization ?? '');
+    const signedHeaders = auth.match(/SignedHeaders=([^,]+)/)?.[1]?.split(';') ?? [];
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    const amzDate = String(req.headers['x-amz-date']);
+    const signingDate = new Date(
+      `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13)}`,
+    );
+    const signer = new SignatureV4({
+      service: 'execute-api',
+      region,
+      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: secret },
+      sha256: Sha256 as never,
+    });
+    const signed = await signer.sign(
+      {
+        method: req.method ?? 'GET',
+        protocol: 'http:',
+        hostname: url.hostname,
+        port: Number(url.port),
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: Object.fromEntries(signedHeaders.map((h) => [h, String(req.headers[h])])),
+        ...(body ? { body } : {}),
+      },
+      { signingDate },
+    );
+    return signed.headers.authorization === auth;
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const ok = await verify(req, body);
+      seen.push(`${req.method} ${req.url} ${ok ? 'signed' : 'BAD SIGNATURE'}`);
+      res.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' });
+      res.end(
+        ok
+          ? JSON.stringify({
+              model: { name: 'default', controller: 'aws' },
+              machines: {},
+              applications: {},
+              controller: { timestamp: '10:00:00Z' },
+            })
+          : JSON.stringify({ message: 'The request signature we calculated does not match the signature you provided.' }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(() => r())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('register (an AWS controller)', () => {
+  it('signs every request with SigV4 for execute-api, with credentials from the AWS chain', async () => {
+    const env = await newHome();
+    const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    const aws = { ...env, AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret-key', AWS_EC2_METADATA_DISABLED: 'true' };
+    const reg = await spawnCli(['register', api.url, 'prod', '--region', 'eu-west-1'], aws);
+    expect(reg.stderr).toBe('Registered controller "prod" (eu-west-1); it is now the current controller\n');
+    expect((await readConfig()).controllers.prod).toEqual({ type: 'aws', apiUrl: api.url, region: 'eu-west-1' });
+    const status = await spawnCli(['status'], aws);
+    expect(status.stdout).toMatch(/^Model +Controller/);
+    expect(api.seen).toEqual(['GET /v1/status signed', 'GET /v1/status signed']);
+
+    const wrong = await spawnCli(['status'], { ...aws, AWS_SECRET_ACCESS_KEY: 'wrong' });
+    expect(wrong).toMatchObject({ code: 1 });
+    expect(wrong.stderr).toBe(
+      'ERROR permission denied by controller "prod": The request signature we calculated does not match the signature you provided.\n',
+    );
+  });
+
+  it('without AWS credentials, says how to configure them', async () => {
+    const env = await newHome();
+    const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    const res = await spawnCli(['register', api.url, '--region', 'eu-west-1'], {
+      ...env,
+      HOME: home,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: join(home, 'none'),
+      AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'),
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^ERROR cannot sign the request to controller "aws": .*; configure AWS credentials/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('as a process', () => {
+  it('an unreachable controller gets a clear message, exit 1, and no stack trace', async () => {
+    const env = await newHome();
+    const port = await closedPort();
+    await writeClientConfig(home, 'gone', { gone: { type: 'local', apiUrl: `http://127.0.0.1:${port}`, token: 't' } });
+    const res = await spawnCli(['status'], env);
+    expect(res).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `ERROR cannot connect to controller "gone" at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}; is it running? (drover bootstrap local / drover controllers)\n`,
+    });
+  });
+
+  it('usage errors exit 2; help lists every verb and exits 0', async () => {
+    const env = await newHome();
+    const usage = await spawnCli(['remove-unit', 'nonsense'], env);
+    expect(usage).toEqual({ code: 2, stdout: '', stderr: 'ERROR invalid unit name "nonsense"\n' });
+    expect((await spawnCli(['frobnicate'], env)).code).toBe(2);
+
+    const help = await spawnCli(['help'], env);
+    expect(help.code).toBe(0);
+    for (const verb of [
+      'bootstrap',
+      'register',
+      'controllers',
+      'switch',
+      'kill-controller',
+      'deploy',
+      'add-unit',
+      'add-machine',
+      'remove-unit',
+      'destroy-unit',
+      'remove-application',
+      'destroy-service',
+      'remove-machine',
+      'destroy-machine',
+      'relate',
+      'add-relation',
+      'remove-relation',
+      'destroy-relation',
+      'set-constraints',
+      'get-constraints',
+      'set-model-constraints',
+      'get-model-constraints',
+      'config',
+      'resolved',
+      'retry-provisioning',
+      'expose',
+      'unexpose',
+      'status',
+      'show-machine',
+      'show-unit',
+      'show-application',
+      'debug-log',
+      'show-status-log',
+      'stuck',
+    ]) {
+      expect(help.stdout).toMatch(new RegExp(`(\\n  |Alias: (.*, )?)${verb}\\b`));
+    }
+    const verbHelp = await spawnCli(['deploy', '--help'], env);
+    expect(verbHelp.code).toBe(0);
+    expect(verbHelp.stdout).toContain('Examples:\n  drover deploy ./charms/mysql\n');
+  });
+});
+
+describe('register-local (a controller started with npm start)', () => {
+  it('records the controller running from a data directory', async () => {
+    const env = await newHome();
+    const dataDir = join(home, 'ctl');
+    await runCli(['bootstrap', 'local', 'first', '--data-dir', dataDir], env);
+    const pid: number = (await readConfig()).controllers.first.pid;
+    cleanups.push(async () => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    const res = await runCli(['register-local', dataDir, 'again'], env);
+    expect(res.stderr).toMatch(/^Registered controller "again" at http:\/\/127\.0\.0\.1:\d+; it is now the current controller\n$/);
+    expect((await runCli(['status'], env)).code).toBe(0);
+    const missing = await runCli(['register-local', join(home, 'nothing')], env);
+    expect(missing.stderr).toMatch(/^ERROR no running controller in .*nothing \(no controller.json\)/);
+    await runCli(['kill-controller', 'again', '-y'], env);
+    expect(alive(pid)).toBe(false);
+  });
+});

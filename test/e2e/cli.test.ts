@@ -1,0 +1,455 @@
+// The drover CLI end to end against a real API over DynamoDB Local: every verb, with Juju's
+// flags and messages, and every error path of issue 5 (data on stdout, `ERROR <message>` on
+// stderr, exit 1 on failure, 2 on usage errors).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
+import { recordProvisioningError } from '../../shared/state/provisioning.js';
+import { getApplication, getMachine, getUnit } from '../../shared/state/reads.js';
+import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
+
+let ctl: CliHarness;
+beforeEach(async () => {
+  ctl = await startCliController();
+});
+afterEach(async () => {
+  await ctl.close();
+});
+
+const ok = async (...args: string[]) => {
+  const res = await ctl.run(args);
+  expect(res.stderr.startsWith('ERROR'), res.stderr).toBe(false);
+  expect(res.code, res.stderr).toBe(0);
+  return res;
+};
+
+const fails = async (code: number, args: string[], message: string | RegExp) => {
+  const res = await ctl.run(args);
+  expect(res.code).toBe(code);
+  expect(res.stderr).toMatch(typeof message === 'string' ? `ERROR ${message}` : message);
+  expect(res.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  return res;
+};
+
+describe('deploy', () => {
+  it('deploys a charm directory and says so as Juju does', async () => {
+    const res = await ok('deploy', charmDir('cli-mysql'));
+    expect(res.stderr).toContain('Located local charm "mysql", revision 0\n');
+    expect(res.stderr).toContain('Deploying "mysql" from local charm "mysql", revision 0 on jammy\n');
+    expect(res.stdout).toBe('');
+    const app = await getApplication(ctl.store, 'mysql');
+    expect(app).toMatchObject({ name: 'mysql', series: 'jammy', unitCount: 1 });
+    // The charm directory travelled with the deployment, for the agents.
+    expect(app?.charmArchive).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('takes a name, -n, --series, --constraints and --config', async () => {
+    await ok(
+      'deploy',
+      charmDir('cli-mysql'),
+      'db',
+      '-n',
+      '2',
+      '--series',
+      'focal',
+      '--constraints',
+      'mem=4G cores=2',
+      '--config',
+      'dataset-size=50%',
+    );
+    const app = await getApplication(ctl.store, 'db');
+    expect(app).toMatchObject({ series: 'focal', unitCount: 2, config: { 'dataset-size': '50%' } });
+    expect(app?.constraints).toMatchObject({ mem: 4096, cores: 2 });
+  });
+
+  it('--to places units on existing machines', async () => {
+    await ok('add-machine', '-n', '2');
+    await ok('deploy', charmDir('cli-mysql'), '-n', '2', '--to', '1,0');
+    expect((await getUnit(ctl.store, 'mysql/0'))?.machine).toBe('1');
+    expect((await getUnit(ctl.store, 'mysql/1'))?.machine).toBe('0');
+  });
+
+  it('says which required relations hold a deployment back', async () => {
+    const res = await ok('deploy', charmDir('cli-blog'));
+    expect(res.stderr).toContain('application "blog" will be deployed when its required relations are added: db (mysql)');
+    await ok('deploy', charmDir('cli-mysql'));
+    const relate = await ok('relate', 'blog', 'mysql');
+    expect(relate.stderr).toBe('');
+    expect((await getUnit(ctl.store, 'blog/0'))?.machine).toBeUndefined();
+    await runAllCleanups(ctl.store); // the controller's cleanup assigns the units held back
+    expect((await getUnit(ctl.store, 'blog/0'))?.machine).toBeDefined();
+  });
+
+  it('bad charm metadata fails before anything is sent', async () => {
+    await fails(1, ['deploy', charmDir('cli-bad')], 'metadata.yaml: "provides.website.scope" must be "global" or "container"');
+    expect(await getApplication(ctl.store, 'bad')).toBeUndefined();
+  });
+
+  it('a directory that is not a charm is refused', async () => {
+    await fails(1, ['deploy', charmDir('no-such-charm')], /ERROR charm directory ".*no-such-charm" not found/);
+    await fails(1, ['deploy', charmDir('')], /ERROR ".*charms\/?" is not a charm: metadata.yaml not found/);
+  });
+
+  it("bad constraints (mem=lots) are refused with Juju's message", async () => {
+    await fails(
+      1,
+      ['deploy', charmDir('cli-mysql'), '--constraints', 'mem=lots'],
+      'bad "mem" constraint: must be a non-negative float with optional M/G/T/P suffix',
+    );
+    expect(await getApplication(ctl.store, 'mysql')).toBeUndefined();
+  });
+
+  it('subordinates take no units, placement or constraints', async () => {
+    await fails(1, ['deploy', charmDir('cli-logging'), '-n', '2'], 'cannot use --num-units or --to with subordinate application');
+    await fails(1, ['deploy', charmDir('cli-logging'), '--constraints', 'mem=1G'], 'cannot use --constraints with subordinate application');
+    await ok('deploy', charmDir('cli-logging'));
+    expect(await getApplication(ctl.store, 'logging')).toMatchObject({ subordinate: true, unitCount: 0 });
+  });
+
+  it('a name in use, even by a Dying application, is refused', async () => {
+    await ok('deploy', charmDir('cli-mysql'));
+    await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' } });
+    await ok('remove-application', 'mysql');
+    expect((await getApplication(ctl.store, 'mysql'))?.life).toBe('dying');
+    await fails(1, ['deploy', charmDir('cli-mysql')], 'cannot add application "mysql": application already exists');
+  });
+
+  it('an unsupported series is refused', async () => {
+    await fails(
+      1,
+      ['deploy', charmDir('cli-blog'), '--series', 'focal'],
+      'series "focal" not supported by charm, supported series are: jammy',
+    );
+  });
+});
+
+describe('units and machines', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-mysql'));
+  });
+
+  it('add-unit -n adds units', async () => {
+    await ok('add-unit', 'mysql', '-n', '2');
+    expect((await getApplication(ctl.store, 'mysql'))?.unitCount).toBe(3);
+  });
+
+  it('add-unit --to places the unit', async () => {
+    const machine = await ok('add-machine');
+    expect(machine.stderr).toBe('created machine 1\n');
+    await ok('add-unit', 'mysql', '--to', '1');
+    expect((await getUnit(ctl.store, 'mysql/1'))?.machine).toBe('1');
+  });
+
+  it('an unknown application is an error', async () => {
+    await fails(1, ['add-unit', 'nope'], 'cannot add unit to application "nope": application "nope" not found');
+  });
+
+  it('add-machine takes -n, --series and --constraints', async () => {
+    const res = await ok('add-machine', '-n', '2', '--series', 'focal', '--constraints', 'cores=4');
+    expect(res.stderr).toBe('created machine 1\ncreated machine 2\n');
+    expect(await getMachine(ctl.store, '2')).toMatchObject({ series: 'focal', constraints: { cores: 4 } });
+  });
+
+  it('remove-unit prints a line per unit and fails if any failed (unknown unit)', async () => {
+    const res = await ctl.run(['remove-unit', 'mysql/0', 'mysql/9']);
+    expect(res.stderr).toBe('removing unit mysql/0\nremoving unit mysql/9 failed: unit "mysql/9" does not exist\n');
+    expect(res.code).toBe(1);
+  });
+
+  it('destroy-unit is remove-unit', async () => {
+    const res = await ok('destroy-unit', 'mysql/0');
+    expect(res.stderr).toBe('removing unit mysql/0\n');
+  });
+
+  it('remove-unit --force', async () => {
+    await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' } });
+    const res = await ok('remove-unit', '--force', 'mysql/0');
+    expect(res.stderr).toBe('removing unit mysql/0\n');
+  });
+
+  it('remove-machine refuses a machine with units assigned', async () => {
+    const res = await ctl.run(['remove-machine', '0']);
+    expect(res.stderr).toBe('removing machine 0 failed: machine 0 has unit "mysql/0" assigned\n');
+    expect(res.code).toBe(1);
+  });
+
+  it('remove-machine of an empty machine, and destroy-machine --force of one with units', async () => {
+    await ok('add-machine');
+    expect((await ok('remove-machine', '1')).stderr).toBe('removing machine 1\n');
+    await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' } });
+    expect((await ok('destroy-machine', '--force', '0')).stderr).toBe('removing machine 0\n');
+    await runAllCleanups(ctl.store); // --force falls back on the controller's cleanup
+    expect((await getUnit(ctl.store, 'mysql/0'))?.life ?? 'removed').not.toBe('alive');
+  });
+
+  it('remove-application and its seed aliases', async () => {
+    await ok('deploy', charmDir('cli-wordpress'), '-n', '0');
+    await ok('deploy', charmDir('cli-logging'));
+    expect((await ok('destroy-service', 'wordpress')).stderr).toBe('removing application wordpress\n');
+    expect((await ok('remove-service', 'logging')).stderr).toBe('removing application logging\n');
+    expect((await ok('remove-application', '--force', 'mysql')).stderr).toBe('removing application mysql\n');
+    const res = await ctl.run(['remove-application', 'nope']);
+    expect(res.stderr).toMatch(/^removing application nope failed: .*"nope".*\n$/);
+    expect(res.code).toBe(1);
+  });
+
+  it('bad names are usage errors (exit 2), as Juju checks them before calling the API', async () => {
+    await fails(2, ['remove-unit', 'mysql'], 'invalid unit name "mysql"');
+    await fails(2, ['remove-machine', 'x'], 'invalid machine id "x"');
+    await fails(2, ['remove-application', 'My_App'], 'invalid application name "My_App"');
+    await fails(2, ['remove-unit'], "missing required argument 'units'");
+    await fails(2, ['add-unit', 'mysql', '-n', 'two'], /--num-units must be a positive integer/);
+    await fails(2, ['add-unit', 'mysql', '--bogus'], "unknown option '--bogus'");
+  });
+});
+
+describe('relations', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-mysql'));
+    await ok('deploy', charmDir('cli-wordpress'));
+  });
+
+  it('relate, add-relation and integrate relate two applications', async () => {
+    await ok('relate', 'wordpress', 'mysql');
+    expect((await getApplication(ctl.store, 'mysql'))?.relations).toEqual(['wordpress:db mysql:server']);
+    await ok('remove-relation', 'wordpress', 'mysql');
+    await ok('add-relation', 'wordpress:db', 'mysql:server');
+    await ok('destroy-relation', 'wordpress:db', 'mysql:server');
+    await ok('integrate', 'mysql', 'wordpress');
+    expect((await getApplication(ctl.store, 'wordpress'))?.relations).toHaveLength(1);
+  });
+
+  it('a duplicate relation is refused the way Juju re-prints it', async () => {
+    await ok('relate', 'wordpress', 'mysql');
+    const res = await ctl.run(['relate', 'wordpress', 'mysql']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      'ERROR \ncannot add relation "wordpress:db mysql:server"\nrelation wordpress:db mysql:server\n\n' +
+        "Use 'drover status --relations' to view the current relations.\n",
+    );
+  });
+
+  it('remove-relation by id', async () => {
+    await ok('relate', 'wordpress', 'mysql');
+    const id = (await ctl.run(['status', '--format', 'json'])).stdout;
+    const relation = (JSON.parse(id) as { relations: { id: number; key: string }[] }).relations.find((r) => r.key.includes('mysql'));
+    await ok('remove-relation', String(relation!.id));
+    expect((await getApplication(ctl.store, 'mysql'))?.relations).toEqual([]);
+  });
+
+  it('relating an unknown application, or the wrong number of them, fails', async () => {
+    await fails(1, ['relate', 'wordpress', 'nope'], 'application "nope" not found');
+    await fails(2, ['relate', 'wordpress'], 'a relation must involve two applications');
+    await fails(2, ['remove-relation', 'a', 'b', 'c'], 'a relation must involve two applications');
+    await fails(2, ['remove-relation', 'x'], /invalid relation id "x"/);
+  });
+});
+
+describe('constraints', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-mysql'));
+  });
+
+  it('set-constraints <app> and get-constraints <app>', async () => {
+    await ok('set-constraints', 'mysql', 'mem=8G', 'cores=4');
+    expect((await ok('get-constraints', 'mysql')).stdout).toBe('arch=amd64 cores=4 mem=8192M\n');
+  });
+
+  it("the seeds' form: set-constraints --service <app>, and the model's with no application", async () => {
+    await ok('set-constraints', '--service', 'mysql', 'mem=2G');
+    expect((await ok('get-constraints', '--service', 'mysql')).stdout).toBe('arch=amd64 mem=2048M\n');
+    await ok('set-constraints', 'cores=2');
+    expect((await ok('get-constraints')).stdout).toBe('cores=2\n');
+    expect((await ok('get-model-constraints')).stdout).toBe('cores=2\n');
+  });
+
+  it('set-model-constraints and get-model-constraints', async () => {
+    await ok('set-model-constraints', 'mem=4G');
+    expect((await ok('get-model-constraints')).stdout).toBe('mem=4096M\n');
+    await ok('set-model-constraints');
+    expect((await ok('get-model-constraints')).stdout).toBe('');
+  });
+
+  it('bad constraints are refused before anything is sent', async () => {
+    await fails(
+      1,
+      ['set-constraints', 'mysql', 'mem=lots'],
+      'bad "mem" constraint: must be a non-negative float with optional M/G/T/P suffix',
+    );
+    await fails(1, ['set-model-constraints', 'cheese'], 'malformed constraint "cheese"');
+    await fails(1, ['add-machine', '--constraints', 'colour=red'], 'unknown constraint "colour"');
+    await fails(1, ['get-constraints', 'nope'], /application "nope" not found/);
+  });
+});
+
+describe('config and expose', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-wordpress'), '-n', '0');
+  });
+
+  it('shows every setting as YAML, one value plainly, and sets values', async () => {
+    const all = await ok('config', 'wordpress');
+    expect(all.stdout).toContain('application: wordpress\ncharm: wordpress\nsettings:\n');
+    expect(all.stdout).toContain('  blog-title:\n    default: My Title\n');
+    expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
+    await ok('config', 'wordpress', 'blog-title=Hello world', 'debug=true');
+    expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('Hello world\n');
+    expect((await ok('config', 'wordpress', 'debug')).stdout).toBe('true\n');
+    await ok('config', 'wordpress', '--reset', 'blog-title,debug');
+    expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
+    expect(JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout)).toMatchObject({ application: 'wordpress' });
+  });
+
+  it('refuses bad values, unknown keys and mixed get/set', async () => {
+    await fails(1, ['config', 'wordpress', 'debug=maybe'], /ERROR .*debug.*true or false/);
+    await fails(1, ['config', 'wordpress', 'nope'], 'key "nope" not found in "wordpress" application config or charm settings');
+    await fails(2, ['config', 'wordpress', 'debug', 'blog-title=x'], 'cannot set and retrieve values simultaneously');
+    await fails(1, ['config', 'nope'], /application "nope" not found/);
+  });
+
+  it('expose and unexpose', async () => {
+    await ok('expose', 'wordpress');
+    expect((await getApplication(ctl.store, 'wordpress'))?.exposed).toBe(true);
+    await ok('unexpose', 'wordpress');
+    expect((await getApplication(ctl.store, 'wordpress'))?.exposed).toBe(false);
+    await fails(1, ['expose', 'nope'], 'application "nope" not found');
+  });
+});
+
+describe('resolved and retry-provisioning', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-mysql'), '-n', '2');
+  });
+
+  it('resolved marks a unit in error to retry its hook; --no-retry to skip it', async () => {
+    await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+    await setUnitStatus(ctl.store, 'mysql/1', { agent: { current: 'error', message: 'hook failed: "install"' } });
+    await ok('resolved', 'mysql/0');
+    expect((await getUnit(ctl.store, 'mysql/0'))?.resolved).toBe('retry-hooks');
+    await ok('resolve', '--no-retry', 'mysql/1');
+    expect((await getUnit(ctl.store, 'mysql/1'))?.resolved).toBe('no-hooks');
+    await fails(1, ['resolved', 'mysql/0'], 'cannot set resolved mode for unit "mysql/0": already resolved');
+  });
+
+  it('resolved --all finds the units in error', async () => {
+    await setUnitStatus(ctl.store, 'mysql/1', { agent: { current: 'error', message: 'hook failed: "start"' } });
+    await ok('resolved', '--all');
+    expect((await getUnit(ctl.store, 'mysql/1'))?.resolved).toBe('retry-hooks');
+    expect((await getUnit(ctl.store, 'mysql/0'))?.resolved).toBeUndefined();
+  });
+
+  it('resolved refuses a unit not in error, and bad arguments', async () => {
+    await fails(1, ['resolved', 'mysql/0'], 'unit "mysql/0" is not in an error state');
+    await fails(2, ['resolved'], 'no unit specified');
+    await fails(2, ['resolved', 'mysql/0', '--constraints', 'mem=1G'], '--constraints applies to machines only');
+  });
+
+  it('retry-provisioning and resolved <machine> --constraints retry a machine in provisioning error', async () => {
+    await recordProvisioningError(ctl.store, '0', {
+      message: 'no instance types in local matching constraints',
+      transient: false,
+      attempt: 0,
+    });
+    await recordProvisioningError(ctl.store, '1', {
+      message: 'no instance types in local matching constraints',
+      transient: false,
+      attempt: 0,
+    });
+    await ok('retry-provisioning', '0');
+    expect(await getMachine(ctl.store, '0')).toMatchObject({ provisioningAttempt: 1, instanceStatus: { current: 'pending' } });
+    await ok('resolved', '1', '--constraints', 'mem=2G');
+    expect(await getMachine(ctl.store, '1')).toMatchObject({ provisioningAttempt: 1, constraints: { mem: 2048 } });
+    await fails(1, ['retry-provisioning', '0'], 'machine 0 is not in an error state (pending)');
+    await fails(2, ['retry-provisioning'], 'no machine specified');
+  });
+
+  it('retry-provisioning --all retries every machine in provisioning error', async () => {
+    await recordProvisioningError(ctl.store, '1', { message: 'capacity', transient: true, attempt: 0 });
+    await ok('retry-provisioning', '--all');
+    expect((await getMachine(ctl.store, '1'))?.provisioningAttempt).toBe(1);
+    expect((await getMachine(ctl.store, '0'))?.provisioningAttempt).toBe(0);
+  });
+});
+
+describe('show-* and stuck', () => {
+  beforeEach(async () => {
+    await ok('deploy', charmDir('cli-mysql'));
+  });
+
+  it('show-machine, show-unit and show-application come from status', async () => {
+    expect((await ok('show-machine', '0')).stdout).toMatch(/^model: default\nmachines:\n {2}"0":\n {4}juju-status:\n/);
+    const unit = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
+    expect(unit['mysql/0']).toMatchObject({ application: 'mysql', machine: '0', 'juju-status': { current: 'allocating' } });
+    const app = JSON.parse((await ok('show-application', 'mysql', '--format', 'json')).stdout);
+    expect(app.mysql).toMatchObject({ charm: 'local:jammy/mysql-0', units: ['mysql/0'] });
+    await fails(1, ['show-machine', '7'], 'machine 7 not found');
+    await fails(1, ['show-unit', 'mysql/7'], 'unit "mysql/7" not found');
+    await fails(1, ['show-application', 'nope'], 'application "nope" not found');
+  });
+
+  it('stuck lists what the watchdog sees, and why', async () => {
+    expect((await ok('stuck')).stderr).toBe('Nothing is stuck.\n');
+    await recordProvisioningError(ctl.store, '0', { message: 'no capacity', transient: false, attempt: 0 });
+    const res = await ok('stuck');
+    expect(res.stdout).toMatch(
+      /^Entity +Life +For +Blocked by\nmachine 0 +alive +\d+s +provisioning error: no capacity \(run "drover retry-provisioning 0"\)\n$/,
+    );
+    expect(JSON.parse((await ok('stuck', '--format', 'json')).stdout)).toMatchObject([{ entity: 'machine 0' }]);
+  });
+});
+
+describe('debug-log and show-status-log', () => {
+  const record = (entity: string, second: number, level: 'INFO' | 'ERROR', message: string) => ({
+    entity,
+    time: `2024-01-02T10:07:${String(second).padStart(2, '0')}Z`,
+    level,
+    module: 'juju.worker.uniter',
+    message,
+  });
+
+  it('debug-log shows the last lines, filtered, as Juju prints them', async () => {
+    await ctl.logs.append([
+      record('unit-mysql-0', 1, 'INFO', 'running install hook'),
+      record('unit-mysql-0', 2, 'ERROR', 'hook "install" failed: exit status 1'),
+      record('machine-0', 3, 'INFO', 'machine agent started'),
+    ]);
+    expect((await ok('debug-log', '--no-tail')).stdout).toBe(
+      'unit-mysql-0: 10:07:01 INFO juju.worker.uniter running install hook\n' +
+        'unit-mysql-0: 10:07:02 ERROR juju.worker.uniter hook "install" failed: exit status 1\n' +
+        'machine-0: 10:07:03 INFO juju.worker.uniter machine agent started\n',
+    );
+    expect((await ok('debug-log', '--no-tail', '-n', '1')).stdout).toBe(
+      'machine-0: 10:07:03 INFO juju.worker.uniter machine agent started\n',
+    );
+    expect((await ok('debug-log', '--no-tail', '--include', 'mysql/0', '--level', 'ERROR')).stdout).toBe(
+      'unit-mysql-0: 10:07:02 ERROR juju.worker.uniter hook "install" failed: exit status 1\n',
+    );
+    expect((await ok('debug-log', '--no-tail', '--replay', '--exclude', 'mysql/0')).stdout).toBe(
+      'machine-0: 10:07:03 INFO juju.worker.uniter machine agent started\n',
+    );
+  });
+
+  it('debug-log follows the log until interrupted', async () => {
+    await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const following = ctl.run(['debug-log'], {
+      signal: stop.signal,
+      onStdout: (text) => {
+        seen.push(text);
+        if (text.includes('second')) stop.abort();
+      },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await ctl.logs.append([record('unit-mysql-0', 2, 'INFO', 'second')]);
+    const res = await following;
+    expect(res.code).toBe(0);
+    expect(seen.join('')).toBe(
+      'unit-mysql-0: 10:07:01 INFO juju.worker.uniter first\nunit-mysql-0: 10:07:02 INFO juju.worker.uniter second\n',
+    );
+  });
+
+  it('show-status-log says plainly that the controller does not serve it yet', async () => {
+    await fails(1, ['show-status-log', 'mysql/0'], 'controller "test" does not serve show-status-log (the API has no such route yet)');
+  });
+});

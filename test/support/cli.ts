@@ -1,0 +1,135 @@
+// The CLI against a real API: an in-process API server (the local controller's HTTP server and
+// the API handler, over a fresh DynamoDB Local table) and a DROVER_HOME whose controllers.json
+// points at it. Most tests call the CLI in-process (run(argv, io)); a few spawn `drover` as a
+// user would, to prove exit codes and streams end to end.
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
+import { run, type CliIo } from '../../cli/main.js';
+import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { fileLogSink } from '../../shared/logs/file-log-sink.js';
+import type { LogSink } from '../../shared/logs/log-sink.js';
+import { ensureModel } from '../../shared/state/model.js';
+import type { Store } from '../../shared/state/store.js';
+import { freshStore } from './table.js';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Lines answered to prompts. */
+  stdin?: string[];
+  signal?: AbortSignal;
+  /** Called with each stdout write (for --watch). */
+  onStdout?: (text: string) => void;
+}
+
+export interface ControllerRecord {
+  type: 'local' | 'aws';
+  apiUrl: string;
+  token?: string;
+  region?: string;
+  dataDir?: string;
+  pid?: number;
+}
+
+export async function writeClientConfig(home: string, current: string | undefined, controllers: Record<string, ControllerRecord>) {
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, 'controllers.json'), JSON.stringify({ ...(current ? { current } : {}), controllers }), { mode: 0o600 });
+}
+
+/** Runs the CLI in this process with captured streams. */
+export async function runCli(args: string[], env: Record<string, string | undefined>, options: RunOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const stdin = [...(options.stdin ?? [])];
+  const io: CliIo = {
+    stdout: (text) => {
+      stdout += text;
+      options.onStdout?.(text);
+    },
+    stderr: (text) => void (stderr += text),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...options.env },
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    readLine: async () => stdin.shift(),
+    signal: options.signal ?? new AbortController().signal,
+  };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}
+
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** Runs `drover` as a separate process, exactly as a user's shell would. */
+export function spawnCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', tsx, join(REPO, 'cli', 'main.ts'), ...args],
+      { cwd: REPO, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+export interface CliHarness {
+  store: Store;
+  /** The agents' log that debug-log reads. */
+  logs: LogSink;
+  server: ApiServer;
+  home: string;
+  env: Record<string, string>;
+  run(args: string[], options?: RunOptions): Promise<CliResult>;
+  spawn(args: string[]): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+export const TOKEN = 'cli-test-token';
+
+/** A controller named "test" (current), served in-process over a fresh table. */
+export async function startCliController(options: { now?: () => Date } = {}): Promise<CliHarness> {
+  const store = await freshStore(options.now ? { now: options.now } : {});
+  await ensureModel(store);
+  const charms = await mkdtemp(join(tmpdir(), 'drover-cli-charms-'));
+  const logs = fileLogSink(await mkdtemp(join(tmpdir(), 'drover-cli-logs-')));
+  const handler = createApiHandler({
+    store,
+    charms: localCharmStore(charms),
+    logs,
+    // Everything not Alive shows in `drover stuck` at once.
+    stuckAfterSeconds: 0,
+    auth: { kind: 'token', token: TOKEN },
+    controller: 'test',
+    logger: { error: () => undefined } as never,
+  });
+  const server = await startApiServer(handler);
+  const home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
+  await writeClientConfig(home, 'test', { test: { type: 'local', apiUrl: server.url, token: TOKEN } });
+  const env = { DROVER_HOME: home };
+  return {
+    store,
+    logs,
+    server,
+    home,
+    env,
+    run: (args, runOptions) => runCli(args, env, runOptions),
+    spawn: (args) => spawnCli(args, env),
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,46 @@
+// A stand-in for embedded/main.ts in the CLI's bootstrap tests (DROVER_CONTROLLER_MAIN): it keeps
+// the local controller's contract — `--data-dir DIR`, writes DIR/controller.json
+// ({apiUrl, token, pid}, 0600) once the API listens, removes it on SIGTERM — but serves the API
+// over a table in the test run's DynamoDB Local (DROVER_TEST_DYNAMODB_ENDPOINT) instead of
+// starting its own, so a bootstrap takes a second instead of many.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startApiServer } from '../../embedded/api-server.js';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { createStore } from '../../shared/state/store.js';
+import { ensureTable } from '../../shared/state/table.js';
+
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
+const dataDir = values['data-dir'];
+if (!dataDir) throw new Error('--data-dir is required');
+if (process.env.FAKE_CONTROLLER_FAIL) {
+  console.error(`fake controller: ${process.env.FAKE_CONTROLLER_FAIL}`);
+  process.exit(3);
+}
+
+const store = createStore({ table: `cli-${randomUUID()}`, endpoint: process.env.DROVER_TEST_DYNAMODB_ENDPOINT, region: 'local' });
+await ensureTable(store.client, store.table);
+await ensureModel(store);
+const token = randomBytes(16).toString('hex');
+const server = await startApiServer(
+  createApiHandler({
+    store,
+    charms: localCharmStore(join(dataDir, 'charms')),
+    auth: { kind: 'token', token },
+    controller: 'fake',
+    logger: { error: (...args: unknown[]) => console.error(...args) } as never,
+  }),
+);
+const info = join(dataDir, 'controller.json');
+writeFileSync(`${info}.tmp`, JSON.stringify({ apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
+renameSync(`${info}.tmp`, info);
+console.log(`fake controller listening on ${server.url}`);
+
+process.on('SIGTERM', () => {
+  rmSync(info, { force: true });
+  void server.close().then(() => process.exit(0));
+});
