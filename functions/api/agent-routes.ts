@@ -4,25 +4,30 @@
 import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError, notFound } from '../../shared/domain/errors.js';
+import { entityTag, type LogSink } from '../../shared/logs/log-sink.js';
 import { refs } from '../../shared/domain/plan.js';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
 import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getUnit } from '../../shared/state/reads.js';
+import { getMachine, getMany, getRelation, getUnit } from '../../shared/state/reads.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
+import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
 import { removeUnit } from '../../shared/state/remove-unit.js';
 import { clearResolved } from '../../shared/state/resolve-unit.js';
 import type { Store } from '../../shared/state/store.js';
 import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
+import { setUnitPorts } from '../../shared/state/unit-ports.js';
 
 export interface AgentContext {
   store: Store;
   /** The calling agent's machine, established by its credential. */
   machine: string;
+  /** Where agents' log lines go (debug-log); absent: they are dropped. */
+  logs?: LogSink;
 }
 
 const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
@@ -47,7 +52,8 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
     // Never hand the credential hash back, even to its own agent.
     const { agentCredentialHash: _hash, ...visible } = machine;
-    return { machine: visible, units, applications, relations };
+    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
+    return { model: ctx.store.model, machine: visible, units, applications, relations };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -92,4 +98,25 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     return {};
   },
   'machine-dead': async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }),
+  'relation-units': async (ctx, body) => {
+    // A unit observes only relations its own application is in.
+    const unit = await ownUnit(ctx, body.unit);
+    const relation = await getRelation(ctx.store, body.relation);
+    if (!relation) return { members: [] };
+    if (!relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation "${body.relation}"`);
+    return readRelationUnits(ctx.store, unit, relation, {
+      ...(body.cursor ? { cursor: body.cursor } : {}),
+      ...(body.limit ? { limit: body.limit } : {}),
+    });
+  },
+  'set-unit-ports': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return setUnitPorts(ctx.store, body.unit, body.changes);
+  },
+  log: async (ctx, body) => {
+    if (body.unit !== undefined) await ownUnit(ctx, body.unit);
+    const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;
+    await ctx.logs?.append(body.lines.map((line) => ({ entity, ...line })));
+    return {};
+  },
 };

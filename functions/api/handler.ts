@@ -6,6 +6,8 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
 import { describeIssues, requests, type Operation } from '../../shared/api/requests.js';
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
+import type { LogSink } from '../../shared/logs/log-sink.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { agentRoutes } from './agent-routes.js';
 import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
@@ -19,12 +21,24 @@ export interface ApiDeps {
   controller: string;
   stuckAfterSeconds?: number;
   logger?: Logger;
+  /** Agents' log lines (the agent `log` op) and debug-log's source. */
+  logs?: LogSink;
 }
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** A GET's query string as a request object; a repeated parameter becomes a list. */
+function queryObject(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
+  const value: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(event.rawQueryString ?? '')) {
+    const prior = value[k];
+    value[k] = prior === undefined ? v : [...(Array.isArray(prior) ? prior : [prior]), v];
+  }
+  return value;
+}
+
 function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (!event.body) return { ok: true, value: {} };
+  if (!event.body) return { ok: true, value: event.requestContext.http.method === 'GET' ? queryObject(event) : {} };
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -35,7 +49,13 @@ function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } 
 
 export function createApiHandler(deps: ApiDeps): Handler {
   const logger = deps.logger ?? new Logger({ serviceName: 'api' });
-  const user = { store: deps.store, charms: deps.charms, controller: deps.controller, stuckAfterSeconds: deps.stuckAfterSeconds ?? 600 };
+  const user = {
+    store: deps.store,
+    charms: deps.charms,
+    controller: deps.controller,
+    stuckAfterSeconds: deps.stuckAfterSeconds ?? 600,
+    ...(deps.logs ? { logs: deps.logs } : {}),
+  };
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method;
@@ -66,7 +86,10 @@ export function createApiHandler(deps: ApiDeps): Handler {
       if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
       return json(
         200,
-        await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)({ store: deps.store, machine }, parsed.data),
+        await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
+          { store: deps.store, machine, ...(deps.logs ? { logs: deps.logs } : {}) },
+          parsed.data,
+        ),
       );
     }
 
@@ -74,7 +97,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (!authenticateUser(event, deps.auth))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
     const op = userOp as Operation;
-    const readOnly = op === 'status' || op === 'stuck';
+    const readOnly = op === 'status' || op === 'stuck' || op === 'debug-log';
     if (method !== (readOnly ? 'GET' : 'POST'))
       return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
     const body = parseBody(event);
@@ -106,6 +129,7 @@ export const handler: Handler = (event) => {
     auth: { kind: 'iam' },
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
+    logs: lambdaLogSink(),
   });
   return lambdaHandler(event);
 };

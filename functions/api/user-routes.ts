@@ -5,6 +5,7 @@ import { formatConstraints, parseConstraints } from '../../shared/domain/constra
 import { DroverError, notFound } from '../../shared/domain/errors.js';
 import type { EntityResult, Operation, RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { formatLogLine, parseLogLevel, type LogSink } from '../../shared/logs/log-sink.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { addUnits } from '../../shared/state/add-unit.js';
@@ -30,7 +31,12 @@ export interface UserContext {
   controller: string;
   /** Dying longer than this is stuck (seconds). */
   stuckAfterSeconds: number;
+  /** The agents' log, for debug-log. */
+  logs?: LogSink;
 }
+
+/** Juju's debug-log shows the last 10 lines unless asked to replay. */
+const DEBUG_LOG_DEFAULT_LINES = 10;
 
 type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
 
@@ -146,5 +152,20 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   unexpose: async (ctx, body) => {
     await setExposed(ctx.store, body.application, false);
     return {};
+  },
+  'debug-log': async (ctx, body) => {
+    if (!ctx.logs) throw new DroverError('not-supported', 'this controller keeps no agent logs');
+    const level = body.level !== undefined ? parseLogLevel(body.level) : undefined;
+    if (body.level !== undefined && !level)
+      throw new DroverError('invalid-argument', `unknown log level "${body.level}"; use TRACE, DEBUG, INFO, WARNING, ERROR or CRITICAL`);
+    const page = await ctx.logs.read({
+      limit: body.limit ?? DEBUG_LOG_DEFAULT_LINES,
+      ...(body.after !== undefined ? { after: body.after } : {}),
+      ...(body.since !== undefined ? { since: body.since } : {}),
+      ...(body.include ? { include: body.include } : {}),
+      ...(body.exclude ? { exclude: body.exclude } : {}),
+      ...(level ? { level } : {}),
+    });
+    return { lines: page.records.map(formatLogLine), cursor: page.cursor };
   },
 };

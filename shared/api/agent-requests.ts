@@ -1,9 +1,17 @@
 // The agent API's requests. Every one names the unit or machine it acts on; the API checks that
 // it is the calling agent's own machine, or a unit on it (functions/api/agent-routes.ts).
 import { z } from 'zod';
+import { LOG_LEVELS } from '../logs/log-sink.js';
 
 const unit = z.string().min(1).max(200);
-const status = z.strictObject({ current: z.string().min(1).max(50), message: z.string().max(1000).optional() });
+const status = z.strictObject({
+  current: z.string().min(1).max(50),
+  message: z.string().max(1000).optional(),
+  /** e.g. the hook that failed: `{hook: "install"}` (reference §4.6). */
+  data: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+});
+/** A page of relation members or log lines: bounded, so no request grows with the model. */
+const MAX_LOG_LINES = 200;
 
 export const agentRequests = {
   /** The machine, its units and what their hooks may see: the agent's whole view. */
@@ -20,6 +28,36 @@ export const agentRequests = {
   'remove-unit': z.strictObject({ unit }),
   'clear-resolved': z.strictObject({ unit }),
   'machine-dead': z.strictObject({}),
+  /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
+  'relation-units': z.strictObject({
+    unit,
+    relation: z.string().min(1).max(500),
+    cursor: z.string().max(2000).optional(),
+    limit: z.int().min(1).max(100).optional(),
+  }),
+  /** A successful hook's open-port/close-port calls, in order. */
+  'set-unit-ports': z.strictObject({
+    unit,
+    changes: z
+      .array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) }))
+      .min(1)
+      .max(100),
+  }),
+  /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
+  log: z.strictObject({
+    unit: unit.optional(),
+    lines: z
+      .array(
+        z.strictObject({
+          time: z.iso.datetime(),
+          level: z.enum(LOG_LEVELS),
+          module: z.string().min(1).max(200),
+          message: z.string().max(16_384),
+        }),
+      )
+      .min(1)
+      .max(MAX_LOG_LINES),
+  }),
 } as const;
 
 export type AgentOperation = keyof typeof agentRequests;

@@ -6,6 +6,10 @@ const name = z.string().min(1).max(200);
 const names = z.array(name).min(1, { error: 'give at least one name' });
 const constraints = z.string().max(2000);
 const keyValues = z.record(z.string(), z.string());
+/** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
+const list = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s !== ''));
 
 export const requests = {
   deploy: z.strictObject({
@@ -47,6 +51,19 @@ export const requests = {
   unexpose: z.strictObject({ application: name }),
   status: z.strictObject({}),
   stuck: z.strictObject({}),
+  /**
+   * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:
+   * without `after`, the last `limit` matching lines (replay: a large limit); with it, the lines
+   * logged since that cursor (tailing: pass back each answer's `cursor`).
+   */
+  'debug-log': z.strictObject({
+    since: z.iso.datetime().optional(),
+    after: z.string().max(100).optional(),
+    include: list.optional(),
+    exclude: list.optional(),
+    level: z.string().max(20).optional(),
+    limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  }),
 } as const;
 
 export type Operation = keyof typeof requests;

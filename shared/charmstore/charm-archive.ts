@@ -1,0 +1,205 @@
+// A charm directory as a tar.gz, the form `deploy` uploads and agents download (DESIGN "Charms":
+// a directory with metadata.yaml, config.yaml and executable hooks/<name>). A small ustar
+// reader and writer on node:zlib: hooks must keep their executable bits, and neither the
+// controller nor an agent should depend on a `tar` binary.
+//
+// The reader takes what common tar tools write: ustar names with prefixes, pax `path` and
+// `linkpath` records, and GNU long names. It refuses entries that would land outside the target
+// directory (absolute paths, `..`), since the archive comes from a user.
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from 'node:fs/promises';
+import { dirname, join, posix, resolve, sep } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+const BLOCK = 512;
+
+interface Entry {
+  path: string;
+  type: 'file' | 'dir' | 'symlink';
+  mode: number;
+  data?: Buffer;
+  linkTarget?: string;
+}
+
+// ---- writing ------------------------------------------------------------------------------
+
+function octal(value: number, width: number): string {
+  return value.toString(8).padStart(width - 1, '0') + '\0';
+}
+
+function paxRecord(key: string, value: string): string {
+  const body = ` ${key}=${value}\n`;
+  let length = body.length + 1;
+  while (String(length).length + Buffer.byteLength(body) !== length) length = String(length).length + Buffer.byteLength(body);
+  return `${length}${body}`;
+}
+
+function header(name: string, type: string, mode: number, size: number, linkName = ''): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  h.write(name, 0, 100, 'utf8');
+  h.write(octal(mode & 0o7777, 8), 100, 'ascii');
+  h.write(octal(0, 8), 108, 'ascii');
+  h.write(octal(0, 8), 116, 'ascii');
+  h.write(octal(size, 12), 124, 'ascii');
+  h.write(octal(0, 12), 136, 'ascii');
+  h.write('        ', 148, 'ascii');
+  h.write(type, 156, 'ascii');
+  h.write(linkName, 157, 100, 'utf8');
+  h.write('ustar\0', 257, 'ascii');
+  h.write('00', 263, 'ascii');
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+  return h;
+}
+
+const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+
+function entryBlocks(entry: Entry): Buffer[] {
+  const blocks: Buffer[] = [];
+  const name = entry.type === 'dir' ? `${entry.path}/` : entry.path;
+  const longName = Buffer.byteLength(name) > 100;
+  const longLink = entry.linkTarget !== undefined && Buffer.byteLength(entry.linkTarget) > 100;
+  if (longName || longLink) {
+    const pax = Buffer.from(
+      (longName ? paxRecord('path', name) : '') + (longLink ? paxRecord('linkpath', entry.linkTarget!) : ''),
+      'utf8',
+    );
+    blocks.push(header('PaxHeader', 'x', 0o644, pax.length), pax, padding(pax.length));
+  }
+  const shortName = longName ? name.slice(-99) : name;
+  const size = entry.type === 'file' ? (entry.data?.length ?? 0) : 0;
+  const type = entry.type === 'file' ? '0' : entry.type === 'dir' ? '5' : '2';
+  blocks.push(header(shortName, type, entry.mode, size, longLink ? '' : (entry.linkTarget ?? '')));
+  if (entry.type === 'file' && entry.data) blocks.push(entry.data, padding(entry.data.length));
+  return blocks;
+}
+
+async function walk(root: string, relative: string, entries: Entry[]): Promise<void> {
+  const names = (await readdir(join(root, relative))).sort();
+  for (const name of names) {
+    const path = relative ? `${relative}/${name}` : name;
+    const full = join(root, path);
+    const stat = await lstat(full);
+    if (stat.isSymbolicLink()) entries.push({ path, type: 'symlink', mode: 0o777, linkTarget: await readlink(full) });
+    else if (stat.isDirectory()) {
+      entries.push({ path, type: 'dir', mode: stat.mode & 0o777 });
+      await walk(root, path, entries);
+    } else if (stat.isFile()) entries.push({ path, type: 'file', mode: stat.mode & 0o777, data: await readFile(full) });
+  }
+}
+
+/** The directory's files, directories and symlinks, with their modes, as a tar.gz. */
+export async function packCharmDir(dir: string): Promise<Buffer> {
+  const entries: Entry[] = [];
+  await walk(dir, '', entries);
+  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+}
+
+// ---- reading ------------------------------------------------------------------------------
+
+function field(h: Buffer, start: number, length: number): string {
+  const raw = h.subarray(start, start + length);
+  const end = raw.indexOf(0);
+  return raw.subarray(0, end === -1 ? length : end).toString('utf8');
+}
+
+function number(h: Buffer, start: number, length: number): number {
+  const raw = h.subarray(start, start + length);
+  // GNU base-256 for sizes of 8 GiB and more: not a charm.
+  if ((raw[0]! & 0x80) !== 0) throw new Error('charm archive: entry too large');
+  const text = raw.toString('ascii').replace(/\0.*$/s, '').trim();
+  return text ? parseInt(text, 8) : 0;
+}
+
+function parsePax(data: Buffer): Record<string, string> {
+  const records: Record<string, string> = {};
+  let offset = 0;
+  while (offset < data.length) {
+    const space = data.indexOf(32, offset);
+    if (space === -1) break;
+    const length = Number(data.subarray(offset, space).toString('ascii'));
+    if (!Number.isFinite(length) || length <= 0) break;
+    const record = data.subarray(space + 1, offset + length - 1).toString('utf8');
+    const eq = record.indexOf('=');
+    if (eq > 0) records[record.slice(0, eq)] = record.slice(eq + 1);
+    offset += length;
+  }
+  return records;
+}
+
+/** The entries of a tar.gz; throws on anything that is not a well-formed archive. */
+export function readCharmArchive(archive: Buffer): Entry[] {
+  const tar = gunzipSync(archive);
+  const entries: Entry[] = [];
+  let offset = 0;
+  let pax: Record<string, string> = {};
+  let longName: string | undefined;
+  let longLink: string | undefined;
+  while (offset + BLOCK <= tar.length) {
+    const h = tar.subarray(offset, offset + BLOCK);
+    if (h.every((b) => b === 0)) break;
+    const size = number(h, 124, 12);
+    const type = String.fromCharCode(h[156]!);
+    const data = tar.subarray(offset + BLOCK, offset + BLOCK + size);
+    if (data.length < size) throw new Error('charm archive: truncated');
+    offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === 'x') {
+      pax = parsePax(data);
+      continue;
+    }
+    if (type === 'L' || type === 'K') {
+      const value = data.toString('utf8').replace(/\0+$/, '');
+      if (type === 'L') longName = value;
+      else longLink = value;
+      continue;
+    }
+    if (type === 'g') continue;
+    const prefix = field(h, 345, 155);
+    const rawName = pax.path ?? longName ?? (prefix ? `${prefix}/${field(h, 0, 100)}` : field(h, 0, 100));
+    const linkTarget = pax.linkpath ?? longLink ?? field(h, 157, 100);
+    pax = {};
+    longName = longLink = undefined;
+    const path = posix.normalize(rawName.replace(/^(\.\/)+/, '')).replace(/\/+$/, '');
+    if (path === '' || path === '.') continue;
+    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`charm archive: unsafe path "${rawName}"`);
+    const mode = number(h, 100, 8) & 0o777;
+    if (type === '0' || type === '\0' || type === '7') entries.push({ path, type: 'file', mode, data: Buffer.from(data) });
+    else if (type === '5') entries.push({ path, type: 'dir', mode });
+    else if (type === '2') entries.push({ path, type: 'symlink', mode, linkTarget });
+    // Hard links, devices and fifos have no place in a charm: skipped.
+  }
+  return entries;
+}
+
+/**
+ * Writes the archive's entries under `dest`. A charm packed with its directory as the top level
+ * (`mysql/metadata.yaml`) is unpacked as if packed from inside it.
+ */
+export async function unpackCharmArchive(archive: Buffer, dest: string): Promise<void> {
+  let entries = readCharmArchive(archive);
+  const tops = new Set(entries.map((e) => e.path.split('/')[0]));
+  const [top] = tops;
+  if (tops.size === 1 && top !== undefined && !entries.some((e) => e.path === 'metadata.yaml') && entries.some((e) => e.path === `${top}/metadata.yaml`)) {
+    entries = entries.filter((e) => e.path !== top).map((e) => ({ ...e, path: e.path.slice(top.length + 1) }));
+  }
+  const root = resolve(dest);
+  await mkdir(root, { recursive: true });
+  for (const entry of entries) {
+    const target = resolve(root, ...entry.path.split('/'));
+    if (!target.startsWith(root + sep)) throw new Error(`charm archive: unsafe path "${entry.path}"`);
+    if (entry.type === 'dir') {
+      await mkdir(target, { recursive: true });
+      await chmod(target, entry.mode | 0o700);
+    } else if (entry.type === 'file') {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, entry.data ?? Buffer.alloc(0), { mode: entry.mode });
+      await chmod(target, entry.mode);
+    } else {
+      // A link out of the charm would let a later entry write through it.
+      const pointsTo = resolve(dirname(target), entry.linkTarget ?? '');
+      if (pointsTo !== root && !pointsTo.startsWith(root + sep)) throw new Error(`charm archive: symlink "${entry.path}" leaves the charm`);
+      await mkdir(dirname(target), { recursive: true });
+      await symlink(entry.linkTarget ?? '', target);
+    }
+  }
+}
