@@ -13,6 +13,7 @@ import { createNotifierHandler } from '../functions/notifier/handler.js';
 import { createProvisionerHandler } from '../functions/provisioner/handler.js';
 import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '../shared/charmstore/charm-store.js';
+import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
 import { LocalProvider } from '../shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '../shared/provisioner/agent-credentials.js';
@@ -81,6 +82,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const api = createApiHandler({
       store,
       charms: localCharmStore(join(dataDir, 'charms')),
+      // The agents' logs, for `drover debug-log`.
+      logs: fileLogSink(join(dataDir, 'logs')),
       auth: { kind: 'token', token: secrets.token },
       controller: secrets.controllerId,
       stuckAfterSeconds: options.stuckAfterSeconds ?? 600,

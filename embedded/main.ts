@@ -19,7 +19,7 @@ console.log(`drover controller ${controller.controllerId} is running.
 
 Drive it with the drover CLI from this directory, for example:
   npx drover register-local ${controller.dataDir}
-  npx drover deploy test/charms/<charm-dir>
+  npx drover deploy test/charms/database
   npx drover status
 
 Ctrl-C stops the controller and its machine agents; the next start resumes them.`);
