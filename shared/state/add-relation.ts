@@ -3,7 +3,7 @@ import { planAddRelation, type AddRelationResult } from '../domain/plans/add-rel
 import { refs } from '../domain/plan.js';
 import { parseEndpointArg } from '../domain/relation-endpoints.js';
 import { sequenceNames } from '../domain/sequences.js';
-import { getMany, getSequence } from './reads.js';
+import { getBatch, sequenceValue, type SequenceItem } from './reads.js';
 import { relationsOf } from './relation-reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -15,11 +15,12 @@ import type { Store } from './store.js';
 export async function addRelation(store: Store, args: string[]): Promise<AddRelationResult> {
   return runOperation(store, `cannot add relation "${args.join(' ')}"`, async () => {
     const names = [...new Set(args.map((arg) => parseEndpointArg(arg).application))];
-    const [applications, relationSequence] = await Promise.all([
-      getMany<Application>(store, names.map(refs.application)),
-      getSequence(store, sequenceNames.relation),
+    const [relationSequence, ...found] = await getBatch<[SequenceItem, ...Application[]]>(store, [
+      refs.sequence(sequenceNames.relation),
+      ...names.map(refs.application),
     ]);
+    const applications = found.filter((a): a is Application => a !== undefined);
     const relations = await relationsOf(store, applications);
-    return planAddRelation({ applications, relations, relationSequence }, args, store.now().toISOString());
+    return planAddRelation({ applications, relations, relationSequence: sequenceValue(relationSequence) }, args, store.now().toISOString());
   });
 }

@@ -1,13 +1,13 @@
-import type { Relation } from '../domain/entities.js';
+import type { Application, Model, Relation } from '../domain/entities.js';
 import { invalidArgument, notFound } from '../domain/errors.js';
 import { planNewUnits } from '../domain/plans/new-units.js';
 import { UNITS_PER_TRANSACTION } from '../domain/plans/deploy.js';
 import { pendingRequirements } from '../domain/required-relations.js';
 import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
-import { requireModel } from './model.js';
+import { foundModel } from './model.js';
 import { readPlacements } from './placement.js';
-import { getApplication, getMany, getSequence } from './reads.js';
+import { getBatch, getMany, sequenceValue, type SequenceItem } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -32,20 +32,23 @@ export async function addUnits(
     const chunk = Math.min(UNITS_PER_TRANSACTION, count - done);
     const to = options.to?.slice(done, done + chunk);
     const added = await runOperation(store, `cannot add unit to application "${application}"`, async () => {
-      const [model, app, machineSequence, unitSequence, placements] = await Promise.all([
-        requireModel(store),
-        getApplication(store, application),
-        getSequence(store, sequenceNames.machine),
-        getSequence(store, sequenceNames.unitsOf(application)),
+      const [[modelItem, app, machineSequence, unitSequence], placements] = await Promise.all([
+        getBatch<[Model, Application, SequenceItem, SequenceItem]>(store, [
+          refs.model(),
+          refs.application(application),
+          refs.sequence(sequenceNames.machine),
+          refs.sequence(sequenceNames.unitsOf(application)),
+        ]),
         readPlacements(store, to),
       ]);
+      const model = foundModel(store, modelItem);
       if (!app) throw notFound(`cannot add unit to application "${application}": application "${application}" not found`);
       const relations = await getMany<Relation>(store, app.relations.map(refs.relation));
       const planned = planNewUnits({
         model,
         application: app,
-        unitSequence,
-        machineSequence,
+        unitSequence: sequenceValue(unitSequence),
+        machineSequence: sequenceValue(machineSequence),
         count: chunk,
         placements,
         pending: pendingRequirements(app, relations),

@@ -1,11 +1,13 @@
 import type { CharmMeta } from '../domain/charm.js';
 import type { Constraints } from '../domain/constraints.js';
+import type { Application, Model } from '../domain/entities.js';
+import { refs } from '../domain/plan.js';
 import { planDeploy, type DeployResult } from '../domain/plans/deploy.js';
 import { sequenceNames } from '../domain/sequences.js';
 import { addUnits } from './add-unit.js';
-import { requireModel } from './model.js';
+import { foundModel } from './model.js';
 import { readPlacements } from './placement.js';
-import { getApplication, getSequence } from './reads.js';
+import { getBatch, sequenceValue, type SequenceItem } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -28,16 +30,24 @@ export async function deploy(store: Store, request: DeployRequest): Promise<Depl
   const name = request.name ?? request.charm.name;
   const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
   const result = await runOperation(store, `cannot add application "${name}"`, async () => {
-    const [model, existing, relationSequence, unitSequence, machineSequence, placements] = await Promise.all([
-      requireModel(store),
-      getApplication(store, name),
-      getSequence(store, sequenceNames.relation),
-      getSequence(store, sequenceNames.unitsOf(name)),
-      getSequence(store, sequenceNames.machine),
+    const [[model, existing, relationSequence, unitSequence, machineSequence], placements] = await Promise.all([
+      getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(store, [
+        refs.model(),
+        refs.application(name),
+        refs.sequence(sequenceNames.relation),
+        refs.sequence(sequenceNames.unitsOf(name)),
+        refs.sequence(sequenceNames.machine),
+      ]),
       readPlacements(store, request.to),
     ]);
     return planDeploy(
-      { model, relationSequence, unitSequence, machineSequence, ...(existing ? { existing } : {}) },
+      {
+        model: foundModel(store, model),
+        relationSequence: sequenceValue(relationSequence),
+        unitSequence: sequenceValue(unitSequence),
+        machineSequence: sequenceValue(machineSequence),
+        ...(existing ? { existing } : {}),
+      },
       { ...request, name, numUnits, placements },
       store.now().toISOString(),
     );

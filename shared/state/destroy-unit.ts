@@ -1,6 +1,6 @@
 import type { Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
-import { planDestroyUnit, type DestroyUnitIntent, type DestroyUnitResult } from '../domain/plans/destroy-unit.js';
+import { AGENT_NOT_STARTED, planDestroyUnit, type DestroyUnitIntent, type DestroyUnitResult } from '../domain/plans/destroy-unit.js';
 import { getApplication, getMachine, getMany, getUnit } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -25,9 +25,12 @@ async function destroy(store: Store, intent: DestroyUnitIntent): Promise<Destroy
   return runOperation(store, `cannot destroy unit "${intent.name}"`, async () => {
     const unit = await getUnit(store, intent.name);
     if (!unit) return planDestroyUnit({ subordinates: [] }, intent);
+    // Only the short-cut (remove-unit of an Alive unit whose agent never started) uses the
+    // application and the machine: a started unit, the usual case, is planned from its own item.
+    const mayShortCut = intent.by === 'user' && unit.life === 'alive' && unit.agentStatus.current === AGENT_NOT_STARTED;
     const [application, machine, subordinates] = await Promise.all([
-      getApplication(store, unit.application),
-      unit.machine !== undefined ? getMachine(store, unit.machine) : undefined,
+      mayShortCut ? getApplication(store, unit.application) : undefined,
+      mayShortCut && unit.machine !== undefined ? getMachine(store, unit.machine) : undefined,
       getMany<Unit>(store, unit.subordinates.map(refs.unit)),
     ]);
     return planDestroyUnit({ unit, subordinates, ...(application ? { application } : {}), ...(machine ? { machine } : {}) }, intent);

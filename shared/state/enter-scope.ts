@@ -1,4 +1,4 @@
-import type { Application, Relation, ScopeMember, Unit } from '../domain/entities.js';
+import type { Application, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import {
   planEnterScope,
   subordinateOfApplication,
@@ -8,7 +8,7 @@ import {
 } from '../domain/plans/enter-scope.js';
 import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
-import { getItem, getMany, getRelation, getSequence, getSettings, getUnit } from './reads.js';
+import { getBatch, getSequence, getUnit } from './reads.js';
 import { relationsOf } from './relation-reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -25,29 +25,37 @@ export async function enterScope(
   settings: Record<string, string>,
 ): Promise<EnterScopeResult> {
   return runOperation(store, `cannot enter scope of relation "${relationKey}" for unit "${unit}"`, async () => {
-    const [u, relation, member] = await Promise.all([
-      getUnit(store, unit),
-      getRelation(store, relationKey),
-      getItem<ScopeMember>(store, refs.scope(relationKey, unit)),
+    const [u, relation, member] = await getBatch<[Unit, Relation, ScopeMember]>(store, [
+      refs.unit(unit),
+      refs.relation(relationKey),
+      refs.scope(relationKey, unit),
     ]);
     const snapshot: EnterScopeSnapshot = { inScope: member !== undefined };
     if (u) snapshot.unit = u;
-    if (relation) {
-      snapshot.relation = relation;
-      const current = u ? await getSettings(store, relation.id, unit) : undefined;
-      if (current) snapshot.settingsVersion = current.version;
-    }
+    if (relation) snapshot.relation = relation;
     if (u && relation) {
-      const subordinate = await readSubordinate(store, u, relation);
+      // The settings' key needs the relation's id: one more request, which also reads the
+      // relation's applications, for the subordinate.
+      const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
+      const [current, ...applications] = await getBatch<[RelationSettings, ...Application[]]>(store, [
+        refs.settings(relation.id, unit),
+        ...names.map(refs.application),
+      ]);
+      if (current) snapshot.settingsVersion = current.version;
+      const existing = applications.filter((a): a is Application => a !== undefined);
+      const subordinate = await readSubordinate(store, u, relation, existing);
       if (subordinate) snapshot.subordinate = subordinate;
     }
     return planEnterScope(snapshot, settings, store.now().toISOString());
   });
 }
 
-async function readSubordinate(store: Store, unit: Unit, relation: Relation): Promise<EnterScopeSnapshot['subordinate']> {
-  const names = relation.endpoints.map((ep) => ep.application);
-  const applications = await getMany<Application>(store, names.map(refs.application));
+async function readSubordinate(
+  store: Store,
+  unit: Unit,
+  relation: Relation,
+  applications: Application[],
+): Promise<EnterScopeSnapshot['subordinate']> {
   const name = subordinateToCreate(unit, relation, applications);
   const application = applications.find((a) => a.name === name);
   if (!application) return undefined;

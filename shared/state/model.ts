@@ -26,7 +26,11 @@ export async function ensureModel(store: Store, options: { defaultSeries?: strin
 }
 
 export async function requireModel(store: Store): Promise<Model> {
-  const model = await getModel(store);
+  return foundModel(store, await getModel(store));
+}
+
+/** The model, read along with other items (getBatch); the error when there is none. */
+export function foundModel(store: Store, model: Model | undefined): Model {
   if (!model) throw notFound(`model "${store.model}" not found; bootstrap a controller first`);
   return model;
 }

@@ -21,9 +21,16 @@ export const getCleanup = (store: Store, id: string) => getItem<Cleanup>(store, 
 export const getSettings = (store: Store, relationId: number, unit: string) =>
   getItem<RelationSettings>(store, { kind: 'settings', relationId, unit });
 
+/** A sequence's item: the numbers taken so far. */
+export interface SequenceItem {
+  value: number;
+}
+
+/** Numbers taken so far from a sequence read with getBatch (0 when none was ever taken). */
+export const sequenceValue = (item: SequenceItem | undefined) => item?.value ?? 0;
+
 export async function getSequence(store: Store, name: string): Promise<number> {
-  const item = await getItem<{ value: number }>(store, { kind: 'sequence', name });
-  return item?.value ?? 0;
+  return sequenceValue(await getItem<SequenceItem>(store, { kind: 'sequence', name }));
 }
 
 /** Gets many items by reference, in batches of 100, keeping the order of `refs`; absent items are skipped. */
@@ -44,6 +51,19 @@ export async function getEach<T>(store: Store, refs: EntityRef[]): Promise<(T | 
     }
   }
   return keys.map((k) => found.get(`${k.pk}|${k.sk}`));
+}
+
+/**
+ * Reads items of different kinds in one BatchGetItem, strongly consistent like getItem; undefined
+ * where an item does not exist. One request instead of one per item: a small read costs mostly
+ * its request, and next to a small transaction that is not little (bench/RESULTS.md).
+ * The references must be distinct (BatchGetItem refuses duplicate keys).
+ */
+export async function getBatch<T extends unknown[]>(
+  store: Store,
+  refs: { [K in keyof T]: EntityRef },
+): Promise<{ [K in keyof T]: T[K] | undefined }> {
+  return (await getEach<unknown>(store, refs)) as { [K in keyof T]: T[K] | undefined };
 }
 
 export interface Page<T> {
