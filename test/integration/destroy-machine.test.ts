@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isDroverError, type ErrorCode } from '../../shared/domain/errors.js';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
+import type { ErrorCode } from '../../shared/domain/errors.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { destroyMachine } from '../../shared/state/destroy-machine.js';
@@ -19,17 +20,8 @@ beforeEach(async () => {
   await ensureModel(store);
 });
 
-/** Expects `op` to fail with exactly `message` and `code`, leaving every item as it was. */
-async function expectRefused(op: () => Promise<unknown>, message: string, code: ErrorCode) {
-  const before = await dumpTable(store);
-  const error = await op().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect((error as Error | undefined)?.message).toBe(message);
-  expect(isDroverError(error, code)).toBe(true);
-  expect(await dumpTable(store)).toEqual(before);
-}
+/** Expects `op` to fail with exactly `message` (and `code`), leaving every item as it was. */
+const expectRefused = (op: () => Promise<unknown>, message: string, code?: ErrorCode) => expectRefusedUnchanged(store, op, message, code);
 
 describe('destroy-machine', () => {
   it('refuses a machine that does not exist', async () => {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isDroverError, type ErrorCode } from '../../shared/domain/errors.js';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
+import type { ErrorCode } from '../../shared/domain/errors.js';
 import { refs } from '../../shared/domain/plan.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { commit } from '../../shared/state/commit.js';
@@ -27,17 +28,8 @@ beforeEach(async () => {
 const WP_DB = 'wordpress:db mysql:server';
 const WP_LOGGING = 'logging:logging-directory wordpress:logging-dir';
 
-/** Expects `op` to fail with exactly `message` and `code`, leaving every item as it was. */
-async function expectRefused(op: () => Promise<unknown>, message: string, code: ErrorCode) {
-  const before = await dumpTable(store);
-  const error = await op().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect((error as Error | undefined)?.message).toBe(message);
-  expect(isDroverError(error, code)).toBe(true);
-  expect(await dumpTable(store)).toEqual(before);
-}
+/** Expects `op` to fail with exactly `message` (and `code`), leaving every item as it was. */
+const expectRefused = (op: () => Promise<unknown>, message: string, code?: ErrorCode) => expectRefusedUnchanged(store, op, message, code);
 
 /** Setup: the unit's agent has started (it reports a status other than "allocating"). */
 async function startAgent(unit: string) {

@@ -1,4 +1,6 @@
+import type { ErrorCode } from '../../shared/domain/errors.js';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { cleanupId } from '../../shared/domain/plans/cleanups.js';
 import { refs } from '../../shared/domain/plan.js';
@@ -24,17 +26,7 @@ beforeEach(async () => {
 const WP_DB = 'wordpress:db mysql:server';
 
 /** Expects `op` to fail with exactly `message` (and `code`), leaving every item as it was. */
-async function expectRefused(op: () => Promise<unknown>, message: string, code?: string) {
-  const before = await dumpTable(store);
-  const error = await op().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  expect((error as Error).message).toBe(message);
-  if (code) expect(isDroverError(error, code as never)).toBe(true);
-  expect(await dumpTable(store)).toEqual(before);
-}
+const expectRefused = (op: () => Promise<unknown>, message: string, code?: ErrorCode) => expectRefusedUnchanged(store, op, message, code);
 
 /**
  * There is no destroy-application in this test's reach, so it sets the application Dying

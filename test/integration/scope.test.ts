@@ -1,5 +1,6 @@
+import type { ErrorCode } from '../../shared/domain/errors.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isDroverError } from '../../shared/domain/errors.js';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { cleanupId } from '../../shared/domain/plans/cleanups.js';
 import { refs } from '../../shared/domain/plan.js';
 import { addRelation } from '../../shared/state/add-relation.js';
@@ -26,16 +27,8 @@ const WP_DB = 'wordpress:db mysql:server';
 const WP_LOGGING = 'logging:logging-directory wordpress:logging-dir';
 const ADDRESS = { 'private-address': '10.0.0.1' };
 
-async function expectRefused(op: () => Promise<unknown>, message: string, code: string) {
-  const before = await dumpTable(store);
-  const error = await op().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect((error as Error | undefined)?.message).toBe(message);
-  expect(isDroverError(error, code as never)).toBe(true);
-  expect(await dumpTable(store)).toEqual(before);
-}
+/** Expects `op` to fail with exactly `message` (and `code`), leaving every item as it was. */
+const expectRefused = (op: () => Promise<unknown>, message: string, code?: ErrorCode) => expectRefusedUnchanged(store, op, message, code);
 
 /**
  * The destroy operations for units and applications are not in this test's reach, so these set
