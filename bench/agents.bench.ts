@@ -86,11 +86,16 @@ function bundledAgent(): string[] {
 
 const tsxAgent = () => [process.execPath, '--import', import.meta.resolve('tsx'), join(REPO, 'agent', 'machine-agent.ts')];
 
-/** Milestones of a unit's start, as seconds after the deploy call (p50 over units). */
-const PHASES = ['agent process started', 'agent up', 'unit deployed', 'install ran', 'start ran'] as const;
+/**
+ * Where a unit's start-up time goes, per unit: provisioning (deploy call → agent process started),
+ * agent start (→ the agent's first log line), deploy (→ unit deployed: view, charm fetched and
+ * unpacked), hooks (→ start ran: install, config-changed, start and their status writes).
+ */
+const PHASES = ['provisioning', 'agent start', 'deploy', 'hooks'] as const;
+type Phases = Record<(typeof PHASES)[number], { p50: number; p99: number }>;
 
 interface Result {
-  phases: Record<(typeof PHASES)[number], number>;
+  phases: Phases;
   kind: string;
   units: number;
   started: number;
@@ -236,45 +241,47 @@ async function scenario(dynamo: DynamoDbLocal, kind: 'bundle' | 'tsx', charmDir:
   }
 }
 
-async function startPhases(dataDir: string, machines: string[], units: string[], t0: number): Promise<Result['phases']> {
+async function startPhases(dataDir: string, machines: string[], units: string[], t0: number): Promise<Phases> {
   const records = (await fileLogSink(join(dataDir, 'logs')).read({ limit: 1_000_000 })).records;
-  const first = (entity: string, text: string) => records.find((r) => r.entity === entity && r.message.includes(text))?.time;
+  const first = (entity: string, text: string) => {
+    const at = records.find((r) => r.entity === entity && r.message.includes(text))?.time;
+    return at ? Date.parse(at) : undefined;
+  };
   const samples: Record<string, number[]> = Object.fromEntries(PHASES.map((p) => [p, []]));
   units.forEach((unit, i) => {
     const machine = machines[i]!;
-    let processStarted: string | undefined;
+    let processStarted: number | undefined;
     try {
-      processStarted = (JSON.parse(readFileSync(join(machineDirOf(dataDir, machine), 'instance.json'), 'utf8')) as { startedAt: string })
-        .startedAt;
+      const record = JSON.parse(readFileSync(join(machineDirOf(dataDir, machine), 'instance.json'), 'utf8')) as { startedAt: string };
+      processStarted = Date.parse(record.startedAt);
     } catch {
       // killed already
     }
-    const unitTag = `unit-${unit.replace('/', '-')}`;
-    const times = {
-      'agent process started': processStarted,
-      'agent up': first(`machine-${machine}`, 'machine agent for machine'),
-      'unit deployed': first(`machine-${machine}`, 'deployed unit'),
-      'install ran': first(unitTag, 'ran "install" hook'),
-      'start ran': first(unitTag, 'ran "start" hook'),
-    };
-    for (const [phase, at] of Object.entries(times)) if (at) samples[phase]!.push((Date.parse(at) - t0) / 1000);
+    const times = [
+      t0,
+      processStarted,
+      first(`machine-${machine}`, 'machine agent for machine'),
+      first(`machine-${machine}`, `deployed unit "${unit}"`),
+      first(`unit-${unit.replace('/', '-')}`, 'ran "start" hook'),
+    ];
+    if (times.some((t) => t === undefined)) return;
+    PHASES.forEach((phase, k) => samples[phase]!.push((times[k + 1]! - times[k]!) / 1000));
   });
   return Object.fromEntries(
-    PHASES.map((p) => [
-      p,
-      percentile(
-        samples[p]!.sort((a, b) => a - b),
-        50,
-      ),
-    ]),
-  ) as Result['phases'];
+    PHASES.map((p) => {
+      const sorted = samples[p]!.sort((a, b) => a - b);
+      return [p, { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
+    }),
+  ) as Phases;
 }
 
 function phaseTable(results: Result[]): string {
   return [
-    `| agent | ${PHASES.join(' | ')} |`,
+    `| agent | ${PHASES.map((p) => `${p} p50 / p99 s`).join(' | ')} |`,
     `| ----- | ${PHASES.map(() => '---:').join(' | ')} |`,
-    ...results.map((r) => `| ${r.kind} | ${PHASES.map((p) => r.phases[p].toFixed(2)).join(' | ')} |`),
+    ...results.map(
+      (r) => `| ${r.kind} | ${PHASES.map((p) => `${r.phases[p].p50.toFixed(2)} / ${r.phases[p].p99.toFixed(2)}`).join(' | ')} |`,
+    ),
   ].join('\n');
 }
 
@@ -315,7 +322,7 @@ async function main() {
     await dynamo.stop();
   }
   const header = `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${availableParallelism()} (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(freemem() / 2 ** 30)} GiB free. Whole run ${Math.round((Date.now() - started) / 1000)} s; 1-minute load average ${before[0]!.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`;
-  const body = `${header}\n\n${table(results)}\n\nWhere the start-up time goes: p50 over units, seconds after the deploy call.\n\n${phaseTable(results)}\n\n${METHOD}`;
+  const body = `${header}\n\n${table(results)}\n\nWhere the start-up time goes, per unit (units with every milestone logged): provisioning = deploy call → agent process started (the provisioner and the local provider); agent start = → the agent's first log line; deploy = → unit deployed (view, charm fetched and unpacked); hooks = → start hook done (install, config-changed, start, statuses).\n\n${phaseTable(results)}\n\n${METHOD}`;
   console.log(body);
   await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
 }

@@ -17,6 +17,7 @@ import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
 import { removeUnit } from '../../shared/state/remove-unit.js';
 import { clearResolved } from '../../shared/state/resolve-unit.js';
+import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import type { Store } from '../../shared/state/store.js';
 import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
@@ -112,6 +113,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   'set-unit-ports': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
     return setUnitPorts(ctx.store, body.unit, body.changes);
+  },
+  'commit-hook': async (ctx, body) => {
+    // Only the unit's own settings and ports: keyed by the unit, so nothing else can be named.
+    await ownUnit(ctx, body.unit);
+    return commitHookChanges(ctx.store, body.unit, { settings: body.settings, ports: body.ports });
   },
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);

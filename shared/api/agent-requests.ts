@@ -10,6 +10,7 @@ const status = z.strictObject({
   /** e.g. the hook that failed: `{hook: "install"}` (reference §4.6). */
   data: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
 });
+const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) })).max(100);
 /** A page of relation members or log lines: bounded, so no request grows with the model. */
 const MAX_LOG_LINES = 200;
 
@@ -36,12 +37,12 @@ export const agentRequests = {
     limit: z.int().min(1).max(100).optional(),
   }),
   /** A successful hook's open-port/close-port calls, in order. */
-  'set-unit-ports': z.strictObject({
+  'set-unit-ports': z.strictObject({ unit, changes: portChanges.min(1) }),
+  /** Everything a successful hook buffered (relation-set per relation, ports), in one transaction. */
+  'commit-hook': z.strictObject({
     unit,
-    changes: z
-      .array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) }))
-      .min(1)
-      .max(100),
+    settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
+    ports: portChanges,
   }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({

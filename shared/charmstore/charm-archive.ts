@@ -60,10 +60,7 @@ function entryBlocks(entry: Entry): Buffer[] {
   const longName = Buffer.byteLength(name) > 100;
   const longLink = entry.linkTarget !== undefined && Buffer.byteLength(entry.linkTarget) > 100;
   if (longName || longLink) {
-    const pax = Buffer.from(
-      (longName ? paxRecord('path', name) : '') + (longLink ? paxRecord('linkpath', entry.linkTarget!) : ''),
-      'utf8',
-    );
+    const pax = Buffer.from((longName ? paxRecord('path', name) : '') + (longLink ? paxRecord('linkpath', entry.linkTarget!) : ''), 'utf8');
     blocks.push(header('PaxHeader', 'x', 0o644, pax.length), pax, padding(pax.length));
   }
   const shortName = longName ? name.slice(-99) : name;
@@ -179,7 +176,12 @@ export async function unpackCharmArchive(archive: Buffer, dest: string): Promise
   let entries = readCharmArchive(archive);
   const tops = new Set(entries.map((e) => e.path.split('/')[0]));
   const [top] = tops;
-  if (tops.size === 1 && top !== undefined && !entries.some((e) => e.path === 'metadata.yaml') && entries.some((e) => e.path === `${top}/metadata.yaml`)) {
+  if (
+    tops.size === 1 &&
+    top !== undefined &&
+    !entries.some((e) => e.path === 'metadata.yaml') &&
+    entries.some((e) => e.path === `${top}/metadata.yaml`)
+  ) {
     entries = entries.filter((e) => e.path !== top).map((e) => ({ ...e, path: e.path.slice(top.length + 1) }));
   }
   const root = resolve(dest);

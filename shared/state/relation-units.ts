@@ -52,4 +52,3 @@ export async function readRelationUnits(
   const members = await withVersions(store, relation, names);
   return page.cursor ? { members, cursor: page.cursor } : { members };
 }
-

@@ -7,7 +7,7 @@ import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
 /** The units sharing a machine: its principals and their subordinates (bounded by applications). */
-async function unitsOnMachine(store: Store, machineId: string | undefined): Promise<Unit[]> {
+export async function unitsOnMachine(store: Store, machineId: string | undefined): Promise<Unit[]> {
   if (machineId === undefined) return [];
   const machine = await getMachine(store, machineId);
   if (!machine) return [];

@@ -1,0 +1,84 @@
+// The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>` with
+// `Authorization: Bearer machine-<id>:<credential>`, and the charm archives. Server failures and
+// network errors are retried a few times with backoff (every agent operation is safe to repeat:
+// the state operations behind them are idempotent); a refusal (4xx) is not.
+import type { AgentOperation, AgentRequestOf } from '../shared/api/agent-requests.js';
+
+export class AgentApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentApiError';
+  }
+  /** The API refused the request itself (it would be refused again). */
+  get refused(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+export interface AgentApi {
+  call<T = unknown>(op: AgentOperation, body: AgentRequestOf<AgentOperation>): Promise<T>;
+  charm(sha256: string): Promise<Buffer>;
+}
+
+export interface AgentApiOptions {
+  url: string;
+  machineId: string;
+  credential: string;
+  attempts?: number;
+  fetch?: typeof fetch;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createAgentApi(options: AgentApiOptions): AgentApi {
+  const base = options.url.replace(/\/+$/, '');
+  const authorization = `Bearer machine-${options.machineId}:${options.credential}`;
+  const attempts = options.attempts ?? 5;
+  const doFetch = options.fetch ?? fetch;
+
+  async function request(path: string, init: RequestInit): Promise<Response> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await pause(Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2));
+      try {
+        const res = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, authorization } });
+        if (res.status < 500) return res;
+        lastError = await failure(res);
+      } catch (e) {
+        lastError = e;
+      }
+    }
+    throw lastError;
+  }
+
+  async function failure(res: Response): Promise<AgentApiError> {
+    const text = await res.text().catch(() => '');
+    try {
+      const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+      return new AgentApiError(res.status, error.code, error.message);
+    } catch {
+      return new AgentApiError(res.status, 'unknown', `HTTP ${res.status}: ${text.slice(0, 200)}`);
+    }
+  }
+
+  return {
+    async call<T>(op: AgentOperation, body: unknown): Promise<T> {
+      const res = await request(`/v1/agent/${op}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw await failure(res);
+      return (await res.json()) as T;
+    },
+    async charm(sha256: string): Promise<Buffer> {
+      const res = await request(`/v1/agent/charms/${sha256}`, { method: 'GET' });
+      if (!res.ok) throw await failure(res);
+      return Buffer.from(await res.arrayBuffer());
+    },
+  };
+}

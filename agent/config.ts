@@ -1,0 +1,56 @@
+// The machine agent's settings, from the environment its provider gave it: the local provider
+// (shared/provider/local/local-provider.ts) or EC2 user data (shared/provider/ec2/user-data.ts).
+import { readFileSync } from 'node:fs';
+
+export interface AgentConfig {
+  controllerId: string;
+  machineId: string;
+  apiUrl: string;
+  credential: string;
+  /** Absent: no hints, only the periodic resync. */
+  queueUrl?: string;
+  /** The local SQS server; absent on AWS. */
+  sqsEndpoint?: string;
+  region: string;
+  machineDir: string;
+  /** How often everything is read again, to cover lost hints (jittered ±20%). */
+  resyncMs: number;
+}
+
+/** Ten minutes: with one receive per 20 s that keeps an idle agent near 200 requests an hour. */
+export const DEFAULT_RESYNC_SECONDS = 600;
+
+export class ConfigError extends Error {}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`machine agent: environment variable ${name} is not set`);
+  return value;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv): AgentConfig {
+  const machineId = required(env, 'DROVER_MACHINE_ID');
+  let credential = env.DROVER_AGENT_CREDENTIAL;
+  if (!credential && env.DROVER_AGENT_CREDENTIAL_FILE) credential = readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim();
+  if (!credential) throw new ConfigError('machine agent: set DROVER_AGENT_CREDENTIAL or DROVER_AGENT_CREDENTIAL_FILE');
+  const resyncSeconds = Number(env.DROVER_RESYNC_SECONDS ?? DEFAULT_RESYNC_SECONDS);
+  if (!(resyncSeconds > 0))
+    throw new ConfigError(`machine agent: DROVER_RESYNC_SECONDS must be a positive number, not "${env.DROVER_RESYNC_SECONDS}"`);
+  return {
+    controllerId: required(env, 'DROVER_CONTROLLER_ID'),
+    machineId,
+    apiUrl: required(env, 'DROVER_API_URL'),
+    credential,
+    ...(env.DROVER_QUEUE_URL ? { queueUrl: env.DROVER_QUEUE_URL } : {}),
+    ...(env.DROVER_SQS_ENDPOINT ? { sqsEndpoint: env.DROVER_SQS_ENDPOINT } : {}),
+    region: env.AWS_REGION ?? 'us-east-1',
+    // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
+    machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
+    resyncMs: resyncSeconds * 1000,
+  };
+}
+
+/** Hooks must never see the agent's credential: it leaves this process's environment at once. */
+export function scrubCredential(env: NodeJS.ProcessEnv): void {
+  delete env.DROVER_AGENT_CREDENTIAL;
+}

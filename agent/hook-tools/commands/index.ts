@@ -1,0 +1,43 @@
+// The hook tools drover provides: the seed's nine plus status-set/status-get (reference §4.4).
+// Each runs inside the agent, which has the hook's context; the executable a hook calls only
+// forwards its arguments (agent/hook-tools/hook-tool.mjs).
+import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
+import { ToolError } from '../tool-errors.js';
+import type { ToolCommand } from './command.js';
+import { configGet } from './config-get.js';
+import { jujuLog } from './juju-log.js';
+import { closePort, openPort } from './ports.js';
+import { relationGet } from './relation-get.js';
+import { relationIds } from './relation-ids.js';
+import { relationList } from './relation-list.js';
+import { relationSet } from './relation-set.js';
+import { statusGet, statusSet } from './status.js';
+import { unitGet } from './unit-get.js';
+
+const COMMANDS: ToolCommand[] = [
+  jujuLog,
+  unitGet,
+  openPort,
+  closePort,
+  configGet,
+  relationGet,
+  relationSet,
+  relationIds,
+  relationList,
+  statusSet,
+  statusGet,
+];
+
+export const TOOL_NAMES = COMMANDS.map((c) => c.name);
+
+export async function runTool(ctx: ToolContext, name: string, args: string[], io: ToolIO): Promise<ToolResult> {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) return { code: 2, stdout: '', stderr: `ERROR unknown command "${name}"\n` };
+  try {
+    return { code: 0, stdout: await command.run(ctx, args, io), stderr: '' };
+  } catch (e) {
+    if (e instanceof ToolError) return { code: e.exitCode, stdout: '', stderr: `ERROR ${e.message}\n` };
+    // The sandbox's own failures (say, the API refused a read) are runtime errors too.
+    return { code: 1, stdout: '', stderr: `ERROR ${(e as Error).message}\n` };
+  }
+}

@@ -1,0 +1,33 @@
+// open-port / close-port <port>[/<protocol>] | <from>-<to>[/<protocol>] | icmp: "marks the
+// supplied port/protocol as ready to open when the service is exposed" (and the reverse).
+// Buffered and committed with the hook's other changes when it succeeds (reference §4.5, the
+// 2.x behaviour; the seed's 1.x "not actually sandboxed" note is lp:1089304).
+import { DroverError } from '../../../shared/domain/errors.js';
+import { canonicalPortRange } from '../../../shared/domain/port-ranges.js';
+import { parseFlags, stringFlag } from '../flags.js';
+import { checkEmpty, usageError } from '../tool-errors.js';
+import type { ToolCommand } from './command.js';
+
+function portCommand(name: 'open-port' | 'close-port'): ToolCommand {
+  return {
+    name,
+    async run(ctx, args) {
+      const { positional } = parseFlags(args, [stringFlag('format', 'format'), stringFlag('endpoints', 'endpoints')]);
+      const [arg, ...rest] = positional;
+      if (arg === undefined) throw usageError('no port or range specified');
+      let range: string;
+      try {
+        range = canonicalPortRange(arg);
+      } catch (e) {
+        if (e instanceof DroverError) throw usageError(e.message);
+        throw e;
+      }
+      checkEmpty(rest);
+      ctx.changePort(name === 'open-port' ? 'open' : 'close', range);
+      return '';
+    },
+  };
+}
+
+export const openPort = portCommand('open-port');
+export const closePort = portCommand('close-port');

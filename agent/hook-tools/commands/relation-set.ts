@@ -1,0 +1,66 @@
+// relation-set [-r <id>] [--file <yaml|->] key=value...: "write the local unit's relation
+// settings". Buffered: "Data changed by relation-set is only written to global state when the
+// hook completes without error". An empty value deletes the key; values from the command line
+// override those of the file; one key twice on the command line is an error.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { boolFlag, parseFlags, stringFlag } from '../flags.js';
+import { relationFromFlag } from '../relation-flag.js';
+import { runtimeError, usageError } from '../tool-errors.js';
+import type { ToolIO } from '../tool-context.js';
+import type { ToolCommand } from './command.js';
+
+/** juju/utils keyvalues.Parse with duplicates refused. */
+export function parseKeyValues(args: string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const arg of args) {
+    const eq = arg.indexOf('=');
+    if (eq < 1) throw usageError(`expected "key=value", got "${arg}"`);
+    const key = arg.slice(0, eq);
+    if (Object.hasOwn(result, key)) throw usageError(`key "${key}" specified more than once`);
+    result[key] = arg.slice(eq + 1);
+  }
+  return result;
+}
+
+async function readSettingsFile(path: string, io: ToolIO): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = path === '-' ? (io.stdin ?? '') : await readFile(resolve(io.cwd, path), 'utf8');
+  } catch (e) {
+    throw runtimeError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    throw runtimeError(`cannot parse ${path}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw runtimeError(`${path} must hold a YAML map of settings`);
+  const settings: Record<string, string> = {};
+  for (const [k, v] of Object.entries(doc)) {
+    if (v !== null && typeof v === 'object') throw runtimeError(`setting "${k}" in ${path} is not a string`);
+    settings[k] = v === null ? '' : String(v);
+  }
+  return settings;
+}
+
+export const relationSet: ToolCommand = {
+  name: 'relation-set',
+  async run(ctx, args, io) {
+    const { flags, positional } = parseFlags(args, [
+      stringFlag('relation', 'r', 'relation'),
+      stringFlag('file', 'file'),
+      boolFlag('app', 'app'),
+      stringFlag('format', 'format'), // deprecated, accepted and ignored
+    ]);
+    const relation = relationFromFlag(ctx, flags.relation);
+    const overrides = parseKeyValues(positional);
+    if (flags.app === true) throw runtimeError('cannot write relation settings: drover keeps no application data bags');
+    const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
+    ctx.setSettings(relation.id, { ...fromFile, ...overrides });
+    return '';
+  },
+};

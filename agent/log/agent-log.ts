@@ -1,0 +1,121 @@
+// The agents' log: every line goes to this process's stdout (the machine's agent.log locally,
+// the journal on EC2) and, batched, to the controller through the agent API's `log` op, which
+// keeps it for `drover debug-log`. charms-in-action: a hook's "output is written to the unit
+// agent's log". Lines the API cannot take yet are kept (up to a bound) and sent with the next batch.
+import type { LogLevel } from '../../shared/logs/log-sink.js';
+import { entityTag, formatLogLine } from '../../shared/logs/log-sink.js';
+import { AgentApiError, type AgentApi } from '../api-client.js';
+
+interface Line {
+  time: string;
+  level: LogLevel;
+  module: string;
+  message: string;
+}
+
+const BATCH = 200;
+const MAX_KEPT = 10_000;
+const MAX_MESSAGE = 16_000;
+const FLUSH_DELAY_MS = 250;
+
+export class AgentLog {
+  /** Pending lines per unit ('' for the machine agent itself). */
+  private readonly pending = new Map<string, Line[]>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private dropped = 0;
+
+  constructor(
+    private readonly machineId: string,
+    private readonly api?: AgentApi,
+    private readonly echo: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  ) {}
+
+  log(unit: string | undefined, level: LogLevel, module: string, message: string): void {
+    const line: Line = { time: new Date().toISOString(), level, module, message: message.slice(0, MAX_MESSAGE) };
+    this.echo(formatLogLine({ entity: unit !== undefined ? entityTag(unit) : `machine-${this.machineId}`, ...line }));
+    if (!this.api) return;
+    const key = unit ?? '';
+    const lines = this.pending.get(key) ?? [];
+    lines.push(line);
+    this.pending.set(key, lines);
+    this.trim();
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_DELAY_MS);
+  }
+
+  /** For one unit: `log.for('mysql/0').info(module, message)`. */
+  for(unit: string | undefined) {
+    return {
+      debug: (module: string, message: string) => this.log(unit, 'DEBUG', module, message),
+      info: (module: string, message: string) => this.log(unit, 'INFO', module, message),
+      warning: (module: string, message: string) => this.log(unit, 'WARNING', module, message),
+      error: (module: string, message: string) => this.log(unit, 'ERROR', module, message),
+    };
+  }
+
+  flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        // Lines logged while a batch was on its way are sent too, before this resolves.
+        while (this.pending.size > 0 && (await this.send()));
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush().catch(() => undefined);
+    if (this.pending.size > 0) await this.send().catch(() => undefined);
+  }
+
+  /** Sends what is pending; false when the API could not be reached (a retry is scheduled). */
+  private async send(): Promise<boolean> {
+    if (!this.api) return false;
+    for (const [key, lines] of [...this.pending]) {
+      while (lines.length > 0) {
+        const batch = lines.splice(0, BATCH);
+        try {
+          await this.api.call('log', { ...(key ? { unit: key } : {}), lines: batch });
+        } catch (e) {
+          // Refused (the unit is gone from state): the lines are in the local log, nowhere else.
+          if (e instanceof AgentApiError && e.refused) {
+            this.dropped += batch.length;
+            continue;
+          }
+          lines.unshift(...batch); // kept for the next flush
+          this.schedule(5_000);
+          return false;
+        }
+      }
+      this.pending.delete(key);
+    }
+    return true;
+  }
+
+  private schedule(ms: number): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private trim(): void {
+    let total = 0;
+    for (const lines of this.pending.values()) total += lines.length;
+    for (const lines of this.pending.values()) {
+      while (total > MAX_KEPT && lines.length > 0) {
+        lines.shift();
+        total--;
+        this.dropped++;
+      }
+    }
+  }
+}

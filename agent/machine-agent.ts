@@ -1,0 +1,33 @@
+// The machine agent's entry point. Locally the local provider runs it as
+// `node --import tsx agent/machine-agent.ts`; on EC2 it is bundled as machine-agent.js, with
+// hook-tools/hook-tool.mjs beside it (the bundle must ship that file at that relative path).
+import { fileURLToPath } from 'node:url';
+import { ConfigError, configFromEnv, scrubCredential } from './config.js';
+import { MachineAgent } from './machine/machine-agent.js';
+
+let config;
+try {
+  config = configFromEnv(process.env);
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e;
+  process.stderr.write(`ERROR ${e.message}\n`);
+  process.exit(2);
+}
+scrubCredential(process.env);
+
+const agent = new MachineAgent({
+  config,
+  toolScript: fileURLToPath(new URL('./hook-tools/hook-tool.mjs', import.meta.url)),
+  nodePath: process.execPath,
+});
+process.on('SIGTERM', () => agent.stop());
+process.on('SIGINT', () => agent.stop());
+
+try {
+  const outcome = await agent.run();
+  process.stdout.write(`machine agent stopped: ${outcome}\n`);
+  process.exit(0);
+} catch (e) {
+  process.stderr.write(`machine agent failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+}

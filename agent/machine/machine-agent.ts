@@ -1,0 +1,250 @@
+// The machine agent. lifecycles.txt, "Agents": an MA whose machine has JobHostUnits is
+// responsible for "detecting undeployed Alive principals assigned to it and deploying them;
+// detecting undeployed non-Alive principals assigned to it and removing them; detecting deployed
+// Dead principals assigned to it, recalling them, and removing them; detecting deployed principals
+// not assigned to it, and recalling them; detecting its machine's Dying state, and setting it to
+// Dead." It also hosts this machine's unit agents (in-process, supervised), their hook tools and
+// the machine-wide hook lock, and reports its status.
+//
+// It learns of changes from its SQS queue and reads state only then (and at a periodic resync):
+// DESIGN "State is the truth; messages are hints".
+import { mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Unit } from '../../shared/domain/entities.js';
+import type { Hint } from '../../shared/messaging/hint.js';
+import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
+import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { AgentApiError, createAgentApi, type AgentApi } from '../api-client.js';
+import type { AgentConfig } from '../config.js';
+import { installHookTools } from '../hook-tools/install-tools.js';
+import { AgentLog } from '../log/agent-log.js';
+import { Mutex, Signal } from '../signal.js';
+import { Uniter } from '../uniter/uniter.js';
+import { ViewSource, type AgentView } from '../view.js';
+import { applyDeployments } from './converge-deployments.js';
+import { Deployer } from './deployer.js';
+import { planDeployments } from './deployments.js';
+import { HintReceiver } from './hint-receiver.js';
+import { isDroverErrorCode } from './refusals.js';
+import { isMarkedDead, markDead, takeAgentLock } from './single-instance.js';
+import { UniterSupervisor } from './supervisor.js';
+
+export type MachineAgentOutcome = 'dead' | 'stopped' | 'refused';
+
+export interface MachineAgentOptions {
+  config: AgentConfig;
+  /** agent/hook-tools/hook-tool.mjs, wherever this agent was installed. */
+  toolScript: string;
+  nodePath: string;
+  api?: AgentApi;
+  sqs?: SQSClient;
+}
+
+const MODULE = 'juju.worker.machiner';
+const MAX_RETRY_MS = 30_000;
+
+/** The address hooks get when state has none: this host's first external IPv4 address. */
+function hostAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+export class MachineAgent {
+  readonly api: AgentApi;
+  private readonly log: AgentLog;
+  private readonly view: ViewSource;
+  private readonly deployer: Deployer;
+  private readonly supervisor: UniterSupervisor;
+  private readonly hookLock = new Mutex();
+  private readonly wake = new Signal();
+  private hints?: HintReceiver;
+  private sqs?: SQSClient;
+  private resyncTimer?: NodeJS.Timeout;
+  private outcome?: MachineAgentOutcome;
+
+  constructor(private readonly options: MachineAgentOptions) {
+    const { config } = options;
+    this.api = options.api ?? createAgentApi({ url: config.apiUrl, machineId: config.machineId, credential: config.credential });
+    this.log = new AgentLog(config.machineId, this.api);
+    this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
+    this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
+    this.deployer = new Deployer(config.machineDir, this.api, this.log, this.supervisor);
+    this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
+  }
+
+  /** SIGTERM: stop at once; a hook killed with the agent counts as failed when it comes back. */
+  stop(): void {
+    this.finish('stopped');
+  }
+
+  async run(): Promise<MachineAgentOutcome> {
+    const { config } = this.options;
+    mkdirSync(config.machineDir, { recursive: true, mode: 0o700 });
+    if (isMarkedDead(config.machineDir)) {
+      this.log.log(undefined, 'INFO', MODULE, `machine ${config.machineId} is dead; this agent will not run again`);
+      return 'dead';
+    }
+    const releaseLock = takeAgentLock(config.machineDir);
+    try {
+      installHookTools(join(config.machineDir, 'tools'), this.options.nodePath, this.options.toolScript);
+      // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
+      void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {
+        this.log.log(undefined, 'WARNING', MODULE, `cannot report the machine started: ${(e as Error).message}`);
+      });
+      this.log.log(undefined, 'INFO', MODULE, `machine agent for machine ${config.machineId} started`);
+      // Unit agents of units deployed before a restart start again at once.
+      for (const record of this.deployer.list()) this.supervisor.start(record.unit);
+      this.startHints();
+      this.scheduleResync();
+      await this.mainLoop();
+      return this.outcome ?? 'stopped';
+    } finally {
+      if (this.resyncTimer) clearTimeout(this.resyncTimer);
+      await this.hints?.stop();
+      await this.supervisor.stopAll({ shutdown: this.outcome === 'stopped' });
+      await this.log.close();
+      this.sqs?.destroy();
+      releaseLock();
+    }
+  }
+
+  private finish(outcome: MachineAgentOutcome): void {
+    this.outcome ??= outcome;
+    this.wake.notify();
+  }
+
+  private refused(e: AgentApiError): MachineAgentOutcome {
+    // The credential no longer works: the machine was removed, or provisioned again with a new one.
+    this.log.log(undefined, 'ERROR', MODULE, `the controller refused this agent's credential (${e.message}); stopping`);
+    this.outcome = 'refused';
+    return 'refused';
+  }
+
+  private async mainLoop(): Promise<void> {
+    let retryMs = 0;
+    while (!this.outcome) {
+      try {
+        await this.converge();
+        retryMs = 0;
+        await this.wake.wait();
+      } catch (e) {
+        if (e instanceof AgentApiError && e.code === 'unauthorized') {
+          this.refused(e);
+          return;
+        }
+        retryMs = Math.min(MAX_RETRY_MS, Math.max(1_000, retryMs * 2));
+        this.log.log(undefined, 'WARNING', MODULE, `cannot converge: ${(e as Error).message}; retrying in ${retryMs} ms`);
+        await this.wake.wait(retryMs);
+      }
+    }
+  }
+
+  private async converge(): Promise<void> {
+    const view = await this.view.refresh();
+    if (this.outcome) return;
+    const { machine } = view;
+    if (machine.life !== 'alive') {
+      if (machine.life === 'dying') {
+        try {
+          await this.api.call('machine-dead', {});
+        } catch (e) {
+          // Still has principals (it cannot be Dying with them today): look again on the next hint.
+          if (isDroverErrorCode(e, 'has-assignments')) {
+            this.log.log(undefined, 'WARNING', MODULE, `cannot set machine dead yet: ${(e as Error).message}`);
+            return;
+          }
+          throw e;
+        }
+      }
+      this.log.log(undefined, 'INFO', MODULE, `machine ${machine.id} is dead; the agent stops for good`);
+      markDead(this.options.config.machineDir);
+      this.finish('dead');
+      return;
+    }
+    const principals = view.units.filter((u) => u.principal === undefined);
+    const deployed = this.deployer
+      .list()
+      .filter((r) => r.principal === undefined)
+      .map((r) => r.unit);
+    const changed = await applyDeployments(planDeployments(principals, deployed), view, {
+      api: this.api,
+      deployer: this.deployer,
+      log: this.log,
+    });
+    if (changed) this.wake.notify();
+  }
+
+  /** A principal's unit agent deploys its subordinates: "detecting undeployed Alive subordinates and deploying them", and so on. */
+  private async reconcileSubordinates(principal: Unit, view: AgentView): Promise<boolean> {
+    const subordinates = view.units.filter((u) => u.principal === principal.name);
+    const deployed = this.deployer
+      .list()
+      .filter((r) => r.principal === principal.name)
+      .map((r) => r.unit);
+    const actions = planDeployments(subordinates, deployed);
+    if (actions.length === 0) return false;
+    const changed = await applyDeployments(actions, view, { api: this.api, deployer: this.deployer, log: this.log });
+    if (changed) await this.view.refresh();
+    return changed;
+  }
+
+  private createUniter(unit: string): Uniter {
+    const { config } = this.options;
+    return new Uniter({
+      unitName: unit,
+      machineId: config.machineId,
+      unitDir: this.deployer.unitDir(unit),
+      api: this.api,
+      log: this.log,
+      view: this.view,
+      hookLock: this.hookLock,
+      toolsDir: join(config.machineDir, 'tools'),
+      apiAddresses: [new URL(config.apiUrl).host],
+      hostAddress: process.env.DROVER_HOST_ADDRESS ?? hostAddress(),
+      baseEnv: process.env,
+      subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
+    });
+  }
+
+  private onHints(hints: Hint[]): void {
+    for (const hint of hints) {
+      if (hint.kind === 'relation') this.supervisor.forEach((u) => u.relationChanged(hint.id));
+      else if (hint.kind === 'settings') {
+        const [relationId, ...unit] = hint.id.split(':');
+        this.supervisor.forEach((u) => u.settingsChanged(Number(relationId), unit.join(':')));
+      } else if (hint.kind === 'resync') this.supervisor.forEach((u) => u.resync());
+    }
+    this.wake.notify();
+  }
+
+  private startHints(): void {
+    const { config } = this.options;
+    if (!config.queueUrl) {
+      this.log.log(undefined, 'WARNING', MODULE, 'no queue configured: changes are seen only at the periodic resync');
+      return;
+    }
+    // Locally the SQS server is named explicitly: its queue URLs name a host that does not resolve.
+    this.sqs =
+      this.options.sqs ?? createSqsClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
+    this.hints = new HintReceiver({
+      sqs: this.sqs,
+      queueUrl: config.queueUrl,
+      log: this.log,
+      onHints: (hints) => this.onHints(hints),
+      recreateQueue: () => ensureMachineQueue(this.sqs!, config.controllerId, config.machineId),
+    });
+    this.hints.start();
+  }
+
+  private scheduleResync(): void {
+    const jitter = 0.8 + Math.random() * 0.4;
+    this.resyncTimer = setTimeout(() => {
+      this.onHints([{ kind: 'resync', id: '' }]);
+      this.scheduleResync();
+    }, this.options.config.resyncMs * jitter);
+  }
+}

@@ -1,0 +1,85 @@
+// Keeps the unit agents of this machine running: the issue's "restarts its unit agents if they
+// die". A unit agent that throws (the API unreachable for too long, a bug) is started again after
+// a backoff; it then treats an interrupted hook as failed and runs config-changed, as a unit agent
+// "recovering from transient unit agent errors" does. One that finished (its unit is Dead) is
+// left alone until its deployer recalls it.
+import type { AgentLog } from '../log/agent-log.js';
+import { Signal } from '../signal.js';
+import type { Uniter } from '../uniter/uniter.js';
+
+interface Entry {
+  uniter?: Uniter;
+  task: Promise<void>;
+  stopped: boolean;
+  finished: boolean;
+  /** Cuts a restart delay short when the unit agent is stopped. */
+  wake: Signal;
+}
+
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A unit agent that ran this long before dying starts again at the shortest delay. */
+const HEALTHY_RUN_MS = 60_000;
+
+export class UniterSupervisor {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly create: (unit: string) => Uniter,
+    private readonly log: AgentLog,
+  ) {}
+
+  start(unit: string): void {
+    if (this.entries.has(unit)) return;
+    const entry: Entry = { task: Promise.resolve(), stopped: false, finished: false, wake: new Signal() };
+    this.entries.set(unit, entry);
+    entry.task = this.keepRunning(unit, entry);
+  }
+
+  async stop(unit: string, options: { shutdown?: boolean } = {}): Promise<void> {
+    const entry = this.entries.get(unit);
+    if (!entry) return;
+    entry.stopped = true;
+    entry.wake.notify();
+    entry.uniter?.stop(options);
+    await entry.task;
+    this.entries.delete(unit);
+  }
+
+  async stopAll(options: { shutdown?: boolean } = {}): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((u) => this.stop(u, options)));
+  }
+
+  forEach(fn: (uniter: Uniter, unit: string) => void): void {
+    for (const [unit, entry] of this.entries) if (entry.uniter && !entry.finished) fn(entry.uniter, unit);
+  }
+
+  has(unit: string): boolean {
+    return this.entries.has(unit);
+  }
+
+  private async keepRunning(unit: string, entry: Entry): Promise<void> {
+    let delay = 1_000;
+    while (!entry.stopped) {
+      const uniter = this.create(unit);
+      entry.uniter = uniter;
+      const started = Date.now();
+      try {
+        if ((await uniter.run()) === 'done') {
+          entry.finished = true;
+          return;
+        }
+      } catch (e) {
+        if (entry.stopped) return;
+        if (Date.now() - started > HEALTHY_RUN_MS) delay = 1_000;
+        this.log.log(
+          unit,
+          'ERROR',
+          'juju.worker.uniter',
+          `unit agent failed: ${(e as Error).stack ?? String(e)}; restarting in ${delay} ms`,
+        );
+        await entry.wake.wait(delay);
+        delay = Math.min(MAX_RESTART_DELAY_MS, delay * 2);
+      }
+    }
+  }
+}

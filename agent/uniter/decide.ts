@@ -1,0 +1,196 @@
+// The unit agent's decision: from what it remembers (LocalState) and what state says now
+// (RemoteState), the one next thing to do. Pure, so every ordering rule is a table test.
+//
+// The rules, from charms-in-action.txt and lifecycles.txt ("Agents"):
+// - "The install hook always runs once, and only once, before any other hook."
+// - "The config-changed hook always runs once immediately after the install hook ... It also runs
+//   whenever the service configuration changes, and when recovering from transient unit agent
+//   errors." "The start hook always runs once immediately after the first config-changed hook."
+// - "If it returns a non-zero exit code, the agent enters an error state and awaits resolution."
+// - A unit agent is responsible for "detecting its service's Dying state, and setting its own
+//   Dying state", and "if a subordinate, detecting that no relations with its principal are
+//   Alive, and setting its own Dying state"; for "detecting Alive relations incorporating its
+//   service and entering their scopes" and "detecting Dying relations whose scope it has entered
+//   and leaving their scope"; and, once Dying, for "leaving all its relation scopes; waiting for
+//   all its subordinates to be removed; setting its own Dead state".
+// - "The stop hook is the last hook to be run before the unit is destroyed ... The stop hook
+//   will not run while relations remain to be broken."
+import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
+import type { Hook } from './hooks.js';
+import type { LocalRelation, LocalState } from './local-state.js';
+
+export interface RemoteState {
+  /** Undefined once the unit is gone from state. */
+  unit?: Unit;
+  application?: Application;
+  /** A subordinate's principal. */
+  principal?: Unit;
+  /** The relations of the unit's application. */
+  relations: Relation[];
+  /**
+   * For each relation whose scope the unit is in: the remote units it observes there, with
+   * their settings versions. Absent for a relation not read yet.
+   */
+  members: Record<string, Record<string, number>>;
+}
+
+export type Step =
+  | { kind: 'run-hook'; hook: Hook }
+  /** `resolved` (retry-hooks): clear the mode and run the failed hook again. */
+  | { kind: 'retry-hook'; hook: Hook }
+  /** `resolved --no-retry` (no-hooks): clear the mode and carry on as if the hook had succeeded. */
+  | { kind: 'skip-hook'; hook: Hook }
+  /** A resolved mode left over (the agent had already acted on it when it died). */
+  | { kind: 'clear-resolved' }
+  | { kind: 'enter-scope'; relation: Relation; endpoint: string }
+  | { kind: 'leave-scope'; relation: string }
+  /** Local memory of a relation whose scope the unit is no longer in. */
+  | { kind: 'forget-relation'; relation: string }
+  | { kind: 'destroy-unit' }
+  | { kind: 'subordinate-dying' }
+  | { kind: 'unit-dead' }
+  | { kind: 'wait'; why: 'idle' | 'error' | 'subordinates' | 'members' }
+  /** The unit is Dead or removed: "a unit so terminated will just stop, dead". */
+  | { kind: 'done'; why: string };
+
+const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The endpoint of the unit's application in the relation. */
+export const endpointOf = (relation: Relation, application: string) => relation.endpoints.find((e) => e.application === application);
+
+/**
+ * Whether the unit belongs in the relation's scope. A container-scoped relation pairs the units
+ * of one container: a subordinate joins only the one with its own principal's application.
+ */
+export function mayJoin(unit: Unit, relation: Relation): boolean {
+  if (!endpointOf(relation, unit.application)) return false;
+  if (relation.scope !== 'container' || unit.principal === undefined) return true;
+  const principalApp = applicationOf(unit.principal);
+  return relation.endpoints.some((e) => e.application === principalApp);
+}
+
+/** lifecycles.txt: a subordinate lives while its principal is Alive and an Alive container relation binds them. */
+export function principalHoldsSubordinate(unit: Unit, principal: Unit | undefined, relations: Relation[]): boolean {
+  if (!principal || principal.life !== 'alive') return false;
+  return relations.some(
+    (r) =>
+      r.scope === 'container' &&
+      r.life === 'alive' &&
+      r.endpoints.some((e) => e.application === unit.application) &&
+      r.endpoints.some((e) => e.application === principal.application),
+  );
+}
+
+const hook = (h: Hook): Step => ({ kind: 'run-hook', hook: h });
+
+/**
+ * The next hook of one relation whose scope the unit is in. The order is Juju's per-relation
+ * resolver: the -changed owed after a -joined; departures; -broken; new -joined; other -changed;
+ * units in name order. "when foo-relation-joined is run for unit bar/99 in relation id foo:123,
+ * the only guarantee is that the next hook to be run in relation id foo:123 will be
+ * foo-relation-changed for bar/99."
+ */
+export function relationStep(
+  unitName: string,
+  relation: { key: string; id: number; endpoint: string },
+  local: LocalRelation | undefined,
+  members: Record<string, number> | undefined,
+  departing: { self: boolean } | undefined,
+): Step | undefined {
+  const base = { relation: relation.key, relationId: relation.id, endpoint: relation.endpoint };
+  const known = Object.keys(local?.members ?? {}).sort(byName);
+  const seen = local?.members ?? {};
+  if (departing) {
+    // "For every known related unit ... run the relation-departed hook. Run the relation-broken
+    // hook. depart from its scope in the relation."
+    const next = known[0];
+    if (next !== undefined)
+      return hook({ kind: 'relation-departed', ...base, remoteUnit: next, departingUnit: departing.self ? unitName : next });
+    if (!local?.broken) return hook({ kind: 'relation-broken', ...base });
+    return { kind: 'leave-scope', relation: relation.key };
+  }
+  if (!members) return { kind: 'wait', why: 'members' };
+  const owed = known.find((u) => seen[u] === null);
+  if (owed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: owed, version: members[owed] ?? 0 });
+  const gone = known.find((u) => !Object.hasOwn(members, u));
+  if (gone !== undefined) return hook({ kind: 'relation-departed', ...base, remoteUnit: gone, departingUnit: gone });
+  const joined = Object.keys(members)
+    .sort(byName)
+    .find((u) => !Object.hasOwn(seen, u));
+  if (joined !== undefined) return hook({ kind: 'relation-joined', ...base, remoteUnit: joined });
+  const changed = known.find((u) => (members[u] ?? 0) > (seen[u] ?? 0));
+  if (changed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: changed, version: members[changed] ?? 0 });
+  return undefined;
+}
+
+export function nextStep(local: LocalState, remote: RemoteState): Step {
+  const { unit, application } = remote;
+  if (!unit) return { kind: 'done', why: 'the unit has been removed' };
+  if (unit.life === 'dead') return { kind: 'done', why: 'the unit is dead' };
+
+  if (local.error) {
+    if (unit.resolved === 'retry-hooks') return { kind: 'retry-hook', hook: local.error };
+    if (unit.resolved === 'no-hooks') return { kind: 'skip-hook', hook: local.error };
+    return { kind: 'wait', why: 'error' };
+  }
+  if (unit.resolved) return { kind: 'clear-resolved' };
+
+  const alive = unit.life === 'alive';
+  if (alive && application && application.life !== 'alive') return { kind: 'destroy-unit' };
+  if (alive && unit.principal !== undefined && !principalHoldsSubordinate(unit, remote.principal, remote.relations)) {
+    return { kind: 'subordinate-dying' };
+  }
+
+  if (alive) {
+    if (!local.installed) return hook({ kind: 'install' });
+    if (local.configVersion === undefined) return hook({ kind: 'config-changed', configVersion: application?.configVersion ?? 0 });
+    if (!local.started) return hook({ kind: 'start' });
+  }
+
+  for (const key of Object.keys(local.relations).sort()) {
+    if (!unit.scopes.includes(key)) return { kind: 'forget-relation', relation: key };
+  }
+
+  if (alive && application && (application.configVersion !== local.configVersion || local.recovering)) {
+    return hook({ kind: 'config-changed', configVersion: application.configVersion });
+  }
+
+  const relations = [...remote.relations].sort((a, b) => a.id - b.id);
+  let waitingForMembers = false;
+  for (const relation of relations) {
+    const endpoint = endpointOf(relation, unit.application);
+    if (!endpoint) continue;
+    if (!unit.scopes.includes(relation.key)) {
+      if (alive && relation.life === 'alive' && mayJoin(unit, relation)) return { kind: 'enter-scope', relation, endpoint: endpoint.name };
+      continue;
+    }
+    // "A unit will depart a relation when either the relation or the unit itself is marked for termination."
+    const departing = !alive || relation.life !== 'alive' ? { self: !alive } : undefined;
+    const step = relationStep(
+      unit.name,
+      { key: relation.key, id: relation.id, endpoint: endpoint.name },
+      local.relations[relation.key],
+      remote.members[relation.key],
+      departing,
+    );
+    if (step?.kind === 'wait') waitingForMembers = true;
+    else if (step) return step;
+  }
+  // In scope of a relation the view no longer lists (it cannot be removed while the unit is in
+  // its scope, so only a stale view shows this): depart it with what is remembered.
+  for (const key of unit.scopes) {
+    if (relations.some((r) => r.key === key)) continue;
+    const known = local.relations[key];
+    if (!known) return { kind: 'leave-scope', relation: key };
+    const step = relationStep(unit.name, { key, id: known.id, endpoint: known.endpoint }, known, undefined, { self: !alive });
+    if (step) return step;
+  }
+  if (waitingForMembers) return { kind: 'wait', why: 'members' };
+  if (alive) return { kind: 'wait', why: 'idle' };
+
+  // Dying, and out of every scope: "waiting for all its subordinates to be removed".
+  if (unit.subordinates.length > 0) return { kind: 'wait', why: 'subordinates' };
+  if (local.installed && !local.stopped) return hook({ kind: 'stop' });
+  return { kind: 'unit-dead' };
+}

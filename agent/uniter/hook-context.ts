@@ -1,0 +1,124 @@
+// The sandbox of one hook execution (charms-in-action, "Hook tools"; reference §4.5):
+// - "Once state data has been observed within a given hook execution, further requests for the
+//   same data will produce the same results, unless that data has been explicitly changed with
+//   relation-set": every read is remembered for the hook's lifetime.
+// - "Data changed by relation-set is only written to global state when the hook completes without
+//   error; changes made by a failing hook will be discarded and never observed by any other part
+//   of the system": relation-set and open-port/close-port are buffered, and flush() writes them
+//   only after the hook exited 0.
+// - status-set and juju-log apply at once.
+import type { ConfigValue } from '../../shared/domain/entities.js';
+import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
+import type { LogLevel } from '../../shared/logs/log-sink.js';
+import type { AgentApi } from '../api-client.js';
+import type { ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { StatusReporter } from './status-reporter.js';
+
+export interface HookContextInit {
+  id: string;
+  unitName: string;
+  hookRelationId?: number;
+  remoteUnit?: string;
+  api: AgentApi;
+  /** The unit's status writer: status-set goes through it, in order with the agent's own. */
+  status: StatusReporter;
+  log: (level: LogLevel, message: string) => void;
+  relations: ToolRelation[];
+  /** Remote units per relation id, as the hook sees them. */
+  members: Record<number, string[]>;
+  config: { values: Record<string, ConfigValue>; options: string[] };
+  addresses: { private: string; public: string };
+  workload: WorkloadStatus;
+}
+
+interface SettingsAnswer {
+  settings: Record<string, string>;
+}
+
+export class HookContext implements ToolContext {
+  readonly unitName: string;
+  readonly hookRelationId?: number;
+  readonly remoteUnit?: string;
+  /** True once the hook called status-set (even if it then failed: status is not rolled back). */
+  statusWasSet = false;
+  private readonly reads = new Map<string, Promise<Record<string, string>>>();
+  private readonly pendingSettings = new Map<number, Record<string, string>>();
+  private readonly portChanges: { action: 'open' | 'close'; range: string }[] = [];
+  private workload: WorkloadStatus;
+
+  constructor(private readonly init: HookContextInit) {
+    this.unitName = init.unitName;
+    if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
+    if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
+    this.workload = init.workload;
+  }
+
+  get id(): string {
+    return this.init.id;
+  }
+
+  relations(): ToolRelation[] {
+    return this.init.relations;
+  }
+
+  relationUnits(relationId: number): string[] {
+    return this.init.members[relationId] ?? [];
+  }
+
+  async readSettings(relationId: number, unit: string): Promise<Record<string, string>> {
+    const key = `${relationId}\u0000${unit}`;
+    let read = this.reads.get(key);
+    if (!read) {
+      read = this.init.api
+        .call<SettingsAnswer>('read-settings', { unit: this.unitName, relationId, of: unit })
+        .then((answer) => answer.settings);
+      this.reads.set(key, read);
+    }
+    const settings = await read;
+    // "A unit can see its own settings by calling relation-get - MYUNIT, this will include any
+    // changes that have been made with relation-set."
+    const pending = unit === this.unitName ? this.pendingSettings.get(relationId) : undefined;
+    return pending ? applySettingsChanges(settings, pending) : { ...settings };
+  }
+
+  setSettings(relationId: number, changes: Record<string, string>): void {
+    this.pendingSettings.set(relationId, { ...this.pendingSettings.get(relationId), ...changes });
+  }
+
+  config() {
+    return this.init.config;
+  }
+
+  address(kind: 'private' | 'public'): string {
+    return this.init.addresses[kind];
+  }
+
+  changePort(action: 'open' | 'close', range: string): void {
+    this.portChanges.push({ action, range });
+  }
+
+  async setStatus(status: WorkloadStatus): Promise<void> {
+    this.init.status.set({ workload: { current: status.status, ...(status.message ? { message: status.message } : {}) } });
+    await this.init.status.flush();
+    this.workload = status;
+    this.statusWasSet = true;
+  }
+
+  status(): WorkloadStatus {
+    return this.workload;
+  }
+
+  log(level: LogLevel, message: string): void {
+    this.init.log(level, message);
+  }
+
+  /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
+  async flush(): Promise<void> {
+    if (this.pendingSettings.size === 0 && this.portChanges.length === 0) return;
+    await this.init.api.call('commit-hook', {
+      unit: this.unitName,
+      settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
+      ports: this.portChanges,
+    });
+  }
+}

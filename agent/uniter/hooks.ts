@@ -1,0 +1,45 @@
+// The hooks a unit runs (charms-in-action, "Hook kinds"): five unit hooks — drover runs install,
+// config-changed, start and stop; upgrade-charm has no operation to trigger it yet — and four
+// hooks per charm relation, named `<name>-relation-<event>`.
+export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'stop';
+export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
+
+export interface UnitHook {
+  kind: UnitHookKind;
+  /** config-changed: the application's configVersion it runs for. */
+  configVersion?: number;
+}
+
+export interface RelationHook {
+  kind: RelationHookKind;
+  /** The relation's key, and its id and this unit's endpoint as JUJU_RELATION_ID shows them. */
+  relation: string;
+  relationId: number;
+  endpoint: string;
+  /** Every relation hook but -broken is about one remote unit. */
+  remoteUnit?: string;
+  /** -changed: the version of the remote unit's settings it runs for. */
+  version?: number;
+  /** -departed: the unit that is leaving (the remote one, or this one when it is Dying). */
+  departingUnit?: string;
+}
+
+export type Hook = UnitHook | RelationHook;
+
+export const isRelationHook = (hook: Hook): hook is RelationHook => hook.kind.startsWith('relation-');
+
+export function hookName(hook: Hook): string {
+  return isRelationHook(hook) ? `${hook.endpoint}-${hook.kind}` : hook.kind;
+}
+
+/** The agent status message while the hook runs: `running db-relation-joined hook for mysql/0`. */
+export function runningMessage(hook: Hook): string {
+  const remote = isRelationHook(hook) && hook.remoteUnit !== undefined ? ` for ${hook.remoteUnit}` : '';
+  return `running ${hookName(hook)} hook${remote}`;
+}
+
+/** Status data of a failed hook (reference §4.6): `{hook, relation-id, remote-unit}`. */
+export function failureData(hook: Hook): Record<string, string | number> {
+  if (!isRelationHook(hook)) return { hook: hookName(hook) };
+  return { hook: hookName(hook), 'relation-id': hook.relationId, ...(hook.remoteUnit ? { 'remote-unit': hook.remoteUnit } : {}) };
+}

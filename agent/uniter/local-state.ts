@@ -1,0 +1,124 @@
+// What a unit agent remembers between runs, in `<unit dir>/state.json`: which hooks have run,
+// the remote units it has seen in each relation and the settings versions it ran -changed for,
+// and the hook in flight. Written atomically (temporary file, fsync, rename), so a crash leaves
+// the old state or the new one, never half of either.
+//
+// charms-in-action: "if the unit agent process is killed for any reason while running a hook,
+// then when it recovers it will treat that hook as having failed". The in-flight hook is written
+// before the hook starts, and cleared only once its outcome is recorded.
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Hook } from './hooks.js';
+import { isRelationHook } from './hooks.js';
+
+export interface LocalRelation {
+  id: number;
+  endpoint: string;
+  /**
+   * The remote units this unit has run -joined for and not yet -departed: "known related units".
+   * The value is the settings version its last -changed ran for; null until the -changed that
+   * "always runs once immediately following the relation-joined hook".
+   */
+  members: Record<string, number | null>;
+  /** -broken has run: all that is left is leaving the scope. */
+  broken?: boolean;
+}
+
+export interface LocalState {
+  installed: boolean;
+  /** The application configVersion the last config-changed ran for; absent before the first. */
+  configVersion?: number;
+  started: boolean;
+  stopped: boolean;
+  /** True once a hook called status-set: then start does not reset the workload status to unknown. */
+  workloadStatusSet: boolean;
+  /** Relations whose scope this unit has entered, by relation key. */
+  relations: Record<string, LocalRelation>;
+  /** The hook running now; on start-up, a hook that never finished. */
+  inFlight?: Hook;
+  /** The failed hook awaiting `resolved`. */
+  error?: Hook;
+  /**
+   * Not saved: set when the agent (re)starts, so config-changed runs "when recovering from
+   * transient unit agent errors".
+   */
+  recovering?: boolean;
+}
+
+export const STATE_FILE = 'state.json';
+
+export const freshState = (): LocalState => ({
+  installed: false,
+  started: false,
+  stopped: false,
+  workloadStatusSet: false,
+  relations: {},
+});
+
+/** The state after `hook` succeeded (or was resolved with --no-retry). */
+export function afterHook(state: LocalState, hook: Hook): LocalState {
+  const next: LocalState = { ...state, relations: { ...state.relations } };
+  if (!isRelationHook(hook)) {
+    switch (hook.kind) {
+      case 'install':
+        next.installed = true;
+        break;
+      case 'config-changed':
+        next.configVersion = hook.configVersion ?? state.configVersion ?? 0;
+        next.recovering = false;
+        break;
+      case 'start':
+        next.started = true;
+        break;
+      case 'stop':
+        next.stopped = true;
+        break;
+    }
+    return next;
+  }
+  const prior = state.relations[hook.relation] ?? { id: hook.relationId, endpoint: hook.endpoint, members: {} };
+  const relation: LocalRelation = { ...prior, members: { ...prior.members } };
+  const remote = hook.remoteUnit;
+  switch (hook.kind) {
+    case 'relation-joined':
+      if (remote !== undefined) relation.members[remote] = null;
+      break;
+    case 'relation-changed':
+      if (remote !== undefined && Object.hasOwn(relation.members, remote)) relation.members[remote] = hook.version ?? 0;
+      break;
+    case 'relation-departed':
+      if (remote !== undefined) delete relation.members[remote];
+      break;
+    case 'relation-broken':
+      relation.broken = true;
+      break;
+  }
+  next.relations[hook.relation] = relation;
+  return next;
+}
+
+export function loadState(unitDir: string): LocalState {
+  let text: string;
+  try {
+    text = readFileSync(join(unitDir, STATE_FILE), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return freshState();
+    throw e;
+  }
+  const saved = JSON.parse(text) as Partial<LocalState>;
+  return { ...freshState(), ...saved, relations: saved.relations ?? {} };
+}
+
+export function saveState(unitDir: string, state: LocalState): void {
+  const { recovering: _ephemeral, ...saved } = state;
+  const path = join(unitDir, STATE_FILE);
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(saved, null, 2));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}

@@ -1,0 +1,386 @@
+// The unit agent (uniter): one loop per unit that reads what state says (the machine's shared
+// view, plus the members of its relations), decides the one next thing to do (decide.ts), does
+// it, and waits for a hint when there is nothing left. "One hook at a time per unit" holds by
+// construction, and a machine-wide lock serialises hooks of all units on the machine (reference
+// §4.2 rule 8).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Unit } from '../../shared/domain/entities.js';
+import { AgentApiError, type AgentApi } from '../api-client.js';
+import type { AgentLog } from '../log/agent-log.js';
+import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
+import type { ToolRelation } from '../hook-tools/tool-context.js';
+import { Signal, type Mutex } from '../signal.js';
+import type { AgentView, ViewSource } from '../view.js';
+import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
+import { endpointOf, nextStep, type RemoteState, type Step } from './decide.js';
+import { HookContext } from './hook-context.js';
+import { hookEnvironment, newContextId } from './hook-env.js';
+import { runHookProcess } from './hook-process.js';
+import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
+import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
+import { RelationMembers } from './relation-members.js';
+import { StatusReporter } from './status-reporter.js';
+
+export interface SubordinateDeployer {
+  /** Deploys and removes the principal's subordinates; true if it changed anything. */
+  reconcile(principal: Unit, view: AgentView): Promise<boolean>;
+}
+
+export interface UniterDeps {
+  unitName: string;
+  machineId: string;
+  unitDir: string;
+  api: AgentApi;
+  log: AgentLog;
+  view: ViewSource;
+  hookLock: Mutex;
+  toolsDir: string;
+  apiAddresses: string[];
+  /** This host's address, when state knows none for the unit or machine. */
+  hostAddress: string;
+  /** PATH, HOME and the like for hooks. */
+  baseEnv: Record<string, string | undefined>;
+  subordinates?: SubordinateDeployer;
+}
+
+const MODULE = 'juju.worker.uniter';
+const OPERATION = 'juju.worker.uniter.operation';
+const MAX_BACKOFF_MS = 30_000;
+
+export type UniterOutcome = 'done' | 'stopped';
+
+export class Uniter {
+  private readonly signal = new Signal();
+  private readonly members = new RelationMembers();
+  private local!: LocalState;
+  private stopping = false;
+  /** Process shutdown: a hook killed with us stays in flight, to be treated as failed on return. */
+  private shuttingDown = false;
+  private backoffMs = 0;
+  private readonly logger;
+  private readonly status: StatusReporter;
+
+  constructor(private readonly deps: UniterDeps) {
+    this.logger = deps.log.for(deps.unitName);
+    this.status = new StatusReporter(deps.api, deps.unitName);
+  }
+
+  get charmDir(): string {
+    return join(this.deps.unitDir, 'charm');
+  }
+
+  poke(): void {
+    this.signal.notify();
+  }
+
+  relationChanged(relationKey: string): void {
+    this.members.markDirty(relationKey);
+    this.poke();
+  }
+
+  settingsChanged(relationId: number, unit: string): void {
+    this.members.settingsChanged(relationId, unit);
+    this.poke();
+  }
+
+  resync(): void {
+    this.members.markAllDirty();
+    this.poke();
+  }
+
+  stop(options: { shutdown?: boolean } = {}): void {
+    this.stopping = true;
+    if (options.shutdown) this.shuttingDown = true;
+    this.poke();
+  }
+
+  async run(): Promise<UniterOutcome> {
+    const { unitDir, unitName } = this.deps;
+    mkdirSync(unitDir, { recursive: true });
+    this.local = loadState(unitDir);
+    if (this.local.inFlight) {
+      // "if the unit agent process is killed for any reason while running a hook, then when it
+      // recovers it will treat that hook as having failed"
+      const hook = this.local.inFlight;
+      this.local = { ...this.local, inFlight: undefined, error: hook };
+      saveState(unitDir, this.local);
+      this.logger.error(OPERATION, `hook "${hookName(hook)}" was interrupted: the agent stopped while it ran`);
+    }
+    // "config-changed ... runs ... when recovering from transient unit agent errors"
+    this.local.recovering = this.local.installed && this.local.started;
+    if (this.local.error) await this.reportError(this.local.error);
+
+    const tools = new ToolServer(socketPathFor(unitDir));
+    await tools.start();
+    this.logger.info(MODULE, `unit "${unitName}" started`);
+    let confirmedGone = false;
+    try {
+      while (!this.stopping) {
+        const view = this.deps.view.current ?? (await this.deps.view.refresh());
+        const remote = await this.remoteState(view);
+        if (remote.unit && remote.unit.principal === undefined && this.deps.subordinates) {
+          if (await this.deps.subordinates.reconcile(remote.unit, view)) continue;
+        }
+        const step = nextStep(this.local, remote);
+        if (step.kind === 'done') {
+          // The view may predate the unit's deployment: believe "gone" only from a fresh read.
+          if (!confirmedGone && !remote.unit) {
+            confirmedGone = true;
+            await this.deps.view.refresh();
+            continue;
+          }
+          this.logger.info(MODULE, `unit "${unitName}" shutting down: ${step.why}`);
+          return 'done';
+        }
+        confirmedGone = false;
+        if (step.kind === 'wait') {
+          if (step.why === 'idle' || step.why === 'subordinates') this.status.set({ agent: { current: 'idle' } });
+          await this.status.flush();
+          await this.signal.wait();
+          continue;
+        }
+        try {
+          await this.execute(step, tools);
+          this.backoffMs = 0;
+        } catch (e) {
+          if (!(e instanceof AgentApiError) || !e.refused) throw e;
+          // Refused by state (a relation died meanwhile, the unit still has subordinates...):
+          // look again, and do not hammer the API if the answer stays the same.
+          this.logger.warning(MODULE, `${step.kind} refused: ${e.message}`);
+          this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(500, this.backoffMs * 2));
+          await this.deps.view.refresh().catch(() => undefined);
+          await this.signal.wait(this.backoffMs);
+        }
+      }
+      return 'stopped';
+    } finally {
+      await tools.stop();
+    }
+  }
+
+  private async remoteState(view: AgentView): Promise<RemoteState> {
+    const unit = view.units.find((u) => u.name === this.deps.unitName);
+    const application = unit ? view.applications.find((a) => a.name === unit.application) : undefined;
+    const relations = application ? view.relations.filter((r) => application.relations.includes(r.key)) : [];
+    const principal = unit?.principal !== undefined ? view.units.find((u) => u.name === unit.principal) : undefined;
+    const members = unit ? await this.members.sync(this.deps.api, unit, relations) : {};
+    return {
+      relations,
+      members,
+      ...(unit ? { unit } : {}),
+      ...(application ? { application } : {}),
+      ...(principal ? { principal } : {}),
+    };
+  }
+
+  private save(next: LocalState): void {
+    this.local = next;
+    saveState(this.deps.unitDir, next);
+  }
+
+  private async execute(step: Exclude<Step, { kind: 'done' | 'wait' }>, tools: ToolServer): Promise<void> {
+    const { api, unitName } = this.deps;
+    switch (step.kind) {
+      case 'run-hook':
+        return this.runHook(step.hook, tools);
+      case 'retry-hook':
+        // reference §4.6: "The agent clears the resolved flag when it acts on it."
+        await api.call('clear-resolved', { unit: unitName });
+        this.save({ ...this.local, error: undefined });
+        this.logger.info(OPERATION, `retrying hook "${hookName(step.hook)}" (resolved)`);
+        await this.deps.view.refresh();
+        return this.runHook(step.hook, tools);
+      case 'skip-hook':
+        // `resolved --no-retry`: "treat the failed hook as successful without running it".
+        this.save(afterHook({ ...this.local, error: undefined }, step.hook));
+        await api.call('clear-resolved', { unit: unitName });
+        this.logger.info(OPERATION, `skipped "${hookName(step.hook)}" hook (resolved --no-retry)`);
+        await this.deps.view.refresh();
+        return;
+      case 'clear-resolved':
+        await api.call('clear-resolved', { unit: unitName });
+        await this.deps.view.refresh();
+        return;
+      case 'enter-scope': {
+        // charms-in-action: "Write initial relation settings (just one value, private-address),
+        // to ensure that they will be available to observers before they're triggered by the
+        // next step; Signal its existence" — enter-scope does both in one transaction.
+        const view = this.deps.view.current;
+        const settings = { 'private-address': this.addresses(view).private };
+        await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
+        this.save({
+          ...this.local,
+          relations: { ...this.local.relations, [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {} } },
+        });
+        this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
+        this.members.markDirty(step.relation.key);
+        await this.deps.view.refresh();
+        return;
+      }
+      case 'leave-scope': {
+        await api.call('leave-scope', { unit: unitName, relation: step.relation });
+        const { [step.relation]: _left, ...relations } = this.local.relations;
+        this.save({ ...this.local, relations });
+        this.logger.info(MODULE, `left relation "${step.relation}"`);
+        await this.deps.view.refresh();
+        return;
+      }
+      case 'forget-relation': {
+        const { [step.relation]: _gone, ...relations } = this.local.relations;
+        this.save({ ...this.local, relations });
+        return;
+      }
+      case 'destroy-unit':
+        // lifecycles.txt: "the Unit Agents (UAs) for each unit of a service set their
+        // corresponding units to Dying when they detect their service Dying".
+        this.logger.info(MODULE, 'application is dying: setting the unit dying');
+        await api.call('destroy-unit', { unit: unitName });
+        await this.deps.view.refresh();
+        return;
+      case 'subordinate-dying':
+        this.logger.info(MODULE, 'no alive principal or container relation holds this subordinate: setting it dying');
+        await api.call('subordinate-dying', { unit: unitName });
+        await this.deps.view.refresh();
+        return;
+      case 'unit-dead':
+        await this.status.flush();
+        this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
+        await api.call('unit-dead', { unit: unitName });
+        await this.deps.view.refresh();
+        return;
+    }
+  }
+
+  private addresses(view: AgentView | undefined): { private: string; public: string } {
+    const unit = view?.units.find((u) => u.name === this.deps.unitName);
+    const machineAddress = view?.machine.addresses[0];
+    const privateAddress = unit?.privateAddress ?? machineAddress ?? this.deps.hostAddress;
+    return { private: privateAddress, public: unit?.publicAddress ?? machineAddress ?? privateAddress };
+  }
+
+  private async reportError(hook: Hook): Promise<void> {
+    this.status.set({ agent: { current: 'error', message: `hook failed: "${hookName(hook)}"`, data: failureData(hook) } });
+    await this.status.flush();
+  }
+
+  /** What the hook's tools see: its relations, their members, config, addresses, status. */
+  private hookContext(hook: Hook, id: string, view: AgentView): HookContext {
+    const unit = view.units.find((u) => u.name === this.deps.unitName);
+    const application = view.applications.find((a) => a.name === unit?.application);
+    const relations: ToolRelation[] = [];
+    const members: Record<number, string[]> = {};
+    for (const [key, local] of Object.entries(this.local.relations)) {
+      const relation = view.relations.find((r) => r.key === key);
+      const remoteApplication = relation && unit ? (counterpartApplications(relation, unit.application)[0] ?? '') : '';
+      relations.push({ id: local.id, endpoint: local.endpoint, remoteApplication });
+      const known = new Set(Object.keys(local.members));
+      // relation-list in -joined already lists the joining unit; in -departed no longer the departing one.
+      if (isRelationHook(hook) && hook.relation === key && hook.remoteUnit !== undefined) {
+        if (hook.kind === 'relation-joined') known.add(hook.remoteUnit);
+        if (hook.kind === 'relation-departed') known.delete(hook.remoteUnit);
+      }
+      members[local.id] = [...known];
+    }
+    const log = this.deps.log;
+    return new HookContext({
+      id,
+      unitName: this.deps.unitName,
+      status: this.status,
+      ...(isRelationHook(hook) ? { hookRelationId: hook.relationId } : {}),
+      ...(isRelationHook(hook) && hook.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      api: this.deps.api,
+      log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
+      relations,
+      members,
+      config: { values: application?.config ?? {}, options: Object.keys(application?.charm.config ?? {}) },
+      addresses: this.addresses(view),
+      workload: { status: unit?.workloadStatus.current ?? 'unknown', message: unit?.workloadStatus.message ?? '' },
+    });
+  }
+
+  private async runHook(hook: Hook, tools: ToolServer): Promise<void> {
+    const name = hookName(hook);
+    const { api, unitName } = this.deps;
+    const release = await this.deps.hookLock.lock();
+    try {
+      if (this.stopping) return;
+      // reference §4.7: "maintenance / installing charm software (set before install unless the
+      // charm already set a status)"; "before stop: maintenance / stopping charm software".
+      const workload =
+        hook.kind === 'install' && !this.local.workloadStatusSet
+          ? { current: 'maintenance', message: 'installing charm software' }
+          : hook.kind === 'stop'
+            ? { current: 'maintenance', message: 'stopping charm software' }
+            : undefined;
+      this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+      // A workload status set for the hook must land before any the hook sets itself.
+      if (workload) await this.status.flush();
+      this.save({ ...this.local, inFlight: hook });
+
+      const view = this.deps.view.current ?? (await this.deps.view.refresh());
+      const id = newContextId(unitName, hook);
+      const ctx = this.hookContext(hook, id, view);
+      const unit = view.units.find((u) => u.name === unitName);
+      const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+      const env = hookEnvironment({
+        base: this.deps.baseEnv,
+        toolsDir: this.deps.toolsDir,
+        charmDir: this.charmDir,
+        unitName,
+        contextId: id,
+        socketPath: tools.path,
+        apiAddresses: this.deps.apiAddresses,
+        modelName: view.model,
+        machineId: this.deps.machineId,
+        ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
+        hook,
+        ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
+      });
+      tools.register(id, ctx);
+      let result;
+      try {
+        result = await runHookProcess({
+          charmDir: this.charmDir,
+          name,
+          env,
+          onLine: (_stream, line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${name}`, line),
+        });
+      } finally {
+        tools.unregister(id);
+      }
+      if (this.shuttingDown && result.kind === 'exited' && result.signal !== null) return; // killed with us: stays in flight
+
+      let failure: string | undefined;
+      if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
+      else if (result.kind === 'exited' && result.code !== 0)
+        failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+      if (!failure) {
+        try {
+          await ctx.flush();
+        } catch (e) {
+          if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
+          failure = `cannot commit the hook's changes: ${e.message}`;
+        }
+      }
+      const workloadStatusSet = this.local.workloadStatusSet || ctx.statusWasSet;
+      if (failure) {
+        this.save({ ...this.local, inFlight: undefined, error: hook, workloadStatusSet });
+        this.logger.error(OPERATION, `hook "${name}" (via explicit, bespoke hook script) failed: ${failure}`);
+        await this.reportError(hook);
+        return;
+      }
+      this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
+      this.logger.info(
+        OPERATION,
+        result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook (via explicit, bespoke hook script)`,
+      );
+      // reference §4.7: "if the charm never called status-set by the end of start, unknown";
+      // "after stop: maintenance".
+      if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
+      if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
+    } finally {
+      release();
+    }
+  }
+}

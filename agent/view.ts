@@ -1,0 +1,57 @@
+// The machine agent's view (the agent API's `view`): its machine, the units on it and what their
+// hooks may see. One read serves the machine agent and every unit agent on the machine; it is
+// read again only when a hint (or the periodic resync) says something changed, or after an agent
+// changed state itself.
+import type { Application, Machine, Relation, Unit } from '../shared/domain/entities.js';
+
+export interface AgentView {
+  model: string;
+  machine: Omit<Machine, 'agentCredentialHash'>;
+  units: Unit[];
+  applications: Application[];
+  relations: Relation[];
+}
+
+type Listener = (view: AgentView) => void;
+
+/**
+ * The latest view, with coalesced refreshes: a caller of refresh() gets a view read after its
+ * call began, and concurrent callers share one read.
+ */
+export class ViewSource {
+  current?: AgentView;
+  private running?: Promise<AgentView>;
+  private queued?: Promise<AgentView>;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly fetchView: () => Promise<AgentView>) {}
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  refresh(): Promise<AgentView> {
+    if (this.queued) return this.queued;
+    const previous = this.running;
+    const slot: { promise?: Promise<AgentView> } = {};
+    slot.promise = (async () => {
+      await Promise.resolve(); // let `this.queued` be set first
+      if (previous) await previous.catch(() => undefined);
+      // From here on a new caller needs a read that starts after its call: queue another.
+      if (this.queued === slot.promise) this.queued = undefined;
+      const run = this.fetchView();
+      this.running = run;
+      try {
+        const view = await run;
+        this.current = view;
+        for (const listener of [...this.listeners]) listener(view);
+        return view;
+      } finally {
+        if (this.running === run) this.running = undefined;
+      }
+    })();
+    this.queued = slot.promise;
+    return slot.promise;
+  }
+}

@@ -1,0 +1,52 @@
+// The CDK app, as a function: `infra/app.ts` runs it for the CLI, the tests build it in-process.
+// Settings come from context (`cdk deploy -c drover:controllerId=prod`), never from lookups.
+import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { DEFAULT_STUCK_AFTER_SECONDS, DroverStack, type DroverStackProps } from './stack.js';
+
+export const CONTEXT = {
+  controllerId: 'drover:controllerId',
+  retainState: 'drover:retainState',
+  stuckAfterSeconds: 'drover:stuckAfterSeconds',
+  alarmEmail: 'drover:alarmEmail',
+  agentBundleUrl: 'drover:agentBundleUrl',
+} as const;
+
+export const DEFAULT_CONTROLLER_ID = 'main';
+
+export interface DroverApp {
+  app: App;
+  stack: DroverStack;
+  nag: AwsSolutionsChecks;
+}
+
+/** The stack name of a controller: one stack per controller and region. */
+export const stackName = (controllerId: string) => `drover-${controllerId}`;
+
+/** `stackProps` override what context says (tests use it to point at a fixture agent). */
+export function createDroverApp(props: AppProps = {}, stackProps: Partial<DroverStackProps> = {}): DroverApp {
+  const app = new App(props);
+  const context = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    return value === undefined || value === null || value === '' ? undefined : String(value);
+  };
+  const controllerId = context(CONTEXT.controllerId) ?? DEFAULT_CONTROLLER_ID;
+  const stuckAfterSeconds = Number(context(CONTEXT.stuckAfterSeconds) ?? DEFAULT_STUCK_AFTER_SECONDS);
+  if (!Number.isInteger(stuckAfterSeconds) || stuckAfterSeconds <= 0)
+    throw new Error(`${CONTEXT.stuckAfterSeconds} must be a positive number of seconds`);
+  const alarmEmail = context(CONTEXT.alarmEmail);
+  const todoAgentBundleUrl = context(CONTEXT.agentBundleUrl);
+  const stack = new DroverStack(app, stackName(controllerId), {
+    controllerId,
+    retainState: context(CONTEXT.retainState) !== 'false',
+    stuckAfterSeconds,
+    ...(alarmEmail ? { alarmEmail } : {}),
+    ...(todoAgentBundleUrl ? { todoAgentBundleUrl } : {}),
+    ...stackProps,
+  });
+  // cdk-nag 3: a validation plugin, run at synthesis; any finding not acknowledged (with its
+  // reason, next to the resource) fails `cdk synth` and the tests.
+  const nag = new AwsSolutionsChecks(app);
+  Validations.of(app).addPlugins(nag);
+  return { app, stack, nag };
+}

@@ -1,0 +1,280 @@
+// Where machines run: a small VPC, the launch template and instance profile of every drover
+// instance, the security group whose ingress follows `expose`, the dead-letter queue of the
+// per-machine hint queues — and the EC2, IAM and SQS permissions of the functions that manage
+// them (the provisioner and the notifier) and of the agents on the instances.
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { deadLetterQueueName, queueName } from '../shared/messaging/queue-names.js';
+import { CONTROLLER_TAG } from '../shared/provider/ec2/ec2-provider.js';
+import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
+
+export interface MachinesProps {
+  controllerId: string;
+}
+
+/** `drover-<controller>-m-`: every machine queue's name starts so (shared/messaging/queue-names.ts). */
+export function machineQueuePrefix(controllerId: string): string {
+  const sample = queueName(controllerId, '0');
+  return sample.slice(0, -1);
+}
+
+export class Machines extends Construct {
+  readonly vpc: ec2.Vpc;
+  readonly securityGroup: ec2.SecurityGroup;
+  readonly agentRole: iam.Role;
+  readonly instanceProfile: iam.InstanceProfile;
+  readonly launchTemplate: ec2.LaunchTemplate;
+  /** The hint queues' dead-letter queue, `drover-<controller>-dlq`. */
+  readonly deadLetterQueue: sqs.Queue;
+  private readonly controllerId: string;
+
+  constructor(scope: Construct, id: string, props: MachinesProps) {
+    super(scope, id);
+    this.controllerId = props.controllerId;
+
+    // Public subnets only, no NAT gateway: nothing is paid for the network at rest. Instances get
+    // public addresses to reach the API, SQS, S3 and nodejs.org; nothing reaches them unless a
+    // user exposes an application (below).
+    this.vpc = new ec2.Vpc(this, 'Vpc', {
+      ipAddresses: ec2.IpAddresses.cidr('10.42.0.0/16'),
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'machines', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 20 }],
+      // Restricting the (unused) default security group takes a custom-resource Lambda; drover
+      // instances never use it, they get the group below.
+      restrictDefaultSecurityGroup: false,
+    });
+    // Rejected traffic only: the security signal, at a cost proportional to attacks, not to work.
+    this.vpc.addFlowLog('RejectedTraffic', {
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, 'FlowLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      ),
+    });
+
+    // No ingress at deployment: agents poll their queue and call the API, nothing calls them. The
+    // provisioner opens and closes ports here as applications are exposed (`expose`/`open-port`).
+    this.securityGroup = new ec2.SecurityGroup(this, 'MachineSecurityGroup', {
+      vpc: this.vpc,
+      description: `drover ${props.controllerId} machines: ingress follows expose/open-port`,
+      allowAllOutbound: true,
+    });
+
+    this.agentRole = new iam.Role(this, 'AgentRole', {
+      assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
+      description: `drover ${props.controllerId} machine agents: receive from machine queues only`,
+    });
+    // Agents may only receive from (and acknowledge on) queues named `drover-<controller>-m-*`.
+    //
+    // Why a name prefix and not the one queue of the instance's own machine: the machine id is
+    // not known when this role is made, and every instance of the controller shares it. SQS does
+    // support aws:ResourceTag conditions, but binding a queue to one instance would need the
+    // provisioner to tag each queue with its instance's identity after RunInstances (the queue
+    // exists before the instance) and a policy variable for the caller's instance — a follow-up,
+    // not something this stack can assert alone.
+    //
+    // What keeps machines apart instead is the agent API credential (functions/api/auth.ts): a
+    // per-machine secret, stored hashed, without which an agent can neither read nor change any
+    // entity. Another machine's queue holds only hints — an entity's name, never a value or a
+    // secret (shared/messaging/hint.ts) — and a hint stolen or deleted is covered by the agents'
+    // periodic resync, because state, not the message, is the truth.
+    this.agentRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'OwnMachineQueues',
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl'],
+        resources: [this.queueArn(`${machineQueuePrefix(props.controllerId)}*`)],
+      }),
+    );
+    Validations.of(this.agentRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(props.controllerId)}*]`,
+      reason:
+        'Machine queues are created per machine at run time, after this role exists; the prefix confines agents to machine queues ' +
+        'of this controller, and per-machine isolation is enforced by the agent API credential (see the comment in infra/machines.ts).',
+    });
+    this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
+
+    this.launchTemplate = new ec2.LaunchTemplate(this, 'MachineLaunchTemplate', {
+      instanceProfile: this.instanceProfile,
+      securityGroup: this.securityGroup,
+      // IMDSv2 only, one hop: a request forged through a workload (SSRF) cannot read the user
+      // data (which carries the agent credential), and containers on the instance cannot reach
+      // the instance's credentials.
+      requireImdsv2: true,
+      httpTokens: ec2.LaunchTemplateHttpTokens.REQUIRED,
+      httpEndpoint: true,
+      httpPutResponseHopLimit: 1,
+      instanceMetadataTags: false,
+    });
+
+    this.deadLetterQueue = new sqs.Queue(this, 'HintDeadLetters', {
+      queueName: deadLetterQueueName(props.controllerId),
+      // The same retention shared/messaging/machine-queues.ts gives it when it has to make it.
+      retentionPeriod: Duration.days(1),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This is the dead-letter queue of the machine queues (they are created at run time with a redrive policy naming it).',
+    });
+  }
+
+  /** The provisioner's environment for the ec2 provider (functions/provisioner/env.ts). */
+  provisionerEnvironment(): Record<string, string> {
+    return {
+      SUBNET_ID: this.vpc.publicSubnets[0]!.subnetId,
+      SECURITY_GROUP_IDS: this.securityGroup.securityGroupId,
+      LAUNCH_TEMPLATE_ID: this.launchTemplate.launchTemplateId!,
+      INSTANCE_PROFILE_ARN: this.instanceProfile.instanceProfileArn,
+    };
+  }
+
+  /**
+   * The provisioner starts, tags and terminates this controller's instances, opens and closes
+   * ports on the machines' security group, and creates and deletes machine queues.
+   */
+  grantProvisioner(role: iam.Role): void {
+    const stack = Stack.of(this);
+    const ec2Arn = (resource: string, resourceName: string, account?: string) =>
+      stack.formatArn({ service: 'ec2', resource, resourceName, ...(account !== undefined ? { account } : {}) });
+    const instances = ec2Arn('instance', '*');
+    const volumes = ec2Arn('volume', '*');
+    const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
+
+    // Instance and volume ids are not known before launch, so RunInstances needs instance/* and
+    // volume/* — but only when the request tags them as this controller's (ec2-provider.ts tags both).
+    add(
+      new iam.PolicyStatement({
+        sid: 'LaunchTaggedInstances',
+        actions: ['ec2:RunInstances'],
+        resources: [instances, volumes],
+        conditions: { StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    // The launch's other resources: this launch template, security group and these subnets. The
+    // network interface RunInstances creates has no id in advance either; it is created in one of
+    // the subnets and with the group named here.
+    add(
+      new iam.PolicyStatement({
+        sid: 'LaunchIntoMachineNetwork',
+        actions: ['ec2:RunInstances'],
+        resources: [
+          ec2Arn('launch-template', this.launchTemplate.launchTemplateId!),
+          ec2Arn('security-group', this.securityGroup.securityGroupId),
+          ...this.vpc.publicSubnets.map((subnet) => ec2Arn('subnet', subnet.subnetId)),
+          ec2Arn('network-interface', '*'),
+        ],
+      }),
+    );
+    // Images: any of Canonical's (shared/provider/ec2/images.ts picks the newest for the series);
+    // image ARNs have no account, and which images exist changes every few days.
+    add(
+      new iam.PolicyStatement({
+        sid: 'LaunchCanonicalImages',
+        actions: ['ec2:RunInstances'],
+        resources: [ec2Arn('image', '*', '')],
+        conditions: { StringEquals: { 'ec2:Owner': CANONICAL_OWNER_ID } },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'TagOnLaunchOnly',
+        actions: ['ec2:CreateTags'],
+        resources: [instances, volumes],
+        conditions: { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'TerminateOwnInstances',
+        actions: ['ec2:TerminateInstances'],
+        resources: [instances],
+        conditions: { StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    // EC2's Describe* actions support no resource-level permissions: `*` is the only resource
+    // they accept. They read metadata (instances by the controller's tag, Canonical's images).
+    add(
+      new iam.PolicyStatement({
+        sid: 'DescribeInstancesAndImages',
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages'],
+        resources: ['*'],
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'ExposePorts',
+        actions: ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress'],
+        resources: [ec2Arn('security-group', this.securityGroup.securityGroupId)],
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'PassAgentRole',
+        actions: ['iam:PassRole'],
+        resources: [this.agentRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+      }),
+    );
+    this.grantQueueManagement(role, ['sqs:DeleteQueue']);
+
+    const arn = (resource: string, name: string, account = '<AWS::AccountId>') =>
+      `Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:${account}:${resource}/${name}`;
+    const acknowledge = (finding: string, reason: string) =>
+      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+    acknowledge(
+      arn('instance', '*'),
+      'Instance ids do not exist before RunInstances; launch requires the controller tag in the request, termination on the instance.',
+    );
+    acknowledge(
+      arn('volume', '*'),
+      'Volume ids do not exist before RunInstances; launch requires the controller tag on the volume in the request.',
+    );
+    acknowledge(
+      arn('network-interface', '*'),
+      "The network interface is created by RunInstances, in this VPC's subnets and security group named in the same statement.",
+    );
+    acknowledge(
+      arn('image', '*', ''),
+      "Any current Canonical Ubuntu image may be chosen; restricted by the ec2:Owner condition to Canonical's account.",
+    );
+    acknowledge(
+      'Resource::*',
+      'ec2:DescribeInstances and ec2:DescribeImages support no resource-level permissions (EC2 requires Resource "*").',
+    );
+  }
+
+  /** The notifier re-creates a machine queue that is missing when it sends a hint. */
+  grantNotifier(role: iam.Role): void {
+    this.grantQueueManagement(role, ['sqs:SendMessage']);
+  }
+
+  /**
+   * What shared/messaging/machine-queues.ts calls to ensure a machine queue and its dead-letter
+   * queue (CreateQueue, GetQueueUrl, GetQueueAttributes for the DLQ's ARN, SetQueueAttributes to
+   * converge), plus `machineOnly` on machine queues alone — never on the dead-letter queue.
+   */
+  private grantQueueManagement(role: iam.Role, machineOnly: string[]): void {
+    const ensure = ['sqs:CreateQueue', 'sqs:GetQueueUrl', 'sqs:GetQueueAttributes', 'sqs:SetQueueAttributes'];
+    const machineQueues = this.queueArn(`${machineQueuePrefix(this.controllerId)}*`);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'MachineQueues', actions: [...ensure, ...machineOnly], resources: [machineQueues] }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'HintDeadLetterQueue', actions: ensure, resources: [this.deadLetterQueue.queueArn] }),
+    );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*]`,
+      reason:
+        "One queue per machine, created and deleted at run time; the name prefix confines the grant to this controller's machine queues.",
+    });
+  }
+
+  private queueArn(name: string): string {
+    return Stack.of(this).formatArn({ service: 'sqs', resource: name });
+  }
+}

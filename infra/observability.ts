@@ -1,0 +1,172 @@
+// What an operator looks at: one dashboard, and alarms on what needs a human — entities stuck
+// (the watchdog's EMF metrics), stream consumers falling behind (iterator age), and batches the
+// stream mappings gave up on (the failure destination). Alarms cost $0.10 a month each, so there
+// are few; function errors and durations are on the dashboard.
+import { Aws, Duration } from 'aws-cdk-lib';
+import * as cw from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, type FunctionKey } from './functions.js';
+import type { ConsumerKey } from './stream-consumers.js';
+
+/** The watchdog's metrics (functions/watchdog/handler.ts), dimension service=watchdog. */
+export const WATCHDOG_METRICS = ['DyingTooLong', 'ProvisioningErrors'] as const;
+
+const PERIOD = Duration.minutes(5);
+/** A consumer this far behind the head of the stream is not keeping up. */
+export const ITERATOR_AGE_ALARM = Duration.minutes(5);
+
+export interface ObservabilityProps {
+  controllerId: string;
+  functions: Record<FunctionKey, lambda.IFunction>;
+  consumers: readonly ConsumerKey[];
+  watchdogLogs: logs.ILogGroup;
+  failureQueue: sqs.IQueue;
+  hintDeadLetterQueue: sqs.IQueue;
+  httpApi: apigwv2.HttpApi;
+  /** If set, alarms notify this address (an SNS topic with an email subscription). */
+  alarmEmail?: string;
+}
+
+export class Observability extends Construct {
+  readonly dashboard: cw.Dashboard;
+  readonly alarms: cw.Alarm[] = [];
+  readonly alarmTopic?: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    const watchdog = (name: (typeof WATCHDOG_METRICS)[number]) =>
+      new cw.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: 'watchdog' },
+        statistic: 'Maximum',
+        period: PERIOD,
+      });
+    const depth = (queue: sqs.IQueue) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD });
+    const iteratorAge = (key: ConsumerKey) => props.functions[key].metric('IteratorAge', { statistic: 'Maximum', period: PERIOD });
+
+    if (props.alarmEmail) {
+      // TLS only, but not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the
+      // AWS-managed aws/sns key, a customer key costs $1 a month at rest, and alarm notifications
+      // carry only alarm names and states.
+      this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: `drover ${props.controllerId} alarms`, enforceSSL: true });
+      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    }
+    const alarm = (name: string, metric: cw.IMetric, threshold: number, description: string, evaluationPeriods = 1) => {
+      const created = new cw.Alarm(this, name, {
+        alarmDescription: `drover ${props.controllerId}: ${description}`,
+        metric,
+        threshold,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods,
+        datapointsToAlarm: evaluationPeriods,
+        // No data is good news: no stuck entities reported, no records to be behind on, an
+        // empty queue that has not been touched.
+        treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      });
+      if (this.alarmTopic) created.addAlarmAction(new actions.SnsAction(this.alarmTopic));
+      this.alarms.push(created);
+      return created;
+    };
+
+    // Stuck entities: two consecutive watchdog runs reporting any (the watchdog already counts
+    // only what has been Dying longer than STUCK_AFTER_SECONDS).
+    alarm('DyingTooLongAlarm', watchdog('DyingTooLong'), 1, 'entities have been Dying too long (see `drover stuck`)', 2);
+    alarm('ProvisioningErrorsAlarm', watchdog('ProvisioningErrors'), 1, 'machines are in provisioning error (see `drover status`)', 2);
+    for (const key of props.consumers) {
+      alarm(
+        `${key.charAt(0).toUpperCase()}${key.slice(1)}IteratorAgeAlarm`,
+        iteratorAge(key),
+        ITERATOR_AGE_ALARM.toMilliseconds(),
+        `the ${key} function is more than ${ITERATOR_AGE_ALARM.toMinutes()} minutes behind the table's stream`,
+        2,
+      );
+    }
+    alarm('StreamFailuresAlarm', depth(props.failureQueue), 1, 'a stream mapping gave up on a batch (see the stream failure queue)');
+    alarm(
+      'HintDeadLettersAlarm',
+      depth(props.hintDeadLetterQueue),
+      1,
+      'an agent failed to handle hints repeatedly (see the hint dead-letter queue)',
+    );
+
+    const functions = Object.entries(props.functions) as [FunctionKey, lambda.IFunction][];
+    this.dashboard = new cw.Dashboard(this, 'Dashboard', {
+      // Dashboard names are global to the account: the region keeps controllers apart.
+      dashboardName: `drover-${props.controllerId}-${Aws.REGION}`,
+      defaultInterval: Duration.hours(3),
+    });
+    this.dashboard.addWidgets(
+      new cw.LogQueryWidget({
+        title: 'Stuck entities by life and kind (watchdog)',
+        logGroupNames: [props.watchdogLogs.logGroupName],
+        view: cw.LogQueryVisualizationType.BAR,
+        queryLines: ['filter message = "stuck"', 'parse entity /^(?<kind>[a-z]+)/', 'stats count(*) as entities by life, kind'],
+        width: 8,
+      }),
+      new cw.GraphWidget({
+        title: 'Dying too long',
+        left: [watchdog('DyingTooLong')],
+        leftAnnotations: [{ value: 1, label: 'alarm' }],
+        width: 8,
+      }),
+      new cw.GraphWidget({
+        title: 'Provisioning errors',
+        left: [watchdog('ProvisioningErrors')],
+        leftAnnotations: [{ value: 1, label: 'alarm' }],
+        width: 8,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new cw.GraphWidget({
+        title: 'Stream iterator age (ms)',
+        left: props.consumers.map((key) => iteratorAge(key).with({ label: key })),
+        leftAnnotations: [{ value: ITERATOR_AGE_ALARM.toMilliseconds(), label: 'alarm' }],
+        width: 12,
+      }),
+      new cw.GraphWidget({
+        title: 'Failure destination and hint dead letters (messages)',
+        left: [
+          depth(props.failureQueue).with({ label: 'stream failures' }),
+          depth(props.hintDeadLetterQueue).with({ label: 'hint dead letters' }),
+        ],
+        width: 12,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new cw.GraphWidget({
+        title: 'Function errors',
+        left: functions.map(([key, fn]) => fn.metricErrors({ period: PERIOD, label: key })),
+        width: 12,
+      }),
+      new cw.GraphWidget({
+        title: 'Function duration p99 (ms)',
+        left: functions.map(([key, fn]) => fn.metricDuration({ period: PERIOD, statistic: 'p99', label: key })),
+        width: 12,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new cw.GraphWidget({
+        title: 'API requests and errors',
+        left: [
+          props.httpApi.metricCount({ period: PERIOD }),
+          props.httpApi.metricClientError({ period: PERIOD }),
+          props.httpApi.metricServerError({ period: PERIOD }),
+        ],
+        width: 12,
+      }),
+      new cw.GraphWidget({
+        title: 'API latency p99 (ms)',
+        left: [props.httpApi.metricLatency({ period: PERIOD, statistic: 'p99' })],
+        width: 12,
+      }),
+    );
+  }
+}

@@ -1,0 +1,179 @@
+// One drover controller: state, functions, stream consumers, API, charm store, machines,
+// schedules and observability, wired together. Environment-agnostic (no account, no region, no
+// lookups): `cdk synth` needs no credentials and no network.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { AGENT_ENTRY, AgentBundle } from './agent-bundle.js';
+import { DroverApi } from './api.js';
+import { CharmStore } from './charm-store.js';
+import { DroverFunctions, REPO_ROOT, type FunctionKey } from './functions.js';
+import { Machines } from './machines.js';
+import { Observability } from './observability.js';
+import { Schedules } from './schedules.js';
+import { StateTable } from './state-table.js';
+import { StreamConsumers, type ConsumerKey } from './stream-consumers.js';
+
+export interface DroverStackProps extends StackProps {
+  /** Names queues (`drover-<id>-...`) and tags instances; 1–40 letters, digits, hyphens. */
+  controllerId: string;
+  /** Keep the table and the charm bucket when the stack is deleted (default true). */
+  retainState?: boolean;
+  /** Dying for longer than this is "stuck" (default 600 s). */
+  stuckAfterSeconds?: number;
+  /** Where alarms send email; no notifications when absent. */
+  alarmEmail?: string;
+  /**
+   * The machine agent's entry module. Default: agent/machine-agent.ts when it exists. When there
+   * is none, `todoAgentBundleUrl` must say where instances download a bundle from.
+   */
+  agentEntry?: string;
+  /**
+   * TODO(agent): only for a checkout without agent/machine-agent.ts — a URL of an agent bundle
+   * built elsewhere. Without either, instances boot without an agent (the URL is a placeholder).
+   */
+  todoAgentBundleUrl?: string;
+}
+
+export const DEFAULT_STUCK_AFTER_SECONDS = 600;
+/** What AGENT_BUNDLE_URL says when there is no agent to bundle. */
+export const MISSING_AGENT_BUNDLE_URL = 'https://example.invalid/TODO-agent-machine-agent.ts-not-built';
+
+export class DroverStack extends Stack {
+  readonly state: StateTable;
+  readonly functions: DroverFunctions;
+  readonly consumers: StreamConsumers;
+  readonly api: DroverApi;
+  readonly charms: CharmStore;
+  readonly machines: Machines;
+  readonly agentBundle?: AgentBundle;
+  readonly schedules: Schedules;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: DroverStackProps) {
+    super(scope, id, { description: `drover controller ${props.controllerId}: a Juju-style controller, serverless`, ...props });
+    const { controllerId } = props;
+    const removalPolicy = props.retainState === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const stuckAfterSeconds = String(props.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS);
+
+    this.state = new StateTable(this, 'State', { removalPolicy });
+    this.charms = new CharmStore(this, 'Charms', { removalPolicy });
+    this.machines = new Machines(this, 'Machines', { controllerId });
+
+    const agentEntry = props.agentEntry ?? join(REPO_ROOT, AGENT_ENTRY);
+    if (existsSync(agentEntry)) this.agentBundle = new AgentBundle(this, 'AgentBundle', { entry: agentEntry });
+
+    // The key agent credentials are derived from (shared/provisioner/agent-credentials.ts): 64
+    // alphanumerics are valid base64url for 48 random bytes. Secrets Manager makes it at deploy
+    // time so it is never in the template or the repository; CloudFormation resolves it into the
+    // provisioner's environment, since the function has no Secrets Manager client (env.ts notes
+    // that reading it at run time is the better home).
+    const credentialKey = new secretsmanager.Secret(this, 'AgentCredentialKey', {
+      description: `drover ${controllerId}: the key machine agent credentials are derived from`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    });
+    Validations.of(credentialKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "Rotating this key would invalidate every running agent's credential at once; a new key is a new controller, and a single " +
+        "machine's credential is rotated by retry-provisioning (a new attempt).",
+    });
+
+    const environment: Partial<Record<FunctionKey, Record<string, string>>> = {
+      api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
+      notifier: { CONTROLLER_ID: controllerId },
+      watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds },
+    };
+    const provisionerEnvironment = {
+      CONTROLLER_ID: controllerId,
+      ...this.machines.provisionerEnvironment(),
+      AGENT_BUNDLE_URL: this.agentBundle?.url ?? props.todoAgentBundleUrl ?? MISSING_AGENT_BUNDLE_URL,
+      ...(this.agentBundle
+        ? {
+            AGENT_BUNDLE_SHA256: this.agentBundle.sha256,
+            // For presigning: instances download with curl, and the asset bucket is private.
+            AGENT_BUNDLE_BUCKET: this.agentBundle.asset.s3BucketName,
+            AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
+          }
+        : {}),
+      AGENT_CREDENTIAL_KEY: credentialKey.secretValue.unsafeUnwrap(),
+    };
+    environment.provisioner = provisionerEnvironment;
+    environment.provisionerReconcile = provisionerEnvironment;
+
+    this.functions = new DroverFunctions(this, 'Functions', { tableName: this.state.table.tableName, environment });
+    const fn = this.functions.functions;
+    const roles = this.functions.roles;
+
+    this.api = new DroverApi(this, 'Api', { controllerId, handler: fn.api });
+    // The address agents are given at provisioning.
+    fn.provisioner.addEnvironment('API_URL', this.api.url);
+    fn.provisionerReconcile.addEnvironment('API_URL', this.api.url);
+
+    // Least privilege, function by function: each grant names the few actions the code calls.
+    this.state.grant(roles.api, 'read-write');
+    this.state.grant(roles.provisioner, 'read-write');
+    this.state.grant(roles.provisionerReconcile, 'read-write');
+    this.state.grant(roles.cleanup, 'read-write-batch');
+    this.state.grant(roles.cleanupSweep, 'read-write-batch');
+    this.state.grant(roles.notifier, 'read');
+    this.state.grant(roles.watchdog, 'read');
+    this.charms.grantReadWrite(roles.api);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const) {
+      this.machines.grantProvisioner(roles[key]);
+      this.agentBundle?.grantRead(roles[key]);
+    }
+    this.machines.grantNotifier(roles.notifier);
+
+    const consumerKeys: ConsumerKey[] = ['provisioner', 'cleanup', 'notifier'];
+    this.consumers = new StreamConsumers(this, 'StreamConsumers', {
+      table: this.state.table,
+      functions: { provisioner: fn.provisioner, cleanup: fn.cleanup, notifier: fn.notifier },
+    });
+    for (const key of consumerKeys) StreamConsumers.acknowledgeStreamGrant(roles[key]);
+
+    this.schedules = new Schedules(this, 'Schedules', {
+      provisionerReconcile: fn.provisionerReconcile,
+      cleanupSweep: fn.cleanupSweep,
+      watchdog: fn.watchdog,
+    });
+
+    this.observability = new Observability(this, 'Observability', {
+      controllerId,
+      functions: fn,
+      consumers: consumerKeys,
+      watchdogLogs: this.functions.logGroups.watchdog,
+      failureQueue: this.consumers.failureQueue,
+      hintDeadLetterQueue: this.machines.deadLetterQueue,
+      httpApi: this.api.httpApi,
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+    });
+
+    // The runtime is fixed by the issue (Node 22, arm64), not "the latest".
+    for (const key of Object.keys(fn) as FunctionKey[]) {
+      Validations.of(fn[key]).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason:
+          'drover targets the Node.js 22 Lambda runtime on purpose (its AWS SDK v3 is what the bundles leave out); upgrades are deliberate.',
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'The drover API' });
+    new CfnOutput(this, 'Region', { value: this.region, description: 'The region of this controller' });
+    new CfnOutput(this, 'RegisterCommand', {
+      value: `npx drover register ${this.api.url} ${controllerId} --region ${this.region}`,
+      description: 'Run this to add this controller to the drover CLI (requests are signed with your AWS credentials)',
+    });
+    new CfnOutput(this, 'UserPolicyArn', {
+      value: this.api.userPolicy.managedPolicyArn,
+      description: 'Attach to the IAM users or roles that may use this controller',
+    });
+    new CfnOutput(this, 'TableName', { value: this.state.table.tableName, description: 'The state table (retained on delete by default)' });
+    new CfnOutput(this, 'CharmBucket', {
+      value: this.charms.bucket.bucketName,
+      description: 'The charm store (retained on delete by default)',
+    });
+  }
+}

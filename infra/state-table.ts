@@ -1,0 +1,80 @@
+// The one DynamoDB table that holds all of drover's state. Its key schema, indexes and stream are
+// those of shared/state/table.ts (the definition DynamoDB Local gets), spelled from the same
+// constants in shared/state/keys.ts, so the code and the deployed table cannot drift apart.
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { ATTR, INDEX } from '../shared/state/keys.js';
+
+export interface StateTableProps {
+  /** RETAIN (the default) keeps the table, and the model in it, when the stack is deleted. */
+  removalPolicy: RemovalPolicy;
+}
+
+/** What a function does with the table; each maps to the few DynamoDB actions it needs. */
+export type TableAccess = 'read' | 'read-write' | 'read-write-batch';
+
+// TransactWriteItems has no IAM action of its own: each item in a transaction is authorised as
+// the PutItem/UpdateItem/DeleteItem/ConditionCheckItem it contains (shared/state/commit.ts).
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
+// Only cleanup deletes relation settings in bounded BatchWriteItem calls (cleanup/settings.ts).
+const BATCH_WRITE_ACTIONS = ['dynamodb:BatchWriteItem'];
+
+export class StateTable extends Construct {
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: StateTableProps) {
+    super(scope, id);
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: ATTR.pk, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: ATTR.sk, type: dynamodb.AttributeType.STRING },
+      // On demand: nothing is paid for capacity while no one is working (cost at rest ~ storage).
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      // The provisioner, cleanup and notifier need what an item was and what it became.
+      stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The AWS-managed key (aws/dynamodb): visible in the template and in CloudTrail, no key to
+      // pay for, and no kms: grants needed by the functions.
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy: props.removalPolicy,
+    });
+    // Both indexes are KEYS_ONLY: listings read keys, then BatchGetItem the items consistently.
+    this.table.addGlobalSecondaryIndex({
+      indexName: INDEX.byCollection,
+      partitionKey: { name: ATTR.collectionPk, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: ATTR.collectionSk, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: INDEX.stuck,
+      partitionKey: { name: ATTR.stuckPk, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: ATTR.stuckSince, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    });
+  }
+
+  /**
+   * Grants exactly the item actions of `access`: reads are GetItem and BatchGetItem
+   * (shared/state/reads.ts) and Query on the table and its two named indexes (reads.ts, stuck.ts,
+   * cleanup); never Scan, never an index wildcard.
+   */
+  grant(grantee: iam.IGrantable, access: TableAccess): void {
+    const indexArns = Object.values(INDEX).map((name) => `${this.table.tableArn}/index/${name}`);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'StateRead',
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+        resources: [this.table.tableArn],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'StateQuery', actions: ['dynamodb:Query'], resources: [this.table.tableArn, ...indexArns] }),
+    );
+    if (access === 'read') return;
+    const writes = access === 'read-write-batch' ? [...WRITE_ACTIONS, ...BATCH_WRITE_ACTIONS] : WRITE_ACTIONS;
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'StateWrite', actions: writes, resources: [this.table.tableArn] }),
+    );
+  }
+}

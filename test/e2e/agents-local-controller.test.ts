@@ -1,0 +1,73 @@
+// Issue 4's "done when": a charm pair deployed and related on the local controller (npm start's
+// startController: DynamoDB Local on disk, fauxqs, stream pollers, provisioner, local provider
+// running agent/machine-agent.ts) exchange data through their hooks.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startController } from '../../embedded/controller.js';
+import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
+import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { CHARMS, waitFor } from '../support/agents.js';
+
+const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+
+async function charm(name: string) {
+  const dir = join(CHARMS, name);
+  const config = join(dir, 'config.yaml');
+  return {
+    metadata: readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
+    ...(existsSync(config) ? { config: readFileSync(config, 'utf8') } : {}),
+    archive: (await packCharmDir(dir)).toString('base64'),
+  };
+}
+
+describe('agents on the local controller', () => {
+  it('a database and a client, deployed and related, exchange data through their hooks', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
+    const controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+    const call = async (op: string, body: unknown) => {
+      const res = await fetch(`${controller.apiUrl}/v1/${op}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${controller.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      expect(res.status, JSON.stringify(json)).toBe(200);
+      return json;
+    };
+    const hookLog = (machine: string, unit: string) => {
+      try {
+        return readFileSync(join(dataDir, 'machines', machine, 'units', unit.replace('/', '-'), 'hook-log'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    try {
+      const db = (await call('deploy', { charm: await charm('database') })) as { machines: string[] };
+      const client = (await call('deploy', { charm: await charm('client') })) as { machines: string[] };
+      await call('relate', { endpoints: ['client', 'database'] });
+      const seen = await waitFor(
+        'the client to get its database',
+        () => hookLog(client.machines[0]!, 'client/0'),
+        (log) => log.includes('database=appdb host=127.0.0.1 password=pw-database-0'),
+        90_000,
+      );
+      expect(seen).toMatch(/hook=install[^\n]*\nhook=config-changed[^\n]*\nhook=start/);
+      await waitFor(
+        'the database to get its client',
+        () => hookLog(db.machines[0]!, 'database/0'),
+        (log) => log.includes('client-name=client/0'),
+      );
+    } finally {
+      await controller.stop();
+      // A clean stop leaves no agent behind.
+      const alive = listMachineDirs(dataDir)
+        .map(readRecord)
+        .filter((r) => r !== undefined && isProcessAlive(r));
+      expect(alive).toEqual([]);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

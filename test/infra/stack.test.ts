@@ -1,0 +1,683 @@
+// The AWS deployment, proven offline (issue 6): the CDK app is synthesised in-process — once for
+// the whole file — with no credentials, no Docker and no network, and then the template is read
+// as a spec: state, stream consumers, IAM, API authorization, IMDSv2, encryption, runtimes, the
+// cdk-nag verdict and the size of every bundle.
+import dns from 'node:dns';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CfnElement, Token, Validations } from 'aws-cdk-lib';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
+import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
+import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
+import { machineQueuePrefix } from '../../infra/machines.js';
+import { CONTROLLER_TAG } from '../../shared/provider/ec2/ec2-provider.js';
+import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
+import { ATTR, INDEX } from '../../shared/state/keys.js';
+import { tableDefinition } from '../../shared/state/table.js';
+
+const CONTROLLER = 'ci';
+const MB = 1024 * 1024;
+
+type Json = Record<string, any>;
+interface Statement {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Json;
+}
+
+let built: DroverApp;
+let assembly: CloudAssembly;
+let template: Template;
+let resources: Record<string, Json>;
+let workDir: string;
+const network: string[] = [];
+let dockerCalls = '';
+let childNetwork = '';
+
+// --- measuring "no network, no Docker, no credentials" -------------------------------------------
+
+// Child processes (npx → esbuild) load this: any DNS lookup or TCP connection they make is logged.
+const CHILD_TRAP = (log: string) => `
+const fs = require('node:fs'), dns = require('node:dns'), net = require('node:net');
+const note = (what) => fs.appendFileSync(${JSON.stringify(log)}, process.pid + ' ' + what + '\\n');
+note('observed ' + process.argv.slice(1, 3).join(' '));
+for (const name of ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']) {
+  const original = dns[name];
+  dns[name] = function (host, ...rest) { note('dns.' + name + ' ' + host); return original.call(this, host, ...rest); };
+}
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...args) {
+  const o = args[0];
+  if (!(o && typeof o === 'object' && o.path) && typeof o !== 'string') note('connect ' + JSON.stringify(o && typeof o === 'object' ? { host: o.host, port: o.port } : args.slice(0, 2)));
+  return connect.apply(this, args);
+};
+`;
+
+function trapNetworkInProcess(): () => void {
+  const originals: [object, string, unknown][] = [];
+  const wrap = <T extends object>(target: T, name: string, label: string) => {
+    const original = (target as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
+    originals.push([target, name, original]);
+    (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      network.push(`${label} ${String(args[0] && typeof args[0] === 'object' ? JSON.stringify(args[0]) : args[0])}`);
+      return original.apply(this, args);
+    };
+  };
+  for (const name of ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']) wrap(dns, name, `dns.${name}`);
+  wrap(dns.promises, 'lookup', 'dns.promises.lookup');
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+    const o = args[0] as { path?: string; host?: string; port?: number } | string | undefined;
+    // Unix sockets (vitest's own IPC) are local; anything with a host or port is network.
+    if (!(typeof o === 'object' && o?.path) && typeof o !== 'string') network.push(`connect ${JSON.stringify(o)}`);
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof connect;
+  return () => {
+    for (const [target, name, original] of originals) (target as Record<string, unknown>)[name] = original;
+    net.Socket.prototype.connect = connect;
+  };
+}
+
+/** Runs `fn` with no AWS credentials, a `docker` that records being called, and a network trap. */
+function offline<T>(fn: () => T): T {
+  const saved = { ...process.env };
+  const bin = join(workDir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'docker'), `#!/bin/sh\necho "docker $*" >> ${JSON.stringify(join(workDir, 'docker-calls'))}\nexit 1\n`);
+  chmodSync(join(bin, 'docker'), 0o755);
+  writeFileSync(join(workDir, 'trap.cjs'), CHILD_TRAP(join(workDir, 'child-network')));
+  for (const key of Object.keys(process.env)) if (key.startsWith('AWS_') || key.startsWith('CDK_')) delete process.env[key];
+  process.env.AWS_CONFIG_FILE = join(workDir, 'no-aws-config');
+  process.env.AWS_SHARED_CREDENTIALS_FILE = join(workDir, 'no-aws-credentials');
+  process.env.PATH = `${bin}:${process.env.PATH ?? ''}`;
+  process.env.NODE_OPTIONS = `${saved.NODE_OPTIONS ?? ''} --require ${join(workDir, 'trap.cjs')}`.trim();
+  const restore = trapNetworkInProcess();
+  try {
+    return fn();
+  } finally {
+    restore();
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
+// --- template helpers ----------------------------------------------------------------------------
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+/** The logical id of the CloudFormation resource at a construct path (or its default child). */
+const logicalIdOf = (path: string) => {
+  let construct = built.app.node.findAll().find((c) => c.node.path === path);
+  if (construct && !CfnElement.isCfnElement(construct)) construct = construct.node.defaultChild;
+  if (!construct || !CfnElement.isCfnElement(construct)) throw new Error(`no resource at ${path}`);
+  return built.stack.getLogicalId(construct);
+};
+const fnLogicalId = (key: FunctionKey) =>
+  logicalIdOf(`drover-${CONTROLLER}/Functions/${key.charAt(0).toUpperCase()}${key.slice(1)}/Resource`);
+const roleLogicalId = (key: FunctionKey) =>
+  (resources[fnLogicalId(key)]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+/** The staged bundle directory of a function (cdk.out/asset.<hash>). */
+const assetDirOf = (key: FunctionKey) =>
+  join(assembly.directory, `asset.${String(resources[fnLogicalId(key)]!.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const resourcesOf = (s: Statement) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+/** Every policy statement in the template, with the roles it is attached to. */
+function statements(): { roles: string[]; statement: Statement; policy: string }[] {
+  const out: { roles: string[]; statement: Statement; policy: string }[] = [];
+  for (const [id, r] of [...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]) {
+    const roles = ((r.Properties.Roles ?? []) as { Ref: string }[]).map((x) => x.Ref);
+    for (const statement of r.Properties.PolicyDocument.Statement as Statement[]) out.push({ roles, statement, policy: id });
+  }
+  return out;
+}
+const statementsOfRole = (role: string) =>
+  statements()
+    .filter((s) => s.roles.includes(role))
+    .map((s) => s.statement);
+const allowedActions = (role: string) => new Set(statementsOfRole(role).flatMap(actionsOf));
+
+// --- synthesis, once ------------------------------------------------------------------------------
+
+beforeAll(() => {
+  workDir = mkdtempSync(join(tmpdir(), 'drover-infra-test-'));
+  const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Json;
+  // The real agent when it exists; otherwise a stand-in, so the bundle's wiring is still proven.
+  let agentEntry = join(REPO_ROOT, AGENT_ENTRY);
+  if (!existsSync(agentEntry)) {
+    agentEntry = join(workDir, 'agent', 'machine-agent.ts');
+    mkdirSync(join(workDir, 'agent'), { recursive: true });
+    writeFileSync(agentEntry, "console.log('stand-in machine agent');\n");
+  }
+  built = offline(() => {
+    const app = createDroverApp(
+      {
+        outdir: join(workDir, 'cdk.out'),
+        context: { ...context, 'drover:controllerId': CONTROLLER, 'drover:alarmEmail': 'ops@example.com' },
+      },
+      { agentEntry },
+    );
+    // Synthesis runs the cdk-nag plugin and CloudFormation validation; either failing throws.
+    assembly = app.app.synth();
+    return app;
+  });
+  template = Template.fromJSON(assembly.getStackByName(built.stack.stackName).template);
+  resources = template.toJSON().Resources as Record<string, Json>;
+  dockerCalls = existsSync(join(workDir, 'docker-calls')) ? readFileSync(join(workDir, 'docker-calls'), 'utf8') : '';
+  childNetwork = existsSync(join(workDir, 'child-network')) ? readFileSync(join(workDir, 'child-network'), 'utf8') : '';
+}, 240_000);
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('synthesis offline', () => {
+  it('makes no DNS lookup and no network connection, in-process or in the bundling processes', () => {
+    expect(network).toEqual([]);
+    const lines = childNetwork.split('\n').filter(Boolean);
+    // The trap did run in the bundling processes (npx → esbuild), and saw nothing else.
+    expect(lines.some((l) => l.includes(' observed '))).toBe(true);
+    expect(lines.filter((l) => !l.includes(' observed '))).toEqual([]);
+  });
+
+  it('never calls Docker: every function is bundled by the local esbuild', () => {
+    expect(dockerCalls).toBe('');
+  });
+
+  it('is environment-agnostic and needs no context lookups', () => {
+    expect(Token.isUnresolved(built.stack.account)).toBe(true);
+    expect(Token.isUnresolved(built.stack.region)).toBe(true);
+    const artifact = assembly.getStackByName(built.stack.stackName);
+    expect(artifact.environment.account).toBe('unknown-account');
+    expect(artifact.environment.region).toBe('unknown-region');
+    expect(assembly.manifest.missing ?? []).toEqual([]);
+  });
+
+  it('keeps cdk.json free of telemetry, notices and version reporting', () => {
+    const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as Json;
+    expect(cdkJson.app).toBe('npx tsx infra/app.ts');
+    expect(cdkJson.notices).toBe(false);
+    expect(cdkJson.versionReporting).toBe(false);
+    expect(cdkJson.context['cli-telemetry']).toBe(false);
+    expect(template.toJSON().Resources.CDKMetadata).toBeUndefined();
+  });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('leaves no unacknowledged finding', () => {
+    const report = new AwsSolutionsChecks().validateScope(built.app);
+    const findings = report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  it('names the reason of every acknowledgement, and acknowledges only findings that exist', () => {
+    const acknowledged: { path: string; id: string; reason: string }[] = [];
+    for (const construct of built.app.node.findAll())
+      for (const entry of construct.node.metadata)
+        if (entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+          for (const [id, reason] of Object.entries(entry.data as Record<string, string>))
+            if (id.includes('AwsSolutions-')) acknowledged.push({ path: construct.node.path, id: id.replace(/^[^:]*::/, ''), reason });
+    expect(acknowledged.length).toBeGreaterThan(0);
+    for (const a of acknowledged) expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThan(40);
+
+    // The raw findings, as if nothing were acknowledged: each acknowledgement must match one.
+    const raw = new AwsSolutionsChecks();
+    (raw as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+    const findings = raw
+      .validateScope(built.app)
+      .violations.flatMap((v) => v.violatingResources.map((r) => ({ id: v.ruleName, path: r.constructPath ?? '' })));
+    const stale = acknowledged.filter(
+      (a) => !findings.some((f) => f.id === a.id && (f.path === a.path || f.path.startsWith(`${a.path}/`))),
+    );
+    expect(stale).toEqual([]);
+  });
+});
+
+describe('state table', () => {
+  const table = () => ofType('AWS::DynamoDB::Table')[0]![1];
+
+  it('has the key schema, attributes and indexes of shared/state/table.ts', () => {
+    const expected = tableDefinition('drover');
+    const props = table().Properties;
+    expect(props.KeySchema).toEqual(expected.KeySchema);
+    expect(new Set(props.AttributeDefinitions.map((a: Json) => JSON.stringify(a)))).toEqual(
+      new Set(expected.AttributeDefinitions!.map((a) => JSON.stringify(a))),
+    );
+    const indexes = Object.fromEntries(props.GlobalSecondaryIndexes.map((i: Json) => [i.IndexName, i]));
+    expect(Object.keys(indexes).sort()).toEqual(Object.values(INDEX).sort());
+    for (const gsi of expected.GlobalSecondaryIndexes!) {
+      expect(indexes[gsi.IndexName!].KeySchema).toEqual(gsi.KeySchema);
+      expect(indexes[gsi.IndexName!].Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
+    }
+    expect(props.KeySchema[0].AttributeName).toBe(ATTR.pk);
+  });
+
+  it('streams new and old images, on demand, with point-in-time recovery and encryption', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('is retained when the stack is deleted', () => {
+    expect(table().DeletionPolicy).toBe('Retain');
+    expect(table().UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+describe('stream consumers', () => {
+  const mappingOf = (key: FunctionKey) => {
+    const found = ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.FunctionName.Ref === fnLogicalId(key));
+    expect(found).toHaveLength(1);
+    return found[0]![1].Properties as Json;
+  };
+  const failureQueue = () => logicalIdOf(`drover-${CONTROLLER}/StreamConsumers/StreamFailures/Resource`);
+  const filterPatterns = (key: FunctionKey) => (mappingOf(key).FilterCriteria?.Filters ?? []).map((f: Json) => JSON.parse(f.Pattern));
+
+  it('gives only the provisioner, cleanup and notifier the stream', () => {
+    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+  });
+
+  for (const key of ['provisioner', 'cleanup', 'notifier'] as const) {
+    it(`${key}: bisects, reports partial batch failures, retries a bounded number of times for a bounded age, then notes the batch in the failure queue`, () => {
+      const m = mappingOf(key);
+      expect(m.EventSourceArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StateTable/), 'StreamArn'] });
+      expect(m.BisectBatchOnFunctionError).toBe(true);
+      expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      expect(m.MaximumRetryAttempts).toBeGreaterThan(0);
+      expect(m.MaximumRetryAttempts).toBeLessThanOrEqual(10);
+      expect(m.MaximumRecordAgeInSeconds).toBeGreaterThan(0);
+      expect(m.MaximumRecordAgeInSeconds).toBeLessThanOrEqual(24 * 3600);
+      expect(m.DestinationConfig.OnFailure.Destination).toEqual({ 'Fn::GetAtt': [failureQueue(), 'Arn'] });
+      expect(m.StartingPosition).toBe('TRIM_HORIZON');
+      expect(m.BatchSize).toBeGreaterThan(0);
+    });
+  }
+
+  it('shows the provisioner machine items only: new or changed ones, and removed ones by their old image', () => {
+    expect(filterPatterns('provisioner')).toEqual([
+      { dynamodb: { NewImage: { [ATTR.kind]: { S: ['machine'] } } } },
+      { dynamodb: { OldImage: { [ATTR.kind]: { S: ['machine'] } } } },
+    ]);
+  });
+
+  it('shows cleanup only cleanup documents that still exist', () => {
+    expect(filterPatterns('cleanup')).toEqual([{ dynamodb: { NewImage: { [ATTR.kind]: { S: ['cleanup'] } } } }]);
+  });
+
+  it('shows the notifier every record: which machines care depends on the entity', () => {
+    expect(filterPatterns('notifier')).toEqual([]);
+  });
+});
+
+describe('IAM', () => {
+  const DATA_SERVICES = ['dynamodb', 's3', 'sqs'];
+  // Actions whose service accepts no narrower resource: each is explained where it is granted.
+  const STAR_RESOURCE_ALLOWED = new Set(['ec2:DescribeInstances', 'ec2:DescribeImages', 'dynamodb:ListStreams']);
+
+  it('grants no wildcard action anywhere', () => {
+    for (const { statement, policy } of statements())
+      for (const action of actionsOf(statement)) expect(action, `${policy}`).not.toContain('*');
+  });
+
+  it('grants Resource "*" only for actions that support no resource-level permissions, never for data', () => {
+    for (const { statement, policy } of statements()) {
+      if (!resourcesOf(statement).includes('*')) continue;
+      for (const action of actionsOf(statement)) {
+        expect(STAR_RESOURCE_ALLOWED.has(action), `${action} on * in ${policy}`).toBe(true);
+        if (action !== 'dynamodb:ListStreams') expect(DATA_SERVICES).not.toContain(action.split(':')[0]);
+      }
+    }
+  });
+
+  it('gives each function only its own DynamoDB item actions', () => {
+    const dynamo = (key: FunctionKey) =>
+      [...allowedActions(roleLogicalId(key))]
+        .filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a))
+        .sort();
+    const read = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+    const write = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+    expect(dynamo('watchdog')).toEqual(read);
+    expect(dynamo('notifier')).toEqual(read);
+    expect(dynamo('api')).toEqual([...read, ...write].sort());
+    expect(dynamo('provisioner')).toEqual([...read, ...write].sort());
+    expect(dynamo('provisionerReconcile')).toEqual([...read, ...write].sort());
+    expect(dynamo('cleanup')).toEqual([...read, ...write, 'dynamodb:BatchWriteItem'].sort());
+    expect(dynamo('cleanupSweep')).toEqual([...read, ...write, 'dynamodb:BatchWriteItem'].sort());
+    for (const key of Object.keys(FUNCTION_SPECS) as FunctionKey[])
+      expect([...allowedActions(roleLogicalId(key))]).not.toContain('dynamodb:Scan');
+  });
+
+  it('lets only the api function touch charm archives, under the charm prefix', () => {
+    const s3 = statements().filter(
+      (s) => actionsOf(s.statement).some((a) => a.startsWith('s3:')) && s.roles.length > 0 && !s.policy.startsWith('Machines'),
+    );
+    const holders = new Set(s3.flatMap((s) => s.roles));
+    const api = roleLogicalId('api');
+    const provisioners = [roleLogicalId('provisioner'), roleLogicalId('provisionerReconcile')];
+    expect([...holders].filter((r) => r !== api && !provisioners.includes(r))).toEqual([]);
+    const charmStatements = statementsOfRole(api).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    expect(charmStatements.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(JSON.stringify(charmStatements)).toContain('/charms/*');
+  });
+
+  it('lets the provisioner launch only tagged instances, from Canonical images, into the machine network', () => {
+    const role = roleLogicalId('provisioner');
+    const run = statementsOfRole(role).filter((s) => actionsOf(s).includes('ec2:RunInstances'));
+    const tagged = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
+    expect(tagged.Condition).toEqual({ StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    expect(JSON.stringify(tagged.Resource)).toMatch(/instance\/\*.*volume\/\*/);
+    const images = run.find((s) => s.Sid === 'LaunchCanonicalImages')!;
+    expect(images.Condition).toEqual({ StringEquals: { 'ec2:Owner': CANONICAL_OWNER_ID } });
+    const network = run.find((s) => s.Sid === 'LaunchIntoMachineNetwork')!;
+    expect(JSON.stringify(network.Resource)).toContain('launch-template/');
+    expect(JSON.stringify(network.Resource)).not.toContain('security-group/*');
+    expect(JSON.stringify(network.Resource)).not.toContain('subnet/*');
+    // Every RunInstances resource is covered by exactly these three statements.
+    expect(run).toHaveLength(3);
+  });
+
+  it("lets the provisioner terminate only this controller's instances, and tag only at launch", () => {
+    const ss = statementsOfRole(roleLogicalId('provisioner'));
+    const terminate = ss.find((s) => actionsOf(s).includes('ec2:TerminateInstances'))!;
+    expect(terminate.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    const tags = ss.find((s) => actionsOf(s).includes('ec2:CreateTags'))!;
+    expect(tags.Condition).toEqual({ StringEquals: { 'ec2:CreateAction': 'RunInstances' } });
+  });
+
+  it("lets the provisioner change ingress on the machines' security group only", () => {
+    const sg = logicalIdOf(`drover-${CONTROLLER}/Machines/MachineSecurityGroup/Resource`);
+    const expose = statementsOfRole(roleLogicalId('provisioner')).find((s) => actionsOf(s).includes('ec2:AuthorizeSecurityGroupIngress'))!;
+    expect(actionsOf(expose).sort()).toEqual(['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress']);
+    expect(resourcesOf(expose)).toHaveLength(1);
+    expect(JSON.stringify(expose.Resource)).toContain(sg);
+  });
+
+  it('lets the provisioner pass the agent role to EC2 and nothing else', () => {
+    const pass = statementsOfRole(roleLogicalId('provisioner')).find((s) => actionsOf(s).includes('iam:PassRole'))!;
+    expect(pass.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } });
+    expect(pass.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`), 'Arn'] });
+  });
+
+  it("lets the provisioner and notifier manage machine queues by the controller's prefix; only the provisioner deletes them", () => {
+    const prefix = machineQueuePrefix(CONTROLLER);
+    expect(prefix).toBe(`drover-${CONTROLLER}-m-`);
+    const queueActions = (key: FunctionKey) =>
+      statementsOfRole(roleLogicalId(key))
+        .filter((s) => JSON.stringify(s.Resource).includes(`:${prefix}*`))
+        .flatMap(actionsOf)
+        .sort();
+    const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
+    expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue'].sort());
+    expect(queueActions('notifier')).toEqual([...ensure, 'sqs:SendMessage'].sort());
+    for (const key of ['api', 'cleanup', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
+  });
+
+  it('lets agents only receive from machine queues of this controller', () => {
+    const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
+    const ss = statementsOfRole(agentRole);
+    expect(ss.flatMap(actionsOf).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
+    expect(JSON.stringify(ss.map((s) => s.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+  });
+
+  it('names every statement of a policy differently (IAM refuses duplicate Sids)', () => {
+    for (const [id, r] of [...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]) {
+      const sids = (r.Properties.PolicyDocument.Statement as Statement[]).map((s) => s.Sid).filter(Boolean);
+      expect(new Set(sids).size, id).toBe(sids.length);
+    }
+  });
+
+  it('gives functions no AWS managed policy', () => {
+    for (const [, role] of ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns ?? []).toEqual([]);
+  });
+});
+
+describe('API', () => {
+  const routes = () => Object.fromEntries(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey, r.Properties]));
+
+  it('authorizes user routes with IAM', () => {
+    expect(routes()['ANY /v1/{proxy+}']!.AuthorizationType).toBe('AWS_IAM');
+  });
+
+  it('leaves agent routes to the handler, which checks the per-machine credential', () => {
+    expect(routes()['ANY /v1/agent/{proxy+}']!.AuthorizationType).toBe('NONE');
+  });
+
+  it('has no other route', () => {
+    expect(Object.keys(routes()).sort()).toEqual(['ANY /v1/agent/{proxy+}', 'ANY /v1/{proxy+}']);
+  });
+
+  it('logs access and throttles the stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] },
+        Format: Match.stringLikeRegexp('\\$context\\.requestId'),
+      },
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+  });
+
+  it('offers users a policy for the user routes only', () => {
+    const policy = ofType('AWS::IAM::ManagedPolicy')[0]![1].Properties.PolicyDocument.Statement as Statement[];
+    expect(policy.flatMap(actionsOf)).toEqual(['execute-api:Invoke']);
+    expect(JSON.stringify(policy[0]!.Resource)).toContain('/*/*/v1/*');
+  });
+});
+
+describe('machines', () => {
+  it("require IMDSv2, one hop, with the agent instance profile and the machines' security group", () => {
+    const data = ofType('AWS::EC2::LaunchTemplate')[0]![1].Properties.LaunchTemplateData as Json;
+    expect(data.MetadataOptions).toMatchObject({ HttpTokens: 'required', HttpEndpoint: 'enabled', HttpPutResponseHopLimit: 1 });
+    expect(data.IamInstanceProfile.Arn['Fn::GetAtt'][0]).toBe(logicalIdOf(`drover-${CONTROLLER}/Machines/AgentProfile`));
+    expect(data.SecurityGroupIds).toHaveLength(1);
+  });
+
+  it('start with no ingress: the provisioner opens ports as applications are exposed', () => {
+    const sg = ofType('AWS::EC2::SecurityGroup')[0]![1].Properties;
+    expect(sg.SecurityGroupIngress ?? []).toEqual([]);
+    expect(ofType('AWS::EC2::SecurityGroupIngress')).toEqual([]);
+  });
+
+  it('cost nothing at rest in the network: public subnets, no NAT gateway', () => {
+    expect(ofType('AWS::EC2::NatGateway')).toEqual([]);
+    expect(ofType('AWS::EC2::Subnet').every(([, s]) => s.Properties.MapPublicIpOnLaunch === true)).toBe(true);
+  });
+
+  it('give the provisioner everything its ec2 provider reads from the environment', () => {
+    const env = resources[fnLogicalId('provisioner')]!.Properties.Environment.Variables as Json;
+    for (const name of [
+      'TABLE_NAME',
+      'CONTROLLER_ID',
+      'API_URL',
+      'AGENT_BUNDLE_URL',
+      'AGENT_BUNDLE_SHA256',
+      'AGENT_CREDENTIAL_KEY',
+      'SUBNET_ID',
+      'SECURITY_GROUP_IDS',
+      'LAUNCH_TEMPLATE_ID',
+      'INSTANCE_PROFILE_ARN',
+    ])
+      expect(env[name], name).toBeDefined();
+    expect(env.CONTROLLER_ID).toBe(CONTROLLER);
+    expect(env.AGENT_BUNDLE_SHA256).toMatch(/^[0-9a-f]{64}$/);
+    // The credential key is resolved from Secrets Manager at deploy time, never in the template.
+    expect(JSON.stringify(env.AGENT_CREDENTIAL_KEY)).toContain('{{resolve:secretsmanager:');
+  });
+
+  it('have the hint dead-letter queue under the name machine-queues.ts gives it, encrypted and TLS-only', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', { QueueName: `drover-${CONTROLLER}-dlq`, SqsManagedSseEnabled: true });
+  });
+});
+
+describe('charm store and queues', () => {
+  it('encrypt the bucket, block public access and refuse anything but TLS', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: [{ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }] },
+    });
+    const bucket = ofType('AWS::S3::Bucket')[0]![1];
+    expect(bucket.DeletionPolicy).toBe('Retain');
+  });
+
+  it('encrypt every queue and refuse anything but TLS', () => {
+    for (const [, q] of ofType('AWS::SQS::Queue')) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
+    const policies = ofType('AWS::SQS::QueuePolicy');
+    expect(policies).toHaveLength(ofType('AWS::SQS::Queue').length);
+    for (const [, p] of policies) expect(JSON.stringify(p.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+});
+
+describe('functions', () => {
+  it('run on Node.js 22 on arm64, with Powertools configured for the drover namespace', () => {
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns).toHaveLength(Object.keys(FUNCTION_SPECS).length);
+    for (const [id, fn] of fns) {
+      expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures, id).toEqual(['arm64']);
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE).toBe('drover');
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toEqual(expect.any(String));
+    }
+  });
+
+  it('call handlers their entry modules export', async () => {
+    for (const [key, spec] of Object.entries(FUNCTION_SPECS) as [FunctionKey, (typeof FUNCTION_SPECS)[FunctionKey]][]) {
+      expect(resources[fnLogicalId(key)]!.Properties.Handler).toBe(`index.${spec.handler}`);
+      const module = (await import(join(REPO_ROOT, spec.entry))) as Record<string, unknown>;
+      expect(typeof module[spec.handler], `${spec.entry} exports ${spec.handler}`).toBe('function');
+    }
+  });
+
+  it('load from their bundles as ES modules and export their handlers (the AWS SDK from the runtime)', async () => {
+    // Lambda's Node 22 runtime provides @aws-sdk/*; here the repository's node_modules stands in.
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(assembly.directory, 'node_modules'), 'dir');
+    for (const [key, spec] of Object.entries(FUNCTION_SPECS) as [FunctionKey, (typeof FUNCTION_SPECS)[FunctionKey]][]) {
+      const module = (await import(pathToFileURL(join(assetDirOf(key), 'index.mjs')).href)) as Record<string, unknown>;
+      expect(typeof module[spec.handler], `${key}: index.${spec.handler}`).toBe('function');
+    }
+  });
+
+  it('ship a self-contained machine agent: it starts with no node_modules beside it', () => {
+    const agent = built.stack.agentBundle!;
+    const dir = join(workDir, 'agent-extracted');
+    mkdirSync(dir);
+    execFileSync('tar', ['-xzf', join(assembly.directory, `asset.${agent.asset.assetHash}.tgz`), '-C', dir]);
+    // Without its environment the agent stops at once; what matters is that every import resolved.
+    const run = spawnSync(process.execPath, [join(dir, 'machine-agent.js')], {
+      env: { PATH: process.env.PATH ?? '' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)|SyntaxError/);
+    expect(run.signal).toBeNull();
+  });
+
+  it('are each bundled under 1 MB', () => {
+    const rows: string[] = [];
+    for (const key of Object.keys(FUNCTION_SPECS) as FunctionKey[]) {
+      const dir = assetDirOf(key);
+      const bundle = statSync(join(dir, 'index.mjs')).size;
+      const map = statSync(join(dir, 'index.mjs.map')).size;
+      rows.push(`${key.padEnd(22)} ${(bundle / 1024).toFixed(1).padStart(8)} KiB  (+ source map ${(map / 1024).toFixed(1)} KiB)`);
+      expect(bundle, key).toBeLessThan(MB);
+    }
+    const agent = built.stack.agentBundle;
+    if (agent) {
+      rows.push(`${'agent (machine-agent.js)'.padEnd(22)} ${(agent.scriptBytes / 1024).toFixed(1).padStart(8)} KiB`);
+      expect(agent.scriptBytes).toBeLessThan(5 * MB);
+    }
+    console.log(`bundle sizes:\n  ${rows.join('\n  ')}`);
+  });
+});
+
+describe('schedules, observability and outputs', () => {
+  it("schedule the watchdog, the provisioner's reconcile and the cleanup sweep", () => {
+    const targets = ofType('AWS::Events::Rule').map(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0]);
+    expect(targets.sort()).toEqual([fnLogicalId('watchdog'), fnLogicalId('provisionerReconcile'), fnLogicalId('cleanupSweep')].sort());
+  });
+
+  it("alarm on stuck entities from the watchdog's metrics", () => {
+    for (const metric of ['DyingTooLong', 'ProvisioningErrors'])
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'drover',
+        MetricName: metric,
+        Dimensions: [{ Name: 'service', Value: 'watchdog' }],
+        AlarmActions: [Match.anyValue()],
+      });
+  });
+
+  it("alarm on each stream consumer's iterator age and on the failure destination", () => {
+    for (const key of ['provisioner', 'cleanup', 'notifier'] as const)
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'IteratorAge',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnLogicalId(key) } }],
+      });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: { 'Fn::GetAtt': [logicalIdOf(`drover-${CONTROLLER}/StreamConsumers/StreamFailures/Resource`), 'QueueName'] },
+        },
+      ],
+    });
+  });
+
+  it('draw the dashboard', () => {
+    const body = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    for (const text of [
+      'DyingTooLong',
+      'ProvisioningErrors',
+      'IteratorAge',
+      'ApproximateNumberOfMessagesVisible',
+      'Errors',
+      'Duration',
+      'Stuck entities by life',
+    ])
+      expect(body).toContain(text);
+  });
+
+  it('output the API URL, the region and the exact drover register command', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    expect(outputs.ApiUrl.Value).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^ApiHttpApi/), 'ApiEndpoint'] });
+    expect(outputs.Region.Value).toEqual({ Ref: 'AWS::Region' });
+    // npx drover register <api-url> <controller> --region <region> (cli/commands/controllers.ts)
+    expect(outputs.RegisterCommand.Value).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'npx drover register ',
+          { 'Fn::GetAtt': [expect.stringMatching(/^ApiHttpApi/), 'ApiEndpoint'] },
+          ` ${CONTROLLER} --region `,
+          { Ref: 'AWS::Region' },
+        ],
+      ],
+    });
+    expect(outputs.UserPolicyArn).toBeDefined();
+  });
+});

@@ -1,0 +1,214 @@
+// Harness for machine-agent integration tests: the real API handler on a local HTTP server over
+// DynamoDB Local, fauxqs for the machine queues, the notifier and cleanup handlers fed by stream
+// pollers (as the local controller runs them), and real machine agent processes
+// (`node --import tsx agent/machine-agent.ts`). Every process a test starts is killed, with its
+// process group (hooks included), when the harness stops.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { createCleanupHandler } from '../../functions/cleanup/handler.js';
+import { createNotifierHandler } from '../../functions/notifier/handler.js';
+import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
+import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
+import { createStreamPoller, type StreamPoller } from '../../embedded/stream-poller.js';
+import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
+import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { parseCharm } from '../../shared/domain/charm.js';
+import type { Unit } from '../../shared/domain/entities.js';
+import { fileLogSink } from '../../shared/logs/file-log-sink.js';
+import type { LogSink } from '../../shared/logs/log-sink.js';
+import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
+import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
+import { deploy, type DeployRequest } from '../../shared/state/deploy.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { getUnit } from '../../shared/state/reads.js';
+import type { Store } from '../../shared/state/store.js';
+import { freshStore } from './table.js';
+
+export const CONTROLLER = 'agents-test';
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const CHARMS = join(REPO, 'test', 'charms');
+const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+
+export interface AgentProcess {
+  machineId: string;
+  dir: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** SIGKILL to the agent and its process group (its hooks): "agent killed mid-hook". */
+  kill(): Promise<void>;
+}
+
+export interface AgentHarness {
+  store: Store;
+  charms: CharmStore;
+  logs: LogSink;
+  api: ApiServer;
+  dataDir: string;
+  machineDir(machineId: string): string;
+  deployCharm(
+    charm: string,
+    request?: Omit<DeployRequest, 'charm' | 'charmArchive'>,
+  ): Promise<{ application: string; units: string[]; machines: string[] }>;
+  startAgent(machineId: string, env?: Record<string, string>): Promise<AgentProcess>;
+  /** Agent API requests made with the machine's credential so far. */
+  agentRequests(machineId: string): number;
+  /** Settles the stream: every hint for what was written so far is sent. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startAgentHarness(): Promise<AgentHarness> {
+  const store = await freshStore();
+  await ensureModel(store);
+  const dataDir = mkdtempSync(join(tmpdir(), 'drover-agents-'));
+  const charms = localCharmStore(join(dataDir, 'charms'));
+  const logs = fileLogSink(join(dataDir, 'logs'));
+  const sqsServer: SqsServer = await startSqsServer();
+  const sqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'us-east-1' });
+  const handler = createApiHandler({
+    store,
+    charms,
+    auth: { kind: 'token', token: 'test-token' },
+    controller: CONTROLLER,
+    logger: SILENT,
+    logs,
+  });
+  const agentRequests = new Map<string, number>();
+  const api = await startApiServer(async (event) => {
+    const machine = /^Bearer machine-(\d+):/.exec(event.headers.authorization ?? '')?.[1];
+    if (machine !== undefined) agentRequests.set(machine, (agentRequests.get(machine) ?? 0) + 1);
+    return handler(event);
+  });
+  const endpoint = inject('dynamoEndpoint');
+  const poller = (name: string, handler: Parameters<typeof createStreamPoller>[0]['handler']) =>
+    createStreamPoller({
+      tableName: store.table,
+      endpoint,
+      region: 'local',
+      startingPosition: 'TRIM_HORIZON',
+      handler,
+      onFailure: async () => undefined,
+      pollIntervalMs: 50,
+      retryDelayMs: 20,
+      functionName: name,
+      log: () => undefined,
+    });
+  const pollers: StreamPoller[] = [
+    poller('notifier', createNotifierHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT })),
+    poller('cleanup', createCleanupHandler({ store })),
+  ];
+  await Promise.all(pollers.map((p) => p.start()));
+  const agents: AgentProcess[] = [];
+  const machineDir = (id: string) => join(dataDir, 'machines', id);
+
+  return {
+    store,
+    charms,
+    logs,
+    api,
+    dataDir,
+    machineDir,
+    async deployCharm(charm, request = {}) {
+      const dir = join(CHARMS, charm);
+      const meta = parseCharm(
+        readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
+        existsSync(join(dir, 'config.yaml')) ? readFileSync(join(dir, 'config.yaml'), 'utf8') : undefined,
+      );
+      const charmArchive = await charms.put(await packCharmDir(dir));
+      return deploy(store, { charm: meta, charmArchive, ...request });
+    },
+    async startAgent(machineId, env = {}) {
+      const credential = `secret-${machineId}-${Math.random().toString(36).slice(2)}`;
+      await setAgentCredentialHash(store, machineId, hashAgentCredential(credential), 0);
+      const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, machineId);
+      const dir = machineDir(machineId);
+      mkdirSync(dir, { recursive: true });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'agent', 'machine-agent.ts')], {
+        cwd: REPO,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          DROVER_CONTROLLER_ID: CONTROLLER,
+          DROVER_MACHINE_ID: machineId,
+          DROVER_API_URL: api.url,
+          DROVER_AGENT_CREDENTIAL: credential,
+          DROVER_QUEUE_URL: queueUrl,
+          DROVER_SQS_ENDPOINT: sqsServer.endpoint,
+          DROVER_MACHINE_DIR: dir,
+          DROVER_HOST_ADDRESS: '127.0.0.1',
+          AWS_REGION: 'us-east-1',
+          ...env,
+        },
+      });
+      const output: string[] = [];
+      child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+      child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const agent: AgentProcess = {
+        machineId,
+        dir,
+        child,
+        exited,
+        async kill() {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+          await exited;
+        },
+      };
+      Object.defineProperty(agent, 'output', { get: () => output.join('') });
+      agents.push(agent);
+      return agent;
+    },
+    agentRequests: (machineId) => agentRequests.get(machineId) ?? 0,
+    drain: async () => {
+      await Promise.all(pollers.map((p) => p.drain()));
+    },
+    async stop() {
+      await Promise.all(agents.map((a) => a.kill()));
+      await Promise.all(pollers.map((p) => p.stop()));
+      await api.close();
+      sqs.destroy();
+      await sqsServer.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The lines a test charm's hooks logged for a unit (see lib/common.sh in each test charm). */
+export function hookLog(harness: AgentHarness, machineId: string, unit: string): string[] {
+  try {
+    return readFileSync(join(harness.machineDir(machineId), 'units', unit.replace('/', '-'), 'hook-log'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** Just the hook names, in order. */
+export const hookNames = (lines: string[]) => lines.map((l) => /^hook=(\S+)/.exec(l)?.[1] ?? '?');
+
+export async function waitFor<T>(what: string, probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!ok(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(value, null, 1)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    value = await probe();
+  }
+  return value;
+}
+
+export const unitOf = (harness: AgentHarness, name: string): Promise<Unit | undefined> => getUnit(harness.store, name);

@@ -1,0 +1,218 @@
+// The unit agent's decisions (agent/uniter/decide.ts), in the seeds' words.
+import { describe, expect, it } from 'vitest';
+import type { Relation, Unit } from '../../../shared/domain/entities.js';
+import { mayJoin, nextStep, principalHoldsSubordinate, relationStep, type RemoteState } from '../../../agent/uniter/decide.js';
+import { afterHook, freshState, type LocalState } from '../../../agent/uniter/local-state.js';
+import { application, linked, relation, unit } from '../plans/relation-fixtures.js';
+
+const wp = application('wordpress', { configVersion: 3 });
+const mysql = application('mysql');
+const logging = application('logging');
+const db = relation([wp, mysql], ['wordpress', 'mysql'], 7);
+const [wpApp] = linked([wp, mysql], [db]) as [typeof wp];
+const KEY = db.key;
+
+/** A unit that has installed, run config-changed for the current config, and started. */
+const running = (fields: Partial<LocalState> = {}): LocalState => ({
+  ...freshState(),
+  installed: true,
+  configVersion: 3,
+  started: true,
+  ...fields,
+});
+
+function remote(u: Partial<Unit> = {}, fields: Partial<RemoteState> = {}): RemoteState {
+  return { unit: unit('wordpress/0', u), application: wpApp, relations: [db], members: {}, ...fields };
+}
+const inScope = (members: Record<string, number>, u: Partial<Unit> = {}, relations: Relation[] = [db]) =>
+  remote({ scopes: [KEY], ...u }, { relations, members: { [KEY]: members } });
+const local = (members: Record<string, number | null>, fields: Partial<LocalState> = {}) =>
+  running({ relations: { [KEY]: { id: 7, endpoint: 'db', members } }, ...fields });
+
+const hookOf = (step: ReturnType<typeof nextStep>) => (step.kind === 'run-hook' ? step.hook : undefined);
+const rel = { relation: KEY, relationId: 7, endpoint: 'db' };
+
+describe('unit hooks', () => {
+  it('"The install hook always runs once, and only once, before any other hook"', () => {
+    expect(hookOf(nextStep(freshState(), remote()))).toEqual({ kind: 'install' });
+    // even with a relation waiting to be joined
+    expect(hookOf(nextStep(freshState(), remote({}, { relations: [db] })))).toEqual({ kind: 'install' });
+  });
+
+  it('"config-changed always runs once immediately after the install hook", then "start ... after the first config-changed"', () => {
+    const installed = afterHook(freshState(), { kind: 'install' });
+    expect(hookOf(nextStep(installed, remote()))).toEqual({ kind: 'config-changed', configVersion: 3 });
+    const configured = afterHook(installed, { kind: 'config-changed', configVersion: 3 });
+    expect(hookOf(nextStep(configured, remote()))).toEqual({ kind: 'start' });
+    const started = afterHook(configured, { kind: 'start' });
+    expect(nextStep(started, remote({}, { relations: [] }))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('config-changed "runs whenever the service configuration changes"', () => {
+    expect(hookOf(nextStep(running({ configVersion: 2 }), remote()))).toEqual({ kind: 'config-changed', configVersion: 3 });
+  });
+
+  it('config-changed runs "when recovering from transient unit agent errors"', () => {
+    expect(hookOf(nextStep(running({ recovering: true }), remote({}, { relations: [] })))).toEqual({
+      kind: 'config-changed',
+      configVersion: 3,
+    });
+    expect(afterHook(running({ recovering: true }), { kind: 'config-changed', configVersion: 3 }).recovering).toBe(false);
+  });
+});
+
+describe('errors', () => {
+  const failed = running({ error: { kind: 'config-changed', configVersion: 3 } });
+
+  it('"the agent enters an error state and awaits resolution": nothing else runs', () => {
+    expect(nextStep(failed, remote({ life: 'dying' }))).toEqual({ kind: 'wait', why: 'error' });
+  });
+
+  it('resolved (retry-hooks) re-runs the failed hook; --no-retry (no-hooks) carries on without it', () => {
+    expect(nextStep(failed, remote({ resolved: 'retry-hooks' }))).toEqual({ kind: 'retry-hook', hook: failed.error });
+    expect(nextStep(failed, remote({ resolved: 'no-hooks' }))).toEqual({ kind: 'skip-hook', hook: failed.error });
+  });
+
+  it('a resolved mode left behind when not in error is cleared', () => {
+    expect(nextStep(running(), remote({ resolved: 'retry-hooks' }))).toEqual({ kind: 'clear-resolved' });
+  });
+});
+
+describe('relations', () => {
+  it('"detecting Alive relations incorporating its service and entering their scopes"', () => {
+    expect(nextStep(running(), remote())).toEqual({ kind: 'enter-scope', relation: db, endpoint: 'db' });
+    expect(nextStep(running(), remote({}, { relations: [{ ...db, life: 'dying' }] }))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('"The relation-joined hook always runs once when a related unit is first seen", then -changed for it', () => {
+    expect(hookOf(nextStep(local({}), inScope({ 'mysql/0': 1 })))).toEqual({ kind: 'relation-joined', ...rel, remoteUnit: 'mysql/0' });
+    expect(hookOf(nextStep(local({ 'mysql/0': null }), inScope({ 'mysql/0': 1 })))).toEqual({
+      kind: 'relation-changed',
+      ...rel,
+      remoteUnit: 'mysql/0',
+      version: 1,
+    });
+  });
+
+  it('"the next hook to be run in relation id foo:123 will be foo-relation-changed" for the unit just joined', () => {
+    // mysql/1 waits to join, mysql/0 has left: the owed -changed still comes first.
+    expect(hookOf(nextStep(local({ 'mysql/0': null }), inScope({ 'mysql/1': 1 })))).toMatchObject({
+      kind: 'relation-changed',
+      remoteUnit: 'mysql/0',
+    });
+  });
+
+  it('-changed runs again "whenever the related unit changes its settings", and not otherwise', () => {
+    expect(hookOf(nextStep(local({ 'mysql/0': 1 }), inScope({ 'mysql/0': 2 })))).toEqual({
+      kind: 'relation-changed',
+      ...rel,
+      remoteUnit: 'mysql/0',
+      version: 2,
+    });
+    expect(nextStep(local({ 'mysql/0': 2 }), inScope({ 'mysql/0': 2 }))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('"The relation-departed hook for a given unit always runs once when a related unit is no longer related"', () => {
+    expect(hookOf(nextStep(local({ 'mysql/0': 1, 'mysql/1': 1 }), inScope({ 'mysql/1': 1 })))).toEqual({
+      kind: 'relation-departed',
+      ...rel,
+      remoteUnit: 'mysql/0',
+      departingUnit: 'mysql/0',
+    });
+    expect(
+      afterHook(local({ 'mysql/0': 1 }), { kind: 'relation-departed', ...rel, remoteUnit: 'mysql/0' }).relations[KEY]?.members,
+    ).toEqual({});
+  });
+
+  it('units are taken in name order: departures, then joins, then changes', () => {
+    const step = nextStep(local({ 'mysql/2': 1, 'mysql/1': 1 }), inScope({ 'mysql/1': 1, 'mysql/0': 1 }));
+    expect(hookOf(step)).toMatchObject({ kind: 'relation-departed', remoteUnit: 'mysql/2' });
+    const joins = nextStep(local({ 'mysql/1': 1 }), inScope({ 'mysql/1': 5, 'mysql/0': 1, 'mysql/10': 1 }));
+    expect(hookOf(joins)).toMatchObject({ kind: 'relation-joined', remoteUnit: 'mysql/0' });
+  });
+
+  it('departing a Dying relation: -departed for every known unit, then -broken, then leaving scope', () => {
+    const dying = [{ ...db, life: 'dying' as const }];
+    const members = { 'mysql/0': 1, 'mysql/1': 1 };
+    expect(hookOf(nextStep(local({ 'mysql/0': 1, 'mysql/1': 1 }), inScope(members, {}, dying)))).toMatchObject({
+      kind: 'relation-departed',
+      remoteUnit: 'mysql/0',
+    });
+    expect(hookOf(nextStep(local({}), inScope(members, {}, dying)))).toEqual({ kind: 'relation-broken', ...rel });
+    expect(
+      nextStep(local({}, { relations: { [KEY]: { id: 7, endpoint: 'db', members: {}, broken: true } } }), inScope(members, {}, dying)),
+    ).toEqual({
+      kind: 'leave-scope',
+      relation: KEY,
+    });
+  });
+
+  it('"-broken ... may be the first and only hook to run for a given relation"', () => {
+    expect(hookOf(nextStep(running(), inScope({}, {}, [{ ...db, life: 'dying' }])))).toEqual({ kind: 'relation-broken', ...rel });
+  });
+
+  it('forgets a relation it is no longer in scope of', () => {
+    expect(nextStep(local({ 'mysql/0': 1 }), remote({ scopes: [] }, { relations: [] }))).toEqual({
+      kind: 'forget-relation',
+      relation: KEY,
+    });
+  });
+
+  it("each unit observes the units of the other side: a subordinate joins only its own principal's container relation", () => {
+    const mysqlLogging = relation([mysql, logging], ['logging:info', 'mysql'], 9);
+    const wpLogging = relation([wp, logging], ['logging:info', 'wordpress'], 8);
+    const sub = unit('logging/0', { principal: 'wordpress/0' });
+    expect(mayJoin(sub, wpLogging)).toBe(true);
+    expect(mayJoin(sub, mysqlLogging)).toBe(false);
+    expect(mayJoin(unit('wordpress/0'), wpLogging)).toBe(true);
+  });
+});
+
+describe('lifecycle duties', () => {
+  it('"detecting its service\'s Dying state, and setting its own Dying state"', () => {
+    expect(nextStep(running(), { ...remote(), application: { ...wpApp, life: 'dying' } })).toEqual({ kind: 'destroy-unit' });
+  });
+
+  it('a subordinate sets itself Dying when its principal is Dying or no Alive container relation with it remains', () => {
+    const wpLogging = relation([wp, logging], ['logging:info', 'wordpress'], 8);
+    const sub = unit('logging/0', { principal: 'wordpress/0' });
+    const principal = unit('wordpress/0');
+    expect(principalHoldsSubordinate(sub, principal, [wpLogging])).toBe(true);
+    expect(principalHoldsSubordinate(sub, { ...principal, life: 'dying' }, [wpLogging])).toBe(false);
+    expect(principalHoldsSubordinate(sub, principal, [{ ...wpLogging, life: 'dying' }])).toBe(false);
+    const state: RemoteState = {
+      unit: sub,
+      application: application('logging'),
+      principal,
+      relations: [{ ...wpLogging, life: 'dying' }],
+      members: {},
+    };
+    expect(nextStep(running({ configVersion: 0 }), state)).toEqual({ kind: 'subordinate-dying' });
+  });
+
+  it('a Dying unit departs its relations first, then waits for its subordinates, runs stop, and sets itself Dead', () => {
+    const dyingIn = inScope({ 'mysql/0': 1 }, { life: 'dying' });
+    expect(hookOf(nextStep(local({ 'mysql/0': 1 }), dyingIn))).toMatchObject({ kind: 'relation-departed', departingUnit: 'wordpress/0' });
+    expect(nextStep(running(), remote({ life: 'dying', subordinates: ['logging/0'] }))).toEqual({ kind: 'wait', why: 'subordinates' });
+    expect(hookOf(nextStep(running(), remote({ life: 'dying' })))).toEqual({ kind: 'stop' });
+    expect(nextStep(running({ stopped: true }), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+  });
+
+  it('a Dying unit never installed runs no hook at all', () => {
+    expect(nextStep(freshState(), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+  });
+
+  it('"a unit so terminated will just stop, dead, and completely fail to run anything else ever again"', () => {
+    expect(nextStep(running(), remote({ life: 'dead' }))).toMatchObject({ kind: 'done' });
+    expect(nextStep(running(), { relations: [], members: {} })).toMatchObject({ kind: 'done' });
+  });
+});
+
+describe('relationStep', () => {
+  it('waits while the members of a relation are not read yet', () => {
+    expect(relationStep('wordpress/0', { key: KEY, id: 7, endpoint: 'db' }, undefined, undefined, undefined)).toEqual({
+      kind: 'wait',
+      why: 'members',
+    });
+  });
+});

@@ -1,0 +1,101 @@
+// The unit agent's memory, hook environment and shared view.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookEnvironment, newContextId } from '../../../agent/uniter/hook-env.js';
+import { failureData, hookName, runningMessage } from '../../../agent/uniter/hooks.js';
+import { freshState, loadState, saveState } from '../../../agent/uniter/local-state.js';
+import { ViewSource, type AgentView } from '../../../agent/view.js';
+
+const joined = { kind: 'relation-joined' as const, relation: 'a:db b:db', relationId: 4, endpoint: 'db', remoteUnit: 'mysql/1' };
+
+describe('hooks', () => {
+  it('are named after the charm relation, and described as Juju shows them', () => {
+    expect(hookName(joined)).toBe('db-relation-joined');
+    expect(runningMessage(joined)).toBe('running db-relation-joined hook for mysql/1');
+    expect(runningMessage({ kind: 'install' })).toBe('running install hook');
+    expect(failureData(joined)).toEqual({ hook: 'db-relation-joined', 'relation-id': 4, 'remote-unit': 'mysql/1' });
+  });
+});
+
+describe('the hook environment', () => {
+  const base = {
+    base: { PATH: '/usr/bin', HOME: '/home/u', DROVER_AGENT_CREDENTIAL: 'secret' },
+    toolsDir: '/m/tools',
+    charmDir: '/m/units/wordpress-0/charm',
+    unitName: 'wordpress/0',
+    contextId: 'wordpress/0-install-1',
+    socketPath: '/m/units/wordpress-0/agent.sock',
+    apiAddresses: ['10.0.0.1:443'],
+    modelName: 'default',
+    machineId: '3',
+  };
+  it("sets the seed's variables, prefixes PATH with the tools, and leaves the agent's secrets out", () => {
+    const env = hookEnvironment({ ...base, hook: { kind: 'install' } });
+    expect(env).toMatchObject({
+      PATH: '/m/tools:/usr/bin',
+      HOME: '/home/u',
+      CHARM_DIR: base.charmDir,
+      JUJU_CHARM_DIR: base.charmDir,
+      JUJU_UNIT_NAME: 'wordpress/0',
+      JUJU_CONTEXT_ID: 'wordpress/0-install-1',
+      JUJU_AGENT_SOCKET: base.socketPath,
+      JUJU_AGENT_SOCKET_ADDRESS: base.socketPath,
+      JUJU_AGENT_SOCKET_NETWORK: 'unix',
+      JUJU_API_ADDRESSES: '10.0.0.1:443',
+      JUJU_ENV_NAME: 'default',
+      JUJU_MODEL_NAME: 'default',
+      JUJU_HOOK_NAME: 'install',
+      JUJU_MACHINE_ID: '3',
+    });
+    expect(env).not.toHaveProperty('DROVER_AGENT_CREDENTIAL');
+    expect(env).not.toHaveProperty('JUJU_RELATION');
+  });
+  it('adds JUJU_RELATION, JUJU_RELATION_ID (name:id), JUJU_REMOTE_UNIT and JUJU_REMOTE_APP in relation hooks', () => {
+    expect(hookEnvironment({ ...base, hook: joined, remoteApplication: 'mysql' })).toMatchObject({
+      JUJU_RELATION: 'db',
+      JUJU_RELATION_ID: 'db:4',
+      JUJU_REMOTE_UNIT: 'mysql/1',
+      JUJU_REMOTE_APP: 'mysql',
+      JUJU_HOOK_NAME: 'db-relation-joined',
+    });
+  });
+  it('names contexts <unit>-<hook>-<random>', () => {
+    expect(newContextId('wordpress/0', joined)).toMatch(/^wordpress\/0-db-relation-joined-\d+$/);
+  });
+});
+
+describe('local state', () => {
+  it('is saved atomically and read back, without the ephemeral recovering flag', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uniter-state-'));
+    expect(loadState(dir)).toEqual(freshState());
+    const state = { ...freshState(), installed: true, inFlight: { kind: 'start' as const }, recovering: true };
+    saveState(dir, state);
+    expect(loadState(dir)).toEqual({ ...freshState(), installed: true, inFlight: { kind: 'start' } });
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+});
+
+describe('the shared view', () => {
+  it('coalesces concurrent refreshes, and a refresh always reads after it was asked for', async () => {
+    let reads = 0;
+    let release: () => void = () => undefined;
+    const source = new ViewSource(async () => {
+      reads++;
+      await new Promise<void>((r) => (release = r));
+      return { model: String(reads) } as AgentView;
+    });
+    const first = source.refresh();
+    await new Promise((r) => setImmediate(r));
+    const second = source.refresh();
+    const third = source.refresh();
+    expect(second).toBe(third);
+    release();
+    expect((await first).model).toBe('1');
+    await new Promise((r) => setImmediate(r));
+    release();
+    expect((await second).model).toBe('2');
+    expect(reads).toBe(2);
+  });
+});

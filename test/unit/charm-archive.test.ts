@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { packCharmDir, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+
+const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-'));
+
+function charmDir(): string {
+  const dir = temp();
+  mkdirSync(join(dir, 'hooks'));
+  writeFileSync(join(dir, 'metadata.yaml'), 'name: x\n');
+  writeFileSync(join(dir, 'hooks', 'install'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+  const deep = join(dir, 'lib', 'a'.repeat(60), 'b'.repeat(60));
+  mkdirSync(deep, { recursive: true });
+  writeFileSync(join(deep, 'long-name.txt'), 'long');
+  return dir;
+}
+
+describe('charm archives', () => {
+  it('round-trips files, directories, long names and executable bits', async () => {
+    const out = temp();
+    await unpackCharmArchive(await packCharmDir(charmDir()), out);
+    expect(readFileSync(join(out, 'metadata.yaml'), 'utf8')).toBe('name: x\n');
+    expect(statSync(join(out, 'hooks', 'install')).mode & 0o777).toBe(0o755);
+    expect(readFileSync(join(out, 'lib', 'a'.repeat(60), 'b'.repeat(60), 'long-name.txt'), 'utf8')).toBe('long');
+  });
+
+  it('reads what the tar tool writes, and unpacks a charm packed with its directory on top', async () => {
+    const src = charmDir();
+    const parent = join(src, '..');
+    const name = src.split('/').pop()!;
+    const archive = execFileSync('tar', ['-czf', '-', '-C', parent, name]);
+    const out = temp();
+    await unpackCharmArchive(archive, out);
+    expect(readFileSync(join(out, 'metadata.yaml'), 'utf8')).toBe('name: x\n');
+    expect(statSync(join(out, 'hooks', 'install')).mode & 0o111).not.toBe(0);
+  });
+
+  it('refuses entries that would land outside the charm directory', async () => {
+    const header = Buffer.alloc(512);
+    header.write('../evil', 0);
+    header.write('0000644\0', 100);
+    header.write('00000000000\0', 124);
+    header.write('0', 156);
+    header.write('ustar\0', 257);
+    header.write('        ', 148);
+    let sum = 0;
+    for (const b of header) sum += b;
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    const archive = gzipSync(Buffer.concat([header, Buffer.alloc(1024)]));
+    expect(() => readCharmArchive(archive)).toThrow('charm archive: unsafe path "../evil"');
+  });
+
+  it('refuses a symlink that points out of the charm', async () => {
+    const src = temp();
+    writeFileSync(join(src, 'metadata.yaml'), 'name: x\n');
+    execFileSync('ln', ['-s', '/etc', join(src, 'hooks')]);
+    expect(readlinkSync(join(src, 'hooks'))).toBe('/etc');
+    await expect(unpackCharmArchive(await packCharmDir(src), temp())).rejects.toThrow('leaves the charm');
+  });
+});
