@@ -98,7 +98,8 @@ After=network-online.target
 [Service]
 EnvironmentFile=/etc/drover/machine-agent.env
 ExecStart=/opt/drover/node/bin/node /opt/drover/agent/machine-agent.js
-Restart=always
+# A machine agent whose machine is Dead exits 0 and "refuses to run again" (death-and-destruction.txt).
+Restart=on-failure
 RestartSec=5
 
 [Install]

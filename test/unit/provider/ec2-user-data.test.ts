@@ -19,6 +19,12 @@ describe('machine agent user data', () => {
     expect(Buffer.from(renderUserData(data), 'base64').toString('utf8')).toBe(renderUserDataScript(data));
   });
 
+  it('restarts the agent only when it fails: an agent whose machine is Dead exits 0 and must not run again', () => {
+    const script = renderUserDataScript(data);
+    expect(script).toContain('Restart=on-failure');
+    expect(script).not.toContain('Restart=always');
+  });
+
   it('is a bash script that parses', () => {
     const result = spawnSync('bash', ['-n'], { input: renderUserDataScript(data) });
     expect(result.stderr.toString()).toBe('');
