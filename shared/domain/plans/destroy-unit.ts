@@ -86,8 +86,15 @@ function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitRe
     op: 'remove',
     ref: refs.unit(unit.name),
     // The facts that made the short-cut safe: an agent starting, or a subordinate or scope
-    // appearing meanwhile, cancels it and the re-plan sets the unit Dying instead.
-    expect: { life: 'alive', equals: { 'agentStatus.current': AGENT_NOT_STARTED }, setSize: { subordinates: 0, scopes: 0 } },
+    // appearing meanwhile, cancels it and the re-plan sets the unit Dying instead. So does an
+    // assignment made meanwhile (a waiting unit getting its machine): "Principal units reference
+    // machines", and that machine must not keep a reference to a removed unit.
+    expect: {
+      life: 'alive',
+      equals: { 'agentStatus.current': AGENT_NOT_STARTED, ...(unit.machine !== undefined ? { machine: unit.machine } : {}) },
+      setSize: { subordinates: 0, scopes: 0 },
+      ...(unit.machine === undefined ? { absent: ['machine'] } : {}),
+    },
   });
   if (snapshot.application) changes.push(releaseApplication(snapshot.application, { unit: true }));
   return { changes, result: 'removed' };

@@ -89,7 +89,7 @@ describe('planDestroyUnit', () => {
       {
         op: 'remove',
         ref: { kind: 'unit', name: 'wordpress/0' },
-        expect: { life: 'alive', equals: { 'agentStatus.current': 'allocating' }, setSize: { subordinates: 0, scopes: 0 } },
+        expect: { life: 'alive', equals: { 'agentStatus.current': 'allocating', machine: '1' }, setSize: { subordinates: 0, scopes: 0 } },
       },
       { op: 'update', ref: { kind: 'application', name: 'wordpress' }, add: { unitCount: -1 }, expect: { life: 'alive' } },
     ]);

@@ -1,0 +1,745 @@
+// The model property: random sequences of user operations and agent transitions, from several
+// clients at once, never break the model's invariants (test/support/invariants.ts), and once
+// everything is destroyed and every agent and cleanup has done its part, everything is removed
+// (death-and-destruction.txt: an entity destroyed "its eventual removal is very likely").
+//
+// Each step is one operation or a concurrent pair (two clients; often on the same entity). The
+// operations are the user's (deploy, add-unit, add-machine, relate, remove-relation, remove-unit,
+// remove-application, remove-machine, and their --force) and the agents' as lifecycles.txt
+// "Agents" describes them: a unit agent starts, enters the scopes of Alive relations, leaves
+// those of Dying ones, sets itself Dying when its application is Dying (a subordinate also when
+// nothing binds it to its principal), and once Dying leaves every scope and sets itself Dead; the
+// deployer removes Dead units; a machine agent sets its Dying machine Dead; the provisioner
+// records instances and removes Dead machines; the cleanup runner works its documents.
+//
+// Refusals (DroverError) are expected: random operations often ask for what is not allowed. Any
+// other error fails the property, and so does any invariant broken after any step.
+//
+// `npm test` runs DROVER_PROPERTY_RUNS sequences (default 200; fewer if a busy machine reaches
+// the time budget first); `npm run test:soak` (DROVER_SOAK=1) runs DROVER_SOAK_RUNS (default
+// 2000). A failure prints fast-check's seed and path; replay it with DROVER_PROPERTY_SEED=<seed>
+// DROVER_PROPERTY_PATH=<path> npx vitest run test/integration/model-property.test.ts (the
+// concurrent pairs interleave differently each time, so a replay may need a few tries).
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { describe, expect, inject, it } from 'vitest';
+import type { Machine, Relation, Unit } from '../../shared/domain/entities.js';
+import { DroverError } from '../../shared/domain/errors.js';
+import { addMachines } from '../../shared/state/add-machine.js';
+import { addRelation } from '../../shared/state/add-relation.js';
+import { addUnits } from '../../shared/state/add-unit.js';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { assignUnit } from '../../shared/state/assign-unit.js';
+import { runAllCleanups, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { destroyApplication } from '../../shared/state/destroy-application.js';
+import { destroyMachine } from '../../shared/state/destroy-machine.js';
+import { destroyRelation } from '../../shared/state/destroy-relation.js';
+import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
+import { localCredentials } from '../../shared/state/dynamodb-local.js';
+import { enterScope } from '../../shared/state/enter-scope.js';
+import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
+import { leaveScope } from '../../shared/state/leave-scope.js';
+import { ensureMachineDead } from '../../shared/state/machine-dead.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { recordInstance } from '../../shared/state/provisioning.js';
+import { writeSettings } from '../../shared/state/relation-settings.js';
+import { removeMachine } from '../../shared/state/remove-machine.js';
+import { removeUnit } from '../../shared/state/remove-unit.js';
+import { createStore, type Store } from '../../shared/state/store.js';
+import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js';
+import { ensureTable } from '../../shared/state/table.js';
+import { ensureUnitDead } from '../../shared/state/unit-dead.js';
+import { charms } from '../support/charms.js';
+import { checkInvariants, everythingRemoved, LifeHistory } from '../support/invariants.js';
+import { indexState, readModelState, type ModelState } from '../support/model-state.js';
+
+// ---------------------------------------------------------------------------------------------
+// Run size
+
+const SOAK = process.env.DROVER_SOAK === '1';
+const REPLAY_SEED = process.env.DROVER_PROPERTY_SEED;
+const REPLAY_PATH = process.env.DROVER_PROPERTY_PATH;
+/** Sequences in all; split over lanes that run side by side, each sequence on its own table. */
+const NUM_RUNS = Number(SOAK ? (process.env.DROVER_SOAK_RUNS ?? 2000) : (process.env.DROVER_PROPERTY_RUNS ?? 200));
+const LANES = REPLAY_SEED ? 1 : Number(process.env.DROVER_PROPERTY_LANES ?? 4);
+/**
+ * No sequence starts after this: a slow (or busy) machine runs fewer than NUM_RUNS rather than
+ * time out, and the count run is printed.
+ */
+const TIME_BUDGET_MS = Number(process.env.DROVER_PROPERTY_BUDGET_MS ?? (SOAK ? 8 * 60 * 60_000 : 45_000));
+/** After a first failure, shrinking stops once this much time has gone (the best counterexample so far is reported). */
+const SHRINK_BUDGET_MS = SOAK ? 300_000 : 60_000;
+/** A sequence taking longer than this is reported as hanging. */
+const SEQUENCE_TIMEOUT_MS = Number(process.env.DROVER_PROPERTY_SEQUENCE_TIMEOUT_MS ?? 120_000);
+const TIMEOUT_MS = TIME_BUDGET_MS + SHRINK_BUDGET_MS + 3 * SEQUENCE_TIMEOUT_MS;
+/** Quiescence: rounds of every agent and cleanup doing its part, until nothing changes. */
+const MAX_QUIESCENCE_ROUNDS = 40;
+
+// ---------------------------------------------------------------------------------------------
+// Operations, as data: targets are numbers that pick among what exists when the step runs, so a
+// sequence stays meaningful while fast-check shrinks it.
+
+const APPLICATIONS = ['mysql', 'wordpress', 'logging', 'riak', 'blog'] as const;
+type ApplicationName = (typeof APPLICATIONS)[number];
+
+/** relate arguments: most relate something, some are refused (no such relation, peer, series...). */
+const RELATE_ARGS: string[][] = [
+  ['wordpress', 'mysql'],
+  ['blog', 'mysql'],
+  ['wordpress', 'logging'],
+  ['logging:info', 'wordpress'],
+  ['mysql', 'logging'],
+  ['blog', 'logging'],
+  ['riak', 'logging'],
+  ['blog:db', 'mysql:server'],
+  ['riak', 'wordpress'],
+  ['riak'],
+  ['wordpress', 'blog'],
+];
+
+type Op =
+  | { op: 'deploy'; app: number; units: number; focal: boolean; to?: number }
+  | { op: 'addUnit'; app: number; count: number; to?: number }
+  | { op: 'addMachine'; focal: boolean }
+  | { op: 'relate'; args: number }
+  | { op: 'destroyRelation'; relation: number; byId: boolean }
+  | { op: 'destroyUnit'; unit: number }
+  | { op: 'destroyApplication'; app: number }
+  | { op: 'destroyMachine'; machine: number }
+  | { op: 'forceDestroyUnit'; unit: number }
+  | { op: 'forceDestroyMachine'; machine: number }
+  | { op: 'forceDestroyApplication'; app: number }
+  /** The assignUnits cleanup's work for one unit: a unit waiting for its required relations gets a machine. */
+  | { op: 'assignUnit'; unit: number }
+  /** The unit's agent (or, for a Dead unit, its deployer) does one of the things it would do next. */
+  | { op: 'unitAgent'; unit: number; action: number }
+  /** A unit of the relation's applications does what its agent would do about this relation. */
+  | { op: 'scopeAgent'; relation: number; unit: number }
+  /** The machine's agent, or the provisioner, does what it would do next. */
+  | { op: 'machineAgent'; machine: number }
+  | { op: 'cleanupBatch'; cleanup: number }
+  | { op: 'cleanupAll' }
+  /** Every agent takes its full turn, one after another: what drives a model forward between user commands. */
+  | { op: 'agentsTurn' };
+
+type Step = { single: Op } | { pair: [Op, Op] };
+
+const pickNumber = fc.nat(63);
+
+const deployOp = (app: fc.Arbitrary<number>, to: fc.Arbitrary<number | undefined>): fc.Arbitrary<Op> =>
+  fc
+    .record({ op: fc.constant('deploy' as const), app, units: fc.nat(2), focal: fc.boolean(), to })
+    .map(({ to: t, ...rest }) => (t === undefined ? rest : { ...rest, to: t }));
+
+const addUnitOp = (app: fc.Arbitrary<number>, to: fc.Arbitrary<number | undefined>): fc.Arbitrary<Op> =>
+  fc
+    .record({ op: fc.constant('addUnit' as const), app, count: fc.integer({ min: 1, max: 2 }), to })
+    .map(({ to: t, ...rest }) => (t === undefined ? rest : { ...rest, to: t }));
+
+const maybeMachine = fc.option(pickNumber, { nil: undefined, freq: 3 });
+const appIndex = fc.nat(APPLICATIONS.length - 1);
+
+/** Operations about one unit. */
+const onUnit = (unit: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Op>({ op: 'destroyUnit', unit }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ op: 'forceDestroyUnit', unit }) },
+    { weight: 2, arbitrary: fc.constant<Op>({ op: 'assignUnit', unit }) },
+    { weight: 5, arbitrary: pickNumber.map((action): Op => ({ op: 'unitAgent', unit, action })) },
+  );
+
+/** Operations about one machine. */
+const onMachine = (machine: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constant<Op>({ op: 'destroyMachine', machine }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ op: 'forceDestroyMachine', machine }) },
+    { weight: 4, arbitrary: fc.constant<Op>({ op: 'machineAgent', machine }) },
+    { weight: 1, arbitrary: addUnitOp(appIndex, fc.constant(machine)) },
+    { weight: 1, arbitrary: deployOp(appIndex, fc.constant(machine)) },
+  );
+
+/** Operations about one application (by name: it may not exist, or exist no more). */
+const onApplication = (app: number): fc.Arbitrary<Op> => {
+  const name = APPLICATIONS[app]!;
+  const relations = RELATE_ARGS.map((args, i) => ({ args, i })).filter(({ args }) => args.some((a) => a.split(':')[0] === name));
+  return fc.oneof(
+    { weight: 2, arbitrary: deployOp(fc.constant(app), maybeMachine) },
+    { weight: 2, arbitrary: addUnitOp(fc.constant(app), maybeMachine) },
+    { weight: 2, arbitrary: fc.constant<Op>({ op: 'destroyApplication', app }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ op: 'forceDestroyApplication', app }) },
+    { weight: 3, arbitrary: fc.constantFrom(...relations).map(({ i }): Op => ({ op: 'relate', args: i })) },
+  );
+};
+
+/** Operations about one relation. */
+const onRelation = (relation: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.boolean().map((byId): Op => ({ op: 'destroyRelation', relation, byId })) },
+    { weight: 5, arbitrary: pickNumber.map((unit): Op => ({ op: 'scopeAgent', relation, unit })) },
+  );
+
+/** Operations about one cleanup document. */
+const onCleanup = (cleanup: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant<Op>({ op: 'cleanupBatch', cleanup }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ op: 'cleanupAll' }) },
+  );
+
+const kinds = {
+  unit: { weight: 6, on: onUnit, target: pickNumber },
+  machine: { weight: 3, on: onMachine, target: pickNumber },
+  application: { weight: 4, on: onApplication, target: appIndex },
+  relation: { weight: 3, on: onRelation, target: pickNumber },
+  cleanup: { weight: 2, on: onCleanup, target: pickNumber },
+};
+
+const singleOp: fc.Arbitrary<Op> = fc.oneof(
+  ...Object.values(kinds).map((k) => ({ weight: k.weight, arbitrary: k.target.chain((t) => k.on(t)) })),
+  { weight: 1, arbitrary: fc.boolean().map((focal): Op => ({ op: 'addMachine', focal })) },
+  { weight: 1, arbitrary: fc.constant<Op>({ op: 'agentsTurn' }) },
+);
+
+/** Two clients at once on the same entity: the races the transactions' conditions are for. */
+const sameEntityPair: fc.Arbitrary<[Op, Op]> = fc.oneof(
+  ...Object.values(kinds).map((k) => ({ weight: k.weight, arbitrary: k.target.chain((t) => fc.tuple(k.on(t), k.on(t))) })),
+);
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: singleOp.map((single): Step => ({ single })) },
+  { weight: 4, arbitrary: sameEntityPair.map((pair): Step => ({ pair })) },
+  { weight: 2, arbitrary: fc.tuple(singleOp, singleOp).map((pair): Step => ({ pair })) },
+  // A cleanup (destroying units, assigning them, forcing them out) racing whatever else.
+  { weight: 1, arbitrary: fc.tuple(pickNumber.chain(onCleanup), singleOp).map((pair): Step => ({ pair })) },
+);
+
+/** A few applications deployed and related first, so the random steps have something to act on. */
+const relatableAmong = (apps: Set<string>) =>
+  RELATE_ARGS.map((args, i) => ({ args, i }))
+    .filter(({ args }) => args.every((arg) => apps.has(arg.split(':')[0]!)))
+    .map(({ i }) => i);
+
+/**
+ * A few applications deployed, up to three agent turns (machines provisioned, agents started),
+ * then some of the relations their charms allow: the random steps start from a model with
+ * something in it.
+ */
+const prelude: fc.Arbitrary<Step[]> = fc
+  .uniqueArray(fc.record({ app: appIndex, units: fc.integer({ min: 1, max: 2 }) }), { selector: (d) => d.app, minLength: 3, maxLength: 4 })
+  .chain((deploys) =>
+    fc.tuple(fc.constant(deploys), fc.subarray(relatableAmong(new Set(deploys.map((d) => APPLICATIONS[d.app]!)))), fc.nat(2)),
+  )
+  .map(([deploys, relates, turns]) => [
+    ...deploys.map(({ app, units }): Step => {
+      // A subordinate is deployed without units: its units come from its principals.
+      const numUnits = charms[APPLICATIONS[app]!].subordinate ? 0 : units;
+      return { single: { op: 'deploy', app, units: numUnits, focal: false } };
+    }),
+    // Agents first: relating last leaves the consequences (entering scopes, creating
+    // subordinates, assigning units that waited for a required relation) to the random steps.
+    ...Array.from({ length: turns }, (): Step => ({ single: { op: 'agentsTurn' } })),
+    ...relates.map((args): Step => ({ single: { op: 'relate', args } })),
+  ]);
+
+const sequence: fc.Arbitrary<Step[]> = fc
+  .tuple(prelude, fc.array(step, { minLength: 6, maxLength: 14 }))
+  .map(([first, rest]) => [...first, ...rest]);
+
+// ---------------------------------------------------------------------------------------------
+// Running a step
+
+/** What one client did, and how it ended: the sequence's log, printed on failure. */
+type Outcome = string;
+
+interface Action {
+  name: string;
+  /** The operation, for the tally (agent actions say which of the agent's duties it was). */
+  kind?: string;
+  run: () => Promise<unknown>;
+}
+
+const nth = <T>(list: T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
+
+/** A unit's agent runs once its machine has an instance (a subordinate's is its principal's). */
+function agentRuns(view: ReturnType<typeof indexState>, unit: Unit): boolean {
+  const machine = unit.machine !== undefined ? view.machines.get(unit.machine) : undefined;
+  return machine?.instanceId !== undefined;
+}
+
+/** A subordinate joins the container relations with its own principal's application only; principals join all. */
+function mayJoin(view: ReturnType<typeof indexState>, unit: Unit, relation: Relation): boolean {
+  if (relation.scope !== 'container' || unit.principal === undefined) return true;
+  const principal = view.units.get(unit.principal);
+  return principal !== undefined && relation.endpoints.some((ep) => ep.application === principal.application);
+}
+
+let settingsCounter = 0;
+
+/**
+ * What a unit's agent would do next (lifecycles.txt "Agents"), each a candidate; with
+ * `writeSettings`, also relation-set in the relations it is in. A Dead unit's only candidate is its
+ * deployer removing it ("the agent of the entity that deployed the unit ... recalls the unit, and
+ * removes it").
+ */
+function unitAgentActions(store: Store, state: ModelState, unit: Unit, options: { writeSettings: boolean }): Action[] {
+  const view = indexState(state);
+  const name = unit.name;
+  if (unit.life === 'dead') return [{ name: `deployer removes ${name}`, kind: 'removeUnit', run: () => removeUnit(store, name) }];
+  if (!agentRuns(view, unit)) return [];
+  if (unit.agentStatus.current === 'allocating') {
+    return [{ name: `${name} starts`, kind: 'startAgent', run: () => setUnitStatus(store, name, { agent: { current: 'idle' } }) }];
+  }
+  const actions: Action[] = [];
+  const application = view.applications.get(unit.application);
+  const leave = (key: string) => ({ name: `${name} leaves ${key}`, kind: 'leaveScope', run: () => leaveScope(store, name, key) });
+  if (unit.life === 'alive') {
+    for (const key of application?.relations ?? []) {
+      const relation = view.relations.get(key);
+      if (relation?.life === 'alive' && !unit.scopes.includes(key) && mayJoin(view, unit, relation)) {
+        actions.push({
+          name: `${name} enters ${key}`,
+          kind: 'enterScope',
+          run: () => enterScope(store, name, key, { 'private-address': name }),
+        });
+      }
+    }
+    for (const key of unit.scopes) if (view.relations.get(key)?.life !== 'alive') actions.push(leave(key));
+    if (application?.life === 'dying')
+      actions.push({ name: `${name} sets itself Dying`, kind: 'destroyUnitByAgent', run: () => destroyUnitByAgent(store, name) });
+    if (unit.principal !== undefined) {
+      actions.push({
+        name: `${name} checks its principal`,
+        kind: 'ensureSubordinateDying',
+        run: () => ensureSubordinateDying(store, name),
+      });
+    }
+    if (options.writeSettings) {
+      for (const key of unit.scopes) {
+        const relation = view.relations.get(key);
+        if (relation?.life === 'alive') {
+          const value = String(++settingsCounter);
+          actions.push({
+            name: `${name} relation-set in ${key}`,
+            kind: 'writeSettings',
+            run: () => writeSettings(store, relation.id, name, { seen: value }),
+          });
+        }
+      }
+    }
+  } else {
+    // "detecting its own Dying state, and: leaving all its relation scopes; waiting for all its
+    // subordinates to be removed; setting its own Dead state."
+    for (const key of unit.scopes) actions.push(leave(key));
+    actions.push({ name: `${name} sets itself Dead`, kind: 'ensureUnitDead', run: () => ensureUnitDead(store, name) });
+  }
+  return actions;
+}
+
+/** What a unit of the relation would do about it: enter it, leave it, or write its settings in it. */
+function scopeAgentAction(store: Store, state: ModelState, relation: Relation, pick: number): Action | undefined {
+  const view = indexState(state);
+  const apps = relation.endpoints.map((ep) => ep.application);
+  const candidates = state.units.filter(
+    (u) => apps.includes(u.application) && u.life !== 'dead' && agentRuns(view, u) && u.agentStatus.current !== 'allocating',
+  );
+  const unit = nth(candidates, pick);
+  if (!unit) return undefined;
+  const { name } = unit;
+  if (!unit.scopes.includes(relation.key)) {
+    if (unit.life !== 'alive' || relation.life !== 'alive' || !mayJoin(view, unit, relation)) return undefined;
+    return {
+      name: `${name} enters ${relation.key}`,
+      kind: 'enterScope',
+      run: () => enterScope(store, name, relation.key, { 'private-address': name }),
+    };
+  }
+  if (unit.life !== 'alive' || relation.life !== 'alive') {
+    return { name: `${name} leaves ${relation.key}`, kind: 'leaveScope', run: () => leaveScope(store, name, relation.key) };
+  }
+  const value = String(++settingsCounter);
+  return {
+    name: `${name} relation-set in ${relation.key}`,
+    kind: 'writeSettings',
+    run: () => writeSettings(store, relation.id, name, { seen: value }),
+  };
+}
+
+/**
+ * What the machine's agent or the provisioner does next: "detecting Alive machines without
+ * instance IDs and provisioning provider instances"; "detecting its machine's Dying state, and
+ * setting it to Dead" (for a machine never provisioned, the provisioner does it: Juju 2.9);
+ * "detecting Dead machines with instance IDs, decommissioning the instance, and removing the machine".
+ */
+function machineAction(store: Store, machine: Machine): Action | undefined {
+  const { id } = machine;
+  if (machine.life === 'alive' && machine.instanceId === undefined) {
+    return {
+      name: `provisioner starts machine ${id}`,
+      kind: 'recordInstance',
+      run: () => recordInstance(store, id, { instanceId: `i-${id}`, attempt: machine.provisioningAttempt }),
+    };
+  }
+  if (machine.life === 'dying')
+    return { name: `machine ${id} sets itself Dead`, kind: 'ensureMachineDead', run: () => ensureMachineDead(store, id) };
+  if (machine.life === 'dead')
+    return { name: `provisioner removes machine ${id}`, kind: 'removeMachine', run: () => removeMachine(store, id) };
+  return undefined;
+}
+
+/**
+ * Every agent's full turn, in order, from one snapshot: the provisioner and machine agents, then
+ * the unit agents (and deployers). With `teardown`, machines left without principals are also
+ * destroyed, as a user tearing the model down would.
+ */
+function agentsTurn(store: Store, state: ModelState, options: { teardown: boolean }): Action[] {
+  const actions: Action[] = [];
+  for (const machine of state.machines) {
+    if (options.teardown && machine.life === 'alive' && machine.principals.length === 0) {
+      actions.push({ name: `remove-machine ${machine.id}`, run: () => destroyMachine(store, machine.id) });
+    }
+    const next = machineAction(store, machine);
+    if (next) actions.push(next);
+  }
+  for (const unit of state.units) actions.push(...unitAgentActions(store, state, unit, { writeSettings: false }));
+  return actions;
+}
+
+/**
+ * The first of `list`, from the `n`th on (cyclically), for which `action` finds something to do:
+ * agents with nothing to do would make most agent steps no-ops. The same `n` picks the same
+ * entity whenever that entity has something to do, so pairs still meet on one entity.
+ */
+function firstFrom<T>(list: T[], n: number, action: (item: T) => Action | undefined): Action | undefined {
+  for (let i = 0; i < list.length; i++) {
+    const found = action(list[(n + i) % list.length]!);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Resolves an operation's targets against the state the step starts from. */
+function resolve(store: Store, state: ModelState, op: Op): Action | undefined {
+  const machineId = (n: number | undefined) => (n === undefined ? undefined : (nth(state.machines, n)?.id ?? '99'));
+  const unitName = (n: number) => nth(state.units, n)?.name ?? 'mysql/99';
+  switch (op.op) {
+    case 'deploy': {
+      const name: ApplicationName = APPLICATIONS[op.app]!;
+      const to = machineId(op.to);
+      const request = {
+        charm: charms[name],
+        ...(op.units ? { numUnits: op.units } : {}),
+        ...(op.focal ? { series: 'focal' } : {}),
+        ...(to !== undefined ? { to: [to] } : {}),
+      };
+      return { name: `deploy ${JSON.stringify({ ...request, charm: name })}`, run: () => deploy(store, request) };
+    }
+    case 'addUnit': {
+      const name = APPLICATIONS[op.app]!;
+      const to = machineId(op.to);
+      const options = { count: op.count, ...(to !== undefined ? { to: [to] } : {}) };
+      return { name: `add-unit ${name} ${JSON.stringify(options)}`, run: () => addUnits(store, name, options) };
+    }
+    case 'addMachine': {
+      const series = op.focal ? 'focal' : 'jammy';
+      return { name: `add-machine --series ${series}`, run: () => addMachines(store, { series }) };
+    }
+    case 'relate': {
+      const args = RELATE_ARGS[op.args]!;
+      return { name: `relate ${args.join(' ')}`, run: () => addRelation(store, args) };
+    }
+    case 'destroyRelation': {
+      const relation = nth(state.relations, op.relation);
+      const target = !relation ? 999 : op.byId ? relation.id : relation.key.split(' ');
+      return { name: `remove-relation ${JSON.stringify(target)}`, run: () => destroyRelation(store, target) };
+    }
+    case 'destroyUnit': {
+      const name = unitName(op.unit);
+      return { name: `remove-unit ${name}`, run: () => destroyUnit(store, name) };
+    }
+    case 'forceDestroyUnit': {
+      const name = unitName(op.unit);
+      return { name: `remove-unit --force ${name}`, run: () => forceDestroyUnit(store, name) };
+    }
+    case 'assignUnit': {
+      const name = unitName(op.unit);
+      return { name: `assign ${name}`, run: () => assignUnit(store, name) };
+    }
+    case 'destroyApplication': {
+      const name = APPLICATIONS[op.app]!;
+      return { name: `remove-application ${name}`, run: () => destroyApplication(store, name) };
+    }
+    case 'forceDestroyApplication': {
+      const name = APPLICATIONS[op.app]!;
+      return { name: `remove-application --force ${name}`, run: () => forceDestroyApplication(store, name) };
+    }
+    case 'destroyMachine': {
+      const id = machineId(op.machine)!;
+      return { name: `remove-machine ${id}`, run: () => destroyMachine(store, id) };
+    }
+    case 'forceDestroyMachine': {
+      const id = machineId(op.machine)!;
+      return { name: `remove-machine --force ${id}`, run: () => forceDestroyMachine(store, id) };
+    }
+    case 'unitAgent': {
+      return firstFrom(state.units, op.unit, (u) => nth(unitAgentActions(store, state, u, { writeSettings: true }), op.action));
+    }
+    case 'scopeAgent':
+      return firstFrom(state.relations, op.relation, (r) => scopeAgentAction(store, state, r, op.unit));
+    case 'machineAgent':
+      return firstFrom(state.machines, op.machine, (m) => machineAction(store, m));
+    case 'cleanupBatch': {
+      const cleanup = nth(state.cleanups, op.cleanup);
+      return cleanup ? { name: `cleanup batch ${cleanup.id}`, run: () => runCleanupBatch(store, cleanup.id) } : undefined;
+    }
+    case 'cleanupAll':
+      return { name: 'run all cleanups', run: () => runAllCleanups(store) };
+    case 'agentsTurn': {
+      const actions = agentsTurn(store, state, { teardown: false });
+      return {
+        name: 'agents turn',
+        run: async () => {
+          const outcomes: Outcome[] = [];
+          for (const action of actions) outcomes.push(await attempt(action, 'agentsTurn'));
+          return outcomes;
+        },
+      };
+    }
+  }
+}
+
+/** Tally of outcomes by operation, printed after a soak (to see that the runs did reach the interesting paths). */
+const tally = new Map<string, number>();
+const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
+
+/** Runs an action; a refusal (DroverError) is an outcome, anything else fails the property. */
+async function attempt(action: Action, opName: string): Promise<Outcome> {
+  if (action.kind) opName = `${opName}/${action.kind}`;
+  try {
+    const result = await action.run();
+    count(`${opName} ok`);
+    return `${action.name} → ok${result === undefined ? '' : ` ${JSON.stringify(result)}`}`;
+  } catch (e) {
+    if (e instanceof DroverError) {
+      count(`${opName} ${e.code}`);
+      return `${action.name} → ${e.code}: ${e.message}`;
+    }
+    throw new Error(`${action.name} failed with a non-DroverError: ${(e as Error).stack ?? String(e)}`);
+  }
+}
+
+/**
+ * One lane of sequences: its own client, whose requests are held back a random moment while a
+ * pair runs, so that the two clients' reads and transactions interleave in ever different orders
+ * (without it, the shorter operation nearly always commits first).
+ */
+interface Lane {
+  client: DynamoDBClient;
+  jitter: boolean;
+}
+
+const JITTER_MS = 10;
+
+function newLane(): Lane {
+  const lane: Lane = {
+    client: new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'local', credentials: localCredentials() }),
+    jitter: false,
+  };
+  lane.client.middlewareStack.add(
+    (next) => async (args) => {
+      if (lane.jitter) await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
+      return next(args);
+    },
+    { step: 'initialize', name: 'scheduleJitter' },
+  );
+  return lane;
+}
+
+async function runStep(lane: Lane, store: Store, state: ModelState, step: Step): Promise<Outcome> {
+  if ('single' in step) {
+    const action = resolve(store, state, step.single);
+    return action ? attempt(action, step.single.op) : `${step.single.op}: nothing to do`;
+  }
+  const actions = step.pair.map((op) => resolve(store, state, op));
+  lane.jitter = true;
+  const results = await Promise.allSettled(
+    actions.map((a, i) => (a ? attempt(a, step.pair[i]!.op) : Promise.resolve(`${step.pair[i]!.op}: nothing to do`))),
+  ).finally(() => (lane.jitter = false));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return `together: ${results.map((r) => (r as PromiseFulfilledResult<string>).value).join('  ||  ')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One sequence
+
+async function withStore<T>(lane: Lane, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = createStore({ table: `property-${randomUUID()}`, client: lane.client });
+  await ensureTable(lane.client, store.table);
+  try {
+    await ensureModel(store);
+    return await body(store);
+  } finally {
+    await lane.client.send(new DeleteTableCommand({ TableName: store.table }));
+  }
+}
+
+const describeState = (state: ModelState) =>
+  JSON.stringify(
+    {
+      applications: state.applications.map((a) => ({ name: a.name, life: a.life, unitCount: a.unitCount, relations: a.relations })),
+      units: state.units.map((u) => ({
+        name: u.name,
+        life: u.life,
+        agent: u.agentStatus.current,
+        machine: u.machine,
+        principal: u.principal,
+        subordinates: u.subordinates,
+        scopes: u.scopes,
+      })),
+      machines: state.machines.map((m) => ({ id: m.id, life: m.life, series: m.series, principals: m.principals, instance: m.instanceId })),
+      relations: state.relations.map((r) => ({ key: r.key, id: r.id, life: r.life, unitCount: r.unitCount })),
+      scopes: state.scopes.map((s) => `${s.relation} ∋ ${s.unit}`),
+      settings: state.settings.map((s) => `${s.relationId}/${s.unit}`),
+      cleanups: state.cleanups.map((c) => c.id),
+    },
+    null,
+    1,
+  );
+
+class PropertyFailure extends Error {}
+
+function fail(log: string[], what: string, state?: ModelState): never {
+  throw new PropertyFailure(`${what}\n--- log ---\n${log.join('\n')}${state ? `\n--- state ---\n${describeState(state)}` : ''}`);
+}
+
+async function checked(store: Store, history: LifeHistory, log: string[], after: string): Promise<ModelState> {
+  const state = await readModelState(store);
+  const violations = checkInvariants(state, history);
+  if (violations.length) fail(log, `invariants broken after ${after}:\n${violations.join('\n')}`, state);
+  return state;
+}
+
+/**
+ * Destroys everything, then lets every agent and the cleanup runner do their part, round after
+ * round, until nothing changes; the invariants hold after every round, and in the end nothing
+ * is left.
+ */
+async function quiesce(store: Store, history: LifeHistory, log: string[]): Promise<void> {
+  let state = await readModelState(store);
+  for (const app of state.applications) {
+    const destroy = { name: `remove-application ${app.name}`, run: () => destroyApplication(store, app.name) };
+    log.push(`quiesce: ${await attempt(destroy, 'quiesce')}`);
+  }
+  state = await checked(store, history, log, 'destroying every application');
+  for (let round = 0; round < MAX_QUIESCENCE_ROUNDS && everythingRemoved(state).length > 0; round++) {
+    const before = JSON.stringify(state.items);
+    const actions = agentsTurn(store, state, { teardown: true });
+    actions.push({ name: 'run all cleanups', run: () => runAllCleanups(store) });
+    for (const action of actions) log.push(`quiesce ${round}: ${await attempt(action, 'quiesce')}`);
+    state = await checked(store, history, log, `quiescence round ${round}`);
+    if (JSON.stringify(state.items) === before) break;
+  }
+  const left = everythingRemoved(state);
+  if (left.length) fail(log, `not everything destroyed was eventually removed:\n${left.join('\n')}`, state);
+}
+
+/** Where each sequence's log goes as it happens (to follow a slow or hanging run), if set. */
+const TRACE_FILE = process.env.DROVER_PROPERTY_TRACE;
+let sequenceNumber = 0;
+
+/** A sequence's log: kept for the failure message, and traced to TRACE_FILE as it grows. */
+function sequenceLog(): string[] {
+  const id = ++sequenceNumber;
+  const log: string[] = [];
+  if (!TRACE_FILE) return log;
+  appendFileSync(TRACE_FILE, `[${id}] start\n`);
+  return new Proxy(log, {
+    get(target, prop, receiver) {
+      if (prop !== 'push') return Reflect.get(target, prop, receiver);
+      return (...lines: string[]) => {
+        appendFileSync(TRACE_FILE, lines.map((l) => `[${id}] ${l}\n`).join(''));
+        return target.push(...lines);
+      };
+    },
+  });
+}
+
+async function runSequence(lane: Lane, steps: Step[]): Promise<void> {
+  const log = sequenceLog();
+  let timer: NodeJS.Timeout | undefined;
+  // A sequence that never ends is a failure too (an operation or cleanup looping): say where it was.
+  const watchdog = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new PropertyFailure(`sequence still running after ${SEQUENCE_TIMEOUT_MS} ms\n--- log ---\n${log.join('\n')}`)),
+      SEQUENCE_TIMEOUT_MS,
+    );
+  });
+  const run = withStore(lane, async (store) => {
+    const history = new LifeHistory();
+    let state = await checked(store, history, log, 'setup');
+    for (const [i, s] of steps.entries()) {
+      log.push(`${i}: ${await runStep(lane, store, state, s).catch((e: Error) => fail(log, `step ${i}: ${e.message}`))}`);
+      state = await checked(store, history, log, `step ${i}`);
+    }
+    await quiesce(store, history, log);
+  });
+  try {
+    await Promise.race([run, watchdog]);
+  } finally {
+    clearTimeout(timer);
+    run.catch(() => undefined); // once the watchdog has fired, the run's own end does not matter
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the model under random operations from several clients', () => {
+  it(
+    'keeps every invariant after every step, and removes everything destroyed once agents and cleanups have run',
+    async () => {
+      const started = Date.now();
+      let anyFailed = false;
+      let ran = 0;
+      const lanes = Array.from({ length: LANES }, (_, index) => {
+        const lane = newLane();
+        let failedAt: number | undefined;
+        const property = fc.asyncProperty(sequence, async (steps) => {
+          // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks
+          // for a bounded time, after which its candidates pass too, so fast-check reports the
+          // smallest failing sequence found so far. Past the time budget, nothing new starts.
+          if (failedAt === undefined ? anyFailed || Date.now() - started > TIME_BUDGET_MS : Date.now() - failedAt > SHRINK_BUDGET_MS)
+            return;
+          try {
+            await runSequence(lane, steps);
+            if (failedAt === undefined) ran++;
+          } catch (e) {
+            failedAt ??= Date.now();
+            anyFailed = true;
+            throw e;
+          }
+        });
+        const numRuns = Math.ceil(NUM_RUNS / LANES);
+        const options = REPLAY_SEED
+          ? { seed: Number(REPLAY_SEED), ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}), numRuns }
+          : { seed: (Date.now() ^ Math.imul(index + 1, 0x9e3779b9)) | 0, numRuns };
+        return fc.assert(property, options);
+      });
+      const results = await Promise.allSettled(lanes);
+      console.info(`model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes)`);
+      if (SOAK || process.env.DROVER_PROPERTY_STATS) {
+        console.info(
+          [...tally.entries()]
+            .sort()
+            .map(([k, n]) => `${k}: ${n}`)
+            .join('\n'),
+        );
+      }
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+      expect(ran).toBeGreaterThan(0);
+    },
+    TIMEOUT_MS,
+  );
+});
