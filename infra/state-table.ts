@@ -37,6 +37,8 @@ export class StateTable extends Construct {
       // The AWS-managed key (aws/dynamodb): visible in the template and in CloudTrail, no key to
       // pay for, and no kms: grants needed by the functions.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // Status history entries expire (shared/domain/status-log.ts: Juju keeps 336 h).
+      timeToLiveAttribute: 'expiresAt',
       removalPolicy: props.removalPolicy,
     });
     // Both indexes are KEYS_ONLY: listings read keys, then BatchGetItem the items consistently.

@@ -4,11 +4,11 @@
 // (shared/api/requests.ts): without `after`, the last `limit` lines; with it, the lines logged
 // since. Tailing passes each answer's cursor back.
 //
-// show-status-log needs a route the API does not have yet; the CLI side is written against
-//   GET /v1/status-log?entity=<unit|machine|application>&type=<type>&n=<count>
-//     → { entries: [{ time: ISO-8601, type: "juju-unit"|"workload"|"machine"|"juju-machine"|
-//                     "application", status: "idle", message: "..." }] }
-// and until the controller serves it, says so rather than printing nothing.
+// show-status-log reads
+//   GET /v1/status-log?entity=<unit|machine>&type=<type>&n=<count>
+//     → { entries: [{ time: ISO-8601, type: "juju-unit"|"workload"|"machine"|"juju-machine",
+//                     status: "idle", message: "..." }] }
+// and, against a controller too old to serve it, says so rather than printing nothing.
 import { Option, type Command } from 'commander';
 import { isMissingRoute, type ApiClient } from '../client.js';
 import type { Cli } from '../context.js';

@@ -97,7 +97,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (!authenticateUser(event, deps.auth))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
     const op = userOp as Operation;
-    const readOnly = op === 'status' || op === 'stuck' || op === 'debug-log';
+    const readOnly = op === 'status' || op === 'stuck' || op === 'debug-log' || op === 'status-log';
     if (method !== (readOnly ? 'GET' : 'POST'))
       return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
     const body = parseBody(event);

@@ -22,6 +22,7 @@ import { retryProvisioning } from '../../shared/state/provisioning.js';
 import { getApplication } from '../../shared/state/reads.js';
 import { resolveUnit } from '../../shared/state/resolve-unit.js';
 import { readStatus } from '../../shared/state/status.js';
+import { readStatusLog } from '../../shared/state/status-log.js';
 import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 
@@ -152,6 +153,14 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   unexpose: async (ctx, body) => {
     await setExposed(ctx.store, body.application, false);
     return {};
+  },
+  'status-log': async (ctx, body) => {
+    // Juju's `--type unit` is the unit's workload and agent together; no type: the entity's all.
+    const type = body.type === 'unit' || body.type === undefined ? undefined : body.type === 'application' ? 'workload' : body.type;
+    const entries = await readStatusLog(ctx.store, body.entity, { ...(type ? { type } : {}), limit: body.n ?? 20 });
+    return {
+      entries: entries.map((e) => ({ time: e.time, type: e.type, status: e.status, ...(e.message ? { message: e.message } : {}) })),
+    };
   },
   'debug-log': async (ctx, body) => {
     if (!ctx.logs) throw new DroverError('not-supported', 'this controller keeps no agent logs');

@@ -64,6 +64,12 @@ export const requests = {
     level: z.string().max(20).optional(),
     limit: z.coerce.number().int().min(1).max(10_000).optional(),
   }),
+  /** `GET /v1/status-log?entity=mysql/0&type=workload&n=20`: an entity's status history, oldest first. */
+  'status-log': z.strictObject({
+    entity: name,
+    type: z.enum(['unit', 'juju-unit', 'workload', 'machine', 'juju-machine', 'application']).optional(),
+    n: z.coerce.number().int().min(1).max(1000).optional(),
+  }),
 } as const;
 
 export type Operation = keyof typeof requests;

@@ -12,7 +12,9 @@ export type EntityRef =
   | { kind: 'scope'; relation: string; unit: string }
   | { kind: 'settings'; relationId: number; unit: string }
   | { kind: 'sequence'; name: string }
-  | { kind: 'cleanup'; id: string };
+  | { kind: 'cleanup'; id: string }
+  /** One entry of an entity's status history (`show-status-log`). */
+  | { kind: 'statusLog'; entity: string; at: string; type: string };
 
 export type Scalar = string | number | boolean;
 
@@ -71,6 +73,7 @@ export const refs = {
   settings: (relationId: number, unit: string): EntityRef => ({ kind: 'settings', relationId, unit }),
   sequence: (name: string): EntityRef => ({ kind: 'sequence', name }),
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
+  statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -93,5 +96,7 @@ export const refName = (ref: EntityRef): string => {
       return `sequence ${ref.name}`;
     case 'cleanup':
       return `cleanup ${ref.id}`;
+    case 'statusLog':
+      return `status log ${ref.entity} ${ref.at}`;
   }
 };

@@ -35,6 +35,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'settings',
   'sequence',
   'cleanup',
+  'statusLog',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -83,6 +84,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'model':
     case 'sequence':
     case 'cleanup':
+    case 'statusLog':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -2,7 +2,8 @@
 // and the workload status set by the charm (status-set), and the machine agent's status.
 import type { StatusInfo } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
-import { refs } from '../domain/plan.js';
+import { refs, type Change } from '../domain/plan.js';
+import { statusLogEntry } from '../domain/status-log.js';
 import { getMachine, getUnit } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -14,18 +15,29 @@ export async function setUnitStatus(store: Store, name: string, status: { agent?
     if (!(await getUnit(store, name))) throw notFound(`unit "${name}" not found`);
     const since = store.now().toISOString();
     const set: Record<string, unknown> = {};
-    if (status.agent) set.agentStatus = { ...status.agent, since };
-    if (status.workload) set.workloadStatus = { ...status.workload, since };
+    const changes: Change[] = [];
+    if (status.agent) {
+      set.agentStatus = { ...status.agent, since };
+      changes.push(statusLogEntry(name, 'juju-unit', status.agent, since));
+    }
+    if (status.workload) {
+      set.workloadStatus = { ...status.workload, since };
+      changes.push(statusLogEntry(name, 'workload', status.workload, since));
+    }
     // Status is not a lifecycle fact: it needs the unit to exist, nothing more.
-    return { changes: [{ op: 'update', ref: refs.unit(name), set }], result: undefined };
+    return { changes: [{ op: 'update', ref: refs.unit(name), set }, ...changes], result: undefined };
   });
 }
 
 export async function setMachineAgentStatus(store: Store, id: string, status: StatusInput): Promise<void> {
   await runOperation(store, `cannot set status of machine ${id}`, async () => {
     if (!(await getMachine(store, id))) throw notFound(`machine ${id} not found`);
+    const since = store.now().toISOString();
     return {
-      changes: [{ op: 'update', ref: refs.machine(id), set: { agentStatus: { ...status, since: store.now().toISOString() } } }],
+      changes: [
+        { op: 'update', ref: refs.machine(id), set: { agentStatus: { ...status, since } } },
+        statusLogEntry(id, 'juju-machine', status, since),
+      ],
       result: undefined,
     };
   });

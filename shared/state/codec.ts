@@ -14,6 +14,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   settings: [],
   sequence: [],
   cleanup: [],
+  statusLog: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -65,6 +65,9 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${model}#SEQ#${ref.name}`, sk: ITEM_SK };
     case 'cleanup':
       return { pk: `${model}#CLEANUP#${ref.id}`, sk: ITEM_SK };
+    case 'statusLog':
+      // An entity's history is one partition, newest last: `show-status-log` is one Query.
+      return { pk: statusLogPartition(model, ref.entity), sk: `${ref.at}#${ref.type}` };
   }
 }
 
@@ -105,6 +108,8 @@ function machineCollection(model: string, shard: number) {
 export function stuckPkOf(model: string, ref: EntityRef): string {
   return `${model}#STUCK#${shardOf(keyOf(model, ref).pk, STUCK_SHARDS)}`;
 }
+
+export const statusLogPartition = (model: string, entity: string) => `${model}#STATUSLOG#${entity}`;
 
 /** The prefix of scope members within a relation's partition. */
 export const SCOPE_SK_PREFIX = 'SCOPE#';

@@ -449,7 +449,21 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
-  it('show-status-log says plainly that the controller does not serve it yet', async () => {
-    await fails(1, ['show-status-log', 'mysql/0'], 'controller "test" does not serve show-status-log (the API has no such route yet)');
+  it("show-status-log shows the history of a unit's statuses, oldest first", async () => {
+    await ok('deploy', charmDir('cli-mysql'), 'db-history');
+    await setUnitStatus(ctl.store, 'db-history/0', { agent: { current: 'executing', message: 'running install hook' } });
+    await setUnitStatus(ctl.store, 'db-history/0', { workload: { current: 'active', message: 'ready' } });
+    const entries = JSON.parse((await ok('show-status-log', 'db-history/0', '--format', 'json')).stdout) as {
+      type: string;
+      status: string;
+    }[];
+    expect(entries.map((e) => `${e.type} ${e.status}`)).toEqual(['juju-unit executing', 'workload active']);
+    const workload = JSON.parse(
+      (await ok('show-status-log', 'db-history/0', '--type', 'workload', '--format', 'json')).stdout,
+    ) as unknown[];
+    expect(workload).toHaveLength(1);
+    expect((await ok('show-status-log', 'db-history/0', '--utc')).stdout).toMatch(
+      /Time +Type +Status +Message\n.*juju-unit +executing +running install hook/,
+    );
   });
 });

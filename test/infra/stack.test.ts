@@ -270,6 +270,10 @@ describe('state table', () => {
     });
   });
 
+  it('expires status history entries by TTL', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+  });
+
   it('is retained when the stack is deleted', () => {
     expect(table().DeletionPolicy).toBe('Retain');
     expect(table().UpdateReplacePolicy).toBe('Retain');

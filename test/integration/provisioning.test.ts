@@ -4,6 +4,7 @@ import { addMachines } from '../../shared/state/add-machine.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { recordInstance, recordProvisioningError, retryProvisioning } from '../../shared/state/provisioning.js';
 import { getMachine } from '../../shared/state/reads.js';
+import { readStatusLog } from '../../shared/state/status-log.js';
 import { readStatus } from '../../shared/state/status.js';
 import type { Store } from '../../shared/state/store.js';
 import { freshStore } from '../support/table.js';
@@ -74,6 +75,18 @@ describe('provisioning records', () => {
       `updating machine "${machine}": cannot set constraints: machine is already provisioned`,
     );
     expect((await getMachine(store, machine))?.provisioningAttempt).toBe(0);
+  });
+
+  it('keeps the instance status history for show-status-log', async () => {
+    await recordProvisioningError(store, machine, { message: 'capacity', transient: true, attempt: 0 });
+    await retryProvisioning(store, machine);
+    await recordInstance(store, machine, { instanceId: 'i-1', attempt: 1 });
+    const history = await readStatusLog(store, machine, { type: 'machine' });
+    expect(history.map((e) => [e.status, e.message])).toEqual([
+      ['provisioning error', 'capacity'],
+      ['pending', undefined],
+      ['running', 'running'],
+    ]);
   });
 
   it('an error from a stale attempt is ignored', async () => {

@@ -9,6 +9,7 @@ import type { Constraints } from '../constraints.js';
 import type { Machine } from '../entities.js';
 import { DroverError, invalidArgument, notFound } from '../errors.js';
 import { done, refs, type Plan } from '../plan.js';
+import { statusLogEntry } from '../status-log.js';
 
 export const PROVISIONING_ERROR = 'provisioning error';
 
@@ -47,6 +48,7 @@ export function planRecordInstance(machine: Machine | undefined, record: Instanc
         ...(machine.life === 'alive' ? { stuck: 'clear' as const } : {}),
         expect: { absent: ['instanceId'], equals: { provisioningAttempt: record.attempt }, life: machine.life },
       },
+      statusLogEntry(machine.id, 'machine', { current: 'running', message: 'running' }, now),
     ],
     result: 'recorded',
   };
@@ -67,6 +69,7 @@ export function planProvisioningError(
         stuck: 'mark',
         expect: { absent: ['instanceId'], equals: { provisioningAttempt: error.attempt } },
       },
+      statusLogEntry(machine.id, 'machine', { current: PROVISIONING_ERROR, message: error.message }, now),
     ],
     result: undefined,
   };
@@ -95,6 +98,7 @@ export function planRetryProvisioning(id: string, machine: Machine | undefined, 
         stuck: 'clear',
         expect: { life: 'alive', absent: ['instanceId'], equals: { provisioningAttempt: machine.provisioningAttempt } },
       },
+      statusLogEntry(id, 'machine', { current: 'pending' }, now),
     ],
     result: undefined,
   };
