@@ -2,6 +2,7 @@
 // current), kill-controller, register (an AWS controller, SigV4-signed), controllers, switch,
 // unregister; and how the CLI fails when a controller cannot be reached — a clear message, exit
 // 1, never a stack trace — and on usage errors (exit 2), run as a real process.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -26,10 +27,15 @@ async function newHome(): Promise<Record<string, string>> {
 }
 
 const readConfig = async () => JSON.parse(await readFile(join(home, 'controllers.json'), 'utf8'));
+/** Running, not merely a zombie (on a host whose init is slow to reap, an exited process lingers). */
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
