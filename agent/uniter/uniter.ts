@@ -13,7 +13,7 @@ import type { ToolRelation } from '../hook-tools/tool-context.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
-import { endpointOf, nextStep, type RemoteState, type Step } from './decide.js';
+import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
 import { hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
@@ -301,7 +301,7 @@ export class Uniter {
 
   private async runHook(hook: Hook, tools: ToolServer): Promise<void> {
     const name = hookName(hook);
-    const { api, unitName } = this.deps;
+    const { unitName } = this.deps;
     const release = await this.deps.hookLock.lock();
     try {
       if (this.stopping) return;
