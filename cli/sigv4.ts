@@ -1,34 +1,11 @@
 // SigV4 for AWS controllers: API Gateway checks IAM, so every request is signed for the
 // `execute-api` service with credentials from the standard AWS chain (environment, profile,
 // SSO, instance role), exactly as the AWS CLI would find them.
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../shared/aws/node-sha256.js';
 import type { RequestSigner } from './client.js';
 import { CliError } from './errors.js';
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-const bytes = (data: SourceData): string | Buffer =>
-  typeof data === 'string'
-    ? data
-    : ArrayBuffer.isView(data)
-      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-      : Buffer.from(new Uint8Array(data));
-
-/** The SHA-256 (and HMAC) the signer needs, from node:crypto. */
-class NodeSha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 export function sigv4Signer(name: string, region: string | undefined): RequestSigner {
   if (!region) {

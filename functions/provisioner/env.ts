@@ -1,7 +1,8 @@
 // The provisioner's dependencies on AWS, from the function's environment:
 //   TABLE_NAME, CONTROLLER_ID, API_URL, AGENT_BUNDLE_URL, AGENT_CREDENTIAL_KEY  (required)
 //   MODEL_NAME (default "default"), AWS_REGION, SUBNET_ID, SECURITY_GROUP_IDS (comma-separated),
-//   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256,
+//   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256, AGENT_BUNDLE_BUCKET and
+//   AGENT_BUNDLE_KEY (then instances get a presigned URL instead of AGENT_BUNDLE_URL),
 //   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
 // AGENT_CREDENTIAL_KEY derives agent credentials (shared/provisioner/agent-credentials.ts); in
 // the environment it is readable by whoever may read the function's configuration, so infra
@@ -10,6 +11,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
+import { presignedS3Url } from '../../shared/provider/ec2/presigned-url.js';
 import { derivedAgentCredentials } from '../../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
@@ -59,7 +61,11 @@ export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
         .filter(Boolean),
       instanceProfileArn: env.INSTANCE_PROFILE_ARN,
       launchTemplateId: env.LAUNCH_TEMPLATE_ID,
-      agentBundleUrl: required(env, 'AGENT_BUNDLE_URL'),
+      // The bundle is a private asset: instances get a presigned URL, fresh for each start.
+      agentBundleUrl:
+        env.AGENT_BUNDLE_BUCKET && env.AGENT_BUNDLE_KEY
+          ? presignedS3Url({ bucket: env.AGENT_BUNDLE_BUCKET, key: env.AGENT_BUNDLE_KEY, region })
+          : required(env, 'AGENT_BUNDLE_URL'),
       agentBundleSha256: env.AGENT_BUNDLE_SHA256,
     }),
     queues: sqsMachineQueues(createSqsClient({ region }), controllerId),
