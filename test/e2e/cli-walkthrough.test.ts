@@ -19,15 +19,18 @@ describe('the walkthrough, against the real local controller', () => {
     };
     try {
       expect((await drover('bootstrap', 'local')).stderr).toContain('Bootstrap complete, controller "local" is now available');
-      await drover('deploy', charmDir('cli-mysql'));
-      await drover('deploy', charmDir('cli-wordpress'));
-      await drover('relate', 'wordpress', 'mysql');
+      // The README's "Five minutes with drover", command for command.
+      await drover('deploy', charmDir('database'));
+      await drover('deploy', charmDir('client'));
+      await drover('relate', 'client', 'database');
       const status = await drover('status', '--relations');
-      expect(status.stdout).toMatch(/\nmysql\/0 /);
-      expect(status.stdout).toMatch(/\nmysql:server +wordpress:db +mysql +regular/);
-      await drover('add-unit', 'wordpress', '-n', '2');
-      expect((await drover('status', 'wordpress', '--format', 'json')).stdout).toContain('"wordpress/2"');
-      expect((await drover('remove-application', 'wordpress')).stderr).toBe('removing application wordpress\n');
+      expect(status.stdout).toMatch(/\ndatabase\/0 /);
+      expect(status.stdout).toMatch(/\ndatabase:db +client:db +dbtest +regular/);
+      await drover('add-unit', 'client', '-n', '2');
+      expect((await drover('status', 'client', '--format', 'json')).stdout).toContain('"client/2"');
+      await drover('debug-log', '--replay', '--no-tail');
+      expect((await drover('remove-application', 'client')).stderr).toBe('removing application client\n');
+      await drover('stuck');
     } finally {
       await spawnCli(['kill-controller', 'local', '-y'], env);
     }
