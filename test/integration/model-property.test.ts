@@ -32,7 +32,7 @@ import { addRelation } from '../../shared/state/add-relation.js';
 import { addUnits } from '../../shared/state/add-unit.js';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { assignUnit } from '../../shared/state/assign-unit.js';
-import { runAllCleanups, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
+import { runAllCleanups, runCleanup, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { destroyApplication } from '../../shared/state/destroy-application.js';
 import { destroyMachine } from '../../shared/state/destroy-machine.js';
@@ -389,21 +389,36 @@ function machineAction(store: Store, machine: Machine): Action | undefined {
 }
 
 /**
- * Every agent's full turn, in order, from one snapshot: the provisioner and machine agents, then
- * the unit agents (and deployers). With `teardown`, machines left without principals are also
- * destroyed, as a user tearing the model down would.
+ * Every agent's full turn from one snapshot, all agents at once as they are separate processes:
+ * the provisioner and each machine agent, and each unit agent (or deployer), each doing its own
+ * actions in order. With `teardown`, machines left without principals are also destroyed, as a
+ * user tearing the model down would.
  */
-function agentsTurn(store: Store, state: ModelState, options: { teardown: boolean }): Action[] {
-  const actions: Action[] = [];
+function agentsTurn(store: Store, state: ModelState, options: { teardown: boolean }): Action[][] {
+  const agents: Action[][] = [];
   for (const machine of state.machines) {
+    const actions: Action[] = [];
     if (options.teardown && machine.life === 'alive' && machine.principals.length === 0) {
       actions.push({ name: `remove-machine ${machine.id}`, run: () => destroyMachine(store, machine.id) });
     }
     const next = machineAction(store, machine);
     if (next) actions.push(next);
+    agents.push(actions);
   }
-  for (const unit of state.units) actions.push(...unitAgentActions(store, state, unit, { writeSettings: false }));
-  return actions;
+  for (const unit of state.units) agents.push(unitAgentActions(store, state, unit, { writeSettings: false }));
+  return agents.filter((actions) => actions.length > 0);
+}
+
+/** Runs the agents side by side, each agent's actions one after another. */
+async function runAgents(agents: Action[][], opName: string): Promise<Outcome[]> {
+  const outcomes = await Promise.all(
+    agents.map(async (actions) => {
+      const done: Outcome[] = [];
+      for (const action of actions) done.push(await attempt(action, opName));
+      return done;
+    }),
+  );
+  return outcomes.flat();
 }
 
 /**
@@ -496,15 +511,8 @@ function resolve(store: Store, state: ModelState, op: Op): Action | undefined {
     case 'cleanupAll':
       return { name: 'run all cleanups', run: () => runAllCleanups(store) };
     case 'agentsTurn': {
-      const actions = agentsTurn(store, state, { teardown: false });
-      return {
-        name: 'agents turn',
-        run: async () => {
-          const outcomes: Outcome[] = [];
-          for (const action of actions) outcomes.push(await attempt(action, 'agentsTurn'));
-          return outcomes;
-        },
-      };
+      const agents = agentsTurn(store, state, { teardown: false });
+      return { name: 'agents turn', run: () => runAgents(agents, 'agentsTurn') };
     }
   }
 }
@@ -635,9 +643,11 @@ async function quiesce(store: Store, history: LifeHistory, log: string[]): Promi
   state = await checked(store, history, log, 'destroying every application');
   for (let round = 0; round < MAX_QUIESCENCE_ROUNDS && everythingRemoved(state).length > 0; round++) {
     const before = JSON.stringify(state.items);
-    const actions = agentsTurn(store, state, { teardown: true });
-    actions.push({ name: 'run all cleanups', run: () => runAllCleanups(store) });
-    for (const action of actions) log.push(`quiesce ${round}: ${await attempt(action, 'quiesce')}`);
+    // Agents and cleanup runners all at once: on AWS each cleanup document is worked by its own
+    // invocation, driven by the stream, alongside every agent.
+    const cleanups = state.cleanups.map((c): Action[] => [{ name: `cleanup ${c.id}`, kind: c.kind, run: () => runCleanup(store, c.id) }]);
+    const outcomes = await runAgents([...agentsTurn(store, state, { teardown: true }), ...cleanups], 'quiesce');
+    for (const outcome of outcomes) log.push(`quiesce ${round}: ${outcome}`);
     state = await checked(store, history, log, `quiescence round ${round}`);
     if (JSON.stringify(state.items) === before) break;
   }
