@@ -68,6 +68,18 @@ export class AgentLog {
     return this.flushing;
   }
 
+  /**
+   * Sends everything pending, retrying for up to `timeoutMs` when the API cannot be reached:
+   * for lines that must land before their unit goes (a removed unit's lines are refused).
+   */
+  async drain(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0 && Date.now() < deadline) {
+      if (await this.send().catch(() => false)) continue;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

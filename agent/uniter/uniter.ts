@@ -246,6 +246,9 @@ export class Uniter {
       case 'unit-dead':
         await this.status.flush();
         this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
+        // Ship the unit's log while the unit still exists: once it is removed the controller
+        // refuses lines for it, and debug-log would never show its stop hook.
+        await this.deps.log.drain();
         await api.call('unit-dead', { unit: unitName });
         await this.deps.view.refresh();
         return;

@@ -192,8 +192,10 @@ describe('a deployed unit', () => {
     );
     expect(existsSync(unitDir(machine, unit))).toBe(false);
     // The unit directory went with it; the controller's log keeps what its hooks did.
-    const page = await h.logs.read({ include: [unit], limit: 1000 });
-    const ran = page.records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    // Log lines are shipped asynchronously: the unit can be gone before its last line lands.
+    const ranHooks = async () =>
+      (await h.logs.read({ include: [unit], limit: 1000 })).records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    const ran = await waitFor('the stop hook in the log', ranHooks, (hooks) => hooks.includes('stop'));
     expect(ran).toEqual(['install', 'config-changed', 'start', 'stop']);
   });
 

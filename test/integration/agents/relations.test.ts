@@ -206,9 +206,10 @@ describe('a subordinate', () => {
       () => unitOf(h, 'db-u/0'),
       (u) => u === undefined,
     );
-    const ran = (await h.logs.read({ include: [sub], limit: 1000 })).records
-      .map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1])
-      .filter(Boolean);
+    // The agent ships its log lines asynchronously: the unit can be gone before its last line lands.
+    const ranHooks = async () =>
+      (await h.logs.read({ include: [sub], limit: 1000 })).records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    const ran = await waitFor('the stop hook in the log', ranHooks, (hooks) => hooks.includes('stop'));
     expect(ran.slice(-3)).toEqual(['host-relation-departed', 'host-relation-broken', 'stop']);
     await destroyMachine(h.store, machine);
     expect(await agent.exited).toBe(0);
