@@ -122,7 +122,7 @@ type Op =
   | { op: 'machineAgent'; machine: number }
   | { op: 'cleanupBatch'; cleanup: number }
   | { op: 'cleanupAll' }
-  /** Every agent takes its full turn, one after another: what drives a model forward between user commands. */
+  /** Every agent takes its full turn, all at once: what drives a model forward between user commands. */
   | { op: 'agentsTurn' };
 
 type Step = { single: Op } | { pair: [Op, Op] };
@@ -215,14 +215,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(pickNumber.chain(onCleanup), singleOp).map((pair): Step => ({ pair })) },
 );
 
-/** A few applications deployed and related first, so the random steps have something to act on. */
+/** The RELATE_ARGS whose applications are all among `apps`. */
 const relatableAmong = (apps: Set<string>) =>
   RELATE_ARGS.map((args, i) => ({ args, i }))
     .filter(({ args }) => args.every((arg) => apps.has(arg.split(':')[0]!)))
     .map(({ i }) => i);
 
 /**
- * A few applications deployed, up to three agent turns (machines provisioned, agents started),
+ * A few applications deployed, up to two agent turns (machines provisioned, agents started),
  * then some of the relations their charms allow: the random steps start from a model with
  * something in it.
  */
@@ -399,7 +399,7 @@ function agentsTurn(store: Store, state: ModelState, options: { teardown: boolea
   for (const machine of state.machines) {
     const actions: Action[] = [];
     if (options.teardown && machine.life === 'alive' && machine.principals.length === 0) {
-      actions.push({ name: `remove-machine ${machine.id}`, run: () => destroyMachine(store, machine.id) });
+      actions.push({ name: `remove-machine ${machine.id}`, kind: 'destroyMachine', run: () => destroyMachine(store, machine.id) });
     }
     const next = machineAction(store, machine);
     if (next) actions.push(next);
@@ -732,7 +732,7 @@ describe('the model under random operations from several clients', () => {
         });
         const numRuns = Math.ceil(NUM_RUNS / LANES);
         const options = REPLAY_SEED
-          ? { seed: Number(REPLAY_SEED), ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}), numRuns }
+          ? { seed: Number(REPLAY_SEED), ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}), endOnFailure: true, numRuns }
           : { seed: (Date.now() ^ Math.imul(index + 1, 0x9e3779b9)) | 0, numRuns };
         return fc.assert(property, options);
       });
