@@ -45,10 +45,10 @@ export async function forceRemoveMachine(store: Store, id: string): Promise<void
 }
 
 /** Schedules a force cleanup; forcing twice is harmless (the second finds it scheduled). */
-async function scheduleForce(store: Store, kind: CleanupKind, target: string): Promise<void> {
+async function scheduleForce(store: Store, kind: CleanupKind, target: string, incarnation?: string): Promise<void> {
   await runOperation(store, `cannot force removal of ${target}`, async () => {
-    if (await getCleanup(store, cleanupId(kind, target))) return done(undefined);
-    return { changes: [scheduleCleanup(kind, target, store.now().toISOString())], result: undefined };
+    if (await getCleanup(store, cleanupId(kind, target, incarnation))) return done(undefined);
+    return { changes: [scheduleCleanup(kind, target, store.now().toISOString(), incarnation ? { incarnation } : {})], result: undefined };
   });
 }
 
@@ -66,6 +66,10 @@ export async function forceDestroyMachine(store: Store, id: string): Promise<voi
 
 /** `remove-application --force`: destroys it as usual, then forces each of its units out. */
 export async function forceDestroyApplication(store: Store, name: string): Promise<void> {
+  const application = await getApplication(store, name);
   await destroyApplication(store, name);
-  if (await getApplication(store, name)) await scheduleForce(store, 'forceDestroyApplication', name);
+  // The incarnation (creation time) keeps the cleanup off an application deployed again under
+  // the same name after this one is gone.
+  const still = await getApplication(store, name);
+  if (still && still.createdAt === application?.createdAt) await scheduleForce(store, 'forceDestroyApplication', name, still.createdAt);
 }

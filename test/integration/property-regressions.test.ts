@@ -8,7 +8,10 @@ import { assignUnit } from '../../shared/state/assign-unit.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { destroyUnit } from '../../shared/state/destroy-unit.js';
 import { ensureModel } from '../../shared/state/model.js';
-import { getMachine, getUnit } from '../../shared/state/reads.js';
+import { getApplication, getMachine, getUnit } from '../../shared/state/reads.js';
+import { setUnitStatus } from '../../shared/state/agent-status.js';
+import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
+import { forceDestroyApplication, forceRemoveUnit } from '../../shared/state/force.js';
 import type { Store } from '../../shared/state/store.js';
 import { charms } from '../support/charms.js';
 import { checkInvariants, LifeHistory } from '../support/invariants.js';
@@ -51,5 +54,19 @@ describe('destroy-unit', () => {
     expect(await getUnit(store, 'blog/0')).toBeUndefined();
     expect(await getMachine(store, '0')).toMatchObject({ principals: [] });
     expect(checkInvariants(await readModelState(store), new LifeHistory())).toEqual([]);
+  });
+});
+
+describe('remove-application --force', () => {
+  it('never touches an application deployed again under the same name before the cleanup ran', async () => {
+    const { units } = await deploy(store, { charm: charms.mysql, numUnits: 1 });
+    await setUnitStatus(store, units[0]!, { agent: { current: 'idle' } });
+    await forceDestroyApplication(store, 'mysql');
+    // The old application goes by the ordinary path before the force cleanup runs.
+    await forceRemoveUnit(store, units[0]!);
+    expect(await getApplication(store, 'mysql')).toBeUndefined();
+    await deploy(store, { charm: charms.mysql, numUnits: 1 });
+    await runAllCleanups(store);
+    expect(await getApplication(store, 'mysql')).toMatchObject({ life: 'alive', unitCount: 1 });
   });
 });

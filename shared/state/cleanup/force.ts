@@ -19,7 +19,9 @@ export const forceMachine: CleanupStep = async (store, cleanup) => {
 
 export const forceApplication: CleanupStep = async (store, cleanup) => {
   const application = await getApplication(store, cleanup.target);
-  if (!application) return {};
+  // Only the incarnation the user forced: not one deployed again under the same name since.
+  const incarnation = cleanup.id.slice(`${cleanup.kind}:${cleanup.target}:`.length);
+  if (!application || application.createdAt !== incarnation) return {};
   if (application.life === 'alive') await destroyApplication(store, cleanup.target);
   const page = await listCollection(store, collections.unitsOf(store.model, cleanup.target), {
     limit: FORCE_UNITS_BATCH,

@@ -11,7 +11,9 @@ export const UNITS_BATCH = 25;
 
 export const destroyUnitsOfDyingApplication: CleanupStep = async (store, cleanup) => {
   const application = await getApplication(store, cleanup.target);
-  if (!application) return {};
+  // Only the incarnation that was destroyed: not one deployed again under the same name since.
+  const incarnation = cleanup.id.slice(`${cleanup.kind}:${cleanup.target}:`.length);
+  if (!application || application.createdAt !== incarnation) return {};
   const page = await listCollection(store, collections.unitsOf(store.model, cleanup.target), {
     limit: UNITS_BATCH,
     ...(cleanup.cursor ? { cursor: cleanup.cursor } : {}),
