@@ -5,7 +5,7 @@ import { parseEndpointArg } from '../domain/relation-endpoints.js';
 import { sequenceNames } from '../domain/sequences.js';
 import { getBatch, sequenceValue, type SequenceItem } from './reads.js';
 import { relationsOf } from './relation-reads.js';
-import { runOperation } from './run-operation.js';
+import { runOperation, type Attempt } from './run-operation.js';
 import type { Store } from './store.js';
 
 /**
@@ -13,14 +13,16 @@ import type { Store } from './store.js';
  * then creates the relation with both applications referencing it.
  */
 export async function addRelation(store: Store, args: string[]): Promise<AddRelationResult> {
-  return runOperation(store, `cannot add relation "${args.join(' ')}"`, async () => {
+  const attempt: Attempt<AddRelationResult> = async (store) => {
     const names = [...new Set(args.map((arg) => parseEndpointArg(arg).application))];
     const [relationSequence, ...found] = await getBatch<[SequenceItem, ...Application[]]>(store, [
       refs.sequence(sequenceNames.relation),
       ...names.map(refs.application),
     ]);
     const applications = found.filter((a): a is Application => a !== undefined);
-    const relations = await relationsOf(store, applications);
+    // Fresh: an existing relation's life and which required relations are met are not asserted.
+    const relations = await relationsOf(store, applications, { fresh: true });
     return planAddRelation({ applications, relations, relationSequence: sequenceValue(relationSequence) }, args, store.now().toISOString());
-  });
+  };
+  return runOperation(store, `cannot add relation "${args.join(' ')}"`, attempt, { speculate: true });
 }

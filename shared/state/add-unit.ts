@@ -1,6 +1,6 @@
 import type { Application, Model, Relation } from '../domain/entities.js';
 import { invalidArgument, notFound } from '../domain/errors.js';
-import { planNewUnits } from '../domain/plans/new-units.js';
+import { planNewUnits, type NewUnits } from '../domain/plans/new-units.js';
 import { UNITS_PER_TRANSACTION } from '../domain/plans/deploy.js';
 import { pendingRequirements } from '../domain/required-relations.js';
 import { refs } from '../domain/plan.js';
@@ -8,7 +8,7 @@ import { sequenceNames } from '../domain/sequences.js';
 import { foundModel } from './model.js';
 import { readPlacements } from './placement.js';
 import { getBatch, getMany, sequenceValue, type SequenceItem } from './reads.js';
-import { runOperation } from './run-operation.js';
+import { runOperation, type Attempt } from './run-operation.js';
 import type { Store } from './store.js';
 
 export interface AddUnitsResult {
@@ -31,7 +31,7 @@ export async function addUnits(
   for (let done = 0; done < count; done += UNITS_PER_TRANSACTION) {
     const chunk = Math.min(UNITS_PER_TRANSACTION, count - done);
     const to = options.to?.slice(done, done + chunk);
-    const added = await runOperation(store, `cannot add unit to application "${application}"`, async () => {
+    const attempt: Attempt<NewUnits> = async (store) => {
       const [[modelItem, app, machineSequence, unitSequence], placements] = await Promise.all([
         getBatch<[Model, Application, SequenceItem, SequenceItem]>(store, [
           refs.model(),
@@ -43,7 +43,8 @@ export async function addUnits(
       ]);
       const model = foundModel(store, modelItem);
       if (!app) throw notFound(`cannot add unit to application "${application}": application "${application}" not found`);
-      const relations = await getMany<Relation>(store, app.relations.map(refs.relation));
+      // Fresh: the plan does not assert which required relations are met.
+      const relations = await getMany<Relation>(store, app.relations.map(refs.relation), { fresh: true });
       const planned = planNewUnits({
         model,
         application: app,
@@ -55,7 +56,8 @@ export async function addUnits(
         now: store.now().toISOString(),
       });
       return { changes: planned.changes, result: planned };
-    });
+    };
+    const added = await runOperation(store, `cannot add unit to application "${application}"`, attempt, { speculate: true });
     result.units.push(...added.units);
     result.machines.push(...added.machines);
   }

@@ -8,7 +8,7 @@ import { addUnits } from './add-unit.js';
 import { foundModel } from './model.js';
 import { readPlacements } from './placement.js';
 import { getBatch, sequenceValue, type SequenceItem } from './reads.js';
-import { runOperation } from './run-operation.js';
+import { runOperation, type Attempt } from './run-operation.js';
 import type { Store } from './store.js';
 
 export interface DeployRequest {
@@ -29,15 +29,16 @@ export interface DeployRequest {
 export async function deploy(store: Store, request: DeployRequest): Promise<DeployResult> {
   const name = request.name ?? request.charm.name;
   const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
-  const result = await runOperation(store, `cannot add application "${name}"`, async () => {
+  const cannot = `cannot add application "${name}"`;
+  const [application, unitNumbers] = [refs.application(name), refs.sequence(sequenceNames.unitsOf(name))];
+  const attempt: Attempt<DeployResult> = async (store) => {
     const [[model, existing, relationSequence, unitSequence, machineSequence], placements] = await Promise.all([
-      getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(store, [
-        refs.model(),
-        refs.application(name),
-        refs.sequence(sequenceNames.relation),
-        refs.sequence(sequenceNames.unitsOf(name)),
-        refs.sequence(sequenceNames.machine),
-      ]),
+      getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(
+        store,
+        [refs.model(), application, refs.sequence(sequenceNames.relation), unitNumbers, refs.sequence(sequenceNames.machine)],
+        // A new name: the plan creates the application and its unit sequence, asserting that neither exists.
+        { assumeAbsent: [application, unitNumbers] },
+      ),
       readPlacements(store, request.to),
     ]);
     return planDeploy(
@@ -51,7 +52,8 @@ export async function deploy(store: Store, request: DeployRequest): Promise<Depl
       { ...request, name, numUnits, placements },
       store.now().toISOString(),
     );
-  });
+  };
+  const result = await runOperation(store, cannot, attempt, { speculate: true });
   if (result.remainingUnits > 0) {
     const more = await addUnits(store, name, { count: result.remainingUnits, to: request.to?.slice(result.units.length) });
     result.units.push(...more.units);

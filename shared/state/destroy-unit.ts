@@ -2,7 +2,7 @@ import type { Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { AGENT_NOT_STARTED, planDestroyUnit, type DestroyUnitIntent, type DestroyUnitResult } from '../domain/plans/destroy-unit.js';
 import { getApplication, getMachine, getMany, getUnit } from './reads.js';
-import { runOperation } from './run-operation.js';
+import { runOperation, type Attempt } from './run-operation.js';
 import type { Store } from './store.js';
 
 /**
@@ -22,7 +22,7 @@ export async function destroyUnitByAgent(store: Store, name: string): Promise<De
 }
 
 async function destroy(store: Store, intent: DestroyUnitIntent): Promise<DestroyUnitResult> {
-  return runOperation(store, `cannot destroy unit "${intent.name}"`, async () => {
+  const attempt: Attempt<DestroyUnitResult> = async (store) => {
     const unit = await getUnit(store, intent.name);
     if (!unit) return planDestroyUnit({ subordinates: [] }, intent);
     // Only the short-cut (remove-unit of an Alive unit whose agent never started) uses the
@@ -34,5 +34,6 @@ async function destroy(store: Store, intent: DestroyUnitIntent): Promise<Destroy
       getMany<Unit>(store, unit.subordinates.map(refs.unit)),
     ]);
     return planDestroyUnit({ unit, subordinates, ...(application ? { application } : {}), ...(machine ? { machine } : {}) }, intent);
-  });
+  };
+  return runOperation(store, `cannot destroy unit "${intent.name}"`, attempt, { speculate: true });
 }

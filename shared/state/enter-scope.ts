@@ -10,7 +10,7 @@ import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
 import { getBatch, getSequence, getUnit } from './reads.js';
 import { relationsOf } from './relation-reads.js';
-import { runOperation } from './run-operation.js';
+import { runOperation, type Attempt } from './run-operation.js';
 import type { Store } from './store.js';
 
 /**
@@ -24,12 +24,17 @@ export async function enterScope(
   relationKey: string,
   settings: Record<string, string>,
 ): Promise<EnterScopeResult> {
-  return runOperation(store, `cannot enter scope of relation "${relationKey}" for unit "${unit}"`, async () => {
-    const [u, relation, member] = await getBatch<[Unit, Relation, ScopeMember]>(store, [
-      refs.unit(unit),
-      refs.relation(relationKey),
-      refs.scope(relationKey, unit),
-    ]);
+  const scope = refs.scope(relationKey, unit);
+  const attempt: Attempt<EnterScopeResult> = async (store) => {
+    // Entering creates the scope member and (unless left from before) the settings, asserting
+    // that neither exists: a speculative attempt need not read them.
+    const [u, relation, member] = await getBatch<[Unit, Relation, ScopeMember]>(
+      store,
+      [refs.unit(unit), refs.relation(relationKey), scope],
+      {
+        assumeAbsent: [scope],
+      },
+    );
     const snapshot: EnterScopeSnapshot = { inScope: member !== undefined };
     if (u) snapshot.unit = u;
     if (relation) snapshot.relation = relation;
@@ -37,17 +42,20 @@ export async function enterScope(
       // The settings' key needs the relation's id: one more request, which also reads the
       // relation's applications, for the subordinate.
       const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
-      const [current, ...applications] = await getBatch<[RelationSettings, ...Application[]]>(store, [
-        refs.settings(relation.id, unit),
-        ...names.map(refs.application),
-      ]);
+      const settingsRef = refs.settings(relation.id, unit);
+      const [current, ...applications] = await getBatch<[RelationSettings, ...Application[]]>(
+        store,
+        [settingsRef, ...names.map(refs.application)],
+        { assumeAbsent: [settingsRef] },
+      );
       if (current) snapshot.settingsVersion = current.version;
       const existing = applications.filter((a): a is Application => a !== undefined);
       const subordinate = await readSubordinate(store, u, relation, existing);
       if (subordinate) snapshot.subordinate = subordinate;
     }
     return planEnterScope(snapshot, settings, store.now().toISOString());
-  });
+  };
+  return runOperation(store, `cannot enter scope of relation "${relationKey}" for unit "${unit}"`, attempt, { speculate: true });
 }
 
 async function readSubordinate(
@@ -61,7 +69,8 @@ async function readSubordinate(
   if (!application) return undefined;
   const existingName = subordinateOfApplication(unit, application.name);
   const [relations, unitSequence, existing] = await Promise.all([
-    relationsOf(store, [application]),
+    // Fresh: which of its required relations are met is asserted only by the set's size.
+    relationsOf(store, [application], { fresh: true }),
     getSequence(store, sequenceNames.unitsOf(application.name)),
     existingName ? getUnit(store, existingName) : Promise.resolve(undefined),
   ]);

@@ -5,11 +5,32 @@ import type { EntityRef } from '../domain/plan.js';
 import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import { fromItem } from './codec.js';
 import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
+import { cacheId } from './snapshot-cache.js';
 import type { Store } from './store.js';
 
-export async function getItem<T>(store: Store, ref: EntityRef): Promise<T | undefined> {
-  const { Item } = await store.doc.send(new GetCommand({ TableName: store.table, Key: keyOf(store.model, ref), ConsistentRead: true }));
-  return Item ? fromItem<T>(Item) : undefined;
+/** How a speculative attempt (run-operation.ts) may answer a read without reading. */
+export interface ReadOptions {
+  /** The plan does not assert what it reads here: read it, whatever the cache knows. */
+  fresh?: boolean;
+  /** Items the plan would create, so its transaction asserts they do not exist: absent unless known. */
+  assumeAbsent?: EntityRef[];
+}
+
+/** What the current speculative attempt (if any) knows of the item without reading it. */
+function known(store: Store, ref: EntityRef, key: Key, options: ReadOptions) {
+  if (!store.speculation || options.fresh) return undefined;
+  const mayAssumeAbsent = options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false;
+  return store.speculation.lookup(cacheId(key), mayAssumeAbsent);
+}
+
+export async function getItem<T>(store: Store, ref: EntityRef, options: ReadOptions = {}): Promise<T | undefined> {
+  const Key = keyOf(store.model, ref);
+  const cached = known(store, ref, Key, options);
+  if (cached) return cached.value as T | undefined;
+  const { Item } = await store.doc.send(new GetCommand({ TableName: store.table, Key, ConsistentRead: true }));
+  const value = Item ? fromItem<Record<string, unknown>>(Item) : undefined;
+  store.cache?.remember(cacheId(Key), value);
+  return value as T | undefined;
 }
 
 export const getModel = (store: Store) => getItem<Model>(store, { kind: 'model' });
@@ -34,23 +55,31 @@ export async function getSequence(store: Store, name: string): Promise<number> {
 }
 
 /** Gets many items by reference, in batches of 100, keeping the order of `refs`; absent items are skipped. */
-export async function getMany<T>(store: Store, refs: EntityRef[]): Promise<T[]> {
-  return (await getEach<T>(store, refs)).filter((x): x is NonNullable<typeof x> => x !== undefined);
+export async function getMany<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<T[]> {
+  return (await getEach<T>(store, refs, options)).filter((x): x is NonNullable<typeof x> => x !== undefined);
 }
 
 /** Like getMany, but aligned with `refs`: undefined where an item does not exist (any more). */
-export async function getEach<T>(store: Store, refs: EntityRef[]): Promise<(T | undefined)[]> {
+export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<(T | undefined)[]> {
   const keys = refs.map((r) => keyOf(store.model, r));
-  const found = new Map<string, T>();
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Key[] = keys.slice(i, i + 100);
+  const found = new Map<string, T | undefined>();
+  const unknown: Key[] = [];
+  for (const [i, key] of keys.entries()) {
+    const cached = known(store, refs[i]!, key, options);
+    if (cached) found.set(cacheId(key), cached.value as T | undefined);
+    else unknown.push(key);
+  }
+  for (let i = 0; i < unknown.length; i += 100) {
+    const batch = unknown.slice(i, i + 100);
+    let pending: Key[] = batch;
     while (pending.length) {
       const out = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[store.table] ?? []) found.set(`${item[ATTR.pk]}|${item[ATTR.sk]}`, fromItem<T>(item));
+      for (const item of out.Responses?.[store.table] ?? []) found.set(cacheId(item as Key), fromItem<T>(item));
       pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
     }
+    for (const key of batch) store.cache?.remember(cacheId(key), found.get(cacheId(key)) as Record<string, unknown> | undefined);
   }
-  return keys.map((k) => found.get(`${k.pk}|${k.sk}`));
+  return keys.map((k) => found.get(cacheId(k)));
 }
 
 /**
@@ -62,8 +91,9 @@ export async function getEach<T>(store: Store, refs: EntityRef[]): Promise<(T | 
 export async function getBatch<T extends unknown[]>(
   store: Store,
   refs: { [K in keyof T]: EntityRef },
+  options: ReadOptions = {},
 ): Promise<{ [K in keyof T]: T[K] | undefined }> {
-  return (await getEach<unknown>(store, refs)) as { [K in keyof T]: T[K] | undefined };
+  return (await getEach<unknown>(store, refs, options)) as { [K in keyof T]: T[K] | undefined };
 }
 
 export interface Page<T> {

@@ -4,7 +4,7 @@ import type { Application, Relation } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
 import { refs } from '../domain/plan.js';
 import { collections } from './keys.js';
-import { getApplication, getMany, listAll } from './reads.js';
+import { getApplication, getMany, listAll, type ReadOptions } from './reads.js';
 import type { Store } from './store.js';
 
 /** Every relation of the model, in key order. */
@@ -25,9 +25,9 @@ export async function listRelationsOfApplication(store: Store, application: stri
 }
 
 /** The relations of several applications, each once. */
-export async function relationsOf(store: Store, applications: Application[]): Promise<Relation[]> {
+export async function relationsOf(store: Store, applications: Application[], options: ReadOptions = {}): Promise<Relation[]> {
   const keys = [...new Set(applications.flatMap((a) => a.relations))];
-  return getMany<Relation>(store, keys.map(refs.relation));
+  return getMany<Relation>(store, keys.map(refs.relation), options);
 }
 
 /** How errors name a relation by id: its key while it exists (settings outlive it). */

@@ -2,6 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localCredentials } from './dynamodb-local.js';
+import { SnapshotCache, type Speculation } from './snapshot-cache.js';
 
 export interface Store {
   client: DynamoDBClient;
@@ -9,6 +10,10 @@ export interface Store {
   table: string;
   model: string;
   now: () => Date;
+  /** Items this process last read or committed (snapshot-cache.ts); absent: every read goes to DynamoDB. */
+  cache?: SnapshotCache;
+  /** Set only on the store an operation's speculative attempt reads through (run-operation.ts). */
+  speculation?: Speculation;
 }
 
 export interface StoreOptions {
@@ -19,6 +24,8 @@ export interface StoreOptions {
   region?: string;
   client?: DynamoDBClient;
   now?: () => Date;
+  /** False: no snapshot cache, every plan starts from a read (the benchmark's cold case). */
+  cache?: boolean;
 }
 
 export function createStore(options: StoreOptions): Store {
@@ -31,5 +38,12 @@ export function createStore(options: StoreOptions): Store {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  return { client, doc, table: options.table, model: options.model ?? 'default', now: options.now ?? (() => new Date()) };
+  return {
+    client,
+    doc,
+    table: options.table,
+    model: options.model ?? 'default',
+    now: options.now ?? (() => new Date()),
+    ...(options.cache === false ? {} : { cache: new SnapshotCache() }),
+  };
 }

@@ -100,7 +100,8 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   };
   const changes: Change[] = [
     { op: 'create', ref: refs.application(name), value: { ...application } },
-    { op: 'check', ref: refs.model(), expect: { life: 'alive' } },
+    // The model's constraints (its arch) went into the application's.
+    { op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } },
   ];
   if (peers.length) changes.push(relationIds.change);
   for (const r of peerRelations) changes.push({ op: 'create', ref: refs.relation(r.key), value: { ...r } });

@@ -72,17 +72,23 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
         addToSet: { scopes: [relation.key] },
         expect: { life: 'alive', lacks: { scopes: relation.key } },
       },
-      {
-        op: 'put',
-        ref: refs.settings(relation.id, unit.name),
-        value: { relationId: relation.id, unit: unit.name, settings, version: (snapshot.settingsVersion ?? 0) + 1 },
-      },
+      initialSettings(relation.id, unit.name, settings, snapshot.settingsVersion),
     );
   }
   const created = planSubordinate(snapshot, now);
   changes.push(...created.changes);
   const result: EnterScopeResult = created.name !== undefined ? { subordinate: created.name } : {};
   return changes.length ? { changes, result } : done(result);
+}
+
+/**
+ * The unit's initial settings, replacing any left from an earlier stay in scope. The version
+ * read is asserted, so it only ever grows: watchers compare versions to see a change.
+ */
+function initialSettings(relationId: number, unit: string, settings: Record<string, string>, version: number | undefined): Change {
+  const ref = refs.settings(relationId, unit);
+  if (version === undefined) return { op: 'create', ref, value: { relationId, unit, settings, version: 1 } };
+  return { op: 'update', ref, set: { settings, version: version + 1 }, expect: { equals: { version } } };
 }
 
 /**

@@ -19,18 +19,19 @@ describe('planAddRelation', () => {
         ref: { kind: 'relation', key: WP_DB },
         value: expect.objectContaining({ key: WP_DB, id: 3, life: 'alive', scope: 'global', unitCount: 0, createdAt: NOW }),
       },
-      // wordpress:db has a limit, so its relation set size is asserted; mysql's is not needed.
+      // wordpress:db has a limit, so its relation set size is asserted; mysql's is not needed. Both
+      // assert the charm the endpoints were inferred from.
       {
         op: 'update',
         ref: { kind: 'application', name: 'wordpress' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB }, setSize: { relations: 0 } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: wp.charmUrl }, setSize: { relations: 0 } },
       },
       {
         op: 'update',
         ref: { kind: 'application', name: 'mysql' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: mysql.charmUrl } },
       },
     ]);
   });

@@ -34,17 +34,23 @@ describe('planEnterScope', () => {
         addToSet: { scopes: [db.key] },
         expect: { life: 'alive', lacks: { scopes: db.key } },
       },
+      // Created: no settings are left from before, and the transaction asserts that.
       {
-        op: 'put',
+        op: 'create',
         ref: { kind: 'settings', relationId: 4, unit: 'wordpress/0' },
         value: { relationId: 4, unit: 'wordpress/0', settings: ADDRESS, version: 1 },
       },
     ]);
   });
 
-  it('settings left from before get the next version', () => {
+  it('settings left from before get the next version, asserting the version read so it only grows', () => {
     const p = plan({ unit: unit('wordpress/0'), relation: db, inScope: false, settingsVersion: 6 });
-    expect(p.changes[3]).toMatchObject({ op: 'put', value: { version: 7 } });
+    expect(p.changes[3]).toEqual({
+      op: 'update',
+      ref: { kind: 'settings', relationId: 4, unit: 'wordpress/0' },
+      set: { settings: ADDRESS, version: 7 },
+      expect: { equals: { version: 6 } },
+    });
   });
 
   it('already in scope: done, even once the relation is Dying', () => {
@@ -111,7 +117,7 @@ describe('planEnterScope', () => {
       }),
     );
     expect(p.result).toEqual({});
-    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'put settings', 'check unit']);
+    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'create settings', 'check unit']);
     expect(p.changes[4]).toEqual({ op: 'check', ref: { kind: 'unit', name: 'logging/0' }, expect: { life: 'alive' } });
   });
 
@@ -139,7 +145,7 @@ describe('planEnterScope', () => {
       subordinate: { application: linked([agent], [info])[0]!, relations: [info], unitSequence: 0 },
     });
     expect(p.result).toEqual({});
-    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'put settings']);
+    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'create settings']);
   });
 
   it("once the subordinate's required relations are there, its relation set is asserted", () => {
@@ -164,6 +170,6 @@ describe('planEnterScope', () => {
   it('a subordinate entering just enters', () => {
     const p = plan({ unit: unit('logging/0', { principal: 'wordpress/0' }), relation: dir, inScope: false });
     expect(p.result).toEqual({});
-    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'put settings']);
+    expect(refsOf(p.changes)).toEqual(['create scope', 'update relation', 'update unit', 'create settings']);
   });
 });
