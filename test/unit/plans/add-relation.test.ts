@@ -24,13 +24,13 @@ describe('planAddRelation', () => {
         op: 'update',
         ref: { kind: 'application', name: 'wordpress' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB }, setSize: { relations: 0 } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: 'local:jammy/wordpress-0' }, setSize: { relations: 0 } },
       },
       {
         op: 'update',
         ref: { kind: 'application', name: 'mysql' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: 'local:jammy/mysql-0' } },
       },
     ]);
   });
