@@ -30,9 +30,10 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-export async function readCharmDir(dir: string): Promise<CharmDir> {
+/** `usage` says what takes the directory, e.g. `deploy takes` or `--path takes`. */
+export async function readCharmDir(dir: string, usage = 'deploy takes'): Promise<CharmDir> {
   const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) throw new CliError(`charm directory "${dir}" not found; deploy takes the path of a local charm directory`);
+  if (!info?.isDirectory()) throw new CliError(`charm directory "${dir}" not found; ${usage} the path of a local charm directory`);
   const metadata = await readOptional(join(dir, 'metadata.yaml'));
   if (metadata === undefined) {
     throw new CliError(`"${dir}" is not a charm: metadata.yaml not found (a charm has metadata.yaml, optional config.yaml, and hooks/)`);

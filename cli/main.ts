@@ -16,6 +16,7 @@ import { registerRemovals } from './commands/remove.js';
 import { registerScale } from './commands/scale.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
+import { registerUpgradeCharm } from './commands/upgrade-charm.js';
 import { createCli } from './context.js';
 import { CliError, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
@@ -76,6 +77,7 @@ function buildProgram(io: CliIo): Command {
   registerDeploy(program, cli);
   registerScale(program, cli);
   registerRemovals(program, cli);
+  registerUpgradeCharm(program, cli);
   program.commandsGroup('Relations:');
   registerRelations(program, cli);
   program.commandsGroup('Constraints and configuration:');

@@ -3,12 +3,12 @@
 // controlled by juju"), a `deployed.json` record written last (so a crash mid-deploy leaves an
 // undeployed unit to deploy again), and its unit agent started. Recalling stops the agent and
 // removes the directory. One operation at a time per unit.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
 import type { Application, Unit } from '../../shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
+import { charmCache, type CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const DEPLOYED_FILE = 'deployed.json';
@@ -18,6 +18,8 @@ export interface DeployedRecord {
   /** Set on subordinates: the principal whose agent deployed it. */
   principal?: string;
   charmArchive?: string;
+  /** The charm URL of the archive deployed: the unit agent's starting point for upgrades. */
+  charmUrl?: string;
   deployedAt: string;
 }
 
@@ -30,13 +32,16 @@ export const unitDirName = (unit: string) => unit.replace('/', '-');
 
 export class Deployer {
   private readonly queues = new Map<string, Promise<unknown>>();
+  readonly charmArchive: CharmFetcher;
 
   constructor(
     private readonly machineDir: string,
-    private readonly api: AgentApi,
+    api: AgentApi,
     private readonly log: AgentLog,
     private readonly uniters: UniterControl,
-  ) {}
+  ) {
+    this.charmArchive = charmCache(api, join(machineDir, 'charms'));
+  }
 
   get unitsDir(): string {
     return join(this.machineDir, 'units');
@@ -44,6 +49,15 @@ export class Deployer {
 
   unitDir(unit: string): string {
     return join(this.unitsDir, unitDirName(unit));
+  }
+
+  /** The unit's deployment record, if it is (fully) deployed. */
+  record(unit: string): DeployedRecord | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.unitDir(unit), DEPLOYED_FILE), 'utf8')) as DeployedRecord;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Every unit deployed on this machine, read from disk: the record survives agent restarts. */
@@ -103,30 +117,13 @@ export class Deployer {
       unit: unit.name,
       ...(unit.principal !== undefined ? { principal: unit.principal } : {}),
       ...(archive ? { charmArchive: archive } : {}),
+      ...(application ? { charmUrl: application.charmUrl } : {}),
       deployedAt: new Date().toISOString(),
     };
     writeFileSync(join(dir, `${DEPLOYED_FILE}.tmp`), JSON.stringify(record, null, 2));
     renameSync(join(dir, `${DEPLOYED_FILE}.tmp`), join(dir, DEPLOYED_FILE));
     this.log.log(undefined, 'INFO', 'juju.worker.deployer', `deployed unit "${unit.name}"`);
     this.uniters.start(unit.name);
-  }
-
-  /** The archive, from the machine's cache or the controller; checked against its hash. */
-  private async charmArchive(sha256: string): Promise<Buffer> {
-    const cacheDir = join(this.machineDir, 'charms');
-    const cached = join(cacheDir, `${sha256}.tar.gz`);
-    try {
-      return readFileSync(cached);
-    } catch {
-      // not cached yet
-    }
-    const bytes = await this.api.charm(sha256);
-    const actual = createHash('sha256').update(bytes).digest('hex');
-    if (actual !== sha256) throw new Error(`charm archive ${sha256} arrived corrupted (sha256 ${actual})`);
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(`${cached}.tmp`, bytes);
-    renameSync(`${cached}.tmp`, cached);
-    return bytes;
   }
 
   private serially<T>(unit: string, fn: () => Promise<T>): Promise<T> {

@@ -194,6 +194,7 @@ export class MachineAgent {
 
   private createUniter(unit: string): Uniter {
     const { config } = this.options;
+    const deployedCharmUrl = this.deployer.record(unit)?.charmUrl;
     return new Uniter({
       unitName: unit,
       machineId: config.machineId,
@@ -207,6 +208,8 @@ export class MachineAgent {
       hostAddress: process.env.DROVER_HOST_ADDRESS ?? hostAddress(),
       baseEnv: process.env,
       subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
+      fetchCharm: this.deployer.charmArchive,
+      ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });
   }
 

@@ -15,6 +15,11 @@
 //   all its subordinates to be removed; setting its own Dead state".
 // - "The stop hook is the last hook to be run before the unit is destroyed ... The stop hook
 //   will not run while relations remain to be broken."
+// - "The upgrade-charm hook always runs once immediately after the charm directory contents have
+//   been changed by an unforced charm upgrade operation ... but will not be run after a forced
+//   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
+//   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
+//   immediately after the install hook, and likewise after the upgrade-charm hook."
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
@@ -42,6 +47,14 @@ export type Step =
   | { kind: 'skip-hook'; hook: Hook }
   /** A resolved mode left over (the agent had already acted on it when it died). */
   | { kind: 'clear-resolved' }
+  /**
+   * Replace the charm directory's contents with the application's charm; `runHooks`: then run
+   * upgrade-charm and config-changed (not before install, which runs from the new charm anyway,
+   * nor after a forced upgrade from an error state).
+   */
+  | { kind: 'replace-charm'; charmUrl: string; charmArchive?: string; runHooks: boolean }
+  /** Tell state which charm the unit runs (status shows `upgrading-from` while it differs). */
+  | { kind: 'report-charm'; charmUrl: string }
   | { kind: 'enter-scope'; relation: Relation; endpoint: string }
   | { kind: 'leave-scope'; relation: string }
   /** Local memory of a relation whose scope the unit is no longer in. */
@@ -83,6 +96,13 @@ export function principalHoldsSubordinate(unit: Unit, principal: Unit | undefine
 }
 
 const hook = (h: Hook): Step => ({ kind: 'run-hook', hook: h });
+
+const replaceCharm = (application: Application, runHooks: boolean): Step => ({
+  kind: 'replace-charm',
+  charmUrl: application.charmUrl,
+  ...(application.charmArchive ? { charmArchive: application.charmArchive } : {}),
+  runHooks,
+});
 
 /**
  * The next hook of one relation whose scope the unit is in. The order is Juju's per-relation
@@ -129,9 +149,15 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   if (!unit) return { kind: 'done', why: 'the unit has been removed' };
   if (unit.life === 'dead') return { kind: 'done', why: 'the unit is dead' };
 
+  // Units learn of an upgrade by comparing charm URLs: the upgrade never touches them in state.
+  const newCharm = application !== undefined && local.charmUrl !== application.charmUrl;
+
   if (local.error) {
     if (unit.resolved === 'retry-hooks') return { kind: 'retry-hook', hook: local.error };
     if (unit.resolved === 'no-hooks') return { kind: 'skip-hook', hook: local.error };
+    // An unforced upgrade waits for the error to be resolved; a forced one replaces the charm and
+    // leaves the unit in its error state, running neither upgrade-charm nor config-changed.
+    if (newCharm && application.forceUnits) return replaceCharm(application, false);
     return { kind: 'wait', why: 'error' };
   }
   if (unit.resolved) return { kind: 'clear-resolved' };
@@ -141,6 +167,10 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   if (alive && unit.principal !== undefined && !principalHoldsSubordinate(unit, remote.principal, remote.relations)) {
     return { kind: 'subordinate-dying' };
   }
+
+  if (newCharm) return replaceCharm(application, local.installed);
+  if (local.charmUrl !== undefined && unit.charmUrl !== local.charmUrl) return { kind: 'report-charm', charmUrl: local.charmUrl };
+  if (local.upgradeHookPending) return hook({ kind: 'upgrade-charm' });
 
   if (alive) {
     if (!local.installed) return hook({ kind: 'install' });
@@ -152,7 +182,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     if (!unit.scopes.includes(key)) return { kind: 'forget-relation', relation: key };
   }
 
-  if (alive && application && (application.configVersion !== local.configVersion || local.recovering)) {
+  if (alive && application && (application.configVersion !== local.configVersion || local.recovering || local.configChangePending)) {
     return hook({ kind: 'config-changed', configVersion: application.configVersion });
   }
 

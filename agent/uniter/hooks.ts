@@ -1,7 +1,7 @@
-// The hooks a unit runs (charms-in-action, "Hook kinds"): five unit hooks — drover runs install,
-// config-changed, start and stop; upgrade-charm has no operation to trigger it yet — and four
-// hooks per charm relation, named `<name>-relation-<event>`.
-export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'stop';
+// The hooks a unit runs (charms-in-action, "Hook kinds"): five unit hooks — install,
+// config-changed, start, upgrade-charm (after `drover upgrade-charm`) and stop — and four hooks per
+// charm relation, named `<name>-relation-<event>`.
+export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'stop';
 export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {

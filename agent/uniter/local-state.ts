@@ -30,6 +30,15 @@ export interface LocalState {
   configVersion?: number;
   started: boolean;
   stopped: boolean;
+  /**
+   * The charm URL whose contents the charm directory holds. Written only once the directory has
+   * been replaced, so an agent killed mid-upgrade replaces it again, and one restarted after does not.
+   */
+  charmUrl?: string;
+  /** The directory was replaced by an unforced upgrade: upgrade-charm is owed. */
+  upgradeHookPending?: boolean;
+  /** upgrade-charm ran: the config-changed that "likewise" follows it is owed. */
+  configChangePending?: boolean;
   /** True once a hook called status-set: then start does not reset the workload status to unknown. */
   workloadStatusSet: boolean;
   /** Relations whose scope this unit has entered, by relation key. */
@@ -66,6 +75,11 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
       case 'config-changed':
         next.configVersion = hook.configVersion ?? state.configVersion ?? 0;
         next.recovering = false;
+        next.configChangePending = false;
+        break;
+      case 'upgrade-charm':
+        next.upgradeHookPending = false;
+        next.configChangePending = true;
         break;
       case 'start':
         next.started = true;

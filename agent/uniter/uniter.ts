@@ -7,12 +7,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Unit } from '../../shared/domain/entities.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
+import type { CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
 import type { ToolRelation } from '../hook-tools/tool-context.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
+import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
 import { hookEnvironment, newContextId } from './hook-env.js';
@@ -42,6 +44,10 @@ export interface UniterDeps {
   /** PATH, HOME and the like for hooks. */
   baseEnv: Record<string, string | undefined>;
   subordinates?: SubordinateDeployer;
+  /** A charm archive by its sha256, from the machine's cache or the controller. */
+  fetchCharm: CharmFetcher;
+  /** The charm URL the deployer unpacked into the charm directory (its deployed.json). */
+  deployedCharmUrl?: string;
 }
 
 const MODULE = 'juju.worker.uniter';
@@ -106,6 +112,10 @@ export class Uniter {
       this.local = { ...this.local, inFlight: undefined, error: hook };
       saveState(unitDir, this.local);
       this.logger.error(OPERATION, `hook "${hookName(hook)}" was interrupted: the agent stopped while it ran`);
+    }
+    // The charm the deployer unpacked: the starting point for upgrades.
+    if (this.local.charmUrl === undefined && this.deps.deployedCharmUrl !== undefined) {
+      this.save({ ...this.local, charmUrl: this.deps.deployedCharmUrl });
     }
     // "config-changed ... runs ... when recovering from transient unit agent errors"
     this.local.recovering = this.local.installed && this.local.started;
@@ -200,6 +210,22 @@ export class Uniter {
         return;
       case 'clear-resolved':
         await api.call('clear-resolved', { unit: unitName });
+        await this.deps.view.refresh();
+        return;
+      case 'replace-charm': {
+        const archive = step.charmArchive ? await this.deps.fetchCharm(step.charmArchive) : undefined;
+        // This unit's hooks run only from this loop, so none runs while its directory changes.
+        await replaceCharmDir(this.charmDir, archive);
+        // Recorded only now: killed before this line, the agent replaces the directory again.
+        this.save({ ...this.local, charmUrl: step.charmUrl, ...(step.runHooks ? { upgradeHookPending: true } : {}) });
+        this.logger.info(
+          OPERATION,
+          `upgraded charm to "${step.charmUrl}"${step.runHooks || !this.local.error ? '' : ' (forced, in an error state: no upgrade-charm hook)'}`,
+        );
+        return;
+      }
+      case 'report-charm':
+        await api.call('set-unit-charm', { unit: unitName, charmUrl: step.charmUrl });
         await this.deps.view.refresh();
         return;
       case 'enter-scope': {

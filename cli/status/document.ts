@@ -24,6 +24,7 @@ export interface UnitDoc {
   'workload-status': StatusValue;
   'juju-status': StatusValue;
   leader?: boolean;
+  'upgrading-from'?: string;
   machine?: string;
   'open-ports'?: string[];
   'public-address'?: string;

@@ -20,6 +20,7 @@ import { clearResolved } from '../../shared/state/resolve-unit.js';
 import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import type { Store } from '../../shared/state/store.js';
 import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js';
+import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
 
@@ -96,6 +97,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   'clear-resolved': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
     await clearResolved(ctx.store, body.unit);
+    return {};
+  },
+  'set-unit-charm': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await setUnitCharm(ctx.store, body.unit, body.charmUrl);
     return {};
   },
   'machine-dead': async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }),

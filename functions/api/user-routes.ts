@@ -25,6 +25,7 @@ import { readStatus } from '../../shared/state/status.js';
 import { readStatusLog } from '../../shared/state/status-log.js';
 import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
+import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
 
 export interface UserContext {
   store: Store;
@@ -89,6 +90,15 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
       ...(body.to ? { to: body.to } : {}),
       ...(charmArchive ? { charmArchive } : {}),
+    });
+  },
+  'upgrade-charm': async (ctx, body) => {
+    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    return upgradeCharm(ctx.store, body.application, {
+      charm,
+      ...(charmArchive ? { charmArchive } : {}),
+      ...(body.forceUnits ? { forceUnits: true } : {}),
     });
   },
   'add-unit': (ctx, body) =>

@@ -28,6 +28,8 @@ export const agentRequests = {
   'unit-dead': z.strictObject({ unit }),
   'remove-unit': z.strictObject({ unit }),
   'clear-resolved': z.strictObject({ unit }),
+  /** The charm URL whose contents the unit's charm directory now holds. */
+  'set-unit-charm': z.strictObject({ unit, charmUrl: z.string().min(1).max(500) }),
   'machine-dead': z.strictObject({}),
   /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
   'relation-units': z.strictObject({

@@ -11,14 +11,16 @@ const list = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s !== ''));
 
+const charm = z.strictObject({
+  metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
+  config: z.string().optional(),
+  /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
+  archive: z.string().optional(),
+});
+
 export const requests = {
   deploy: z.strictObject({
-    charm: z.strictObject({
-      metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
-      config: z.string().optional(),
-      /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
-      archive: z.string().optional(),
-    }),
+    charm,
     name: name.optional(),
     series: name.optional(),
     constraints: constraints.optional(),
@@ -26,6 +28,8 @@ export const requests = {
     numUnits: z.int().min(0).max(10_000).optional(),
     to: z.array(name).optional(),
   }),
+  /** upgrade-charm (refresh): the application takes a new revision of its charm. */
+  'upgrade-charm': z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() }),
   'add-unit': z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: z.array(name).optional() }),
   'add-machine': z.strictObject({
     count: z.int().min(1).max(1000).optional(),

@@ -34,6 +34,11 @@ export interface Application {
   /** The charm store key of the charm's archive (sha256 of its bytes). */
   charmArchive?: string;
   charm: CharmMeta;
+  /**
+   * The last charm upgrade was `--force-units`: units in a hook error state take the new charm
+   * too (without running upgrade-charm). Units compare `charmUrl` with the charm they deployed.
+   */
+  forceUnits?: boolean;
   constraints: Constraints;
   /** Bumped on every change of the application's constraints; add-unit asserts it. */
   constraintsVersion: number;
@@ -67,6 +72,8 @@ export interface Unit {
   agentStatus: StatusInfo;
   workloadStatus: StatusInfo;
   resolved?: ResolvedMode;
+  /** The charm URL the unit's agent has deployed, as it reported it; status shows `upgrading-from` while it differs from the application's. */
+  charmUrl?: string;
   openPorts: string[];
   privateAddress?: string;
   publicAddress?: string;

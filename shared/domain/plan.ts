@@ -25,8 +25,8 @@ export interface Expect {
   equals?: Record<string, Scalar>;
   /** Attributes that must be absent. */
   absent?: string[];
-  /** Set attributes that must contain the value. */
-  contains?: Record<string, string>;
+  /** Set attributes that must contain the value (every one of the values). */
+  contains?: Record<string, string | string[]>;
   /** Set attributes that must not contain the value. */
   lacks?: Record<string, string>;
   /** Exact size of a set attribute (0: absent, as DynamoDB drops empty sets). */

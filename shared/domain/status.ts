@@ -1,5 +1,6 @@
 // The status document: Juju 2.9's `juju status --format=json` keys (reference §5), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
@@ -72,15 +73,21 @@ function machineDoc(m: Machine) {
   };
 }
 
-function unitDoc(unit: Unit, byName: Map<string, Unit>): Record<string, unknown> {
+/** Application name → its charm URL, for the units' `upgrading-from`. */
+type CharmUrls = Map<string, string>;
+
+function unitDoc(unit: Unit, byName: Map<string, Unit>, charms: CharmUrls): Record<string, unknown> {
   const blocked = unitBlockedBy(unit);
   const subordinates: Record<string, unknown> = {};
   for (const name of unit.subordinates) {
     const sub = byName.get(name);
-    if (sub) subordinates[name] = unitDoc(sub, byName);
+    if (sub) subordinates[name] = unitDoc(sub, byName, charms);
   }
+  // Juju's `upgrading-from`: the charm the unit still runs while its application has a newer one.
+  const upgrading = unit.charmUrl !== undefined && charms.has(unit.application) && unit.charmUrl !== charms.get(unit.application);
   return {
     ...unitStatuses(unit),
+    ...(upgrading ? { 'upgrading-from': unit.charmUrl } : {}),
     ...(unit.machine !== undefined && !unit.principal ? { machine: unit.machine } : {}),
     ...(unit.openPorts.length ? { 'open-ports': unit.openPorts } : {}),
     ...(unit.publicAddress ? { 'public-address': unit.publicAddress } : {}),
@@ -89,7 +96,7 @@ function unitDoc(unit: Unit, byName: Map<string, Unit>): Record<string, unknown>
   };
 }
 
-function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>) {
+function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, charms: CharmUrls) {
   const units = snapshot.units.filter((u) => u.application === app.name);
   const relations: Record<string, string[]> = {};
   const principals = new Set<string>();
@@ -104,7 +111,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
   }
   const principalUnits: Record<string, unknown> = {};
-  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName);
+  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, charms);
   const blocked = applicationBlockedBy(app, snapshot.relations);
   return {
     charm: app.charmUrl,
@@ -112,7 +119,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     os: 'ubuntu',
     'charm-origin': 'local',
     'charm-name': app.charm.name,
-    'charm-rev': 0,
+    'charm-rev': parseCharmUrl(app.charmUrl).revision,
     exposed: app.exposed,
     ...(app.life !== 'alive' ? { life: app.life } : {}),
     'application-status': status(deriveApplicationStatus(units, app.createdAt)),
@@ -127,11 +134,12 @@ const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: t
 
 export function buildStatus(snapshot: StatusSnapshot, now: Date) {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
+  const charms: CharmUrls = new Map(snapshot.applications.map((a) => [a.name, a.charmUrl]));
   const machines: Record<string, unknown> = {};
   for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m);
   const applications: Record<string, unknown> = {};
   for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name)))
-    applications[app.name] = applicationDoc(app, snapshot, byName);
+    applications[app.name] = applicationDoc(app, snapshot, byName, charms);
   const relations = snapshot.relations
     .map((r) => {
       const blocked = relationBlockedBy(r, snapshot.scopes[r.key] ?? []);

@@ -43,7 +43,8 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus'];
+/** A unit's reported charm URL is for status only: its own agent wrote it and knows it. */
+const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl'];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
  * `relations`: the relation's own record tells the units.

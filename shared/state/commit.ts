@@ -55,7 +55,9 @@ function condition(x: Expression, expect: Expect | undefined, mustExist: boolean
   }
   for (const [a, v] of Object.entries(expect?.equals ?? {})) parts.push(`${x.path(a)} = ${x.value(v)}`);
   for (const a of expect?.absent ?? []) parts.push(`attribute_not_exists(${x.name(a)})`);
-  for (const [a, v] of Object.entries(expect?.contains ?? {})) parts.push(`contains(${x.name(a)}, ${x.value(v)})`);
+  for (const [a, v] of Object.entries(expect?.contains ?? {})) {
+    for (const member of Array.isArray(v) ? v : [v]) parts.push(`contains(${x.name(a)}, ${x.value(member)})`);
+  }
   for (const [a, v] of Object.entries(expect?.lacks ?? {})) parts.push(`NOT contains(${x.name(a)}, ${x.value(v)})`);
   for (const [a, n] of Object.entries(expect?.setSize ?? {})) {
     parts.push(n === 0 ? `attribute_not_exists(${x.name(a)})` : `size(${x.name(a)}) = ${x.value(n)}`);
@@ -136,6 +138,16 @@ function isPureCheck(c: Extract<Change, { op: 'update' }>): boolean {
   return empty(c.set) && !c.unset?.length && empty(c.add) && empty(c.addToSet) && empty(c.removeFromSet) && !c.stuck;
 }
 
+/** Two changes of one item may each need members of the same set: the merged item needs them all. */
+function mergeContains(a: Expect['contains'], b: Expect['contains']): Expect['contains'] {
+  const merged: Record<string, string | string[]> = { ...a };
+  for (const [attribute, members] of Object.entries(b ?? {})) {
+    const prior = merged[attribute];
+    merged[attribute] = prior === undefined ? members : [...new Set([prior, members].flat())];
+  }
+  return merged;
+}
+
 function mergeExpect(a?: Expect, b?: Expect): Expect | undefined {
   if (!a) return b;
   if (!b) return a;
@@ -143,7 +155,7 @@ function mergeExpect(a?: Expect, b?: Expect): Expect | undefined {
     life: b.life ?? a.life,
     equals: { ...a.equals, ...b.equals },
     absent: [...(a.absent ?? []), ...(b.absent ?? [])],
-    contains: { ...a.contains, ...b.contains },
+    contains: mergeContains(a.contains, b.contains),
     lacks: { ...a.lacks, ...b.lacks },
     setSize: { ...a.setSize, ...b.setSize },
   };

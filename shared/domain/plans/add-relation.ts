@@ -95,7 +95,7 @@ export function planAddRelation(snapshot: AddRelationSnapshot, args: string[], n
     const limited = endpoints.some((ep) => ep.application === app.name && ep.limit !== undefined);
     // A limit and the pending required relations are both read from the relation set: asserting
     // its size makes a concurrent relate (or remove-relation) on this application re-plan.
-    // The endpoints were inferred from the application's charm: an upgrade meanwhile re-plans.
+    // The endpoints were read from the charm: a concurrent upgrade-charm (which may drop one) re-plans.
     const expect: Expect = { life: 'alive', lacks: { relations: key }, equals: { charmUrl: app.charmUrl } };
     if (limited || before.length > 0) expect.setSize = { relations: app.relations.length };
     changes.push({ op: 'update', ref: refs.application(app.name), addToSet: { relations: [key] }, expect });

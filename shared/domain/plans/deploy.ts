@@ -4,6 +4,7 @@
 // a user "may not create new services with the same name ... until those entities have finally
 // been removed" — the create asserts that no item (Alive or Dying) holds the name.
 import { charmEndpoints, chooseSeries, configDefaults, parseConfigValues, type CharmMeta } from '../charm.js';
+import { formatCharmUrl } from '../charm-url.js';
 import { isEmptyConstraints, type Constraints } from '../constraints.js';
 import type { Application, Machine, Model, Relation } from '../entities.js';
 import { alreadyExists, invalidArgument, notAlive } from '../errors.js';
@@ -86,7 +87,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     life: 'alive',
     series,
     subordinate,
-    charmUrl: `local:${series}/${intent.charm.name}-0`,
+    charmUrl: formatCharmUrl({ series, name: intent.charm.name, revision: 0 }),
     ...(intent.charmArchive ? { charmArchive: intent.charmArchive } : {}),
     charm: intent.charm,
     constraints,

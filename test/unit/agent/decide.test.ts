@@ -12,9 +12,12 @@ const db = relation([wp, mysql], ['wordpress', 'mysql'], 7);
 const [wpApp] = linked([wp, mysql], [db]) as [typeof wp];
 const KEY = db.key;
 
+/** A unit just deployed with the application's current charm. */
+const deployed = (): LocalState => ({ ...freshState(), charmUrl: wpApp.charmUrl });
+
 /** A unit that has installed, run config-changed for the current config, and started. */
 const running = (fields: Partial<LocalState> = {}): LocalState => ({
-  ...freshState(),
+  ...deployed(),
   installed: true,
   configVersion: 3,
   started: true,
@@ -22,7 +25,7 @@ const running = (fields: Partial<LocalState> = {}): LocalState => ({
 });
 
 function remote(u: Partial<Unit> = {}, fields: Partial<RemoteState> = {}): RemoteState {
-  return { unit: unit('wordpress/0', u), application: wpApp, relations: [db], members: {}, ...fields };
+  return { unit: unit('wordpress/0', { charmUrl: wpApp.charmUrl, ...u }), application: wpApp, relations: [db], members: {}, ...fields };
 }
 const inScope = (members: Record<string, number>, u: Partial<Unit> = {}, relations: Relation[] = [db]) =>
   remote({ scopes: [KEY], ...u }, { relations, members: { [KEY]: members } });
@@ -34,13 +37,13 @@ const rel = { relation: KEY, relationId: 7, endpoint: 'db' };
 
 describe('unit hooks', () => {
   it('"The install hook always runs once, and only once, before any other hook"', () => {
-    expect(hookOf(nextStep(freshState(), remote()))).toEqual({ kind: 'install' });
+    expect(hookOf(nextStep(deployed(), remote()))).toEqual({ kind: 'install' });
     // even with a relation waiting to be joined
-    expect(hookOf(nextStep(freshState(), remote({}, { relations: [db] })))).toEqual({ kind: 'install' });
+    expect(hookOf(nextStep(deployed(), remote({}, { relations: [db] })))).toEqual({ kind: 'install' });
   });
 
   it('"config-changed always runs once immediately after the install hook", then "start ... after the first config-changed"', () => {
-    const installed = afterHook(freshState(), { kind: 'install' });
+    const installed = afterHook(deployed(), { kind: 'install' });
     expect(hookOf(nextStep(installed, remote()))).toEqual({ kind: 'config-changed', configVersion: 3 });
     const configured = afterHook(installed, { kind: 'config-changed', configVersion: 3 });
     expect(hookOf(nextStep(configured, remote()))).toEqual({ kind: 'start' });
@@ -199,7 +202,7 @@ describe('lifecycle duties', () => {
   });
 
   it('a Dying unit never installed runs no hook at all', () => {
-    expect(nextStep(freshState(), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+    expect(nextStep(deployed(), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
   });
 
   it('"a unit so terminated will just stop, dead, and completely fail to run anything else ever again"', () => {
@@ -214,5 +217,52 @@ describe('relationStep', () => {
       kind: 'wait',
       why: 'members',
     });
+  });
+});
+
+describe('charm upgrades', () => {
+  const upgraded = { ...wpApp, charmUrl: 'local:jammy/wordpress-1', charmArchive: 'sha-1' };
+  const onUpgraded = (u: Partial<Unit> = {}) => remote({ charmUrl: wpApp.charmUrl, ...u }, { application: upgraded, relations: [] });
+
+  it('"The upgrade-charm hook always runs once immediately after the charm directory contents have been changed by an unforced charm upgrade operation", then config-changed', () => {
+    expect(nextStep(running(), onUpgraded())).toEqual({
+      kind: 'replace-charm',
+      charmUrl: 'local:jammy/wordpress-1',
+      charmArchive: 'sha-1',
+      runHooks: true,
+    });
+    const replaced = running({ charmUrl: 'local:jammy/wordpress-1', upgradeHookPending: true });
+    const reported = onUpgraded({ charmUrl: 'local:jammy/wordpress-1' });
+    expect(hookOf(nextStep(replaced, reported))).toEqual({ kind: 'upgrade-charm' });
+    // "The config-changed hook always runs once immediately after ... the upgrade-charm hook."
+    const afterUpgrade = afterHook(replaced, { kind: 'upgrade-charm' });
+    expect(hookOf(nextStep(afterUpgrade, reported))).toEqual({ kind: 'config-changed', configVersion: 3 });
+    const afterConfig = afterHook(afterUpgrade, { kind: 'config-changed', configVersion: 3 });
+    expect(nextStep(afterConfig, reported)).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('reports the charm the unit now runs, so status stops showing it upgrading-from the old one', () => {
+    const replaced = running({ charmUrl: 'local:jammy/wordpress-1', upgradeHookPending: true });
+    expect(nextStep(replaced, onUpgraded())).toEqual({ kind: 'report-charm', charmUrl: 'local:jammy/wordpress-1' });
+  });
+
+  it('an unforced upgrade waits while the unit is in an error state', () => {
+    expect(nextStep(running({ error: { kind: 'start' } }), onUpgraded())).toEqual({ kind: 'wait', why: 'error' });
+  });
+
+  it('"will not be run after a forced upgrade from an existing error state": the directory is replaced, the unit stays in error', () => {
+    const forced = remote({}, { application: { ...upgraded, forceUnits: true }, relations: [] });
+    const failed = running({ error: { kind: 'config-changed', configVersion: 3 } });
+    expect(nextStep(failed, forced)).toEqual({
+      kind: 'replace-charm',
+      charmUrl: 'local:jammy/wordpress-1',
+      charmArchive: 'sha-1',
+      runHooks: false,
+    });
+    expect(nextStep({ ...failed, charmUrl: 'local:jammy/wordpress-1' }, forced)).toEqual({ kind: 'wait', why: 'error' });
+  });
+
+  it('before install the new charm simply replaces the deployed one: install runs from it, with no upgrade-charm', () => {
+    expect(nextStep(deployed(), onUpgraded())).toMatchObject({ kind: 'replace-charm', runHooks: false });
   });
 });

@@ -25,13 +25,13 @@ describe('planAddRelation', () => {
         op: 'update',
         ref: { kind: 'application', name: 'wordpress' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: wp.charmUrl }, setSize: { relations: 0 } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: 'local:jammy/wordpress-0' }, setSize: { relations: 0 } },
       },
       {
         op: 'update',
         ref: { kind: 'application', name: 'mysql' },
         addToSet: { relations: [WP_DB] },
-        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: mysql.charmUrl } },
+        expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: 'local:jammy/mysql-0' } },
       },
     ]);
   });

@@ -1,0 +1,121 @@
+// upgrade-charm (Juju 3's refresh): the application takes a new revision of its charm.
+//
+// Juju's SetCharm refuses what would leave the model inconsistent: another charm's name, a change
+// of subordinacy, a series the application runs on that the charm drops, and an endpoint an
+// existing relation uses ("would break relation"). Juju allows the upgrade of a Dying application
+// (reference §1.2 Applications rule 4: "Charm upgrade with force is still allowed on Dying") so
+// that bugs in its departed/broken/stop hooks can be fixed while it goes; drover asks for
+// --force-units there.
+//
+// The units are not touched: the transaction stays bounded whatever the number of units. Each
+// unit agent compares the application's charmUrl with the charm it deployed and upgrades itself
+// (charms-in-action.txt: "The upgrade-charm hook always runs once immediately after the charm
+// directory contents have been changed by an unforced charm upgrade operation").
+import { charmEndpoints, configDefaults, type CharmMeta, type Endpoint } from '../charm.js';
+import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
+import type { Application, ConfigValue, Relation } from '../entities.js';
+import { invalidArgument, notAlive, notFound } from '../errors.js';
+import { refs, type Plan } from '../plan.js';
+
+export interface UpgradeCharmIntent {
+  application: string;
+  charm: CharmMeta;
+  /** The charm store key of the new charm's archive. */
+  charmArchive?: string;
+  /** `--force-units`: units in an error state upgrade too; a Dying application may be upgraded. */
+  forceUnits: boolean;
+}
+
+export interface UpgradeCharmSnapshot {
+  application?: Application;
+  /** The relations named in `application.relations` that exist. */
+  relations: Relation[];
+}
+
+export interface UpgradeCharmResult {
+  application: string;
+  /** The new charm URL, e.g. `local:jammy/wordpress-1`. */
+  charmUrl: string;
+}
+
+/** Juju's Relation.ImplementedBy: the charm has an endpoint of that name, role and interface. */
+const implements_ = (endpoints: Endpoint[], used: { name: string; role: string; interface: string }) =>
+  endpoints.some((e) => e.name === used.name && e.role === used.role && e.interface === used.interface);
+
+/**
+ * The new charm's config: values the user set that the new charm still has (with the same type)
+ * are kept; everything else takes the new charm's default; options the new charm dropped go.
+ */
+export function upgradedConfig(app: Application, charm: CharmMeta): Record<string, ConfigValue> {
+  const oldDefaults = configDefaults(app.charm);
+  const config = configDefaults(charm);
+  for (const [key, option] of Object.entries(charm.config)) {
+    const value = app.config[key];
+    const old = Object.hasOwn(app.charm.config, key) ? app.charm.config[key] : undefined;
+    const userSet = value !== undefined && value !== oldDefaults[key];
+    if (userSet && old?.type === option.type) config[key] = value;
+  }
+  return config;
+}
+
+const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: UpgradeCharmIntent): Plan<UpgradeCharmResult> {
+  const { application: name, charm } = intent;
+  const app = snapshot.application;
+  if (!app) throw notFound(`application "${name}" not found`);
+  if (app.life === 'dead') throw notAlive(`cannot upgrade application "${name}": application is dead`);
+  if (app.life !== 'alive' && !intent.forceUnits) {
+    throw notAlive(`cannot upgrade application "${name}": application is not alive; use --force-units to upgrade a dying application`);
+  }
+  const current = parseCharmUrl(app.charmUrl);
+  if (charm.name !== app.charm.name) {
+    throw invalidArgument(
+      `cannot upgrade "${name}" from charm "${app.charm.name}" to "${charm.name}": an upgrade keeps the charm's name; deploy "${charm.name}" as a new application instead`,
+    );
+  }
+  const charmUrl = formatCharmUrl({ series: app.series, name: charm.name, revision: current.revision + 1 });
+  const cannot = `cannot upgrade application "${name}" to charm "${charmUrl}"`;
+  if (charm.subordinate !== app.subordinate) throw invalidArgument(`${cannot}: cannot change an application's subordinacy`);
+  if (charm.series.length && !charm.series.includes(app.series)) {
+    throw invalidArgument(
+      `${cannot}: series "${app.series}" not supported by charm, supported series are: ${charm.series.join(',')}; the application keeps its series`,
+    );
+  }
+  const endpoints = charmEndpoints(charm);
+  for (const relation of [...snapshot.relations].sort((a, b) => a.id - b.id)) {
+    const used = relation.endpoints.find((e) => e.application === name);
+    if (used && !implements_(endpoints, used)) {
+      throw invalidArgument(`${cannot}: would break relation "${relation.key}"; remove the relation first`);
+    }
+  }
+
+  const config = upgradedConfig(app, charm);
+  const configChanged = !sameConfig(config, app.config);
+  return {
+    changes: [
+      {
+        op: 'update',
+        ref: refs.application(name),
+        set: {
+          charm,
+          charmUrl,
+          charmArchive: intent.charmArchive,
+          forceUnits: intent.forceUnits,
+          ...(configChanged ? { config, configVersion: app.configVersion + 1 } : {}),
+        },
+        // Every fact the plan relied on: the charm it upgrades from (a concurrent upgrade plans
+        // again, for the revision after), the config it merged, and the relations it checked
+        // (a relation added meanwhile could use an endpoint the new charm drops).
+        expect: {
+          life: intent.forceUnits ? ['alive', 'dying'] : 'alive',
+          equals: { charmUrl: app.charmUrl, configVersion: app.configVersion },
+          setSize: { relations: app.relations.length },
+          ...(app.relations.length ? { contains: { relations: app.relations } } : {}),
+        },
+      },
+    ],
+    result: { application: name, charmUrl },
+  };
+}
