@@ -8,10 +8,12 @@ import { describeIssues, requests, type Operation } from '../../shared/api/reque
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { agentRoutes } from './agent-routes.js';
 import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json } from './http.js';
+import { PresenceRecorder } from './presence.js';
 import { userRoutes } from './user-routes.js';
 
 export interface ApiDeps {
@@ -20,6 +22,8 @@ export interface ApiDeps {
   auth: UserAuth;
   controller: string;
   stuckAfterSeconds?: number;
+  /** An agent silent this long shows as lost (units) or down (machines); default 12 min. */
+  agentLostAfterSeconds?: number;
   logger?: Logger;
   /** Agents' log lines (the agent `log` op) and debug-log's source. */
   logs?: LogSink;
@@ -49,13 +53,16 @@ function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } 
 
 export function createApiHandler(deps: ApiDeps): Handler {
   const logger = deps.logger ?? new Logger({ serviceName: 'api' });
+  const agentLostAfterSeconds = deps.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS;
   const user = {
     store: deps.store,
     charms: deps.charms,
     controller: deps.controller,
     stuckAfterSeconds: deps.stuckAfterSeconds ?? 600,
+    agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
   };
+  const presence = new PresenceRecorder(deps.store, agentLostAfterSeconds * 1000, logger);
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method;
@@ -67,6 +74,8 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (agentCharm || agentOp) {
       const machine = await authenticateAgent(event, deps.store);
       if (!machine) return errorResponse('unauthorized', 'permission denied: a valid machine agent credential is required');
+      // Any request with a valid credential, even one refused later, shows the agent is talking.
+      await presence.seen(machine);
       if (agentCharm && method === 'GET') {
         const archive = await deps.charms.get(agentCharm[1]!);
         if (!archive) return errorResponse('not-found', `charm archive ${agentCharm[1]} not found`);
@@ -129,6 +138,7 @@ export const handler: Handler = (event) => {
     auth: { kind: 'iam' },
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
+    agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: lambdaLogSink(),
   });
   return lambdaHandler(event);

@@ -29,6 +29,8 @@ export const agentRequests = {
   'remove-unit': z.strictObject({ unit }),
   'clear-resolved': z.strictObject({ unit }),
   'machine-dead': z.strictObject({}),
+  /** Nothing but "this agent is alive": sent only when the agent has been quiet for a while (agent/machine/heartbeat.ts). */
+  heartbeat: z.strictObject({}),
   /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
   'relation-units': z.strictObject({
     unit,
