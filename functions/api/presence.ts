@@ -1,5 +1,5 @@
-// "Last seen" for agents: every agent API request that passes authentication proves the machine's
-// agent is alive and talking, so the API records it (shared/state/presence.ts), and status shows
+// "Last seen" for agents: every agent API request that succeeds proves the machine's agent is
+// alive and talking, so the API records it (shared/state/presence.ts), and status shows
 // silent agents as lost/down (shared/domain/presence.ts). The agent's own heartbeat is just one
 // more such request, sent only when the agent has had nothing else to say for 5–6 minutes.
 //

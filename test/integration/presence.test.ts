@@ -101,8 +101,10 @@ describe('recording presence', () => {
       expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
     });
 
-    it('a refused credential records nothing', async () => {
+    it('a refused request records nothing: a wrong credential, or bad input with the right one', async () => {
       expect((await call('heartbeat', 'wrong')).statusCode).toBe(403);
+      const bad = await api(apiEvent('POST', '/v1/agent/heartbeat', { beat: 1 }, 'machine-0:secret-0'));
+      expect(bad.statusCode).toBe(400);
       expect(await readPresence(store, ['0'])).toEqual({});
     });
   });
