@@ -62,7 +62,12 @@ export async function readStatusPage(store: Store, options: { cursor?: string; l
     relations: of<Relation>('relation'),
     machines,
     units: of<Unit>('unit'),
-    presence: machines.length ? await readPresence(store, machines.map((m) => m.id)) : {},
+    presence: machines.length
+      ? await readPresence(
+          store,
+          machines.map((m) => m.id),
+        )
+      : {},
   };
   if (position.collection < order.length) page.cursor = encode(position);
   return page;
