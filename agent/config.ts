@@ -15,10 +15,25 @@ export interface AgentConfig {
   machineDir: string;
   /** How often everything is read again, to cover lost hints (jittered ±20%). */
   resyncMs: number;
+  /** The longest this agent stays silent on the API (jittered up to +20%), so status does not show it lost. */
+  heartbeatMs: number;
 }
 
 /** Ten minutes: with one receive per 20 s that keeps an idle agent near 200 requests an hour. */
 export const DEFAULT_RESYNC_SECONDS = 600;
+
+/**
+ * Five minutes (to six, jittered), counted from the agent's last API request of any kind: at most
+ * 12 heartbeats an hour, fewer as the resync's requests count too. The controller's threshold
+ * (DEFAULT_AGENT_LOST_AFTER_SECONDS, 12 min) is two of these.
+ */
+export const DEFAULT_HEARTBEAT_SECONDS = 300;
+
+function positiveSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const seconds = Number(env[name] ?? fallback);
+  if (!(seconds > 0)) throw new ConfigError(`machine agent: ${name} must be a positive number of seconds, not "${env[name]}"`);
+  return seconds;
+}
 
 export class ConfigError extends Error {}
 
@@ -33,9 +48,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): AgentConfig {
   let credential = env.DROVER_AGENT_CREDENTIAL;
   if (!credential && env.DROVER_AGENT_CREDENTIAL_FILE) credential = readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim();
   if (!credential) throw new ConfigError('machine agent: set DROVER_AGENT_CREDENTIAL or DROVER_AGENT_CREDENTIAL_FILE');
-  const resyncSeconds = Number(env.DROVER_RESYNC_SECONDS ?? DEFAULT_RESYNC_SECONDS);
-  if (!(resyncSeconds > 0))
-    throw new ConfigError(`machine agent: DROVER_RESYNC_SECONDS must be a positive number, not "${env.DROVER_RESYNC_SECONDS}"`);
+  const resyncSeconds = positiveSeconds(env, 'DROVER_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
+  const heartbeatSeconds = positiveSeconds(env, 'DROVER_HEARTBEAT_SECONDS', DEFAULT_HEARTBEAT_SECONDS);
   return {
     controllerId: required(env, 'DROVER_CONTROLLER_ID'),
     machineId,
@@ -47,6 +61,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): AgentConfig {
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
     resyncMs: resyncSeconds * 1000,
+    heartbeatMs: heartbeatSeconds * 1000,
   };
 }
 

@@ -39,6 +39,8 @@ export interface ControllerOptions {
   /** The machine agent; by default agent/machine-agent.ts run through tsx. */
   agentCommand?: string[];
   stuckAfterSeconds?: number;
+  /** An agent silent this long shows as lost/down in status; default 12 min. */
+  agentLostAfterSeconds?: number;
   logger?: Logger;
 }
 
@@ -87,6 +89,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       auth: { kind: 'token', token: secrets.token },
       controller: secrets.controllerId,
       stuckAfterSeconds: options.stuckAfterSeconds ?? 600,
+      ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
     });
     const server = await startApiServer(api, { port: options.port ?? secrets.apiPort ?? 0 });
     stops.push(() => server.close());

@@ -21,6 +21,8 @@ export interface ConsumerSettings {
   maxRecordAge: Duration;
   /** Entity kinds (the item attribute `entity`) the function is given; all when absent. */
   kinds?: { kind: string; images: ('NewImage' | 'OldImage')[] };
+  /** Or: every kind but this one (a record matches if either image is of another kind). */
+  allKindsBut?: string;
 }
 
 export const CONSUMERS: Record<ConsumerKey, ConsumerSettings> = {
@@ -39,11 +41,14 @@ export const CONSUMERS: Record<ConsumerKey, ConsumerSettings> = {
     maxRecordAge: Duration.hours(1),
     kinds: { kind: 'cleanup', images: ['NewImage'] },
   },
-  // Every kind: which machines a change concerns depends on the entity (notify.ts decides).
+  // Every kind: which machines a change concerns depends on the entity (notify.ts decides) —
+  // except agent presence, written about once a minute per busy machine and of no interest to
+  // any agent, so it costs no invocation at all.
   notifier: {
     batchSize: 100,
     retryAttempts: 5,
     maxRecordAge: Duration.hours(1),
+    allKindsBut: 'presence',
   },
 };
 
@@ -87,6 +92,7 @@ export class StreamConsumers extends Construct {
         maxRecordAge: settings.maxRecordAge,
         onFailure: new SqsDlq(this.failureQueue),
         ...(settings.kinds ? { filters: filtersFor(settings.kinds) } : {}),
+        ...(settings.allKindsBut ? { filters: filtersExcluding(settings.allKindsBut) } : {}),
       });
       props.functions[key].addEventSource(source);
       mappings[key] = source;
@@ -102,6 +108,13 @@ export class StreamConsumers extends Construct {
         "dynamodb:ListStreams (granted by the event source mapping) supports no resource-level permissions; every other stream action is on this table's stream ARN.",
     });
   }
+}
+
+/** A record whose new or old image is of any other kind; one that is only ever `kind` matches neither. */
+function filtersExcluding(kind: string): Array<{ [key: string]: unknown }> {
+  return (['NewImage', 'OldImage'] as const).map((image) =>
+    lambda.FilterCriteria.filter({ dynamodb: { [image]: { [ATTR.kind]: { S: lambda.FilterRule.notEquals(kind) } } } }),
+  );
 }
 
 /** One filter per image: Lambda passes a record that matches any of them. */

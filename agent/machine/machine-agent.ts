@@ -4,7 +4,8 @@
 // Dead principals assigned to it, recalling them, and removing them; detecting deployed principals
 // not assigned to it, and recalling them; detecting its machine's Dying state, and setting it to
 // Dead." It also hosts this machine's unit agents (in-process, supervised), their hook tools and
-// the machine-wide hook lock, and reports its status.
+// the machine-wide hook lock, and reports its status (started; status shows it down when its
+// heartbeat stops, agent/machine/heartbeat.ts).
 //
 // It learns of changes from its SQS queue and reads state only then (and at a periodic resync):
 // DESIGN "State is the truth; messages are hints".
@@ -26,6 +27,7 @@ import { ViewSource, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
 import { Deployer } from './deployer.js';
 import { planDeployments } from './deployments.js';
+import { Heartbeat, withHeartbeat } from './heartbeat.js';
 import { HintReceiver } from './hint-receiver.js';
 import { isDroverErrorCode } from './refusals.js';
 import { isMarkedDead, markDead, takeAgentLock } from './single-instance.js';
@@ -61,6 +63,7 @@ export class MachineAgent {
   private readonly supervisor: UniterSupervisor;
   private readonly hookLock = new Mutex();
   private readonly wake = new Signal();
+  private readonly heartbeat: Heartbeat;
   private hints?: HintReceiver;
   private sqs?: SQSClient;
   private resyncTimer?: NodeJS.Timeout;
@@ -68,7 +71,15 @@ export class MachineAgent {
 
   constructor(private readonly options: MachineAgentOptions) {
     const { config } = options;
-    this.api = options.api ?? createAgentApi({ url: config.apiUrl, machineId: config.machineId, credential: config.credential });
+    this.heartbeat = new Heartbeat({
+      intervalMs: config.heartbeatMs,
+      send: async () => void (await this.api.call('heartbeat', {})),
+      onError: (e) => this.heartbeatFailed(e),
+    });
+    this.api = withHeartbeat(
+      options.api ?? createAgentApi({ url: config.apiUrl, machineId: config.machineId, credential: config.credential }),
+      this.heartbeat,
+    );
     this.log = new AgentLog(config.machineId, this.api);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
@@ -100,9 +111,11 @@ export class MachineAgent {
       for (const record of this.deployer.list()) this.supervisor.start(record.unit);
       this.startHints();
       this.scheduleResync();
+      this.heartbeat.start();
       await this.mainLoop();
       return this.outcome ?? 'stopped';
     } finally {
+      this.heartbeat.stop();
       if (this.resyncTimer) clearTimeout(this.resyncTimer);
       await this.hints?.stop();
       await this.supervisor.stopAll({ shutdown: this.outcome === 'stopped' });
@@ -122,6 +135,16 @@ export class MachineAgent {
     this.log.log(undefined, 'ERROR', MODULE, `the controller refused this agent's credential (${e.message}); stopping`);
     this.outcome = 'refused';
     return 'refused';
+  }
+
+  private heartbeatFailed(e: unknown): void {
+    if (e instanceof AgentApiError && e.code === 'unauthorized') {
+      // An idle agent learns here that its machine is gone: stop as the main loop would.
+      this.refused(e);
+      this.wake.notify();
+      return;
+    }
+    this.log.log(undefined, 'WARNING', MODULE, `cannot send a heartbeat: ${(e as Error).message}; trying again soon`);
   }
 
   private async mainLoop(): Promise<void> {

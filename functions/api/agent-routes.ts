@@ -105,6 +105,8 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     return {};
   },
   'machine-dead': async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }),
+  // The handler has recorded the caller's presence already, as for every agent request.
+  heartbeat: async () => ({}),
   'relation-units': async (ctx, body) => {
     // A unit observes only relations its own application is in.
     const unit = await ownUnit(ctx, body.unit);

@@ -8,10 +8,12 @@ import { describeIssues, requests, type Operation } from '../../shared/api/reque
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { agentRoutes } from './agent-routes.js';
 import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json } from './http.js';
+import { PresenceRecorder } from './presence.js';
 import { userRoutes } from './user-routes.js';
 
 export interface ApiDeps {
@@ -20,6 +22,8 @@ export interface ApiDeps {
   auth: UserAuth;
   controller: string;
   stuckAfterSeconds?: number;
+  /** An agent silent this long shows as lost (units) or down (machines); default 12 min. */
+  agentLostAfterSeconds?: number;
   logger?: Logger;
   /** Agents' log lines (the agent `log` op) and debug-log's source. */
   logs?: LogSink;
@@ -49,48 +53,70 @@ function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } 
 
 export function createApiHandler(deps: ApiDeps): Handler {
   const logger = deps.logger ?? new Logger({ serviceName: 'api' });
+  const agentLostAfterSeconds = deps.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS;
   const user = {
     store: deps.store,
     charms: deps.charms,
     controller: deps.controller,
     stuckAfterSeconds: deps.stuckAfterSeconds ?? 600,
+    agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
   };
+  const presence = new PresenceRecorder(deps.store, agentLostAfterSeconds * 1000, logger);
+
+  /** One agent request from an authenticated machine. */
+  async function agentRoute(
+    event: APIGatewayProxyEventV2,
+    machine: string,
+    request: { method: string; path: string; charm?: string; op?: string },
+  ): Promise<APIGatewayProxyStructuredResultV2> {
+    const { method, path, charm, op: agentOp } = request;
+    if (charm !== undefined && method === 'GET') {
+      const archive = await deps.charms.get(charm);
+      if (!archive) return errorResponse('not-found', `charm archive ${charm} not found`);
+      return {
+        statusCode: 200,
+        headers: { 'content-type': 'application/gzip' },
+        body: archive.toString('base64'),
+        isBase64Encoded: true,
+      };
+    }
+    if (!agentOp || !Object.hasOwn(agentRequests, agentOp) || method !== 'POST')
+      return errorResponse('not-found', `no agent route ${method} ${path}`);
+    const op = agentOp as AgentOperation;
+    const body = parseBody(event);
+    if (!body.ok) return errorResponse('invalid-argument', body.message);
+    const parsed = agentRequests[op].safeParse(body.value);
+    if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
+    return json(
+      200,
+      await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
+        { store: deps.store, machine, ...(deps.logs ? { logs: deps.logs } : {}) },
+        parsed.data,
+      ),
+    );
+  }
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method;
     const path = event.rawPath.replace(/\/+$/, '');
-    const agentCharm = path.match(/^\/v1\/agent\/charms\/([0-9a-f]{64})$/);
+    const agentCharm = path.match(/^\/v1\/agent\/charms\/([0-9a-f]{64})$/)?.[1];
     const agentOp = path.match(/^\/v1\/agent\/([a-z-]+)$/)?.[1];
     const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
 
     if (agentCharm || agentOp) {
       const machine = await authenticateAgent(event, deps.store);
       if (!machine) return errorResponse('unauthorized', 'permission denied: a valid machine agent credential is required');
-      if (agentCharm && method === 'GET') {
-        const archive = await deps.charms.get(agentCharm[1]!);
-        if (!archive) return errorResponse('not-found', `charm archive ${agentCharm[1]} not found`);
-        return {
-          statusCode: 200,
-          headers: { 'content-type': 'application/gzip' },
-          body: archive.toString('base64'),
-          isBase64Encoded: true,
-        };
-      }
-      if (!agentOp || !Object.hasOwn(agentRequests, agentOp) || method !== 'POST')
-        return errorResponse('not-found', `no agent route ${method} ${path}`);
-      const op = agentOp as AgentOperation;
-      const body = parseBody(event);
-      if (!body.ok) return errorResponse('invalid-argument', body.message);
-      const parsed = agentRequests[op].safeParse(body.value);
-      if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
-      return json(
-        200,
-        await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
-          { store: deps.store, machine, ...(deps.logs ? { logs: deps.logs } : {}) },
-          parsed.data,
-        ),
-      );
+      const response = await agentRoute(event, machine, {
+        method,
+        path,
+        ...(agentCharm ? { charm: agentCharm } : {}),
+        ...(agentOp ? { op: agentOp } : {}),
+      });
+      // Only a request that succeeded records the agent as seen (a refused one changes nothing);
+      // the agent's heartbeat is pushed back only by successes too (agent/machine/heartbeat.ts).
+      if (response.statusCode === 200) await presence.seen(machine);
+      return response;
     }
 
     if (!userOp || !Object.hasOwn(requests, userOp)) return errorResponse('not-found', `no route ${method} ${path}; see "drover help"`);
@@ -129,6 +155,7 @@ export const handler: Handler = (event) => {
     auth: { kind: 'iam' },
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
+    agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: lambdaLogSink(),
   });
   return lambdaHandler(event);

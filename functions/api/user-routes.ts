@@ -33,6 +33,8 @@ export interface UserContext {
   controller: string;
   /** Dying longer than this is stuck (seconds). */
   stuckAfterSeconds: number;
+  /** An agent silent this long shows as lost/down in status (seconds). */
+  agentLostAfterSeconds: number;
   /** The agents' log, for debug-log. */
   logs?: LogSink;
 }
@@ -76,7 +78,7 @@ async function configView(store: Store, name: string) {
 }
 
 export const userRoutes: { [O in Operation]: Route<O> } = {
-  status: (ctx) => readStatus(ctx.store, ctx.controller),
+  status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
     const charm = parseCharm(body.charm.metadata, body.charm.config);

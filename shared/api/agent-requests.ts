@@ -31,6 +31,8 @@ export const agentRequests = {
   /** The charm URL whose contents the unit's charm directory now holds. */
   'set-unit-charm': z.strictObject({ unit, charmUrl: z.string().min(1).max(500) }),
   'machine-dead': z.strictObject({}),
+  /** Nothing but "this agent is alive": sent only when the agent has been quiet for a while (agent/machine/heartbeat.ts). */
+  heartbeat: z.strictObject({}),
   /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
   'relation-units': z.strictObject({
     unit,

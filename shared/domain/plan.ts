@@ -14,7 +14,9 @@ export type EntityRef =
   | { kind: 'sequence'; name: string }
   | { kind: 'cleanup'; id: string }
   /** One entry of an entity's status history (`show-status-log`). */
-  | { kind: 'statusLog'; entity: string; at: string; type: string };
+  | { kind: 'statusLog'; entity: string; at: string; type: string }
+  /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
+  | { kind: 'presence'; machine: string };
 
 export type Scalar = string | number | boolean;
 
@@ -74,6 +76,7 @@ export const refs = {
   sequence: (name: string): EntityRef => ({ kind: 'sequence', name }),
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
+  presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -98,5 +101,7 @@ export const refName = (ref: EntityRef): string => {
       return `cleanup ${ref.id}`;
     case 'statusLog':
       return `status log ${ref.entity} ${ref.at}`;
+    case 'presence':
+      return `presence of machine ${ref.machine}`;
   }
 };

@@ -4,6 +4,7 @@ import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
+import { isAgentSilent, presentMachineStatus, presentUnitStatuses, type Presence } from './presence.js';
 
 export interface StatusSnapshot {
   model: Model;
@@ -13,7 +14,17 @@ export interface StatusSnapshot {
   relations: Relation[];
   /** Units in scope of each Dying relation (a few, for blocked-by). */
   scopes: Record<string, string[]>;
+  /** When each machine's agent was last seen: presence (lost/down) is computed from it here. */
+  presence: Presence;
   controller: string;
+}
+
+/** What a document is computed for: the snapshot's presence, at the time of the read. */
+interface Context {
+  presence: Presence;
+  now: Date;
+  /** Application name → its charm URL, for the units' `upgrading-from`. */
+  charms: Map<string, string>;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -34,15 +45,11 @@ function status(info: StatusInfo, life?: string): Record<string, unknown> {
   };
 }
 
-/** A unit whose agent is in error shows the error as its workload status, and its agent idle (§5.2). */
-function unitStatuses(unit: Unit) {
-  if (unit.agentStatus.current === 'error') {
-    return {
-      'workload-status': status({ ...unit.agentStatus, current: 'error' }),
-      'juju-status': status({ current: 'idle', since: unit.agentStatus.since }, unit.life),
-    };
-  }
-  return { 'workload-status': status(unit.workloadStatus), 'juju-status': status(unit.agentStatus, unit.life) };
+/** A unit whose agent is in error shows the error as its workload status, and its agent idle; a silent one is lost (§5.2). */
+function unitStatuses(unit: Unit, ctx: Context) {
+  const silent = unit.machine !== undefined && isAgentSilent(ctx.presence, unit.machine, ctx.now);
+  const shown = presentUnitStatuses(unit, silent);
+  return { 'workload-status': status(shown.workload), 'juju-status': status(shown.agent, unit.life) };
 }
 
 const SEVERITY = ['error', 'blocked', 'waiting', 'maintenance', 'active', 'terminated', 'unknown'];
@@ -58,10 +65,10 @@ export function deriveApplicationStatus(units: Unit[], fallbackSince: string): S
   return worst ?? { current: 'unknown', since: fallbackSince };
 }
 
-function machineDoc(m: Machine) {
+function machineDoc(m: Machine, ctx: Context) {
   const blocked = machineBlockedBy(m);
   return {
-    'juju-status': status(m.agentStatus, m.life),
+    'juju-status': status(presentMachineStatus(m, isAgentSilent(ctx.presence, m.id, ctx.now)), m.life),
     ...(m.addresses[0] ? { 'dns-name': m.addresses[0], 'ip-addresses': m.addresses } : {}),
     'instance-id': m.instanceId ?? 'pending',
     'machine-status': status(m.instanceStatus),
@@ -73,20 +80,18 @@ function machineDoc(m: Machine) {
   };
 }
 
-/** Application name → its charm URL, for the units' `upgrading-from`. */
-type CharmUrls = Map<string, string>;
-
-function unitDoc(unit: Unit, byName: Map<string, Unit>, charms: CharmUrls): Record<string, unknown> {
+function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): Record<string, unknown> {
   const blocked = unitBlockedBy(unit);
   const subordinates: Record<string, unknown> = {};
   for (const name of unit.subordinates) {
     const sub = byName.get(name);
-    if (sub) subordinates[name] = unitDoc(sub, byName, charms);
+    if (sub) subordinates[name] = unitDoc(sub, byName, ctx);
   }
   // Juju's `upgrading-from`: the charm the unit still runs while its application has a newer one.
+  const { charms } = ctx;
   const upgrading = unit.charmUrl !== undefined && charms.has(unit.application) && unit.charmUrl !== charms.get(unit.application);
   return {
-    ...unitStatuses(unit),
+    ...unitStatuses(unit, ctx),
     ...(upgrading ? { 'upgrading-from': unit.charmUrl } : {}),
     ...(unit.machine !== undefined && !unit.principal ? { machine: unit.machine } : {}),
     ...(unit.openPorts.length ? { 'open-ports': unit.openPorts } : {}),
@@ -96,7 +101,7 @@ function unitDoc(unit: Unit, byName: Map<string, Unit>, charms: CharmUrls): Reco
   };
 }
 
-function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, charms: CharmUrls) {
+function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, ctx: Context) {
   const units = snapshot.units.filter((u) => u.application === app.name);
   const relations: Record<string, string[]> = {};
   const principals = new Set<string>();
@@ -111,7 +116,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
   }
   const principalUnits: Record<string, unknown> = {};
-  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, charms);
+  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, ctx);
   const blocked = applicationBlockedBy(app, snapshot.relations);
   return {
     charm: app.charmUrl,
@@ -134,12 +139,12 @@ const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: t
 
 export function buildStatus(snapshot: StatusSnapshot, now: Date) {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
-  const charms: CharmUrls = new Map(snapshot.applications.map((a) => [a.name, a.charmUrl]));
+  const ctx: Context = { presence: snapshot.presence, now, charms: new Map(snapshot.applications.map((a) => [a.name, a.charmUrl])) };
   const machines: Record<string, unknown> = {};
-  for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m);
+  for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m, ctx);
   const applications: Record<string, unknown> = {};
   for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name)))
-    applications[app.name] = applicationDoc(app, snapshot, byName, charms);
+    applications[app.name] = applicationDoc(app, snapshot, byName, ctx);
   const relations = snapshot.relations
     .map((r) => {
       const blocked = relationBlockedBy(r, snapshot.scopes[r.key] ?? []);

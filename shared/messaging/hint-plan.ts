@@ -36,6 +36,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'sequence',
   'cleanup',
   'statusLog',
+  'presence',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -86,6 +87,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'sequence':
     case 'cleanup':
     case 'statusLog':
+    case 'presence':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -15,6 +15,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   sequence: [],
   cleanup: [],
   statusLog: [],
+  presence: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

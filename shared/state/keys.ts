@@ -68,6 +68,10 @@ export function keyOf(model: string, ref: EntityRef): Key {
     case 'statusLog':
       // An entity's history is one partition, newest last: `show-status-log` is one Query.
       return { pk: statusLogPartition(model, ref.entity), sk: `${ref.at}#${ref.type}` };
+    case 'presence':
+      // Its own item, never the machine's: a heartbeat must not change what the provisioner and
+      // the notifier watch (the machine item), and the stream consumers skip this kind.
+      return { pk: `${model}#PRESENCE#${ref.machine}`, sk: ITEM_SK };
   }
 }
 

@@ -3,9 +3,11 @@
 // (applications, relations, machines, then each application's units) and fetch items in batches.
 import type { Application, Machine, Relation, Unit } from '../domain/entities.js';
 import type { EntityRef } from '../domain/plan.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../domain/presence.js';
 import { buildStatus, type StatusDocument, type StatusSnapshot } from '../domain/status.js';
 import { collections } from './keys.js';
 import { requireModel } from './model.js';
+import { readPresence } from './presence.js';
 import { getEach, listAll, listCollection, listScope } from './reads.js';
 import type { Store } from './store.js';
 
@@ -14,6 +16,8 @@ export interface StatusPage {
   relations: Relation[];
   machines: Machine[];
   units: Unit[];
+  /** When the agents of this page's machines were last seen (one batch read per page of machines). */
+  presence: Record<string, string>;
   /** Pass back for the next page; absent on the last. */
   cursor?: string;
 }
@@ -52,20 +56,42 @@ export async function readStatusPage(store: Store, options: { cursor?: string; l
   const items = await getEach<never>(store, refs);
   // Items deleted since they were listed come back undefined and are skipped.
   const of = <T>(kind: EntityRef['kind']) => items.filter((item, i) => item !== undefined && refs[i]?.kind === kind) as T[];
+  const machines = of<Machine>('machine');
   const page: StatusPage = {
     applications: of<Application>('application'),
     relations: of<Relation>('relation'),
-    machines: of<Machine>('machine'),
+    machines,
     units: of<Unit>('unit'),
+    presence: machines.length
+      ? await readPresence(
+          store,
+          machines.map((m) => m.id),
+        )
+      : {},
   };
   if (position.collection < order.length) page.cursor = encode(position);
   return page;
 }
 
+export interface StatusOptions {
+  controller?: string;
+  /** How long an agent may be silent before it shows as lost/down. */
+  agentLostAfterSeconds?: number;
+}
+
 /** Reads every page, and a few of the scope members that hold each Dying relation. */
-export async function readStatusSnapshot(store: Store, controller = 'local'): Promise<StatusSnapshot> {
+export async function readStatusSnapshot(store: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
   const model = await requireModel(store);
-  const snapshot: StatusSnapshot = { model, applications: [], units: [], machines: [], relations: [], scopes: {}, controller };
+  const snapshot: StatusSnapshot = {
+    model,
+    applications: [],
+    units: [],
+    machines: [],
+    relations: [],
+    scopes: {},
+    presence: { lastSeen: {}, lostAfterMs: (options.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS) * 1000 },
+    controller: options.controller ?? 'local',
+  };
   let cursor: string | undefined;
   do {
     const page = await readStatusPage(store, cursor ? { cursor } : {});
@@ -73,6 +99,7 @@ export async function readStatusSnapshot(store: Store, controller = 'local'): Pr
     snapshot.relations.push(...page.relations);
     snapshot.machines.push(...page.machines);
     snapshot.units.push(...page.units);
+    Object.assign(snapshot.presence.lastSeen, page.presence);
     cursor = page.cursor;
   } while (cursor);
   for (const relation of snapshot.relations.filter((r) => r.life === 'dying')) {
@@ -82,6 +109,7 @@ export async function readStatusSnapshot(store: Store, controller = 'local'): Pr
   return snapshot;
 }
 
-export async function readStatus(store: Store, controller = 'local'): Promise<StatusDocument> {
-  return buildStatus(await readStatusSnapshot(store, controller), store.now());
+/** The status document; presence is computed at the store's now, as Juju computes it at status time. */
+export async function readStatus(store: Store, options: StatusOptions = {}): Promise<StatusDocument> {
+  return buildStatus(await readStatusSnapshot(store, options), store.now());
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
+import { recordPresence } from '../../shared/state/presence.js';
 import { recordInstance, recordProvisioningError } from '../../shared/state/provisioning.js';
 import { charmDir, REPO, startCliController, type CliHarness } from '../support/cli.js';
 
@@ -42,6 +43,8 @@ async function buildModel() {
   await setMachineAgentStatus(ctl.store, '0', { current: 'started' });
   await recordInstance(ctl.store, '1', { instanceId: 'local-1', attempt: 0, hardware, addresses: ['10.0.0.11'] });
   await setMachineAgentStatus(ctl.store, '1', { current: 'started' });
+  // The agents of machines 0 and 1 are talking (each agent API request records it).
+  for (const machine of ['0', '1']) await recordPresence(ctl.store, machine, 0);
   await recordProvisioningError(ctl.store, '2', {
     message: 'no instance types in local matching constraints "arch=amd64 mem=2048M"',
     transient: false,
@@ -149,6 +152,70 @@ describe('status', () => {
     const res = await must('stuck');
     expect(res.stdout).toContain('unit mysql/0');
     expect(res.stdout).toContain('run "drover retry-provisioning 2"');
+  });
+});
+
+describe('agent presence', () => {
+  /**
+   * wordpress/0's agent on machine 0 talks; machine 1's agent fell silent with mysql/0 idle and
+   * mysql/1 in error; mysql/2's machine was never provisioned.
+   */
+  async function buildSilentModel(c: CliHarness) {
+    const run = async (...args: string[]) => {
+      const res = await c.run(args);
+      if (res.code !== 0) throw new Error(`drover ${args.join(' ')}: ${res.stderr}`);
+    };
+    await run('deploy', charmDir('cli-wordpress'));
+    await run('deploy', charmDir('cli-mysql'), '-n', '2');
+    await run('add-unit', 'mysql', '--to', '1');
+    await run('add-machine');
+    const hardware = 'arch=amd64 cores=2 mem=4096M root-disk=8192M availability-zone=local-a';
+    for (const [machine, address] of [
+      ['0', '10.0.0.10'],
+      ['1', '10.0.0.11'],
+    ] as const) {
+      await recordInstance(c.store, machine, { instanceId: `local-${machine}`, attempt: 0, hardware, addresses: [address] });
+      await setMachineAgentStatus(c.store, machine, { current: 'started' });
+    }
+    await setUnitStatus(c.store, 'wordpress/0', { agent: { current: 'idle' }, workload: { current: 'active', message: 'Ready' } });
+    await setUnitStatus(c.store, 'mysql/0', { agent: { current: 'idle' }, workload: { current: 'active', message: 'serving' } });
+    await setUnitStatus(c.store, 'mysql/2', {
+      agent: { current: 'error', message: 'hook failed: "config-changed"' },
+      workload: { current: 'active', message: 'serving' },
+    });
+    // Machine 0's agent spoke just now; machine 1's never since it started (or longer ago than the TTL).
+    await recordPresence(c.store, '0', 0);
+  }
+
+  let silent: CliHarness;
+  beforeAll(async () => {
+    silent = await startCliController({ now: () => NOW });
+    await buildSilentModel(silent);
+  });
+  afterAll(async () => {
+    await silent.close();
+  });
+
+  it('tabular: a silent machine is down, its units lost, an error kept; a pending machine and allocating unit stay as they are', async () => {
+    const res = await silent.run(['status']);
+    expect(res.code).toBe(0);
+    await expectGolden('status-presence.tabular.golden', res.stdout);
+    expect(res.stdout).toMatch(/\nmysql\/0 +unknown +lost +1 .*agent lost, see 'drover show-status-log mysql\/0'\n/);
+    expect(res.stdout).toMatch(/\nmysql\/2 +error +lost +1 .*hook failed: "config-changed"\n/);
+    expect(res.stdout).toMatch(/\n1 +down +10\.0\.0\.11/);
+  });
+
+  it("yaml: Juju's lost and down, with the agent's message", async () => {
+    const res = await silent.run(['status', '--format', 'yaml']);
+    await expectGolden('status-presence.yaml.golden', res.stdout);
+    const { parse } = await import('yaml');
+    const doc = parse(res.stdout);
+    expect(doc.machines['1']['juju-status']).toMatchObject({ current: 'down', message: 'agent is not communicating with the server' });
+    expect(doc.machines['0']['juju-status']).toMatchObject({ current: 'started' });
+    expect(doc.applications.mysql.units['mysql/0']['juju-status']).toMatchObject({
+      current: 'lost',
+      message: 'agent is not communicating with the server',
+    });
   });
 });
 

@@ -320,8 +320,11 @@ describe('stream consumers', () => {
     expect(filterPatterns('cleanup')).toEqual([{ dynamodb: { NewImage: { [ATTR.kind]: { S: ['cleanup'] } } } }]);
   });
 
-  it('shows the notifier every record: which machines care depends on the entity', () => {
-    expect(filterPatterns('notifier')).toEqual([]);
+  it('shows the notifier every record but agent presence: which machines care depends on the entity', () => {
+    expect(filterPatterns('notifier')).toEqual([
+      { dynamodb: { NewImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
+      { dynamodb: { OldImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
+    ]);
   });
 });
 

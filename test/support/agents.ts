@@ -64,7 +64,12 @@ export interface AgentHarness {
   stop(): Promise<void>;
 }
 
-export async function startAgentHarness(): Promise<AgentHarness> {
+export interface AgentHarnessOptions {
+  /** The API's presence threshold (and so its write interval): short, for tests of lost/down. */
+  agentLostAfterSeconds?: number;
+}
+
+export async function startAgentHarness(options: AgentHarnessOptions = {}): Promise<AgentHarness> {
   const store = await freshStore();
   await ensureModel(store);
   const dataDir = mkdtempSync(join(tmpdir(), 'drover-agents-'));
@@ -79,6 +84,7 @@ export async function startAgentHarness(): Promise<AgentHarness> {
     controller: CONTROLLER,
     logger: SILENT,
     logs,
+    ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
   });
   const agentRequests = new Map<string, number>();
   const api = await startApiServer(async (event) => {

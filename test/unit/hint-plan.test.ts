@@ -106,6 +106,15 @@ describe('what a stream record hints', () => {
       expect(planHint({ kind, newImage: { name: 'x' } })).toMatchObject({ kind: 'none' });
   });
 
+  it("an agent's presence concerns no agent: a heartbeat wakes nobody", () => {
+    const seen = { machine: '3', seenAt: '2024-01-01T00:00:00.000Z', expiresAt: 1704153600 };
+    expect(planHint({ kind: 'presence', newImage: seen })).toMatchObject({ kind: 'none' });
+    expect(planHint({ kind: 'presence', oldImage: seen, newImage: { ...seen, seenAt: '2024-01-01T00:01:00.000Z' } })).toMatchObject({
+      kind: 'none',
+    });
+    expect(planHint({ kind: 'presence', oldImage: seen })).toMatchObject({ kind: 'none' });
+  });
+
   it('a record without a drover kind or without images is malformed', () => {
     expect(planHint({ newImage: { machine: '0' } })).toMatchObject({ kind: 'malformed' });
     expect(planHint({ kind: 'gadget', newImage: {} })).toMatchObject({ kind: 'malformed' });

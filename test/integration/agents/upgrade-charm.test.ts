@@ -67,7 +67,7 @@ describe('upgrade-charm', () => {
       () => unitOf(h, unit),
       (u) => u?.charmUrl === 'local:jammy/database-1',
     );
-    const status = await readStatus(h.store, 'agents-test');
+    const status = await readStatus(h.store, { controller: 'agents-test' });
     const app = status.applications['db-up'] as { charm: string; 'charm-rev': number; units: Record<string, Record<string, unknown>> };
     expect(app).toMatchObject({ charm: 'local:jammy/database-1', 'charm-rev': 1 });
     expect(app.units[unit]).not.toHaveProperty('upgrading-from');

@@ -1,0 +1,69 @@
+// The agent's heartbeat: status shows a machine `down` and its units `lost` when the agent has not
+// been seen on the API for a while (shared/domain/presence.ts), so an idle agent must still speak
+// now and then. Every API request counts (the controller records presence on any of them), so the
+// heartbeat is sent only when the agent has been silent for the whole interval: each request
+// pushes it back, and an agent busy or resyncing anyway never sends one. Cost: at most one
+// request per interval (5 min, jittered up to 6 so agents started together drift apart).
+import type { AgentApi } from '../api-client.js';
+
+export interface HeartbeatOptions {
+  intervalMs: number;
+  send: () => Promise<void>;
+  onError: (e: unknown) => void;
+}
+
+/** After a failed heartbeat, try again this much sooner than a full interval. */
+const RETRY_FRACTION = 0.2;
+
+export class Heartbeat {
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(private readonly options: HeartbeatOptions) {}
+
+  /** The agent just spoke to the API: the next heartbeat is a full interval from now. */
+  spoke(): void {
+    this.schedule(this.options.intervalMs * (1 + Math.random() * 0.2));
+  }
+
+  start(): void {
+    this.spoke();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.beat(), ms);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      // Success reschedules through spoke(), as any request does.
+      await this.options.send();
+    } catch (e) {
+      this.options.onError(e);
+      this.schedule(this.options.intervalMs * RETRY_FRACTION);
+    }
+  }
+}
+
+/** The API, telling the heartbeat about every request the controller answered. */
+export function withHeartbeat(api: AgentApi, heartbeat: Heartbeat): AgentApi {
+  return {
+    async call(op, body) {
+      const result = await api.call(op, body);
+      heartbeat.spoke();
+      return result as never;
+    },
+    async charm(sha256) {
+      const archive = await api.charm(sha256);
+      heartbeat.spoke();
+      return archive;
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// Agent presence against DynamoDB Local: the API records "last seen" on agent requests, at most
+// once per write interval; status computes lost/down from it at read time (reference §5.2); and
+// the presence items' stream records cost the stream consumers no work.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { createCleanupHandler } from '../../functions/cleanup/handler.js';
+import { createNotifierHandler } from '../../functions/notifier/handler.js';
+import { createProvisionerHandler } from '../../functions/provisioner/handler.js';
+import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { refs } from '../../shared/domain/plan.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
+import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { readPresence, recordPresence } from '../../shared/state/presence.js';
+import { readStatus } from '../../shared/state/status.js';
+import type { Store } from '../../shared/state/store.js';
+import { apiEvent } from '../support/api-events.js';
+import { charms } from '../support/charms.js';
+import { killAllAgents, localProvider, tempDataDir } from '../support/local-agents.js';
+import { FaultyProvider, provisionerDeps } from '../support/provisioner.js';
+import { useSqsServer } from '../support/sqs.js';
+import { readItem, streamEvent, streamRecord } from '../support/stream.js';
+import { freshStore } from '../support/table.js';
+
+const sqsServer = useSqsServer();
+const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+const START = Date.parse('2024-01-02T10:00:00.000Z');
+let clock: number;
+let store: Store;
+
+beforeEach(async () => {
+  clock = START;
+  store = await freshStore({ now: () => new Date(clock) });
+  await ensureModel(store);
+});
+
+/** Counts the requests a client sends from now on (an observer on the real client, not a stand-in). */
+function countRequests(client: { middlewareStack: { add: (m: never, o: never) => void } }, counted: string[]) {
+  client.middlewareStack.add(
+    ((next: (a: unknown) => Promise<unknown>, context: { commandName: string }) => async (args: unknown) => {
+      counted.push(context.commandName);
+      return next(args);
+    }) as never,
+    { step: 'initialize' } as never,
+  );
+}
+
+describe('recording presence', () => {
+  it('writes "last seen" at most once per interval, whichever API container asks', async () => {
+    expect(await recordPresence(store, '0', 60_000)).toBe(true);
+    clock += 30_000;
+    expect(await recordPresence(store, '0', 60_000)).toBe(false);
+    expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
+    clock += 31_000;
+    expect(await recordPresence(store, '0', 60_000)).toBe(true);
+    expect(await readPresence(store, ['0', '1'])).toEqual({ '0': new Date(clock).toISOString() });
+  });
+
+  it('the presence item expires by TTL a day after it was written, so a removed machine leaves none behind', async () => {
+    await recordPresence(store, '0', 60_000);
+    expect((await readItem(store, refs.presence('0')))?.expiresAt).toBe(Math.floor(START / 1000) + 24 * 3600);
+  });
+
+  describe('through the agent API', () => {
+    let api: ReturnType<typeof createApiHandler>;
+    beforeEach(async () => {
+      await deploy(store, { charm: charms.mysql, numUnits: 1 });
+      await setAgentCredentialHash(store, '0', hashAgentCredential('secret-0'), 0);
+      const dir = await mkdtemp(join(tmpdir(), 'drover-presence-'));
+      api = createApiHandler({
+        store,
+        charms: localCharmStore(join(dir, 'charms')),
+        auth: { kind: 'token', token: 'token' },
+        controller: 'test',
+        agentLostAfterSeconds: 120,
+        logger: SILENT,
+      });
+    });
+    const call = (op: string, credential = 'secret-0') => api(apiEvent('POST', `/v1/agent/${op}`, {}, `machine-0:${credential}`));
+
+    it('a heartbeat, or any other request with the credential, records the agent as seen', async () => {
+      expect((await call('heartbeat')).statusCode).toBe(200);
+      expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
+      clock += 11_000;
+      expect((await call('view')).statusCode).toBe(200);
+      expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(clock).toISOString() });
+    });
+
+    it('requests within the write interval (a twelfth of the threshold) write nothing', async () => {
+      const sent: string[] = [];
+      await call('heartbeat');
+      countRequests(store.client, sent);
+      clock += 9_000;
+      await call('heartbeat');
+      // The credential check's read, and no write.
+      expect(sent).toEqual(['GetItemCommand']);
+      expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
+    });
+
+    it('a refused request records nothing: a wrong credential, or bad input with the right one', async () => {
+      expect((await call('heartbeat', 'wrong')).statusCode).toBe(403);
+      const bad = await api(apiEvent('POST', '/v1/agent/heartbeat', { beat: 1 }, 'machine-0:secret-0'));
+      expect(bad.statusCode).toBe(400);
+      expect(await readPresence(store, ['0'])).toEqual({});
+    });
+  });
+});
+
+describe('status computes presence when it is read', () => {
+  beforeEach(async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 2 });
+    for (const machine of ['0', '1']) await setMachineAgentStatus(store, machine, { current: 'started' });
+    await setUnitStatus(store, 'mysql/0', { agent: { current: 'idle' }, workload: { current: 'active', message: 'ready' } });
+    await setUnitStatus(store, 'mysql/1', {
+      agent: { current: 'error', message: 'hook failed: "config-changed"' },
+      workload: { current: 'active', message: 'ready' },
+    });
+    await recordPresence(store, '0', 0);
+    await recordPresence(store, '1', 0);
+  });
+  const units = async (threshold: number) =>
+    (await readStatus(store, { agentLostAfterSeconds: threshold })).applications.mysql as {
+      units: Record<string, Record<string, unknown>>;
+    };
+
+  it('agents seen within the threshold are started and idle', async () => {
+    clock += 60_000;
+    const doc = await readStatus(store, { agentLostAfterSeconds: 120 });
+    expect(doc.machines['0']).toMatchObject({ 'juju-status': { current: 'started' } });
+    expect((await units(120)).units['mysql/0']).toMatchObject({
+      'juju-status': { current: 'idle' },
+      'workload-status': { current: 'active' },
+    });
+  });
+
+  it('past the threshold the machine is down and its units lost, an error preserved; nothing stored changed', async () => {
+    clock += 121_000;
+    await recordPresence(store, '1', 0);
+    const doc = await readStatus(store, { agentLostAfterSeconds: 120 });
+    expect(doc.machines['0']).toMatchObject({ 'juju-status': { current: 'down', message: 'agent is not communicating with the server' } });
+    expect(doc.machines['1']).toMatchObject({ 'juju-status': { current: 'started' } });
+    const { units: shown } = await units(120);
+    expect(shown['mysql/0']).toMatchObject({
+      'juju-status': { current: 'lost', message: 'agent is not communicating with the server' },
+      'workload-status': { current: 'unknown', message: "agent lost, see 'drover show-status-log mysql/0'" },
+    });
+    expect(shown['mysql/1']).toMatchObject({ 'juju-status': { current: 'idle' }, 'workload-status': { current: 'error' } });
+    // Back as soon as it speaks again.
+    await recordPresence(store, '0', 0);
+    expect((await units(120)).units['mysql/0']).toMatchObject({
+      'juju-status': { current: 'idle' },
+      'workload-status': { current: 'active' },
+    });
+  });
+
+  it('"workload error is preserved": a unit in error stays in error when its agent is lost', async () => {
+    clock += 121_000;
+    await recordPresence(store, '0', 0);
+    const shown = (await units(120)).units['mysql/1'];
+    expect(shown).toMatchObject({
+      'juju-status': { current: 'lost' },
+      'workload-status': { current: 'error', message: 'hook failed: "config-changed"' },
+    });
+  });
+});
+
+describe('presence writes wake no stream consumer', () => {
+  let dataDir: string;
+  afterEach(async () => {
+    await killAllAgents(dataDir);
+  });
+
+  it('the provisioner, cleanup and notifier handle presence records with no read, write, start or message', async () => {
+    dataDir = tempDataDir();
+    await deploy(store, { charm: charms.mysql, numUnits: 1 });
+    // Written, written again, expired: the three records a machine's presence ever sends.
+    await recordPresence(store, '0', 0);
+    const oldItem = (await readItem(store, refs.presence('0')))!;
+    clock += 60_000;
+    await recordPresence(store, '0', 0);
+    const newItem = (await readItem(store, refs.presence('0')))!;
+    const event = streamEvent([streamRecord({ newItem: oldItem }), streamRecord({ oldItem, newItem }), streamRecord({ oldItem: newItem })]);
+
+    const storeCalls: string[] = [];
+    const sqsCalls: string[] = [];
+    const sqs = sqsServer.client();
+    const provider = new FaultyProvider(localProvider(dataDir));
+    const handlers = {
+      provisioner: createProvisionerHandler(provisionerDeps(store, provider)),
+      cleanup: createCleanupHandler({ store, logger: SILENT }),
+      notifier: createNotifierHandler({ store, sqs, controllerId: 'presence-test', logger: SILENT }),
+    };
+    countRequests(store.client, storeCalls);
+    countRequests(sqs, sqsCalls);
+    for (const handler of Object.values(handlers)) expect(await handler(event)).toEqual({ batchItemFailures: [] });
+    expect(storeCalls).toEqual([]);
+    expect(sqsCalls).toEqual([]);
+    expect(provider.startCalls).toBe(0);
+    // The observers do see requests: the silence above is the handlers'.
+    await readPresence(store, ['0']);
+    expect(storeCalls).not.toEqual([]);
+  });
+});

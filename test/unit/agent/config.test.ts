@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv } from '../../../agent/config.js';
+
+const BASE = {
+  DROVER_CONTROLLER_ID: 'c',
+  DROVER_MACHINE_ID: '3',
+  DROVER_API_URL: 'http://127.0.0.1:1',
+  DROVER_AGENT_CREDENTIAL: 'secret',
+};
+
+describe('the machine agent heartbeat setting', () => {
+  it('is 5 minutes unless DROVER_HEARTBEAT_SECONDS says otherwise', () => {
+    expect(configFromEnv(BASE).heartbeatMs).toBe(300_000);
+    expect(configFromEnv({ ...BASE, DROVER_HEARTBEAT_SECONDS: '2' }).heartbeatMs).toBe(2_000);
+  });
+
+  it('refuses a value that is not a positive number, naming the variable', () => {
+    for (const bad of ['0', '-1', 'soon']) {
+      expect(() => configFromEnv({ ...BASE, DROVER_HEARTBEAT_SECONDS: bad })).toThrow(ConfigError);
+      expect(() => configFromEnv({ ...BASE, DROVER_HEARTBEAT_SECONDS: bad })).toThrow(
+        `machine agent: DROVER_HEARTBEAT_SECONDS must be a positive number of seconds, not "${bad}"`,
+      );
+    }
+  });
+});
