@@ -8,6 +8,12 @@ import { toItem } from './codec.js';
 import { ATTR, keyOf, stuckPkOf } from './keys.js';
 import type { Store } from './store.js';
 
+/**
+ * A plan no transaction can carry: a bug when planned from a fresh read, but possible from a
+ * stale snapshot (a new machine numbered like an existing one it also places a unit on).
+ */
+export class InconsistentPlanError extends Error {}
+
 /** DynamoDB's limit. Operations are designed to stay under 25 actions; this is the backstop. */
 export const MAX_TRANSACTION_ACTIONS = 100;
 
@@ -114,7 +120,7 @@ export function mergeChanges(changes: Change[]): Change[] {
       continue;
     }
     if ((prior.op !== 'update' && prior.op !== 'check') || (change.op !== 'update' && change.op !== 'check')) {
-      throw new Error(`plan changes ${refName(change.ref)} twice (${prior.op} and ${change.op})`);
+      throw new InconsistentPlanError(`plan changes ${refName(change.ref)} twice (${prior.op} and ${change.op})`);
     }
     const a = prior.op === 'update' ? prior : { op: 'update' as const, ref: prior.ref, expect: prior.expect };
     const b = change.op === 'update' ? change : { op: 'update' as const, ref: change.ref, expect: change.expect };
@@ -194,6 +200,8 @@ export function toTransactItems(store: Store, changes: Change[]) {
 
 export async function commit(store: Store, changes: Change[]): Promise<void> {
   const items = toTransactItems(store, changes);
-  if (items.length > MAX_TRANSACTION_ACTIONS) throw new Error(`transaction of ${items.length} actions exceeds ${MAX_TRANSACTION_ACTIONS}`);
+  if (items.length > MAX_TRANSACTION_ACTIONS) {
+    throw new InconsistentPlanError(`transaction of ${items.length} actions exceeds ${MAX_TRANSACTION_ACTIONS}`);
+  }
   await store.doc.send(new TransactWriteCommand({ TransactItems: items }));
 }

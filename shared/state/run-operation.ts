@@ -17,7 +17,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Plan } from '../domain/plan.js';
 import { DroverError } from '../domain/errors.js';
-import { commit } from './commit.js';
+import { commit, InconsistentPlanError } from './commit.js';
 import { Speculation } from './snapshot-cache.js';
 import type { Store } from './store.js';
 
@@ -88,7 +88,8 @@ async function speculate<T>(store: Store, description: string, attempt: Attempt<
   try {
     await commit(store, plan.changes);
   } catch (e) {
-    rethrowUnlessCancelled(e, description);
+    // A stale snapshot can even make a plan no transaction can carry: start again from a read.
+    if (!(e instanceof InconsistentPlanError && speculation.served.size > 0)) rethrowUnlessCancelled(e, description);
     cache.cancelled(store.model, plan.changes);
     for (const id of speculation.served) cache.forget(id);
     return 'cancelled' as const;

@@ -564,12 +564,19 @@ function newLane(): Lane {
   return lane;
 }
 
-async function runStep(lane: Lane, store: Store, state: ModelState, step: Step): Promise<Outcome> {
+/**
+ * The two processes of a sequence: the same table and client, each with a snapshot cache of its
+ * own, so each plans now and then from items the other has since changed (snapshot-cache.ts).
+ */
+type Processes = [Store, Store];
+
+async function runStep(lane: Lane, processes: Processes, index: number, state: ModelState, step: Step): Promise<Outcome> {
   if ('single' in step) {
+    const store = processes[index % 2]!;
     const action = resolve(store, state, step.single);
     return action ? attempt(action, step.single.op) : `${step.single.op}: nothing to do`;
   }
-  const actions = step.pair.map((op) => resolve(store, state, op));
+  const actions = step.pair.map((op, i) => resolve(processes[i]!, state, op));
   lane.jitter = true;
   const results = await Promise.allSettled(
     actions.map((a, i) => (a ? attempt(a, step.pair[i]!.op) : Promise.resolve(`${step.pair[i]!.op}: nothing to do`))),
@@ -689,8 +696,9 @@ async function runSequence(lane: Lane, steps: Step[]): Promise<void> {
   const run = withStore(lane, async (store) => {
     const history = new LifeHistory();
     let state = await checked(store, history, log, 'setup');
+    const processes: Processes = [store, createStore({ table: store.table, client: lane.client })];
     for (const [i, s] of steps.entries()) {
-      log.push(`${i}: ${await runStep(lane, store, state, s).catch((e: Error) => fail(log, `step ${i}: ${e.message}`))}`);
+      log.push(`${i}: ${await runStep(lane, processes, i, state, s).catch((e: Error) => fail(log, `step ${i}: ${e.message}`))}`);
       state = await checked(store, history, log, `step ${i}`);
     }
     await quiesce(store, history, log);

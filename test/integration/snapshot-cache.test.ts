@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { refs, type Change } from '../../shared/domain/plan.js';
+import { addMachines } from '../../shared/state/add-machine.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { addUnits } from '../../shared/state/add-unit.js';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
@@ -139,6 +140,16 @@ describe('a speculative operation', () => {
     await setModelConstraints(other, { mem: 3072 });
     const { units } = await addUnits(store, 'wordpress');
     expect((await getUnit(other, units[0]!))?.constraints).toMatchObject({ mem: 3072 });
+  });
+
+  it('a stale machine sequence that numbers a new machine like the one it places a unit on still adds both units', async () => {
+    // Found by the model property: `other` last saw the machine sequence at 1, then `store` took 1.
+    await deploy(other, { charm: charms.mysql });
+    const [placed] = (await addMachines(store))!;
+    const { units, machines } = await addUnits(other, 'mysql', { count: 2, to: [placed!] });
+    expect(units).toEqual(['mysql/1', 'mysql/2']);
+    expect(machines).toEqual(['2']);
+    expect((await getUnit(store, 'mysql/1'))?.machine).toBe(placed);
   });
 
   it('a name taken by another process meanwhile is refused with the fresh error', async () => {
