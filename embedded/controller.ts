@@ -5,7 +5,6 @@
 //   local provider: machine agents as processes        timers: watchdog, full reconcile, sweep
 import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../functions/api/handler.js';
 import { createCleanupHandler, runDueCleanups } from '../functions/cleanup/handler.js';
@@ -15,6 +14,7 @@ import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '../shared/charmstore/charm-store.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
+import { buildLocalAgent } from '../shared/provider/local/agent-build.js';
 import { LocalProvider } from '../shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
@@ -36,7 +36,7 @@ export interface ControllerOptions {
   port?: number;
   /** How often the watchdog, the full reconcile and the cleanup sweep run. */
   timers?: { watchdogMs?: number; reconcileMs?: number; sweepMs?: number };
-  /** The machine agent; by default agent/machine-agent.ts run through tsx. */
+  /** The machine agent; by default agent/machine-agent.ts bundled into the data dir (agent-build.ts). */
   agentCommand?: string[];
   stuckAfterSeconds?: number;
   logger?: Logger;
@@ -51,12 +51,6 @@ export interface RunningController {
 }
 
 const TABLE = 'drover';
-
-function defaultAgentCommand(): string[] {
-  const agent = fileURLToPath(new URL('../agent/machine-agent.ts', import.meta.url));
-  // An absolute loader path: agents run in their machine directory, not in this package.
-  return [process.execPath, '--import', import.meta.resolve('tsx'), agent];
-}
 
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const dataDir = resolve(options.dataDir);
@@ -94,7 +88,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
     const provider = new LocalProvider({
       dataDir,
-      agentCommand: options.agentCommand ?? defaultAgentCommand(),
+      agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
       env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, AWS_REGION: 'local' },
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
