@@ -26,6 +26,7 @@ import { createCleanupHandler } from '../functions/cleanup/handler.js';
 import { createNotifierHandler } from '../functions/notifier/handler.js';
 import { createProvisionerHandler } from '../functions/provisioner/handler.js';
 import { startApiServer } from '../embedded/api-server.js';
+import { LOCAL_PROVISIONING } from '../embedded/controller.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
 import { createStreamPoller } from '../embedded/stream-poller.js';
 import { packCharmDir } from '../shared/charmstore/charm-archive.js';
@@ -53,6 +54,9 @@ import { percentile } from './support/timing.js';
 
 const HEADING = '## Agents (npm run bench:agents)';
 const SERIES = (process.env.BENCH_SERIES ?? '1,10,100').split(',').map(Number);
+const KINDS = (process.env.BENCH_KINDS ?? 'fresh,running')
+  .split(',')
+  .map((k): Series => (k === 'fresh' ? 'fresh machines' : 'running machines'));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 120);
 const NPROC = availableParallelism();
 const CONTROLLER = 'bench';
@@ -158,6 +162,7 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     credentials: derivedAgentCredentials(newAgentCredentialKey()),
     controllerId: CONTROLLER,
     apiUrl: api.url,
+    policy: { concurrency: LOCAL_PROVISIONING.concurrency },
   };
   const consumers = {
     provisioner: createProvisionerHandler(provisioner),
@@ -174,7 +179,7 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
       handler: h as never,
       functionName: name,
       startingPosition: 'TRIM_HORIZON',
-      batchSize: name === 'provisioner' ? 20 : 100,
+      batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
       pollIntervalMs: 100,
       onFailure: async () => undefined,
       log: () => undefined,
@@ -423,7 +428,7 @@ async function main() {
   const results: StartUp[] = [];
   let idle: Idle | undefined;
   try {
-    for (const series of ['fresh machines', 'running machines'] as const) {
+    for (const series of KINDS) {
       for (const n of SERIES) {
         console.error(`bench:agents: ${series}, ${n} units…`);
         const env = await environment(dynamo, charmDir);

@@ -52,6 +52,16 @@ export interface RunningController {
 
 const TABLE = 'drover';
 
+/**
+ * The provisioner's stream batches are as large as the other consumers' here: a batch of 20
+ * records (the AWS setting) holds only a few machines among the units, sequences and status-log
+ * entries of the same transactions, and each batch waits for its slowest start. Its concurrency
+ * stays at 8: the host's CPU is what agents starting together share, so starting 32 at once made
+ * a `deploy -n 100` slower at p50 (16 s against 9 s: every agent finishes late) and no faster at
+ * p99, and 4 at once made provisioning the bottleneck (bench/RESULTS.md, "Agents").
+ */
+export const LOCAL_PROVISIONING = { concurrency: 8, streamBatchSize: 100 };
+
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const dataDir = resolve(options.dataDir);
   await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
@@ -100,6 +110,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       credentials: derivedAgentCredentials(secrets.agentCredentialKey),
       controllerId: secrets.controllerId,
       apiUrl: server.url,
+      policy: { concurrency: LOCAL_PROVISIONING.concurrency },
       log: { info: (m, d) => logger.info(m, d ?? {}), warn: (m, d) => logger.warn(m, d ?? {}), error: (m, d) => logger.error(m, d ?? {}) },
     };
 
@@ -120,7 +131,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         functionName: name,
         startingPosition: 'TRIM_HORIZON',
         checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${name}.json`)),
-        batchSize: name === 'provisioner' ? 20 : 100,
+        batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
         pollIntervalMs: 100,
         // The failure destination: records given up on, kept for the operator.
         onFailure: (f) =>
