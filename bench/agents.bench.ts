@@ -419,6 +419,15 @@ function idleTable(idle: Idle): string {
   ].join('\n');
 }
 
+const METHOD = `### Method
+
+- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner, cleanup and notifier handlers on stream pollers (100 ms; the provisioner's batches of ${LOCAL_PROVISIONING.streamBatchSize} records, ${LOCAL_PROVISIONING.concurrency} machines at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
+- The charm's install and config-changed hooks exit 0; its start hook writes the time. Latency per unit = that time − the time of the deploy call. Each series (N = ${SERIES.join(', ')}) runs on a fresh table with no agent left from the one before.
+  - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
+  - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).
+- CPU: from the deploy call to the last start, user + system time of this process (process.cpuUsage(): API, stream pollers, handlers, fauxqs, the bench's own polling), of DynamoDB Local (/proc/<pid>/stat, all its threads) and of every agent (/proc/<pid>/stat with the children it reaped: hooks and hook tools). Floor = that CPU time ÷ the host's ${NPROC} cores: the earliest the last unit could start if the work were spread perfectly over the cores and nothing else ran. Other users' jobs share this host (the load average column); their CPU is not counted, so the floor is a lower bound.
+- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as 6 requests an hour for a unit in no relation. Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads.`;
+
 async function main() {
   const before = loadavg();
   const started = Date.now();
@@ -460,6 +469,7 @@ async function main() {
     apiTable(results),
     '### Idle',
     idle ? idleTable(idle) : '(not measured)',
+    METHOD,
   ].join('\n\n');
   console.log(body);
   await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
