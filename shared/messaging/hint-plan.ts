@@ -41,12 +41,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
 const none = (why: string): HintPlan => ({ kind: 'none', why });
 const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint: h, lookups });
 
-/**
- * Fields agents write about themselves, or that only the controller acts on. The credential hash
- * is written just before the agent starts: hinting it would only make every new agent read its
- * view twice (a replaced credential needs no hint either: the old agent's next call is refused).
- */
-const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus', 'agentCredentialHash', 'agentCredentialAttempt'];
+/** Fields agents write about themselves, or that only the controller acts on. */
+const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus'];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its

@@ -45,15 +45,6 @@ describe('what a stream record hints', () => {
     });
   });
 
-  it('a machine given its agent credential hints nothing: its agent is about to start and reads its view anyway', () => {
-    const credentialed = { ...machine, agentCredentialHash: 'h1', agentCredentialAttempt: 0 };
-    expect(planHint({ kind: 'machine', oldImage: machine, newImage: credentialed })).toMatchObject({ kind: 'none' });
-    // What the agent acts on still hints, credential or not.
-    expect(planHint({ kind: 'machine', oldImage: credentialed, newImage: { ...credentialed, addresses: ['10.0.0.1'] } })).toMatchObject({
-      kind: 'hint',
-    });
-  });
-
   it('a unit hints the machine it is on and the machine it left', () => {
     expect(planHint({ kind: 'unit', oldImage: unit, newImage: { ...unit, machine: '5' } })).toMatchObject({
       lookups: [{ kind: 'machines', ids: ['3', '5'] }],
