@@ -1,6 +1,7 @@
-// The machine agent's entry point. Locally the local provider runs it as
-// `node --import tsx agent/machine-agent.ts`; on EC2 it is bundled as machine-agent.js, with
-// hook-tools/hook-tool.mjs beside it (the bundle must ship that file at that relative path).
+// The machine agent's entry point, bundled by esbuild as machine-agent.js with
+// hook-tools/hook-tool.mjs beside it (the bundle must ship that file at that relative path): into
+// the data dir by the local controller (shared/provider/local/agent-build.ts), into a tarball for
+// EC2 instances (infra/agent-bundle.ts).
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv, scrubCredential } from './config.js';
 import { MachineAgent } from './machine/machine-agent.js';

@@ -1,31 +1,35 @@
 // `npm run bench:agents`: the agents at scale on the local provider (issue 4, "Benchmark").
 //
-// 1. Start-up: deploy -n N (default 100) of a charm with trivial hooks, on the local controller's
-//    wiring (DynamoDB Local, fauxqs, the provisioner/cleanup/notifier handlers on stream pollers,
-//    the API, the local provider starting one machine agent process per machine). Per unit: the
-//    time from the deploy call to its start hook (which records the time). Targets: p99 ≤ 2 s
-//    (Kubernetes' pod start SLO is p99 ≤ 5 s).
-// 2. Idle cost: with every unit started and the hints settled, the agents' requests over a window
-//    (default 120 s), per agent-hour: agent API requests (every DynamoDB read an agent causes is
-//    behind one) and SQS requests. Target: ≤ 200 requests per idle agent-hour, no DynamoDB reads.
-//    The periodic resync and the presence heartbeat come at most every 8 and 5 minutes, after the
-//    agent's start-up requests, so they fall outside the window: the total adds them at their
-//    rates (heartbeats at their bound, one per 5 min, though the resync's requests replace some).
+// 1. Start-up, two series, each N = 1, 10, 100 (BENCH_SERIES), each on a fresh table and agents:
+//    - fresh machines: `deploy -n N`, each unit on a new machine: provisioning included;
+//    - running machines: N machines added and their agents started beforehand, then
+//      `deploy -n N --to <them>`: what Kubernetes' pod start SLO (p99 ≤ 5 s) measures, which
+//      excludes node provisioning.
+//    Per unit: the time from the deploy call to its start hook (which records the time). Target:
+//    p99 ≤ 2 s. And the CPU time every process spent meanwhile (this process — the controller's
+//    wiring —, DynamoDB Local, every agent with its hooks), so the table shows the floor this host
+//    puts under p99: all that CPU time spread over its cores.
+// 2. Idle cost, after the fresh N = 100 start-up: with every unit started and the hints settled,
+//    the agents' requests over a window (default 120 s), per agent-hour: agent API requests (every
+//    DynamoDB read an agent causes is behind one) and SQS requests. Target: ≤ 200 requests per
+//    idle agent-hour, no DynamoDB reads. The periodic resync and the presence heartbeat come at
+//    most every 8 and 5 minutes, after the agent's start-up requests, so they fall outside the
+//    window: the total adds them at their rates (heartbeats at their bound, one per 5 min).
 //
-// Run for the agent as the local controller starts it today (tsx) and as a bundle (esbuild, as the
-// EC2 instances get it). Records a section in bench/RESULTS.md.
+// The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a
+// section in bench/RESULTS.md.
 import { randomUUID } from 'node:crypto';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../agent/config.js';
 import { createApiHandler } from '../functions/api/handler.js';
 import { createCleanupHandler } from '../functions/cleanup/handler.js';
 import { createNotifierHandler } from '../functions/notifier/handler.js';
 import { createProvisionerHandler } from '../functions/provisioner/handler.js';
 import { startApiServer } from '../embedded/api-server.js';
+import { LOCAL_PROVISIONING } from '../embedded/controller.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
 import { createStreamPoller } from '../embedded/stream-poller.js';
 import { packCharmDir } from '../shared/charmstore/charm-archive.js';
@@ -33,25 +37,31 @@ import { localCharmStore } from '../shared/charmstore/charm-store.js';
 import { parseCharm } from '../shared/domain/charm.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
+import { buildLocalAgent } from '../shared/provider/local/agent-build.js';
 import { LocalProvider } from '../shared/provider/local/local-provider.js';
-import { machineDirOf } from '../shared/provider/local/machine-dir.js';
+import { machineDirOf, readRecord } from '../shared/provider/local/machine-dir.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../shared/provisioner/agent-credentials.js';
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
+import { addMachines } from '../shared/state/add-machine.js';
 import { deploy } from '../shared/state/deploy.js';
 import { localCredentials, startDynamoDbLocal, type DynamoDbLocal } from '../shared/state/dynamodb-local.js';
 import { ensureModel } from '../shared/state/model.js';
-import { createStore } from '../shared/state/store.js';
+import { getMachine } from '../shared/state/reads.js';
+import { createStore, type Store } from '../shared/state/store.js';
 import { ensureTable } from '../shared/state/table.js';
 import { killAllAgents } from '../test/support/local-agents.js';
-import { startCountingProxy } from './support/counting-proxy.js';
+import { startCountingProxy, type CountingProxy } from './support/counting-proxy.js';
+import { findProcess, ownCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
 import { writeSection } from './support/results-file.js';
 import { percentile } from './support/timing.js';
 
 const HEADING = '## Agents (npm run bench:agents)';
-const UNITS = Number(process.env.BENCH_UNITS ?? 100);
+const SERIES = (process.env.BENCH_SERIES ?? '1,10,100').split(',').map(Number);
+const KINDS = (process.env.BENCH_KINDS ?? 'fresh,running')
+  .split(',')
+  .map((k): Series => (k === 'fresh' ? 'fresh machines' : 'running machines'));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 120);
-const KINDS = (process.env.BENCH_AGENT ?? 'bundle,tsx').split(',').filter(Boolean) as ('bundle' | 'tsx')[];
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+const NPROC = availableParallelism();
 const CONTROLLER = 'bench';
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,7 +69,6 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RESYNC_PER_HOUR = 3600 / DEFAULT_RESYNC_SECONDS;
 /** At most one heartbeat per interval since the agent's last request (agent/machine/heartbeat.ts). */
 const HEARTBEATS_PER_HOUR = 3600 / DEFAULT_HEARTBEAT_SECONDS;
-const HEARTBEAT_PATH = '/v1/agent/heartbeat';
 
 /** A charm whose hooks do nothing but record when start ran. */
 function trivialCharm(): string {
@@ -72,45 +81,39 @@ function trivialCharm(): string {
   return dir;
 }
 
-/** The agent bundled as infra/agent-bundle.ts bundles it for EC2, with the hook tool beside it. */
-function bundledAgent(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
-  buildSync({
-    entryPoints: [join(REPO, 'agent', 'machine-agent.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: join(dir, 'machine-agent.js'),
-    banner: {
-      js: "import { createRequire as __droverCreateRequire } from 'node:module'; const require = __droverCreateRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  mkdirSync(join(dir, 'hook-tools'));
-  cpSync(join(REPO, 'agent', 'hook-tools', 'hook-tool.mjs'), join(dir, 'hook-tools', 'hook-tool.mjs'));
-  return [process.execPath, join(dir, 'machine-agent.js')];
-}
-
-const tsxAgent = () => [process.execPath, '--import', import.meta.resolve('tsx'), join(REPO, 'agent', 'machine-agent.ts')];
-
 /**
- * Where a unit's start-up time goes, per unit: provisioning (deploy call → agent process started),
- * agent start (→ the agent's first log line), deploy (→ unit deployed: view, charm fetched and
- * unpacked), hooks (→ start ran: install, config-changed, start and their status writes).
+ * Where a unit's start-up time goes: provisioning (deploy call → agent process started), agent
+ * start (→ the agent's first log line), deploy (→ unit deployed: view, charm fetched and
+ * unpacked; on running machines from the deploy call, so it includes the hint), hooks (→ start
+ * ran: install, config-changed, start and their status writes).
  */
 const PHASES = ['provisioning', 'agent start', 'deploy', 'hooks'] as const;
-type Phases = Record<(typeof PHASES)[number], { p50: number; p99: number }>;
+type Phase = (typeof PHASES)[number];
+type Phases = Partial<Record<Phase, { p50: number; p99: number }>>;
+type Series = 'fresh machines' | 'running machines';
 
-interface Result {
-  phases: Phases;
-  kind: string;
+interface CpuSeconds {
+  controller: number;
+  dynamodb: number;
+  agents: number;
+}
+
+interface StartUp {
+  series: Series;
   units: number;
   started: number;
   p50: number;
   p99: number;
   max: number;
+  phases: Phases;
+  cpu: CpuSeconds;
+  /** Agent API requests from the deploy call to the last start, by operation. */
+  apiCalls: Map<string, number>;
+  loadBefore: number;
+}
+
+interface Idle {
+  units: number;
   idleSeconds: number;
   apiPerAgentHour: number;
   receivesPerAgentHour: number;
@@ -118,21 +121,18 @@ interface Result {
   rssMb: number;
 }
 
-function agentRssMb(dataDir: string, machines: string[]): number {
-  let total = 0;
-  for (const m of machines) {
-    try {
-      const pid = Number(readFileSync(join(machineDirOf(dataDir, m), 'agent.pid'), 'utf8'));
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    } catch {
-      // gone
-    }
-  }
-  return machines.length ? total / machines.length : 0;
+interface Environment {
+  store: Store;
+  dataDir: string;
+  proxy: CountingProxy;
+  apiCalls: Map<string, number>;
+  charmDir: string;
+  charmArchive: Awaited<ReturnType<ReturnType<typeof localCharmStore>['put']>>;
+  drain(): Promise<void>;
+  stop(): Promise<void>;
 }
 
-async function scenario(dynamo: DynamoDbLocal, kind: 'bundle' | 'tsx', charmDir: string): Promise<Result> {
+async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Environment> {
   const store = createStore({ table: `bench-agents-${randomUUID()}`, endpoint: dynamo.endpoint, region: 'local' });
   await ensureTable(store.client, store.table);
   await ensureModel(store);
@@ -149,15 +149,17 @@ async function scenario(dynamo: DynamoDbLocal, kind: 'bundle' | 'tsx', charmDir:
     logger: SILENT,
     logs: fileLogSink(join(dataDir, 'logs')),
   });
-  let agentRequests = 0;
+  const apiCalls = new Map<string, number>();
   const api = await startApiServer(async (event) => {
-    // Heartbeats are added at their bound in the total; counting one that falls in the window too would count it twice.
-    if (event.rawPath.startsWith('/v1/agent/') && event.rawPath !== HEARTBEAT_PATH) agentRequests++;
+    // Charm downloads name the archive in the path: counted as one operation.
+    // Heartbeats are added at their bound in the idle total; counting one that falls in the window would count it twice.
+    const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
+    if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
     return handler(event);
   });
   const provider = new LocalProvider({
     dataDir,
-    agentCommand: kind === 'bundle' ? bundledAgent() : tsxAgent(),
+    agentCommand: await buildLocalAgent(dataDir),
     env: { DROVER_SQS_ENDPOINT: proxy.endpoint, AWS_REGION: 'local' },
     stopGraceMs: 2_000,
   });
@@ -168,12 +170,14 @@ async function scenario(dynamo: DynamoDbLocal, kind: 'bundle' | 'tsx', charmDir:
     credentials: derivedAgentCredentials(newAgentCredentialKey()),
     controllerId: CONTROLLER,
     apiUrl: api.url,
+    policy: { concurrency: LOCAL_PROVISIONING.concurrency },
   };
   const consumers = {
     provisioner: createProvisionerHandler(provisioner),
     cleanup: createCleanupHandler({ store }),
     notifier: createNotifierHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT }),
   };
+  // As the local controller wires them (embedded/controller.ts).
   const pollers = Object.entries(consumers).map(([name, h]) =>
     createStreamPoller({
       tableName: store.table,
@@ -183,160 +187,299 @@ async function scenario(dynamo: DynamoDbLocal, kind: 'bundle' | 'tsx', charmDir:
       handler: h as never,
       functionName: name,
       startingPosition: 'TRIM_HORIZON',
-      batchSize: name === 'provisioner' ? 20 : 100,
+      batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
       pollIntervalMs: 100,
       onFailure: async () => undefined,
       log: () => undefined,
     }),
   );
   for (const p of pollers) await p.start();
-  try {
-    const meta = parseCharm(readFileSync(join(charmDir, 'metadata.yaml'), 'utf8'));
-    const charmArchive = await charms.put(await packCharmDir(charmDir));
-    const t0 = Date.now();
-    const { units, machines } = await deploy(store, { charm: meta, charmArchive, numUnits: UNITS });
-    const startedAt = new Map<string, number>();
-    const deadline = Date.now() + 15 * 60_000;
-    while (startedAt.size < units.length && Date.now() < deadline) {
-      for (let i = 0; i < units.length; i++) {
-        const unit = units[i]!;
-        if (startedAt.has(unit)) continue;
-        try {
-          const at = Number(readFileSync(join(machineDirOf(dataDir, machines[i]!), 'units', unit.replace('/', '-'), 'started-at'), 'utf8'));
-          if (at > 0) startedAt.set(unit, at);
-        } catch {
-          // not yet
-        }
-      }
-      await pause(100);
-    }
-    const latencies = [...startedAt.values()].map((at) => (at - t0) / 1000).sort((a, b) => a - b);
-    const phases = await startPhases(dataDir, machines, units, t0);
-    // Settle: the agents go idle, and the echoes of their last writes are delivered.
-    await pause(10_000);
-    for (const p of pollers) await p.drain();
-    await pause(2_000);
-    const sqsBefore = new Map(proxy.counts);
-    const apiBefore = agentRequests;
-    await pause(IDLE_SECONDS * 1000);
-    let receives = 0;
-    let otherSqs = 0;
-    for (const [key, n] of proxy.counts) {
-      const delta = n - (sqsBefore.get(key) ?? 0);
-      if (key.startsWith('ReceiveMessage ')) receives += delta;
-      else otherSqs += delta;
-    }
-    const perAgentHour = (n: number) => (n / units.length) * (3600 / IDLE_SECONDS);
-    return {
-      phases,
-      kind,
-      units: units.length,
-      started: startedAt.size,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      max: latencies[latencies.length - 1] ?? NaN,
-      idleSeconds: IDLE_SECONDS,
-      apiPerAgentHour: perAgentHour(agentRequests - apiBefore),
-      receivesPerAgentHour: perAgentHour(receives),
-      otherSqsPerAgentHour: perAgentHour(otherSqs),
-      rssMb: agentRssMb(dataDir, machines),
-    };
-  } finally {
-    for (const p of pollers) await p.stop();
-    await killAllAgents(dataDir);
-    await api.close();
-    await proxy.close();
-    sqs.destroy();
-    await sqsServer.stop();
-  }
+  const charmArchive = await charms.put(await packCharmDir(charmDir));
+  return {
+    store,
+    dataDir,
+    proxy,
+    apiCalls,
+    charmDir,
+    charmArchive,
+    drain: async () => {
+      for (const p of pollers) await p.drain();
+    },
+    stop: async () => {
+      for (const p of pollers) await p.stop();
+      await killAllAgents(dataDir);
+      await api.close();
+      await proxy.close();
+      sqs.destroy();
+      await sqsServer.stop();
+    },
+  };
 }
 
-async function startPhases(dataDir: string, machines: string[], units: string[], t0: number): Promise<Phases> {
-  const records = (await fileLogSink(join(dataDir, 'logs')).read({ limit: 1_000_000 })).records;
+const agentPids = (dataDir: string, machines: string[]) =>
+  machines.map((m) => readRecord(machineDirOf(dataDir, m))?.pid).filter((pid): pid is number => pid !== undefined);
+
+function cpuNow(dataDir: string, machines: string[], dynamoPid: number | undefined): CpuSeconds {
+  return {
+    controller: ownCpuSeconds(),
+    dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) : NaN,
+    agents: agentPids(dataDir, machines).reduce((sum, pid) => sum + processCpuSeconds(pid), 0),
+  };
+}
+
+const cpuSince = (before: CpuSeconds, after: CpuSeconds): CpuSeconds => ({
+  controller: after.controller - before.controller,
+  dynamodb: after.dynamodb - before.dynamodb,
+  agents: after.agents - before.agents,
+});
+
+const unitDir = (dataDir: string, machine: string, unit: string) => join(machineDirOf(dataDir, machine), 'units', unit.replace('/', '-'));
+
+async function waitForStarts(dataDir: string, units: string[], machines: string[]): Promise<Map<string, number>> {
+  const startedAt = new Map<string, number>();
+  const deadline = Date.now() + 15 * 60_000;
+  while (startedAt.size < units.length && Date.now() < deadline) {
+    units.forEach((unit, i) => {
+      if (startedAt.has(unit)) return;
+      try {
+        const at = Number(readFileSync(join(unitDir(dataDir, machines[i]!, unit), 'started-at'), 'utf8'));
+        if (at > 0) startedAt.set(unit, at);
+      } catch {
+        // not yet
+      }
+    });
+    await pause(100);
+  }
+  return startedAt;
+}
+
+/** Adds N machines and waits until every agent has reported its machine started, then for quiet. */
+async function runningMachines(env: Environment, count: number): Promise<string[]> {
+  const machines = await addMachines(env.store, { count });
+  const deadline = Date.now() + 10 * 60_000;
+  for (const id of machines) {
+    while ((await getMachine(env.store, id))?.agentStatus.current !== 'started' && Date.now() < deadline) await pause(200);
+  }
+  await pause(5_000);
+  await env.drain();
+  await pause(2_000);
+  return machines;
+}
+
+async function startUp(env: Environment, series: Series, n: number, dynamoPid: number | undefined): Promise<StartUp> {
+  const placed = series === 'running machines' ? await runningMachines(env, n) : [];
+  const loadBefore = loadavg()[0]!;
+  const cpuBefore = cpuNow(env.dataDir, placed, dynamoPid);
+  const callsBefore = new Map(env.apiCalls);
+  const t0 = Date.now();
+  const deployed = await deploy(env.store, {
+    charm: parseCharm(readFileSync(join(env.charmDir, 'metadata.yaml'), 'utf8')),
+    charmArchive: env.charmArchive,
+    numUnits: n,
+    ...(placed.length ? { to: placed } : {}),
+  });
+  const units = deployed.units;
+  // deploy reports the machines it added; placed units are on `placed`, in order.
+  const machines = placed.length ? placed : deployed.machines;
+  const startedAt = await waitForStarts(env.dataDir, units, machines);
+  const cpu = cpuSince(cpuBefore, cpuNow(env.dataDir, machines, dynamoPid));
+  const apiCalls = new Map([...env.apiCalls].map(([op, count]) => [op, count - (callsBefore.get(op) ?? 0)] as const));
+  const latencies = [...startedAt.values()].map((at) => (at - t0) / 1000).sort((a, b) => a - b);
+  return {
+    series,
+    units: units.length,
+    started: startedAt.size,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    phases: await startPhases(env.dataDir, machines, units, t0, series),
+    cpu,
+    apiCalls,
+    loadBefore,
+  };
+}
+
+async function idleCost(env: Environment, machines: string[]): Promise<Idle> {
+  // Settle: the agents go idle, and the echoes of their last writes are delivered.
+  await pause(10_000);
+  await env.drain();
+  await pause(2_000);
+  const sqsBefore = new Map(env.proxy.counts);
+  const apiRequestsBut = (skipped: string) => [...env.apiCalls].reduce((sum, [op, n]) => (op === skipped ? sum : sum + n), 0);
+  const apiBefore = apiRequestsBut('heartbeat');
+  await pause(IDLE_SECONDS * 1000);
+  let receives = 0;
+  let otherSqs = 0;
+  for (const [key, n] of env.proxy.counts) {
+    const delta = n - (sqsBefore.get(key) ?? 0);
+    if (key.startsWith('ReceiveMessage ')) receives += delta;
+    else otherSqs += delta;
+  }
+  const perAgentHour = (n: number) => (n / machines.length) * (3600 / IDLE_SECONDS);
+  return {
+    units: machines.length,
+    idleSeconds: IDLE_SECONDS,
+    apiPerAgentHour: perAgentHour(apiRequestsBut('heartbeat') - apiBefore),
+    receivesPerAgentHour: perAgentHour(receives),
+    otherSqsPerAgentHour: perAgentHour(otherSqs),
+    rssMb: agentRssMb(env.dataDir, machines),
+  };
+}
+
+function agentRssMb(dataDir: string, machines: string[]): number {
+  let total = 0;
+  for (const pid of agentPids(dataDir, machines)) {
+    try {
+      total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    } catch {
+      // gone
+    }
+  }
+  return machines.length ? total / machines.length : 0;
+}
+
+async function startPhases(dataDir: string, machines: string[], units: string[], t0: number, series: Series): Promise<Phases> {
+  // Agents ship their log lines asynchronously: wait (a while) for every unit's last milestone.
+  const logs = fileLogSink(join(dataDir, 'logs'));
+  let records = (await logs.read({ limit: 1_000_000 })).records;
+  for (let waited = 0; waited < 10_000; waited += 250) {
+    const done = new Set(records.filter((r) => r.message.includes('ran "start" hook')).map((r) => r.entity));
+    if (units.every((u) => done.has(`unit-${u.replace('/', '-')}`))) break;
+    await pause(250);
+    records = (await logs.read({ limit: 1_000_000 })).records;
+  }
   const first = (entity: string, text: string) => {
     const at = records.find((r) => r.entity === entity && r.message.includes(text))?.time;
     return at ? Date.parse(at) : undefined;
   };
-  const samples: Record<string, number[]> = Object.fromEntries(PHASES.map((p) => [p, []]));
+  const phases: Phase[] = series === 'fresh machines' ? [...PHASES] : ['deploy', 'hooks'];
+  const samples = new Map<Phase, number[]>(phases.map((p) => [p, []]));
   units.forEach((unit, i) => {
     const machine = machines[i]!;
-    let processStarted: number | undefined;
-    try {
-      const record = JSON.parse(readFileSync(join(machineDirOf(dataDir, machine), 'instance.json'), 'utf8')) as { startedAt: string };
-      processStarted = Date.parse(record.startedAt);
-    } catch {
-      // killed already
-    }
-    const times = [
-      t0,
-      processStarted,
-      first(`machine-${machine}`, 'machine agent for machine'),
-      first(`machine-${machine}`, `deployed unit "${unit}"`),
-      first(`unit-${unit.replace('/', '-')}`, 'ran "start" hook'),
-    ];
+    const record = readRecord(machineDirOf(dataDir, machine));
+    const deployed = first(`machine-${machine}`, `deployed unit "${unit}"`);
+    const started = first(`unit-${unit.replace('/', '-')}`, 'ran "start" hook');
+    const times =
+      series === 'fresh machines'
+        ? [
+            t0,
+            record ? Date.parse(record.startedAt) : undefined,
+            first(`machine-${machine}`, 'machine agent for machine'),
+            deployed,
+            started,
+          ]
+        : [t0, deployed, started];
     if (times.some((t) => t === undefined)) return;
-    PHASES.forEach((phase, k) => samples[phase]!.push((times[k + 1]! - times[k]!) / 1000));
+    phases.forEach((phase, k) => samples.get(phase)!.push((times[k + 1]! - times[k]!) / 1000));
   });
   return Object.fromEntries(
-    PHASES.map((p) => {
-      const sorted = samples[p]!.sort((a, b) => a - b);
+    phases.map((p) => {
+      const sorted = samples.get(p)!.sort((a, b) => a - b);
       return [p, { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
     }),
   ) as Phases;
 }
 
-function phaseTable(results: Result[]): string {
+const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '–');
+const totalCpu = (c: CpuSeconds) => c.controller + (Number.isFinite(c.dynamodb) ? c.dynamodb : 0) + c.agents;
+
+function startUpTable(results: StartUp[]): string {
   return [
-    `| agent | ${PHASES.map((p) => `${p} p50 / p99 s`).join(' | ')} |`,
-    `| ----- | ${PHASES.map(() => '---:').join(' | ')} |`,
+    `| series | units | started | p50 s | p99 s | max s | p99 ≤ 2 s | CPU s: controller / DynamoDB Local / agents+hooks | CPU s per unit | floor = CPU s ÷ ${NPROC} cores | load (1 min) before |`,
+    '| ------ | ----: | ------: | ----: | ----: | ----: | :-------: | ------------------------------------------------: | -------------: | -----: | -----: |',
     ...results.map(
-      (r) => `| ${r.kind} | ${PHASES.map((p) => `${r.phases[p].p50.toFixed(2)} / ${r.phases[p].p99.toFixed(2)}`).join(' | ')} |`,
+      (r) =>
+        `| ${r.series} | ${r.units} | ${r.started} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.p99 <= 2 ? 'yes' : 'no'} | ${f(r.cpu.controller, 1)} / ${f(r.cpu.dynamodb, 1)} / ${f(r.cpu.agents, 1)} | ${f(totalCpu(r.cpu) / r.units, 3)} | ${f(totalCpu(r.cpu) / NPROC)} | ${f(r.loadBefore, 1)} |`,
     ),
   ].join('\n');
 }
 
-/** What the window measured, plus the resync and the heartbeat at their rates (they fall outside it). */
-const totalPerAgentHour = (r: Result) =>
-  r.apiPerAgentHour + r.receivesPerAgentHour + r.otherSqsPerAgentHour + RESYNC_PER_HOUR + HEARTBEATS_PER_HOUR;
-
-function table(results: Result[]): string {
-  const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '–');
-  const rows = results.map(
-    (r) =>
-      `| ${r.kind} | ${r.units} | ${r.started} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.p99 <= 2 ? 'yes' : 'no'} | ${r.idleSeconds} | ${f(r.apiPerAgentHour, 1)} | ${f(r.receivesPerAgentHour, 1)} | ${f(r.otherSqsPerAgentHour, 1)} | ${f(totalPerAgentHour(r), 1)} | ${f(r.rssMb, 0)} |`,
-  );
+function phaseTable(results: StartUp[]): string {
   return [
-    '| agent | units | started | p50 s | p99 s | max s | p99 ≤ 2 s | idle window s | API req / agent-h | SQS receives / agent-h | other SQS / agent-h | total incl. resync and heartbeat / agent-h (≤ 200) | agent RSS MB |',
-    '| ----- | ----: | ------: | ----: | ----: | ----: | :-------: | ------------: | ----------------: | ---------------------: | ------------------: | -------------------------------------------------: | -----------: |',
-    ...rows,
+    `| series | units | ${PHASES.map((p) => `${p} p50 / p99 s`).join(' | ')} |`,
+    `| ------ | ----: | ${PHASES.map(() => '---:').join(' | ')} |`,
+    ...results.map(
+      (r) =>
+        `| ${r.series} | ${r.units} | ${PHASES.map((p) => {
+          const phase = r.phases[p];
+          return phase ? `${f(phase.p50)} / ${f(phase.p99)}` : '–';
+        }).join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
+function apiTable(results: StartUp[]): string {
+  const ops = [...new Set(results.flatMap((r) => [...r.apiCalls].filter(([, n]) => n > 0).map(([op]) => op)))].sort();
+  return [
+    `| series | units | ${ops.join(' | ')} | total per unit |`,
+    `| ------ | ----: | ${ops.map(() => '---:').join(' | ')} | ---: |`,
+    ...results.map(
+      (r) =>
+        `| ${r.series} | ${r.units} | ${ops.map((op) => f((r.apiCalls.get(op) ?? 0) / r.units, 1)).join(' | ')} | ${f([...r.apiCalls.values()].reduce((a, b) => a + b, 0) / r.units, 1)} |`,
+    ),
+  ].join('\n');
+}
+
+function idleTable(idle: Idle): string {
+  return [
+    '| agents | idle window s | API req / agent-h | SQS receives / agent-h | other SQS / agent-h | total incl. resync and heartbeat / agent-h (≤ 200) | agent RSS MB |',
+    '| -----: | ------------: | ----------------: | ---------------------: | ------------------: | -------------------------------------------------: | -----------: |',
+    `| ${idle.units} | ${idle.idleSeconds} | ${f(idle.apiPerAgentHour, 1)} | ${f(idle.receivesPerAgentHour, 1)} | ${f(idle.otherSqsPerAgentHour, 1)} | ${f(idle.apiPerAgentHour + idle.receivesPerAgentHour + idle.otherSqsPerAgentHour + RESYNC_PER_HOUR + HEARTBEATS_PER_HOUR, 1)} | ${f(idle.rssMb, 0)} |`,
   ].join('\n');
 }
 
 const METHOD = `### Method
 
-- The local controller's wiring, in one process: DynamoDB Local in memory, fauxqs, the provisioner, cleanup and notifier handlers on stream pollers (100 ms), the API on 127.0.0.1, the local provider starting one machine agent process per machine. A counting proxy sits between the agents and fauxqs; the API server counts agent requests.
-- Start-up: one \`deploy -n ${UNITS}\` (each unit on a new machine) of a charm whose install and config-changed exit 0 and whose start hook writes the time; latency per unit = that time − the time of the deploy call. It includes provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
-- Idle: once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. So does the presence heartbeat (one \`heartbeat\` request when the agent has made no other for 5–6 min): not counted in the window's API requests, added at its bound of ${HEARTBEATS_PER_HOUR} an hour (with the resync's requests counting as presence too, about 7.5 on average). Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads.
-- \`tsx\`: the agent as the local controller starts it today (\`node --import tsx agent/machine-agent.ts\`); \`bundle\`: the agent bundled by esbuild (as infra/agent-bundle.ts bundles it for EC2).`;
+- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner, cleanup and notifier handlers on stream pollers (100 ms; the provisioner's batches of ${LOCAL_PROVISIONING.streamBatchSize} records, ${LOCAL_PROVISIONING.concurrency} machines at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
+- The charm's install and config-changed hooks exit 0; its start hook writes the time. Latency per unit = that time − the time of the deploy call. Each series (N = ${SERIES.join(', ')}) runs on a fresh table with no agent left from the one before.
+  - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
+  - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).
+- CPU: from the deploy call to the last start, user + system time of this process (process.cpuUsage(): API, stream pollers, handlers, fauxqs, the bench's own polling), of DynamoDB Local (/proc/<pid>/stat, all its threads) and of every agent (/proc/<pid>/stat with the children it reaped: hooks and hook tools). Floor = that CPU time ÷ the host's ${NPROC} cores: the earliest the last unit could start if the work were spread perfectly over the cores and nothing else ran. Other users' jobs share this host (the load average column); their CPU is not counted, so the floor is a lower bound.
+- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. So does the presence heartbeat (one \`heartbeat\` request when the agent has made no other for 5–6 min): not counted in the window's API requests, added at its bound of ${HEARTBEATS_PER_HOUR} an hour (the resync's requests count as presence too, so about 7.5 on average). Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads.`;
 
 async function main() {
   const before = loadavg();
   const started = Date.now();
   const dynamo = await startDynamoDbLocal();
+  const dynamoPid = findProcess('DynamoDBLocal.jar', `-port ${dynamo.port}`);
   const charmDir = trivialCharm();
-  const results: Result[] = [];
+  const results: StartUp[] = [];
+  let idle: Idle | undefined;
   try {
-    for (const kind of KINDS) {
-      console.error(`bench:agents: ${kind}, ${UNITS} units…`);
-      results.push(await scenario(dynamo, kind, charmDir));
-      console.error(table(results));
-      console.error(phaseTable(results));
+    for (const series of KINDS) {
+      for (const n of SERIES) {
+        console.error(`bench:agents: ${series}, ${n} units…`);
+        const env = await environment(dynamo, charmDir);
+        try {
+          const result = await startUp(env, series, n, dynamoPid);
+          results.push(result);
+          console.error(startUpTable(results));
+          console.error(phaseTable(results));
+          if (series === 'fresh machines' && n === Math.max(...SERIES) && IDLE_SECONDS > 0) {
+            idle = await idleCost(env, [...Array(n).keys()].map(String));
+            console.error(idleTable(idle));
+          }
+        } finally {
+          await env.stop();
+        }
+      }
     }
   } finally {
     await dynamo.stop();
   }
-  const header = `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${availableParallelism()} (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(freemem() / 2 ** 30)} GiB free. Whole run ${Math.round((Date.now() - started) / 1000)} s; 1-minute load average ${before[0]!.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`;
-  const body = `${header}\n\n${table(results)}\n\nWhere the start-up time goes, per unit (units with every milestone logged): provisioning = deploy call → agent process started (the provisioner and the local provider); agent start = → the agent's first log line; deploy = → unit deployed (view, charm fetched and unpacked); hooks = → start hook done (install, config-changed, start, statuses).\n\n${phaseTable(results)}\n\n${METHOD}`;
+  const header = `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${NPROC} (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(freemem() / 2 ** 30)} GiB free. Whole run ${Math.round((Date.now() - started) / 1000)} s; 1-minute load average ${before[0]!.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`;
+  const body = [
+    header,
+    '### Start-up',
+    startUpTable(results),
+    'Where the start-up time goes, per unit (units with every milestone logged):',
+    phaseTable(results),
+    'Agent API requests per unit, from the deploy call to the last start:',
+    apiTable(results),
+    '### Idle',
+    idle ? idleTable(idle) : '(not measured)',
+    METHOD,
+  ].join('\n\n');
   console.log(body);
   await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
 }

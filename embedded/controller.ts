@@ -5,7 +5,6 @@
 //   local provider: machine agents as processes        timers: watchdog, full reconcile, sweep
 import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../functions/api/handler.js';
 import { createCleanupHandler, runDueCleanups } from '../functions/cleanup/handler.js';
@@ -15,6 +14,7 @@ import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '../shared/charmstore/charm-store.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
+import { buildLocalAgent } from '../shared/provider/local/agent-build.js';
 import { LocalProvider } from '../shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
@@ -36,7 +36,7 @@ export interface ControllerOptions {
   port?: number;
   /** How often the watchdog, the full reconcile and the cleanup sweep run. */
   timers?: { watchdogMs?: number; reconcileMs?: number; sweepMs?: number };
-  /** The machine agent; by default agent/machine-agent.ts run through tsx. */
+  /** The machine agent; by default agent/machine-agent.ts bundled into the data dir (agent-build.ts). */
   agentCommand?: string[];
   stuckAfterSeconds?: number;
   /** An agent silent this long shows as lost/down in status; default 12 min. */
@@ -54,11 +54,15 @@ export interface RunningController {
 
 const TABLE = 'drover';
 
-function defaultAgentCommand(): string[] {
-  const agent = fileURLToPath(new URL('../agent/machine-agent.ts', import.meta.url));
-  // An absolute loader path: agents run in their machine directory, not in this package.
-  return [process.execPath, '--import', import.meta.resolve('tsx'), agent];
-}
+/**
+ * The provisioner's stream batches are as large as the other consumers' here: a batch of 20
+ * records (the AWS setting) holds only a few machines among the units, sequences and status-log
+ * entries of the same transactions, and each batch waits for its slowest start. Its concurrency
+ * stays at 8: the host's CPU is what agents starting together share, so starting 32 at once made
+ * a `deploy -n 100` slower at p50 (16 s against 9 s: every agent finishes late) and no faster at
+ * p99, and 4 at once made provisioning the bottleneck (bench/RESULTS.md, "Agents").
+ */
+export const LOCAL_PROVISIONING = { concurrency: 8, streamBatchSize: 100 };
 
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const dataDir = resolve(options.dataDir);
@@ -97,7 +101,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
     const provider = new LocalProvider({
       dataDir,
-      agentCommand: options.agentCommand ?? defaultAgentCommand(),
+      agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
       env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, AWS_REGION: 'local' },
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
@@ -109,6 +113,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       credentials: derivedAgentCredentials(secrets.agentCredentialKey),
       controllerId: secrets.controllerId,
       apiUrl: server.url,
+      policy: { concurrency: LOCAL_PROVISIONING.concurrency },
       log: { info: (m, d) => logger.info(m, d ?? {}), warn: (m, d) => logger.warn(m, d ?? {}), error: (m, d) => logger.error(m, d ?? {}) },
     };
 
@@ -129,7 +134,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         functionName: name,
         startingPosition: 'TRIM_HORIZON',
         checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${name}.json`)),
-        batchSize: name === 'provisioner' ? 20 : 100,
+        batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
         pollIntervalMs: 100,
         // The failure destination: records given up on, kept for the operator.
         onFailure: (f) =>

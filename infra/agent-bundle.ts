@@ -16,14 +16,9 @@ import { buildSync } from 'esbuild';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
+import { AGENT_PACKAGE_JSON, AGENT_SCRIPT, AGENT_SCRIPTS, agentEsbuildOptions } from '../shared/agent-bundle/esbuild-options.js';
 
-/** The agent's entry module, relative to the repository root. */
-export const AGENT_ENTRY = 'agent/machine-agent.ts';
-/**
- * Plain JavaScript the agent runs as separate processes, shipped beside machine-agent.js at the
- * same path relative to it as in agent/ (hook tools start `node hook-tools/hook-tool.mjs`).
- */
-export const AGENT_SCRIPTS = ['hook-tools/hook-tool.mjs'];
+export { AGENT_ENTRY, AGENT_SCRIPTS } from '../shared/agent-bundle/esbuild-options.js';
 
 export interface BuiltAgentBundle {
   /** The .tgz, as written. */
@@ -77,25 +72,12 @@ export function tarGz(files: Record<string, TarFile>): Buffer {
 
 /** Bundles the agent and writes the tarball to a temporary directory, named by its hash. */
 export function buildAgentBundle(entry: string): BuiltAgentBundle {
-  const result = buildSync({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire as __droverCreateRequire } from 'node:module'; const require = __droverCreateRequire(import.meta.url);",
-    },
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'warning',
-  });
+  // Instances run Node.js 22 (shared/provider/ec2/user-data.ts).
+  const result = buildSync(agentEsbuildOptions(entry, 'node22'));
   const script = Buffer.from(result.outputFiles[0]!.contents);
   const files: Record<string, TarFile> = {
-    'machine-agent.js': { data: script },
-    'package.json': { data: Buffer.from(JSON.stringify({ type: 'module', private: true }) + '\n') },
+    [AGENT_SCRIPT]: { data: script },
+    'package.json': { data: Buffer.from(AGENT_PACKAGE_JSON) },
   };
   for (const relative of AGENT_SCRIPTS) {
     const path = join(dirname(entry), relative);

@@ -82,10 +82,13 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
   const { store } = deps;
   const log = logOf(deps);
   const attempt = machine.provisioningAttempt;
-  // The queue exists before the agent does, so no hint sent to a new agent is lost.
-  const queueUrl = await deps.queues.ensure(machine.id);
   const credential = deps.credentials.forAttempt({ model: store.model, machineId: machine.id, attempt });
-  const credentialSet = await setAgentCredentialHash(store, machine.id, hashAgentCredential(credential), attempt);
+  // The queue exists before the agent does, so no hint sent to a new agent is lost. The two are
+  // independent (and each safe to repeat), so they are made at once.
+  const [queueUrl, credentialSet] = await Promise.all([
+    deps.queues.ensure(machine.id),
+    setAgentCredentialHash(store, machine.id, hashAgentCredential(credential), attempt),
+  ]);
   if (typeof credentialSet === 'object') {
     log.info('machine changed before provisioning', { machineId: machine.id, attempt, reason: credentialSet.conflict });
     return 'superseded';

@@ -70,4 +70,41 @@ describe('agents on the local controller', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('after a controller restart its agents run again, from the bundle built anew, and carry on', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
+    let controller = await startController({ dataDir, logger: SILENT });
+    const call = async (op: string, body: unknown) => {
+      const res = await fetch(`${controller.apiUrl}/v1/${op}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${controller.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      expect(res.status, JSON.stringify(json)).toBe(200);
+      return json;
+    };
+    const hookLog = () => {
+      try {
+        return readFileSync(join(dataDir, 'machines', '0', 'units', 'database-0', 'hook-log'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    try {
+      await call('deploy', { charm: await charm('database') });
+      await waitFor('database/0 to start', hookLog, (log) => log.includes('hook=start'), 60_000);
+      await controller.stop();
+      controller = await startController({ dataDir, logger: SILENT });
+      const agent = readRecord(listMachineDirs(dataDir)[0]!);
+      expect(agent && isProcessAlive(agent)).toBe(true);
+      expect(readFileSync(join(dataDir, 'agent', 'machine-agent.js'), 'utf8')).toContain('machine agent');
+      // The resumed agent hears of the change and its hook tool (from the rebuilt bundle) answers.
+      await call('config', { application: 'database', set: { 'db-name': 'after-restart' } });
+      await waitFor('config-changed after the restart', hookLog, (log) => log.includes('db-name=after-restart'), 60_000);
+    } finally {
+      await controller.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // Harness for machine-agent integration tests: the real API handler on a local HTTP server over
 // DynamoDB Local, fauxqs for the machine queues, the notifier and cleanup handlers fed by stream
 // pollers (as the local controller runs them), and real machine agent processes
-// (`node --import tsx agent/machine-agent.ts`). Every process a test starts is killed, with its
+// (the agent bundled as the local controller bundles it: shared/provider/local/agent-build.ts). Every process a test starts is killed, with its
 // process group (hooks included), when the harness stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { buildLocalAgent } from '../../shared/provider/local/agent-build.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
 import { deploy, type DeployRequest } from '../../shared/state/deploy.js';
 import { ensureModel } from '../../shared/state/model.js';
@@ -73,6 +74,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const store = await freshStore();
   await ensureModel(store);
   const dataDir = mkdtempSync(join(tmpdir(), 'drover-agents-'));
+  const [node, ...agentArgs] = await buildLocalAgent(dataDir);
   const charms = localCharmStore(join(dataDir, 'charms'));
   const logs = fileLogSink(join(dataDir, 'logs'));
   const sqsServer: SqsServer = await startSqsServer();
@@ -136,7 +138,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, machineId);
       const dir = machineDir(machineId);
       mkdirSync(dir, { recursive: true });
-      const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'agent', 'machine-agent.ts')], {
+      const child = spawn(node!, agentArgs, {
         cwd: REPO,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],

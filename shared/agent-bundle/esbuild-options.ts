@@ -1,0 +1,37 @@
+// How the machine agent is bundled: one ESM file holding the agent and everything it imports (the
+// AWS SDK included, since an EC2 instance has none), with the plain-JavaScript scripts the agent
+// runs as separate processes shipped beside it. Shared by the EC2 bundle (infra/agent-bundle.ts)
+// and the local provider's (shared/provider/local/agent-build.ts), so both run the same code.
+import type { BuildOptions } from 'esbuild';
+
+/** The agent's entry module, relative to the repository root. */
+export const AGENT_ENTRY = 'agent/machine-agent.ts';
+
+/**
+ * Plain JavaScript the agent runs as separate processes, shipped beside machine-agent.js at the
+ * same path relative to it as in agent/ (hook tools start `node hook-tools/hook-tool.mjs`).
+ */
+export const AGENT_SCRIPTS = ['hook-tools/hook-tool.mjs'];
+
+/** The bundled agent's file name, and the package.json that makes Node load it as ESM. */
+export const AGENT_SCRIPT = 'machine-agent.js';
+export const AGENT_PACKAGE_JSON = JSON.stringify({ type: 'module', private: true }) + '\n';
+
+/** `target` is the Node.js that runs it: `node22` on EC2 instances, this host's locally. */
+export const agentEsbuildOptions = (entry: string, target: string) =>
+  ({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target,
+    mainFields: ['module', 'main'],
+    // Some bundled CommonJS dependencies call require() for Node's built-ins.
+    banner: {
+      js: "import { createRequire as __droverCreateRequire } from 'node:module'; const require = __droverCreateRequire(import.meta.url);",
+    },
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+  }) satisfies BuildOptions;
