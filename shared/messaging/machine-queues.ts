@@ -25,6 +25,12 @@ export { queueName, deadLetterQueueName } from './queue-names.js';
 const RECEIVE_WAIT_SECONDS = '20';
 /** An hour: an older hint is worthless, the agent's periodic resync has long covered it. */
 const HINT_RETENTION_SECONDS = '3600';
+/**
+ * Agents delete a hint as soon as they receive it. One received by an agent that died before
+ * deleting it (a long poll still open when it was killed) is due again after this, not after
+ * SQS's default 30 s: the restarted agent gets it within seconds.
+ */
+const VISIBILITY_TIMEOUT_SECONDS = '5';
 /** A day in the dead-letter queue, to see which hints an agent keeps choking on. */
 const DEAD_LETTER_RETENTION_SECONDS = '86400';
 /** Receives before a hint goes to the dead-letter queue instead of crashing its agent forever. */
@@ -92,6 +98,7 @@ export async function ensureMachineQueue(sqs: SQSClient, controllerId: string, m
   const url = await createOrConverge(sqs, name, {
     ReceiveMessageWaitTimeSeconds: RECEIVE_WAIT_SECONDS,
     MessageRetentionPeriod: HINT_RETENTION_SECONDS,
+    VisibilityTimeout: VISIBILITY_TIMEOUT_SECONDS,
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
   });
   cacheOf(sqs).set(name, url);

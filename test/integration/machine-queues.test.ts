@@ -46,12 +46,23 @@ async function urlOf(client: SQSClient, machineId: string): Promise<string> {
 }
 
 describe('machine queues', () => {
+  it('a hint received by an agent that died before deleting it comes back to the next long poll', async () => {
+    const url = await ensureMachineQueue(sqs, CONTROLLER, '9');
+    await sendHints(sqs, CONTROLLER, ['9'], { kind: 'unit', id: 'mysql/0' });
+    // The killed agent's long poll took the hint and never deleted it.
+    const taken = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    expect(taken.Messages).toHaveLength(1);
+    // The restarted agent's first long poll (20 s) sees it again, well within its wait.
+    const again = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }));
+    expect(again.Messages?.map((m) => decodeHint(m.Body))).toEqual([{ kind: 'unit', id: 'mysql/0' }]);
+  });
+
   it('creates a machine queue idempotently, long-polling, short-lived, with a dead-letter queue', async () => {
     const url = await ensureMachineQueue(sqs, CONTROLLER, '0');
     expect(await ensureMachineQueue(sqs, CONTROLLER, '0')).toBe(url);
     expect(await ensureMachineQueue(sqsServer.client(), CONTROLLER, '0')).toBe(url);
     const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }));
-    expect(Attributes).toMatchObject({ ReceiveMessageWaitTimeSeconds: '20', MessageRetentionPeriod: '3600' });
+    expect(Attributes).toMatchObject({ ReceiveMessageWaitTimeSeconds: '20', MessageRetentionPeriod: '3600', VisibilityTimeout: '5' });
     const dlq = await sqs.send(new GetQueueUrlCommand({ QueueName: `drover-${CONTROLLER}-dlq` }));
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes
       ?.QueueArn;
