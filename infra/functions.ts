@@ -178,4 +178,17 @@ export class DroverFunctions extends Construct {
     this.logGroups = logGroups as Record<FunctionKey, logs.LogGroup>;
     this.roles = roles as Record<FunctionKey, iam.Role>;
   }
+
+  /**
+   * Tells a function its own log group's name (in `variable`) and lets it search that group —
+   * the api function reads the agents' records it logged back for debug-log
+   * (shared/logs/cloudwatch-log-reader.ts) — and no other group.
+   */
+  searchOwnLogs(key: FunctionKey, variable: string): void {
+    const logGroup = this.logGroups[key];
+    this.functions[key].addEnvironment(variable, logGroup.logGroupName);
+    this.roles[key].addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'SearchOwnLogs', actions: ['logs:FilterLogEvents'], resources: [logGroup.logGroupArn] }),
+    );
+  }
 }

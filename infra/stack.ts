@@ -121,6 +121,8 @@ export class DroverStack extends Stack {
     this.state.grant(roles.notifier, 'read');
     this.state.grant(roles.watchdog, 'read');
     this.charms.grantReadWrite(roles.api);
+    // debug-log: the agents' records the api function wrote to its own log group, read back there.
+    this.functions.searchOwnLogs('api', 'DEBUG_LOG_GROUP');
     for (const key of ['provisioner', 'provisionerReconcile'] as const) {
       this.machines.grantProvisioner(roles[key]);
       this.agentBundle?.grantRead(roles[key]);

@@ -2,10 +2,12 @@
 // validate the request (zod), authenticate, call one route, map errors (functions/api/http.ts).
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
 import { describeIssues, requests, type Operation } from '../../shared/api/requests.js';
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
@@ -147,6 +149,12 @@ export function createApiHandler(deps: ApiDeps): Handler {
 
 let lambdaHandler: Handler | undefined;
 
+/** Agents' records go to this function's own log group (stdout), and debug-log reads them there. */
+function functionLogSink(): LogSink {
+  const logGroupName = process.env.DEBUG_LOG_GROUP;
+  return lambdaLogSink(logGroupName ? { read: cloudWatchLogReader({ client: new CloudWatchLogsClient({}), logGroupName }) } : {});
+}
+
 /** The Lambda entry point; built on first use from the function's environment. */
 export const handler: Handler = (event) => {
   lambdaHandler ??= createApiHandler({
@@ -156,7 +164,7 @@ export const handler: Handler = (event) => {
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
     agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),
-    logs: lambdaLogSink(),
+    logs: functionLogSink(),
   });
   return lambdaHandler(event);
 };

@@ -58,11 +58,12 @@ export const requests = {
   /**
    * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:
    * without `after`, the last `limit` matching lines (replay: a large limit); with it, the lines
-   * logged since that cursor (tailing: pass back each answer's `cursor`).
+   * logged since that cursor (tailing: pass back each answer's `cursor`). Cursors are opaque: a
+   * byte offset locally, up to ~3,500 characters on AWS (shared/logs/cloudwatch-log-cursor.ts).
    */
   'debug-log': z.strictObject({
     since: z.iso.datetime().optional(),
-    after: z.string().max(100).optional(),
+    after: z.string().max(4000).optional(),
     include: list.optional(),
     exclude: list.optional(),
     level: z.string().max(20).optional(),

@@ -4,8 +4,8 @@
 //
 // A port with two homes: locally a file under the controller's data directory
 // (file-log-sink.ts); on AWS the API function writes each record as a line on its stdout, which
-// Lambda ships to CloudWatch Logs (lambda-log-sink.ts), where debug-log would read them back with
-// FilterLogEvents.
+// Lambda ships to CloudWatch Logs (lambda-log-sink.ts), where debug-log reads them back with
+// FilterLogEvents (cloudwatch-log-reader.ts).
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

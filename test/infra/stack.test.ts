@@ -443,6 +443,17 @@ describe('IAM', () => {
     expect(JSON.stringify(ss.map((s) => s.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
   });
 
+  it("lets only the api function search logs, its own group only: debug-log reads the agents' records there", () => {
+    const apiLogs = logicalIdOf(`drover-${CONTROLLER}/Functions/ApiLogs`);
+    // Reading log events back, as opposed to writing them (every function, the VPC flow log).
+    const reads = ['logs:FilterLogEvents', 'logs:GetLogEvents', 'logs:StartQuery', 'logs:StartLiveTail'];
+    const searching = statements().filter((s) => actionsOf(s.statement).some((a) => reads.includes(a)));
+    expect(searching.flatMap((s) => s.roles)).toEqual([roleLogicalId('api')]);
+    expect(searching.map((s) => s.statement)).toEqual([
+      { Sid: 'SearchOwnLogs', Effect: 'Allow', Action: 'logs:FilterLogEvents', Resource: { 'Fn::GetAtt': [apiLogs, 'Arn'] } },
+    ]);
+  });
+
   it('names every statement of a policy differently (IAM refuses duplicate Sids)', () => {
     for (const [id, r] of [...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]) {
       const sids = (r.Properties.PolicyDocument.Statement as Statement[]).map((s) => s.Sid).filter(Boolean);
@@ -456,6 +467,16 @@ describe('IAM', () => {
 });
 
 describe('API', () => {
+  it('tells the api function the log group debug-log reads: its own, kept a month', () => {
+    const apiLogs = logicalIdOf(`drover-${CONTROLLER}/Functions/ApiLogs`);
+    const fn = resources[fnLogicalId('api')]!.Properties;
+    expect(fn.Environment.Variables.DEBUG_LOG_GROUP).toEqual({ Ref: apiLogs });
+    expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: apiLogs });
+    expect(resources[apiLogs]!.Properties.RetentionInDays).toBe(30);
+    for (const key of Object.keys(FUNCTION_SPECS) as FunctionKey[])
+      if (key !== 'api') expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables.DEBUG_LOG_GROUP).toBeUndefined();
+  });
+
   const routes = () => Object.fromEntries(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey, r.Properties]));
 
   it('authorizes user routes with IAM', () => {
