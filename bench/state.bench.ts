@@ -9,6 +9,7 @@
 //
 // For investigating: BENCH_CALLS (timed calls per operation, default 200), BENCH_ONLY (run only
 // the operations whose name contains it), BENCH_DESTROY_SIZES (default 250,500,1000; empty: none).
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -122,11 +123,32 @@ const CACHE_MODES = [
   { cache: false, label: ', no cache' },
 ] as const;
 
+/**
+ * Tables made for the scenario running now, deleted when it ends: DynamoDB Local in memory slows
+ * down as tables accumulate (raw rates fell several-fold over a run that kept them), which would
+ * make later rows incomparable with earlier ones.
+ */
+const scenarioTables: Store[] = [];
+
+async function dropScenarioTables() {
+  for (const store of scenarioTables.splice(0)) await store.client.send(new DeleteTableCommand({ TableName: store.table }));
+}
+
+/** Runs one scenario, then drops its tables. */
+async function withOwnTables<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    await dropScenarioTables();
+  }
+}
+
 /** A fresh table with a model, its store, and a log of the store's requests. */
 async function newStore(local: DynamoDbLocal, scenario: string, cache = true): Promise<{ store: Store; log: RequestLog }> {
   const table = `bench-${scenario.replace(/\W+/g, '-')}-${randomUUID().slice(0, 8)}`;
   const store = createStore({ table, endpoint: local.endpoint, region: 'local', cache });
   await ensureTable(store.client, store.table);
+  scenarioTables.push(store);
   await ensureModel(store);
   return { store, log: new RequestLog(store, createStore({ table, endpoint: local.endpoint, region: 'local' })) };
 }
@@ -147,7 +169,7 @@ interface OperationRow {
   transactionMs: number;
 }
 
-async function benchOperation(
+async function measureOperation(
   local: DynamoDbLocal,
   scenario: OperationScenario,
   mode: (typeof CACHE_MODES)[number],
@@ -206,7 +228,7 @@ interface DestroyRow {
   writeSeconds: number;
 }
 
-async function runDestroy(local: DynamoDbLocal, units: number): Promise<DestroyRow> {
+async function measureDestroy(local: DynamoDbLocal, units: number): Promise<DestroyRow> {
   const { store, log } = await newStore(local, `destroy-${units}`);
   const { units: names } = await deploy(store, { charm: benchCharms.web, numUnits: units });
   await started(store, names);
@@ -307,7 +329,7 @@ function linearity(rows: DestroyRow[]): string {
 
 function methodNotes(): string {
   return [
-    '- One DynamoDB Local for the run (in memory), a fresh table per scenario with a model in it; one client, every call sequential.',
+    '- One DynamoDB Local for the run (in memory), a fresh table per scenario with a model in it, deleted when the scenario ends (DynamoDB Local slows down as tables accumulate); one client, every call sequential.',
     `- Each operation: ${WARMUP} untimed warm-up calls; the last one is captured with the items its writes target. Then the timed ` +
       `calls, interleaved one by one with as many raw transactions (op, raw, raw, op, …), so the machine's noise hits both alike. ` +
       'ops/s = calls ÷ summed latency; p50/p99 nearest-rank. ratio = op ops/s ÷ raw ops/s; ratio at p50 = raw p50 ÷ op p50 ' +
@@ -344,9 +366,9 @@ async function main() {
     const rows: OperationRow[] = [];
     const progress = (line: string, since: number) => console.error(`${line} [${((Date.now() - since) / 1000).toFixed(0)} s]`);
     for (const mode of CACHE_MODES) {
-      for (const scenario of scenarios.filter((s) => !ONLY || s.name.includes(ONLY))) {
+      for (const definition of scenarios.filter((s) => !ONLY || s.name.includes(ONLY))) {
         const since = Date.now();
-        const row = await benchOperation(local, scenario, mode);
+        const row = await withOwnTables(() => measureOperation(local, definition, mode));
         progress(
           `${row.name}: ${row.op.opsPerSecond.toFixed(0)} ops/s vs raw ${row.raw.opsPerSecond.toFixed(0)} (×${row.ratio.toFixed(2)})`,
           since,
@@ -357,7 +379,7 @@ async function main() {
     const destroys: DestroyRow[] = [];
     for (const units of DESTROY_SIZES) {
       const since = Date.now();
-      const row = await runDestroy(local, units);
+      const row = await withOwnTables(() => measureDestroy(local, units));
       progress(
         `destroy ${units} units: ${row.seconds.toFixed(2)} s, ${writes(row.total)} writes; raw ${row.rawSeconds.toFixed(2)} s`,
         since,
