@@ -23,20 +23,23 @@ async function charm(name: string) {
   };
 }
 
+/** A user API request that must succeed (the CLI's own calls, without the CLI). */
+async function userCall(controller: { apiUrl: string; token: string }, op: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${controller.apiUrl}/v1/${op}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${controller.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
 describe('agents on the local controller', () => {
   it('a database and a client, deployed and related, exchange data through their hooks', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
     const controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
-    const call = async (op: string, body: unknown) => {
-      const res = await fetch(`${controller.apiUrl}/v1/${op}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${controller.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      expect(res.status, JSON.stringify(json)).toBe(200);
-      return json;
-    };
+    const call = (op: string, body: unknown) => userCall(controller, op, body);
     const hookLog = (machine: string, unit: string) => {
       try {
         return readFileSync(join(dataDir, 'machines', machine, 'units', unit.replace('/', '-'), 'hook-log'), 'utf8');
@@ -74,16 +77,7 @@ describe('agents on the local controller', () => {
   it('after a controller restart its agents run again, from the bundle built anew, and carry on', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
     let controller = await startController({ dataDir, logger: SILENT });
-    const call = async (op: string, body: unknown) => {
-      const res = await fetch(`${controller.apiUrl}/v1/${op}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${controller.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      expect(res.status, JSON.stringify(json)).toBe(200);
-      return json;
-    };
+    const call = (op: string, body: unknown) => userCall(controller, op, body);
     const hookLog = () => {
       try {
         return readFileSync(join(dataDir, 'machines', '0', 'units', 'database-0', 'hook-log'), 'utf8');

@@ -194,10 +194,21 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   };
 }
 
+/** A deployed unit's directory on its machine (its charm dir, hook log and state beneath). */
+export const unitDir = (harness: AgentHarness, machineId: string, unit: string) =>
+  join(harness.machineDir(machineId), 'units', unit.replace('/', '-'));
+
+/** The machine's gates directory, made if missing: a test charm's hook fails while `fail-<hook>` is in it. */
+export function gatesDir(harness: AgentHarness, machineId: string): string {
+  const dir = join(harness.machineDir(machineId), 'gates');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** The lines a test charm's hooks logged for a unit (see lib/common.sh in each test charm). */
 export function hookLog(harness: AgentHarness, machineId: string, unit: string): string[] {
   try {
-    return readFileSync(join(harness.machineDir(machineId), 'units', unit.replace('/', '-'), 'hook-log'), 'utf8')
+    return readFileSync(join(unitDir(harness, machineId, unit), 'hook-log'), 'utf8')
       .split('\n')
       .filter(Boolean);
   } catch {

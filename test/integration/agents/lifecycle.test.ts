@@ -1,7 +1,7 @@
 // The machine and unit agents end to end, against the real API, queues and stream handlers:
 // charms-in-action.txt "Unit hooks", "Execution environment", "Errors in hooks", and the agents'
 // duties in lifecycles.txt.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApplicationConfig } from '../../../shared/state/application-config.js';
@@ -9,7 +9,16 @@ import { destroyMachine } from '../../../shared/state/destroy-machine.js';
 import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getMachine } from '../../../shared/state/reads.js';
 import { resolveUnit } from '../../../shared/state/resolve-unit.js';
-import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import {
+  hookLog,
+  hookNames,
+  startAgentHarness,
+  unitOf,
+  waitFor,
+  type AgentHarness,
+  gatesDir,
+  unitDir as unitDirOf,
+} from '../../support/agents.js';
 
 let h: AgentHarness;
 beforeAll(async () => {
@@ -19,12 +28,8 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const unitDir = (machine: string, unit: string) => join(h.machineDir(machine), 'units', unit.replace('/', '-'));
-const gates = (machine: string) => {
-  const dir = join(h.machineDir(machine), 'gates');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+const unitDir = (machine: string, unit: string) => unitDirOf(h, machine, unit);
+const gates = (machine: string) => gatesDir(h, machine);
 const started = (machine: string, unit: string) =>
   waitFor(
     `${unit} started`,

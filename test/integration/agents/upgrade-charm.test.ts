@@ -3,7 +3,7 @@
 // unforced charm upgrade operation ... but will not be run after a forced upgrade from an
 // existing error state" and "The config-changed hook always runs once immediately after the
 // install hook, and likewise after the upgrade-charm hook."
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packCharmDir } from '../../../shared/charmstore/charm-archive.js';
@@ -11,7 +11,17 @@ import { parseCharm } from '../../../shared/domain/charm.js';
 import { readStatus } from '../../../shared/state/status.js';
 import { resolveUnit } from '../../../shared/state/resolve-unit.js';
 import { upgradeCharm } from '../../../shared/state/upgrade-charm.js';
-import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import {
+  CHARMS,
+  hookLog,
+  hookNames,
+  startAgentHarness,
+  unitOf,
+  waitFor,
+  type AgentHarness,
+  gatesDir,
+  unitDir as unitDirOf,
+} from '../../support/agents.js';
 
 let h: AgentHarness;
 beforeAll(async () => {
@@ -21,12 +31,8 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const unitDir = (machine: string, unit: string) => join(h.machineDir(machine), 'units', unit.replace('/', '-'));
-const gates = (machine: string) => {
-  const dir = join(h.machineDir(machine), 'gates');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+const unitDir = (machine: string, unit: string) => unitDirOf(h, machine, unit);
+const gates = (machine: string) => gatesDir(h, machine);
 
 /** The database charm's second revision: a `db-port` option, an upgrade-charm hook, a VERSION file. */
 async function upgradeToV2(application: string, options: { forceUnits?: boolean } = {}) {
