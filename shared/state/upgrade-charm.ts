@@ -2,7 +2,8 @@ import type { CharmMeta } from '../domain/charm.js';
 import type { Relation } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { planUpgradeCharm, type UpgradeCharmResult } from '../domain/plans/upgrade-charm.js';
-import { getApplication, getMany } from './reads.js';
+import { sequenceNames } from '../domain/sequences.js';
+import { getApplication, getMany, getSequence } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -18,16 +19,17 @@ export interface UpgradeCharmRequest {
  */
 export async function upgradeCharm(store: Store, name: string, request: UpgradeCharmRequest): Promise<UpgradeCharmResult> {
   return runOperation(store, `cannot upgrade application "${name}"`, async () => {
-    const application = await getApplication(store, name);
+    const [application, relationSequence] = await Promise.all([getApplication(store, name), getSequence(store, sequenceNames.relation)]);
     const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
     return planUpgradeCharm(
-      { relations, ...(application ? { application } : {}) },
+      { relations, relationSequence, ...(application ? { application } : {}) },
       {
         application: name,
         charm: request.charm,
         forceUnits: request.forceUnits ?? false,
         ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
       },
+      store.now().toISOString(),
     );
   });
 }

@@ -6,7 +6,7 @@ import { setApplicationConfig } from '../../shared/state/application-config.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { destroyApplication } from '../../shared/state/destroy-application.js';
 import { ensureModel } from '../../shared/state/model.js';
-import { getApplication } from '../../shared/state/reads.js';
+import { getApplication, getRelation } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
 import { charms } from '../support/charms.js';
@@ -31,6 +31,18 @@ beforeEach(async () => {
 });
 
 describe('upgrade-charm', () => {
+  it('creates the peer relations the new revision adds, in the same transaction', async () => {
+    await deploy(store, { charm: charms.riak, numUnits: 0 });
+    const riakWithGossip = parseCharm(
+      'name: riak\nseries: [jammy]\nprovides:\n  endpoint: http\npeers:\n  ring: riak\n  gossip: riak-gossip\n',
+    );
+    await upgradeCharm(store, 'riak', { charm: riakWithGossip });
+    expect((await getApplication(store, 'riak'))?.relations).toEqual(['riak:gossip', 'riak:ring']);
+    const gossip = await getRelation(store, 'riak:gossip');
+    expect(gossip).toMatchObject({ life: 'alive', endpoints: [{ application: 'riak', name: 'gossip', role: 'peer' }] });
+    expect(gossip!.id).toBeGreaterThan((await getRelation(store, 'riak:ring'))!.id);
+  });
+
   it('gives the application the new charm and archive at the next revision, keeps what the user set, and adds new defaults', async () => {
     await setApplicationConfig(store, 'wordpress', { set: { 'blog-title': 'News' } });
     expect(await upgradeCharm(store, 'wordpress', { charm: wordpressNext, charmArchive: 'sha-next' })).toEqual({

@@ -3,16 +3,16 @@
 // lifecycles.txt: "Services with duplicate names are not allowed"; death-and-destruction.txt:
 // a user "may not create new services with the same name ... until those entities have finally
 // been removed" — the create asserts that no item (Alive or Dying) holds the name.
-import { charmEndpoints, chooseSeries, configDefaults, parseConfigValues, type CharmMeta } from '../charm.js';
+import { chooseSeries, configDefaults, parseConfigValues, type CharmMeta } from '../charm.js';
 import { formatCharmUrl } from '../charm-url.js';
 import { isEmptyConstraints, type Constraints } from '../constraints.js';
-import type { Application, Machine, Model, Relation } from '../entities.js';
+import type { Application, Machine, Model } from '../entities.js';
 import { alreadyExists, invalidArgument, notAlive } from '../errors.js';
 import { isValidApplicationName } from '../names.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { describePending, pendingRequirements } from '../required-relations.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
+import { newPeerRelations } from './peer-relations.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
@@ -70,17 +70,8 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   const constraints: Constraints = subordinate ? {} : { ...intent.constraints };
   if (!subordinate && constraints.arch === undefined) constraints.arch = model.constraints.arch || 'amd64';
 
-  const peers = charmEndpoints(intent.charm).filter((ep) => ep.role === 'peer');
-  const relationIds = takeNumbers(sequenceNames.relation, snapshot.relationSequence, peers.length);
-  const peerRelations: Relation[] = peers.map((ep, i) => ({
-    key: `${name}:${ep.name}`,
-    id: relationIds.numbers[i]!,
-    life: 'alive',
-    endpoints: [{ application: name, ...ep }],
-    scope: ep.scope,
-    unitCount: 0,
-    createdAt: now,
-  }));
+  const peers = newPeerRelations(name, intent.charm, [], snapshot.relationSequence, now);
+  const peerRelations = peers.relations;
 
   const application: Application = {
     name,
@@ -104,8 +95,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     // The model's constraints (its arch) went into the application's.
     { op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } },
   ];
-  if (peers.length) changes.push(relationIds.change);
-  for (const r of peerRelations) changes.push({ op: 'create', ref: refs.relation(r.key), value: { ...r } });
+  changes.push(...peers.changes);
 
   const pending = pendingRequirements(application, peerRelations);
   const count = Math.min(intent.numUnits, UNITS_PER_TRANSACTION);

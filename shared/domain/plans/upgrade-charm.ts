@@ -16,6 +16,7 @@ import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
 import type { Application, ConfigValue, Relation } from '../entities.js';
 import { invalidArgument, notAlive, notFound } from '../errors.js';
 import { refs, type Plan } from '../plan.js';
+import { newPeerRelations } from './peer-relations.js';
 
 export interface UpgradeCharmIntent {
   application: string;
@@ -30,6 +31,8 @@ export interface UpgradeCharmSnapshot {
   application?: Application;
   /** The relations named in `application.relations` that exist. */
   relations: Relation[];
+  /** Numbers taken so far from the model's relation sequence, for the peer relations the new charm adds. */
+  relationSequence: number;
 }
 
 export interface UpgradeCharmResult {
@@ -61,7 +64,7 @@ export function upgradedConfig(app: Application, charm: CharmMeta): Record<strin
 const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 
-export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: UpgradeCharmIntent): Plan<UpgradeCharmResult> {
+export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: UpgradeCharmIntent, now: string): Plan<UpgradeCharmResult> {
   const { application: name, charm } = intent;
   const app = snapshot.application;
   if (!app) throw notFound(`application "${name}" not found`);
@@ -93,8 +96,12 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
 
   const config = upgradedConfig(app, charm);
   const configChanged = !sameConfig(config, app.config);
+  // Juju creates the peer relations a new revision adds; a Dying application gets no new relations.
+  const peers =
+    app.life === 'alive' ? newPeerRelations(name, charm, app.relations, snapshot.relationSequence, now) : { relations: [], changes: [] };
   return {
     changes: [
+      ...peers.changes,
       {
         op: 'update',
         ref: refs.application(name),
@@ -105,6 +112,7 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
           forceUnits: intent.forceUnits,
           ...(configChanged ? { config, configVersion: app.configVersion + 1 } : {}),
         },
+        ...(peers.relations.length ? { addToSet: { relations: peers.relations.map((r) => r.key) } } : {}),
         // Every fact the plan relied on: the charm it upgrades from (a concurrent upgrade plans
         // again, for the revision after), the config it merged, and the relations it checked
         // (a relation added meanwhile could use an endpoint the new charm drops).

@@ -3,7 +3,7 @@ import { parseCharm } from '../../../shared/domain/charm.js';
 import type { Application, Relation } from '../../../shared/domain/entities.js';
 import { planUpgradeCharm, upgradedConfig, type UpgradeCharmIntent } from '../../../shared/domain/plans/upgrade-charm.js';
 import { charms } from '../../support/charms.js';
-import { application, linked, relation } from './relation-fixtures.js';
+import { application, linked, NOW, relation } from './relation-fixtures.js';
 
 /** wordpress, revision 2: a new config option, the same endpoints. */
 const wordpress2 = parseCharm(
@@ -24,8 +24,9 @@ requires:
 
 const plan = (app: Application | undefined, relations: Relation[], intent: Partial<UpgradeCharmIntent> = {}) =>
   planUpgradeCharm(
-    { relations, ...(app ? { application: app } : {}) },
+    { relations, relationSequence: 7, ...(app ? { application: app } : {}) },
     { application: 'wordpress', charm: wordpress2, charmArchive: 'sha-2', forceUnits: false, ...intent },
+    NOW,
   );
 
 const wp = application('wordpress', { config: { 'blog-title': 'My Title' } });
@@ -130,6 +131,37 @@ describe('planUpgradeCharm', () => {
     const forced = plan(dying, [], { forceUnits: true }).changes[0]!;
     expect(forced.op === 'update' && forced.set).toMatchObject({ charmUrl: 'local:jammy/wordpress-1', forceUnits: true });
     expect(forced.op === 'update' && forced.expect?.life).toEqual(['alive', 'dying']);
+  });
+
+  it('creates the peer relations the new revision adds, with ids from the sequence, as Juju does', () => {
+    const withPeers = parseCharm('name: wordpress\nseries: [jammy]\npeers:\n  cluster: wp-cluster\n  ring: wp-ring\n');
+    const app = application('wordpress', { relations: ['wordpress:ring'] });
+    const ring: Relation = {
+      key: 'wordpress:ring',
+      id: 3,
+      life: 'alive',
+      endpoints: [{ application: 'wordpress', name: 'ring', role: 'peer', interface: 'wp-ring', scope: 'global', required: false }],
+      scope: 'global',
+      unitCount: 0,
+      createdAt: NOW,
+    };
+    const p = plan(app, [ring], { charm: withPeers });
+    expect(p.changes.filter((c) => c.ref.kind !== 'application')).toEqual([
+      { op: 'update', ref: { kind: 'sequence', name: 'relation' }, set: { value: 8 }, expect: { equals: { value: 7 } } },
+      {
+        op: 'create',
+        ref: { kind: 'relation', key: 'wordpress:cluster' },
+        value: expect.objectContaining({ id: 7, life: 'alive', scope: 'global', unitCount: 0 }),
+      },
+    ]);
+    const update = p.changes.find((c) => c.ref.kind === 'application')!;
+    expect(update.op === 'update' && update.addToSet).toEqual({ relations: ['wordpress:cluster'] });
+  });
+
+  it('a forced upgrade of a Dying application adds no relation: "New relations fail ... application is not alive"', () => {
+    const withPeers = parseCharm('name: wordpress\nseries: [jammy]\npeers:\n  cluster: wp-cluster\n');
+    const p = plan({ ...wp, life: 'dying' }, [], { charm: withPeers, forceUnits: true });
+    expect(p.changes.map((c) => c.ref.kind)).toEqual(['application']);
   });
 
   it('refuses an unknown application', () => {
