@@ -36,8 +36,8 @@ export async function deploy(store: Store, request: DeployRequest): Promise<Depl
       getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(
         store,
         [refs.model(), application, refs.sequence(sequenceNames.relation), unitNumbers, refs.sequence(sequenceNames.machine)],
-        // A new name: the plan creates the application and its unit sequence, asserting that neither exists.
-        { assumeAbsent: [application, unitNumbers] },
+        // A new name: the plan creates the application, asserting that it does not exist.
+        { assumeAbsent: [application] },
       ),
       readPlacements(store, request.to),
     ]);

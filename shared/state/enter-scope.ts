@@ -8,6 +8,7 @@ import {
 } from '../domain/plans/enter-scope.js';
 import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
+import { InconsistentPlanError } from './commit.js';
 import { getBatch, getSequence, getUnit } from './reads.js';
 import { relationsOf } from './relation-reads.js';
 import { runOperation, type Attempt } from './run-operation.js';
@@ -50,6 +51,9 @@ export async function enterScope(
       );
       if (current) snapshot.settingsVersion = current.version;
       const existing = applications.filter((a): a is Application => a !== undefined);
+      // An Alive or Dying relation's applications exist (removing one removes its relations first):
+      // one missing can only be a stale cache, and would silently skip the subordinate.
+      if (existing.length !== names.length) throw new InconsistentPlanError(`an application of relation "${relationKey}" is missing`);
       const subordinate = await readSubordinate(store, u, relation, existing);
       if (subordinate) snapshot.subordinate = subordinate;
     }

@@ -73,7 +73,11 @@ export class Speculation {
   constructor(readonly cache: SnapshotCache) {}
 
   lookup(id: string, mayAssumeAbsent: boolean): Known | undefined {
-    const known = this.cache.lookup(id) ?? (mayAssumeAbsent ? { value: undefined } : undefined);
+    const cached = this.cache.lookup(id);
+    // An absence is served only where the plan asserts it (it creates the item). Elsewhere a plan
+    // may take a missing item as gone for good without asserting so, because nothing that exists
+    // could refer to it (a unit's application): a stale absence would pass unnoticed, so read.
+    const known = cached?.value !== undefined ? cached : mayAssumeAbsent ? { value: undefined } : undefined;
     if (known) this.served.add(id);
     return known;
   }

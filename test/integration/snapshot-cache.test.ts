@@ -16,7 +16,7 @@ import { destroyUnit } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { keyOf } from '../../shared/state/keys.js';
 import { ensureModel, setModelConstraints } from '../../shared/state/model.js';
-import { getItem, getUnit } from '../../shared/state/reads.js';
+import { getApplication, getItem, getUnit } from '../../shared/state/reads.js';
 import { cacheId } from '../../shared/state/snapshot-cache.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { charms } from '../support/charms.js';
@@ -150,6 +150,23 @@ describe('a speculative operation', () => {
     expect(units).toEqual(['mysql/1', 'mysql/2']);
     expect(machines).toEqual(['2']);
     expect((await getUnit(store, 'mysql/1'))?.machine).toBe(placed);
+  });
+
+  it('an application the cache believes gone still has its unit count released when its unit is removed at once', async () => {
+    // Found by the model property: `store` last saw no "blog"; `other` deployed it, with a unit
+    // waiting for its required relation (never started, so remove-unit removes it at once).
+    expect(await getApplication(store, 'blog')).toBeUndefined();
+    await deploy(other, { charm: charms.blog });
+    expect(await destroyUnit(store, 'blog/0')).toBe('removed');
+    expect((await getApplication(other, 'blog'))?.unitCount).toBe(0);
+  });
+
+  it('a principal entering a container relation gets its subordinate even when the cache believes the subordinate application gone', async () => {
+    await deploy(store, { charm: charms.wordpress });
+    expect(await getApplication(store, 'logging')).toBeUndefined();
+    await deploy(other, { charm: charms.logging });
+    const { key } = await addRelation(other, ['wordpress', 'logging']);
+    expect(await enterScope(store, 'wordpress/0', key, { 'private-address': '10.0.0.1' })).toEqual({ subordinate: 'logging/0' });
   });
 
   it('a name taken by another process meanwhile is refused with the fresh error', async () => {
