@@ -14,7 +14,7 @@ export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {
   for (const machine of machines) {
     const attempt = machine.provisioningAttempt;
     const queueUrl = await deps.queues.ensure(machine.id);
-    const credential = deps.credentials.forAttempt({ model: deps.store.model, machineId: machine.id, attempt });
+    const credential = await deps.credentials.forAttempt({ model: deps.store.model, machineId: machine.id, attempt });
     const instance = await deps.provider.startInstance({
       controllerId: deps.controllerId,
       machineId: machine.id,

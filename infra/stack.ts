@@ -67,9 +67,10 @@ export class DroverStack extends Stack {
 
     // The key agent credentials are derived from (shared/provisioner/agent-credentials.ts): 64
     // alphanumerics are valid base64url for 48 random bytes. Secrets Manager makes it at deploy
-    // time so it is never in the template or the repository; CloudFormation resolves it into the
-    // provisioner's environment, since the function has no Secrets Manager client (env.ts notes
-    // that reading it at run time is the better home).
+    // time so it is never in the template or the repository. The provisioner functions get only
+    // its ARN and read it at run time (functions/provisioner/agent-credential-key.ts): a value in
+    // their environment would be readable by anyone allowed lambda:GetFunctionConfiguration, the
+    // secret only by the two provisioner roles granted below.
     const credentialKey = new secretsmanager.Secret(this, 'AgentCredentialKey', {
       description: `drover ${controllerId}: the key machine agent credentials are derived from`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
@@ -98,7 +99,7 @@ export class DroverStack extends Stack {
             AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
           }
         : {}),
-      AGENT_CREDENTIAL_KEY: credentialKey.secretValue.unsafeUnwrap(),
+      AGENT_CREDENTIAL_KEY_SECRET_ARN: credentialKey.secretArn,
     };
     environment.provisioner = provisionerEnvironment;
     environment.provisionerReconcile = provisionerEnvironment;
@@ -126,6 +127,7 @@ export class DroverStack extends Stack {
     for (const key of ['provisioner', 'provisionerReconcile'] as const) {
       this.machines.grantProvisioner(roles[key]);
       this.agentBundle?.grantRead(roles[key]);
+      credentialKey.grantRead(roles[key]);
     }
     this.machines.grantNotifier(roles.notifier);
 

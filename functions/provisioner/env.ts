@@ -1,13 +1,15 @@
 // The provisioner's dependencies on AWS, from the function's environment:
-//   TABLE_NAME, CONTROLLER_ID, API_URL, AGENT_BUNDLE_URL, AGENT_CREDENTIAL_KEY  (required)
+//   TABLE_NAME, CONTROLLER_ID, API_URL, AGENT_BUNDLE_URL  (required)
+//   AGENT_CREDENTIAL_KEY_SECRET_ARN, or AGENT_CREDENTIAL_KEY outside AWS  (one of them required)
 //   MODEL_NAME (default "default"), AWS_REGION, SUBNET_ID, SECURITY_GROUP_IDS (comma-separated),
 //   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256, AGENT_BUNDLE_BUCKET and
 //   AGENT_BUNDLE_KEY (then instances get a presigned URL instead of AGENT_BUNDLE_URL),
 //   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
-// AGENT_CREDENTIAL_KEY derives agent credentials (shared/provisioner/agent-credentials.ts); in
-// the environment it is readable by whoever may read the function's configuration, so infra
-// should move it to Secrets Manager once that client is a dependency.
+// The key agent credentials are derived from is read from the secret at run time, never put in
+// the environment, where whoever may read the function's configuration could see it
+// (agent-credential-key.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
@@ -16,6 +18,7 @@ import { derivedAgentCredentials } from '../../shared/provisioner/agent-credenti
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import { createStore } from '../../shared/state/store.js';
+import { agentCredentialKeyFromEnv } from './agent-credential-key.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -69,7 +72,7 @@ export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
       agentBundleSha256: env.AGENT_BUNDLE_SHA256,
     }),
     queues: sqsMachineQueues(createSqsClient({ region }), controllerId),
-    credentials: derivedAgentCredentials(required(env, 'AGENT_CREDENTIAL_KEY')),
+    credentials: derivedAgentCredentials(agentCredentialKeyFromEnv(env, () => new SecretsManagerClient({ region }))),
     controllerId,
     apiUrl: required(env, 'API_URL'),
     policy,

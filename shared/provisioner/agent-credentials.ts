@@ -9,24 +9,45 @@
 // retry-provisioning (a new attempt) revokes the old one. The credential is still 32 bytes no
 // one can guess without the key, and the key gives nothing the provisioner does not already
 // have: it writes the hashes anyway.
+//
+// The key is either given (the local controller, tests) or fetched when first needed (on AWS,
+// from Secrets Manager: functions/provisioner/agent-credential-key.ts), hence the async port.
 import { createHmac, randomBytes } from 'node:crypto';
 
 export interface AgentCredentials {
-  forAttempt(machine: { model: string; machineId: string; attempt: number }): string;
+  forAttempt(machine: { model: string; machineId: string; attempt: number }): Promise<string>;
 }
+
+/** The key itself (base64url), or how to get it; a getter is called for every credential, so it caches. */
+export type AgentCredentialKeySource = string | (() => Promise<string>);
 
 const MIN_KEY_BYTES = 32;
 
 /** A new controller key (base64url of 32 random bytes), made once at bootstrap. */
 export const newAgentCredentialKey = () => randomBytes(MIN_KEY_BYTES).toString('base64url');
 
-export function derivedAgentCredentials(key: string): AgentCredentials {
+/** The key's bytes, or an error if it is too short to be one. */
+export function agentCredentialKeyBytes(key: string): Buffer {
   const secret = Buffer.from(key, 'base64url');
   if (secret.length < MIN_KEY_BYTES) throw new Error(`the agent credential key must be at least ${MIN_KEY_BYTES} bytes (base64url)`);
+  return secret;
+}
+
+// A key given directly is checked now, so a bad one fails at start-up; a fetched one on arrival.
+function keyBytesOf(key: AgentCredentialKeySource): () => Promise<Buffer> {
+  if (typeof key === 'string') {
+    const bytes = agentCredentialKeyBytes(key);
+    return async () => bytes;
+  }
+  return async () => agentCredentialKeyBytes(await key());
+}
+
+export function derivedAgentCredentials(key: AgentCredentialKeySource): AgentCredentials {
+  const keyBytes = keyBytesOf(key);
   return {
-    forAttempt: ({ model, machineId, attempt }) =>
+    forAttempt: async ({ model, machineId, attempt }) =>
       // JSON keeps the fields apart: no two (model, machine, attempt) triples encode alike.
-      createHmac('sha256', secret)
+      createHmac('sha256', await keyBytes())
         .update(JSON.stringify([model, machineId, attempt]))
         .digest('base64url'),
   };

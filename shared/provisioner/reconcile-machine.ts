@@ -82,7 +82,7 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
   const { store } = deps;
   const log = logOf(deps);
   const attempt = machine.provisioningAttempt;
-  const credential = deps.credentials.forAttempt({ model: store.model, machineId: machine.id, attempt });
+  const credential = await deps.credentials.forAttempt({ model: store.model, machineId: machine.id, attempt });
   // The queue exists before the agent does, so no hint sent to a new agent is lost. The two are
   // independent (and each safe to repeat), so they are made at once.
   const [queueUrl, credentialSet] = await Promise.all([

@@ -16,6 +16,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
+import { KEY_SECRET_ARN_VARIABLE, KEY_VARIABLE } from '../../functions/provisioner/agent-credential-key.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG } from '../../shared/provider/ec2/ec2-provider.js';
@@ -128,6 +129,7 @@ const roleLogicalId = (key: FunctionKey) =>
 /** The staged bundle directory of a function (cdk.out/asset.<hash>). */
 const assetDirOf = (key: FunctionKey) =>
   join(assembly.directory, `asset.${String(resources[fnLogicalId(key)]!.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+const credentialKeySecret = () => logicalIdOf(`drover-${CONTROLLER}/AgentCredentialKey/Resource`);
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 const resourcesOf = (s: Statement) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
 
@@ -537,7 +539,7 @@ describe('machines', () => {
       'API_URL',
       'AGENT_BUNDLE_URL',
       'AGENT_BUNDLE_SHA256',
-      'AGENT_CREDENTIAL_KEY',
+      KEY_SECRET_ARN_VARIABLE,
       'SUBNET_ID',
       'SECURITY_GROUP_IDS',
       'LAUNCH_TEMPLATE_ID',
@@ -546,8 +548,29 @@ describe('machines', () => {
       expect(env[name], name).toBeDefined();
     expect(env.CONTROLLER_ID).toBe(CONTROLLER);
     expect(env.AGENT_BUNDLE_SHA256).toMatch(/^[0-9a-f]{64}$/);
-    // The credential key is resolved from Secrets Manager at deploy time, never in the template.
-    expect(JSON.stringify(env.AGENT_CREDENTIAL_KEY)).toContain('{{resolve:secretsmanager:');
+  });
+
+  it("give the provisioner functions the credential key secret's ARN, and no function the key itself", () => {
+    const secret = { Ref: credentialKeySecret() };
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[KEY_SECRET_ARN_VARIABLE], key).toEqual(secret);
+    // Not even as a deploy-time reference: CloudFormation would resolve it into the configuration.
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const env = fn.Properties.Environment.Variables as Json;
+      expect(env[KEY_VARIABLE], id).toBeUndefined();
+      expect(JSON.stringify(env), id).not.toContain('{{resolve:secretsmanager:');
+    }
+  });
+
+  it('let only the provisioner functions read the credential key secret, and no other secret', () => {
+    const reading = statements().filter((s) => actionsOf(s.statement).some((a) => a.startsWith('secretsmanager:')));
+    expect(new Set(reading.flatMap((s) => s.roles))).toEqual(
+      new Set([roleLogicalId('provisioner'), roleLogicalId('provisionerReconcile')]),
+    );
+    for (const { statement } of reading) expect(resourcesOf(statement)).toEqual([{ Ref: credentialKeySecret() }]);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(allowedActions(roleLogicalId(key)), key).toContain('secretsmanager:GetSecretValue');
+    expect(ofType('AWS::SecretsManager::ResourcePolicy')).toEqual([]);
   });
 
   it('have the hint dead-letter queue under the name machine-queues.ts gives it, encrypted and TLS-only', () => {

@@ -105,7 +105,7 @@ describe('provisioning Alive machines', () => {
       constraints: {},
       agent: {
         apiUrl: deps.apiUrl,
-        credential: deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 }),
+        credential: await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 }),
         queueUrl: 'q',
       },
     });
@@ -206,7 +206,7 @@ describe('provisioning errors', () => {
     const id = await addMachine();
     provider.startFailures.push(permanent('bad image'));
     await reconcileMachine(deps, id);
-    const old = deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    const old = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     await retryProvisioning(store, id);
     await reconcileMachine(deps, id);
     const hash = (await machine(id)).agentCredentialHash;
