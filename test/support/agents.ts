@@ -53,6 +53,10 @@ export interface AgentHarness {
   api: ApiServer;
   dataDir: string;
   machineDir(machineId: string): string;
+  /** A deployed unit's directory on its machine (its charm dir, hook log and state beneath). */
+  unitDir(machineId: string, unit: string): string;
+  /** The machine's gates directory, made if missing: a test charm's hook fails while `fail-<hook>` is in it. */
+  gatesDir(machineId: string): string;
   deployCharm(
     charm: string,
     request?: Omit<DeployRequest, 'charm' | 'charmArchive'>,
@@ -123,6 +127,12 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     api,
     dataDir,
     machineDir,
+    unitDir: (id, unit) => join(machineDir(id), 'units', unit.replace('/', '-')),
+    gatesDir(id) {
+      const dir = join(machineDir(id), 'gates');
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    },
     async deployCharm(charm, request = {}) {
       const dir = join(CHARMS, charm);
       const meta = parseCharm(
@@ -194,21 +204,10 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   };
 }
 
-/** A deployed unit's directory on its machine (its charm dir, hook log and state beneath). */
-export const unitDir = (harness: AgentHarness, machineId: string, unit: string) =>
-  join(harness.machineDir(machineId), 'units', unit.replace('/', '-'));
-
-/** The machine's gates directory, made if missing: a test charm's hook fails while `fail-<hook>` is in it. */
-export function gatesDir(harness: AgentHarness, machineId: string): string {
-  const dir = join(harness.machineDir(machineId), 'gates');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
 /** The lines a test charm's hooks logged for a unit (see lib/common.sh in each test charm). */
 export function hookLog(harness: AgentHarness, machineId: string, unit: string): string[] {
   try {
-    return readFileSync(join(unitDir(harness, machineId, unit), 'hook-log'), 'utf8')
+    return readFileSync(join(harness.unitDir(machineId, unit), 'hook-log'), 'utf8')
       .split('\n')
       .filter(Boolean);
   } catch {

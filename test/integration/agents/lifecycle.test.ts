@@ -9,16 +9,7 @@ import { destroyMachine } from '../../../shared/state/destroy-machine.js';
 import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getMachine } from '../../../shared/state/reads.js';
 import { resolveUnit } from '../../../shared/state/resolve-unit.js';
-import {
-  hookLog,
-  hookNames,
-  startAgentHarness,
-  unitOf,
-  waitFor,
-  type AgentHarness,
-  gatesDir,
-  unitDir as unitDirOf,
-} from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;
 beforeAll(async () => {
@@ -28,8 +19,6 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const unitDir = (machine: string, unit: string) => unitDirOf(h, machine, unit);
-const gates = (machine: string) => gatesDir(h, machine);
 const started = (machine: string, unit: string) =>
   waitFor(
     `${unit} started`,
@@ -54,8 +43,8 @@ describe('a deployed unit', () => {
     // open-port, committed when start succeeded
     expect(u?.openPorts).toEqual(['5432/tcp']);
     // The hook environment (charms-in-action, "Execution environment").
-    const env = readFileSync(join(unitDir(machine, unit), 'env-install'), 'utf8');
-    const charmDir = join(unitDir(machine, unit), 'charm');
+    const env = readFileSync(join(h.unitDir(machine, unit), 'env-install'), 'utf8');
+    const charmDir = join(h.unitDir(machine, unit), 'charm');
     expect(env).toContain(`CHARM_DIR=${charmDir}\n`);
     expect(env).toContain(`JUJU_CHARM_DIR=${charmDir}\n`);
     expect(env).toContain(`JUJU_UNIT_NAME=${unit}\n`);
@@ -108,12 +97,12 @@ describe('a deployed unit', () => {
     const first = await h.deployCharm('database', { name: 'db-lock' });
     const machine = first.machines[0]!;
     const second = await h.deployCharm('client', { name: 'client-lock', to: [machine] });
-    const gate = join(gates(machine), `hang-${first.units[0]!.replace('/', '-')}-install`);
+    const gate = join(h.gatesDir(machine), `hang-${first.units[0]!.replace('/', '-')}-install`);
     writeFileSync(gate, '');
     await h.startAgent(machine);
     await waitFor(
       'install to hang',
-      () => existsSync(join(gates(machine), `hanging-${first.units[0]!.replace('/', '-')}-install`)),
+      () => existsSync(join(h.gatesDir(machine), `hanging-${first.units[0]!.replace('/', '-')}-install`)),
       Boolean,
     );
     const before = hookLog(h, machine, second.units[0]!);
@@ -145,7 +134,7 @@ describe('a deployed unit', () => {
     const failed = await agentStatus(unit, 'error');
     expect(failed?.agentStatus).toMatchObject({ message: 'hook failed: "install"', data: { hook: 'install' } });
     expect(hookNames(hookLog(h, machine, unit))).toEqual(['install']);
-    writeFileSync(join(gates(machine), 'allow-install'), '');
+    writeFileSync(join(h.gatesDir(machine), 'allow-install'), '');
     await resolveUnit(h.store, unit, 'retry-hooks');
     const lines = await started(machine, unit);
     expect(hookNames(lines)).toEqual(['install', 'install', 'config-changed', 'start']);
@@ -166,12 +155,12 @@ describe('a deployed unit', () => {
   it('an agent killed while a hook runs treats that hook as failed when it comes back', async () => {
     const { machines, units } = await h.deployCharm('database', { name: 'db-c' });
     const [machine, unit] = [machines[0]!, units[0]!];
-    const gate = join(gates(machine), 'hang-config-changed');
+    const gate = join(h.gatesDir(machine), 'hang-config-changed');
     writeFileSync(gate, '');
     const agent = await h.startAgent(machine);
     await waitFor(
       'config-changed to hang',
-      () => existsSync(join(gates(machine), `hanging-${unit.replace('/', '-')}-config-changed`)),
+      () => existsSync(join(h.gatesDir(machine), `hanging-${unit.replace('/', '-')}-config-changed`)),
       Boolean,
     );
     await agent.kill();
@@ -195,7 +184,7 @@ describe('a deployed unit', () => {
       () => unitOf(h, unit),
       (u) => u === undefined,
     );
-    expect(existsSync(unitDir(machine, unit))).toBe(false);
+    expect(existsSync(h.unitDir(machine, unit))).toBe(false);
     // The unit directory went with it; the controller's log keeps what its hooks did.
     // Log lines are shipped asynchronously: the unit can be gone before its last line lands.
     const ranHooks = async () =>

@@ -2,7 +2,7 @@
 // "Departing relations"; subordinates (lifecycles.txt: a principal's agent deploys its
 // subordinates); and the sandbox ("changes made by a failing hook will be discarded and never
 // observed by any other part of the system").
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRelation } from '../../../shared/state/add-relation.js';
@@ -84,9 +84,7 @@ describe('a relation between two applications', () => {
     const client = await h.deployCharm('client', { name: 'client-c' });
     const d = { machine: db.machines[0]!, unit: db.units[0]! };
     const c = { machine: client.machines[0]!, unit: client.units[0]! };
-    const gates = join(h.machineDir(c.machine), 'gates');
-    mkdirSync(gates, { recursive: true });
-    writeFileSync(join(gates, 'fail-db-relation-changed'), '');
+    writeFileSync(join(h.gatesDir(c.machine), 'fail-db-relation-changed'), '');
     await h.startAgent(d.machine);
     await h.startAgent(c.machine);
     await started(d.machine, d.unit);
@@ -103,7 +101,7 @@ describe('a relation between two applications', () => {
     });
     // The hook ran relation-set leaked=yes before failing: never written.
     expect((await getSettings(h.store, id, c.unit))?.settings).toEqual({ 'private-address': '127.0.0.1', 'client-name': c.unit });
-    rmSync(join(gates, 'fail-db-relation-changed'));
+    rmSync(join(h.gatesDir(c.machine), 'fail-db-relation-changed'));
     await resolveUnit(h.store, c.unit, 'retry-hooks');
     await logged(c.machine, c.unit, /hook=db-relation-changed .*database=appdb/);
     expect((await getSettings(h.store, id, c.unit))?.settings).not.toHaveProperty('leaked');

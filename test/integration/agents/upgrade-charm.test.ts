@@ -11,17 +11,7 @@ import { parseCharm } from '../../../shared/domain/charm.js';
 import { readStatus } from '../../../shared/state/status.js';
 import { resolveUnit } from '../../../shared/state/resolve-unit.js';
 import { upgradeCharm } from '../../../shared/state/upgrade-charm.js';
-import {
-  CHARMS,
-  hookLog,
-  hookNames,
-  startAgentHarness,
-  unitOf,
-  waitFor,
-  type AgentHarness,
-  gatesDir,
-  unitDir as unitDirOf,
-} from '../../support/agents.js';
+import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;
 beforeAll(async () => {
@@ -30,9 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-
-const unitDir = (machine: string, unit: string) => unitDirOf(h, machine, unit);
-const gates = (machine: string) => gatesDir(h, machine);
 
 /** The database charm's second revision: a `db-port` option, an upgrade-charm hook, a VERSION file. */
 async function upgradeToV2(application: string, options: { forceUnits?: boolean } = {}) {
@@ -65,7 +52,7 @@ describe('upgrade-charm', () => {
     // The hooks ran from the new charm's contents (its VERSION file), and config-get sees the new option's default.
     expect(lines[3]).toContain('version=2');
     expect(lines[4]).toContain('db-name=appdb db-port=5433 version=2');
-    expect(readFileSync(join(unitDir(machine, unit), 'charm', 'VERSION'), 'utf8').trim()).toBe('2');
+    expect(readFileSync(join(h.unitDir(machine, unit), 'charm', 'VERSION'), 'utf8').trim()).toBe('2');
 
     // The unit reports the charm it now runs: status shows the new revision and no `upgrading-from`.
     await waitFor(
@@ -92,7 +79,7 @@ describe('upgrade-charm', () => {
   it('"will not be run after a forced upgrade from an existing error state", "neither will the config-changed hook"', async () => {
     const { machines, units } = await h.deployCharm('database', { name: 'db-forced' });
     const [machine, unit] = [machines[0]!, units[0]!];
-    const gate = join(gates(machine), `fail-${unit.replace('/', '-')}-start`);
+    const gate = join(h.gatesDir(machine), `fail-${unit.replace('/', '-')}-start`);
     writeFileSync(gate, '');
     await h.startAgent(machine);
     await waitFor(
@@ -104,7 +91,7 @@ describe('upgrade-charm', () => {
     expect(hookNames(before)).toEqual(['install', 'config-changed', 'start']);
 
     await upgradeToV2('db-forced', { forceUnits: true });
-    await waitFor('the charm directory to be replaced', () => existsSync(join(unitDir(machine, unit), 'charm', 'VERSION')), Boolean);
+    await waitFor('the charm directory to be replaced', () => existsSync(join(h.unitDir(machine, unit), 'charm', 'VERSION')), Boolean);
     await new Promise((r) => setTimeout(r, 1_500)); // any hook the upgrade wrongly started would have logged by now
     expect(hookLog(h, machine, unit)).toEqual(before);
     expect((await unitOf(h, unit))?.agentStatus).toMatchObject({ current: 'error', message: 'hook failed: "start"' });
