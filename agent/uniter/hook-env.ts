@@ -21,6 +21,9 @@ export interface HookEnvInput {
   remoteApplication?: string;
 }
 
+/** The Juju version drover's hook contract matches (docs/juju-compat.md). */
+export const JUJU_VERSION = '3.6.12';
+
 const PASSED_THROUGH = ['HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TERM'];
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -47,7 +50,8 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     JUJU_HOOK_NAME: hookName(hook),
     JUJU_MACHINE_ID: input.machineId,
     JUJU_PRINCIPAL_UNIT: input.principal ?? '',
-    JUJU_VERSION: '2.9.0',
+    // A Juju 3.6 version: the ops framework enables app data, dispatch and the rest by it.
+    JUJU_VERSION: JUJU_VERSION,
   });
   if (isRelationHook(hook)) {
     env.JUJU_RELATION = hook.endpoint;

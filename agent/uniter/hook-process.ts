@@ -1,19 +1,28 @@
-// Running one hook executable: "Hooks are executable files in a charm's hooks directory ... If
-// the hook doesn't exist, the agent continues without complaint; if it does, it is invoked
-// without arguments in a specific environment, and its output is written to the unit agent's log."
+// Running one hook or action executable, as Juju 3's runner does
+// (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/runner.go): a charm with an
+// executable `dispatch` at its root gets every hook and action through it, told which by
+// JUJU_DISPATCH_PATH (`hooks/install`, `actions/backup`); any other charm runs the executable at
+// that path itself. "If the hook doesn't exist, the agent continues without complaint; if it
+// does, it is invoked without arguments in a specific environment, and its output is written to
+// the unit agent's log."
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** How the executable was found, in Juju's words for the uniter's log. */
+export type HookVia = 'hook dispatching script: dispatch' | 'explicit, bespoke hook script';
+
 export type HookProcessResult =
   | { kind: 'missing'; why: 'missing' | 'not executable' }
-  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'spawn-error'; message: string };
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; via: HookVia }
+  | { kind: 'spawn-error'; message: string; via: HookVia };
 
 export interface HookProcessOptions {
   charmDir: string;
-  name: string;
+  /** `hooks/<hook>` or `actions/<action>`, relative to the charm directory: JUJU_DISPATCH_PATH. */
+  dispatchPath: string;
+  /** The environment; JUJU_DISPATCH_PATH is set from `dispatchPath`. */
   env: Record<string, string>;
   onLine: (stream: 'stdout' | 'stderr', line: string) => void;
 }
@@ -21,28 +30,42 @@ export interface HookProcessOptions {
 /** After the hook exits, how long its output pipes may stay open (a daemon it started may hold them). */
 const OUTPUT_GRACE_MS = 500;
 
-export function hookPath(charmDir: string, name: string): string {
-  return join(charmDir, 'hooks', name);
-}
+type Found = { kind: 'executable' } | { kind: 'missing'; why: 'missing' | 'not executable' };
 
-export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
-  const path = hookPath(options.charmDir, options.name);
+function executable(path: string): Found {
   try {
     const stat = statSync(path);
     if (!stat.isFile()) return { kind: 'missing', why: 'missing' };
     if ((stat.mode & 0o111) === 0) return { kind: 'missing', why: 'not executable' };
+    return { kind: 'executable' };
   } catch {
     return { kind: 'missing', why: 'missing' };
   }
+}
+
+/** The executable Juju would run for `dispatchPath`: the charm's `dispatch` if it has one. */
+export function findExecutable(charmDir: string, dispatchPath: string): { path: string; via: HookVia } | Found {
+  const dispatch = join(charmDir, 'dispatch');
+  if (executable(dispatch).kind === 'executable') return { path: dispatch, via: 'hook dispatching script: dispatch' };
+  const direct = join(charmDir, dispatchPath);
+  const found = executable(direct);
+  return found.kind === 'executable' ? { path: direct, via: 'explicit, bespoke hook script' } : found;
+}
+
+export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+  const found = findExecutable(options.charmDir, options.dispatchPath);
+  if ('kind' in found) return found as Extract<HookProcessResult, { kind: 'missing' }>;
+  const { path, via } = found;
+  const env = { ...options.env, JUJU_DISPATCH_PATH: options.dispatchPath };
   return new Promise<HookProcessResult>((resolve) => {
-    const child = spawn(path, [], { cwd: options.charmDir, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path, [], { cwd: options.charmDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let settled = false;
     const finish = (result: HookProcessResult) => {
       if (settled) return;
       settled = true;
       resolve(result);
     };
-    child.once('error', (e) => finish({ kind: 'spawn-error', message: e.message }));
+    child.once('error', (e) => finish({ kind: 'spawn-error', message: e.message, via }));
     const streams = [
       ['stdout', child.stdout],
       ['stderr', child.stderr],
@@ -57,7 +80,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
       });
     }
     child.once('exit', (code, signal) => {
-      exit = { kind: 'exited', code, signal };
+      exit = { kind: 'exited', code, signal, via };
       if (open === 0) finish(exit);
       else
         setTimeout(() => {

@@ -371,7 +371,7 @@ export class Uniter {
       try {
         result = await runHookProcess({
           charmDir: this.charmDir,
-          name,
+          dispatchPath: `hooks/${name}`,
           env,
           onLine: (_stream, line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${name}`, line),
         });
@@ -393,16 +393,17 @@ export class Uniter {
         }
       }
       const workloadStatusSet = this.local.workloadStatusSet || ctx.statusWasSet;
+      const via = result.kind === 'missing' ? '' : ` (via ${result.via})`;
       if (failure) {
         this.save({ ...this.local, inFlight: undefined, error: hook, workloadStatusSet });
-        this.logger.error(OPERATION, `hook "${name}" (via explicit, bespoke hook script) failed: ${failure}`);
+        this.logger.error(OPERATION, `hook "${name}"${via} failed: ${failure}`);
         await this.reportError(hook);
         return;
       }
       this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
       this.logger.info(
         OPERATION,
-        result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook (via explicit, bespoke hook script)`,
+        result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`,
       );
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".
