@@ -401,10 +401,7 @@ export class Uniter {
         return;
       }
       this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
-      this.logger.info(
-        OPERATION,
-        result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`,
-      );
+      this.logger.info(OPERATION, result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`);
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".
       if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
