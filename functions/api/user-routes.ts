@@ -81,7 +81,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return deploy(ctx.store, {
       charm,
@@ -95,7 +95,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'upgrade-charm': async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return upgradeCharm(ctx.store, body.application, {
       charm,

@@ -14,6 +14,8 @@ const list = z
 const charm = z.strictObject({
   metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
   config: z.string().optional(),
+  /** actions.yaml, checked at deploy (shared/domain/actions.ts). */
+  actions: z.string().optional(),
   /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
   archive: z.string().optional(),
 });
