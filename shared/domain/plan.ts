@@ -16,7 +16,10 @@ export type EntityRef =
   /** One entry of an entity's status history (`show-status-log`). */
   | { kind: 'statusLog'; entity: string; at: string; type: string }
   /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
-  | { kind: 'presence'; machine: string };
+  | { kind: 'presence'; machine: string }
+  /** An operation (`drover run`, `drover exec`) and the tasks it made, one per unit (shared/domain/operations.ts). */
+  | { kind: 'operation'; id: string }
+  | { kind: 'task'; id: string };
 
 export type Scalar = string | number | boolean;
 
@@ -77,6 +80,8 @@ export const refs = {
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
+  operation: (id: string): EntityRef => ({ kind: 'operation', id }),
+  task: (id: string): EntityRef => ({ kind: 'task', id }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -103,5 +108,9 @@ export const refName = (ref: EntityRef): string => {
       return `status log ${ref.entity} ${ref.at}`;
     case 'presence':
       return `presence of machine ${ref.machine}`;
+    case 'operation':
+      return `operation ${ref.id}`;
+    case 'task':
+      return `task ${ref.id}`;
   }
 };

@@ -37,6 +37,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'cleanup',
   'statusLog',
   'presence',
+  'operation',
+  'task',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -88,6 +90,9 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'cleanup':
     case 'statusLog':
     case 'presence':
+    // A unit learns of its tasks from its own item's `pendingTasks`, which the same transaction changes.
+    case 'operation':
+    case 'task':
       return none(`no agent watches ${kind} items`);
   }
 }
