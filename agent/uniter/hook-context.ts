@@ -11,7 +11,7 @@ import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
 import type { StatusReporter } from './status-reporter.js';
 
 export interface HookContextInit {
@@ -29,6 +29,8 @@ export interface HookContextInit {
   config: { values: Record<string, ConfigValue>; options: string[] };
   addresses: { private: string; public: string };
   workload: WorkloadStatus;
+  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
+  action?: ActionToolContext;
 }
 
 interface SettingsAnswer {
@@ -39,6 +41,7 @@ export class HookContext implements ToolContext {
   readonly unitName: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
+  readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
@@ -50,6 +53,7 @@ export class HookContext implements ToolContext {
     this.unitName = init.unitName;
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
+    if (init.action !== undefined) this.action = init.action;
     this.workload = init.workload;
   }
 

@@ -23,6 +23,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
+import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 
 export interface AgentContext {
   store: Store;
@@ -33,6 +34,13 @@ export interface AgentContext {
 }
 
 const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
+
+/** The task, if it belongs to `unit` (already checked to be the caller's): no agent touches another unit's tasks. */
+async function ownTask(ctx: AgentContext, unit: string, id: string): Promise<void> {
+  const task = await getTask(ctx.store, id);
+  if (!task) throw notFound(`task ${id} not found`);
+  if (task.unit !== unit) throw forbidden(`task ${id}`);
+}
 
 /** The unit, if it is on the caller's machine (principals and subordinates both carry `machine`). */
 async function ownUnit(ctx: AgentContext, name: string): Promise<Unit> {
@@ -126,6 +134,26 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     // Only the unit's own settings and ports: keyed by the unit, so nothing else can be named.
     await ownUnit(ctx, body.unit);
     return commitHookChanges(ctx.store, body.unit, { settings: body.settings, ports: body.ports });
+  },
+  'start-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    return startTask(ctx.store, body.task);
+  },
+  'log-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    await logTask(ctx.store, body.task, body.message);
+    return {};
+  },
+  'finish-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    return finishTask(ctx.store, body.task, {
+      status: body.status,
+      results: body.results,
+      ...(body.message !== undefined ? { message: body.message } : {}),
+    });
   },
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);

@@ -4,6 +4,7 @@
 import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
 import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
+import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
 import { configGet } from './config-get.js';
 import { jujuLog } from './juju-log.js';
 import { closePort, openPort } from './ports.js';
@@ -26,6 +27,10 @@ const COMMANDS: ToolCommand[] = [
   relationList,
   statusSet,
   statusGet,
+  actionGet,
+  actionSet,
+  actionLog,
+  actionFail,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);
