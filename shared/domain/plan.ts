@@ -19,7 +19,11 @@ export type EntityRef =
   | { kind: 'presence'; machine: string }
   /** An operation (`drover run`, `drover exec`) and the tasks it made, one per unit (shared/domain/operations.ts). */
   | { kind: 'operation'; id: string }
-  | { kind: 'task'; id: string };
+  | { kind: 'task'; id: string }
+  /** An application's leadership lease (shared/domain/leadership.ts). */
+  | { kind: 'lease'; application: string }
+  /** An application's leader settings (leader-set / leader-get). */
+  | { kind: 'leaderSettings'; application: string };
 
 export type Scalar = string | number | boolean;
 
@@ -82,6 +86,8 @@ export const refs = {
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
   operation: (id: string): EntityRef => ({ kind: 'operation', id }),
   task: (id: string): EntityRef => ({ kind: 'task', id }),
+  lease: (application: string): EntityRef => ({ kind: 'lease', application }),
+  leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -112,5 +118,9 @@ export const refName = (ref: EntityRef): string => {
       return `operation ${ref.id}`;
     case 'task':
       return `task ${ref.id}`;
+    case 'lease':
+      return `leadership lease of ${ref.application}`;
+    case 'leaderSettings':
+      return `leader settings of ${ref.application}`;
   }
 };

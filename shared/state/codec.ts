@@ -18,6 +18,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   presence: [],
   operation: [],
   task: [],
+  lease: [],
+  leaderSettings: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -76,6 +76,12 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${model}#OP#${ref.id}`, sk: ITEM_SK };
     case 'task':
       return { pk: `${model}#TASK#${ref.id}`, sk: ITEM_SK };
+    case 'lease':
+      // Its own item, never the application's: extending a lease must not look like a change of
+      // the application to the notifier, nor contend with config and upgrade transactions.
+      return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
+    case 'leaderSettings':
+      return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
   }
 }
 

@@ -7,6 +7,7 @@ import type { ToolCommand } from './command.js';
 import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
 import { configGet } from './config-get.js';
 import { jujuLog } from './juju-log.js';
+import { isLeader, leaderGet, leaderSet } from './leader.js';
 import { closePort, openPort } from './ports.js';
 import { relationGet } from './relation-get.js';
 import { relationIds } from './relation-ids.js';
@@ -31,6 +32,9 @@ const COMMANDS: ToolCommand[] = [
   actionSet,
   actionLog,
   actionFail,
+  isLeader,
+  leaderGet,
+  leaderSet,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);
