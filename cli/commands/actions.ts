@@ -173,9 +173,6 @@ Examples:
         const { units, action, assignments } = parseRunArgs(args);
         if (opts.background && opts.wait !== undefined) throw new UsageError('cannot specify both --wait and --background');
         const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : undefined;
-        if (units.some((u) => u.endsWith('/leader'))) {
-          throw new CliError('drover does not resolve <application>/leader yet (no leadership); name the unit, such as mysql/0');
-        }
         const parameters = await readParams(opts.params, assignments, opts.stringArgs ?? false);
         const client = await cli.client();
         const queued = await client.post<'run', Queued>('run', { units, action, parameters });

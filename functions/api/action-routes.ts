@@ -3,7 +3,22 @@ import type { Unit } from '../../shared/domain/entities.js';
 import { invalidArgument, notFound } from '../../shared/domain/errors.js';
 import { collections } from '../../shared/state/keys.js';
 import { getApplication, getMany, listAll } from '../../shared/state/reads.js';
+import { readLeaders } from '../../shared/state/leadership.js';
 import type { Store } from '../../shared/state/store.js';
+
+/** `mysql/leader` → the unit holding mysql's leadership, as Juju resolves it before queueing. */
+export async function resolveLeaders(store: Store, units: string[]): Promise<string[]> {
+  const applications = units.filter((u) => u.endsWith('/leader')).map((u) => u.slice(0, -'/leader'.length));
+  if (applications.length === 0) return units;
+  const leaders = await readLeaders(store, applications);
+  return units.map((u) => {
+    if (!u.endsWith('/leader')) return u;
+    const application = u.slice(0, -'/leader'.length);
+    const leader = leaders[application];
+    if (!leader) throw notFound(`could not determine leader for "${application}"`);
+    return leader;
+  });
+}
 
 export async function applicationActions(store: Store, name: string) {
   const application = await getApplication(store, name);

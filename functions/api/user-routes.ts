@@ -26,7 +26,7 @@ import { readStatusLog } from '../../shared/state/status-log.js';
 import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
-import { applicationActions, execTargets } from './action-routes.js';
+import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
@@ -177,7 +177,12 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       entries: entries.map((e) => ({ time: e.time, type: e.type, status: e.status, ...(e.message ? { message: e.message } : {}) })),
     };
   },
-  run: (ctx, body) => enqueueOperation(ctx.store, { action: body.action, units: body.units, parameters: body.parameters ?? {} }),
+  run: async (ctx, body) =>
+    enqueueOperation(ctx.store, {
+      action: body.action,
+      units: await resolveLeaders(ctx.store, body.units),
+      parameters: body.parameters ?? {},
+    }),
   exec: async (ctx, body) =>
     enqueueOperation(ctx.store, {
       action: EXEC_ACTION,
