@@ -14,9 +14,11 @@ import type { ToolRelation } from '../hook-tools/tool-context.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
+import { charmEndpoints } from '../../shared/domain/charm.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
+import { networkInfoFor } from './network-info.js';
 import { hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
@@ -325,6 +327,10 @@ export class Uniter {
       config: { values: application?.config ?? {}, options: Object.keys(application?.charm.config ?? {}) },
       addresses: this.addresses(view),
       workload: { status: unit?.workloadStatus.current ?? 'unknown', message: unit?.workloadStatus.message ?? '' },
+      openPorts: unit?.openPorts ?? [],
+      bindings: application ? charmEndpoints(application.charm).map((e) => e.name) : [],
+      network: networkInfoFor(this.addresses(view).private),
+      ...(unit?.workloadVersion !== undefined ? { workloadVersion: unit.workloadVersion } : {}),
     });
   }
 

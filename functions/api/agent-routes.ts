@@ -11,7 +11,8 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getRelation, getUnit } from '../../shared/state/reads.js';
+import { getMachine, getMany, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
+import { readGoalState } from '../../shared/state/goal-state.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
@@ -125,8 +126,18 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   'commit-hook': async (ctx, body) => {
     // Only the unit's own settings and ports: keyed by the unit, so nothing else can be named.
     await ownUnit(ctx, body.unit);
-    return commitHookChanges(ctx.store, body.unit, { settings: body.settings, ports: body.ports });
+    return commitHookChanges(ctx.store, body.unit, {
+      settings: body.settings,
+      ports: body.ports,
+      ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
+      ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
+    });
   },
+  'unit-state': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
+  },
+  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);
     const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;

@@ -47,7 +47,15 @@ export const agentRequests = {
     unit,
     settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
     ports: portChanges,
+    /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
+    charmState: z.record(z.string().min(1).max(256), z.string().max(65_536).nullable()).optional(),
+    /** application-version-set. */
+    workloadVersion: z.string().max(1000).optional(),
   }),
+  /** The unit's charm state, read when a hook first calls state-get. */
+  'unit-state': z.strictObject({ unit }),
+  /** What goal-state shows the unit: its application's units and its relations' counterparts. */
+  'goal-state': z.strictObject({ unit }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({
     unit: unit.optional(),

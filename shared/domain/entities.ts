@@ -75,6 +75,9 @@ export interface Unit {
   /** The charm URL the unit's agent has deployed, as it reported it; status shows `upgrading-from` while it differs from the application's. */
   charmUrl?: string;
   openPorts: string[];
+  /** application-version-set: the workload's version, and when the unit's hook set it. */
+  workloadVersion?: string;
+  workloadVersionSince?: string;
   privateAddress?: string;
   publicAddress?: string;
   createdAt: string;

@@ -16,7 +16,9 @@ export type EntityRef =
   /** One entry of an entity's status history (`show-status-log`). */
   | { kind: 'statusLog'; entity: string; at: string; type: string }
   /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
-  | { kind: 'presence'; machine: string };
+  | { kind: 'presence'; machine: string }
+  /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
+  | { kind: 'unitState'; unit: string };
 
 export type Scalar = string | number | boolean;
 
@@ -77,6 +79,7 @@ export const refs = {
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
+  unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -103,5 +106,7 @@ export const refName = (ref: EntityRef): string => {
       return `status log ${ref.entity} ${ref.at}`;
     case 'presence':
       return `presence of machine ${ref.machine}`;
+    case 'unitState':
+      return `state of unit ${ref.unit}`;
   }
 };

@@ -37,6 +37,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'cleanup',
   'statusLog',
   'presence',
+  'unitState',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -45,7 +46,7 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it. */
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl'];
+const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince'];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
  * `relations`: the relation's own record tells the units.
@@ -88,6 +89,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'cleanup':
     case 'statusLog':
     case 'presence':
+    case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -16,6 +16,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   cleanup: [],
   statusLog: [],
   presence: [],
+  unitState: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

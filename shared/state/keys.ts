@@ -72,6 +72,10 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // Its own item, never the machine's: a heartbeat must not change what the provisioner and
       // the notifier watch (the machine item), and the stream consumers skip this kind.
       return { pk: `${model}#PRESENCE#${ref.machine}`, sk: ITEM_SK };
+    case 'unitState':
+      // In the unit's partition but not its item: a hook's state-set must not change the unit
+      // item the notifier watches, and the unit's removal deletes both (remove-unit).
+      return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
   }
 }
 
