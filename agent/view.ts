@@ -10,6 +10,8 @@ export interface AgentView {
   units: Unit[];
   applications: Application[];
   relations: Relation[];
+  /** The model's explicit `model-config` settings (update-status-hook-interval). */
+  modelConfig?: Record<string, string>;
 }
 
 type Listener = (view: AgentView) => void;

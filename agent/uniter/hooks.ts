@@ -1,7 +1,7 @@
-// The hooks a unit runs (charms-in-action, "Hook kinds"): five unit hooks — install,
-// config-changed, start, upgrade-charm (after `drover upgrade-charm`) and stop — and four hooks per
-// charm relation, named `<name>-relation-<event>`.
-export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'stop';
+// The hooks a unit runs (charms-in-action, "Hook kinds"): six unit hooks — install,
+// config-changed, start, upgrade-charm (after `drover upgrade-charm`), update-status (on a timer,
+// as Juju 3) and stop — and four hooks per charm relation, named `<name>-relation-<event>`.
+export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'update-status' | 'stop';
 export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {

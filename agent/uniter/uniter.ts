@@ -25,6 +25,8 @@ import { failureData, hookName, isRelationHook, runningMessage, type Hook } from
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
 import { RelationMembers } from './relation-members.js';
 import { StatusReporter } from './status-reporter.js';
+import { UpdateStatusTimer } from './update-status-timer.js';
+import { updateStatusIntervalMs } from '../../shared/domain/model-config.js';
 
 export interface SubordinateDeployer {
   /** Deploys and removes the principal's subordinates; true if it changed anything. */
@@ -68,6 +70,7 @@ export class Uniter {
   private backoffMs = 0;
   private readonly logger;
   private readonly status: StatusReporter;
+  private updateStatus?: UpdateStatusTimer;
 
   constructor(private readonly deps: UniterDeps) {
     this.logger = deps.log.for(deps.unitName);
@@ -134,7 +137,8 @@ export class Uniter {
         if (remote.unit && remote.unit.principal === undefined && this.deps.subordinates) {
           if (await this.deps.subordinates.reconcile(remote.unit, view)) continue;
         }
-        const step = nextStep(this.local, remote);
+        const timer = this.updateStatusTimer(view);
+        const step = nextStep(this.local, { ...remote, updateStatusDue: timer.due() });
         if (step.kind === 'done') {
           // The view may predate the unit's deployment: believe "gone" only from a fresh read.
           if (!confirmedGone && !remote.unit) {
@@ -149,7 +153,9 @@ export class Uniter {
         if (step.kind === 'wait') {
           if (step.why === 'idle' || step.why === 'subordinates') this.status.set({ agent: { current: 'idle' } });
           await this.status.flush();
-          await this.signal.wait();
+          // Idle and started: wake for update-status when its timer fires, if nothing comes first.
+          const untilUpdateStatus = step.why === 'idle' && this.local.started ? timer.remainingMs() : 0;
+          await this.signal.wait(untilUpdateStatus > 0 ? untilUpdateStatus : undefined);
           continue;
         }
         try {
@@ -169,6 +175,14 @@ export class Uniter {
     } finally {
       await tools.stop();
     }
+  }
+
+  /** The update-status timer, on the model's current interval (a model-config change restarts it). */
+  private updateStatusTimer(view: AgentView): UpdateStatusTimer {
+    const intervalMs = updateStatusIntervalMs(view.modelConfig);
+    if (!this.updateStatus) this.updateStatus = new UpdateStatusTimer(intervalMs);
+    else this.updateStatus.setInterval(intervalMs);
+    return this.updateStatus;
   }
 
   private async remoteState(view: AgentView): Promise<RemoteState> {
@@ -314,6 +328,10 @@ export class Uniter {
       members[local.id] = [...known];
     }
     const log = this.deps.log;
+    if (unit) {
+      const { current, message } = unit.workloadStatus;
+      this.status.knowWorkload({ current, ...(message ? { message } : {}) });
+    }
     return new HookContext({
       id,
       unitName: this.deps.unitName,
@@ -348,7 +366,10 @@ export class Uniter {
           : hook.kind === 'stop'
             ? { current: 'maintenance', message: 'stopping charm software' }
             : undefined;
-      this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+      // update-status is routine: it must cost no request of its own beyond the charm's tool calls,
+      // so the agent status stays idle around it (a hook error still shows).
+      const routine = hook.kind === 'update-status';
+      if (!routine) this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
       // A workload status set for the hook must land before any the hook sets itself.
       if (workload) await this.status.flush();
       this.save({ ...this.local, inFlight: hook });
@@ -407,12 +428,15 @@ export class Uniter {
         return;
       }
       this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
-      this.logger.info(OPERATION, result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`);
+      const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
+      if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
+      else this.logger.info(OPERATION, ran);
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".
       if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
       if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
     } finally {
+      if (hook.kind === 'update-status') this.updateStatus?.restart();
       release();
     }
   }

@@ -11,7 +11,7 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
+import { getMachine, getMany, getModel, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
 import { readGoalState } from '../../shared/state/goal-state.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
@@ -46,7 +46,7 @@ type Route<O extends AgentOperation> = (ctx: AgentContext, body: AgentRequestOf<
 
 export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   view: async (ctx) => {
-    const machine = await getMachine(ctx.store, ctx.machine);
+    const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
     if (!machine) throw notFound(`machine ${ctx.machine} not found`);
     const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
     const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
@@ -56,7 +56,9 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     // Never hand the credential hash back, even to its own agent.
     const { agentCredentialHash: _hash, ...visible } = machine;
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    return { model: ctx.store.model, machine: visible, units, applications, relations };
+    // The model's config tells the unit agents their update-status interval: they learn of a
+    // change at their next read of the view.
+    return { model: ctx.store.model, machine: visible, units, applications, relations, modelConfig: model?.config ?? {} };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
