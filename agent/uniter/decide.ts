@@ -23,6 +23,8 @@
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
+import type { LeadershipView } from '../../shared/domain/leadership.js';
+import { aliveLeadershipStep, dyingLeadershipStep } from './decide-leadership.js';
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
 
@@ -41,6 +43,8 @@ export interface RemoteState {
   members: Record<string, Record<string, number>>;
   /** The update-status timer has fired (update-status-timer.ts). */
   updateStatusDue?: boolean;
+  /** The leadership of the unit's application, as the view shows it. */
+  leadership?: LeadershipView;
 }
 
 export type Step =
@@ -63,6 +67,12 @@ export type Step =
   | { kind: 'leave-scope'; relation: string }
   /** Local memory of a relation whose scope the unit is no longer in. */
   | { kind: 'forget-relation'; relation: string }
+  /** Claim the application's free (or abandoned) leadership lease. */
+  | { kind: 'claim-leadership' }
+  /** A Dying leader releases its lease. */
+  | { kind: 'resign-leadership' }
+  /** Another unit leads now: forget being leader. */
+  | { kind: 'deposed' }
   | { kind: 'destroy-unit' }
   | { kind: 'subordinate-dying' }
   | { kind: 'unit-dead' }
@@ -178,8 +188,15 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
 
   if (alive) {
     if (!local.installed) return hook({ kind: 'install' });
+    const leadership = aliveLeadershipStep(unit.name, local, remote.leadership);
+    if (leadership) return leadership;
     if (local.configVersion === undefined) return hook({ kind: 'config-changed', configVersion: application?.configVersion ?? 0 });
     if (!local.started) return hook({ kind: 'start' });
+  }
+
+  if (!alive) {
+    const resign = dyingLeadershipStep(unit.name, local, remote.leadership);
+    if (resign) return resign;
   }
 
   for (const key of Object.keys(local.relations).sort()) {

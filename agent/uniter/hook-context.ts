@@ -16,7 +16,9 @@ import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
 import type { GoalState, NetworkInfo, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
+import type { LeadershipView } from '../../shared/domain/leadership.js';
 
 export interface HookContextInit {
   id: string;
@@ -40,6 +42,8 @@ export interface HookContextInit {
   network: NetworkInfo;
   /** The unit's workload version as state last said: setting it again sends nothing. */
   workloadVersion?: string;
+  /** The unit's lease as its agent knows it, and its application's leadership in the view. */
+  leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }
 
 interface SettingsAnswer {
@@ -59,6 +63,10 @@ export class HookContext implements ToolContext {
   private readonly stateChanges: StateChanges = {};
   private stateRead?: Promise<Record<string, string>>;
   private workloadVersion?: string;
+  /** Once is-leader said False in this hook it stays False (Juju's leadership context). */
+  private minion = false;
+  private leaderRead?: Promise<Record<string, string>>;
+  private pendingLeaderSettings?: Record<string, string>;
 
   constructor(private readonly init: HookContextInit) {
     this.unitName = init.unitName;
@@ -157,16 +165,44 @@ export class HookContext implements ToolContext {
     this.init.log(level, message);
   }
 
+  async isLeader(): Promise<boolean> {
+    if (this.minion) return false;
+    const leader = await this.init.leadership.tracker.isLeader(this.init.leadership.view);
+    if (!leader) this.minion = true;
+    return leader;
+  }
+
+  async leaderSettings(): Promise<Record<string, string>> {
+    this.leaderRead ??= this.init.api
+      .call<{ settings: Record<string, string> }>('leader-settings', { unit: this.unitName })
+      .then((answer) => answer.settings);
+    const settings = await this.leaderRead;
+    return this.pendingLeaderSettings ? applySettingsChanges(settings, this.pendingLeaderSettings) : { ...settings };
+  }
+
+  async setLeaderSettings(changes: Record<string, string>): Promise<void> {
+    // Juju asks for leadership before it writes (context/leader.go): a minion is refused at once.
+    if (!(await this.isLeader())) throw new Error('cannot write settings: not the leader');
+    this.pendingLeaderSettings = { ...this.pendingLeaderSettings, ...changes };
+  }
+
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<void> {
     const stateChanged = Object.keys(this.stateChanges).length > 0;
-    if (this.pendingSettings.size === 0 && this.portChanges.length === 0 && !stateChanged && this.workloadVersion === undefined) return;
+    const nothing =
+      this.pendingSettings.size === 0 &&
+      this.portChanges.length === 0 &&
+      !stateChanged &&
+      this.workloadVersion === undefined &&
+      !this.pendingLeaderSettings;
+    if (nothing) return;
     await this.init.api.call('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
       ...(stateChanged ? { charmState: this.stateChanges } : {}),
       ...(this.workloadVersion !== undefined ? { workloadVersion: this.workloadVersion } : {}),
+      ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
     });
   }
 }

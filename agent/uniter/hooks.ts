@@ -1,13 +1,17 @@
-// The hooks a unit runs (charms-in-action, "Hook kinds"): six unit hooks — install,
+// The hooks a unit runs (charms-in-action, "Hook kinds"): the unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`), update-status (on a timer,
-// as Juju 3) and stop — and four hooks per charm relation, named `<name>-relation-<event>`.
-export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'update-status' | 'stop';
+// as Juju 3), stop, and the leadership hooks — and four hooks per charm relation, named
+// `<name>-relation-<event>`.
+export type UnitHookKind =
+  'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'update-status' | 'stop' | 'leader-elected' | 'leader-settings-changed';
 export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {
   kind: UnitHookKind;
   /** config-changed: the application's configVersion it runs for. */
   configVersion?: number;
+  /** leader-elected, leader-settings-changed: the version of the leader settings it runs for. */
+  leaderSettingsVersion?: number;
 }
 
 export interface RelationHook {

@@ -18,7 +18,11 @@ export type EntityRef =
   /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
   | { kind: 'presence'; machine: string }
   /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
-  | { kind: 'unitState'; unit: string };
+  | { kind: 'unitState'; unit: string }
+  /** An application's leadership lease (shared/domain/leadership.ts). */
+  | { kind: 'lease'; application: string }
+  /** An application's leader settings (leader-set / leader-get). */
+  | { kind: 'leaderSettings'; application: string };
 
 export type Scalar = string | number | boolean;
 
@@ -80,6 +84,8 @@ export const refs = {
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
   unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
+  lease: (application: string): EntityRef => ({ kind: 'lease', application }),
+  leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -108,5 +114,9 @@ export const refName = (ref: EntityRef): string => {
       return `presence of machine ${ref.machine}`;
     case 'unitState':
       return `state of unit ${ref.unit}`;
+    case 'lease':
+      return `leadership lease of ${ref.application}`;
+    case 'leaderSettings':
+      return `leader settings of ${ref.application}`;
   }
 };

@@ -17,6 +17,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   statusLog: [],
   presence: [],
   unitState: [],
+  lease: [],
+  leaderSettings: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -12,6 +12,8 @@ import { relationLabel } from './relation-reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 import { unitsOnMachine } from './unit-ports.js';
+import { planWriteLeaderSettings } from '../domain/plans/leadership.js';
+import { getLeaderSettings, getLease } from './leadership.js';
 
 export interface HookChanges {
   /** relation-set calls, merged per relation (an empty value deletes the key). */
@@ -22,6 +24,8 @@ export interface HookChanges {
   charmState?: StateChanges;
   /** The last application-version-set. */
   workloadVersion?: string;
+  /** leader-set calls, merged; committed only while the unit holds its application's lease. */
+  leaderSettings?: { application: string; changes: Record<string, string> };
 }
 
 export interface HookCommitResult {
@@ -55,6 +59,11 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
     }
     if (hook.workloadVersion !== undefined) {
       changes.push(...planSetWorkloadVersion(u, { unit, version: hook.workloadVersion, now: now().toISOString() }).changes);
+    }
+    if (hook.leaderSettings) {
+      const { application, changes: leaderChanges } = hook.leaderSettings;
+      const [lease, current] = await Promise.all([getLease(store, application), getLeaderSettings(store, application)]);
+      changes.push(...planWriteLeaderSettings({ lease, current }, application, unit, leaderChanges).changes);
     }
     return { changes, result };
   });

@@ -76,6 +76,12 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // In the unit's partition but not its item: a hook's state-set must not change the unit
       // item the notifier watches, and the unit's removal deletes both (remove-unit).
       return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
+    case 'lease':
+      // Its own item, never the application's: extending a lease must not look like a change of
+      // the application to the notifier, nor contend with config and upgrade transactions.
+      return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
+    case 'leaderSettings':
+      return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
   }
 }
 

@@ -12,6 +12,7 @@ import { goalState } from './goal-state.js';
 import { jujuLog } from './juju-log.js';
 import { networkGet } from './network-get.js';
 import { openedPorts } from './opened-ports.js';
+import { isLeader, leaderGet, leaderSet } from './leader.js';
 import { closePort, openPort } from './ports.js';
 import { relationGet } from './relation-get.js';
 import { relationIds } from './relation-ids.js';
@@ -43,6 +44,9 @@ const COMMANDS: ToolCommand[] = [
   credentialGet,
   resourceGet,
   jujuReboot,
+  isLeader,
+  leaderGet,
+  leaderSet,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);
