@@ -131,6 +131,11 @@ export class HookContext implements ToolContext {
     return this.init.api.call<GoalState>('goal-state', { unit: this.unitName });
   }
 
+  /** The workload version this hook sets (committed by flush), if it changes it. */
+  get newWorkloadVersion(): string | undefined {
+    return this.workloadVersion;
+  }
+
   setWorkloadVersion(version: string): void {
     this.workloadVersion = version === this.init.workloadVersion ? undefined : version;
   }

@@ -74,6 +74,8 @@ export class Uniter {
   private readonly logger;
   private readonly status: StatusReporter;
   private updateStatus?: UpdateStatusTimer;
+  /** The workload version this agent last committed (application-version-set). */
+  private workloadVersion?: string;
   private readonly leadership: LeadershipTracker;
 
   constructor(private readonly deps: UniterDeps) {
@@ -375,7 +377,9 @@ export class Uniter {
       openPorts: unit?.openPorts ?? [],
       bindings: application ? charmEndpoints(application.charm).map((e) => e.name) : [],
       network: networkInfoFor(this.addresses(view).private),
-      ...(unit?.workloadVersion !== undefined ? { workloadVersion: unit.workloadVersion } : {}),
+      ...((this.workloadVersion ?? unit?.workloadVersion) !== undefined
+        ? { workloadVersion: this.workloadVersion ?? unit?.workloadVersion }
+        : {}),
       leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
     });
   }
@@ -442,6 +446,8 @@ export class Uniter {
       if (!failure) {
         try {
           await ctx.flush();
+          // Remembered: the unit item's version does not hint the agent, so its view may lag.
+          if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
           if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
           failure = `cannot commit the hook's changes: ${e.message}`;
