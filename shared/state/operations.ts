@@ -5,7 +5,7 @@ import { notFound } from '../domain/errors.js';
 import { byTaskId, type Operation, type Task, type TaskLogEntry } from '../domain/operations.js';
 import { refs, type EntityRef } from '../domain/plan.js';
 import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../domain/plans/enqueue-operation.js';
-import { planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
+import { planCancelTask, planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
 import { collections } from './keys.js';
 import { getEach, getItem, getMany, getSequence, getUnit, listCollection } from './reads.js';
 import { runOperation } from './run-operation.js';
@@ -39,6 +39,14 @@ export async function finishTask(store: Store, id: string, outcome: TaskOutcome)
     const task = await getTask(store, id);
     const unit = task ? await getUnit(store, task.unit) : undefined;
     return planFinishTask(task, id, outcome, unit !== undefined, store.now().toISOString());
+  });
+}
+
+export async function cancelTask(store: Store, id: string): Promise<Task> {
+  return runOperation(store, `cannot cancel task ${id}`, async (store) => {
+    const task = await getTask(store, id);
+    const unit = task ? await getUnit(store, task.unit) : undefined;
+    return planCancelTask(task, id, unit !== undefined, store.now().toISOString());
   });
 }
 

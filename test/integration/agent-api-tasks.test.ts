@@ -10,7 +10,7 @@ import { parseActions } from '../../shared/domain/actions.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { ensureModel } from '../../shared/state/model.js';
-import { enqueueOperation, getTask } from '../../shared/state/operations.js';
+import { cancelTask, enqueueOperation, getTask } from '../../shared/state/operations.js';
 import { getUnit } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
 import { apiEvent } from '../support/api-events.js';
@@ -74,5 +74,19 @@ describe('task routes', () => {
     // Finished: no more log lines, and not started again.
     expect((await own('log-task', { unit: 'mysql/1', task, message: 'three' })).status).toBeGreaterThanOrEqual(400);
     expect((await own('start-task', { unit: 'mysql/1', task })).body.status).toBe('completed');
+  });
+
+  it('cancel-task: a pending task is never started; a running one is refused; a finished one is left alone', async () => {
+    const own = agent('1');
+    expect(await cancelTask(store, task)).toMatchObject({ status: 'cancelled' });
+    expect((await getUnit(store, 'mysql/1'))?.pendingTasks).toEqual([]);
+    expect((await own('start-task', { unit: 'mysql/1', task })).body.status).toBe('cancelled');
+    expect((await cancelTask(store, task)).status).toBe('cancelled');
+
+    const next = (await enqueueOperation(store, { action: 'backup', units: ['mysql/1'], parameters: {} })).tasks[0]!.id;
+    await own('start-task', { unit: 'mysql/1', task: next });
+    await expect(cancelTask(store, next)).rejects.toThrow(`task ${next} is running; drover cannot abort a running task`);
+    await own('finish-task', { unit: 'mysql/1', task: next, status: 'completed', results: {} });
+    expect((await cancelTask(store, next)).status).toBe('completed');
   });
 });
