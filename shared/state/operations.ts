@@ -29,6 +29,24 @@ export async function startTask(store: Store, id: string): Promise<Task> {
   );
 }
 
+/**
+ * A unit still lists a task whose item has expired (TTL) or never was: it leaves the unit's queue,
+ * so the agent does not ask for it forever.
+ */
+export async function forgetPendingTask(store: Store, unit: string, id: string): Promise<void> {
+  await runOperation(store, `cannot forget task ${id}`, async (store) => {
+    const [u, task] = await Promise.all([getUnit(store, unit), getTask(store, id)]);
+    if (!u?.pendingTasks?.includes(id) || task) return { changes: [], result: undefined };
+    return {
+      changes: [
+        // Ids are never reused (one sequence), so a task found absent stays absent: nothing to assert.
+        { op: 'update', ref: refs.unit(unit), removeFromSet: { pendingTasks: [id] }, expect: { contains: { pendingTasks: id } } },
+      ],
+      result: undefined,
+    };
+  });
+}
+
 export async function logTask(store: Store, id: string, message: string): Promise<void> {
   const entry: TaskLogEntry = { timestamp: store.now().toISOString(), message };
   await runOperation(store, `cannot log to task ${id}`, async (store) => planLogTask(await getTask(store, id), id, entry));

@@ -89,4 +89,12 @@ describe('task routes', () => {
     await own('finish-task', { unit: 'mysql/1', task: next, status: 'completed', results: {} });
     expect((await cancelTask(store, next)).status).toBe('completed');
   });
+
+  it('a queued task whose item is gone (expired) leaves the queue instead of being asked for forever', async () => {
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { keyOf } = await import('../../shared/state/keys.js');
+    await store.doc.send(new DeleteCommand({ TableName: store.table, Key: keyOf(store.model, { kind: 'task', id: task }) }));
+    expect((await agent('1')('start-task', { unit: 'mysql/1', task })).body).toMatchObject({ status: 'cancelled' });
+    expect((await getUnit(store, 'mysql/1'))?.pendingTasks).toEqual([]);
+  });
 });
