@@ -24,7 +24,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
-import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
+import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
@@ -171,6 +171,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'start-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
+    }
     await ownTask(ctx, body.unit, body.task);
     return startTask(ctx.store, body.task);
   },
@@ -182,6 +187,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'finish-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired while it ran: nothing left to record, and the agent must not retry forever.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: body.status };
+    }
     await ownTask(ctx, body.unit, body.task);
     return finishTask(ctx.store, body.task, {
       status: body.status,
