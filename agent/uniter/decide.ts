@@ -39,6 +39,8 @@ export interface RemoteState {
    * their settings versions. Absent for a relation not read yet.
    */
   members: Record<string, Record<string, number>>;
+  /** For each relation in scope: the version of the other side's application bag. */
+  appVersions?: Record<string, number>;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
 }
@@ -127,6 +129,7 @@ export function relationStep(
   local: LocalRelation | undefined,
   members: Record<string, number> | undefined,
   departing: { self: boolean } | undefined,
+  appVersion?: number,
 ): Step | undefined {
   const base = { relation: relation.key, relationId: relation.id, endpoint: relation.endpoint };
   const known = Object.keys(local?.members ?? {}).sort(byName);
@@ -151,6 +154,8 @@ export function relationStep(
   if (joined !== undefined) return hook({ kind: 'relation-joined', ...base, remoteUnit: joined });
   const changed = known.find((u) => (members[u] ?? 0) > (seen[u] ?? 0));
   if (changed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: changed, version: members[changed] ?? 0 });
+  // The other side's leader changed its application's bag: -changed with no remote unit (Juju ≥ 2.7).
+  if (appVersion !== undefined && appVersion > (local?.appVersion ?? 0)) return hook({ kind: 'relation-changed', ...base, appVersion });
   return undefined;
 }
 
@@ -220,6 +225,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
       local.relations[relation.key],
       remote.members[relation.key],
       departing,
+      remote.appVersions?.[relation.key],
     );
     if (step?.kind === 'wait') waitingForMembers = true;
     else if (step) return step;

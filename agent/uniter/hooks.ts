@@ -22,6 +22,8 @@ export interface RelationHook {
   remoteUnit?: string;
   /** -changed: the version of the remote unit's settings it runs for. */
   version?: number;
+  /** -changed for the other side's application bag (no remote unit): the bag's version. */
+  appVersion?: number;
   /** -departed: the unit that is leaving (the remote one, or this one when it is Dying). */
   departingUnit?: string;
 }

@@ -20,6 +20,8 @@ export interface LocalRelation {
    * "always runs once immediately following the relation-joined hook".
    */
   members: Record<string, number | null>;
+  /** The version of the other side's application bag its last application -changed ran for. */
+  appVersion?: number;
   /** -broken has run: all that is left is leaving the scope. */
   broken?: boolean;
 }
@@ -110,6 +112,7 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
       break;
     case 'relation-changed':
       if (remote !== undefined && Object.hasOwn(relation.members, remote)) relation.members[remote] = hook.version ?? 0;
+      if (remote === undefined && hook.appVersion !== undefined) relation.appVersion = hook.appVersion;
       break;
     case 'relation-departed':
       if (remote !== undefined) delete relation.members[remote];

@@ -184,6 +184,7 @@ export class Uniter {
     return {
       relations,
       members,
+      appVersions: this.members.appVersions(),
       ...(leadership ? { leadership } : {}),
       ...(unit ? { unit } : {}),
       ...(application ? { application } : {}),
@@ -325,6 +326,8 @@ export class Uniter {
     const application = view.applications.find((a) => a.name === unit?.application);
     const leadership = view.leadership?.find((l) => l.application === unit?.application);
     const relations: ToolRelation[] = [];
+    const hookRelation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+    const hookRemoteApp = hookRelation && unit ? counterpartApplications(hookRelation, unit.application)[0] : undefined;
     const members: Record<number, string[]> = {};
     for (const [key, local] of Object.entries(this.local.relations)) {
       const relation = view.relations.find((r) => r.key === key);
@@ -345,6 +348,7 @@ export class Uniter {
       status: this.status,
       ...(isRelationHook(hook) ? { hookRelationId: hook.relationId } : {}),
       ...(isRelationHook(hook) && hook.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hookRemoteApp !== undefined ? { remoteApplication: hookRemoteApp } : {}),
       api: this.deps.api,
       log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
       relations,

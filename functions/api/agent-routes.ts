@@ -24,6 +24,7 @@ import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import { readAppSettings } from '../../shared/state/app-settings.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 export interface AgentContext {
@@ -138,6 +139,12 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const current = await getLeaderSettings(ctx.store, unit.application);
     return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
   },
+  'read-app-settings': async (ctx, body) => {
+    const unit = await ownUnit(ctx, body.unit);
+    const relation = await getRelationById(ctx.store, body.relationId);
+    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
+    return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+  },
   'release-leadership': async (ctx, body) => {
     const unit = await ownUnit(ctx, body.unit);
     return releaseLeadership(ctx.store, body.unit, unit.application);
@@ -153,6 +160,7 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       settings: body.settings,
       ports: body.ports,
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
+      ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
     });
   },
   log: async (ctx, body) => {

@@ -44,6 +44,8 @@ export const agentRequests = {
   'claim-leadership': z.strictObject({ unit }),
   /** The unit's application's leader settings (leader-get): any unit may read them. */
   'leader-settings': z.strictObject({ unit }),
+  /** relation-get --app: an application's bag in a relation the unit's application is in. */
+  'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: z.string().min(1).max(200) }),
   /** Give the lease up (a Dying leader on its way out). */
   'release-leadership': z.strictObject({ unit }),
   /** A successful hook's open-port/close-port calls, in order. */
@@ -55,6 +57,11 @@ export const agentRequests = {
     ports: portChanges,
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
     leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
+    /** relation-set --app calls, merged per relation; refused unless the unit leads. */
+    appSettings: z
+      .array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) }))
+      .max(100)
+      .optional(),
   }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({

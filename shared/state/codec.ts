@@ -18,6 +18,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   presence: [],
   lease: [],
   leaderSettings: [],
+  appSettings: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

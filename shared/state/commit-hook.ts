@@ -12,6 +12,9 @@ import type { Store } from './store.js';
 import { unitsOnMachine } from './unit-ports.js';
 import { planWriteLeaderSettings } from '../domain/plans/leadership.js';
 import { getLeaderSettings, getLease } from './leadership.js';
+import { planWriteAppSettings } from '../domain/plans/app-settings.js';
+import { getAppSettings } from './app-settings.js';
+import { getRelationById } from './relation-reads.js';
 
 export interface HookChanges {
   /** relation-set calls, merged per relation (an empty value deletes the key). */
@@ -20,6 +23,8 @@ export interface HookChanges {
   ports: PortChange[];
   /** leader-set calls, merged; committed only while the unit holds its application's lease. */
   leaderSettings?: { application: string; changes: Record<string, string> };
+  /** relation-set --app calls, merged per relation; committed only while the unit leads. */
+  appSettings?: { application: string; relations: { relationId: number; changes: Record<string, string> }[] };
 }
 
 export interface HookCommitResult {
@@ -50,6 +55,15 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
       const { application, changes: leaderChanges } = hook.leaderSettings;
       const [lease, current] = await Promise.all([getLease(store, application), getLeaderSettings(store, application)]);
       changes.push(...planWriteLeaderSettings({ lease, current }, application, unit, leaderChanges).changes);
+    }
+    if (hook.appSettings) {
+      const { application, relations } = hook.appSettings;
+      const lease = await getLease(store, application);
+      for (const { relationId, changes: appChanges } of relations) {
+        const [relation, current] = await Promise.all([getRelationById(store, relationId), getAppSettings(store, relationId, application)]);
+        const target = { relationId, application, unit };
+        changes.push(...planWriteAppSettings({ relation, lease, current }, target, appChanges).changes);
+      }
     }
     return { changes, result };
   });

@@ -67,6 +67,12 @@ class FakeContext implements ToolContext {
   async setLeaderSettings() {
     throw new Error('cannot write settings: not the leader');
   }
+  async readAppSettings() {
+    return {};
+  }
+  async setAppSettings() {
+    throw new Error('cannot write relation settings');
+  }
 }
 
 const cwd = mkdtempSync(join(tmpdir(), 'hook-tools-'));
