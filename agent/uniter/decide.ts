@@ -143,6 +143,8 @@ export function relationStep(
     if (!local?.broken) return hook({ kind: 'relation-broken', ...base });
     return { kind: 'leave-scope', relation: relation.key };
   }
+  // Juju ≥ 2.8: relation-created runs once, before any -joined (ops's RelationCreatedEvent).
+  if (local?.created === false) return hook({ kind: 'relation-created', ...base });
   if (!members) return { kind: 'wait', why: 'members' };
   const owed = known.find((u) => seen[u] === null);
   if (owed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: owed, version: members[owed] ?? 0 });

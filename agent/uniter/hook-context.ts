@@ -173,15 +173,15 @@ export class HookContext implements ToolContext {
   }
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
-  async flush(): Promise<void> {
+  async flush(): Promise<{ appVersions?: Record<number, number> }> {
     if (
       this.pendingSettings.size === 0 &&
       this.portChanges.length === 0 &&
       !this.pendingLeaderSettings &&
       this.pendingAppSettings.size === 0
     )
-      return;
-    await this.init.api.call('commit-hook', {
+      return {};
+    return this.init.api.call<{ appVersions?: Record<number, number> }>('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,

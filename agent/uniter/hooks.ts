@@ -2,7 +2,7 @@
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`) and stop — and four hooks per
 // charm relation, named `<name>-relation-<event>`.
 export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'stop' | 'leader-elected' | 'leader-settings-changed';
-export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
+export type RelationHookKind = 'relation-created' | 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {
   kind: UnitHookKind;

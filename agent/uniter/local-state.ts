@@ -22,6 +22,8 @@ export interface LocalRelation {
   members: Record<string, number | null>;
   /** The version of the other side's application bag its last application -changed ran for. */
   appVersion?: number;
+  /** False from entering the scope until relation-created has run (absent: it has, or predates it). */
+  created?: boolean;
   /** -broken has run: all that is left is leaving the scope. */
   broken?: boolean;
 }
@@ -107,6 +109,9 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
   const relation: LocalRelation = { ...prior, members: { ...prior.members } };
   const remote = hook.remoteUnit;
   switch (hook.kind) {
+    case 'relation-created':
+      delete relation.created;
+      break;
     case 'relation-joined':
       if (remote !== undefined) relation.members[remote] = null;
       break;

@@ -59,6 +59,21 @@ const CLAIM_RETRY_MS = 5_000;
 
 export type UniterOutcome = 'done' | 'stopped';
 
+/**
+ * A leader's own writes to its application's bag in a peer relation: remembered as seen, so
+ * that only the other peers run -changed for them (the bag is the peer relation's "other side").
+ */
+function ownAppWrites(local: LocalState, appVersions: Record<number, number> | undefined, view: AgentView): LocalState {
+  if (!appVersions) return local;
+  const relations = { ...local.relations };
+  for (const [key, relation] of Object.entries(relations)) {
+    const version = appVersions[relation.id];
+    const peer = view.relations.find((r) => r.key === key)?.endpoints.every((e) => e.role === 'peer');
+    if (version !== undefined && peer) relations[key] = { ...relation, appVersion: Math.max(version, relation.appVersion ?? 0) };
+  }
+  return { ...local, relations };
+}
+
 export class Uniter {
   private readonly signal = new Signal();
   private readonly members = new RelationMembers();
@@ -245,7 +260,10 @@ export class Uniter {
         await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
         this.save({
           ...this.local,
-          relations: { ...this.local.relations, [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {} } },
+          relations: {
+            ...this.local.relations,
+            [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
+          },
         });
         this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
         this.members.markDirty(step.relation.key);
@@ -416,9 +434,10 @@ export class Uniter {
       if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
       else if (result.kind === 'exited' && result.code !== 0)
         failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+      let committed: { appVersions?: Record<number, number> } = {};
       if (!failure) {
         try {
-          await ctx.flush();
+          committed = await ctx.flush();
         } catch (e) {
           if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
           failure = `cannot commit the hook's changes: ${e.message}`;
@@ -432,7 +451,7 @@ export class Uniter {
         await this.reportError(hook);
         return;
       }
-      this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
+      this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
       this.logger.info(OPERATION, result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`);
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".

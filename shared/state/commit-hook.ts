@@ -30,6 +30,8 @@ export interface HookChanges {
 export interface HookCommitResult {
   /** The version of the unit's settings in each relation written. */
   settingsVersions: Record<number, number>;
+  /** The version of the application's bag in each relation written with --app. */
+  appVersions?: Record<number, number>;
   openPorts?: string[];
 }
 
@@ -62,7 +64,9 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
       for (const { relationId, changes: appChanges } of relations) {
         const [relation, current] = await Promise.all([getRelationById(store, relationId), getAppSettings(store, relationId, application)]);
         const target = { relationId, application, unit };
-        changes.push(...planWriteAppSettings({ relation, lease, current }, target, appChanges).changes);
+        const plan = planWriteAppSettings({ relation, lease, current }, target, appChanges);
+        changes.push(...plan.changes);
+        result.appVersions = { ...result.appVersions, [relationId]: plan.result.version };
       }
     }
     return { changes, result };
