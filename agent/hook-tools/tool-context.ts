@@ -45,12 +45,21 @@ export interface ToolContext {
   readAppSettings(relationId: number, application: string): Promise<Record<string, string>>;
   /** relation-set --app: buffered; throws "cannot write relation settings" unless the unit leads. */
   setAppSettings(relationId: number, changes: Record<string, string>): Promise<void>;
+  /** status-set --application: applied at once; throws "this unit is not the leader" for the others. */
+  setApplicationStatus(status: WorkloadStatus): Promise<void>;
+  /** status-get --application: the leader's view of its application's and units' statuses. */
+  applicationStatus(): Promise<ApplicationStatusView>;
   /** is-leader: true promises leadership for 30 s more (shared/domain/leadership.ts). */
   isLeader(): Promise<boolean>;
   /** leader-get: the application's leader settings (with this hook's own leader-set calls). */
   leaderSettings(): Promise<Record<string, string>>;
   /** leader-set: buffered like relation-set; throws "cannot write settings: not the leader". */
   setLeaderSettings(changes: Record<string, string>): Promise<void>;
+}
+
+export interface ApplicationStatusView {
+  application: { status: string; message: string; data: Record<string, unknown> };
+  units: { unit: string; status: string; message: string; data: Record<string, unknown> }[];
 }
 
 export interface ToolIO {

@@ -12,7 +12,7 @@ import { applySettingsChanges } from '../../shared/domain/plans/relation-setting
 import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { ApplicationStatusView, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
@@ -149,6 +149,20 @@ export class HookContext implements ToolContext {
     // jujuc/relation-set.go asks for leadership first, and refuses a minion in these words.
     if (!(await this.isLeader())) throw new Error(NOT_LEADER_WRITE);
     this.pendingAppSettings.set(relationId, { ...this.pendingAppSettings.get(relationId), ...changes });
+  }
+
+  async setApplicationStatus(status: WorkloadStatus): Promise<void> {
+    // context.go's SetApplicationStatus: leadership first, then the write (at once, like status-set).
+    if (!(await this.isLeader())) throw new Error('this unit is not the leader');
+    await this.init.api.call('set-application-status', {
+      unit: this.unitName,
+      status: { current: status.status, ...(status.message ? { message: status.message } : {}) },
+    });
+  }
+
+  async applicationStatus(): Promise<ApplicationStatusView> {
+    if (!(await this.isLeader())) throw new Error('this unit is not the leader');
+    return this.init.api.call<ApplicationStatusView>('application-status', { unit: this.unitName });
   }
 
   async isLeader(): Promise<boolean> {

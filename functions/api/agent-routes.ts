@@ -25,6 +25,7 @@ import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { readAppSettings } from '../../shared/state/app-settings.js';
+import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 export interface AgentContext {
@@ -144,6 +145,15 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const relation = await getRelationById(ctx.store, body.relationId);
     if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
     return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+  },
+  'set-application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await setApplicationStatus(ctx.store, body.unit, body.status);
+    return {};
+  },
+  'application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return readApplicationStatus(ctx.store, body.unit);
   },
   'release-leadership': async (ctx, body) => {
     const unit = await ownUnit(ctx, body.unit);

@@ -46,6 +46,10 @@ export const agentRequests = {
   'leader-settings': z.strictObject({ unit }),
   /** relation-get --app: an application's bag in a relation the unit's application is in. */
   'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: z.string().min(1).max(200) }),
+  /** status-set --application: the leader only. */
+  'set-application-status': z.strictObject({ unit, status }),
+  /** status-get --application: the leader only. */
+  'application-status': z.strictObject({ unit }),
   /** Give the lease up (a Dying leader on its way out). */
   'release-leadership': z.strictObject({ unit }),
   /** A successful hook's open-port/close-port calls, in order. */

@@ -132,7 +132,10 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     'charm-rev': parseCharmUrl(app.charmUrl).revision,
     exposed: app.exposed,
     ...(app.life !== 'alive' ? { life: app.life } : {}),
-    'application-status': status(deriveApplicationStatus(units, app.createdAt)),
+    // The leader's `status-set --application` wins; otherwise the most severe unit's (Juju).
+    'application-status': status(
+      app.status && app.status.current !== 'unknown' ? app.status : deriveApplicationStatus(units, app.createdAt),
+    ),
     ...(Object.keys(relations).length ? { relations } : {}),
     ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
     ...(Object.keys(principalUnits).length ? { units: principalUnits } : {}),

@@ -73,6 +73,12 @@ class FakeContext implements ToolContext {
   async setAppSettings() {
     throw new Error('cannot write relation settings');
   }
+  async setApplicationStatus() {
+    throw new Error('this unit is not the leader');
+  }
+  async applicationStatus(): Promise<never> {
+    throw new Error('this unit is not the leader');
+  }
 }
 
 const cwd = mkdtempSync(join(tmpdir(), 'hook-tools-'));
