@@ -1,6 +1,7 @@
 // The environment a hook runs in (charms-in-action, "Execution environment"; reference §4.3).
 // Built from scratch rather than from the agent's own environment: the agent holds its API
 // credential, which no hook may see.
+import { JUJU_VERSION } from '../../shared/domain/juju-version.js';
 import type { Hook } from './hooks.js';
 import { hookName, isRelationHook } from './hooks.js';
 
@@ -21,8 +22,7 @@ export interface HookEnvInput {
   remoteApplication?: string;
 }
 
-/** The Juju version drover's hook contract matches (docs/juju-compat.md). */
-export const JUJU_VERSION = '3.6.12';
+export { JUJU_VERSION };
 
 const PASSED_THROUGH = ['HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TERM'];
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

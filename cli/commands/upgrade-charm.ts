@@ -4,7 +4,7 @@
 // config-changed (charms-in-action.txt).
 import type { Command } from 'commander';
 import type { RequestOf } from '../../shared/api/requests.js';
-import { packCharm, readCharmDir } from '../charm-dir.js';
+import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -43,6 +43,7 @@ Examples:
         charm: {
           metadata: charm.metadata,
           ...(charm.config !== undefined ? { config: charm.config } : {}),
+          ...baseFiles(charm),
           archive: archive.toString('base64'),
         },
         ...(opts.forceUnits ? { forceUnits: true } : {}),

@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 const BLOCK = 512;
 
-interface Entry {
+export interface Entry {
   path: string;
   type: 'file' | 'dir' | 'symlink';
   mode: number;
@@ -85,11 +85,16 @@ async function walk(root: string, relative: string, entries: Entry[]): Promise<v
   }
 }
 
+/** Entries as a tar.gz: the one form the charm store keeps, whatever the user uploaded. */
+export function packEntries(entries: Entry[]): Buffer {
+  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+}
+
 /** The directory's files, directories and symlinks, with their modes, as a tar.gz. */
 export async function packCharmDir(dir: string): Promise<Buffer> {
   const entries: Entry[] = [];
   await walk(dir, '', entries);
-  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+  return packEntries(entries);
 }
 
 // ---- reading ------------------------------------------------------------------------------
