@@ -6,6 +6,8 @@ import type { Application, Machine, Relation, Unit } from '../shared/domain/enti
 
 export interface AgentView {
   model: string;
+  /** JUJU_MODEL_UUID; optional so an agent keeps working against a controller that predates it. */
+  modelUuid?: string;
   machine: Omit<Machine, 'agentCredentialHash'>;
   units: Unit[];
   applications: Application[];

@@ -17,7 +17,7 @@ import { counterpartApplications } from '../../shared/domain/relation-counterpar
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
-import { hookEnvironment, newContextId } from './hook-env.js';
+import { availabilityZoneOf, hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
@@ -352,6 +352,7 @@ export class Uniter {
       const ctx = this.hookContext(hook, id, view);
       const unit = view.units.find((u) => u.name === unitName);
       const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
         base: this.deps.baseEnv,
         toolsDir: this.deps.toolsDir,
@@ -361,7 +362,9 @@ export class Uniter {
         socketPath: tools.path,
         apiAddresses: this.deps.apiAddresses,
         modelName: view.model,
+        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
         machineId: this.deps.machineId,
+        ...(zone ? { availabilityZone: zone } : {}),
         ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),

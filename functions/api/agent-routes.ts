@@ -11,7 +11,7 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getRelation, getUnit } from '../../shared/state/reads.js';
+import { getMachine, getMany, getModel, getRelation, getUnit } from '../../shared/state/reads.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
@@ -54,8 +54,9 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
     // Never hand the credential hash back, even to its own agent.
     const { agentCredentialHash: _hash, ...visible } = machine;
-    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    return { model: ctx.store.model, machine: visible, units, applications, relations };
+    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
+    const model = await getModel(ctx.store);
+    return { model: ctx.store.model, ...(model?.uuid ? { modelUuid: model.uuid } : {}), machine: visible, units, applications, relations };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);

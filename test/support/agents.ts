@@ -135,10 +135,9 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     },
     async deployCharm(charm, request = {}) {
       const dir = join(CHARMS, charm);
-      const meta = parseCharm(
-        readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
-        existsSync(join(dir, 'config.yaml')) ? readFileSync(join(dir, 'config.yaml'), 'utf8') : undefined,
-      );
+      const optional = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
+      const manifest = optional('manifest.yaml');
+      const meta = parseCharm(readFileSync(join(dir, 'metadata.yaml'), 'utf8'), optional('config.yaml'), manifest ? { manifest } : {});
       const charmArchive = await charms.put(await packCharmDir(dir));
       return deploy(store, { charm: meta, charmArchive, ...request });
     },
