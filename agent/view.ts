@@ -3,6 +3,7 @@
 // read again only when a hint (or the periodic resync) says something changed, or after an agent
 // changed state itself.
 import type { Application, Machine, Relation, Unit } from '../shared/domain/entities.js';
+import type { LeadershipView } from '../shared/domain/leadership.js';
 
 export interface AgentView {
   model: string;
@@ -12,6 +13,8 @@ export interface AgentView {
   units: Unit[];
   applications: Application[];
   relations: Relation[];
+  /** Each application's leadership (absent from a controller that predates it). */
+  leadership?: LeadershipView[];
 }
 
 type Listener = (view: AgentView) => void;

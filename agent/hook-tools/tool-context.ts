@@ -39,6 +39,12 @@ export interface ToolContext {
   setStatus(status: WorkloadStatus): Promise<void>;
   status(): WorkloadStatus;
   log(level: LogLevel, message: string): void;
+  /** is-leader: true promises leadership for 30 s more (shared/domain/leadership.ts). */
+  isLeader(): Promise<boolean>;
+  /** leader-get: the application's leader settings (with this hook's own leader-set calls). */
+  leaderSettings(): Promise<Record<string, string>>;
+  /** leader-set: buffered like relation-set; throws "cannot write settings: not the leader". */
+  setLeaderSettings(changes: Record<string, string>): Promise<void>;
 }
 
 export interface ToolIO {

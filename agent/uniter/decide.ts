@@ -21,6 +21,8 @@
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
+import type { LeadershipView } from '../../shared/domain/leadership.js';
+import { aliveLeadershipStep, dyingLeadershipStep } from './decide-leadership.js';
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
 
@@ -37,6 +39,8 @@ export interface RemoteState {
    * their settings versions. Absent for a relation not read yet.
    */
   members: Record<string, Record<string, number>>;
+  /** The leadership of the unit's application, as the view shows it. */
+  leadership?: LeadershipView;
 }
 
 export type Step =
@@ -59,6 +63,12 @@ export type Step =
   | { kind: 'leave-scope'; relation: string }
   /** Local memory of a relation whose scope the unit is no longer in. */
   | { kind: 'forget-relation'; relation: string }
+  /** Claim the application's free (or abandoned) leadership lease. */
+  | { kind: 'claim-leadership' }
+  /** A Dying leader releases its lease. */
+  | { kind: 'resign-leadership' }
+  /** Another unit leads now: forget being leader. */
+  | { kind: 'deposed' }
   | { kind: 'destroy-unit' }
   | { kind: 'subordinate-dying' }
   | { kind: 'unit-dead' }
@@ -174,8 +184,15 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
 
   if (alive) {
     if (!local.installed) return hook({ kind: 'install' });
+    const leadership = aliveLeadershipStep(unit.name, local, remote.leadership);
+    if (leadership) return leadership;
     if (local.configVersion === undefined) return hook({ kind: 'config-changed', configVersion: application?.configVersion ?? 0 });
     if (!local.started) return hook({ kind: 'start' });
+  }
+
+  if (!alive) {
+    const resign = dyingLeadershipStep(unit.name, local, remote.leadership);
+    if (resign) return resign;
   }
 
   for (const key of Object.keys(local.relations).sort()) {

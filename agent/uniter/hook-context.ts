@@ -12,7 +12,9 @@ import { applySettingsChanges } from '../../shared/domain/plans/relation-setting
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
 import type { ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
+import type { LeadershipView } from '../../shared/domain/leadership.js';
 
 export interface HookContextInit {
   id: string;
@@ -29,6 +31,8 @@ export interface HookContextInit {
   config: { values: Record<string, ConfigValue>; options: string[] };
   addresses: { private: string; public: string };
   workload: WorkloadStatus;
+  /** The unit's lease as its agent knows it, and its application's leadership in the view. */
+  leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }
 
 interface SettingsAnswer {
@@ -45,6 +49,10 @@ export class HookContext implements ToolContext {
   private readonly pendingSettings = new Map<number, Record<string, string>>();
   private readonly portChanges: { action: 'open' | 'close'; range: string }[] = [];
   private workload: WorkloadStatus;
+  /** Once is-leader said False in this hook it stays False (Juju's leadership context). */
+  private minion = false;
+  private leaderRead?: Promise<Record<string, string>>;
+  private pendingLeaderSettings?: Record<string, string>;
 
   constructor(private readonly init: HookContextInit) {
     this.unitName = init.unitName;
@@ -112,13 +120,35 @@ export class HookContext implements ToolContext {
     this.init.log(level, message);
   }
 
+  async isLeader(): Promise<boolean> {
+    if (this.minion) return false;
+    const leader = await this.init.leadership.tracker.isLeader(this.init.leadership.view);
+    if (!leader) this.minion = true;
+    return leader;
+  }
+
+  async leaderSettings(): Promise<Record<string, string>> {
+    this.leaderRead ??= this.init.api
+      .call<{ settings: Record<string, string> }>('leader-settings', { unit: this.unitName })
+      .then((answer) => answer.settings);
+    const settings = await this.leaderRead;
+    return this.pendingLeaderSettings ? applySettingsChanges(settings, this.pendingLeaderSettings) : { ...settings };
+  }
+
+  async setLeaderSettings(changes: Record<string, string>): Promise<void> {
+    // Juju asks for leadership before it writes (context/leader.go): a minion is refused at once.
+    if (!(await this.isLeader())) throw new Error('cannot write settings: not the leader');
+    this.pendingLeaderSettings = { ...this.pendingLeaderSettings, ...changes };
+  }
+
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<void> {
-    if (this.pendingSettings.size === 0 && this.portChanges.length === 0) return;
+    if (this.pendingSettings.size === 0 && this.portChanges.length === 0 && !this.pendingLeaderSettings) return;
     await this.init.api.call('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
+      ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
     });
   }
 }

@@ -1,13 +1,15 @@
 // The hooks a unit runs (charms-in-action, "Hook kinds"): five unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`) and stop — and four hooks per
 // charm relation, named `<name>-relation-<event>`.
-export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'stop';
+export type UnitHookKind = 'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'stop' | 'leader-elected' | 'leader-settings-changed';
 export type RelationHookKind = 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {
   kind: UnitHookKind;
   /** config-changed: the application's configVersion it runs for. */
   configVersion?: number;
+  /** leader-elected, leader-settings-changed: the version of the leader settings it runs for. */
+  leaderSettingsVersion?: number;
 }
 
 export interface RelationHook {

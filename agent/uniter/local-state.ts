@@ -39,6 +39,10 @@ export interface LocalState {
   upgradeHookPending?: boolean;
   /** upgrade-charm ran: the config-changed that "likewise" follows it is owed. */
   configChangePending?: boolean;
+  /** leader-elected ran, and the unit has not been deposed since: the leader needs no leader-settings-changed. */
+  leader?: boolean;
+  /** The version of the leader settings its last leader-settings-changed (or leader-elected) ran for. */
+  leaderSettingsVersion?: number;
   /** True once a hook called status-set: then start does not reset the workload status to unknown. */
   workloadStatusSet: boolean;
   /** Relations whose scope this unit has entered, by relation key. */
@@ -86,6 +90,13 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
         break;
       case 'stop':
         next.stopped = true;
+        break;
+      case 'leader-elected':
+        next.leader = true;
+        next.leaderSettingsVersion = hook.leaderSettingsVersion ?? state.leaderSettingsVersion ?? 0;
+        break;
+      case 'leader-settings-changed':
+        next.leaderSettingsVersion = hook.leaderSettingsVersion ?? state.leaderSettingsVersion ?? 0;
         break;
     }
     return next;

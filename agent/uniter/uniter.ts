@@ -21,6 +21,7 @@ import { availabilityZoneOf, hookEnvironment, newContextId } from './hook-env.js
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
+import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
 import { StatusReporter } from './status-reporter.js';
 
@@ -53,6 +54,8 @@ export interface UniterDeps {
 const MODULE = 'juju.worker.uniter';
 const OPERATION = 'juju.worker.uniter.operation';
 const MAX_BACKOFF_MS = 30_000;
+/** After a refused claim, how long before the same view may make the agent claim again. */
+const CLAIM_RETRY_MS = 5_000;
 
 export type UniterOutcome = 'done' | 'stopped';
 
@@ -66,10 +69,12 @@ export class Uniter {
   private backoffMs = 0;
   private readonly logger;
   private readonly status: StatusReporter;
+  private readonly leadership: LeadershipTracker;
 
   constructor(private readonly deps: UniterDeps) {
     this.logger = deps.log.for(deps.unitName);
     this.status = new StatusReporter(deps.api, deps.unitName);
+    this.leadership = new LeadershipTracker(deps.api, deps.unitName);
   }
 
   get charmDir(): string {
@@ -175,9 +180,11 @@ export class Uniter {
     const relations = application ? view.relations.filter((r) => application.relations.includes(r.key)) : [];
     const principal = unit?.principal !== undefined ? view.units.find((u) => u.name === unit.principal) : undefined;
     const members = unit ? await this.members.sync(this.deps.api, unit, relations) : {};
+    const leadership = application ? view.leadership?.find((l) => l.application === application.name) : undefined;
     return {
       relations,
       members,
+      ...(leadership ? { leadership } : {}),
       ...(unit ? { unit } : {}),
       ...(application ? { application } : {}),
       ...(principal ? { principal } : {}),
@@ -257,6 +264,25 @@ export class Uniter {
         this.save({ ...this.local, relations });
         return;
       }
+      case 'claim-leadership': {
+        const result = await this.leadership.claim();
+        this.logger.info(MODULE, result.leader ? 'claimed leadership' : `leadership is held by "${result.holder ?? 'nobody'}"`);
+        await this.deps.view.refresh();
+        // A claim the view still calls possible (a stale view, a race): do not hammer the API.
+        if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);
+        return;
+      }
+      case 'resign-leadership':
+        this.logger.info(MODULE, 'unit is dying: resigning leadership');
+        await this.leadership.release();
+        this.save({ ...this.local, leader: false });
+        await this.deps.view.refresh();
+        return;
+      case 'deposed':
+        this.logger.info(MODULE, 'another unit is leader now');
+        this.leadership.forget();
+        this.save({ ...this.local, leader: false });
+        return;
       case 'destroy-unit':
         // lifecycles.txt: "the Unit Agents (UAs) for each unit of a service set their
         // corresponding units to Dying when they detect their service Dying".
@@ -297,6 +323,7 @@ export class Uniter {
   private hookContext(hook: Hook, id: string, view: AgentView): HookContext {
     const unit = view.units.find((u) => u.name === this.deps.unitName);
     const application = view.applications.find((a) => a.name === unit?.application);
+    const leadership = view.leadership?.find((l) => l.application === unit?.application);
     const relations: ToolRelation[] = [];
     const members: Record<number, string[]> = {};
     for (const [key, local] of Object.entries(this.local.relations)) {
@@ -325,6 +352,7 @@ export class Uniter {
       config: { values: application?.config ?? {}, options: Object.keys(application?.charm.config ?? {}) },
       addresses: this.addresses(view),
       workload: { status: unit?.workloadStatus.current ?? 'unknown', message: unit?.workloadStatus.message ?? '' },
+      leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
     });
   }
 

@@ -23,14 +23,20 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
+import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 export interface AgentContext {
   store: Store;
   /** The calling agent's machine, established by its credential. */
   machine: string;
+  /** The presence threshold: a leader whose agent is silent longer loses its claim to the lease. */
+  agentLostAfterSeconds?: number;
   /** Where agents' log lines go (debug-log); absent: they are dropped. */
   logs?: LogSink;
 }
+
+const lostAfterMs = (ctx: AgentContext) => (ctx.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS) * 1000;
 
 const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
 
@@ -54,9 +60,22 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
     // Never hand the credential hash back, even to its own agent.
     const { agentCredentialHash: _hash, ...visible } = machine;
+    const leadership = await readLeadership(
+      ctx.store,
+      applications.map((a) => a.name),
+      lostAfterMs(ctx),
+    );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
     const model = await getModel(ctx.store);
-    return { model: ctx.store.model, ...(model?.uuid ? { modelUuid: model.uuid } : {}), machine: visible, units, applications, relations };
+    return {
+      model: ctx.store.model,
+      ...(model?.uuid ? { modelUuid: model.uuid } : {}),
+      machine: visible,
+      units,
+      applications,
+      relations,
+      leadership,
+    };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -119,14 +138,31 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.limit ? { limit: body.limit } : {}),
     });
   },
+  'claim-leadership': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return claimLeadership(ctx.store, body.unit, lostAfterMs(ctx));
+  },
+  'leader-settings': async (ctx, body) => {
+    const unit = await ownUnit(ctx, body.unit);
+    const current = await getLeaderSettings(ctx.store, unit.application);
+    return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
+  },
+  'release-leadership': async (ctx, body) => {
+    const unit = await ownUnit(ctx, body.unit);
+    return releaseLeadership(ctx.store, body.unit, unit.application);
+  },
   'set-unit-ports': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
     return setUnitPorts(ctx.store, body.unit, body.changes);
   },
   'commit-hook': async (ctx, body) => {
-    // Only the unit's own settings and ports: keyed by the unit, so nothing else can be named.
-    await ownUnit(ctx, body.unit);
-    return commitHookChanges(ctx.store, body.unit, { settings: body.settings, ports: body.ports });
+    // Only the unit's own settings and ports, and its own application's leader settings.
+    const unit = await ownUnit(ctx, body.unit);
+    return commitHookChanges(ctx.store, body.unit, {
+      settings: body.settings,
+      ports: body.ports,
+      ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
+    });
   },
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);

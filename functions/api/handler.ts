@@ -93,7 +93,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     return json(
       200,
       await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
-        { store: deps.store, machine, ...(deps.logs ? { logs: deps.logs } : {}) },
+        { store: deps.store, machine, agentLostAfterSeconds, ...(deps.logs ? { logs: deps.logs } : {}) },
         parsed.data,
       ),
     );

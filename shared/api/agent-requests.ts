@@ -40,6 +40,12 @@ export const agentRequests = {
     cursor: z.string().max(2000).optional(),
     limit: z.int().min(1).max(100).optional(),
   }),
+  /** Take the unit's application's leadership lease if free, or extend it if the unit holds it. */
+  'claim-leadership': z.strictObject({ unit }),
+  /** The unit's application's leader settings (leader-get): any unit may read them. */
+  'leader-settings': z.strictObject({ unit }),
+  /** Give the lease up (a Dying leader on its way out). */
+  'release-leadership': z.strictObject({ unit }),
   /** A successful hook's open-port/close-port calls, in order. */
   'set-unit-ports': z.strictObject({ unit, changes: portChanges.min(1) }),
   /** Everything a successful hook buffered (relation-set per relation, ports), in one transaction. */
@@ -47,6 +53,8 @@ export const agentRequests = {
     unit,
     settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
     ports: portChanges,
+    /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
+    leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
   }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({

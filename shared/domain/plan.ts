@@ -16,7 +16,11 @@ export type EntityRef =
   /** One entry of an entity's status history (`show-status-log`). */
   | { kind: 'statusLog'; entity: string; at: string; type: string }
   /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
-  | { kind: 'presence'; machine: string };
+  | { kind: 'presence'; machine: string }
+  /** An application's leadership lease (shared/domain/leadership.ts). */
+  | { kind: 'lease'; application: string }
+  /** An application's leader settings (leader-set / leader-get). */
+  | { kind: 'leaderSettings'; application: string };
 
 export type Scalar = string | number | boolean;
 
@@ -77,6 +81,8 @@ export const refs = {
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
+  lease: (application: string): EntityRef => ({ kind: 'lease', application }),
+  leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -103,5 +109,9 @@ export const refName = (ref: EntityRef): string => {
       return `status log ${ref.entity} ${ref.at}`;
     case 'presence':
       return `presence of machine ${ref.machine}`;
+    case 'lease':
+      return `leadership lease of ${ref.application}`;
+    case 'leaderSettings':
+      return `leader settings of ${ref.application}`;
   }
 };

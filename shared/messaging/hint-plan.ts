@@ -9,6 +9,7 @@
 // relation's unitCount) change on every add-unit and enter-scope — fanning out on them would
 // hint every unit of a 100k-unit application once per unit, O(n²).
 import type { Application, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { EntityRef } from '../domain/plan.js';
 import type { StreamImages } from '../state/stream-record.js';
 import type { Hint } from './hint.js';
@@ -37,6 +38,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'cleanup',
   'statusLog',
   'presence',
+  'lease',
+  'leaderSettings',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -83,6 +86,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planScope((newImage ?? oldImage) as unknown as ScopeMember);
     case 'settings':
       return planSettings(oldImage as RelationSettings | undefined, newImage as RelationSettings | undefined);
+    case 'lease':
+      return planLease(oldImage as Lease | undefined, newImage as Lease | undefined);
+    case 'leaderSettings':
+      return planLeaderSettings(oldImage as LeaderSettings | undefined, newImage as LeaderSettings | undefined);
     case 'model':
     case 'sequence':
     case 'cleanup':
@@ -136,4 +143,22 @@ function planSettings(oldS: RelationSettings | undefined, newS: RelationSettings
     { kind: 'settings', id: `${newS.relationId}:${newS.unit}` },
     { kind: 'settingsChanged', relationId: newS.relationId, unit: newS.unit },
   );
+}
+
+/**
+ * A new holder (or none, once released): every unit of the application looks again, so the new
+ * leader runs leader-elected and, after a release, the others claim. Not an extension of the same
+ * holder's lease: that happens every half minute of a busy leader and concerns nobody else.
+ */
+function planLease(oldL: Lease | undefined, newL: Lease | undefined): HintPlan {
+  if (oldL && newL && oldL.holder === newL.holder) return none('lease extended');
+  const application = (newL ?? oldL)!.application;
+  return hint({ kind: 'application', id: application }, { kind: 'unitsOfApplications', applications: [application] });
+}
+
+/** Changed leader settings: the followers run leader-settings-changed. */
+function planLeaderSettings(oldS: LeaderSettings | undefined, newS: LeaderSettings | undefined): HintPlan {
+  if (!newS) return none('leader settings removed');
+  if (oldS && same(oldS.settings, newS.settings)) return none('leader settings unchanged');
+  return hint({ kind: 'application', id: newS.application }, { kind: 'unitsOfApplications', applications: [newS.application] });
 }

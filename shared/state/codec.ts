@@ -16,6 +16,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   cleanup: [],
   statusLog: [],
   presence: [],
+  lease: [],
+  leaderSettings: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -10,12 +10,16 @@ import { relationLabel } from './relation-reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 import { unitsOnMachine } from './unit-ports.js';
+import { planWriteLeaderSettings } from '../domain/plans/leadership.js';
+import { getLeaderSettings, getLease } from './leadership.js';
 
 export interface HookChanges {
   /** relation-set calls, merged per relation (an empty value deletes the key). */
   settings: { relationId: number; changes: Record<string, string> }[];
   /** open-port and close-port calls, in order. */
   ports: PortChange[];
+  /** leader-set calls, merged; committed only while the unit holds its application's lease. */
+  leaderSettings?: { application: string; changes: Record<string, string> };
 }
 
 export interface HookCommitResult {
@@ -41,6 +45,11 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
       const plan = planSetUnitPorts({ ...(u ? { unit: u } : {}), neighbours }, { unit, changes: hook.ports });
       changes.push(...plan.changes);
       result.openPorts = plan.result.openPorts;
+    }
+    if (hook.leaderSettings) {
+      const { application, changes: leaderChanges } = hook.leaderSettings;
+      const [lease, current] = await Promise.all([getLease(store, application), getLeaderSettings(store, application)]);
+      changes.push(...planWriteLeaderSettings({ lease, current }, application, unit, leaderChanges).changes);
     }
     return { changes, result };
   });

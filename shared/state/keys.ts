@@ -72,6 +72,12 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // Its own item, never the machine's: a heartbeat must not change what the provisioner and
       // the notifier watch (the machine item), and the stream consumers skip this kind.
       return { pk: `${model}#PRESENCE#${ref.machine}`, sk: ITEM_SK };
+    case 'lease':
+      // Its own item, never the application's: extending a lease must not look like a change of
+      // the application to the notifier, nor contend with config and upgrade transactions.
+      return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
+    case 'leaderSettings':
+      return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
   }
 }
 

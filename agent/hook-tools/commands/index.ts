@@ -6,6 +6,7 @@ import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 import { configGet } from './config-get.js';
 import { jujuLog } from './juju-log.js';
+import { isLeader, leaderGet, leaderSet } from './leader.js';
 import { closePort, openPort } from './ports.js';
 import { relationGet } from './relation-get.js';
 import { relationIds } from './relation-ids.js';
@@ -26,6 +27,9 @@ const COMMANDS: ToolCommand[] = [
   relationList,
   statusSet,
   statusGet,
+  isLeader,
+  leaderGet,
+  leaderSet,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);

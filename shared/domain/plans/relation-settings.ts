@@ -26,7 +26,7 @@ export function applySettingsChanges(settings: Record<string, string>, changes: 
   return next;
 }
 
-const sameSettings = (a: Record<string, string>, b: Record<string, string>) =>
+export const sameSettings = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => Object.hasOwn(b, k) && b[k] === v);
 
 export function planWriteSettings(

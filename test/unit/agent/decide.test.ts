@@ -266,3 +266,64 @@ describe('charm upgrades', () => {
     expect(nextStep(deployed(), onUpgraded())).toMatchObject({ kind: 'replace-charm', runHooks: false });
   });
 });
+
+describe('leadership', () => {
+  const free = { application: 'wordpress', claimable: true, settingsVersion: 0 };
+  const heldBy = (holder: string, settingsVersion = 0) => ({ application: 'wordpress', holder, claimable: false, settingsVersion });
+  const installed = () => afterHook(deployed(), { kind: 'install' });
+  const withLeadership = (leadership: RemoteState['leadership'], u: Partial<Unit> = {}) => remote(u, { relations: [], leadership });
+
+  it("Juju's order on a first install: install → leader-elected on the leader → config-changed → start", () => {
+    expect(hookOf(nextStep(deployed(), withLeadership(free)))).toEqual({ kind: 'install' });
+    expect(nextStep(installed(), withLeadership(free))).toEqual({ kind: 'claim-leadership' });
+    const elected = nextStep(installed(), withLeadership(heldBy('wordpress/0', 2)));
+    expect(hookOf(elected)).toEqual({ kind: 'leader-elected', leaderSettingsVersion: 2 });
+    const leader = afterHook(installed(), hookOf(elected)!);
+    expect(hookOf(nextStep(leader, withLeadership(heldBy('wordpress/0', 2))))).toEqual({ kind: 'config-changed', configVersion: 3 });
+  });
+
+  it('the others run leader-settings-changed once after install, before config-changed', () => {
+    const step = nextStep(installed(), withLeadership(heldBy('wordpress/1')));
+    expect(hookOf(step)).toEqual({ kind: 'leader-settings-changed', leaderSettingsVersion: 0 });
+    const follower = afterHook(installed(), hookOf(step)!);
+    expect(hookOf(nextStep(follower, withLeadership(heldBy('wordpress/1'))))).toEqual({ kind: 'config-changed', configVersion: 3 });
+  });
+
+  it('followers run leader-settings-changed when the leader settings change; the leader does not', () => {
+    const follower = running({ leaderSettingsVersion: 1 });
+    expect(nextStep(follower, withLeadership(heldBy('wordpress/1', 1)))).toEqual({ kind: 'wait', why: 'idle' });
+    expect(hookOf(nextStep(follower, withLeadership(heldBy('wordpress/1', 2))))).toEqual({
+      kind: 'leader-settings-changed',
+      leaderSettingsVersion: 2,
+    });
+    const leader = running({ leader: true, leaderSettingsVersion: 1 });
+    expect(nextStep(leader, withLeadership(heldBy('wordpress/0', 5)))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('a lease another unit may no longer hold is claimed; one it holds is left alone', () => {
+    expect(nextStep(running({ leaderSettingsVersion: 0 }), withLeadership({ ...heldBy('wordpress/1'), claimable: true }))).toEqual({
+      kind: 'claim-leadership',
+    });
+    expect(nextStep(running({ leaderSettingsVersion: 0 }), withLeadership(heldBy('wordpress/1')))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('a leader whose lease another unit now holds is leader no more', () => {
+    expect(nextStep(running({ leader: true, leaderSettingsVersion: 0 }), withLeadership(heldBy('wordpress/1')))).toEqual({
+      kind: 'deposed',
+    });
+  });
+
+  it('a Dying leader resigns before it departs its relations; a Dying follower never claims', () => {
+    const dying = { life: 'dying' as const, scopes: [KEY] };
+    expect(nextStep(local({}, { leader: true }), { ...inScope({}, dying), leadership: heldBy('wordpress/0') })).toEqual({
+      kind: 'resign-leadership',
+    });
+    const step = nextStep(local({}), { ...inScope({}, dying), leadership: free });
+    expect(step.kind).not.toBe('claim-leadership');
+    expect(hookOf(step)?.kind).not.toBe('leader-elected');
+  });
+
+  it('an application without leadership in the view (an older controller) runs no leadership step', () => {
+    expect(hookOf(nextStep(installed(), remote({}, { relations: [] })))).toEqual({ kind: 'config-changed', configVersion: 3 });
+  });
+});

@@ -58,6 +58,15 @@ class FakeContext implements ToolContext {
   log(level: LogLevel, message: string) {
     this.logs.push([level, message]);
   }
+  async isLeader() {
+    return false;
+  }
+  async leaderSettings() {
+    return {};
+  }
+  async setLeaderSettings() {
+    throw new Error('cannot write settings: not the leader');
+  }
 }
 
 const cwd = mkdtempSync(join(tmpdir(), 'hook-tools-'));
@@ -249,6 +258,6 @@ describe('unit tools', () => {
     expect(await run(ctx, 'juju-log')).toEqual(usage('no message specified'));
   });
   it('an unknown tool is a usage error', async () => {
-    expect(await run(new FakeContext(), 'leader-get')).toEqual(usage('unknown command "leader-get"'));
+    expect(await run(new FakeContext(), 'no-such-tool')).toEqual(usage('unknown command "no-such-tool"'));
   });
 });

@@ -39,6 +39,11 @@ def on_leader_elected():
         write_app_data(endpoint)
 
 
+def on_config_changed():
+    """A new greeting is published at once, so the other side sees an app-data-only change."""
+    on_leader_elected()
+
+
 def on_relation_created():
     endpoint = os.environ['JUJU_RELATION']
     write_app_data(endpoint)
@@ -60,6 +65,7 @@ def on_greet_action():
 handlers = {
     'install': on_install,
     'leader_elected': on_leader_elected,
+    'config_changed': on_config_changed,
     'greet_action': on_greet_action,
 }
 for endpoint in ('cluster', 'db', 'backend'):

@@ -1,0 +1,99 @@
+// The plans of leadership (shared/domain/leadership.ts): claim (take, or extend one's own) and
+// release. Every write asserts the holder (and the expiry) it read, so two claimants racing for
+// a free or expired lease cannot both win: one transaction is cancelled and re-plans, and then
+// finds the lease held.
+import type { Unit } from '../entities.js';
+import { DroverError } from '../errors.js';
+import { isClaimable, LEASE_DURATION_MS, mayLead, type LeaderSettings, type Lease } from '../leadership.js';
+import { done, refs, type Plan } from '../plan.js';
+import { applySettingsChanges, sameSettings } from './relation-settings.js';
+
+export interface ClaimResult {
+  leader: boolean;
+  /** The holder after the claim (absent: nobody holds it). */
+  holder?: string;
+  expiresAt?: string;
+}
+
+export interface ClaimFacts {
+  lease: Lease | undefined;
+  claimant: Unit | undefined;
+  /** The claimant's machine agent is silent (only possible for a stale request). */
+  claimantSilent: boolean;
+  /** Whether the current holder (another unit) may still lead; ignored when free or own. */
+  holderEligible: boolean;
+  now: Date;
+}
+
+const answer = (lease: Lease | undefined, unit: string): ClaimResult =>
+  lease ? { leader: lease.holder === unit, holder: lease.holder, expiresAt: lease.expiresAt } : { leader: false };
+
+export function planClaimLeadership(facts: ClaimFacts, application: string, unit: string): Plan<ClaimResult> {
+  const { lease, claimant, now } = facts;
+  // "A unit that is Dying, removed, or whose agent is lost must not hold or take the lease."
+  if (!claimant || claimant.application !== application || !mayLead(claimant, facts.claimantSilent)) {
+    return done({ ...answer(lease, unit), leader: false });
+  }
+  const expiresAt = new Date(now.getTime() + LEASE_DURATION_MS).toISOString();
+  const granted: ClaimResult = { leader: true, holder: unit, expiresAt };
+  // The claimant must still be Alive when the lease is written.
+  const alive = { op: 'check' as const, ref: refs.unit(unit), expect: { life: 'alive' as const } };
+  if (!lease) {
+    return {
+      changes: [{ op: 'create', ref: refs.lease(application), value: { application, holder: unit, expiresAt } }, alive],
+      result: granted,
+    };
+  }
+  if (lease.holder !== unit && !isClaimable(lease, facts.holderEligible, now)) return done(answer(lease, unit));
+  return {
+    changes: [
+      {
+        op: 'update',
+        ref: refs.lease(application),
+        set: { holder: unit, expiresAt },
+        expect: { equals: { holder: lease.holder, expiresAt: lease.expiresAt } },
+      },
+      alive,
+    ],
+    result: granted,
+  };
+}
+
+/** The holder gives the lease up (a Dying leader on its way out): others may claim at once. */
+export function planReleaseLeadership(lease: Lease | undefined, application: string, unit: string): Plan<{ released: boolean }> {
+  if (!lease || lease.holder !== unit) return done({ released: false });
+  return { changes: [{ op: 'remove', ref: refs.lease(application), expect: { equals: { holder: unit } } }], result: { released: true } };
+}
+
+/**
+ * leader-set, committed with the hook: only while the unit holds the lease. Juju's words for a
+ * non-leader: "cannot write leadership settings: cannot write settings: not the leader" (the
+ * tool adds the first part).
+ */
+export function planWriteLeaderSettings(
+  facts: { lease: Lease | undefined; current: LeaderSettings | undefined },
+  application: string,
+  unit: string,
+  changes: Record<string, string>,
+): Plan<{ version: number }> {
+  if (!facts.lease || facts.lease.holder !== unit) throw new DroverError('unauthorized', 'cannot write settings: not the leader');
+  const holds = { op: 'check' as const, ref: refs.lease(application), expect: { equals: { holder: unit } } };
+  const current = facts.current;
+  const settings = applySettingsChanges(current?.settings ?? {}, changes);
+  if (current && sameSettings(settings, current.settings)) return { changes: [holds], result: { version: current.version } };
+  if (!current) {
+    if (Object.keys(settings).length === 0) return { changes: [holds], result: { version: 0 } };
+    return {
+      changes: [{ op: 'create', ref: refs.leaderSettings(application), value: { application, settings, version: 1 } }, holds],
+      result: { version: 1 },
+    };
+  }
+  const version = current.version + 1;
+  return {
+    changes: [
+      { op: 'update', ref: refs.leaderSettings(application), set: { settings, version }, expect: { equals: { version: current.version } } },
+      holds,
+    ],
+    result: { version },
+  };
+}

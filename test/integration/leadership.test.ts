@@ -1,0 +1,103 @@
+// Leadership leases in DynamoDB Local: one holder per application, claimed and extended by
+// conditional writes, handed over only when the holder may no longer lead and its lease ran out,
+// released by the holder; leader settings written only by the holder (commit-hook).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LEASE_DURATION_MS } from '../../shared/domain/leadership.js';
+import { commitHookChanges } from '../../shared/state/commit-hook.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { destroyUnit } from '../../shared/state/destroy-unit.js';
+import { claimLeadership, getLeaderSettings, getLease, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { recordPresence } from '../../shared/state/presence.js';
+import type { Store } from '../../shared/state/store.js';
+import { charms } from '../support/charms.js';
+import { freshStore } from '../support/table.js';
+
+const LOST_MS = 720_000;
+let clock: number;
+let store: Store;
+
+beforeEach(async () => {
+  clock = Date.parse('2026-01-01T00:00:00Z');
+  store = await freshStore({ now: () => new Date(clock) });
+  await ensureModel(store);
+  await deploy(store, { charm: charms.mysql, numUnits: 3 });
+  // Units are on machines 0..2; their agents are present.
+  for (const m of ['0', '1', '2']) await recordPresence(store, m, 0);
+});
+
+describe('claim-leadership', () => {
+  it('gives a free lease to the first claimant and refuses the others while it holds it', async () => {
+    const results = await Promise.all(['mysql/0', 'mysql/1', 'mysql/2'].map((u) => claimLeadership(store, u, LOST_MS)));
+    const leaders = results.filter((r) => r.leader);
+    expect(leaders).toHaveLength(1);
+    const holder = leaders[0]!.holder!;
+    for (const r of results) expect(r.holder).toBe(holder);
+    expect((await getLease(store, 'mysql'))?.holder).toBe(holder);
+  });
+
+  it('extends the holder’s lease by a minute from the controller’s clock', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    clock += 40_000;
+    const extended = await claimLeadership(store, 'mysql/0', LOST_MS);
+    expect(extended).toEqual({ leader: true, holder: 'mysql/0', expiresAt: new Date(clock + LEASE_DURATION_MS).toISOString() });
+  });
+
+  it('keeps an expired lease with a holder that may still lead (an idle leader keeps leading)', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    clock += 5 * LEASE_DURATION_MS;
+    await recordPresence(store, '0', 0);
+    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
+    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ holder: 'mysql/0', claimable: false });
+    expect(await claimLeadership(store, 'mysql/0', LOST_MS)).toMatchObject({ leader: true });
+  });
+
+  it('hands a Dying holder’s lease over only once it has run out', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await destroyUnit(store, 'mysql/0');
+    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
+    // A Dying unit may not extend it either.
+    expect(await claimLeadership(store, 'mysql/0', LOST_MS)).toMatchObject({ leader: false });
+    clock += LEASE_DURATION_MS;
+    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ holder: 'mysql/0', claimable: true });
+    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true, holder: 'mysql/1' });
+  });
+
+  it('hands a lost holder’s lease over once its agent has been silent past the threshold', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    clock += LOST_MS + 1_000;
+    await recordPresence(store, '1', 0);
+    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true, holder: 'mysql/1' });
+  });
+
+  it('never gives the lease to a Dying unit', async () => {
+    await destroyUnit(store, 'mysql/2');
+    expect(await claimLeadership(store, 'mysql/2', LOST_MS)).toEqual({ leader: false });
+    expect(await getLease(store, 'mysql')).toBeUndefined();
+  });
+});
+
+describe('release-leadership', () => {
+  it('frees the lease at once when its holder releases it, and does nothing for another unit', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    expect(await releaseLeadership(store, 'mysql/1', 'mysql')).toEqual({ released: false });
+    expect((await getLease(store, 'mysql'))?.holder).toBe('mysql/0');
+    expect(await releaseLeadership(store, 'mysql/0', 'mysql')).toEqual({ released: true });
+    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toEqual({ application: 'mysql', claimable: true, settingsVersion: 0 });
+    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true });
+  });
+});
+
+describe('leader settings', () => {
+  it('are written by the leader with its hook, versioned, and refused to the others in Juju’s words', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    const hook = (changes: Record<string, string>) => ({ settings: [], ports: [], leaderSettings: { application: 'mysql', changes } });
+    await commitHookChanges(store, 'mysql/0', hook({ password: 's3cret', user: 'root' }));
+    expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret', user: 'root' }, version: 1 });
+    await commitHookChanges(store, 'mysql/0', hook({ user: '' }));
+    expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret' }, version: 2 });
+    await expect(commitHookChanges(store, 'mysql/1', hook({ password: 'mine' }))).rejects.toThrow('cannot write settings: not the leader');
+    expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret' }, version: 2 });
+    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ settingsVersion: 2 });
+  });
+});

@@ -1,0 +1,131 @@
+// The leadership hook tools (is-leader, leader-get, leader-set) and the unit agent's lease
+// tracker: is-leader answers from memory while the lease holds for Juju's 30 s more.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTool } from '../../../agent/hook-tools/commands/index.js';
+import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
+import { LeadershipTracker } from '../../../agent/uniter/leadership.js';
+import type { AgentApi } from '../../../agent/api-client.js';
+import { LEASE_DURATION_MS, LEASE_MARGIN_MS, LEADERSHIP_GUARANTEE_MS } from '../../../shared/domain/leadership.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'leader-tools-'));
+
+function context(leader: boolean, settings: Record<string, string> = {}) {
+  const written: Record<string, string>[] = [];
+  const ctx = {
+    unitName: 'mysql/0',
+    isLeader: async () => leader,
+    leaderSettings: async () => ({ ...settings }),
+    async setLeaderSettings(changes: Record<string, string>) {
+      if (!leader) throw new Error('cannot write settings: not the leader');
+      written.push(changes);
+    },
+  } as unknown as ToolContext;
+  return { ctx, written };
+}
+const run = (ctx: ToolContext, tool: string, ...args: string[]) => runTool(ctx, tool, args, { cwd });
+
+describe('is-leader', () => {
+  it('prints True/False by default (smart) and true/false in JSON, as Juju', async () => {
+    expect(await run(context(true).ctx, 'is-leader')).toEqual({ code: 0, stdout: 'True\n', stderr: '' });
+    expect(await run(context(false).ctx, 'is-leader')).toEqual({ code: 0, stdout: 'False\n', stderr: '' });
+    expect(await run(context(true).ctx, 'is-leader', '--format=json')).toEqual({ code: 0, stdout: 'true\n', stderr: '' });
+    expect(await run(context(false).ctx, 'is-leader', '--format', 'json')).toEqual({ code: 0, stdout: 'false\n', stderr: '' });
+  });
+
+  it('refuses arguments with a usage error (exit 2)', async () => {
+    expect(await run(context(true).ctx, 'is-leader', 'extra')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'ERROR unrecognized args: ["extra"]\n',
+    });
+  });
+});
+
+describe('leader-get', () => {
+  const settings = { password: 's3cret', user: 'root' };
+  it('prints every setting, or one, or nothing for a missing key', async () => {
+    const { ctx } = context(false, settings);
+    expect((await run(ctx, 'leader-get', '--format=json')).stdout).toBe('{"password":"s3cret","user":"root"}\n');
+    expect((await run(ctx, 'leader-get', '-')).stdout).toBe('password: s3cret\nuser: root\n');
+    expect((await run(ctx, 'leader-get', 'user')).stdout).toBe('root\n');
+    expect(await run(ctx, 'leader-get', 'nope')).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('refuses a key with "=" and extra arguments (exit 2)', async () => {
+    const { ctx } = context(false, settings);
+    expect(await run(ctx, 'leader-get', 'a=b')).toEqual({ code: 2, stdout: '', stderr: 'ERROR invalid key "a=b"\n' });
+    expect((await run(ctx, 'leader-get', 'a', 'b')).code).toBe(2);
+  });
+});
+
+describe('leader-set', () => {
+  it('buffers the leader’s key=value pairs', async () => {
+    const { ctx, written } = context(true);
+    expect(await run(ctx, 'leader-set', 'user=root', 'password=')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(written).toEqual([{ user: 'root', password: '' }]);
+  });
+
+  it('refuses a non-leader in Juju’s words, and bad arguments as usage errors', async () => {
+    const { ctx, written } = context(false);
+    expect(await run(ctx, 'leader-set', 'user=root')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ERROR cannot write leadership settings: cannot write settings: not the leader\n',
+    });
+    expect(await run(context(true).ctx, 'leader-set', 'user')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'ERROR expected "key=value", got "user"\n',
+    });
+    expect(written).toEqual([]);
+  });
+});
+
+describe('LeadershipTracker', () => {
+  function tracker(answers: { leader: boolean; holder?: string }[]) {
+    let now = 1_000_000;
+    const calls: string[] = [];
+    const api = {
+      async call(op: string) {
+        calls.push(op);
+        return answers.shift() ?? { leader: false };
+      },
+    } as unknown as AgentApi;
+    const t = new LeadershipTracker(api, 'mysql/0', () => now);
+    return { t, calls, advance: (ms: number) => (now += ms) };
+  }
+
+  it('answers True without a request while the lease holds for 30 s more, then extends it', async () => {
+    const { t, calls, advance } = tracker([
+      { leader: true, holder: 'mysql/0' },
+      { leader: true, holder: 'mysql/0' },
+    ]);
+    expect(await t.isLeader(undefined)).toBe(true);
+    expect(calls).toEqual(['claim-leadership']);
+    advance(LEASE_DURATION_MS - LEASE_MARGIN_MS - LEADERSHIP_GUARANTEE_MS);
+    expect(await t.isLeader(undefined)).toBe(true);
+    expect(calls).toHaveLength(1);
+    advance(1);
+    expect(await t.isLeader(undefined)).toBe(true);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('answers False without a request when the view shows another holder nobody may replace', async () => {
+    const { t, calls } = tracker([]);
+    expect(await t.isLeader({ application: 'mysql', holder: 'mysql/1', claimable: false, settingsVersion: 0 })).toBe(false);
+    expect(calls).toEqual([]);
+    expect(await t.isLeader({ application: 'mysql', holder: 'mysql/1', claimable: true, settingsVersion: 0 })).toBe(false);
+    expect(calls).toEqual(['claim-leadership']);
+  });
+
+  it('forgets its lease when released, so is-leader asks again', async () => {
+    const { t, calls } = tracker([{ leader: true, holder: 'mysql/0' }]);
+    await t.claim();
+    await t.release();
+    expect(await t.isLeader(undefined)).toBe(false);
+    expect(calls).toEqual(['claim-leadership', 'release-leadership', 'claim-leadership']);
+  });
+});
