@@ -146,3 +146,17 @@ export function checkDevices(charm: string, value: unknown): void {
     if (min > max) throw fail(`charm "${charm}" device "${name}": maximum count ${max} can not be smaller than minimum count ${min}`);
   }
 }
+
+// ---- extra-bindings ----------------------------------------------------------------------
+
+/** extra-bindings: names of spaces to bind, never empty when given, never a relation's name. */
+export function checkExtraBindings(charm: string, value: unknown, relationNames: string[]): void {
+  if (value === undefined) return;
+  const invalid = (why: string) => fail(`charm "${charm}" has invalid extra bindings: ${why}`);
+  if (value === null || !isRecord(value)) throw fail(`extra-bindings: expected map, got ${JSON.stringify(value)}`);
+  const names = Object.keys(value);
+  if (names.length === 0) throw invalid('extra bindings cannot be empty when specified');
+  if (names.includes('')) throw invalid('missing binding name');
+  const clashing = names.filter((n) => relationNames.includes(n)).sort();
+  if (clashing.length) throw invalid(`relation names (${clashing.join(', ')}) cannot be used in extra bindings`);
+}

@@ -6,7 +6,14 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { unsupportedBaseMessage } from './bases.js';
 import { declaredBaseSeries, type BaseFiles } from './charm-bases.js';
-import { checkAssumes, checkDevices, checkMinJujuVersion, checkStorage, checkUnambiguousFormat } from './charm-checks.js';
+import {
+  checkAssumes,
+  checkDevices,
+  checkExtraBindings,
+  checkMinJujuVersion,
+  checkStorage,
+  checkUnambiguousFormat,
+} from './charm-checks.js';
 import { invalidArgument } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
 
@@ -82,6 +89,7 @@ const metadataSchema = z.object(
     assumes: z.unknown().optional(),
     storage: z.unknown().optional(),
     devices: z.unknown().optional(),
+    'extra-bindings': z.unknown().optional(),
   },
   must('a YAML mapping'),
 );
@@ -213,6 +221,12 @@ export function parseCharm(metadataYaml: string, configYaml?: string, baseFiles:
       endpoints.push(endpoint);
     }
   }
+
+  checkExtraBindings(
+    charm,
+    raw['extra-bindings'],
+    endpoints.map((e) => e.name),
+  );
 
   const subordinate = raw.subordinate ?? false;
   // A subordinate is placed only through a container-scoped relation to a principal (seed proposal,

@@ -145,6 +145,18 @@ describe('metadata keys Juju checks', () => {
     );
   });
 
+  it('checks extra-bindings as Juju does', () => {
+    expect(parseCharm('name: a\nprovides:\n  db: mysql\nextra-bindings:\n  cluster:\n').name).toBe('a');
+    expectInvalid(
+      () => parseCharm('name: a\nprovides:\n  db: mysql\n  admin: http\nextra-bindings:\n  db:\n  admin:\n  foo:\n'),
+      'metadata.yaml: charm "a" has invalid extra bindings: relation names (admin, db) cannot be used in extra bindings',
+    );
+    expectInvalid(
+      () => parseCharm('name: a\nextra-bindings: {}\n'),
+      'metadata.yaml: charm "a" has invalid extra bindings: extra bindings cannot be empty when specified',
+    );
+  });
+
   it("keeps Juju's subordinate rule", () => {
     expectInvalid(
       () => parseCharm('name: s\nsubordinate: true\nrequires:\n  host: {interface: x}\n'),
