@@ -106,6 +106,20 @@ describe('deploying a .charm', () => {
   });
 });
 
+describe('refreshing to a .charm', () => {
+  it('upgrades an application to a packed charm with --path, keeping its series', async () => {
+    await ok('deploy', charmDir('ops-dispatch'), 'web');
+    const before = (await getApplication(ctl.store, 'web'))!;
+    const res = await ok('refresh', 'web', '--path', packDotCharm(charmDir('ops-dispatch')));
+    expect(res.stderr).toBe('Added charm "local:jammy/ops-dispatch-1" to the model.\n');
+    const after = (await getApplication(ctl.store, 'web'))!;
+    expect(after).toMatchObject({ series: 'jammy', charmUrl: 'local:jammy/ops-dispatch-1' });
+    // The zip reached the store as a tar.gz, like the directory before it.
+    expect((await ctl.charms.get(after.charmArchive!))?.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(after.charmArchive).not.toBe(before.charmArchive);
+  });
+});
+
 describe('the API takes a .charm archive as it is', () => {
   it('converts a zip to the stored tar.gz, and stores nothing from a hostile one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'api-charms-'));
