@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { posix } from 'node:path';
 import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
 import { invalidArgument } from '../domain/errors.js';
-import { packEntries, type Entry } from './charm-archive.js';
+import { entryBeneathSymlink, packEntries, type Entry } from './charm-archive.js';
 
 export interface ZipLimits {
   entries: number;
@@ -143,6 +143,8 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
   } finally {
     zip.close();
   }
+  const beneath = entryBeneathSymlink(entries);
+  if (beneath) throw refuse(`"${beneath.path}" lies beneath a symlink, which could lead it out of the charm`);
   return entries;
 }
 

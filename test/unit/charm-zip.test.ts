@@ -99,6 +99,21 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
     );
   });
 
+  it('refuses anything beneath a symlink, which could lead out of the charm through a chain of links', async () => {
+    // `d -> .` then `d/up -> ../escape`: each link looks inside the charm where it sits, but `up`
+    // really lands at the root, pointing out of it.
+    const chain = zip([
+      { name: 'd', mode: 0o120777, data: '.' },
+      { name: 'd/up', mode: 0o120777, data: '../escape' },
+    ]);
+    expect(await refusal(chain)).toBe('invalid charm archive: "d/up" lies beneath a symlink, which could lead it out of the charm');
+    const through = zip([
+      { name: 'lib', mode: 0o120777, data: 'src' },
+      { name: 'lib/x.py', mode: 0o100644, data: 'x' },
+    ]);
+    expect(await refusal(through)).toMatch(/"lib\/x.py" lies beneath a symlink/);
+  });
+
   it('refuses special files', async () => {
     expect(await refusal(zip([{ name: 'fifo', mode: 0o010644 }]))).toBe(
       'invalid charm archive: "fifo" is a special file (device, fifo or socket), which a charm cannot hold',
