@@ -21,6 +21,7 @@ export interface CharmDir {
   dir: string;
   metadata: string;
   config?: string;
+  actions?: string;
   /** charmcraft's manifest.yaml (packed charms): the bases the charm runs on. */
   manifest?: string;
   /** charmcraft.yaml (charm source directories): `base`/`bases`, when metadata.yaml has no series. */
@@ -46,25 +47,26 @@ async function readOptional(path: string): Promise<string | undefined> {
 interface CharmFiles {
   metadata?: string;
   config?: string;
+  actions?: string;
   manifest?: string;
   charmcraft?: string;
 }
 
+const FILES = ['metadata.yaml', 'config.yaml', 'actions.yaml', 'manifest.yaml', 'charmcraft.yaml'] as const;
+
+function charmFiles([metadata, config, actions, manifest, charmcraft]: Array<string | undefined>): CharmFiles {
+  return { metadata, config, actions, manifest, charmcraft };
+}
+
 async function filesOfDir(dir: string): Promise<CharmFiles> {
-  const [metadata, config, manifest, charmcraft] = await Promise.all(
-    ['metadata.yaml', 'config.yaml', 'manifest.yaml', 'charmcraft.yaml'].map((name) => readOptional(join(dir, name))),
-  );
-  return { metadata, config, manifest, charmcraft };
+  return charmFiles(await Promise.all(FILES.map((name) => readOptional(join(dir, name)))));
 }
 
 async function filesOfZip(path: string): Promise<CharmFiles> {
   const entries = await readCharmZip(await readFile(path)).catch((e: unknown) => {
     throw new CliError(`cannot read charm "${path}": ${(e as Error).message}`);
   });
-  const [metadata, config, manifest, charmcraft] = ['metadata.yaml', 'config.yaml', 'manifest.yaml', 'charmcraft.yaml'].map((name) =>
-    rootFile(entries, name),
-  );
-  return { metadata, config, manifest, charmcraft };
+  return charmFiles(FILES.map((name) => rootFile(entries, name)));
 }
 
 /** `usage` says what takes the charm, e.g. `deploy takes` or `--path takes`. */
@@ -78,15 +80,17 @@ export async function readCharmDir(dir: string, usage = 'deploy takes'): Promise
   if (metadata === undefined) {
     throw new CliError(`"${dir}" is not a charm: metadata.yaml not found (a charm has metadata.yaml, optional config.yaml, and hooks/)`);
   }
+  const actions = files.actions;
   const charm: Omit<CharmDir, 'meta'> = {
     dir,
     metadata,
     ...(config !== undefined ? { config } : {}),
+    ...(actions !== undefined ? { actions } : {}),
     ...(files.manifest !== undefined ? { manifest: files.manifest } : {}),
     ...(files.charmcraft !== undefined ? { charmcraft: files.charmcraft } : {}),
   };
   try {
-    return { ...charm, meta: parseCharm(metadata, config, baseFiles(charm as CharmDir)) };
+    return { ...charm, meta: parseCharm(metadata, config, actions, baseFiles(charm as CharmDir)) };
   } catch (e) {
     // parseCharm's messages already name the file and the field: `metadata.yaml: "name" is required`.
     if (isDroverError(e)) throw new CliError(e.message);

@@ -33,7 +33,9 @@ export interface HookEnvInput {
   /** The machine's availability zone, where the provider reported one. */
   availabilityZone?: string;
   principal?: string;
-  hook: Hook;
+  /** What runs: a hook, or a task (an action or juju-exec). */
+  hook?: Hook;
+  action?: { name: string; id: string };
   /** The relation's remote application (relation hooks). */
   remoteApplication?: string;
   proxies?: CharmProxySettings;
@@ -72,13 +74,12 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     const value = input.base[name];
     if (value !== undefined) env[name] = value;
   }
-  const { hook } = input;
+  const { hook, action } = input;
   const proxies = input.proxies ?? {};
   Object.assign(env, legacyProxyVars(proxies), {
     CHARM_DIR: input.charmDir,
     JUJU_CHARM_DIR: input.charmDir,
     JUJU_CONTEXT_ID: input.contextId,
-    JUJU_HOOK_NAME: hookName(hook),
     JUJU_AGENT_SOCKET_ADDRESS: input.socketPath,
     JUJU_AGENT_SOCKET_NETWORK: 'unix',
     // Juju 2's name for the socket, still read by older hook tools and charms.
@@ -103,15 +104,21 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     JUJU_CHARM_FTP_PROXY: proxies.ftp ?? '',
     JUJU_CHARM_NO_PROXY: proxies.noProxy ?? '',
   });
-  if (isRelationHook(hook)) {
+  // Juju's context (worker/uniter/runner/context/context.go, HookVars) names the hook for hooks
+  // only; an action gets its name, its id (JUJU_ACTION_UUID is the task id in Juju 3) and tag.
+  if (hook) env.JUJU_HOOK_NAME = hookName(hook);
+  if (action) {
+    env.JUJU_ACTION_NAME = action.name;
+    env.JUJU_ACTION_UUID = action.id;
+    env.JUJU_ACTION_TAG = `action-${action.id}`;
+  }
+  if (hook && isRelationHook(hook)) {
     env.JUJU_RELATION = hook.endpoint;
     env.JUJU_RELATION_ID = `${hook.endpoint}:${hook.relationId}`;
     env.JUJU_REMOTE_UNIT = hook.remoteUnit ?? '';
     env.JUJU_REMOTE_APP = input.remoteApplication ?? '';
     if (hook.kind === 'relation-departed') env.JUJU_DEPARTING_UNIT = hook.departingUnit ?? hook.remoteUnit ?? '';
   }
-  // Actions add JUJU_ACTION_NAME, JUJU_ACTION_UUID and JUJU_ACTION_TAG here, after the relation
-  // variables, as Juju's HookVars does (the actions runner's part).
   // Juju's ubuntuEnv, last so that it wins over anything passed through.
   Object.assign(env, {
     APT_LISTCHANGES_FRONTEND: 'none',
@@ -124,10 +131,10 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
   return env;
 }
 
-/** `<unit>-<hook>-<random>`, as Juju's context ids (reference §4.3). */
-export function newContextId(unitName: string, hook: Hook): string {
+/** `<unit>-<hook>-<random>`, as Juju's context ids (reference §4.3); `<unit>-<action>-<random>` for a task. */
+export function newContextId(unitName: string, hook: Hook | string): string {
   const random = BigInt.asUintN(63, BigInt(Math.floor(Math.random() * 2 ** 53)) * 1024n + BigInt(Math.floor(Math.random() * 1024)));
-  return `${unitName}-${hookName(hook)}-${random}`;
+  return `${unitName}-${typeof hook === 'string' ? hook : hookName(hook)}-${random}`;
 }
 
 /** The availability zone in a machine's hardware line (`... availability-zone=us-east-1a`). */

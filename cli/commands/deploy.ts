@@ -87,6 +87,7 @@ Examples:
           charm: {
             metadata: charm.metadata,
             ...(charm.config !== undefined ? { config: charm.config } : {}),
+            ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
             ...baseFiles(charm),
             archive: archive.toString('base64'),
           },

@@ -11,7 +11,7 @@ import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
 type CharmRequest = RequestOf<'deploy'>['charm'];
 
 export async function receiveCharm(charms: CharmStore, body: CharmRequest): Promise<{ charm: CharmMeta; charmArchive?: string }> {
-  const charm = parseCharm(body.metadata, body.config, {
+  const charm = parseCharm(body.metadata, body.config, body.actions, {
     ...(body.manifest !== undefined ? { manifest: body.manifest } : {}),
     ...(body.charmcraft !== undefined ? { charmcraft: body.charmcraft } : {}),
   });

@@ -4,6 +4,7 @@
 // fix the charm without reading drover's source.
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseActions, type Actions } from './actions.js';
 import { unsupportedBaseMessage } from './bases.js';
 import { declaredBaseSeries, type BaseFiles } from './charm-bases.js';
 import {
@@ -44,6 +45,8 @@ export interface CharmMeta {
   /** Declared endpoints only; charmEndpoints() adds the implicit juju-info. */
   endpoints: Endpoint[];
   config: Record<string, ConfigOption>;
+  /** actions.yaml (shared/domain/actions.ts); absent: the charm defines no actions. */
+  actions?: Actions;
 }
 
 const METADATA = 'metadata.yaml';
@@ -159,10 +162,10 @@ function rawMapping(source: string): Record<string, unknown> {
 }
 
 /**
- * metadata.yaml and config.yaml, plus the files that declare bases when metadata.yaml has no
+ * metadata.yaml, config.yaml and actions.yaml, plus the files that declare bases when metadata.yaml has no
  * `series` (manifest.yaml in a packed charm, charmcraft.yaml in a source directory).
  */
-export function parseCharm(metadataYaml: string, configYaml?: string, baseFiles: BaseFiles = {}): CharmMeta {
+export function parseCharm(metadataYaml: string, configYaml?: string, actionsYaml?: string, baseFiles: BaseFiles = {}): CharmMeta {
   const raw = readYaml(METADATA, metadataYaml, metadataSchema);
   checkUnambiguousFormat(rawMapping(metadataYaml));
   const charm = raw.name;
@@ -236,6 +239,8 @@ export function parseCharm(metadataYaml: string, configYaml?: string, baseFiles:
   }
 
   const meta: CharmMeta = { name: charm, series, subordinate, endpoints, config: parseConfigOptions(configYaml) };
+  const actions = parseActions(charm, actionsYaml);
+  if (Object.keys(actions).length) meta.actions = actions;
   if (raw.summary != null) meta.summary = raw.summary;
   if (raw.description != null) meta.description = raw.description;
   return meta;

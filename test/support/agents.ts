@@ -137,7 +137,12 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const dir = join(CHARMS, charm);
       const optional = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
       const manifest = optional('manifest.yaml');
-      const meta = parseCharm(readFileSync(join(dir, 'metadata.yaml'), 'utf8'), optional('config.yaml'), manifest ? { manifest } : {});
+      const meta = parseCharm(
+        readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
+        optional('config.yaml'),
+        optional('actions.yaml'),
+        manifest ? { manifest } : {},
+      );
       const charmArchive = await charms.put(await packCharmDir(dir));
       return deploy(store, { charm: meta, charmArchive, ...request });
     },

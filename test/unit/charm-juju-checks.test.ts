@@ -88,7 +88,8 @@ describe('metadata keys Juju checks', () => {
     );
     expectInvalid(() => parseCharm('name: a\nmin-juju-version: soon\n'), 'metadata.yaml: invalid min-juju-version: invalid version "soon"');
     expectInvalid(
-      () => parseCharm('name: a\nmin-juju-version: 2.9.0\n', undefined, { manifest: 'bases: [{name: ubuntu, channel: "22.04"}]\n' }),
+      () =>
+        parseCharm('name: a\nmin-juju-version: 2.9.0\n', undefined, undefined, { manifest: 'bases: [{name: ubuntu, channel: "22.04"}]\n' }),
       'metadata.yaml: min-juju-version in metadata v2 not valid',
     );
   });
@@ -167,42 +168,46 @@ describe('metadata keys Juju checks', () => {
 
 describe('bases', () => {
   it('takes the series of manifest.yaml bases when metadata.yaml has none', () => {
-    const meta = parseCharm('name: a\n', undefined, {
+    const meta = parseCharm('name: a\n', undefined, undefined, {
       manifest: 'bases:\n  - name: ubuntu\n    channel: "22.04"\n    architectures: [amd64]\n  - {name: ubuntu, channel: "24.04"}\n',
     });
     expect(meta.series).toEqual(['jammy', 'noble']);
   });
 
   it("takes charmcraft.yaml's base, short bases and long run-on bases", () => {
-    expect(parseCharm('name: a\n', undefined, { charmcraft: 'type: charm\nbase: ubuntu@24.04\n' }).series).toEqual(['noble']);
-    expect(parseCharm('name: a\n', undefined, { charmcraft: 'bases: [{name: ubuntu, channel: "20.04"}]\n' }).series).toEqual(['focal']);
+    expect(parseCharm('name: a\n', undefined, undefined, { charmcraft: 'type: charm\nbase: ubuntu@24.04\n' }).series).toEqual(['noble']);
+    expect(parseCharm('name: a\n', undefined, undefined, { charmcraft: 'bases: [{name: ubuntu, channel: "20.04"}]\n' }).series).toEqual([
+      'focal',
+    ]);
     const long =
       'bases:\n  - build-on: [{name: ubuntu, channel: "22.04"}]\n    run-on: [{name: ubuntu, channel: "22.04"}, {name: ubuntu, channel: "20.04"}]\n';
-    expect(parseCharm('name: a\n', undefined, { charmcraft: long }).series).toEqual(['jammy', 'focal']);
+    expect(parseCharm('name: a\n', undefined, undefined, { charmcraft: long }).series).toEqual(['jammy', 'focal']);
   });
 
   it('prefers manifest.yaml to metadata series, as Juju computes bases', () => {
-    const meta = parseCharm('name: a\nseries: [focal]\n', undefined, { manifest: 'bases: [{name: ubuntu, channel: "22.04"}]\n' });
+    const meta = parseCharm('name: a\nseries: [focal]\n', undefined, undefined, {
+      manifest: 'bases: [{name: ubuntu, channel: "22.04"}]\n',
+    });
     expect(meta.series).toEqual(['jammy']);
   });
 
   it('refuses bases drover cannot run', () => {
     expectInvalid(
-      () => parseCharm('name: a\n', undefined, { manifest: 'bases: [{name: ubuntu, channel: "99.04"}]\n' }),
+      () => parseCharm('name: a\n', undefined, undefined, { manifest: 'bases: [{name: ubuntu, channel: "99.04"}]\n' }),
       'manifest.yaml: unknown series for version: "99.04"',
     );
     expectInvalid(
-      () => parseCharm('name: a\n', undefined, { manifest: 'bases: [{name: centos, channel: "7"}]\n' }),
+      () => parseCharm('name: a\n', undefined, undefined, { manifest: 'bases: [{name: centos, channel: "7"}]\n' }),
       'manifest.yaml: base "centos@7" not supported: drover runs Ubuntu machines only',
     );
     expectInvalid(
-      () => parseCharm('name: a\n', undefined, { charmcraft: 'base: ubuntu-22.04\n' }),
+      () => parseCharm('name: a\n', undefined, undefined, { charmcraft: 'base: ubuntu-22.04\n' }),
       `charmcraft.yaml: "base" expected base string to contain os and channel separated by '@'`,
     );
   });
 
   it("refuses a requested series outside the charm's bases in Juju 3's words", () => {
-    const meta = parseCharm('name: a\n', undefined, {
+    const meta = parseCharm('name: a\n', undefined, undefined, {
       manifest: 'bases: [{name: ubuntu, channel: "22.04"}, {name: ubuntu, channel: "24.04"}]\n',
     });
     expect(chooseSeries(meta, 'noble')).toBe('noble');
