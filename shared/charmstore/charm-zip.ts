@@ -19,10 +19,10 @@ export interface ZipLimits {
 }
 
 /**
- * Large enough for any ops charm with its venv (charmcraft packs tens of megabytes), small enough
- * that reading one cannot exhaust the API function's memory.
+ * Far more than a charm the controller accepts can hold (7 MB packed, cli/charm-dir.ts), and small
+ * enough that the API function (512 MB) can hold the files and the tar built from them at once.
  */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: 256 * 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: 96 * 1024 * 1024 };
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
