@@ -5,11 +5,14 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, type Argument } from 'commander';
 import { DroverError } from '../shared/domain/errors.js';
+import { registerActions } from './commands/actions.js';
 import { registerConfig } from './commands/config.js';
 import { registerConstraints } from './commands/constraints.js';
 import { registerControllers } from './commands/controllers.js';
 import { registerDeploy } from './commands/deploy.js';
+import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
+import { registerModelConfig } from './commands/model-config.js';
 import { registerRelations } from './commands/relations.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
@@ -82,9 +85,13 @@ function buildProgram(io: CliIo): Command {
   registerRelations(program, cli);
   program.commandsGroup('Constraints and configuration:');
   registerConstraints(program, cli);
+  registerModelConfig(program, cli);
   registerConfig(program, cli);
   program.commandsGroup('Errors and provisioning:');
   registerRemedies(program, cli);
+  program.commandsGroup('Actions:');
+  registerActions(program, cli);
+  registerExec(program, cli);
   program.commandsGroup('Inspection:');
   registerStatus(program, cli);
   registerStuck(program, cli);

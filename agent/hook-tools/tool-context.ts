@@ -17,8 +17,33 @@ export interface WorkloadStatus {
   message: string;
 }
 
+/** What the action tools reach while an action (or juju-exec) runs (jujuc's action-* commands). */
+export interface ActionToolContext {
+  readonly name: string;
+  /** The task's parameters, with the schema's defaults. */
+  params(): Record<string, unknown>;
+  /** action-set: each key path (`a.b.c`) set to its value, nesting maps as needed. */
+  setResults(values: [path: string[], value: string][]): void;
+  /** action-log: stored at once, so `drover show-task` shows it while the action runs. */
+  log(message: string): Promise<void>;
+  /** action-fail: the task ends failed with this message, whatever the exit status. */
+  fail(message: string): void;
+}
+
+/** network-get's answer for one binding, in Juju's shape (apiserver params.NetworkInfoResult). */
+export interface NetworkInfo {
+  bindAddresses: { macAddress: string; interfaceName: string; addresses: { hostname: string; value: string; cidr: string }[] }[];
+  egressSubnets: string[];
+  ingressAddresses: string[];
+}
+
+export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
+import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
+
 export interface ToolContext {
   readonly unitName: string;
+  /** Set only while an action runs; the action tools refuse to run without it. */
+  readonly action?: ActionToolContext;
   /** In relation hooks: the hook's relation id, the default for -r. */
   readonly hookRelationId?: number;
   /** In relation hooks other than -broken: the remote unit, the default for relation-get. */
@@ -37,6 +62,18 @@ export interface ToolContext {
   address(kind: 'private' | 'public'): string;
   /** Canonical ranges (`80/tcp`); buffered like relation-set. */
   changePort(action: 'open' | 'close', range: string): void;
+  /** The unit's opened port ranges (canonical spelling), with this hook's own changes applied. */
+  openedPorts(): string[];
+  /** The unit's network for a binding (an endpoint of its charm); undefined for an unknown one. */
+  networkInfo(binding: string): NetworkInfo | undefined;
+  goalState(): Promise<GoalState>;
+  /** application-version-set: buffered, committed with the hook. */
+  setWorkloadVersion(version: string): void;
+  /** The unit's charm state (state-get), with this hook's own changes applied. */
+  charmState(): Promise<Record<string, string>>;
+  /** state-set / state-delete: buffered like relation-set. */
+  setCharmState(changes: Record<string, string>): void;
+  deleteCharmState(key: string): void;
   /** Applied at once: a failing hook does not undo it (reference §4.5). */
   setStatus(status: WorkloadStatus): Promise<void>;
   status(): WorkloadStatus;

@@ -20,6 +20,8 @@
 //   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
+// - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
+//   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
 import { aliveLeadershipStep, dyingLeadershipStep } from './decide-leadership.js';
@@ -41,6 +43,8 @@ export interface RemoteState {
   members: Record<string, Record<string, number>>;
   /** For each relation in scope: the version of the other side's application bag. */
   appVersions?: Record<string, number>;
+  /** The update-status timer has fired (update-status-timer.ts). */
+  updateStatusDue?: boolean;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
 }
@@ -74,6 +78,14 @@ export type Step =
   | { kind: 'destroy-unit' }
   | { kind: 'subordinate-dying' }
   | { kind: 'unit-dead' }
+  /**
+   * Run one queued task (an action, or juju-exec) between hooks. Juju's actions resolver
+   * (worker/uniter/actions/resolver.go): "We can still run actions if the unit is in a hook
+   * error state."
+   */
+  | { kind: 'run-action'; task: string }
+  /** A task that was running when the agent stopped: it ends failed, and is never run twice. */
+  | { kind: 'fail-interrupted-action'; task: string }
   | { kind: 'wait'; why: 'idle' | 'error' | 'subordinates' | 'members' }
   /** The unit is Dead or removed: "a unit so terminated will just stop, dead". */
   | { kind: 'done'; why: string };
@@ -161,10 +173,18 @@ export function relationStep(
   return undefined;
 }
 
+/** The unit's next queued task, oldest first; none before install (there is no charm to run it yet). */
+export function nextTask(local: LocalState, unit: Unit): Step | undefined {
+  if (!local.installed) return undefined;
+  const next = [...(unit.pendingTasks ?? [])].sort((a, b) => Number(a) - Number(b))[0];
+  return next === undefined ? undefined : { kind: 'run-action', task: next };
+}
+
 export function nextStep(local: LocalState, remote: RemoteState): Step {
   const { unit, application } = remote;
   if (!unit) return { kind: 'done', why: 'the unit has been removed' };
   if (unit.life === 'dead') return { kind: 'done', why: 'the unit is dead' };
+  if (local.actionInFlight !== undefined) return { kind: 'fail-interrupted-action', task: local.actionInFlight };
 
   // Units learn of an upgrade by comparing charm URLs: the upgrade never touches them in state.
   const newCharm = application !== undefined && local.charmUrl !== application.charmUrl;
@@ -175,9 +195,12 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     // An unforced upgrade waits for the error to be resolved; a forced one replaces the charm and
     // leaves the unit in its error state, running neither upgrade-charm nor config-changed.
     if (newCharm && application.forceUnits) return replaceCharm(application, false);
-    return { kind: 'wait', why: 'error' };
+    return nextTask(local, unit) ?? { kind: 'wait', why: 'error' };
   }
   if (unit.resolved) return { kind: 'clear-resolved' };
+  // Queued tasks go before hooks still owed: the user is waiting for them.
+  const task = nextTask(local, unit);
+  if (task) return task;
 
   const alive = unit.life === 'alive';
   if (alive && application && application.life !== 'alive') return { kind: 'destroy-unit' };
@@ -242,6 +265,9 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     if (step) return step;
   }
   if (waitingForMembers) return { kind: 'wait', why: 'members' };
+  // Juju runs update-status on its timer only when nothing else is to be done, and only for a
+  // started unit: never before start, nor in an error state (handled above), nor once Dying.
+  if (alive && remote.updateStatusDue && local.started && !local.stopped) return hook({ kind: 'update-status' });
   if (alive) return { kind: 'wait', why: 'idle' };
 
   // Dying, and out of every scope: "waiting for all its subordinates to be removed".

@@ -6,13 +6,25 @@
 //   error; changes made by a failing hook will be discarded and never observed by any other part
 //   of the system": relation-set and open-port/close-port are buffered, and flush() writes them
 //   only after the hook exited 0.
+//   state-set/state-delete and application-version-set are buffered the same way (Juju 3's
+//   HookContext.Flush commits charm state and the workload version with the rest).
 // - status-set and juju-log apply at once.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
 import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
+import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
+import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ApplicationStatusView, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type {
+  ActionToolContext,
+  ApplicationStatusView,
+  GoalState,
+  NetworkInfo,
+  ToolContext,
+  ToolRelation,
+  WorkloadStatus,
+} from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
@@ -33,6 +45,15 @@ export interface HookContextInit {
   config: { values: Record<string, ConfigValue>; options: string[] };
   addresses: { private: string; public: string };
   workload: WorkloadStatus;
+  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
+  action?: ActionToolContext;
+  /** The unit's open ports as state last said. */
+  openPorts: string[];
+  /** The charm's endpoint names (juju-info included): the bindings network-get knows. */
+  bindings: string[];
+  network: NetworkInfo;
+  /** The unit's workload version as state last said: setting it again sends nothing. */
+  workloadVersion?: string;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }
@@ -46,12 +67,16 @@ export class HookContext implements ToolContext {
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
   readonly remoteApplication?: string;
+  readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingSettings = new Map<number, Record<string, string>>();
   private readonly portChanges: { action: 'open' | 'close'; range: string }[] = [];
   private workload: WorkloadStatus;
+  private readonly stateChanges: StateChanges = {};
+  private stateRead?: Promise<Record<string, string>>;
+  private workloadVersion?: string;
   /** Once is-leader said False in this hook it stays False (Juju's leadership context). */
   private minion = false;
   private leaderRead?: Promise<Record<string, string>>;
@@ -64,6 +89,7 @@ export class HookContext implements ToolContext {
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
     if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;
+    if (init.action !== undefined) this.action = init.action;
     this.workload = init.workload;
   }
 
@@ -109,6 +135,42 @@ export class HookContext implements ToolContext {
 
   changePort(action: 'open' | 'close', range: string): void {
     this.portChanges.push({ action, range });
+  }
+
+  openedPorts(): string[] {
+    return applyPortChanges(this.init.openPorts, this.portChanges);
+  }
+
+  networkInfo(binding: string): NetworkInfo | undefined {
+    return this.init.bindings.includes(binding) ? this.init.network : undefined;
+  }
+
+  goalState(): Promise<GoalState> {
+    return this.init.api.call<GoalState>('goal-state', { unit: this.unitName });
+  }
+
+  /** The workload version this hook sets (committed by flush), if it changes it. */
+  get newWorkloadVersion(): string | undefined {
+    return this.workloadVersion;
+  }
+
+  setWorkloadVersion(version: string): void {
+    this.workloadVersion = version === this.init.workloadVersion ? undefined : version;
+  }
+
+  async charmState(): Promise<Record<string, string>> {
+    // Read once, when the hook first asks (Juju loads charm state lazily too): a hook that never
+    // calls state-get costs no request.
+    this.stateRead ??= this.init.api.call<{ state: Record<string, string> }>('unit-state', { unit: this.unitName }).then((a) => a.state);
+    return applyStateChanges(await this.stateRead, this.stateChanges);
+  }
+
+  setCharmState(changes: Record<string, string>): void {
+    Object.assign(this.stateChanges, changes);
+  }
+
+  deleteCharmState(key: string): void {
+    this.stateChanges[key] = null;
   }
 
   async setStatus(status: WorkloadStatus): Promise<void> {
@@ -188,17 +250,21 @@ export class HookContext implements ToolContext {
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<{ appVersions?: Record<number, number> }> {
-    if (
+    const stateChanged = Object.keys(this.stateChanges).length > 0;
+    const nothing =
       this.pendingSettings.size === 0 &&
       this.portChanges.length === 0 &&
+      !stateChanged &&
+      this.workloadVersion === undefined &&
       !this.pendingLeaderSettings &&
-      this.pendingAppSettings.size === 0
-    )
-      return {};
+      this.pendingAppSettings.size === 0;
+    if (nothing) return {};
     return this.init.api.call<{ appVersions?: Record<number, number> }>('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
+      ...(stateChanged ? { charmState: this.stateChanges } : {}),
+      ...(this.workloadVersion !== undefined ? { workloadVersion: this.workloadVersion } : {}),
       ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
       ...(this.pendingAppSettings.size > 0
         ? { appSettings: [...this.pendingAppSettings].map(([relationId, changes]) => ({ relationId, changes })) }

@@ -10,13 +10,18 @@ import { AgentApiError, type AgentApi } from '../api-client.js';
 import type { CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
-import type { ToolRelation } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, ToolRelation } from '../hook-tools/tool-context.js';
+import type { Task } from '../../shared/domain/operations.js';
+import { ActionState } from './action-state.js';
+import { runTask } from './task-process.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
+import { charmEndpoints } from '../../shared/domain/charm.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
+import { networkInfoFor } from './network-info.js';
 import { hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
@@ -24,6 +29,8 @@ import { afterHook, loadState, saveState, type LocalState } from './local-state.
 import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
 import { StatusReporter } from './status-reporter.js';
+import { UpdateStatusTimer } from './update-status-timer.js';
+import { updateStatusIntervalMs } from '../../shared/domain/model-config.js';
 
 export interface SubordinateDeployer {
   /** Deploys and removes the principal's subordinates; true if it changed anything. */
@@ -84,6 +91,9 @@ export class Uniter {
   private backoffMs = 0;
   private readonly logger;
   private readonly status: StatusReporter;
+  private updateStatus?: UpdateStatusTimer;
+  /** The workload version this agent last committed (application-version-set). */
+  private workloadVersion?: string;
   private readonly leadership: LeadershipTracker;
 
   constructor(private readonly deps: UniterDeps) {
@@ -152,7 +162,8 @@ export class Uniter {
         if (remote.unit && remote.unit.principal === undefined && this.deps.subordinates) {
           if (await this.deps.subordinates.reconcile(remote.unit, view)) continue;
         }
-        const step = nextStep(this.local, remote);
+        const timer = this.updateStatusTimer(view);
+        const step = nextStep(this.local, { ...remote, updateStatusDue: timer.due() });
         if (step.kind === 'done') {
           // The view may predate the unit's deployment: believe "gone" only from a fresh read.
           if (!confirmedGone && !remote.unit) {
@@ -167,7 +178,9 @@ export class Uniter {
         if (step.kind === 'wait') {
           if (step.why === 'idle' || step.why === 'subordinates') this.status.set({ agent: { current: 'idle' } });
           await this.status.flush();
-          await this.signal.wait();
+          // Idle and started: wake for update-status when its timer fires, if nothing comes first.
+          const untilUpdateStatus = step.why === 'idle' && this.local.started ? timer.remainingMs() : 0;
+          await this.signal.wait(untilUpdateStatus > 0 ? untilUpdateStatus : undefined);
           continue;
         }
         try {
@@ -187,6 +200,14 @@ export class Uniter {
     } finally {
       await tools.stop();
     }
+  }
+
+  /** The update-status timer, on the model's current interval (a model-config change restarts it). */
+  private updateStatusTimer(view: AgentView): UpdateStatusTimer {
+    const intervalMs = updateStatusIntervalMs(view.modelConfig);
+    if (!this.updateStatus) this.updateStatus = new UpdateStatusTimer(intervalMs);
+    else this.updateStatus.setInterval(intervalMs);
+    return this.updateStatus;
   }
 
   private async remoteState(view: AgentView): Promise<RemoteState> {
@@ -314,6 +335,21 @@ export class Uniter {
         await api.call('subordinate-dying', { unit: unitName });
         await this.deps.view.refresh();
         return;
+      case 'run-action':
+        return this.runAction(step.task, tools);
+      case 'fail-interrupted-action':
+        // Juju fails a task its agent was running when it stopped: it may have done part of its work.
+        await api.call('finish-task', {
+          unit: unitName,
+          task: step.task,
+          status: 'failed',
+          message: 'action terminated: the unit agent stopped while it ran',
+          results: {},
+        });
+        this.save({ ...this.local, actionInFlight: undefined });
+        this.logger.error(OPERATION, `task ${step.task} was interrupted: the agent stopped while it ran`);
+        await this.deps.view.refresh();
+        return;
       case 'unit-dead':
         await this.status.flush();
         this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
@@ -339,12 +375,14 @@ export class Uniter {
   }
 
   /** What the hook's tools see: its relations, their members, config, addresses, status. */
-  private hookContext(hook: Hook, id: string, view: AgentView): HookContext {
+  private hookContext(what: Hook | undefined, id: string, view: AgentView, action?: ActionToolContext): HookContext {
+    // A task runs outside any relation, as Juju's actions do.
+    const hook = what && isRelationHook(what) ? what : undefined;
     const unit = view.units.find((u) => u.name === this.deps.unitName);
     const application = view.applications.find((a) => a.name === unit?.application);
     const leadership = view.leadership?.find((l) => l.application === unit?.application);
     const relations: ToolRelation[] = [];
-    const hookRelation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+    const hookRelation = hook ? view.relations.find((r) => r.key === hook.relation) : undefined;
     const hookRemoteApp = hookRelation && unit ? counterpartApplications(hookRelation, unit.application)[0] : undefined;
     const members: Record<number, string[]> = {};
     for (const [key, local] of Object.entries(this.local.relations)) {
@@ -353,20 +391,25 @@ export class Uniter {
       relations.push({ id: local.id, endpoint: local.endpoint, remoteApplication });
       const known = new Set(Object.keys(local.members));
       // relation-list in -joined already lists the joining unit; in -departed no longer the departing one.
-      if (isRelationHook(hook) && hook.relation === key && hook.remoteUnit !== undefined) {
+      if (hook && hook.relation === key && hook.remoteUnit !== undefined) {
         if (hook.kind === 'relation-joined') known.add(hook.remoteUnit);
         if (hook.kind === 'relation-departed') known.delete(hook.remoteUnit);
       }
       members[local.id] = [...known];
     }
     const log = this.deps.log;
+    if (unit) {
+      const { current, message } = unit.workloadStatus;
+      this.status.knowWorkload({ current, ...(message ? { message } : {}) });
+    }
     return new HookContext({
       id,
       unitName: this.deps.unitName,
       status: this.status,
-      ...(isRelationHook(hook) ? { hookRelationId: hook.relationId } : {}),
-      ...(isRelationHook(hook) && hook.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hook ? { hookRelationId: hook.relationId } : {}),
+      ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
       ...(hookRemoteApp !== undefined ? { remoteApplication: hookRemoteApp } : {}),
+      ...(action ? { action } : {}),
       api: this.deps.api,
       log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
       relations,
@@ -374,8 +417,88 @@ export class Uniter {
       config: { values: application?.config ?? {}, options: Object.keys(application?.charm.config ?? {}) },
       addresses: this.addresses(view),
       workload: { status: unit?.workloadStatus.current ?? 'unknown', message: unit?.workloadStatus.message ?? '' },
+      openPorts: unit?.openPorts ?? [],
+      bindings: application ? charmEndpoints(application.charm).map((e) => e.name) : [],
+      network: networkInfoFor(this.addresses(view).private),
+      ...((this.workloadVersion ?? unit?.workloadVersion) !== undefined
+        ? { workloadVersion: this.workloadVersion ?? unit?.workloadVersion }
+        : {}),
       leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
     });
+  }
+
+  /**
+   * One task: taken (pending → running) before anything runs, so a task cancelled meanwhile never
+   * runs; its outcome written whatever happens. A failed action never puts the unit in error.
+   */
+  private async runAction(id: string, tools: ToolServer): Promise<void> {
+    const { api, unitName } = this.deps;
+    const release = await this.deps.hookLock.lock();
+    try {
+      if (this.stopping) return;
+      const task = await api.call<Task>('start-task', { unit: unitName, task: id });
+      if (task.status !== 'running') {
+        // Cancelled, or finished by an earlier run of this agent: the view is behind.
+        await this.deps.view.refresh();
+        return;
+      }
+      this.save({ ...this.local, actionInFlight: id });
+      this.status.set({ agent: { current: 'executing', message: `running action ${task.action}` } });
+      const view = this.deps.view.current ?? (await this.deps.view.refresh());
+      const contextId = newContextId(unitName, task.action);
+      const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
+      const ctx = this.hookContext(undefined, contextId, view, action);
+      const unit = view.units.find((u) => u.name === unitName);
+      const env = hookEnvironment({
+        base: this.deps.baseEnv,
+        toolsDir: this.deps.toolsDir,
+        charmDir: this.charmDir,
+        unitName,
+        contextId,
+        socketPath: tools.path,
+        apiAddresses: this.deps.apiAddresses,
+        modelName: view.model,
+        machineId: this.deps.machineId,
+        ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
+        action: { name: task.action, id },
+      });
+      tools.register(contextId, ctx);
+      let ran;
+      try {
+        ran = await runTask({
+          task,
+          charmDir: this.charmDir,
+          env,
+          onLine: (line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${task.action}`, line),
+        });
+      } finally {
+        tools.unregister(contextId);
+      }
+      if (this.shuttingDown && ran.signal !== null) return; // killed with us: stays in flight, failed on restart
+      await action.settled();
+      let failure = action.failure ?? ran.failure;
+      if (!failure) {
+        try {
+          await ctx.flush();
+        } catch (e) {
+          if (!(e instanceof AgentApiError) || !e.refused) throw e;
+          failure = `cannot commit the action's changes: ${e.message}`;
+        }
+      }
+      await api.call('finish-task', {
+        unit: unitName,
+        task: id,
+        status: failure ? 'failed' : 'completed',
+        ...(failure ? { message: failure } : {}),
+        results: { ...action.results, ...ran.results },
+      });
+      this.save({ ...this.local, actionInFlight: undefined });
+      this.logger.info(OPERATION, `ran "${task.action}" action (task ${id})${failure ? `: failed: ${failure}` : ''}`);
+      if (this.local.error) await this.reportError(this.local.error);
+      await this.deps.view.refresh();
+    } finally {
+      release();
+    }
   }
 
   private async runHook(hook: Hook, tools: ToolServer): Promise<void> {
@@ -392,7 +515,10 @@ export class Uniter {
           : hook.kind === 'stop'
             ? { current: 'maintenance', message: 'stopping charm software' }
             : undefined;
-      this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+      // update-status is routine: it must cost no request of its own beyond the charm's tool calls,
+      // so the agent status stays idle around it (a hook error still shows).
+      const routine = hook.kind === 'update-status';
+      if (!routine) this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
       // A workload status set for the hook must land before any the hook sets itself.
       if (workload) await this.status.flush();
       this.save({ ...this.local, inFlight: hook });
@@ -438,6 +564,8 @@ export class Uniter {
       if (!failure) {
         try {
           committed = await ctx.flush();
+          // Remembered: the unit item's version does not hint the agent, so its view may lag.
+          if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
           if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
           failure = `cannot commit the hook's changes: ${e.message}`;
@@ -452,12 +580,15 @@ export class Uniter {
         return;
       }
       this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
-      this.logger.info(OPERATION, result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`);
+      const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
+      if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
+      else this.logger.info(OPERATION, ran);
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".
       if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
       if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
     } finally {
+      if (hook.kind === 'update-status') this.updateStatus?.restart();
       release();
     }
   }

@@ -11,7 +11,8 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getRelation, getUnit } from '../../shared/state/reads.js';
+import { getMachine, getMany, getModel, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
+import { readGoalState } from '../../shared/state/goal-state.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
@@ -23,6 +24,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
+import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { readAppSettings } from '../../shared/state/app-settings.js';
 import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
@@ -42,6 +44,13 @@ const lostAfterMs = (ctx: AgentContext) => (ctx.agentLostAfterSeconds ?? DEFAULT
 
 const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
 
+/** The task, if it belongs to `unit` (already checked to be the caller's): no agent touches another unit's tasks. */
+async function ownTask(ctx: AgentContext, unit: string, id: string): Promise<void> {
+  const task = await getTask(ctx.store, id);
+  if (!task) throw notFound(`task ${id} not found`);
+  if (task.unit !== unit) throw forbidden(`task ${id}`);
+}
+
 /** The unit, if it is on the caller's machine (principals and subordinates both carry `machine`). */
 async function ownUnit(ctx: AgentContext, name: string): Promise<Unit> {
   const unit = await getUnit(ctx.store, name);
@@ -53,7 +62,7 @@ type Route<O extends AgentOperation> = (ctx: AgentContext, body: AgentRequestOf<
 
 export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   view: async (ctx) => {
-    const machine = await getMachine(ctx.store, ctx.machine);
+    const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
     if (!machine) throw notFound(`machine ${ctx.machine} not found`);
     const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
     const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
@@ -68,7 +77,9 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       lostAfterMs(ctx),
     );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership };
+    // The model's config tells the unit agents their update-status interval: they learn of a
+    // change at their next read of the view.
+    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -164,15 +175,43 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     return setUnitPorts(ctx.store, body.unit, body.changes);
   },
   'commit-hook': async (ctx, body) => {
-    // Only the unit's own settings and ports, and its own application's leader settings.
+    // Only the unit's own settings, ports, state and version, and its own application's leader
+    // settings: keyed by the unit, so nothing else can be named.
     const unit = await ownUnit(ctx, body.unit);
     return commitHookChanges(ctx.store, body.unit, {
       settings: body.settings,
       ports: body.ports,
+      ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
+      ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
       ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
     });
   },
+  'start-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    return startTask(ctx.store, body.task);
+  },
+  'log-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    await logTask(ctx.store, body.task, body.message);
+    return {};
+  },
+  'finish-task': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await ownTask(ctx, body.unit, body.task);
+    return finishTask(ctx.store, body.task, {
+      status: body.status,
+      results: body.results,
+      ...(body.message !== undefined ? { message: body.message } : {}),
+    });
+  },
+  'unit-state': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
+  },
+  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);
     const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;

@@ -17,7 +17,8 @@ import { destroyMachine } from '../../shared/state/destroy-machine.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
 import { destroyUnit } from '../../shared/state/destroy-unit.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
-import { getModelConstraints, setModelConstraints } from '../../shared/state/model.js';
+import { getModelConstraints, requireModel, setModelConfig, setModelConstraints } from '../../shared/state/model.js';
+import { effectiveModelConfig } from '../../shared/domain/model-config.js';
 import { retryProvisioning } from '../../shared/state/provisioning.js';
 import { getApplication } from '../../shared/state/reads.js';
 import { resolveUnit } from '../../shared/state/resolve-unit.js';
@@ -26,6 +27,9 @@ import { readStatusLog } from '../../shared/state/status-log.js';
 import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
+import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
+import { enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
 export interface UserContext {
   store: Store;
@@ -81,7 +85,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return deploy(ctx.store, {
       charm,
@@ -95,7 +99,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'upgrade-charm': async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return upgradeCharm(ctx.store, body.application, {
       charm,
@@ -139,6 +143,13 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     return {};
   },
   'get-model-constraints': async (ctx) => ({ constraints: formatConstraints(await getModelConstraints(ctx.store)) }),
+  'model-config': async (ctx, body) => {
+    const config =
+      body.set || body.reset
+        ? await setModelConfig(ctx.store, { ...(body.set ? { set: body.set } : {}), ...(body.reset ? { reset: body.reset } : {}) })
+        : (await requireModel(ctx.store)).config;
+    return { config: effectiveModelConfig(config) };
+  },
   config: async (ctx, body) => {
     if (!body.set && !body.reset) return configView(ctx.store, body.application);
     return setApplicationConfig(ctx.store, body.application, {
@@ -174,6 +185,23 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       entries: entries.map((e) => ({ time: e.time, type: e.type, status: e.status, ...(e.message ? { message: e.message } : {}) })),
     };
   },
+  run: async (ctx, body) =>
+    enqueueOperation(ctx.store, {
+      action: body.action,
+      units: await resolveLeaders(ctx.store, body.units),
+      parameters: body.parameters ?? {},
+    }),
+  exec: async (ctx, body) =>
+    enqueueOperation(ctx.store, {
+      action: EXEC_ACTION,
+      units: await execTargets(ctx.store, body),
+      // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
+      parameters: { command: body.command, timeout: body.timeout ?? 300 },
+    }),
+  'show-task': (ctx, body) => readTask(ctx.store, body.id),
+  'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
+  operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),
+  actions: (ctx, body) => applicationActions(ctx.store, body.application),
   'debug-log': async (ctx, body) => {
     if (!ctx.logs) throw new DroverError('not-supported', 'this controller keeps no agent logs');
     const level = body.level !== undefined ? parseLogLevel(body.level) : undefined;

@@ -59,6 +59,10 @@ export const agentRequests = {
     unit,
     settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
     ports: portChanges,
+    /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
+    charmState: z.record(z.string().min(1).max(256), z.string().max(65_536).nullable()).optional(),
+    /** application-version-set. */
+    workloadVersion: z.string().max(1000).optional(),
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
     leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
     /** relation-set --app calls, merged per relation; refused unless the unit leads. */
@@ -67,6 +71,22 @@ export const agentRequests = {
       .max(100)
       .optional(),
   }),
+  /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
+  'start-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/) }),
+  /** action-log: one message, stored at once (`drover show-task` shows it while the action runs). */
+  'log-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/), message: z.string().max(16_384) }),
+  /** The task ended: completed, or failed (exit status, action-fail) with a message. */
+  'finish-task': z.strictObject({
+    unit,
+    task: z.string().regex(/^\d+$/),
+    status: z.enum(['completed', 'failed']),
+    message: z.string().max(16_384).optional(),
+    results: z.record(z.string(), z.unknown()),
+  }),
+  /** The unit's charm state, read when a hook first calls state-get. */
+  'unit-state': z.strictObject({ unit }),
+  /** What goal-state shows the unit: its application's units and its relations' counterparts. */
+  'goal-state': z.strictObject({ unit }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({
     unit: unit.optional(),

@@ -39,6 +39,9 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'cleanup',
   'statusLog',
   'presence',
+  'operation',
+  'task',
+  'unitState',
   'lease',
   'leaderSettings',
   'appSettings',
@@ -50,7 +53,7 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it. */
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl'];
+const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince'];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
  * `relations`: the relation's own record tells the units.
@@ -99,6 +102,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'cleanup':
     case 'statusLog':
     case 'presence':
+    // A unit learns of its tasks from its own item's `pendingTasks`, which the same transaction changes.
+    case 'operation':
+    case 'task':
+    case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -7,7 +7,7 @@ import { ATTR, collectionOf, keyOf } from './keys.js';
 export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
   application: ['relations'],
-  unit: ['subordinates', 'scopes', 'openPorts'],
+  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
   machine: ['principals', 'addresses'],
   relation: [],
   scope: [],
@@ -16,6 +16,9 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   cleanup: [],
   statusLog: [],
   presence: [],
+  operation: [],
+  task: [],
+  unitState: [],
   lease: [],
   leaderSettings: [],
   appSettings: [],
