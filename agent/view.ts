@@ -11,6 +11,8 @@ export interface AgentView {
   units: Unit[];
   applications: Application[];
   relations: Relation[];
+  /** The model's explicit `model-config` settings (update-status-hook-interval). */
+  modelConfig?: Record<string, string>;
   /** Each application's leadership (absent from a controller that predates it). */
   leadership?: LeadershipView[];
 }

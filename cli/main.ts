@@ -12,6 +12,7 @@ import { registerControllers } from './commands/controllers.js';
 import { registerDeploy } from './commands/deploy.js';
 import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
+import { registerModelConfig } from './commands/model-config.js';
 import { registerRelations } from './commands/relations.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
@@ -84,6 +85,7 @@ function buildProgram(io: CliIo): Command {
   registerRelations(program, cli);
   program.commandsGroup('Constraints and configuration:');
   registerConstraints(program, cli);
+  registerModelConfig(program, cli);
   registerConfig(program, cli);
   program.commandsGroup('Errors and provisioning:');
   registerRemedies(program, cli);

@@ -20,7 +20,7 @@ export function formatOf(flags: Record<string, string | boolean>): Format {
   return value as Format;
 }
 
-const yaml = (value: unknown) => stringify(value, { lineWidth: 0, sortMapEntries: true });
+const yaml = (value: unknown, sortKeys: boolean) => stringify(value, { lineWidth: 0, sortMapEntries: sortKeys });
 
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
@@ -34,16 +34,21 @@ function sorted(value: unknown): unknown {
   return value;
 }
 
-/** The text a tool prints for `value`: empty, or ending in a newline. */
-export function formatValue(value: unknown, format: Format): string {
+/**
+ * The text a tool prints for `value`: empty, or ending in a newline. `ordered`: the value stands
+ * for a Go struct, whose fields Go prints in declaration order (only maps are sorted); the caller
+ * built it in that order, with any maps inside already sorted.
+ */
+export function formatValue(value: unknown, format: Format, options: { ordered?: boolean } = {}): string {
+  const sortKeys = options.ordered !== true;
   let text: string;
   switch (format) {
     case 'json':
       // Go's encoding/json sorts map keys.
-      text = JSON.stringify(sorted(value ?? null));
+      text = JSON.stringify(sortKeys ? sorted(value ?? null) : (value ?? null));
       break;
     case 'yaml':
-      text = value === undefined || value === null ? '' : yaml(value);
+      text = value === undefined || value === null ? '' : yaml(value, sortKeys);
       break;
     case 'smart':
       if (value === undefined || value === null) text = '';
@@ -51,7 +56,7 @@ export function formatValue(value: unknown, format: Format): string {
       else if (typeof value === 'boolean') text = value ? 'True' : 'False';
       else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) text = value.join('\n');
       else if (typeof value === 'object' && Object.keys(value).length === 0) text = '';
-      else text = yaml(value);
+      else text = yaml(value, sortKeys);
       break;
   }
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;

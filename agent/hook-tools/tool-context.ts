@@ -30,6 +30,16 @@ export interface ActionToolContext {
   fail(message: string): void;
 }
 
+/** network-get's answer for one binding, in Juju's shape (apiserver params.NetworkInfoResult). */
+export interface NetworkInfo {
+  bindAddresses: { macAddress: string; interfaceName: string; addresses: { hostname: string; value: string; cidr: string }[] }[];
+  egressSubnets: string[];
+  ingressAddresses: string[];
+}
+
+export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
+import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
+
 export interface ToolContext {
   readonly unitName: string;
   /** Set only while an action runs; the action tools refuse to run without it. */
@@ -50,6 +60,18 @@ export interface ToolContext {
   address(kind: 'private' | 'public'): string;
   /** Canonical ranges (`80/tcp`); buffered like relation-set. */
   changePort(action: 'open' | 'close', range: string): void;
+  /** The unit's opened port ranges (canonical spelling), with this hook's own changes applied. */
+  openedPorts(): string[];
+  /** The unit's network for a binding (an endpoint of its charm); undefined for an unknown one. */
+  networkInfo(binding: string): NetworkInfo | undefined;
+  goalState(): Promise<GoalState>;
+  /** application-version-set: buffered, committed with the hook. */
+  setWorkloadVersion(version: string): void;
+  /** The unit's charm state (state-get), with this hook's own changes applied. */
+  charmState(): Promise<Record<string, string>>;
+  /** state-set / state-delete: buffered like relation-set. */
+  setCharmState(changes: Record<string, string>): void;
+  deleteCharmState(key: string): void;
   /** Applied at once: a failing hook does not undo it (reference §4.5). */
   setStatus(status: WorkloadStatus): Promise<void>;
   status(): WorkloadStatus;

@@ -31,10 +31,11 @@ export class AgentLog {
     private readonly echo: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   ) {}
 
-  log(unit: string | undefined, level: LogLevel, module: string, message: string): void {
+  /** `ship: false`: the machine's own log only, never the controller's (a routine line that would cost a request). */
+  log(unit: string | undefined, level: LogLevel, module: string, message: string, options: { ship?: boolean } = {}): void {
     const line: Line = { time: new Date().toISOString(), level, module, message: message.slice(0, MAX_MESSAGE) };
     this.echo(formatLogLine({ entity: unit !== undefined ? entityTag(unit) : `machine-${this.machineId}`, ...line }));
-    if (!this.api) return;
+    if (!this.api || options.ship === false) return;
     const key = unit ?? '';
     const lines = this.pending.get(key) ?? [];
     lines.push(line);

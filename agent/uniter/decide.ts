@@ -20,6 +20,8 @@
 //   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
+// - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
+//   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
 import { aliveLeadershipStep, dyingLeadershipStep } from './decide-leadership.js';
@@ -39,6 +41,8 @@ export interface RemoteState {
    * their settings versions. Absent for a relation not read yet.
    */
   members: Record<string, Record<string, number>>;
+  /** The update-status timer has fired (update-status-timer.ts). */
+  updateStatusDue?: boolean;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
 }
@@ -253,6 +257,9 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     if (step) return step;
   }
   if (waitingForMembers) return { kind: 'wait', why: 'members' };
+  // Juju runs update-status on its timer only when nothing else is to be done, and only for a
+  // started unit: never before start, nor in an error state (handled above), nor once Dying.
+  if (alive && remote.updateStatusDue && local.started && !local.stopped) return hook({ kind: 'update-status' });
   if (alive) return { kind: 'wait', why: 'idle' };
 
   // Dying, and out of every scope: "waiting for all its subordinates to be removed".

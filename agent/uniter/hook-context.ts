@@ -6,12 +6,16 @@
 //   error; changes made by a failing hook will be discarded and never observed by any other part
 //   of the system": relation-set and open-port/close-port are buffered, and flush() writes them
 //   only after the hook exited 0.
+//   state-set/state-delete and application-version-set are buffered the same way (Juju 3's
+//   HookContext.Flush commits charm state and the workload version with the rest).
 // - status-set and juju-log apply at once.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
+import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
+import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ActionToolContext, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, GoalState, NetworkInfo, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
@@ -33,6 +37,13 @@ export interface HookContextInit {
   workload: WorkloadStatus;
   /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
   action?: ActionToolContext;
+  /** The unit's open ports as state last said. */
+  openPorts: string[];
+  /** The charm's endpoint names (juju-info included): the bindings network-get knows. */
+  bindings: string[];
+  network: NetworkInfo;
+  /** The unit's workload version as state last said: setting it again sends nothing. */
+  workloadVersion?: string;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }
@@ -52,6 +63,9 @@ export class HookContext implements ToolContext {
   private readonly pendingSettings = new Map<number, Record<string, string>>();
   private readonly portChanges: { action: 'open' | 'close'; range: string }[] = [];
   private workload: WorkloadStatus;
+  private readonly stateChanges: StateChanges = {};
+  private stateRead?: Promise<Record<string, string>>;
+  private workloadVersion?: string;
   /** Once is-leader said False in this hook it stays False (Juju's leadership context). */
   private minion = false;
   private leaderRead?: Promise<Record<string, string>>;
@@ -109,6 +123,42 @@ export class HookContext implements ToolContext {
     this.portChanges.push({ action, range });
   }
 
+  openedPorts(): string[] {
+    return applyPortChanges(this.init.openPorts, this.portChanges);
+  }
+
+  networkInfo(binding: string): NetworkInfo | undefined {
+    return this.init.bindings.includes(binding) ? this.init.network : undefined;
+  }
+
+  goalState(): Promise<GoalState> {
+    return this.init.api.call<GoalState>('goal-state', { unit: this.unitName });
+  }
+
+  /** The workload version this hook sets (committed by flush), if it changes it. */
+  get newWorkloadVersion(): string | undefined {
+    return this.workloadVersion;
+  }
+
+  setWorkloadVersion(version: string): void {
+    this.workloadVersion = version === this.init.workloadVersion ? undefined : version;
+  }
+
+  async charmState(): Promise<Record<string, string>> {
+    // Read once, when the hook first asks (Juju loads charm state lazily too): a hook that never
+    // calls state-get costs no request.
+    this.stateRead ??= this.init.api.call<{ state: Record<string, string> }>('unit-state', { unit: this.unitName }).then((a) => a.state);
+    return applyStateChanges(await this.stateRead, this.stateChanges);
+  }
+
+  setCharmState(changes: Record<string, string>): void {
+    Object.assign(this.stateChanges, changes);
+  }
+
+  deleteCharmState(key: string): void {
+    this.stateChanges[key] = null;
+  }
+
   async setStatus(status: WorkloadStatus): Promise<void> {
     this.init.status.set({ workload: { current: status.status, ...(status.message ? { message: status.message } : {}) } });
     await this.init.status.flush();
@@ -147,11 +197,20 @@ export class HookContext implements ToolContext {
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<void> {
-    if (this.pendingSettings.size === 0 && this.portChanges.length === 0 && !this.pendingLeaderSettings) return;
+    const stateChanged = Object.keys(this.stateChanges).length > 0;
+    const nothing =
+      this.pendingSettings.size === 0 &&
+      this.portChanges.length === 0 &&
+      !stateChanged &&
+      this.workloadVersion === undefined &&
+      !this.pendingLeaderSettings;
+    if (nothing) return;
     await this.init.api.call('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
+      ...(stateChanged ? { charmState: this.stateChanges } : {}),
+      ...(this.workloadVersion !== undefined ? { workloadVersion: this.workloadVersion } : {}),
       ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
     });
   }

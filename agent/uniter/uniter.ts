@@ -17,9 +17,11 @@ import { runTask } from './task-process.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
+import { charmEndpoints } from '../../shared/domain/charm.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
+import { networkInfoFor } from './network-info.js';
 import { hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
@@ -27,6 +29,8 @@ import { afterHook, loadState, saveState, type LocalState } from './local-state.
 import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
 import { StatusReporter } from './status-reporter.js';
+import { UpdateStatusTimer } from './update-status-timer.js';
+import { updateStatusIntervalMs } from '../../shared/domain/model-config.js';
 
 export interface SubordinateDeployer {
   /** Deploys and removes the principal's subordinates; true if it changed anything. */
@@ -72,6 +76,9 @@ export class Uniter {
   private backoffMs = 0;
   private readonly logger;
   private readonly status: StatusReporter;
+  private updateStatus?: UpdateStatusTimer;
+  /** The workload version this agent last committed (application-version-set). */
+  private workloadVersion?: string;
   private readonly leadership: LeadershipTracker;
 
   constructor(private readonly deps: UniterDeps) {
@@ -140,7 +147,8 @@ export class Uniter {
         if (remote.unit && remote.unit.principal === undefined && this.deps.subordinates) {
           if (await this.deps.subordinates.reconcile(remote.unit, view)) continue;
         }
-        const step = nextStep(this.local, remote);
+        const timer = this.updateStatusTimer(view);
+        const step = nextStep(this.local, { ...remote, updateStatusDue: timer.due() });
         if (step.kind === 'done') {
           // The view may predate the unit's deployment: believe "gone" only from a fresh read.
           if (!confirmedGone && !remote.unit) {
@@ -155,7 +163,9 @@ export class Uniter {
         if (step.kind === 'wait') {
           if (step.why === 'idle' || step.why === 'subordinates') this.status.set({ agent: { current: 'idle' } });
           await this.status.flush();
-          await this.signal.wait();
+          // Idle and started: wake for update-status when its timer fires, if nothing comes first.
+          const untilUpdateStatus = step.why === 'idle' && this.local.started ? timer.remainingMs() : 0;
+          await this.signal.wait(untilUpdateStatus > 0 ? untilUpdateStatus : undefined);
           continue;
         }
         try {
@@ -175,6 +185,14 @@ export class Uniter {
     } finally {
       await tools.stop();
     }
+  }
+
+  /** The update-status timer, on the model's current interval (a model-config change restarts it). */
+  private updateStatusTimer(view: AgentView): UpdateStatusTimer {
+    const intervalMs = updateStatusIntervalMs(view.modelConfig);
+    if (!this.updateStatus) this.updateStatus = new UpdateStatusTimer(intervalMs);
+    else this.updateStatus.setInterval(intervalMs);
+    return this.updateStatus;
   }
 
   private async remoteState(view: AgentView): Promise<RemoteState> {
@@ -359,6 +377,10 @@ export class Uniter {
       members[local.id] = [...known];
     }
     const log = this.deps.log;
+    if (unit) {
+      const { current, message } = unit.workloadStatus;
+      this.status.knowWorkload({ current, ...(message ? { message } : {}) });
+    }
     return new HookContext({
       id,
       unitName: this.deps.unitName,
@@ -373,6 +395,12 @@ export class Uniter {
       config: { values: application?.config ?? {}, options: Object.keys(application?.charm.config ?? {}) },
       addresses: this.addresses(view),
       workload: { status: unit?.workloadStatus.current ?? 'unknown', message: unit?.workloadStatus.message ?? '' },
+      openPorts: unit?.openPorts ?? [],
+      bindings: application ? charmEndpoints(application.charm).map((e) => e.name) : [],
+      network: networkInfoFor(this.addresses(view).private),
+      ...((this.workloadVersion ?? unit?.workloadVersion) !== undefined
+        ? { workloadVersion: this.workloadVersion ?? unit?.workloadVersion }
+        : {}),
       leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
     });
   }
@@ -465,7 +493,10 @@ export class Uniter {
           : hook.kind === 'stop'
             ? { current: 'maintenance', message: 'stopping charm software' }
             : undefined;
-      this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+      // update-status is routine: it must cost no request of its own beyond the charm's tool calls,
+      // so the agent status stays idle around it (a hook error still shows).
+      const routine = hook.kind === 'update-status';
+      if (!routine) this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
       // A workload status set for the hook must land before any the hook sets itself.
       if (workload) await this.status.flush();
       this.save({ ...this.local, inFlight: hook });
@@ -510,6 +541,8 @@ export class Uniter {
       if (!failure) {
         try {
           await ctx.flush();
+          // Remembered: the unit item's version does not hint the agent, so its view may lag.
+          if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
           if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
           failure = `cannot commit the hook's changes: ${e.message}`;
@@ -524,12 +557,15 @@ export class Uniter {
         return;
       }
       this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
-      this.logger.info(OPERATION, result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`);
+      const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
+      if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
+      else this.logger.info(OPERATION, ran);
       // reference §4.7: "if the charm never called status-set by the end of start, unknown";
       // "after stop: maintenance".
       if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
       if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
     } finally {
+      if (hook.kind === 'update-status') this.updateStatus?.restart();
       release();
     }
   }

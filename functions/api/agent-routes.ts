@@ -11,7 +11,8 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getRelation, getUnit } from '../../shared/state/reads.js';
+import { getMachine, getMany, getModel, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
+import { readGoalState } from '../../shared/state/goal-state.js';
 import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
@@ -59,7 +60,7 @@ type Route<O extends AgentOperation> = (ctx: AgentContext, body: AgentRequestOf<
 
 export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   view: async (ctx) => {
-    const machine = await getMachine(ctx.store, ctx.machine);
+    const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
     if (!machine) throw notFound(`machine ${ctx.machine} not found`);
     const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
     const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
@@ -74,7 +75,9 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       lostAfterMs(ctx),
     );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership };
+    // The model's config tells the unit agents their update-status interval: they learn of a
+    // change at their next read of the view.
+    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -155,11 +158,14 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     return setUnitPorts(ctx.store, body.unit, body.changes);
   },
   'commit-hook': async (ctx, body) => {
-    // Only the unit's own settings and ports, and its own application's leader settings.
+    // Only the unit's own settings, ports, state and version, and its own application's leader
+    // settings: keyed by the unit, so nothing else can be named.
     const unit = await ownUnit(ctx, body.unit);
     return commitHookChanges(ctx.store, body.unit, {
       settings: body.settings,
       ports: body.ports,
+      ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
+      ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
     });
   },
@@ -193,6 +199,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.message !== undefined ? { message: body.message } : {}),
     });
   },
+  'unit-state': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
+  },
+  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);
     const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;

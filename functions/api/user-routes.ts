@@ -17,7 +17,8 @@ import { destroyMachine } from '../../shared/state/destroy-machine.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
 import { destroyUnit } from '../../shared/state/destroy-unit.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
-import { getModelConstraints, setModelConstraints } from '../../shared/state/model.js';
+import { getModelConstraints, requireModel, setModelConfig, setModelConstraints } from '../../shared/state/model.js';
+import { effectiveModelConfig } from '../../shared/domain/model-config.js';
 import { retryProvisioning } from '../../shared/state/provisioning.js';
 import { getApplication } from '../../shared/state/reads.js';
 import { resolveUnit } from '../../shared/state/resolve-unit.js';
@@ -142,6 +143,13 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     return {};
   },
   'get-model-constraints': async (ctx) => ({ constraints: formatConstraints(await getModelConstraints(ctx.store)) }),
+  'model-config': async (ctx, body) => {
+    const config =
+      body.set || body.reset
+        ? await setModelConfig(ctx.store, { ...(body.set ? { set: body.set } : {}), ...(body.reset ? { reset: body.reset } : {}) })
+        : (await requireModel(ctx.store)).config;
+    return { config: effectiveModelConfig(config) };
+  },
   config: async (ctx, body) => {
     if (!body.set && !body.reset) return configView(ctx.store, body.application);
     return setApplicationConfig(ctx.store, body.application, {

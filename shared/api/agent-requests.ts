@@ -53,6 +53,10 @@ export const agentRequests = {
     unit,
     settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
     ports: portChanges,
+    /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
+    charmState: z.record(z.string().min(1).max(256), z.string().max(65_536).nullable()).optional(),
+    /** application-version-set. */
+    workloadVersion: z.string().max(1000).optional(),
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
     leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
   }),
@@ -68,6 +72,10 @@ export const agentRequests = {
     message: z.string().max(16_384).optional(),
     results: z.record(z.string(), z.unknown()),
   }),
+  /** The unit's charm state, read when a hook first calls state-get. */
+  'unit-state': z.strictObject({ unit }),
+  /** What goal-state shows the unit: its application's units and its relations' counterparts. */
+  'goal-state': z.strictObject({ unit }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({
     unit: unit.optional(),

@@ -47,6 +47,8 @@ export const requests = {
   'get-constraints': z.strictObject({ application: name }),
   'set-model-constraints': z.strictObject({ constraints }),
   'get-model-constraints': z.strictObject({}),
+  /** Without set or reset: the model's config as it is (every key, its value and source). */
+  'model-config': z.strictObject({ set: keyValues.optional(), reset: z.array(name).optional() }),
   config: z.strictObject({ application: name, set: keyValues.optional(), reset: z.array(name).optional() }),
   resolved: z.union([
     z.strictObject({ units: names, noRetry: z.boolean().optional() }),

@@ -23,6 +23,10 @@ export interface Model {
   defaultSeries: string;
   /** Bumped on every change of the model's constraints; add-unit asserts it. */
   constraintsVersion: number;
+  /** `model-config` keys set explicitly (shared/domain/model-config.ts has the defaults). */
+  config?: Record<string, string>;
+  /** Bumped on every model-config change; absent until the first. */
+  configVersion?: number;
 }
 
 export interface Application {
@@ -80,6 +84,9 @@ export interface Unit {
    * finishes them: the unit item changing is what hints its agent (shared/domain/operations.ts).
    */
   pendingTasks?: string[];
+  /** application-version-set: the workload's version, and when the unit's hook set it. */
+  workloadVersion?: string;
+  workloadVersionSince?: string;
   privateAddress?: string;
   publicAddress?: string;
   createdAt: string;

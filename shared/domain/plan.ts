@@ -20,6 +20,8 @@ export type EntityRef =
   /** An operation (`drover run`, `drover exec`) and the tasks it made, one per unit (shared/domain/operations.ts). */
   | { kind: 'operation'; id: string }
   | { kind: 'task'; id: string }
+  /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
+  | { kind: 'unitState'; unit: string }
   /** An application's leadership lease (shared/domain/leadership.ts). */
   | { kind: 'lease'; application: string }
   /** An application's leader settings (leader-set / leader-get). */
@@ -86,6 +88,7 @@ export const refs = {
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
   operation: (id: string): EntityRef => ({ kind: 'operation', id }),
   task: (id: string): EntityRef => ({ kind: 'task', id }),
+  unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
   lease: (application: string): EntityRef => ({ kind: 'lease', application }),
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
@@ -118,6 +121,8 @@ export const refName = (ref: EntityRef): string => {
       return `operation ${ref.id}`;
     case 'task':
       return `task ${ref.id}`;
+    case 'unitState':
+      return `state of unit ${ref.unit}`;
     case 'lease':
       return `leadership lease of ${ref.application}`;
     case 'leaderSettings':

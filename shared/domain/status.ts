@@ -101,6 +101,19 @@ function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): Record<st
   };
 }
 
+/**
+ * The application's version (application-version-set): Juju shows the workload version its units
+ * set most recently.
+ */
+export function applicationVersion(units: Unit[]): string | undefined {
+  let latest: Unit | undefined;
+  for (const u of units) {
+    if (!u.workloadVersion || u.workloadVersionSince === undefined) continue;
+    if (!latest || u.workloadVersionSince > latest.workloadVersionSince!) latest = u;
+  }
+  return latest?.workloadVersion;
+}
+
 function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, ctx: Context) {
   const units = snapshot.units.filter((u) => u.application === app.name);
   const relations: Record<string, string[]> = {};
@@ -118,6 +131,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
   const principalUnits: Record<string, unknown> = {};
   if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, ctx);
   const blocked = applicationBlockedBy(app, snapshot.relations);
+  const version = applicationVersion(units);
   return {
     charm: app.charmUrl,
     series: app.series,
@@ -131,6 +145,8 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     ...(Object.keys(relations).length ? { relations } : {}),
     ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
     ...(Object.keys(principalUnits).length ? { units: principalUnits } : {}),
+    // After `units`, where Juju's formatted applicationStatus has it.
+    ...(version !== undefined ? { version } : {}),
     ...(blocked.length ? { 'blocked-by': blocked } : {}),
   };
 }

@@ -40,6 +40,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'presence',
   'operation',
   'task',
+  'unitState',
   'lease',
   'leaderSettings',
 ]);
@@ -50,7 +51,7 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it. */
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl'];
+const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince'];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
  * `relations`: the relation's own record tells the units.
@@ -100,6 +101,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     // A unit learns of its tasks from its own item's `pendingTasks`, which the same transaction changes.
     case 'operation':
     case 'task':
+    case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
 }

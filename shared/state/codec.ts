@@ -18,6 +18,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   presence: [],
   operation: [],
   task: [],
+  unitState: [],
   lease: [],
   leaderSettings: [],
 };

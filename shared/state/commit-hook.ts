@@ -1,11 +1,13 @@
 // What a successful hook changed, committed in one transaction (reference §4.5: "Buffered and
 // committed atomically when the hook exits 0 (2.9 HookContext.Flush → single CommitHookChanges
-// call): relation unit settings ... port opens/closes"). Either every relation-set and port
-// change of the hook is seen, or none is.
+// call): relation unit settings ... port opens/closes"), and, as Juju 3's Flush does, the unit's
+// charm state (state-set/state-delete) and workload version (application-version-set). Either
+// every change of the hook is seen, or none is.
 import type { Change } from '../domain/plan.js';
 import { planWriteSettings } from '../domain/plans/relation-settings.js';
 import { planSetUnitPorts, type PortChange } from '../domain/plans/unit-ports.js';
-import { getSettings, getUnit } from './reads.js';
+import { planSetWorkloadVersion, planWriteUnitState, type StateChanges } from '../domain/plans/unit-state.js';
+import { getSettings, getUnit, getUnitState } from './reads.js';
 import { relationLabel } from './relation-reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -18,6 +20,10 @@ export interface HookChanges {
   settings: { relationId: number; changes: Record<string, string> }[];
   /** open-port and close-port calls, in order. */
   ports: PortChange[];
+  /** state-set (a value) and state-delete (null), merged per key. */
+  charmState?: StateChanges;
+  /** The last application-version-set. */
+  workloadVersion?: string;
   /** leader-set calls, merged; committed only while the unit holds its application's lease. */
   leaderSettings?: { application: string; changes: Record<string, string> };
 }
@@ -28,7 +34,7 @@ export interface HookCommitResult {
   openPorts?: string[];
 }
 
-export async function commitHookChanges(store: Store, unit: string, hook: HookChanges): Promise<HookCommitResult> {
+export async function commitHookChanges(store: Store, unit: string, hook: HookChanges, now = () => new Date()): Promise<HookCommitResult> {
   return runOperation(store, `cannot commit the hook's changes for unit "${unit}"`, async () => {
     const changes: Change[] = [];
     const result: HookCommitResult = { settingsVersions: {} };
@@ -39,12 +45,20 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
       changes.push(...plan.changes);
       result.settingsVersions[relationId] = plan.result.version;
     }
+    const needsUnit = hook.ports.length > 0 || hook.charmState !== undefined || hook.workloadVersion !== undefined;
+    const u = needsUnit ? await getUnit(store, unit) : undefined;
     if (hook.ports.length > 0) {
-      const u = await getUnit(store, unit);
       const neighbours = u && hook.ports.some((p) => p.action === 'open') ? await unitsOnMachine(store, u.machine) : [];
       const plan = planSetUnitPorts({ ...(u ? { unit: u } : {}), neighbours }, { unit, changes: hook.ports });
       changes.push(...plan.changes);
       result.openPorts = plan.result.openPorts;
+    }
+    if (hook.charmState !== undefined && Object.keys(hook.charmState).length > 0) {
+      const plan = planWriteUnitState(u, await getUnitState(store, unit), { unit, changes: hook.charmState });
+      changes.push(...plan.changes);
+    }
+    if (hook.workloadVersion !== undefined) {
+      changes.push(...planSetWorkloadVersion(u, { unit, version: hook.workloadVersion, now: now().toISOString() }).changes);
     }
     if (hook.leaderSettings) {
       const { application, changes: leaderChanges } = hook.leaderSettings;

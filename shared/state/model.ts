@@ -1,8 +1,9 @@
-// The model: created once (bootstrap), holds the model constraints.
+// The model: created once (bootstrap), holds the model constraints and model config.
 import type { Constraints } from '../domain/constraints.js';
 import type { Model } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
 import { refs } from '../domain/plan.js';
+import { planSetModelConfig, type ModelConfigChange } from '../domain/plans/model-config.js';
 import { getModel } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
@@ -51,6 +52,11 @@ export async function setModelConstraints(store: Store, constraints: Constraints
       result: undefined,
     };
   });
+}
+
+/** model-config key=value / --reset: the model's settings as they are after the change. */
+export async function setModelConfig(store: Store, change: ModelConfigChange): Promise<Record<string, string>> {
+  return runOperation(store, 'cannot set model config', async () => planSetModelConfig(await requireModel(store), change));
 }
 
 export async function getModelConstraints(store: Store): Promise<Constraints> {

@@ -2,6 +2,7 @@
 // state, or its conditions would fail needlessly and the operation would retry.
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntityRef } from '../domain/plan.js';
+import type { UnitCharmState } from '../domain/plans/unit-state.js';
 import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import { fromItem } from './codec.js';
 import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
@@ -42,6 +43,7 @@ export const getUnit = (store: Store, name: string) => getItem<Unit>(store, { ki
 export const getMachine = (store: Store, id: string) => getItem<Machine>(store, { kind: 'machine', id });
 export const getRelation = (store: Store, key: string) => getItem<Relation>(store, { kind: 'relation', key });
 export const getCleanup = (store: Store, id: string) => getItem<Cleanup>(store, { kind: 'cleanup', id });
+export const getUnitState = (store: Store, unit: string) => getItem<UnitCharmState>(store, { kind: 'unitState', unit });
 export const getSettings = (store: Store, relationId: number, unit: string) =>
   getItem<RelationSettings>(store, { kind: 'settings', relationId, unit });
 

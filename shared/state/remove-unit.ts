@@ -1,5 +1,5 @@
 import { planRemoveUnit, type RemoveUnitResult } from '../domain/plans/remove-unit.js';
-import { getApplication, getMachine, getUnit } from './reads.js';
+import { getApplication, getMachine, getUnit, getUnitState } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -11,13 +11,20 @@ export async function removeUnit(store: Store, name: string): Promise<RemoveUnit
   return runOperation(store, `cannot remove unit "${name}"`, async () => {
     const unit = await getUnit(store, name);
     if (!unit) return planRemoveUnit({}, { name });
-    const [application, machine, principal] = await Promise.all([
+    const [application, machine, principal, state] = await Promise.all([
       getApplication(store, unit.application),
       unit.principal === undefined && unit.machine !== undefined ? getMachine(store, unit.machine) : undefined,
       unit.principal !== undefined ? getUnit(store, unit.principal) : undefined,
+      getUnitState(store, name),
     ]);
     return planRemoveUnit(
-      { unit, ...(application ? { application } : {}), ...(machine ? { machine } : {}), ...(principal ? { principal } : {}) },
+      {
+        unit,
+        ...(application ? { application } : {}),
+        ...(machine ? { machine } : {}),
+        ...(principal ? { principal } : {}),
+        hasState: state !== undefined,
+      },
       { name },
     );
   });

@@ -1,12 +1,18 @@
-// The hook tools drover provides: the seed's nine plus status-set/status-get (reference §4.4).
+// The hook tools drover provides: the seed's nine, status-set/status-get (reference §4.4), and the
+// others ops calls (docs/juju-compat.md, "Other hook tools").
 // Each runs inside the agent, which has the hook's context; the executable a hook calls only
 // forwards its arguments (agent/hook-tools/hook-tool.mjs).
 import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
 import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
+import { applicationVersionSet } from './application-version-set.js';
+import { stateDelete, stateGet, stateSet } from './charm-state.js';
 import { configGet } from './config-get.js';
+import { goalState } from './goal-state.js';
 import { jujuLog } from './juju-log.js';
+import { networkGet } from './network-get.js';
+import { openedPorts } from './opened-ports.js';
 import { isLeader, leaderGet, leaderSet } from './leader.js';
 import { closePort, openPort } from './ports.js';
 import { relationGet } from './relation-get.js';
@@ -15,6 +21,7 @@ import { relationList } from './relation-list.js';
 import { relationSet } from './relation-set.js';
 import { statusGet, statusSet } from './status.js';
 import { unitGet } from './unit-get.js';
+import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
 
 const COMMANDS: ToolCommand[] = [
   jujuLog,
@@ -32,6 +39,16 @@ const COMMANDS: ToolCommand[] = [
   actionSet,
   actionLog,
   actionFail,
+  openedPorts,
+  networkGet,
+  goalState,
+  applicationVersionSet,
+  stateGet,
+  stateSet,
+  stateDelete,
+  credentialGet,
+  resourceGet,
+  jujuReboot,
   isLeader,
   leaderGet,
   leaderSet,

@@ -24,7 +24,7 @@ export function parseKeyValues(args: string[]): Record<string, string> {
   return result;
 }
 
-async function readSettingsFile(path: string, io: ToolIO): Promise<Record<string, string>> {
+export async function readSettingsFile(path: string, io: ToolIO): Promise<Record<string, string>> {
   let text: string;
   try {
     text = path === '-' ? (io.stdin ?? '') : await readFile(resolve(io.cwd, path), 'utf8');

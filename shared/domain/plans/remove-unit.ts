@@ -24,6 +24,8 @@ export interface RemoveUnitSnapshot {
   machine?: Machine;
   /** The principal of a subordinate. */
   principal?: Unit;
+  /** The unit's charm state item exists (state-set): it goes with the unit. */
+  hasState?: boolean;
 }
 
 export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: string }): Plan<RemoveUnitResult> {
@@ -43,6 +45,8 @@ export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: str
     });
   }
   changes.push({ op: 'remove', ref: refs.unit(unit.name), expect: { life: 'dead' } });
+  // A Dead unit runs no more hooks, so nothing writes its state after this read.
+  if (snapshot.hasState) changes.push({ op: 'remove', ref: refs.unitState(unit.name) });
   // releaseApplication asserts the Dying application's counts, so two units removed at once
   // cannot both decrement and leave the application behind with no units.
   const release = application ? releaseApplication(application, { unit: true }) : undefined;

@@ -267,6 +267,32 @@ describe('charm upgrades', () => {
   });
 });
 
+describe('update-status', () => {
+  const due = (u: Partial<Unit> = {}, fields: Partial<RemoteState> = {}) => remote(u, { relations: [], updateStatusDue: true, ...fields });
+
+  it('runs when its timer is due and the started unit has nothing else to do', () => {
+    expect(hookOf(nextStep(running(), due()))).toEqual({ kind: 'update-status' });
+    expect(nextStep(running(), remote({}, { relations: [] }))).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('waits for every other hook: install, config-changed, start, and relation hooks first', () => {
+    expect(hookOf(nextStep(deployed(), due()))).toEqual({ kind: 'install' });
+    expect(hookOf(nextStep(running({ configVersion: 2 }), due()))).toEqual({ kind: 'config-changed', configVersion: 3 });
+    expect(hookOf(nextStep(running({ started: false }), due()))).toEqual({ kind: 'start' });
+    expect(hookOf(nextStep(local({}), { ...inScope({ 'mysql/0': 1 }), updateStatusDue: true }))).toEqual({
+      kind: 'relation-joined',
+      ...rel,
+      remoteUnit: 'mysql/0',
+    });
+  });
+
+  it('never runs in an error state, once Dying, or after stop', () => {
+    expect(nextStep(running({ error: { kind: 'start' } }), due())).toEqual({ kind: 'wait', why: 'error' });
+    expect(hookOf(nextStep(running(), due({ life: 'dying' })))).toEqual({ kind: 'stop' });
+    expect(nextStep(running({ stopped: true }), due({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+  });
+});
+
 describe('leadership', () => {
   const free = { application: 'wordpress', claimable: true, settingsVersion: 0 };
   const heldBy = (holder: string, settingsVersion = 0) => ({ application: 'wordpress', holder, claimable: false, settingsVersion });

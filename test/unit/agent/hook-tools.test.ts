@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import { parseFlags, boolFlag, stringFlag } from '../../../agent/hook-tools/flags.js';
 import { formatValue } from '../../../agent/hook-tools/format.js';
-import type { ToolContext, WorkloadStatus } from '../../../agent/hook-tools/tool-context.js';
+import type { GoalState, NetworkInfo, ToolContext, WorkloadStatus } from '../../../agent/hook-tools/tool-context.js';
 import type { LogLevel } from '../../../shared/logs/log-sink.js';
 
 class FakeContext implements ToolContext {
@@ -57,6 +57,46 @@ class FakeContext implements ToolContext {
   }
   log(level: LogLevel, message: string) {
     this.logs.push([level, message]);
+  }
+  openPorts = ['8080/tcp', '443/tcp', '8000-8100/udp', '80/tcp', 'icmp'];
+  openedPorts() {
+    return this.openPorts;
+  }
+  networkInfo(binding: string): NetworkInfo | undefined {
+    if (binding !== 'db' && binding !== 'juju-info') return undefined;
+    return {
+      bindAddresses: [
+        { macAddress: '02:00:0a:00:00:02', interfaceName: 'eth0', addresses: [{ hostname: '', value: '10.0.0.2', cidr: '10.0.0.0/24' }] },
+      ],
+      egressSubnets: ['10.0.0.2/32'],
+      ingressAddresses: ['10.0.0.2'],
+    };
+  }
+  async goalState(): Promise<GoalState> {
+    return {
+      units: {
+        'wordpress/1': { status: 'waiting', since: '2026-11-24 10:00:01Z' },
+        'wordpress/0': { status: 'active', since: '2026-11-24 10:00:00Z' },
+      },
+      relations: {
+        db: { mysql: { status: 'joined', since: '2026-11-24 10:00:02Z' }, 'mysql/0': { status: 'dying', since: '2026-11-24 10:00:03Z' } },
+      },
+    };
+  }
+  versions: string[] = [];
+  setWorkloadVersion(version: string) {
+    this.versions.push(version);
+  }
+  state: Record<string, string> = { token: 'abc', empty: '' };
+  stateChanges: [string, string | null][] = [];
+  async charmState() {
+    return { ...this.state };
+  }
+  setCharmState(changes: Record<string, string>) {
+    for (const [k, v] of Object.entries(changes)) this.stateChanges.push([k, v]);
+  }
+  deleteCharmState(key: string) {
+    this.stateChanges.push([key, null]);
   }
   async isLeader() {
     return false;
@@ -259,5 +299,160 @@ describe('unit tools', () => {
   });
   it('an unknown tool is a usage error', async () => {
     expect(await run(new FakeContext(), 'no-such-tool')).toEqual(usage('unknown command "no-such-tool"'));
+  });
+});
+
+describe('opened-ports', () => {
+  it("lists the unit's ranges sorted by port, as Juju, in smart, yaml and json; --endpoints marks them (*)", async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'opened-ports')).toEqual(ok('icmp\n80/tcp\n443/tcp\n8000-8100/udp\n8080/tcp\n'));
+    expect(await run(ctx, 'opened-ports', '--format=json')).toEqual(ok('["icmp","80/tcp","443/tcp","8000-8100/udp","8080/tcp"]\n'));
+    expect(await run(ctx, 'opened-ports', '--endpoints', '--format', 'yaml')).toEqual(
+      ok('- icmp (*)\n- 80/tcp (*)\n- 443/tcp (*)\n- 8000-8100/udp (*)\n- 8080/tcp (*)\n'),
+    );
+    ctx.openPorts = [];
+    expect(await run(ctx, 'opened-ports')).toEqual(ok(''));
+    expect(await run(ctx, 'opened-ports', '--format=json')).toEqual(ok('[]\n'));
+    expect(await run(ctx, 'opened-ports', 'extra')).toEqual(usage('unrecognized args: ["extra"]'));
+  });
+});
+
+describe('network-get', () => {
+  it("prints the binding's network in Juju's NetworkInfoResult shape, fields in Go's order", async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'network-get', 'db', '--format=json')).toEqual(
+      ok(
+        '{"bind-addresses":[{"mac-address":"02:00:0a:00:00:02","interface-name":"eth0","addresses":[{"hostname":"","value":"10.0.0.2","cidr":"10.0.0.0/24","address":"10.0.0.2"}],"macaddress":"02:00:0a:00:00:02","interfacename":"eth0"}],"egress-subnets":["10.0.0.2/32"],"ingress-addresses":["10.0.0.2"]}\n',
+      ),
+    );
+    const yaml = (await run(ctx, 'network-get', 'db')).stdout;
+    expect(yaml).toBe(
+      [
+        'bind-addresses:',
+        '  - mac-address: 02:00:0a:00:00:02',
+        '    interface-name: eth0',
+        '    addresses:',
+        '      - hostname: ""',
+        '        value: 10.0.0.2',
+        '        cidr: 10.0.0.0/24',
+        '        address: 10.0.0.2',
+        '    macaddress: 02:00:0a:00:00:02',
+        '    interfacename: eth0',
+        'egress-subnets:',
+        '  - 10.0.0.2/32',
+        'ingress-addresses:',
+        '  - 10.0.0.2',
+        '',
+      ].join('\n'),
+    );
+  });
+  it('prints one value for one flag, a map for several; -r must name a relation', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'network-get', 'db', '--ingress-address')).toEqual(ok('10.0.0.2\n'));
+    expect(await run(ctx, 'network-get', 'db', '--bind-address', '-r', '3')).toEqual(ok('10.0.0.2\n'));
+    expect(await run(ctx, 'network-get', 'juju-info', '--egress-subnets')).toEqual(ok('10.0.0.2/32\n'));
+    expect(await run(ctx, 'network-get', 'db', '--primary-address')).toEqual(ok('10.0.0.2\n'));
+    expect(await run(ctx, 'network-get', 'db', '--ingress-address', '--bind-address', '--format=json')).toEqual(
+      ok('{"bind-address":"10.0.0.2","ingress-address":"10.0.0.2"}\n'),
+    );
+    expect(await run(ctx, 'network-get', 'db', '-r', '99')).toEqual(usage('invalid value "99" for flag -r: relation not found'));
+    expect(await run(ctx, 'network-get', 'db', '--primary-address', '--bind-address')).toEqual(
+      failure('--primary-address must be the only flag specified'),
+    );
+  });
+  it('refuses a missing or unknown binding', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'network-get')).toEqual(usage('no arguments specified'));
+    expect(await run(ctx, 'network-get', 'db', 'more')).toEqual(usage('unrecognized args: ["more"]'));
+    expect(await run(ctx, 'network-get', 'website')).toEqual(failure('no network config found for binding "website"'));
+  });
+});
+
+describe('goal-state', () => {
+  it('prints units and relations as YAML by default, or JSON; no smart format', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'goal-state')).toEqual(
+      ok(
+        [
+          'units:',
+          '  wordpress/0:',
+          '    status: active',
+          '    since: 2026-11-24 10:00:00Z',
+          '  wordpress/1:',
+          '    status: waiting',
+          '    since: 2026-11-24 10:00:01Z',
+          'relations:',
+          '  db:',
+          '    mysql:',
+          '      status: joined',
+          '      since: 2026-11-24 10:00:02Z',
+          '    mysql/0:',
+          '      status: dying',
+          '      since: 2026-11-24 10:00:03Z',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const json = JSON.parse((await run(ctx, 'goal-state', '--format', 'json')).stdout);
+    expect(Object.keys(json)).toEqual(['units', 'relations']);
+    expect(json.relations.db['mysql/0']).toEqual({ status: 'dying', since: '2026-11-24 10:00:03Z' });
+    expect(await run(ctx, 'goal-state', '--format=smart')).toEqual(
+      usage('invalid value "smart" for flag --format: unknown format "smart"'),
+    );
+  });
+});
+
+describe('application-version-set', () => {
+  it('records the version; needs exactly one argument', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'application-version-set', '5.7.20')).toEqual(ok(''));
+    expect(ctx.versions).toEqual(['5.7.20']);
+    expect(await run(ctx, 'application-version-set')).toEqual(usage('no version specified'));
+    expect(await run(ctx, 'application-version-set', '1', '2')).toEqual(usage('unrecognized args: ["2"]'));
+    expect(ctx.versions).toEqual(['5.7.20']);
+  });
+});
+
+describe('state-get, state-set, state-delete', () => {
+  it('state-get prints all (no key or -), one value, nothing for a missing key unless --strict', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'state-get')).toEqual(ok('empty: ""\ntoken: abc\n'));
+    expect(await run(ctx, 'state-get', '-', '--format=json')).toEqual(ok('{"empty":"","token":"abc"}\n'));
+    expect(await run(ctx, 'state-get', 'token')).toEqual(ok('abc\n'));
+    expect(await run(ctx, 'state-get', 'nope')).toEqual(ok(''));
+    expect(await run(ctx, 'state-get', 'nope', '--strict')).toEqual(failure('"nope" not found'));
+    expect(await run(ctx, 'state-get', 'a', 'b')).toEqual(usage('unrecognized args: ["b"]'));
+  });
+  it('state-set buffers key=value (empty allowed), --file overridden by arguments; state-delete one key', async () => {
+    const ctx = new FakeContext();
+    writeFileSync(join(cwd, 'state.yaml'), 'a: from-file\nb: 2\n');
+    expect(await run(ctx, 'state-set', '--file', 'state.yaml', 'a=arg', 'c=')).toEqual(ok(''));
+    expect(ctx.stateChanges).toEqual([
+      ['a', 'arg'],
+      ['b', '2'],
+      ['c', ''],
+    ]);
+    expect(await run(ctx, 'state-delete', 'a')).toEqual(ok(''));
+    expect(ctx.stateChanges.at(-1)).toEqual(['a', null]);
+    expect(await run(ctx, 'state-delete', 'a', 'b')).toEqual(usage('unrecognized args: ["b"]'));
+  });
+  it('state-set refuses malformed pairs and oversized keys or values, buffering nothing', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'state-set', 'novalue')).toEqual(usage('expected "key=value", got "novalue"'));
+    expect(await run(ctx, 'state-set', `${'k'.repeat(257)}=v`)).toEqual(failure('max allowed key length (256) exceeded'));
+    expect(await run(ctx, 'state-set', `k=${'v'.repeat(65_537)}`)).toEqual(failure('max allowed value length (65536) exceeded'));
+    expect(ctx.stateChanges).toEqual([]);
+  });
+});
+
+describe('tools for what drover does not have', () => {
+  it("credential-get, resource-get and juju-reboot fail in Juju's words", async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'credential-get')).toEqual(failure('cannot access cloud credentials: permission denied'));
+    expect(await run(ctx, 'credential-get', 'x')).toEqual(usage('unrecognized args: ["x"]'));
+    expect(await run(ctx, 'resource-get', 'software')).toEqual(failure('could not download resource: resource "software" not found'));
+    expect(await run(ctx, 'resource-get')).toEqual(usage('missing required resource name'));
+    expect((await run(ctx, 'juju-reboot', '--now')).code).toBe(1);
+    expect(await run(ctx, 'juju-reboot', 'x')).toEqual(usage('unrecognized args: ["x"]'));
   });
 });

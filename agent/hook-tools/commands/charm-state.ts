@@ -1,0 +1,68 @@
+// state-get [--strict] [<key>|-], state-set [--file <yaml|->] key=value..., state-delete <key>:
+// the unit's "server side state", as juju/juju worker/uniter/runner/jujuc/state-{get,set,delete}.go.
+// The controller keeps it per unit; a hook sees it sandboxed and its changes are committed with
+// the hook's other changes, as Juju's HookContext.Flush does.
+import { boolFlag, parseFlags, stringFlag } from '../flags.js';
+import { formatOf, outputFlags } from '../format.js';
+import { output } from '../output.js';
+import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import type { ToolCommand } from './command.js';
+import { readSettingsFile } from './relation-set.js';
+
+/** Juju's fixed quotas (core/quota: MaxCharmStateKeySize, MaxCharmStateValueSize). */
+export const MAX_STATE_KEY_BYTES = 256;
+export const MAX_STATE_VALUE_BYTES = 64 * 1024;
+
+export const stateGet: ToolCommand = {
+  name: 'state-get',
+  async run(ctx, args, io) {
+    const { flags, positional } = parseFlags(args, [...outputFlags, boolFlag('strict', 'strict')]);
+    formatOf(flags);
+    const [first = '', ...rest] = positional;
+    checkEmpty(rest);
+    const key = first === '-' ? '' : first;
+    const state = await ctx.charmState();
+    if (key === '') return output(state, flags, io);
+    if (!Object.hasOwn(state, key)) {
+      if (flags.strict === true) throw runtimeError(`"${key}" not found`);
+      return output('', flags, io);
+    }
+    return output(state[key], flags, io);
+  },
+};
+
+export const stateSet: ToolCommand = {
+  name: 'state-set',
+  async run(ctx, args, io) {
+    const { flags, positional } = parseFlags(args, [stringFlag('file', 'file')]);
+    // keyvalues.Parse(args, true): `key=value`, an empty value allowed, a key once.
+    const overrides: Record<string, string> = {};
+    for (const arg of positional) {
+      const eq = arg.indexOf('=');
+      if (eq < 1) throw usageError(`expected "key=value", got "${arg}"`);
+      const key = arg.slice(0, eq);
+      if (Object.hasOwn(overrides, key)) throw usageError(`key "${key}" specified more than once`);
+      overrides[key] = arg.slice(eq + 1);
+    }
+    const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
+    const values = { ...fromFile, ...overrides };
+    for (const [key, value] of Object.entries(values)) {
+      if (Buffer.byteLength(key) > MAX_STATE_KEY_BYTES) throw runtimeError(`max allowed key length (${MAX_STATE_KEY_BYTES}) exceeded`);
+      if (Buffer.byteLength(value) > MAX_STATE_VALUE_BYTES)
+        throw runtimeError(`max allowed value length (${MAX_STATE_VALUE_BYTES}) exceeded`);
+    }
+    ctx.setCharmState(values);
+    return '';
+  },
+};
+
+export const stateDelete: ToolCommand = {
+  name: 'state-delete',
+  async run(ctx, args) {
+    const { positional } = parseFlags(args, []);
+    const [key = '', ...rest] = positional;
+    checkEmpty(rest);
+    if (key !== '') ctx.deleteCharmState(key);
+    return '';
+  },
+};

@@ -1,0 +1,75 @@
+// network-get <binding> [--bind-address] [--ingress-address] [--egress-subnets] [-r <id>]
+// [--primary-address]: "the network config for a given binding name", as juju/juju
+// worker/uniter/runner/jujuc/network-get.go. Without a flag: everything, in the shape of Juju's
+// params.NetworkInfoResult, which ops parses (ops/model.py Network); one flag: that value; more:
+// a map of them. drover has one network per machine, so every binding gets the machine's address.
+import { boolFlag, parseFlags, stringFlag } from '../flags.js';
+import { formatOf, outputFlags } from '../format.js';
+import { output } from '../output.js';
+import { relationFromFlag } from '../relation-flag.js';
+import type { NetworkInfo } from '../tool-context.js';
+import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import type { ToolCommand } from './command.js';
+
+/**
+ * Go prints a struct's fields in declaration order, with its yaml tags in YAML and json tags in
+ * JSON; Juju keeps the pre-2.8 spellings (`macaddress`, `interfacename`) beside the new ones.
+ */
+function resultShape(info: NetworkInfo) {
+  return {
+    'bind-addresses': info.bindAddresses.map((b) => ({
+      'mac-address': b.macAddress,
+      'interface-name': b.interfaceName,
+      addresses: b.addresses.map((a) => ({ hostname: a.hostname, value: a.value, cidr: a.cidr, address: a.value })),
+      macaddress: b.macAddress,
+      interfacename: b.interfaceName,
+    })),
+    ...(info.egressSubnets.length > 0 ? { 'egress-subnets': info.egressSubnets } : {}),
+    ...(info.ingressAddresses.length > 0 ? { 'ingress-addresses': info.ingressAddresses } : {}),
+  };
+}
+
+export const networkGet: ToolCommand = {
+  name: 'network-get',
+  async run(ctx, args, io) {
+    const { flags, positional } = parseFlags(args, [
+      ...outputFlags,
+      boolFlag('primary', 'primary-address'),
+      boolFlag('bind', 'bind-address'),
+      boolFlag('ingress', 'ingress-address'),
+      boolFlag('egress', 'egress-subnets'),
+      stringFlag('relation', 'r', 'relation'),
+    ]);
+    formatOf(flags);
+    // The relation only narrows the answer in cross-model relations, which drover does not have;
+    // a bad -r is still refused, as Juju's relation id flag does.
+    if (flags.relation !== undefined) relationFromFlag(ctx, flags.relation);
+    const [binding, ...rest] = positional;
+    if (binding === undefined) throw usageError('no arguments specified');
+    if (binding === '') throw usageError('no binding name specified');
+    checkEmpty(rest);
+
+    const info = ctx.networkInfo(binding);
+    if (!info || info.bindAddresses.length === 0) throw runtimeError(`no network config found for binding "${binding}"`);
+    const keys = (['bind', 'ingress', 'egress'] as const).filter((k) => flags[k] === true);
+    if (flags.primary !== true && keys.length === 0) return output(resultShape(info), flags, io, { ordered: true });
+
+    const first = info.bindAddresses[0]!.addresses[0]?.value;
+    if (flags.primary === true) {
+      if (keys.length > 0) throw runtimeError('--primary-address must be the only flag specified');
+      if (first === undefined) throw runtimeError(`no addresses attached to space for binding "${binding}"`);
+      return output(first, flags, io);
+    }
+    const values: Record<string, unknown> = {};
+    if (flags.egress === true) values['egress-subnets'] = info.egressSubnets;
+    if (flags.ingress === true) {
+      const ingress = info.ingressAddresses[0] ?? first;
+      if (ingress === undefined) throw runtimeError(`no addresses attached to space for binding "${binding}"`);
+      values['ingress-address'] = ingress;
+    }
+    if (flags.bind === true) values['bind-address'] = first ?? '';
+    const names = { bind: 'bind-address', ingress: 'ingress-address', egress: 'egress-subnets' };
+    if (keys.length === 1) return output(values[names[keys[0]!]], flags, io);
+    return output(values, flags, io);
+  },
+};

@@ -1,0 +1,73 @@
+// model-config [key | key=value ... | --reset key,...]: the model's configuration, as `juju
+// model-config`: all keys as a table (Attribute, From, Value) or YAML/JSON `{key: {value,
+// source}}`; one key's value; or changes. Values are checked locally first in Juju's words, so a
+// bad duration fails before anything is sent.
+import { Option, type Command } from 'commander';
+import { isDroverError } from '../../shared/domain/errors.js';
+import { validateModelConfig, type ModelConfigEntry } from '../../shared/domain/model-config.js';
+import { commaList, splitAssignment } from '../arguments.js';
+import type { Cli } from '../context.js';
+import { MODEL_NAME } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { printData } from '../output.js';
+import { renderTable } from '../table.js';
+
+function checked(key: string, value: string): void {
+  try {
+    validateModelConfig(key, value);
+  } catch (e) {
+    if (isDroverError(e)) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+export function registerModelConfig(program: Command, cli: Cli): void {
+  program
+    .command('model-config')
+    .summary("Show or change the model's configuration.")
+    .description("Show or change the model's configuration: update-status-hook-interval (default 5m, 1m to 60m).")
+    .argument('[settings...]', 'a key to show one value, or key=value assignments')
+    .option('--reset <keys>', 'reset keys to their defaults, comma-separated', commaList)
+    .addOption(
+      new Option('--format <format>', 'output format when showing all settings').choices(['tabular', 'yaml', 'json']).default('tabular'),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  drover model-config                                   # every key, its source and value
+  drover model-config update-status-hook-interval       # one value
+  drover model-config update-status-hook-interval=10m
+  drover model-config --reset update-status-hook-interval`,
+    )
+    .action(async (args: string[], opts: { reset?: string[]; format: 'tabular' | 'yaml' | 'json' }) => {
+      const assignments = args.map(splitAssignment);
+      const keys = args.filter((_, i) => assignments[i] === undefined);
+      const changing = keys.length < args.length || opts.reset !== undefined;
+      if (keys.length && changing) throw new UsageError('cannot set and retrieve values simultaneously');
+      if (keys.length > 1) throw new UsageError('can only retrieve a single value, or all values');
+      const set: Record<string, string> = {};
+      for (const pair of assignments) {
+        if (!pair) continue;
+        checked(pair[0], pair[1]);
+        set[pair[0]] = pair[1];
+      }
+
+      const client = await cli.client();
+      const { config } = await client.post<'model-config', { config: Record<string, ModelConfigEntry> }>('model-config', {
+        ...(Object.keys(set).length ? { set } : {}),
+        ...(opts.reset ? { reset: opts.reset } : {}),
+      });
+      if (changing) return;
+      const [key] = keys;
+      if (key !== undefined) {
+        const entry = config[key];
+        if (!entry) throw new CliError(`key "${key}" not found in "${MODEL_NAME}" model.`);
+        cli.io.stdout(`${entry.value}\n`);
+        return;
+      }
+      if (opts.format !== 'tabular') return printData(cli.io, config, opts.format);
+      const rows = [['Attribute', 'From', 'Value'], ...Object.entries(config).map(([k, e]) => [k, e.source, e.value])];
+      cli.io.stdout(renderTable(rows, false));
+    });
+}

@@ -1,0 +1,111 @@
+// Model configuration (`juju model-config`): the keys drover acts on, their defaults and Juju's
+// validation. Only keys set explicitly are stored; the rest show as `default`.
+// update-status-hook-interval: "How often to run the charm update-status hook, in time.Duration
+// format. Update-status hook frequency is randomized at run time by up to 20%" (juju/juju
+// environs/config), between 1m and 60m.
+import { invalidArgument } from './errors.js';
+
+export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
+
+export const MODEL_CONFIG_DEFAULTS: Record<string, string> = {
+  [UPDATE_STATUS_HOOK_INTERVAL]: '5m',
+};
+
+const MIN_UPDATE_STATUS_MS = 60_000;
+const MAX_UPDATE_STATUS_MS = 60 * 60_000;
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go's time.ParseDuration (`5m`, `1m30s`, `1.5h`, `300ms`), in milliseconds. */
+export function parseGoDuration(text: string): number {
+  const bad = () => invalidArgument(`time: invalid duration "${text}"`);
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    sign = rest.startsWith('-') ? -1 : 1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') throw bad();
+  let total = 0;
+  while (rest !== '') {
+    const number = /^(\d+(?:\.\d*)?|\.\d+)/.exec(rest);
+    if (!number) throw bad();
+    rest = rest.slice(number[0].length);
+    const unit = /^[^\d.]+/.exec(rest)?.[0];
+    if (unit === undefined) throw invalidArgument(`time: missing unit in duration "${text}"`);
+    const factor = UNIT_MS[unit];
+    if (factor === undefined) throw invalidArgument(`time: unknown unit "${unit}" in duration "${text}"`);
+    total += Number(number[1]) * factor;
+    rest = rest.slice(unit.length);
+  }
+  return sign * total;
+}
+
+/** Go's Duration.String for whole milliseconds: `1m0s`, `1h0m0s`, `1.5s`. */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  if (h === 0 && m === 0 && ms < 1000) return `${ms}ms`;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
+}
+
+/** drover acts on a few keys only: any other is refused rather than stored and ignored. */
+export function checkModelConfigKey(key: string): void {
+  if (!Object.hasOwn(MODEL_CONFIG_DEFAULTS, key)) throw invalidArgument(`unknown model config key "${key}"`);
+}
+
+/** Juju's words for a value it refuses. */
+export function validateModelConfig(key: string, value: string): void {
+  checkModelConfigKey(key);
+  if (key === UPDATE_STATUS_HOOK_INTERVAL) {
+    let ms: number;
+    try {
+      ms = parseGoDuration(value);
+    } catch (e) {
+      throw invalidArgument(`invalid update status hook interval in model configuration: ${(e as Error).message}`);
+    }
+    if (ms < MIN_UPDATE_STATUS_MS) {
+      throw invalidArgument(
+        `update status hook frequency ${formatGoDuration(ms)} cannot be less than ${formatGoDuration(MIN_UPDATE_STATUS_MS)}`,
+      );
+    }
+    if (ms > MAX_UPDATE_STATUS_MS) {
+      throw invalidArgument(
+        `update status hook frequency ${formatGoDuration(ms)} cannot be greater than ${formatGoDuration(MAX_UPDATE_STATUS_MS)}`,
+      );
+    }
+  }
+}
+
+export interface ModelConfigEntry {
+  value: string;
+  source: 'default' | 'model';
+}
+
+/** Every key with its effective value and where it comes from, sorted by key. */
+export function effectiveModelConfig(config: Record<string, string> | undefined): Record<string, ModelConfigEntry> {
+  const out: Record<string, ModelConfigEntry> = {};
+  for (const key of Object.keys(MODEL_CONFIG_DEFAULTS).sort()) {
+    const set = config?.[key];
+    out[key] = set !== undefined ? { value: set, source: 'model' } : { value: MODEL_CONFIG_DEFAULTS[key]!, source: 'default' };
+  }
+  return out;
+}
+
+/**
+ * The update-status interval the agents use, in milliseconds. A value the store holds but that
+ * does not parse (an older controller's) falls back to the default rather than stopping agents.
+ */
+export function updateStatusIntervalMs(config: Record<string, string> | undefined): number {
+  const text = config?.[UPDATE_STATUS_HOOK_INTERVAL] ?? MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!;
+  try {
+    const ms = parseGoDuration(text);
+    if (ms > 0) return ms;
+  } catch {
+    // fall through
+  }
+  return parseGoDuration(MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!);
+}

@@ -1,0 +1,39 @@
+// model-config key=value... / --reset key...: checks every value first (Juju's words), then
+// replaces the model's explicit settings in one write that asserts the version it read, so two
+// concurrent changes cannot lose one another.
+import type { Model } from '../entities.js';
+import { invalidArgument } from '../errors.js';
+import { checkModelConfigKey, validateModelConfig } from '../model-config.js';
+import { done, refs, type Plan } from '../plan.js';
+
+export interface ModelConfigChange {
+  set?: Record<string, string>;
+  reset?: string[];
+}
+
+export function planSetModelConfig(model: Model, change: ModelConfigChange): Plan<Record<string, string>> {
+  const set = change.set ?? {};
+  const reset = change.reset ?? [];
+  for (const key of reset) {
+    if (Object.hasOwn(set, key)) throw invalidArgument(`cannot set and reset key "${key}" simultaneously`);
+    checkModelConfigKey(key);
+  }
+  for (const [key, value] of Object.entries(set)) validateModelConfig(key, value);
+  const before = model.config ?? {};
+  const next: Record<string, string> = { ...before, ...set };
+  for (const key of reset) delete next[key];
+  const same = Object.keys(next).length === Object.keys(before).length && Object.entries(next).every(([k, v]) => before[k] === v);
+  if (same) return done(before);
+  const version = model.configVersion;
+  return {
+    changes: [
+      {
+        op: 'update',
+        ref: refs.model(),
+        set: { config: next, configVersion: (version ?? 0) + 1 },
+        expect: version === undefined ? { absent: ['configVersion'] } : { equals: { configVersion: version } },
+      },
+    ],
+    result: next,
+  };
+}

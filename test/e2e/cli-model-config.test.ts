@@ -1,0 +1,64 @@
+// `drover model-config` end to end against a real API over DynamoDB Local: Juju's output (a table
+// of Attribute/From/Value, YAML/JSON of {value, source}, one value), its changes, and its refusals
+// in Juju's words, which change nothing.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getModel } from '../../shared/state/reads.js';
+import { startCliController, type CliHarness } from '../support/cli.js';
+
+let ctl: CliHarness;
+beforeEach(async () => {
+  ctl = await startCliController();
+});
+afterEach(async () => {
+  await ctl.close();
+});
+
+const ok = async (...args: string[]) => {
+  const res = await ctl.run(args);
+  expect(res.code, res.stderr).toBe(0);
+  return res;
+};
+
+describe('model-config', () => {
+  it('shows every key with its source, one value, and changes and resets a key', async () => {
+    expect((await ok('model-config')).stdout).toBe(
+      'Attribute                    From     Value\nupdate-status-hook-interval  default  5m\n',
+    );
+    expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('5m\n');
+    expect((await ok('model-config', 'update-status-hook-interval=10m')).stdout).toBe('');
+    expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('10m\n');
+    expect(JSON.parse((await ok('model-config', '--format', 'json')).stdout)).toEqual({
+      'update-status-hook-interval': { value: '10m', source: 'model' },
+    });
+    expect((await ok('model-config', '--format=yaml')).stdout).toBe('update-status-hook-interval:\n  value: 10m\n  source: model\n');
+    expect((await getModel(ctl.store))?.config).toEqual({ 'update-status-hook-interval': '10m' });
+    await ok('model-config', '--reset', 'update-status-hook-interval');
+    expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('5m\n');
+  });
+
+  it("refuses bad values in Juju's words, and changes nothing", async () => {
+    const cases: [string[], number, string][] = [
+      [['update-status-hook-interval=30s'], 1, 'update status hook frequency 30s cannot be less than 1m0s'],
+      [['update-status-hook-interval=2h'], 1, 'update status hook frequency 2h0m0s cannot be greater than 1h0m0s'],
+      [
+        ['update-status-hook-interval=often'],
+        1,
+        'invalid update status hook interval in model configuration: time: invalid duration "often"',
+      ],
+      [
+        ['update-status-hook-interval=5'],
+        1,
+        'invalid update status hook interval in model configuration: time: missing unit in duration "5"',
+      ],
+      [['colour=red'], 1, 'unknown model config key "colour"'],
+      [['nope'], 1, 'key "nope" not found in "default" model.'],
+      [['update-status-hook-interval', 'update-status-hook-interval=1m'], 2, 'cannot set and retrieve values simultaneously'],
+    ];
+    for (const [args, code, message] of cases) {
+      const res = await ctl.run(['model-config', ...args]);
+      expect(res.code, args.join(' ')).toBe(code);
+      expect(res.stderr).toBe(`ERROR ${message}\n`);
+    }
+    expect((await getModel(ctl.store))?.config).toBeUndefined();
+  });
+});

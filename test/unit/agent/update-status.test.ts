@@ -1,0 +1,109 @@
+// The update-status timer (Juju's 80–120% jitter of update-status-hook-interval), the interval from
+// model config, and what a routine update-status costs: an unchanged workload status sends nothing.
+import { describe, expect, it } from 'vitest';
+import type { AgentApi } from '../../../agent/api-client.js';
+import { StatusReporter } from '../../../agent/uniter/status-reporter.js';
+import { UpdateStatusTimer, updateStatusDelayMs } from '../../../agent/uniter/update-status-timer.js';
+import { formatGoDuration, parseGoDuration, updateStatusIntervalMs } from '../../../shared/domain/model-config.js';
+
+describe('update-status timer', () => {
+  it('waits 80% to 120% of the interval', () => {
+    expect(updateStatusDelayMs(300_000, () => 0)).toBe(240_000);
+    expect(updateStatusDelayMs(300_000, () => 0.5)).toBe(300_000);
+    expect(updateStatusDelayMs(300_000, () => 0.999999)).toBe(360_000);
+    const delays = Array.from({ length: 200 }, () => updateStatusDelayMs(300_000));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(240_000);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(360_000);
+    expect(new Set(delays).size).toBeGreaterThan(100); // spread, not all at once
+  });
+
+  it('is due after its delay, restarts after each run, and a new interval counts from now', () => {
+    let now = 1_000;
+    const timer = new UpdateStatusTimer(
+      10_000,
+      () => now,
+      () => 0.5,
+    );
+    expect(timer.due()).toBe(false);
+    expect(timer.remainingMs()).toBe(10_000);
+    now += 10_000;
+    expect(timer.due()).toBe(true);
+    timer.restart();
+    expect(timer.remainingMs()).toBe(10_000);
+    now += 4_000;
+    timer.setInterval(10_000); // unchanged: the running wait stands
+    expect(timer.remainingMs()).toBe(6_000);
+    timer.setInterval(2_000);
+    expect(timer.remainingMs()).toBe(2_000);
+  });
+});
+
+describe('update-status-hook-interval', () => {
+  it("parses Go durations and prints them as Go's Duration.String", () => {
+    expect(parseGoDuration('5m')).toBe(300_000);
+    expect(parseGoDuration('1m30s')).toBe(90_000);
+    expect(parseGoDuration('1.5h')).toBe(5_400_000);
+    expect(parseGoDuration('250ms')).toBe(250);
+    expect(() => parseGoDuration('5')).toThrow('time: missing unit in duration "5"');
+    expect(() => parseGoDuration('5x')).toThrow('time: unknown unit "x" in duration "5x"');
+    expect(() => parseGoDuration('soon')).toThrow('time: invalid duration "soon"');
+    expect(formatGoDuration(60_000)).toBe('1m0s');
+    expect(formatGoDuration(3_600_000)).toBe('1h0m0s');
+    expect(formatGoDuration(30_000)).toBe('30s');
+  });
+
+  it('defaults to 5m; an unreadable stored value falls back to the default', () => {
+    expect(updateStatusIntervalMs(undefined)).toBe(300_000);
+    expect(updateStatusIntervalMs({ 'update-status-hook-interval': '10m' })).toBe(600_000);
+    expect(updateStatusIntervalMs({ 'update-status-hook-interval': 'garbage' })).toBe(300_000);
+  });
+});
+
+describe('workload status writes', () => {
+  function recorder() {
+    const calls: unknown[] = [];
+    const api = { call: async (_op: string, body: unknown) => void calls.push(body) } as unknown as AgentApi;
+    return { calls, reporter: new StatusReporter(api, 'wordpress/0') };
+  }
+
+  it('a status equal to the one state holds is not sent; a different one is, once', async () => {
+    const { calls, reporter } = recorder();
+    reporter.knowWorkload({ current: 'active', message: 'ready' });
+    reporter.set({ workload: { current: 'active', message: 'ready' } });
+    await reporter.flush();
+    expect(calls).toEqual([]);
+    reporter.set({ workload: { current: 'active', message: 'busy' } });
+    await reporter.flush();
+    reporter.set({ workload: { current: 'active', message: 'busy' } });
+    await reporter.flush();
+    expect(calls).toEqual([{ unit: 'wordpress/0', workload: { current: 'active', message: 'busy' } }]);
+  });
+
+  it('what the reporter wrote itself wins over what the view said', async () => {
+    const { calls, reporter } = recorder();
+    reporter.set({ workload: { current: 'maintenance', message: 'installing charm software' } });
+    await reporter.flush();
+    reporter.knowWorkload({ current: 'waiting' }); // a stale view: ignored
+    reporter.set({ workload: { current: 'waiting' } });
+    await reporter.flush();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('after a failed write, the same status is sent again', async () => {
+    let fail = true;
+    const calls: unknown[] = [];
+    const api = {
+      call: async (_op: string, body: unknown) => {
+        calls.push(body);
+        if (fail) throw new Error('down');
+      },
+    } as unknown as AgentApi;
+    const reporter = new StatusReporter(api, 'wordpress/0');
+    reporter.set({ workload: { current: 'active' } });
+    await expect(reporter.flush()).rejects.toThrow('down');
+    fail = false;
+    reporter.set({ workload: { current: 'active' } });
+    await reporter.flush();
+    expect(calls).toHaveLength(2);
+  });
+});
