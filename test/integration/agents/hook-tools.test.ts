@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refs } from '../../../shared/domain/plan.js';
 import { setApplicationConfig } from '../../../shared/state/application-config.js';
+import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getUnitState } from '../../../shared/state/reads.js';
 import { runOperation } from '../../../shared/state/run-operation.js';
 import { readStatus } from '../../../shared/state/status.js';
@@ -109,6 +110,24 @@ describe('the other hook tools, from a charm', () => {
       '{"counter":"2","greeting":"hello world"}\n',
     );
     expect((await getUnitState(h.store, unit))?.state).toEqual({ counter: '1', greeting: 'hello world' });
+  });
+});
+
+describe('remove', () => {
+  it("runs once after stop, as Juju 3's last hook; the unit's charm state goes with the unit", async () => {
+    const { unit } = await startTools('tools-d');
+    expect(await getUnitState(h.store, unit)).toBeDefined();
+    await destroyUnit(h.store, unit);
+    await waitFor(
+      `${unit} removed`,
+      () => unitOf(h, unit),
+      (u) => u === undefined,
+    );
+    const ranHooks = async () =>
+      (await h.logs.read({ include: [unit], limit: 1000 })).records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    const ran = await waitFor('the remove hook in the log', ranHooks, (hooks) => hooks.includes('remove'));
+    expect(ran.slice(-2)).toEqual(['stop', 'remove']);
+    expect(await getUnitState(h.store, unit)).toBeUndefined();
   });
 });
 
