@@ -18,6 +18,7 @@ export interface CharmDir {
   dir: string;
   metadata: string;
   config?: string;
+  actions?: string;
   meta: CharmMeta;
 }
 
@@ -39,8 +40,15 @@ export async function readCharmDir(dir: string, usage = 'deploy takes'): Promise
     throw new CliError(`"${dir}" is not a charm: metadata.yaml not found (a charm has metadata.yaml, optional config.yaml, and hooks/)`);
   }
   const config = await readOptional(join(dir, 'config.yaml'));
+  const actions = await readOptional(join(dir, 'actions.yaml'));
   try {
-    return { dir, metadata, ...(config !== undefined ? { config } : {}), meta: parseCharm(metadata, config) };
+    return {
+      dir,
+      metadata,
+      ...(config !== undefined ? { config } : {}),
+      ...(actions !== undefined ? { actions } : {}),
+      meta: parseCharm(metadata, config, actions),
+    };
   } catch (e) {
     // parseCharm's messages already name the file and the field: `metadata.yaml: "name" is required`.
     if (isDroverError(e)) throw new CliError(e.message);

@@ -5,10 +5,12 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, type Argument } from 'commander';
 import { DroverError } from '../shared/domain/errors.js';
+import { registerActions } from './commands/actions.js';
 import { registerConfig } from './commands/config.js';
 import { registerConstraints } from './commands/constraints.js';
 import { registerControllers } from './commands/controllers.js';
 import { registerDeploy } from './commands/deploy.js';
+import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
 import { registerModelConfig } from './commands/model-config.js';
 import { registerRelations } from './commands/relations.js';
@@ -87,6 +89,9 @@ function buildProgram(io: CliIo): Command {
   registerConfig(program, cli);
   program.commandsGroup('Errors and provisioning:');
   registerRemedies(program, cli);
+  program.commandsGroup('Actions:');
+  registerActions(program, cli);
+  registerExec(program, cli);
   program.commandsGroup('Inspection:');
   registerStatus(program, cli);
   registerStuck(program, cli);

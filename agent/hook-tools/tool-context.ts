@@ -27,8 +27,23 @@ export interface NetworkInfo {
 export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
 import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
 
+/** What the action tools reach while an action (or juju-exec) runs (jujuc's action-* commands). */
+export interface ActionToolContext {
+  readonly name: string;
+  /** The task's parameters, with the schema's defaults. */
+  params(): Record<string, unknown>;
+  /** action-set: each key path (`a.b.c`) set to its value, nesting maps as needed. */
+  setResults(values: [path: string[], value: string][]): void;
+  /** action-log: stored at once, so `drover show-task` shows it while the action runs. */
+  log(message: string): Promise<void>;
+  /** action-fail: the task ends failed with this message, whatever the exit status. */
+  fail(message: string): void;
+}
+
 export interface ToolContext {
   readonly unitName: string;
+  /** Set only while an action runs; the action tools refuse to run without it. */
+  readonly action?: ActionToolContext;
   /** In relation hooks: the hook's relation id, the default for -r. */
   readonly hookRelationId?: number;
   /** In relation hooks other than -broken: the remote unit, the default for relation-get. */

@@ -77,6 +77,14 @@ export type Step =
   | { kind: 'destroy-unit' }
   | { kind: 'subordinate-dying' }
   | { kind: 'unit-dead' }
+  /**
+   * Run one queued task (an action, or juju-exec) between hooks. Juju's actions resolver
+   * (worker/uniter/actions/resolver.go): "We can still run actions if the unit is in a hook
+   * error state."
+   */
+  | { kind: 'run-action'; task: string }
+  /** A task that was running when the agent stopped: it ends failed, and is never run twice. */
+  | { kind: 'fail-interrupted-action'; task: string }
   | { kind: 'wait'; why: 'idle' | 'error' | 'subordinates' | 'members' }
   /** The unit is Dead or removed: "a unit so terminated will just stop, dead". */
   | { kind: 'done'; why: string };
@@ -159,10 +167,18 @@ export function relationStep(
   return undefined;
 }
 
+/** The unit's next queued task, oldest first; none before install (there is no charm to run it yet). */
+export function nextTask(local: LocalState, unit: Unit): Step | undefined {
+  if (!local.installed) return undefined;
+  const next = [...(unit.pendingTasks ?? [])].sort((a, b) => Number(a) - Number(b))[0];
+  return next === undefined ? undefined : { kind: 'run-action', task: next };
+}
+
 export function nextStep(local: LocalState, remote: RemoteState): Step {
   const { unit, application } = remote;
   if (!unit) return { kind: 'done', why: 'the unit has been removed' };
   if (unit.life === 'dead') return { kind: 'done', why: 'the unit is dead' };
+  if (local.actionInFlight !== undefined) return { kind: 'fail-interrupted-action', task: local.actionInFlight };
 
   // Units learn of an upgrade by comparing charm URLs: the upgrade never touches them in state.
   const newCharm = application !== undefined && local.charmUrl !== application.charmUrl;
@@ -173,9 +189,12 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     // An unforced upgrade waits for the error to be resolved; a forced one replaces the charm and
     // leaves the unit in its error state, running neither upgrade-charm nor config-changed.
     if (newCharm && application.forceUnits) return replaceCharm(application, false);
-    return { kind: 'wait', why: 'error' };
+    return nextTask(local, unit) ?? { kind: 'wait', why: 'error' };
   }
   if (unit.resolved) return { kind: 'clear-resolved' };
+  // Queued tasks go before hooks still owed: the user is waiting for them.
+  const task = nextTask(local, unit);
+  if (task) return task;
 
   const alive = unit.life === 'alive';
   if (alive && application && application.life !== 'alive') return { kind: 'destroy-unit' };

@@ -15,7 +15,7 @@ import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
 import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { GoalState, NetworkInfo, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, GoalState, NetworkInfo, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
@@ -42,6 +42,8 @@ export interface HookContextInit {
   network: NetworkInfo;
   /** The unit's workload version as state last said: setting it again sends nothing. */
   workloadVersion?: string;
+  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
+  action?: ActionToolContext;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }
@@ -54,6 +56,7 @@ export class HookContext implements ToolContext {
   readonly unitName: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
+  readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
@@ -72,6 +75,7 @@ export class HookContext implements ToolContext {
     this.unitName = init.unitName;
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
+    if (init.action !== undefined) this.action = init.action;
     this.workload = init.workload;
   }
 

@@ -16,7 +16,9 @@ export interface HookEnvInput {
   modelName: string;
   machineId: string;
   principal?: string;
-  hook: Hook;
+  /** What runs: a hook, or a task (an action or juju-exec). */
+  hook?: Hook;
+  action?: { name: string; id: string };
   /** The relation's remote application (relation hooks). */
   remoteApplication?: string;
 }
@@ -33,7 +35,7 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     const value = input.base[name];
     if (value !== undefined) env[name] = value;
   }
-  const { hook } = input;
+  const { hook, action } = input;
   Object.assign(env, {
     // "$PATH is prefixed by a directory containing command line tools"
     PATH: `${input.toolsDir}:${input.base.PATH ?? DEFAULT_PATH}`,
@@ -47,13 +49,20 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     JUJU_API_ADDRESSES: input.apiAddresses.join(' '),
     JUJU_ENV_NAME: input.modelName,
     JUJU_MODEL_NAME: input.modelName,
-    JUJU_HOOK_NAME: hookName(hook),
     JUJU_MACHINE_ID: input.machineId,
     JUJU_PRINCIPAL_UNIT: input.principal ?? '',
     // A Juju 3.6 version: the ops framework enables app data, dispatch and the rest by it.
     JUJU_VERSION: JUJU_VERSION,
   });
-  if (isRelationHook(hook)) {
+  // Juju's context (worker/uniter/runner/context/context.go, HookVars) names the hook for hooks
+  // only; an action gets its name, its id (JUJU_ACTION_UUID is the task id in Juju 3) and tag.
+  if (hook) env.JUJU_HOOK_NAME = hookName(hook);
+  if (action) {
+    env.JUJU_ACTION_NAME = action.name;
+    env.JUJU_ACTION_UUID = action.id;
+    env.JUJU_ACTION_TAG = `action-${action.id}`;
+  }
+  if (hook && isRelationHook(hook)) {
     env.JUJU_RELATION = hook.endpoint;
     env.JUJU_RELATION_ID = `${hook.endpoint}:${hook.relationId}`;
     env.JUJU_REMOTE_UNIT = hook.remoteUnit ?? '';
@@ -63,8 +72,8 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
   return env;
 }
 
-/** `<unit>-<hook>-<random>`, as Juju's context ids (reference §4.3). */
-export function newContextId(unitName: string, hook: Hook): string {
+/** `<unit>-<hook>-<random>`, as Juju's context ids (reference §4.3); `<unit>-<action>-<random>` for a task. */
+export function newContextId(unitName: string, hook: Hook | string): string {
   const random = BigInt.asUintN(63, BigInt(Math.floor(Math.random() * 2 ** 53)) * 1024n + BigInt(Math.floor(Math.random() * 1024)));
-  return `${unitName}-${hookName(hook)}-${random}`;
+  return `${unitName}-${typeof hook === 'string' ? hook : hookName(hook)}-${random}`;
 }

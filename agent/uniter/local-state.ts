@@ -51,6 +51,8 @@ export interface LocalState {
   relations: Record<string, LocalRelation>;
   /** The hook running now; on start-up, a hook that never finished. */
   inFlight?: Hook;
+  /** The task (action, juju-exec) running now; on start-up, one that never finished. */
+  actionInFlight?: string;
   /** The failed hook awaiting `resolved`. */
   error?: Hook;
   /**

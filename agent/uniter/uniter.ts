@@ -10,7 +10,10 @@ import { AgentApiError, type AgentApi } from '../api-client.js';
 import type { CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
-import type { ToolRelation } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, ToolRelation } from '../hook-tools/tool-context.js';
+import type { Task } from '../../shared/domain/operations.js';
+import { ActionState } from './action-state.js';
+import { runTask } from './task-process.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
@@ -313,6 +316,21 @@ export class Uniter {
         await api.call('subordinate-dying', { unit: unitName });
         await this.deps.view.refresh();
         return;
+      case 'run-action':
+        return this.runAction(step.task, tools);
+      case 'fail-interrupted-action':
+        // Juju fails a task its agent was running when it stopped: it may have done part of its work.
+        await api.call('finish-task', {
+          unit: unitName,
+          task: step.task,
+          status: 'failed',
+          message: 'action terminated: the unit agent stopped while it ran',
+          results: {},
+        });
+        this.save({ ...this.local, actionInFlight: undefined });
+        this.logger.error(OPERATION, `task ${step.task} was interrupted: the agent stopped while it ran`);
+        await this.deps.view.refresh();
+        return;
       case 'unit-dead':
         await this.status.flush();
         this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
@@ -338,7 +356,9 @@ export class Uniter {
   }
 
   /** What the hook's tools see: its relations, their members, config, addresses, status. */
-  private hookContext(hook: Hook, id: string, view: AgentView): HookContext {
+  private hookContext(what: Hook | undefined, id: string, view: AgentView, action?: ActionToolContext): HookContext {
+    // A task runs outside any relation, as Juju's actions do.
+    const hook = what && isRelationHook(what) ? what : undefined;
     const unit = view.units.find((u) => u.name === this.deps.unitName);
     const application = view.applications.find((a) => a.name === unit?.application);
     const leadership = view.leadership?.find((l) => l.application === unit?.application);
@@ -350,7 +370,7 @@ export class Uniter {
       relations.push({ id: local.id, endpoint: local.endpoint, remoteApplication });
       const known = new Set(Object.keys(local.members));
       // relation-list in -joined already lists the joining unit; in -departed no longer the departing one.
-      if (isRelationHook(hook) && hook.relation === key && hook.remoteUnit !== undefined) {
+      if (hook && hook.relation === key && hook.remoteUnit !== undefined) {
         if (hook.kind === 'relation-joined') known.add(hook.remoteUnit);
         if (hook.kind === 'relation-departed') known.delete(hook.remoteUnit);
       }
@@ -365,8 +385,9 @@ export class Uniter {
       id,
       unitName: this.deps.unitName,
       status: this.status,
-      ...(isRelationHook(hook) ? { hookRelationId: hook.relationId } : {}),
-      ...(isRelationHook(hook) && hook.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hook ? { hookRelationId: hook.relationId } : {}),
+      ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(action ? { action } : {}),
       api: this.deps.api,
       log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
       relations,
@@ -382,6 +403,80 @@ export class Uniter {
         : {}),
       leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
     });
+  }
+
+  /**
+   * One task: taken (pending → running) before anything runs, so a task cancelled meanwhile never
+   * runs; its outcome written whatever happens. A failed action never puts the unit in error.
+   */
+  private async runAction(id: string, tools: ToolServer): Promise<void> {
+    const { api, unitName } = this.deps;
+    const release = await this.deps.hookLock.lock();
+    try {
+      if (this.stopping) return;
+      const task = await api.call<Task>('start-task', { unit: unitName, task: id });
+      if (task.status !== 'running') {
+        // Cancelled, or finished by an earlier run of this agent: the view is behind.
+        await this.deps.view.refresh();
+        return;
+      }
+      this.save({ ...this.local, actionInFlight: id });
+      this.status.set({ agent: { current: 'executing', message: `running action ${task.action}` } });
+      const view = this.deps.view.current ?? (await this.deps.view.refresh());
+      const contextId = newContextId(unitName, task.action);
+      const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
+      const ctx = this.hookContext(undefined, contextId, view, action);
+      const unit = view.units.find((u) => u.name === unitName);
+      const env = hookEnvironment({
+        base: this.deps.baseEnv,
+        toolsDir: this.deps.toolsDir,
+        charmDir: this.charmDir,
+        unitName,
+        contextId,
+        socketPath: tools.path,
+        apiAddresses: this.deps.apiAddresses,
+        modelName: view.model,
+        machineId: this.deps.machineId,
+        ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
+        action: { name: task.action, id },
+      });
+      tools.register(contextId, ctx);
+      let ran;
+      try {
+        ran = await runTask({
+          task,
+          charmDir: this.charmDir,
+          env,
+          onLine: (line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${task.action}`, line),
+        });
+      } finally {
+        tools.unregister(contextId);
+      }
+      if (this.shuttingDown && ran.signal !== null) return; // killed with us: stays in flight, failed on restart
+      await action.settled();
+      let failure = action.failure ?? ran.failure;
+      if (!failure) {
+        try {
+          await ctx.flush();
+        } catch (e) {
+          if (!(e instanceof AgentApiError) || !e.refused) throw e;
+          failure = `cannot commit the action's changes: ${e.message}`;
+        }
+      }
+      await api.call('finish-task', {
+        unit: unitName,
+        task: id,
+        status: failure ? 'failed' : 'completed',
+        ...(failure ? { message: failure } : {}),
+        results: { ...action.results, ...ran.results },
+      });
+      this.save({ ...this.local, actionInFlight: undefined });
+      this.logger.info(OPERATION, `ran "${task.action}" action (task ${id})${failure ? `: failed: ${failure}` : ''}`);
+      if (this.local.error) await this.reportError(this.local.error);
+      await this.deps.view.refresh();
+    } finally {
+      release();
+    }
   }
 
   private async runHook(hook: Hook, tools: ToolServer): Promise<void> {

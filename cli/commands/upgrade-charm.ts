@@ -43,6 +43,7 @@ Examples:
         charm: {
           metadata: charm.metadata,
           ...(charm.config !== undefined ? { config: charm.config } : {}),
+          ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
           archive: archive.toString('base64'),
         },
         ...(opts.forceUnits ? { forceUnits: true } : {}),

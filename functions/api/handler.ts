@@ -33,6 +33,9 @@ export interface ApiDeps {
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** The user operations that only read: GET, with their request in the query string. */
+const READ_ONLY = new Set<string>(['status', 'stuck', 'debug-log', 'status-log', 'show-task', 'show-operation', 'operations', 'actions']);
+
 /** A GET's query string as a request object; a repeated parameter becomes a list. */
 function queryObject(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
   const value: Record<string, string | string[]> = {};
@@ -125,7 +128,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (!authenticateUser(event, deps.auth))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
     const op = userOp as Operation;
-    const readOnly = op === 'status' || op === 'stuck' || op === 'debug-log' || op === 'status-log';
+    const readOnly = READ_ONLY.has(op);
     if (method !== (readOnly ? 'GET' : 'POST'))
       return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
     const body = parseBody(event);

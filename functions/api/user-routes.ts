@@ -27,6 +27,9 @@ import { readStatusLog } from '../../shared/state/status-log.js';
 import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
+import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
+import { enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
 export interface UserContext {
   store: Store;
@@ -82,7 +85,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return deploy(ctx.store, {
       charm,
@@ -96,7 +99,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'upgrade-charm': async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config);
+    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
     const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
     return upgradeCharm(ctx.store, body.application, {
       charm,
@@ -182,6 +185,23 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       entries: entries.map((e) => ({ time: e.time, type: e.type, status: e.status, ...(e.message ? { message: e.message } : {}) })),
     };
   },
+  run: async (ctx, body) =>
+    enqueueOperation(ctx.store, {
+      action: body.action,
+      units: await resolveLeaders(ctx.store, body.units),
+      parameters: body.parameters ?? {},
+    }),
+  exec: async (ctx, body) =>
+    enqueueOperation(ctx.store, {
+      action: EXEC_ACTION,
+      units: await execTargets(ctx.store, body),
+      // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
+      parameters: { command: body.command, timeout: body.timeout ?? 300 },
+    }),
+  'show-task': (ctx, body) => readTask(ctx.store, body.id),
+  'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
+  operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),
+  actions: (ctx, body) => applicationActions(ctx.store, body.application),
   'debug-log': async (ctx, body) => {
     if (!ctx.logs) throw new DroverError('not-supported', 'this controller keeps no agent logs');
     const level = body.level !== undefined ? parseLogLevel(body.level) : undefined;

@@ -64,6 +64,18 @@ export const agentRequests = {
   'unit-state': z.strictObject({ unit }),
   /** What goal-state shows the unit: its application's units and its relations' counterparts. */
   'goal-state': z.strictObject({ unit }),
+  /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
+  'start-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/) }),
+  /** action-log: one message, stored at once (`drover show-task` shows it while the action runs). */
+  'log-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/), message: z.string().max(16_384) }),
+  /** The task ended: completed, or failed (exit status, action-fail) with a message. */
+  'finish-task': z.strictObject({
+    unit,
+    task: z.string().regex(/^\d+$/),
+    status: z.enum(['completed', 'failed']),
+    message: z.string().max(16_384).optional(),
+    results: z.record(z.string(), z.unknown()),
+  }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({
     unit: unit.optional(),

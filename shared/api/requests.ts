@@ -14,6 +14,8 @@ const list = z
 const charm = z.strictObject({
   metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
   config: z.string().optional(),
+  /** actions.yaml, checked at deploy (shared/domain/actions.ts). */
+  actions: z.string().optional(),
   /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
   archive: z.string().optional(),
 });
@@ -77,6 +79,29 @@ export const requests = {
     type: z.enum(['unit', 'juju-unit', 'workload', 'machine', 'juju-machine', 'application']).optional(),
     n: z.coerce.number().int().min(1).max(1000).optional(),
   }),
+  /** `drover run <unit>... <action> [key=value...]`: one operation, a task per unit. */
+  run: z.strictObject({
+    units: z.array(name).min(1, { error: 'no unit specified' }).max(40),
+    action: name,
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+  /** `drover exec`: the command on every unit named or of the applications named. */
+  exec: z.strictObject({
+    units: z.array(name).max(40).optional(),
+    applications: z.array(name).max(40).optional(),
+    machines: z.array(name).max(40).optional(),
+    command: z.string().min(1, { error: 'no commands specified' }).max(100_000),
+    /** Seconds; Juju's default is 5 minutes. */
+    timeout: z.number().positive().optional(),
+  }),
+  /** `GET /v1/show-task?id=2`. */
+  'show-task': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'task id must be a number' }) }),
+  /** `GET /v1/show-operation?id=1`. */
+  'show-operation': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'operation id must be a number' }) }),
+  /** `GET /v1/operations?limit=50`: the latest operations, newest first. */
+  operations: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
+  /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
+  actions: z.strictObject({ application: name }),
 } as const;
 
 export type Operation = keyof typeof requests;

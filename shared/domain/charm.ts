@@ -4,6 +4,7 @@
 // fix the charm without reading drover's source.
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseActions, type Actions } from './actions.js';
 import { invalidArgument } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
 
@@ -33,6 +34,8 @@ export interface CharmMeta {
   /** Declared endpoints only; charmEndpoints() adds the implicit juju-info. */
   endpoints: Endpoint[];
   config: Record<string, ConfigOption>;
+  /** actions.yaml (shared/domain/actions.ts); absent: the charm defines no actions. */
+  actions?: Actions;
 }
 
 const METADATA = 'metadata.yaml';
@@ -129,7 +132,7 @@ const SECTIONS = [
 // Juju reserves `juju` and `juju-*` for endpoints it supplies itself (juju-info).
 const isReserved = (name: string) => name === 'juju' || name.startsWith('juju-');
 
-export function parseCharm(metadataYaml: string, configYaml?: string): CharmMeta {
+export function parseCharm(metadataYaml: string, configYaml?: string, actionsYaml?: string): CharmMeta {
   const raw = readYaml(METADATA, metadataYaml, metadataSchema);
   const charm = raw.name;
   if (!isValidApplicationName(charm)) {
@@ -187,6 +190,8 @@ export function parseCharm(metadataYaml: string, configYaml?: string): CharmMeta
   }
 
   const meta: CharmMeta = { name: charm, series, subordinate, endpoints, config: parseConfigOptions(configYaml) };
+  const actions = parseActions(charm, actionsYaml);
+  if (Object.keys(actions).length) meta.actions = actions;
   if (raw.summary != null) meta.summary = raw.summary;
   if (raw.description != null) meta.description = raw.description;
   return meta;

@@ -82,6 +82,11 @@ export interface Unit {
   /** application-version-set: the workload's version, and when the unit's hook set it. */
   workloadVersion?: string;
   workloadVersionSince?: string;
+  /**
+   * Ids of the unit's tasks (actions, exec) not yet finished, in the transaction that queues or
+   * finishes them: the unit item changing is what hints its agent (shared/domain/operations.ts).
+   */
+  pendingTasks?: string[];
   privateAddress?: string;
   publicAddress?: string;
   createdAt: string;

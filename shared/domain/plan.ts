@@ -19,6 +19,9 @@ export type EntityRef =
   | { kind: 'presence'; machine: string }
   /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
   | { kind: 'unitState'; unit: string }
+  /** An operation (`drover run`, `drover exec`) and the tasks it made, one per unit (shared/domain/operations.ts). */
+  | { kind: 'operation'; id: string }
+  | { kind: 'task'; id: string }
   /** An application's leadership lease (shared/domain/leadership.ts). */
   | { kind: 'lease'; application: string }
   /** An application's leader settings (leader-set / leader-get). */
@@ -84,6 +87,8 @@ export const refs = {
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
   unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
+  operation: (id: string): EntityRef => ({ kind: 'operation', id }),
+  task: (id: string): EntityRef => ({ kind: 'task', id }),
   lease: (application: string): EntityRef => ({ kind: 'lease', application }),
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
@@ -114,6 +119,10 @@ export const refName = (ref: EntityRef): string => {
       return `presence of machine ${ref.machine}`;
     case 'unitState':
       return `state of unit ${ref.unit}`;
+    case 'operation':
+      return `operation ${ref.id}`;
+    case 'task':
+      return `task ${ref.id}`;
     case 'lease':
       return `leadership lease of ${ref.application}`;
     case 'leaderSettings':

@@ -39,6 +39,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'statusLog',
   'presence',
   'unitState',
+  'operation',
+  'task',
   'lease',
   'leaderSettings',
 ]);
@@ -97,6 +99,9 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'statusLog':
     case 'presence':
     case 'unitState':
+    // A unit learns of its tasks from its own item's `pendingTasks`, which the same transaction changes.
+    case 'operation':
+    case 'task':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -7,7 +7,7 @@ import { ATTR, collectionOf, keyOf } from './keys.js';
 export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
   application: ['relations'],
-  unit: ['subordinates', 'scopes', 'openPorts'],
+  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
   machine: ['principals', 'addresses'],
   relation: [],
   scope: [],
@@ -17,6 +17,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   statusLog: [],
   presence: [],
   unitState: [],
+  operation: [],
+  task: [],
   lease: [],
   leaderSettings: [],
 };

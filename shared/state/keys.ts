@@ -76,6 +76,10 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // In the unit's partition but not its item: a hook's state-set must not change the unit
       // item the notifier watches, and the unit's removal deletes both (remove-unit).
       return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
+    case 'operation':
+      return { pk: `${model}#OP#${ref.id}`, sk: ITEM_SK };
+    case 'task':
+      return { pk: `${model}#TASK#${ref.id}`, sk: ITEM_SK };
     case 'lease':
       // Its own item, never the application's: extending a lease must not look like a change of
       // the application to the notifier, nor contend with config and upgrade transactions.
@@ -100,6 +104,9 @@ export function collectionOf(model: string, ref: EntityRef): { pk: string; sk: s
       return { pk: `${model}#RELATIONS`, sk: ref.key };
     case 'cleanup':
       return { pk: `${model}#CLEANUPS`, sk: ref.id };
+    // `drover operations` lists them newest first; TTL removes old ones, and their entries with them.
+    case 'operation':
+      return { pk: `${model}#OPERATIONS`, sk: padNumber(ref.id) };
     default:
       return undefined;
   }
@@ -110,6 +117,7 @@ export const collections = {
   unitsOf: (model: string, application: string) => `${model}#APP#${application}#UNITS`,
   relations: (model: string) => `${model}#RELATIONS`,
   cleanups: (model: string) => `${model}#CLEANUPS`,
+  operations: (model: string) => `${model}#OPERATIONS`,
   machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
   stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
 };
@@ -153,6 +161,10 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
       return { kind: 'cleanup', id };
     case 'MODEL':
       return { kind: 'model' };
+    case 'OP':
+      return { kind: 'operation', id };
+    case 'TASK':
+      return { kind: 'task', id };
     default:
       return undefined;
   }

@@ -138,6 +138,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const meta = parseCharm(
         readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
         existsSync(join(dir, 'config.yaml')) ? readFileSync(join(dir, 'config.yaml'), 'utf8') : undefined,
+        existsSync(join(dir, 'actions.yaml')) ? readFileSync(join(dir, 'actions.yaml'), 'utf8') : undefined,
       );
       const charmArchive = await charms.put(await packCharmDir(dir));
       return deploy(store, { charm: meta, charmArchive, ...request });

@@ -7,6 +7,7 @@ import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 import { applicationVersionSet } from './application-version-set.js';
 import { stateDelete, stateGet, stateSet } from './charm-state.js';
+import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
 import { configGet } from './config-get.js';
 import { goalState } from './goal-state.js';
 import { jujuLog } from './juju-log.js';
@@ -44,6 +45,10 @@ const COMMANDS: ToolCommand[] = [
   credentialGet,
   resourceGet,
   jujuReboot,
+  actionGet,
+  actionSet,
+  actionLog,
+  actionFail,
   isLeader,
   leaderGet,
   leaderSet,

@@ -78,16 +78,14 @@ describe('images: DescribeImages lookup', () => {
   });
 
   it('reports a throttled lookup as transient', async () => {
-    ec2
-      .on(DescribeImagesCommand)
-      .rejects(
-        new EC2ServiceException({
-          name: 'RequestLimitExceeded',
-          $fault: 'client',
-          $metadata: { httpStatusCode: 503 },
-          message: 'Request limit exceeded.',
-        }),
-      );
+    ec2.on(DescribeImagesCommand).rejects(
+      new EC2ServiceException({
+        name: 'RequestLimitExceeded',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 503 },
+        message: 'Request limit exceeded.',
+      }),
+    );
     const err = await describeImagesFinder(client, 'us-east-1')('jammy', 'amd64').catch((e: unknown) => e);
     expect(err).toMatchObject({ transient: true, message: 'cannot find an image: Request limit exceeded. (RequestLimitExceeded)' });
   });

@@ -1,0 +1,265 @@
+// Juju 3's action commands (https://github.com/juju/juju/tree/3.6/cmd/juju/action): actions,
+// run, show-task, operations (list-operations), show-operation.
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import type { ActionSpec } from '../../shared/domain/actions.js';
+import type { Task } from '../../shared/domain/operations.js';
+import { operationStatus } from '../../shared/domain/operations.js';
+import { isValidApplicationName } from '../../shared/domain/names.js';
+import type { Cli } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { parseDuration, printData, type DataFormat } from '../output.js';
+import { renderTable, type Cell } from '../table.js';
+import { describeQueued, goTime, operationDocument, plainResults, taskDocument, yaml, type OperationView } from '../task-output.js';
+import { waitForTasks } from '../wait-tasks.js';
+
+/** Juju's action and key name rule (charm.GetActionNameRule). */
+const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/** `mysql/0` or `mysql/leader`. */
+const UNIT_OR_LEADER = /^([a-z][a-z0-9]*(?:-[a-z0-9]*[a-z][a-z0-9]*)*)\/(\d+|leader)$/;
+
+interface Queued {
+  operation: string;
+  tasks: { id: string; unit: string }[];
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Juju's addValueToMap: `a.b.c=v` nests, a later value replaces an earlier one. */
+function setPath(target: Record<string, unknown>, keys: string[], value: unknown) {
+  let map = target;
+  for (const key of keys.slice(0, -1)) {
+    if (!isMap(map[key])) map[key] = {};
+    map = map[key] as Record<string, unknown>;
+  }
+  map[keys[keys.length - 1]!] = value;
+}
+
+/** `run`'s arguments, checked as Juju's Init checks them. */
+export function parseRunArgs(args: string[]): { units: string[]; action: string; assignments: [string[], string][] } {
+  const units: string[] = [];
+  const applications = new Set<string>();
+  let action = '';
+  for (const arg of args) {
+    const unit = UNIT_OR_LEADER.exec(arg);
+    if (unit) {
+      applications.add(unit[1]!);
+      units.push(arg);
+    } else if (NAME.test(arg)) {
+      action = arg;
+      break;
+    } else {
+      throw new UsageError(`invalid unit or action name "${arg}"`);
+    }
+  }
+  if (units.length === 0) throw new UsageError('no unit specified');
+  if (action === '') throw new UsageError('no action specified');
+  if (applications.size > 1) throw new UsageError('all units must be of the same application');
+  const assignments: [string[], string][] = [];
+  for (const arg of args.slice(units.length + 1)) {
+    const eq = arg.indexOf('=');
+    if (eq === -1) throw new UsageError(`argument "${arg}" must be of the form key.key.key...=value`);
+    const keys = arg.slice(0, eq).split('.');
+    for (const key of keys) {
+      if (!NAME.test(key)) {
+        throw new UsageError(
+          `key "${key}" must start and end with lowercase alphanumeric, and contain only lowercase alphanumeric and hyphens`,
+        );
+      }
+    }
+    assignments.push([keys, arg.slice(eq + 1)]);
+  }
+  return { units, action, assignments };
+}
+
+async function readParams(path: string | undefined, assignments: [string[], string][], stringArgs: boolean) {
+  let params: Record<string, unknown> = {};
+  if (path !== undefined) {
+    let doc: unknown;
+    try {
+      doc = parseYaml(await readFile(path, 'utf8'));
+    } catch (e) {
+      throw new CliError(`cannot read params file "${path}": ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (doc !== null && doc !== undefined && !isMap(doc)) throw new CliError('params must contain a YAML map with string keys');
+    params = (doc as Record<string, unknown> | null) ?? {};
+  }
+  for (const [keys, raw] of assignments) {
+    // Values are YAML (`n=3` is a number) unless --string-args, as in Juju.
+    let value: unknown = raw;
+    if (!stringArgs) {
+      try {
+        value = parseYaml(raw);
+      } catch {
+        value = raw;
+      }
+    }
+    setPath(params, keys, value ?? raw);
+  }
+  return params;
+}
+
+/** Prints finished tasks as `juju run` does, and fails (exit 1) if any failed. */
+export function printTaskResults(cli: Cli, tasks: Task[], format: 'plain' | DataFormat): void {
+  if (format !== 'plain') {
+    const doc = Object.fromEntries(tasks.map((t) => [t.unit, taskDocument(t)]));
+    return printData(cli.io, doc, format);
+  }
+  if (tasks.length === 1) {
+    const task = tasks[0]!;
+    const { stdout, stderr } = plainResults(task);
+    cli.io.stdout(stdout);
+    if (stderr) cli.io.stderr(stderr);
+    if (task.status !== 'completed') {
+      cli.io.stderr(`Action id ${task.id} failed: ${task.message ?? task.status}\n`);
+      throw new CliError('', true);
+    }
+    return;
+  }
+  cli.io.stdout(yaml(Object.fromEntries(tasks.map((t) => [t.unit, taskDocument(t)]))));
+  if (tasks.some((t) => t.status !== 'completed')) throw new CliError('', true);
+}
+
+export function registerActions(program: Command, cli: Cli): void {
+  program
+    .command('actions')
+    .alias('list-actions')
+    .description("List the actions an application's charm defines.")
+    .argument('<application>', 'the application')
+    .option('--schema', "show each action parameters' JSON Schema")
+    .addOption(new Option('--format <format>', 'output format').choices(['default', 'tabular', 'json', 'yaml']).default('default'))
+    .action(async (application: string, opts: { schema?: boolean; format: string }) => {
+      if (!isValidApplicationName(application)) throw new UsageError(`invalid application name "${application}"`);
+      const { actions } = await (await cli.client()).get<{ actions: Record<string, ActionSpec> }>('actions', { application });
+      const names = Object.keys(actions).sort();
+      // Juju: --schema prints YAML unless told otherwise; tabular lists names and descriptions.
+      const format = opts.format === 'default' ? (opts.schema ? 'yaml' : 'tabular') : opts.format;
+      if (opts.schema) {
+        if (format === 'tabular') throw new UsageError('full schema not compatible with tabular output');
+        return printData(cli.io, Object.fromEntries(names.map((n) => [n, actions[n]!.params])), format as DataFormat);
+      }
+      if (format !== 'tabular')
+        return printData(cli.io, Object.fromEntries(names.map((n) => [n, actions[n]!.description])), format as DataFormat);
+      if (!names.length) return cli.io.stderr(`No actions defined for ${application}.\n`);
+      const rows: Cell[][] = [['Action', 'Description'], ...names.map((n) => [n, actions[n]!.description])];
+      cli.io.stdout(renderTable(rows, cli.colour));
+    });
+
+  program
+    .command('run')
+    .description('Run an action on the given unit(s), and wait for its results.')
+    .argument('<unit-and-action...>', '<unit> [<unit> ...] <action-name> [<key>=<value> [<key>[.<key> ...]=<value>]]')
+    .option('--params <file>', 'path to yaml-formatted params file')
+    .option('--string-args', 'use raw string values of CLI args')
+    .option('--background', 'run the task in the background')
+    .option('--wait <duration>', 'maximum wait time for a task to complete (default: no limit)')
+    .addOption(new Option('--format <format>', 'output format').choices(['plain', 'json', 'yaml']).default('plain'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  drover run mysql/3 backup --background
+  drover run mysql/3 backup --wait=2m
+  drover run mysql/3 backup --format yaml
+  drover run mysql/3 backup out=out.tar.bz2 file.kind=xz file.quality=high
+  drover run mysql/3 backup --params p.yml file.kind=xz`,
+    )
+    .action(
+      async (
+        args: string[],
+        opts: { params?: string; stringArgs?: boolean; background?: boolean; wait?: string; format: 'plain' | DataFormat },
+      ) => {
+        const { units, action, assignments } = parseRunArgs(args);
+        if (opts.background && opts.wait !== undefined) throw new UsageError('cannot specify both --wait and --background');
+        const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : undefined;
+        const parameters = await readParams(opts.params, assignments, opts.stringArgs ?? false);
+        const client = await cli.client();
+        const queued = await client.post<'run', Queued>('run', { units, action, parameters });
+        await reportQueued(cli, client, queued, { background: opts.background ?? false, waitMs, format: opts.format });
+      },
+    );
+
+  program
+    .command('show-task')
+    .description('Show the results of a task: its status, log and results.')
+    .argument('<task-id>', 'the task (the ids `drover run` prints)')
+    .addOption(new Option('--format <format>', 'output format').choices(['plain', 'json', 'yaml']).default('plain'))
+    .action(async (id: string, opts: { format: 'plain' | DataFormat }) => {
+      if (!/^\d+$/.test(id)) throw new UsageError(`invalid task id "${id}"`);
+      const task = await (await cli.client()).get<Task>('show-task', { id });
+      if (opts.format !== 'plain') return printData(cli.io, taskDocument(task), opts.format);
+      for (const entry of task.log) cli.io.stderr(`${goTime(entry.timestamp)} ${entry.message}\n`);
+      if (!['completed', 'failed', 'cancelled', 'aborted'].includes(task.status)) {
+        return cli.io.stdout(`Task ${task.id} is ${task.status}\n`);
+      }
+      printTaskResults(cli, [task], 'plain');
+    });
+
+  program
+    .command('operations')
+    .alias('list-operations')
+    .description('List the latest operations (actions run and commands executed), newest first.')
+    .option('--limit <n>', 'how many operations to show', '50')
+    .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
+    .action(async (opts: { limit: string; format: 'tabular' | DataFormat }) => {
+      if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1) throw new UsageError('--limit must be a positive integer');
+      const { operations } = await (await cli.client()).get<{ operations: OperationView[] }>('operations', { limit: opts.limit });
+      if (opts.format !== 'tabular')
+        return printData(cli.io, Object.fromEntries(operations.map((o) => [o.id, operationDocument(o)])), opts.format);
+      if (!operations.length) return cli.io.stderr('No operations to display.\n');
+      const rows: Cell[][] = [['ID', 'Status', 'Started', 'Finished', 'Task IDs', 'Summary']];
+      for (const o of operations) {
+        const doc = operationDocument(o) as { timing: { started?: string; completed?: string } };
+        rows.push([
+          o.id,
+          operationStatus(o.taskItems),
+          short(doc.timing.started),
+          short(doc.timing.completed),
+          o.tasks.join(','),
+          o.summary,
+        ]);
+      }
+      cli.io.stdout(renderTable(rows, cli.colour));
+    });
+
+  program
+    .command('show-operation')
+    .description('Show an operation: its action, status, timing and tasks.')
+    .argument('<operation-id>', 'the operation (the ids `drover run` and `drover operations` print)')
+    .addOption(new Option('--format <format>', 'output format').choices(['json', 'yaml']).default('yaml'))
+    .action(async (id: string, opts: { format: DataFormat }) => {
+      if (!/^\d+$/.test(id)) throw new UsageError(`invalid operation id "${id}"`);
+      const operation = await (await cli.client()).get<OperationView>('show-operation', { id });
+      printData(cli.io, operationDocument(operation), opts.format);
+    });
+}
+
+/** `2024-01-02T15:04:05` as the operations table shows times. */
+const short = (goTimeText: string | undefined) => (goTimeText ? goTimeText.slice(0, 19).replace(' ', 'T') : '');
+
+/** After queueing: --background prints how to check; otherwise wait and print the results. */
+export async function reportQueued(
+  cli: Cli,
+  client: Awaited<ReturnType<Cli['client']>>,
+  queued: Queued,
+  opts: { background: boolean; waitMs: number | undefined; format: 'plain' | DataFormat },
+): Promise<Task[] | undefined> {
+  if (opts.background) {
+    if (queued.tasks.length === 1) cli.io.stdout(`Scheduled operation ${queued.operation} with task ${queued.tasks[0]!.id}\n`);
+    else cli.io.stdout(`Scheduled ${describeQueued(queued.operation, queued.tasks)}`);
+    cli.io.stdout(`Check operation status with 'drover show-operation ${queued.operation}'\n`);
+    if (queued.tasks.length === 1) cli.io.stdout(`Check task status with 'drover show-task ${queued.tasks[0]!.id}'\n`);
+    return undefined;
+  }
+  cli.io.stderr(`Running ${describeQueued(queued.operation, queued.tasks)}\n`);
+  for (const t of queued.tasks) cli.io.stderr(`Waiting for task ${t.id}...\n`);
+  const tasks = await waitForTasks(
+    cli,
+    client,
+    queued.tasks.map((t) => t.id),
+    opts.waitMs,
+  );
+  printTaskResults(cli, tasks, opts.format);
+  return tasks;
+}

@@ -1,0 +1,34 @@
+// Waiting for tasks, as `juju run` and `juju exec` do unless --background: poll each task until
+// it has finished, printing its action-log messages as they arrive (on stderr, as Juju's log
+// message handler does), up to --wait.
+import type { Task } from '../shared/domain/operations.js';
+import { FINISHED } from '../shared/domain/operations.js';
+import type { ApiClient } from './client.js';
+import type { Cli } from './context.js';
+import { CliError } from './errors.js';
+import { sleep } from './output.js';
+import { goTime } from './task-output.js';
+
+const POLL_MS = 500;
+
+export async function waitForTasks(cli: Cli, client: ApiClient, ids: string[], waitMs: number | undefined): Promise<Task[]> {
+  const deadline = waitMs === undefined ? Infinity : Date.now() + waitMs;
+  const finished = new Map<string, Task>();
+  const logged = new Map<string, number>();
+  for (;;) {
+    for (const id of ids) {
+      if (finished.has(id)) continue;
+      const task = await client.get<Task>('show-task', { id });
+      const seen = logged.get(id) ?? 0;
+      for (const entry of task.log.slice(seen)) cli.io.stderr(`${goTime(entry.timestamp)} ${entry.message}\n`);
+      logged.set(id, task.log.length);
+      if (FINISHED.includes(task.status)) finished.set(id, task);
+    }
+    if (finished.size === ids.length) return ids.map((id) => finished.get(id)!);
+    if (Date.now() >= deadline) {
+      const pending = ids.filter((id) => !finished.has(id));
+      throw new CliError(`timed out waiting for results from: ${pending.map((id) => `task ${id}`).join(', ')}`);
+    }
+    if (await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), cli.io.signal)) throw new CliError('interrupted');
+  }
+}

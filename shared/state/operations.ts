@@ -1,0 +1,76 @@
+// Operations and tasks in the table (shared/domain/operations.ts): queueing, the agent's steps,
+// and the reads `drover show-task`, `show-operation` and `operations` need.
+import type { Application, Unit } from '../domain/entities.js';
+import { notFound } from '../domain/errors.js';
+import { byTaskId, type Operation, type Task, type TaskLogEntry } from '../domain/operations.js';
+import { refs, type EntityRef } from '../domain/plan.js';
+import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../domain/plans/enqueue-operation.js';
+import { planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
+import { collections } from './keys.js';
+import { getEach, getItem, getMany, getSequence, getUnit, listCollection } from './reads.js';
+import { runOperation } from './run-operation.js';
+import type { Store } from './store.js';
+
+export const getTask = (store: Store, id: string) => getItem<Task>(store, refs.task(id));
+export const getOperation = (store: Store, id: string) => getItem<Operation>(store, refs.operation(id));
+
+export async function enqueueOperation(store: Store, intent: EnqueueIntent): Promise<EnqueueResult> {
+  return runOperation(store, `cannot queue action "${intent.action}"`, async (store) => {
+    const [units, taskSequence] = await Promise.all([getEach<Unit>(store, intent.units.map(refs.unit)), getSequence(store, TASK_SEQUENCE)]);
+    const names = [...new Set(units.filter((u): u is Unit => !!u).map((u) => u.application))];
+    const applications = await getMany<Application>(store, names.map(refs.application));
+    return planEnqueueOperation({ units, applications, taskSequence }, intent, store.now().toISOString());
+  });
+}
+
+export async function startTask(store: Store, id: string): Promise<Task> {
+  return runOperation(store, `cannot start task ${id}`, async (store) =>
+    planStartTask(await getTask(store, id), id, store.now().toISOString()),
+  );
+}
+
+export async function logTask(store: Store, id: string, message: string): Promise<void> {
+  const entry: TaskLogEntry = { timestamp: store.now().toISOString(), message };
+  await runOperation(store, `cannot log to task ${id}`, async (store) => planLogTask(await getTask(store, id), id, entry));
+}
+
+export async function finishTask(store: Store, id: string, outcome: TaskOutcome): Promise<Task> {
+  return runOperation(store, `cannot finish task ${id}`, async (store) => {
+    const task = await getTask(store, id);
+    const unit = task ? await getUnit(store, task.unit) : undefined;
+    return planFinishTask(task, id, outcome, unit !== undefined, store.now().toISOString());
+  });
+}
+
+export async function readTask(store: Store, id: string): Promise<Task> {
+  const task = await getTask(store, id);
+  if (!task) throw notFound(`task ${id} not found`);
+  return task;
+}
+
+export interface OperationView extends Operation {
+  taskItems: Task[];
+}
+
+export async function readOperation(store: Store, id: string): Promise<OperationView> {
+  const operation = await getOperation(store, id);
+  if (!operation) throw notFound(`operation ${id} not found`);
+  const taskItems = await getMany<Task>(store, [...operation.tasks].sort(byTaskId).map(refs.task));
+  return { ...operation, taskItems };
+}
+
+/** The latest operations, newest first (Juju's list-operations shows the last 50 by default). */
+export async function listOperations(store: Store, limit = 50): Promise<OperationView[]> {
+  // The index is in id order, oldest first; read it all (TTL bounds it) and keep the newest.
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listCollection(store, collections.operations(store.model), cursor ? { cursor } : {});
+    ids.push(...page.items.map((r: EntityRef) => (r.kind === 'operation' ? r.id : '')).filter(Boolean));
+    cursor = page.cursor;
+  } while (cursor);
+  const newest = ids.sort(byTaskId).slice(-limit).reverse();
+  const operations = await getMany<Operation>(store, newest.map(refs.operation));
+  const tasks = await getMany<Task>(store, operations.flatMap((o) => o.tasks).map(refs.task));
+  return operations.map((o) => ({ ...o, taskItems: tasks.filter((t) => t.operation === o.id).sort((a, b) => byTaskId(a.id, b.id)) }));
+}
