@@ -87,7 +87,7 @@ export interface ToolContext {
 export interface ToolIO {
   /** The hook's working directory: relative `-o` and `--file` paths are resolved against it. */
   cwd: string;
-  /** Standard input, sent only by tools that read it (`relation-set --file -`). */
+  /** Standard input, sent only by tools that read it (`relation-set --file -`, `state-set --file -`). */
   stdin?: string;
 }
 
