@@ -75,8 +75,8 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       lostAfterMs(ctx),
     );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    // The model's config tells the unit agents their update-status interval: they learn of a
-    // change at their next read of the view.
+    // The model's config tells the unit agents their update-status interval; a change hints every
+    // machine (shared/messaging/hint-plan.ts), so they read it again at once.
     return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
   },
   'set-unit-status': async (ctx, body) => {

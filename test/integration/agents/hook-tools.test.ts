@@ -11,6 +11,7 @@ import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getUnitState } from '../../../shared/state/reads.js';
 import { runOperation } from '../../../shared/state/run-operation.js';
 import { readStatus } from '../../../shared/state/status.js';
+import { setModelConfig } from '../../../shared/state/model.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const INTERVAL_MS = 2_000;
@@ -160,5 +161,20 @@ describe('update-status', () => {
       agentStatus: { current: 'idle' },
       workloadStatus: { current: 'active', message: 'ready' },
     });
+  });
+});
+
+describe('model-config', () => {
+  it('a change of update-status-hook-interval reaches running agents at once', async () => {
+    const { machine, unit } = await startTools('tools-e');
+    const count = () => hookLog(h, machine, unit).filter((l) => l.startsWith('hook=update-status')).length;
+    await waitFor('an update-status', count, (n) => n >= 1);
+    // Through the API's own rule (60m is within Juju's bounds): the notifier hints every machine.
+    await setModelConfig(h.store, { set: { 'update-status-hook-interval': '60m' } });
+    await h.drain();
+    await new Promise((r) => setTimeout(r, 1_500)); // the hint arrives and the view is read again
+    const after = count();
+    await new Promise((r) => setTimeout(r, INTERVAL_MS * 2.5));
+    expect(count()).toBe(after);
   });
 });
