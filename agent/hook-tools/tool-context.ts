@@ -17,16 +17,6 @@ export interface WorkloadStatus {
   message: string;
 }
 
-/** network-get's answer for one binding, in Juju's shape (apiserver params.NetworkInfoResult). */
-export interface NetworkInfo {
-  bindAddresses: { macAddress: string; interfaceName: string; addresses: { hostname: string; value: string; cidr: string }[] }[];
-  egressSubnets: string[];
-  ingressAddresses: string[];
-}
-
-export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
-import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
-
 /** What the action tools reach while an action (or juju-exec) runs (jujuc's action-* commands). */
 export interface ActionToolContext {
   readonly name: string;
@@ -39,6 +29,16 @@ export interface ActionToolContext {
   /** action-fail: the task ends failed with this message, whatever the exit status. */
   fail(message: string): void;
 }
+
+/** network-get's answer for one binding, in Juju's shape (apiserver params.NetworkInfoResult). */
+export interface NetworkInfo {
+  bindAddresses: { macAddress: string; interfaceName: string; addresses: { hostname: string; value: string; cidr: string }[] }[];
+  egressSubnets: string[];
+  ingressAddresses: string[];
+}
+
+export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
+import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
 
 export interface ToolContext {
   readonly unitName: string;

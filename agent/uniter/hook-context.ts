@@ -35,6 +35,8 @@ export interface HookContextInit {
   config: { values: Record<string, ConfigValue>; options: string[] };
   addresses: { private: string; public: string };
   workload: WorkloadStatus;
+  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
+  action?: ActionToolContext;
   /** The unit's open ports as state last said. */
   openPorts: string[];
   /** The charm's endpoint names (juju-info included): the bindings network-get knows. */
@@ -42,8 +44,6 @@ export interface HookContextInit {
   network: NetworkInfo;
   /** The unit's workload version as state last said: setting it again sends nothing. */
   workloadVersion?: string;
-  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
-  action?: ActionToolContext;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
 }

@@ -24,7 +24,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
-import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
+import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
@@ -169,13 +169,13 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
     });
   },
-  'unit-state': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
-  },
-  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
   'start-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
+    }
     await ownTask(ctx, body.unit, body.task);
     return startTask(ctx.store, body.task);
   },
@@ -187,6 +187,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'finish-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired while it ran: nothing left to record, and the agent must not retry forever.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: body.status };
+    }
     await ownTask(ctx, body.unit, body.task);
     return finishTask(ctx.store, body.task, {
       status: body.status,
@@ -194,6 +199,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.message !== undefined ? { message: body.message } : {}),
     });
   },
+  'unit-state': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
+  },
+  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
   log: async (ctx, body) => {
     if (body.unit !== undefined) await ownUnit(ctx, body.unit);
     const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;

@@ -60,10 +60,6 @@ export const agentRequests = {
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
     leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
   }),
-  /** The unit's charm state, read when a hook first calls state-get. */
-  'unit-state': z.strictObject({ unit }),
-  /** What goal-state shows the unit: its application's units and its relations' counterparts. */
-  'goal-state': z.strictObject({ unit }),
   /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
   'start-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/) }),
   /** action-log: one message, stored at once (`drover show-task` shows it while the action runs). */
@@ -76,6 +72,10 @@ export const agentRequests = {
     message: z.string().max(16_384).optional(),
     results: z.record(z.string(), z.unknown()),
   }),
+  /** The unit's charm state, read when a hook first calls state-get. */
+  'unit-state': z.strictObject({ unit }),
+  /** What goal-state shows the unit: its application's units and its relations' counterparts. */
+  'goal-state': z.strictObject({ unit }),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
   log: z.strictObject({
     unit: unit.optional(),

@@ -79,14 +79,14 @@ export interface Unit {
   /** The charm URL the unit's agent has deployed, as it reported it; status shows `upgrading-from` while it differs from the application's. */
   charmUrl?: string;
   openPorts: string[];
-  /** application-version-set: the workload's version, and when the unit's hook set it. */
-  workloadVersion?: string;
-  workloadVersionSince?: string;
   /**
    * Ids of the unit's tasks (actions, exec) not yet finished, in the transaction that queues or
    * finishes them: the unit item changing is what hints its agent (shared/domain/operations.ts).
    */
   pendingTasks?: string[];
+  /** application-version-set: the workload's version, and when the unit's hook set it. */
+  workloadVersion?: string;
+  workloadVersionSince?: string;
   privateAddress?: string;
   publicAddress?: string;
   createdAt: string;

@@ -17,11 +17,11 @@ export type EntityRef =
   | { kind: 'statusLog'; entity: string; at: string; type: string }
   /** When a machine's agent was last seen on the agent API (shared/domain/presence.ts). */
   | { kind: 'presence'; machine: string }
-  /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
-  | { kind: 'unitState'; unit: string }
   /** An operation (`drover run`, `drover exec`) and the tasks it made, one per unit (shared/domain/operations.ts). */
   | { kind: 'operation'; id: string }
   | { kind: 'task'; id: string }
+  /** A unit's charm state (state-get/state-set), kept apart from the unit item the agents watch. */
+  | { kind: 'unitState'; unit: string }
   /** An application's leadership lease (shared/domain/leadership.ts). */
   | { kind: 'lease'; application: string }
   /** An application's leader settings (leader-set / leader-get). */
@@ -86,9 +86,9 @@ export const refs = {
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),
   statusLog: (entity: string, at: string, type: string): EntityRef => ({ kind: 'statusLog', entity, at, type }),
   presence: (machine: string): EntityRef => ({ kind: 'presence', machine }),
-  unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
   operation: (id: string): EntityRef => ({ kind: 'operation', id }),
   task: (id: string): EntityRef => ({ kind: 'task', id }),
+  unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
   lease: (application: string): EntityRef => ({ kind: 'lease', application }),
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
 };
@@ -117,12 +117,12 @@ export const refName = (ref: EntityRef): string => {
       return `status log ${ref.entity} ${ref.at}`;
     case 'presence':
       return `presence of machine ${ref.machine}`;
-    case 'unitState':
-      return `state of unit ${ref.unit}`;
     case 'operation':
       return `operation ${ref.id}`;
     case 'task':
       return `task ${ref.id}`;
+    case 'unitState':
+      return `state of unit ${ref.unit}`;
     case 'lease':
       return `leadership lease of ${ref.application}`;
     case 'leaderSettings':

@@ -40,9 +40,9 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'cleanup',
   'statusLog',
   'presence',
-  'unitState',
   'operation',
   'task',
+  'unitState',
   'lease',
   'leaderSettings',
 ]);
@@ -101,10 +101,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'cleanup':
     case 'statusLog':
     case 'presence':
-    case 'unitState':
     // A unit learns of its tasks from its own item's `pendingTasks`, which the same transaction changes.
     case 'operation':
     case 'task':
+    case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
 }

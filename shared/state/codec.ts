@@ -16,9 +16,9 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   cleanup: [],
   statusLog: [],
   presence: [],
-  unitState: [],
   operation: [],
   task: [],
+  unitState: [],
   lease: [],
   leaderSettings: [],
 };

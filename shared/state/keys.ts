@@ -72,14 +72,14 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // Its own item, never the machine's: a heartbeat must not change what the provisioner and
       // the notifier watch (the machine item), and the stream consumers skip this kind.
       return { pk: `${model}#PRESENCE#${ref.machine}`, sk: ITEM_SK };
-    case 'unitState':
-      // In the unit's partition but not its item: a hook's state-set must not change the unit
-      // item the notifier watches, and the unit's removal deletes both (remove-unit).
-      return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
     case 'operation':
       return { pk: `${model}#OP#${ref.id}`, sk: ITEM_SK };
     case 'task':
       return { pk: `${model}#TASK#${ref.id}`, sk: ITEM_SK };
+    case 'unitState':
+      // In the unit's partition but not its item: a hook's state-set must not change the unit
+      // item the notifier watches, and the unit's removal deletes both (remove-unit).
+      return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
     case 'lease':
       // Its own item, never the application's: extending a lease must not look like a change of
       // the application to the notifier, nor contend with config and upgrade transactions.

@@ -5,9 +5,9 @@
 import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
 import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
+import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
 import { applicationVersionSet } from './application-version-set.js';
 import { stateDelete, stateGet, stateSet } from './charm-state.js';
-import { actionFail, actionGet, actionLog, actionSet } from './actions.js';
 import { configGet } from './config-get.js';
 import { goalState } from './goal-state.js';
 import { jujuLog } from './juju-log.js';
@@ -35,6 +35,10 @@ const COMMANDS: ToolCommand[] = [
   relationList,
   statusSet,
   statusGet,
+  actionGet,
+  actionSet,
+  actionLog,
+  actionFail,
   openedPorts,
   networkGet,
   goalState,
@@ -45,10 +49,6 @@ const COMMANDS: ToolCommand[] = [
   credentialGet,
   resourceGet,
   jujuReboot,
-  actionGet,
-  actionSet,
-  actionLog,
-  actionFail,
   isLeader,
   leaderGet,
   leaderSet,
