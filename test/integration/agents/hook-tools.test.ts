@@ -93,7 +93,7 @@ describe('the other hook tools, from a charm', () => {
     expect((await readStatus(h.store)).applications['tools-a']).toMatchObject({ version: '1.2.3' });
   });
 
-  it("a failing hook's state-set is never committed", async () => {
+  it("a failing hook's state-set is never committed; its application-version-set, applied at once as in Juju, stands", async () => {
     const { machine, unit } = await startTools('tools-b');
     await setApplicationConfig(h.store, 'tools-b', { set: { note: 'fail' } });
     await waitFor(
@@ -111,6 +111,7 @@ describe('the other hook tools, from a charm', () => {
       '{"counter":"2","greeting":"hello world"}\n',
     );
     expect((await getUnitState(h.store, unit))?.state).toEqual({ counter: '1', greeting: 'hello world' });
+    expect((await unitOf(h, unit))?.workloadVersion).toBe('2.0.0');
   });
 });
 

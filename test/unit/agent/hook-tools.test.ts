@@ -84,7 +84,7 @@ class FakeContext implements ToolContext {
     };
   }
   versions: string[] = [];
-  setWorkloadVersion(version: string) {
+  async setWorkloadVersion(version: string) {
     this.versions.push(version);
   }
   state: Record<string, string> = { token: 'abc', empty: '' };
