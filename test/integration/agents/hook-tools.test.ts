@@ -64,14 +64,10 @@ describe('the other hook tools, from a charm', () => {
     const network = JSON.parse(install['network-get website --format=json']!.output);
     const address = network['ingress-addresses'][0];
     expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(network['bind-addresses'][0].addresses[0]).toMatchObject({ value: address, address });
-    expect(Object.keys(network['bind-addresses'][0])).toEqual([
-      'mac-address',
-      'interface-name',
-      'addresses',
-      'macaddress',
-      'interfacename',
-    ]);
+    // JSON without the YAML-only older spellings (address, macaddress, interfacename).
+    expect(Object.keys(network['bind-addresses'][0].addresses[0])).toEqual(['hostname', 'value', 'cidr']);
+    expect(network['bind-addresses'][0].addresses[0].value).toBe(address);
+    expect(Object.keys(network['bind-addresses'][0])).toEqual(['mac-address', 'interface-name', 'addresses']);
     expect(network['egress-subnets']).toEqual([`${address}/32`]);
     expect(install['network-get website --ingress-address']).toEqual({ rc: 0, output: `${address}\n` });
     expect(install['network-get nowhere']).toEqual({ rc: 1, output: 'ERROR no network config found for binding "nowhere"\n' });
