@@ -42,10 +42,10 @@ export interface RemoteState {
    * their settings versions. Absent for a relation not read yet.
    */
   members: Record<string, Record<string, number>>;
-  /** The update-status timer has fired (update-status-timer.ts). */
-  updateStatusDue?: boolean;
   /** For each relation in scope: the version of the other side's application bag. */
   appVersions?: Record<string, number>;
+  /** The update-status timer has fired (update-status-timer.ts). */
+  updateStatusDue?: boolean;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
 }

@@ -76,10 +76,19 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       applications.map((a) => a.name),
       lostAfterMs(ctx),
     );
-    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
+    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
     // The model's config tells the unit agents their update-status interval; a change hints every
     // machine (shared/messaging/hint-plan.ts), so they read it again at once.
-    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
+    return {
+      model: ctx.store.model,
+      ...(model?.uuid ? { modelUuid: model.uuid } : {}),
+      machine: visible,
+      units,
+      applications,
+      relations,
+      leadership,
+      modelConfig: model?.config ?? {},
+    };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
