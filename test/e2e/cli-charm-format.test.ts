@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { packEntries, unpackCharmArchive, type Entry } from '../../shared/charmstore/charm-archive.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { getApplication, getMachine, getRelation } from '../../shared/state/reads.js';
 import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
@@ -138,6 +138,33 @@ describe('the API takes a .charm archive as it is', () => {
     const hostile = readFileSync(packDotCharm(charmDir('ops-dispatch'), [{ name: '../../evil', mode: 0o100644, data: 'x' }]));
     await expect(receiveCharm(empty, { metadata, manifest, archive: hostile.toString('base64') })).rejects.toThrow(/invalid charm archive/);
     expect(readdirSync(emptyDir)).toEqual([]);
+  });
+});
+
+describe('the API checks a tar.gz as agents will unpack it', () => {
+  it('refuses links out of the charm and entries beneath links, storing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-tar-'));
+    const charms = localCharmStore(dir);
+    const metadata = 'name: t\nseries: [jammy]\n';
+    const file = { path: 'metadata.yaml', type: 'file' as const, mode: 0o644, data: Buffer.from(metadata) };
+    const upload = (entries: Entry[]) => receiveCharm(charms, { metadata, archive: packEntries(entries).toString('base64') });
+    await expect(upload([file, { path: 'hooks', type: 'symlink', mode: 0o777, linkTarget: '/etc' }])).rejects.toThrow(
+      'invalid charm archive: "hooks" could lead out of the charm',
+    );
+    await expect(
+      upload([
+        file,
+        { path: 'd', type: 'symlink', mode: 0o777, linkTarget: '.' },
+        { path: 'd/up', type: 'symlink', mode: 0o777, linkTarget: '../escape' },
+      ]),
+    ).rejects.toThrow('invalid charm archive: "d/up" could lead out of the charm');
+    await expect(receiveCharm(charms, { metadata, archive: Buffer.from('not a tar').toString('base64') })).rejects.toThrow(
+      /^invalid charm archive: /,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    // A well-formed one is stored.
+    const { charmArchive } = await upload([file, { path: 'install', type: 'symlink', mode: 0o777, linkTarget: 'metadata.yaml' }]);
+    expect(readdirSync(dir)).toEqual([`${charmArchive}.tar.gz`]);
   });
 });
 
