@@ -43,6 +43,8 @@ export interface RemoteState {
   members: Record<string, Record<string, number>>;
   /** The update-status timer has fired (update-status-timer.ts). */
   updateStatusDue?: boolean;
+  /** For each relation in scope: the version of the other side's application bag. */
+  appVersions?: Record<string, number>;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
 }
@@ -139,6 +141,7 @@ export function relationStep(
   local: LocalRelation | undefined,
   members: Record<string, number> | undefined,
   departing: { self: boolean } | undefined,
+  appVersion?: number,
 ): Step | undefined {
   const base = { relation: relation.key, relationId: relation.id, endpoint: relation.endpoint };
   const known = Object.keys(local?.members ?? {}).sort(byName);
@@ -152,6 +155,8 @@ export function relationStep(
     if (!local?.broken) return hook({ kind: 'relation-broken', ...base });
     return { kind: 'leave-scope', relation: relation.key };
   }
+  // Juju ≥ 2.8: relation-created runs once, before any -joined (ops's RelationCreatedEvent).
+  if (local?.created === false) return hook({ kind: 'relation-created', ...base });
   if (!members) return { kind: 'wait', why: 'members' };
   const owed = known.find((u) => seen[u] === null);
   if (owed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: owed, version: members[owed] ?? 0 });
@@ -163,6 +168,8 @@ export function relationStep(
   if (joined !== undefined) return hook({ kind: 'relation-joined', ...base, remoteUnit: joined });
   const changed = known.find((u) => (members[u] ?? 0) > (seen[u] ?? 0));
   if (changed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: changed, version: members[changed] ?? 0 });
+  // The other side's leader changed its application's bag: -changed with no remote unit (Juju ≥ 2.7).
+  if (appVersion !== undefined && appVersion > (local?.appVersion ?? 0)) return hook({ kind: 'relation-changed', ...base, appVersion });
   return undefined;
 }
 
@@ -243,6 +250,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
       local.relations[relation.key],
       remote.members[relation.key],
       departing,
+      remote.appVersions?.[relation.key],
     );
     if (step?.kind === 'wait') waitingForMembers = true;
     else if (step) return step;

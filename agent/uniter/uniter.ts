@@ -66,6 +66,21 @@ const CLAIM_RETRY_MS = 5_000;
 
 export type UniterOutcome = 'done' | 'stopped';
 
+/**
+ * A leader's own writes to its application's bag in a peer relation: remembered as seen, so
+ * that only the other peers run -changed for them (the bag is the peer relation's "other side").
+ */
+function ownAppWrites(local: LocalState, appVersions: Record<number, number> | undefined, view: AgentView): LocalState {
+  if (!appVersions) return local;
+  const relations = { ...local.relations };
+  for (const [key, relation] of Object.entries(relations)) {
+    const version = appVersions[relation.id];
+    const peer = view.relations.find((r) => r.key === key)?.endpoints.every((e) => e.role === 'peer');
+    if (version !== undefined && peer) relations[key] = { ...relation, appVersion: Math.max(version, relation.appVersion ?? 0) };
+  }
+  return { ...local, relations };
+}
+
 export class Uniter {
   private readonly signal = new Signal();
   private readonly members = new RelationMembers();
@@ -205,6 +220,7 @@ export class Uniter {
     return {
       relations,
       members,
+      appVersions: this.members.appVersions(),
       ...(leadership ? { leadership } : {}),
       ...(unit ? { unit } : {}),
       ...(application ? { application } : {}),
@@ -265,7 +281,10 @@ export class Uniter {
         await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
         this.save({
           ...this.local,
-          relations: { ...this.local.relations, [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {} } },
+          relations: {
+            ...this.local.relations,
+            [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
+          },
         });
         this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
         this.members.markDirty(step.relation.key);
@@ -363,6 +382,8 @@ export class Uniter {
     const application = view.applications.find((a) => a.name === unit?.application);
     const leadership = view.leadership?.find((l) => l.application === unit?.application);
     const relations: ToolRelation[] = [];
+    const hookRelation = hook ? view.relations.find((r) => r.key === hook.relation) : undefined;
+    const hookRemoteApp = hookRelation && unit ? counterpartApplications(hookRelation, unit.application)[0] : undefined;
     const members: Record<number, string[]> = {};
     for (const [key, local] of Object.entries(this.local.relations)) {
       const relation = view.relations.find((r) => r.key === key);
@@ -387,6 +408,7 @@ export class Uniter {
       status: this.status,
       ...(hook ? { hookRelationId: hook.relationId } : {}),
       ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hookRemoteApp !== undefined ? { remoteApplication: hookRemoteApp } : {}),
       ...(action ? { action } : {}),
       api: this.deps.api,
       log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
@@ -544,9 +566,10 @@ export class Uniter {
       if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
       else if (result.kind === 'exited' && result.code !== 0)
         failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+      let committed: { appVersions?: Record<number, number> } = {};
       if (!failure) {
         try {
-          await ctx.flush();
+          committed = await ctx.flush();
           // Remembered: the unit item's version does not hint the agent, so its view may lag.
           if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
@@ -562,7 +585,7 @@ export class Uniter {
         await this.reportError(hook);
         return;
       }
-      this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
+      this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
       const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
       if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
       else this.logger.info(OPERATION, ran);

@@ -197,6 +197,17 @@ Examples:
     });
 
   program
+    .command('cancel-task')
+    .description('Cancel pending tasks (a running task cannot be aborted).')
+    .argument('<task-id...>', 'the tasks')
+    .addOption(new Option('--format <format>', 'output format').choices(['json', 'yaml']).default('yaml'))
+    .action(async (ids: string[], opts: { format: DataFormat }) => {
+      for (const id of ids) if (!/^\d+$/.test(id)) throw new UsageError(`invalid task id "${id}"`);
+      const { tasks } = await (await cli.client()).post<'cancel-task', { tasks: Task[] }>('cancel-task', { ids });
+      printData(cli.io, tasks.map(taskDocument), opts.format);
+    });
+
+  program
     .command('operations')
     .alias('list-operations')
     .description('List the latest operations (actions run and commands executed), newest first.')

@@ -24,8 +24,10 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
-import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
+import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import { readAppSettings } from '../../shared/state/app-settings.js';
+import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 export interface AgentContext {
@@ -158,6 +160,21 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const current = await getLeaderSettings(ctx.store, unit.application);
     return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
   },
+  'read-app-settings': async (ctx, body) => {
+    const unit = await ownUnit(ctx, body.unit);
+    const relation = await getRelationById(ctx.store, body.relationId);
+    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
+    return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+  },
+  'set-application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await setApplicationStatus(ctx.store, body.unit, body.status);
+    return {};
+  },
+  'application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return readApplicationStatus(ctx.store, body.unit);
+  },
   'release-leadership': async (ctx, body) => {
     const unit = await ownUnit(ctx, body.unit);
     return releaseLeadership(ctx.store, body.unit, unit.application);
@@ -176,10 +193,16 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
       ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
+      ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
     });
   },
   'start-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
+    }
     await ownTask(ctx, body.unit, body.task);
     return startTask(ctx.store, body.task);
   },
@@ -191,6 +214,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'finish-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired while it ran: nothing left to record, and the agent must not retry forever.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: body.status };
+    }
     await ownTask(ctx, body.unit, body.task);
     return finishTask(ctx.store, body.task, {
       status: body.status,

@@ -30,7 +30,7 @@ import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
-import { enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
+import { cancelTask, enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
 export interface UserContext {
@@ -202,6 +202,11 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
       parameters: { command: body.command, timeout: body.timeout ?? 300 },
     }),
+  'cancel-task': async (ctx, body) => {
+    const tasks = [];
+    for (const id of body.ids) tasks.push(await cancelTask(ctx.store, id));
+    return { tasks };
+  },
   'show-task': (ctx, body) => readTask(ctx.store, body.id),
   'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
   operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),

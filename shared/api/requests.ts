@@ -103,6 +103,13 @@ export const requests = {
     /** Seconds; Juju's default is 5 minutes. */
     timeout: z.number().positive().optional(),
   }),
+  /** `drover cancel-task <id>...`: pending tasks become cancelled. */
+  'cancel-task': z.strictObject({
+    ids: z
+      .array(z.string().regex(/^\d+$/, { error: 'task id must be a number' }))
+      .min(1)
+      .max(100),
+  }),
   /** `GET /v1/show-task?id=2`. */
   'show-task': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'task id must be a number' }) }),
   /** `GET /v1/show-operation?id=1`. */

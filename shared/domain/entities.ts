@@ -59,6 +59,8 @@ export interface Application {
   unitCount: number;
   /** Keys of the relations this application is in: the "relation count" is their number. */
   relations: string[];
+  /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
+  status?: StatusInfo;
   createdAt: string;
 }
 

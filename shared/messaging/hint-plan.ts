@@ -10,6 +10,7 @@
 // hint every unit of a 100k-unit application once per unit, O(n²).
 import type { Application, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
+import type { AppSettings } from '../domain/plans/app-settings.js';
 import type { EntityRef } from '../domain/plan.js';
 import type { StreamImages } from '../state/stream-record.js';
 import type { Hint } from './hint.js';
@@ -43,6 +44,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'unitState',
   'lease',
   'leaderSettings',
+  'appSettings',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -93,6 +95,8 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planLease(oldImage as Lease | undefined, newImage as Lease | undefined);
     case 'leaderSettings':
       return planLeaderSettings(oldImage as LeaderSettings | undefined, newImage as LeaderSettings | undefined);
+    case 'appSettings':
+      return planAppSettings(oldImage as AppSettings | undefined, newImage as AppSettings | undefined);
     case 'model':
     case 'sequence':
     case 'cleanup':
@@ -168,4 +172,15 @@ function planLeaderSettings(oldS: LeaderSettings | undefined, newS: LeaderSettin
   if (!newS) return none('leader settings removed');
   if (oldS && same(oldS.settings, newS.settings)) return none('leader settings unchanged');
   return hint({ kind: 'application', id: newS.application }, { kind: 'unitsOfApplications', applications: [newS.application] });
+}
+
+/**
+ * An application's bag changed: the units in the relation's scope read its version again (with
+ * the relation's members) and the other side runs -changed. The lookup names the application
+ * where a unit would be: no unit has that name, so every unit in scope is told.
+ */
+function planAppSettings(oldS: AppSettings | undefined, newS: AppSettings | undefined): HintPlan {
+  if (!newS) return none('application settings removed');
+  if (oldS && same(oldS.settings, newS.settings)) return none('application settings unchanged');
+  return hint({ kind: 'relation', id: newS.relation }, { kind: 'scopeChanged', relation: newS.relation, unit: newS.application });
 }

@@ -75,3 +75,19 @@ export function planFinishTask(task: Task | undefined, id: string, outcome: Task
   if (unitExists) changes.push({ op: 'update', ref: refs.unit(task.unit), removeFromSet: { pendingTasks: [id] } });
   return { changes, result: finished };
 }
+
+/**
+ * `drover cancel-task`: a pending task becomes cancelled and leaves its unit's queue; one already
+ * finished is left alone. A running one is refused: drover's agents cannot abort a running
+ * action (Juju's "aborting"), and a cancel that did nothing must not look as if it did.
+ */
+export function planCancelTask(task: Task | undefined, id: string, unitExists: boolean, now: string): Plan<Task> {
+  if (!task) throw missing(id);
+  if (FINISHED.includes(task.status)) return done(task);
+  if (task.status === 'running') throw new DroverError('invalid-argument', `task ${id} is running; drover cannot abort a running task`);
+  const changes: Change[] = [
+    { op: 'update', ref: refs.task(id), set: { status: 'cancelled', completed: now }, expect: { equals: { status: 'pending' } } },
+  ];
+  if (unitExists) changes.push({ op: 'update', ref: refs.unit(task.unit), removeFromSet: { pendingTasks: [id] } });
+  return { changes, result: { ...task, status: 'cancelled', completed: now } };
+}

@@ -353,3 +353,27 @@ describe('leadership', () => {
     expect(hookOf(nextStep(installed(), remote({}, { relations: [] })))).toEqual({ kind: 'config-changed', configVersion: 3 });
   });
 });
+
+describe('relation-created and application data', () => {
+  it('relation-created runs once after entering the scope, before any -joined', () => {
+    const entered = local({}, { relations: { [KEY]: { id: 7, endpoint: 'db', members: {}, created: false } } });
+    const step = nextStep(entered, inScope({ 'mysql/0': 1 }));
+    expect(hookOf(step)).toEqual({ kind: 'relation-created', ...rel });
+    const created = afterHook(entered, hookOf(step)!);
+    expect(hookOf(nextStep(created, inScope({ 'mysql/0': 1 })))).toEqual({ kind: 'relation-joined', ...rel, remoteUnit: 'mysql/0' });
+  });
+
+  it('a change of the other side’s application bag runs -changed with no remote unit, once per version', () => {
+    const joined = local({ 'mysql/0': 1 });
+    const changed = nextStep(joined, { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 2 } });
+    expect(hookOf(changed)).toEqual({ kind: 'relation-changed', ...rel, appVersion: 2 });
+    const seen = afterHook(joined, hookOf(changed)!);
+    expect(seen.relations[KEY]?.appVersion).toBe(2);
+    expect(nextStep(seen, { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 2 } })).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('units’ -joined and -changed come before the application’s -changed', () => {
+    const step = nextStep(local({}), { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 1 } });
+    expect(hookOf(step)).toEqual({ kind: 'relation-joined', ...rel, remoteUnit: 'mysql/0' });
+  });
+});
