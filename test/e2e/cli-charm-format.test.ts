@@ -3,7 +3,7 @@
 // series (`--base`, manifest.yaml), hostile archives are refused with nothing changed, and a
 // juju-info subordinate (requires `juju-info`, as nrpe and telegraf do) deploys and relates.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,6 +103,21 @@ describe('deploying a .charm', () => {
     execFileSync('sh', ['-c', `echo 'name: x' > ${notZip}`]);
     await fails(1, ['deploy', notZip], /invalid charm archive: not a zip file/);
     expect(await getApplication(ctl.store, 'ops-dispatch')).toBeUndefined();
+  });
+});
+
+describe('a charm source directory with charmcraft.yaml', () => {
+  it("deploys on the series of charmcraft.yaml's base when metadata.yaml has none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmcraft-src-'));
+    writeFileSync(join(dir, 'metadata.yaml'), 'name: noble-app\nsummary: s\n');
+    writeFileSync(join(dir, 'charmcraft.yaml'), 'type: charm\nbase: ubuntu@24.04\nplatforms:\n  amd64:\n');
+    await ok('deploy', dir);
+    expect(await getApplication(ctl.store, 'noble-app')).toMatchObject({ series: 'noble' });
+    await fails(
+      1,
+      ['deploy', dir, 'other', '--series', 'jammy'],
+      'base "ubuntu@22.04" not supported by charm, the charm supported bases are: ubuntu@24.04',
+    );
   });
 });
 
