@@ -11,9 +11,9 @@
 // - status-set and juju-log apply at once.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
+import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
 import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
 import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
-import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
 import type {
@@ -66,8 +66,8 @@ export class HookContext implements ToolContext {
   readonly unitName: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
-  readonly action?: ActionToolContext;
   readonly remoteApplication?: string;
+  readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
@@ -88,8 +88,8 @@ export class HookContext implements ToolContext {
     this.unitName = init.unitName;
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
-    if (init.action !== undefined) this.action = init.action;
     if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;
+    if (init.action !== undefined) this.action = init.action;
     this.workload = init.workload;
   }
 

@@ -77,8 +77,8 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       lostAfterMs(ctx),
     );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
-    // The model's config tells the unit agents their update-status interval: they learn of a
-    // change at their next read of the view.
+    // The model's config tells the unit agents their update-status interval; a change hints every
+    // machine (shared/messaging/hint-plan.ts), so they read it again at once.
     return {
       model: ctx.store.model,
       ...(model?.uuid ? { modelUuid: model.uuid } : {}),

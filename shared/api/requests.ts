@@ -99,7 +99,7 @@ export const requests = {
     units: z.array(name).max(40).optional(),
     applications: z.array(name).max(40).optional(),
     machines: z.array(name).max(40).optional(),
-    command: z.string().min(1, { error: 'no commands specified' }).max(100_000),
+    command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
     /** Seconds; Juju's default is 5 minutes. */
     timeout: z.number().positive().optional(),
   }),

@@ -91,6 +91,11 @@ describe('run', () => {
     expect(listed.stdout).toMatch(/^ID\s+Status\s+Started\s+Finished\s+Task IDs\s+Summary\n/);
     expect(listed.stdout).toMatch(new RegExp(`\\n${operation}\\s+failed\\s+\\S+\\s+\\S+\\s+${task}\\s+refuse run on unit-box-0\\n`));
     expect((await drover(['list-operations'])).stdout).toBe(listed.stdout);
+    // Juju's filters: by status, action, application, unit.
+    expect((await drover(['operations', '--status', 'completed'])).stdout).not.toContain('refuse run');
+    expect((await drover(['operations', '--actions', 'refuse', '--apps', 'box'])).stdout).toContain('refuse run on unit-box-0');
+    expect((await drover(['operations', '--units', 'box/1'])).stderr).toBe('No operations to display.\n');
+    expect(await drover(['operations', '--status', 'done'])).toMatchObject({ code: 2 });
   });
 
   it("refuses an undefined action, params failing the schema and an unknown unit in Juju's words, queueing nothing", async () => {

@@ -82,7 +82,12 @@ describe('leadership', () => {
     expect(Date.now() - removedAt).toBeLessThan(30_000);
     expect(lines.at(-1)).toContain('shared=yes');
     expect((await getLease(h.store, 'lead-c'))?.holder).toBe(follower.unit);
-    expect((await getLeaderSettings(h.store, 'lead-c'))?.settings.leader).toBe(follower.unit);
+    // The hook logs before it exits; its leader-set is committed after.
+    await waitFor(
+      'leader settings written by the new leader',
+      () => getLeaderSettings(h.store, 'lead-c'),
+      (s) => s?.settings.leader === follower.unit,
+    );
   });
 });
 
