@@ -104,10 +104,9 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     JUJU_CHARM_FTP_PROXY: proxies.ftp ?? '',
     JUJU_CHARM_NO_PROXY: proxies.noProxy ?? '',
   });
-  // Juju's context (worker/uniter/runner/context/context.go, HookVars) exports JUJU_HOOK_NAME
-  // always, empty in an action's context; an action gets its name, its id (JUJU_ACTION_UUID is the
-  // task id in Juju 3) and tag.
-  env.JUJU_HOOK_NAME = hook ? hookName(hook) : '';
+  // Juju's context (worker/uniter/runner/context/context.go, HookVars) names the hook for hooks
+  // only; an action gets its name, its id (JUJU_ACTION_UUID is the task id in Juju 3) and tag.
+  if (hook) env.JUJU_HOOK_NAME = hookName(hook);
   if (action) {
     env.JUJU_ACTION_NAME = action.name;
     env.JUJU_ACTION_UUID = action.id;

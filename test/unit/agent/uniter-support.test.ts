@@ -96,11 +96,6 @@ describe('the hook environment', () => {
     expect(env).not.toHaveProperty('https_proxy');
     expect(env).not.toHaveProperty('JUJU_DEPARTING_UNIT');
   });
-  it('exports JUJU_HOOK_NAME empty in an action, as Juju does', () => {
-    const env = hookEnvironment({ ...base, action: { name: 'backup', id: '7' } });
-    expect(env.JUJU_HOOK_NAME).toBe('');
-    expect(env).toMatchObject({ JUJU_ACTION_NAME: 'backup', JUJU_ACTION_UUID: '7', JUJU_SLA: 'unsupported', LANG: 'C.UTF-8' });
-  });
   it('sets JUJU_DEPARTING_UNIT in relation-departed hooks only', () => {
     const departed = { ...joined, kind: 'relation-departed' as const, departingUnit: 'mysql/1' };
     expect(hookEnvironment({ ...base, hook: departed }).JUJU_DEPARTING_UNIT).toBe('mysql/1');
