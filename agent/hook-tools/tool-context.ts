@@ -48,6 +48,8 @@ export interface ToolContext {
   readonly hookRelationId?: number;
   /** In relation hooks other than -broken: the remote unit, the default for relation-get. */
   readonly remoteUnit?: string;
+  /** In relation hooks: the other side's application (JUJU_REMOTE_APP), the default for relation-get --app. */
+  readonly remoteApplication?: string;
   /** The relations this unit has joined. */
   relations(): ToolRelation[];
   /** The remote units this unit knows in the relation, as relation-list prints them. */
@@ -76,6 +78,14 @@ export interface ToolContext {
   setStatus(status: WorkloadStatus): Promise<void>;
   status(): WorkloadStatus;
   log(level: LogLevel, message: string): void;
+  /** relation-get --app: an application's bag; its own application's only for the leader (or a peer relation). */
+  readAppSettings(relationId: number, application: string): Promise<Record<string, string>>;
+  /** relation-set --app: buffered; throws "cannot write relation settings" unless the unit leads. */
+  setAppSettings(relationId: number, changes: Record<string, string>): Promise<void>;
+  /** status-set --application: applied at once; throws "this unit is not the leader" for the others. */
+  setApplicationStatus(status: WorkloadStatus): Promise<void>;
+  /** status-get --application: the leader's view of its application's and units' statuses. */
+  applicationStatus(): Promise<ApplicationStatusView>;
   /** is-leader: true promises leadership for 30 s more (shared/domain/leadership.ts). */
   isLeader(): Promise<boolean>;
   /** leader-get: the application's leader settings (with this hook's own leader-set calls). */
@@ -84,10 +94,15 @@ export interface ToolContext {
   setLeaderSettings(changes: Record<string, string>): Promise<void>;
 }
 
+export interface ApplicationStatusView {
+  application: { status: string; message: string; data: Record<string, unknown> };
+  units: { unit: string; status: string; message: string; data: Record<string, unknown> }[];
+}
+
 export interface ToolIO {
   /** The hook's working directory: relative `-o` and `--file` paths are resolved against it. */
   cwd: string;
-  /** Standard input, sent only by tools that read it (`relation-set --file -`). */
+  /** Standard input, sent only by tools that read it (`relation-set --file -`, `state-set --file -`). */
   stdin?: string;
 }
 

@@ -20,6 +20,7 @@
 //   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
+// - remove: Juju 3 runs it once after stop, before the unit is set Dead.
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
@@ -41,6 +42,8 @@ export interface RemoteState {
    * their settings versions. Absent for a relation not read yet.
    */
   members: Record<string, Record<string, number>>;
+  /** For each relation in scope: the version of the other side's application bag. */
+  appVersions?: Record<string, number>;
   /** The update-status timer has fired (update-status-timer.ts). */
   updateStatusDue?: boolean;
   /** The leadership of the unit's application, as the view shows it. */
@@ -139,6 +142,7 @@ export function relationStep(
   local: LocalRelation | undefined,
   members: Record<string, number> | undefined,
   departing: { self: boolean } | undefined,
+  appVersion?: number,
 ): Step | undefined {
   const base = { relation: relation.key, relationId: relation.id, endpoint: relation.endpoint };
   const known = Object.keys(local?.members ?? {}).sort(byName);
@@ -152,6 +156,8 @@ export function relationStep(
     if (!local?.broken) return hook({ kind: 'relation-broken', ...base });
     return { kind: 'leave-scope', relation: relation.key };
   }
+  // Juju ≥ 2.8: relation-created runs once, before any -joined (ops's RelationCreatedEvent).
+  if (local?.created === false) return hook({ kind: 'relation-created', ...base });
   if (!members) return { kind: 'wait', why: 'members' };
   const owed = known.find((u) => seen[u] === null);
   if (owed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: owed, version: members[owed] ?? 0 });
@@ -163,6 +169,8 @@ export function relationStep(
   if (joined !== undefined) return hook({ kind: 'relation-joined', ...base, remoteUnit: joined });
   const changed = known.find((u) => (members[u] ?? 0) > (seen[u] ?? 0));
   if (changed !== undefined) return hook({ kind: 'relation-changed', ...base, remoteUnit: changed, version: members[changed] ?? 0 });
+  // The other side's leader changed its application's bag: -changed with no remote unit (Juju ≥ 2.7).
+  if (appVersion !== undefined && appVersion > (local?.appVersion ?? 0)) return hook({ kind: 'relation-changed', ...base, appVersion });
   return undefined;
 }
 
@@ -243,6 +251,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
       local.relations[relation.key],
       remote.members[relation.key],
       departing,
+      remote.appVersions?.[relation.key],
     );
     if (step?.kind === 'wait') waitingForMembers = true;
     else if (step) return step;
@@ -265,5 +274,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   // Dying, and out of every scope: "waiting for all its subordinates to be removed".
   if (unit.subordinates.length > 0) return { kind: 'wait', why: 'subordinates' };
   if (local.installed && !local.stopped) return hook({ kind: 'stop' });
+  // Juju 3's remove hook: "the last hook run before the unit is removed", once, after stop.
+  if (local.installed && !local.removed) return hook({ kind: 'remove' });
   return { kind: 'unit-dead' };
 }

@@ -11,11 +11,20 @@
 // - status-set and juju-log apply at once.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
+import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
 import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
 import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ActionToolContext, GoalState, NetworkInfo, ToolContext, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type {
+  ActionToolContext,
+  ApplicationStatusView,
+  GoalState,
+  NetworkInfo,
+  ToolContext,
+  ToolRelation,
+  WorkloadStatus,
+} from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { StatusReporter } from './status-reporter.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
@@ -25,6 +34,7 @@ export interface HookContextInit {
   unitName: string;
   hookRelationId?: number;
   remoteUnit?: string;
+  remoteApplication?: string;
   api: AgentApi;
   /** The unit's status writer: status-set goes through it, in order with the agent's own. */
   status: StatusReporter;
@@ -56,6 +66,7 @@ export class HookContext implements ToolContext {
   readonly unitName: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
+  readonly remoteApplication?: string;
   readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
@@ -70,11 +81,14 @@ export class HookContext implements ToolContext {
   private minion = false;
   private leaderRead?: Promise<Record<string, string>>;
   private pendingLeaderSettings?: Record<string, string>;
+  private readonly appReads = new Map<string, Promise<Record<string, string>>>();
+  private readonly pendingAppSettings = new Map<number, Record<string, string>>();
 
   constructor(private readonly init: HookContextInit) {
     this.unitName = init.unitName;
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
+    if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;
     if (init.action !== undefined) this.action = init.action;
     this.workload = init.workload;
   }
@@ -174,6 +188,45 @@ export class HookContext implements ToolContext {
     this.init.log(level, message);
   }
 
+  private get application(): string {
+    return this.unitName.slice(0, this.unitName.lastIndexOf('/'));
+  }
+
+  async readAppSettings(relationId: number, application: string): Promise<Record<string, string>> {
+    const key = `${relationId}\u0000${application}`;
+    let read = this.appReads.get(key);
+    if (!read) {
+      read = this.init.api
+        .call<SettingsAnswer>('read-app-settings', { unit: this.unitName, relationId, application })
+        .then((answer) => answer.settings);
+      this.appReads.set(key, read);
+    }
+    const settings = await read;
+    // The leader sees its own application's bag with this hook's relation-set --app calls.
+    const pending = application === this.application ? this.pendingAppSettings.get(relationId) : undefined;
+    return pending ? applySettingsChanges(settings, pending) : { ...settings };
+  }
+
+  async setAppSettings(relationId: number, changes: Record<string, string>): Promise<void> {
+    // jujuc/relation-set.go asks for leadership first, and refuses a minion in these words.
+    if (!(await this.isLeader())) throw new Error(NOT_LEADER_WRITE);
+    this.pendingAppSettings.set(relationId, { ...this.pendingAppSettings.get(relationId), ...changes });
+  }
+
+  async setApplicationStatus(status: WorkloadStatus): Promise<void> {
+    // context.go's SetApplicationStatus: leadership first, then the write (at once, like status-set).
+    if (!(await this.isLeader())) throw new Error('this unit is not the leader');
+    await this.init.api.call('set-application-status', {
+      unit: this.unitName,
+      status: { current: status.status, ...(status.message ? { message: status.message } : {}) },
+    });
+  }
+
+  async applicationStatus(): Promise<ApplicationStatusView> {
+    if (!(await this.isLeader())) throw new Error('this unit is not the leader');
+    return this.init.api.call<ApplicationStatusView>('application-status', { unit: this.unitName });
+  }
+
   async isLeader(): Promise<boolean> {
     if (this.minion) return false;
     const leader = await this.init.leadership.tracker.isLeader(this.init.leadership.view);
@@ -196,22 +249,26 @@ export class HookContext implements ToolContext {
   }
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
-  async flush(): Promise<void> {
+  async flush(): Promise<{ appVersions?: Record<number, number> }> {
     const stateChanged = Object.keys(this.stateChanges).length > 0;
     const nothing =
       this.pendingSettings.size === 0 &&
       this.portChanges.length === 0 &&
       !stateChanged &&
       this.workloadVersion === undefined &&
-      !this.pendingLeaderSettings;
-    if (nothing) return;
-    await this.init.api.call('commit-hook', {
+      !this.pendingLeaderSettings &&
+      this.pendingAppSettings.size === 0;
+    if (nothing) return {};
+    return this.init.api.call<{ appVersions?: Record<number, number> }>('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
       ...(stateChanged ? { charmState: this.stateChanges } : {}),
       ...(this.workloadVersion !== undefined ? { workloadVersion: this.workloadVersion } : {}),
       ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
+      ...(this.pendingAppSettings.size > 0
+        ? { appSettings: [...this.pendingAppSettings].map(([relationId, changes]) => ({ relationId, changes })) }
+        : {}),
     });
   }
 }

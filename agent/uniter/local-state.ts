@@ -20,6 +20,10 @@ export interface LocalRelation {
    * "always runs once immediately following the relation-joined hook".
    */
   members: Record<string, number | null>;
+  /** The version of the other side's application bag its last application -changed ran for. */
+  appVersion?: number;
+  /** False from entering the scope until relation-created has run (absent: it has, or predates it). */
+  created?: boolean;
   /** -broken has run: all that is left is leaving the scope. */
   broken?: boolean;
 }
@@ -30,6 +34,8 @@ export interface LocalState {
   configVersion?: number;
   started: boolean;
   stopped: boolean;
+  /** The remove hook (Juju 3's last hook, after stop) has run. */
+  removed?: boolean;
   /**
    * The charm URL whose contents the charm directory holds. Written only once the directory has
    * been replaced, so an agent killed mid-upgrade replaces it again, and one restarted after does not.
@@ -93,6 +99,9 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
       case 'stop':
         next.stopped = true;
         break;
+      case 'remove':
+        next.removed = true;
+        break;
       case 'leader-elected':
         next.leader = true;
         next.leaderSettingsVersion = hook.leaderSettingsVersion ?? state.leaderSettingsVersion ?? 0;
@@ -107,11 +116,15 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
   const relation: LocalRelation = { ...prior, members: { ...prior.members } };
   const remote = hook.remoteUnit;
   switch (hook.kind) {
+    case 'relation-created':
+      delete relation.created;
+      break;
     case 'relation-joined':
       if (remote !== undefined) relation.members[remote] = null;
       break;
     case 'relation-changed':
       if (remote !== undefined && Object.hasOwn(relation.members, remote)) relation.members[remote] = hook.version ?? 0;
+      if (remote === undefined && hook.appVersion !== undefined) relation.appVersion = hook.appVersion;
       break;
     case 'relation-departed':
       if (remote !== undefined) delete relation.members[remote];

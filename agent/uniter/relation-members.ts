@@ -8,10 +8,14 @@ import type { AgentApi } from '../api-client.js';
 interface RelationUnitsPage {
   members: { unit: string; version: number }[];
   cursor?: string;
+  /** The version of the other side's application bag (absent from an older controller). */
+  appVersion?: number;
 }
 
 export class RelationMembers {
   private readonly known = new Map<string, Record<string, number>>();
+  /** The version of the other side's application bag, per relation key, as last read. */
+  private readonly appVersionOf = new Map<string, number>();
   private readonly dirty = new Set<string>();
   private settingsHints: { relationId: number; unit: string }[] = [];
   private everythingDirty = true;
@@ -31,7 +35,12 @@ export class RelationMembers {
   /** The members of every relation in `unit.scopes`, read where needed. */
   async sync(api: AgentApi, unit: Unit, relations: Relation[]): Promise<Record<string, Record<string, number>>> {
     const inScope = relations.filter((r) => unit.scopes.includes(r.key));
-    for (const key of [...this.known.keys()]) if (!unit.scopes.includes(key)) this.known.delete(key);
+    for (const key of [...this.known.keys()]) {
+      if (!unit.scopes.includes(key)) {
+        this.known.delete(key);
+        this.appVersionOf.delete(key);
+      }
+    }
     const toRead = new Set(
       inScope.filter((r) => this.everythingDirty || this.dirty.has(r.key) || !this.known.has(r.key)).map((r) => r.key),
     );
@@ -62,12 +71,18 @@ export class RelationMembers {
     return Object.fromEntries(this.known);
   }
 
+  /** The other side's application bag versions, for the relations read so far. */
+  appVersions(): Record<string, number> {
+    return Object.fromEntries(this.appVersionOf);
+  }
+
   private async readAll(api: AgentApi, unit: string, relation: string): Promise<Record<string, number>> {
     const members: Record<string, number> = {};
     let cursor: string | undefined;
     do {
       const page = await api.call<RelationUnitsPage>('relation-units', { unit, relation, ...(cursor ? { cursor } : {}) });
       for (const m of page.members) members[m.unit] = m.version;
+      if (page.appVersion !== undefined) this.appVersionOf.set(relation, page.appVersion);
       cursor = page.cursor;
     } while (cursor);
     return members;

@@ -22,7 +22,7 @@ import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
-import { hookEnvironment, newContextId } from './hook-env.js';
+import { availabilityZoneOf, hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
@@ -65,6 +65,21 @@ const MAX_BACKOFF_MS = 30_000;
 const CLAIM_RETRY_MS = 5_000;
 
 export type UniterOutcome = 'done' | 'stopped';
+
+/**
+ * A leader's own writes to its application's bag in a peer relation: remembered as seen, so
+ * that only the other peers run -changed for them (the bag is the peer relation's "other side").
+ */
+function ownAppWrites(local: LocalState, appVersions: Record<number, number> | undefined, view: AgentView): LocalState {
+  if (!appVersions) return local;
+  const relations = { ...local.relations };
+  for (const [key, relation] of Object.entries(relations)) {
+    const version = appVersions[relation.id];
+    const peer = view.relations.find((r) => r.key === key)?.endpoints.every((e) => e.role === 'peer');
+    if (version !== undefined && peer) relations[key] = { ...relation, appVersion: Math.max(version, relation.appVersion ?? 0) };
+  }
+  return { ...local, relations };
+}
 
 export class Uniter {
   private readonly signal = new Signal();
@@ -205,6 +220,7 @@ export class Uniter {
     return {
       relations,
       members,
+      appVersions: this.members.appVersions(),
       ...(leadership ? { leadership } : {}),
       ...(unit ? { unit } : {}),
       ...(application ? { application } : {}),
@@ -265,7 +281,10 @@ export class Uniter {
         await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
         this.save({
           ...this.local,
-          relations: { ...this.local.relations, [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {} } },
+          relations: {
+            ...this.local.relations,
+            [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
+          },
         });
         this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
         this.members.markDirty(step.relation.key);
@@ -363,6 +382,8 @@ export class Uniter {
     const application = view.applications.find((a) => a.name === unit?.application);
     const leadership = view.leadership?.find((l) => l.application === unit?.application);
     const relations: ToolRelation[] = [];
+    const hookRelation = hook ? view.relations.find((r) => r.key === hook.relation) : undefined;
+    const hookRemoteApp = hookRelation && unit ? counterpartApplications(hookRelation, unit.application)[0] : undefined;
     const members: Record<number, string[]> = {};
     for (const [key, local] of Object.entries(this.local.relations)) {
       const relation = view.relations.find((r) => r.key === key);
@@ -387,6 +408,7 @@ export class Uniter {
       status: this.status,
       ...(hook ? { hookRelationId: hook.relationId } : {}),
       ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hookRemoteApp !== undefined ? { remoteApplication: hookRemoteApp } : {}),
       ...(action ? { action } : {}),
       api: this.deps.api,
       log: (level, message) => log.log(this.deps.unitName, level, `unit.${this.deps.unitName}.juju-log`, message),
@@ -427,6 +449,7 @@ export class Uniter {
       const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
       const ctx = this.hookContext(undefined, contextId, view, action);
       const unit = view.units.find((u) => u.name === unitName);
+      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
         base: this.deps.baseEnv,
         toolsDir: this.deps.toolsDir,
@@ -436,7 +459,9 @@ export class Uniter {
         socketPath: tools.path,
         apiAddresses: this.deps.apiAddresses,
         modelName: view.model,
+        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
         machineId: this.deps.machineId,
+        ...(zone ? { availabilityZone: zone } : {}),
         ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
         action: { name: task.action, id },
       });
@@ -506,6 +531,7 @@ export class Uniter {
       const ctx = this.hookContext(hook, id, view);
       const unit = view.units.find((u) => u.name === unitName);
       const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
         base: this.deps.baseEnv,
         toolsDir: this.deps.toolsDir,
@@ -515,7 +541,9 @@ export class Uniter {
         socketPath: tools.path,
         apiAddresses: this.deps.apiAddresses,
         modelName: view.model,
+        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
         machineId: this.deps.machineId,
+        ...(zone ? { availabilityZone: zone } : {}),
         ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
@@ -538,9 +566,10 @@ export class Uniter {
       if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
       else if (result.kind === 'exited' && result.code !== 0)
         failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+      let committed: { appVersions?: Record<number, number> } = {};
       if (!failure) {
         try {
-          await ctx.flush();
+          committed = await ctx.flush();
           // Remembered: the unit item's version does not hint the agent, so its view may lag.
           if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
@@ -556,7 +585,7 @@ export class Uniter {
         await this.reportError(hook);
         return;
       }
-      this.save(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook));
+      this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
       const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
       if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
       else this.logger.info(OPERATION, ran);

@@ -26,6 +26,8 @@ import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
 import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import { readAppSettings } from '../../shared/state/app-settings.js';
+import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 export interface AgentContext {
@@ -74,10 +76,19 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       applications.map((a) => a.name),
       lostAfterMs(ctx),
     );
-    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    // The model's config tells the unit agents their update-status interval: they learn of a
-    // change at their next read of the view.
-    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
+    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
+    // The model's config tells the unit agents their update-status interval; a change hints every
+    // machine (shared/messaging/hint-plan.ts), so they read it again at once.
+    return {
+      model: ctx.store.model,
+      ...(model?.uuid ? { modelUuid: model.uuid } : {}),
+      machine: visible,
+      units,
+      applications,
+      relations,
+      leadership,
+      modelConfig: model?.config ?? {},
+    };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -149,6 +160,21 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const current = await getLeaderSettings(ctx.store, unit.application);
     return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
   },
+  'read-app-settings': async (ctx, body) => {
+    const unit = await ownUnit(ctx, body.unit);
+    const relation = await getRelationById(ctx.store, body.relationId);
+    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
+    return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+  },
+  'set-application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    await setApplicationStatus(ctx.store, body.unit, body.status);
+    return {};
+  },
+  'application-status': async (ctx, body) => {
+    await ownUnit(ctx, body.unit);
+    return readApplicationStatus(ctx.store, body.unit);
+  },
   'release-leadership': async (ctx, body) => {
     const unit = await ownUnit(ctx, body.unit);
     return releaseLeadership(ctx.store, body.unit, unit.application);
@@ -167,6 +193,7 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
       ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
       ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
+      ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
     });
   },
   'start-task': async (ctx, body) => {

@@ -1,10 +1,12 @@
 // The user API: one route per operation, each a call into shared/state with the request already
 // validated by its schema (shared/api/requests.ts).
-import { configDefaults, parseCharm } from '../../shared/domain/charm.js';
+import { requestedSeries } from '../../shared/domain/bases.js';
+import { configDefaults } from '../../shared/domain/charm.js';
 import { formatConstraints, parseConstraints } from '../../shared/domain/constraints.js';
 import { DroverError, notFound } from '../../shared/domain/errors.js';
 import type { EntityResult, Operation, RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { receiveCharm } from './charm-upload.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '../../shared/logs/log-sink.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { addRelation } from '../../shared/state/add-relation.js';
@@ -85,12 +87,12 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
-    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    const series = requestedSeries(body);
+    const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return deploy(ctx.store, {
       charm,
       ...(body.name ? { name: body.name } : {}),
-      ...(body.series ? { series: body.series } : {}),
+      ...(series ? { series } : {}),
       ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
       ...(body.config ? { config: body.config } : {}),
       ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
@@ -99,8 +101,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'upgrade-charm': async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
-    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {
       charm,
       ...(charmArchive ? { charmArchive } : {}),
@@ -109,13 +110,16 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   },
   'add-unit': (ctx, body) =>
     addUnits(ctx.store, body.application, { ...(body.count ? { count: body.count } : {}), ...(body.to ? { to: body.to } : {}) }),
-  'add-machine': async (ctx, body) => ({
-    machines: await addMachines(ctx.store, {
-      ...(body.count ? { count: body.count } : {}),
-      ...(body.series ? { series: body.series } : {}),
-      ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
-    }),
-  }),
+  'add-machine': async (ctx, body) => {
+    const series = requestedSeries(body);
+    return {
+      machines: await addMachines(ctx.store, {
+        ...(body.count ? { count: body.count } : {}),
+        ...(series ? { series } : {}),
+        ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
+      }),
+    };
+  },
   'remove-unit': async (ctx, body) => ({
     results: await eachEntity(body.units, 'unit', (u) => (body.force ? forceDestroyUnit(ctx.store, u) : destroyUnit(ctx.store, u))),
   }),

@@ -44,6 +44,12 @@ export const agentRequests = {
   'claim-leadership': z.strictObject({ unit }),
   /** The unit's application's leader settings (leader-get): any unit may read them. */
   'leader-settings': z.strictObject({ unit }),
+  /** relation-get --app: an application's bag in a relation the unit's application is in. */
+  'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: z.string().min(1).max(200) }),
+  /** status-set --application: the leader only. */
+  'set-application-status': z.strictObject({ unit, status }),
+  /** status-get --application: the leader only. */
+  'application-status': z.strictObject({ unit }),
   /** Give the lease up (a Dying leader on its way out). */
   'release-leadership': z.strictObject({ unit }),
   /** A successful hook's open-port/close-port calls, in order. */
@@ -59,6 +65,11 @@ export const agentRequests = {
     workloadVersion: z.string().max(1000).optional(),
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
     leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
+    /** relation-set --app calls, merged per relation; refused unless the unit leads. */
+    appSettings: z
+      .array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) }))
+      .max(100)
+      .optional(),
   }),
   /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
   'start-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/) }),

@@ -16,7 +16,13 @@ const charm = z.strictObject({
   config: z.string().optional(),
   /** actions.yaml, checked at deploy (shared/domain/actions.ts). */
   actions: z.string().optional(),
-  /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
+  /** charmcraft's manifest.yaml and charmcraft.yaml: the bases of a charm whose metadata has no series. */
+  manifest: z.string().optional(),
+  charmcraft: z.string().optional(),
+  /**
+   * The charm as a base64 tar.gz (a directory), or a base64 zip (a `.charm` as charmcraft packs
+   * it, converted on arrival); kept in the charm store for the agents.
+   */
   archive: z.string().optional(),
 });
 
@@ -25,6 +31,8 @@ export const requests = {
     charm,
     name: name.optional(),
     series: name.optional(),
+    /** `ubuntu@22.04`: Juju 3's spelling of a series; not with `series`. */
+    base: name.optional(),
     constraints: constraints.optional(),
     config: keyValues.optional(),
     numUnits: z.int().min(0).max(10_000).optional(),
@@ -36,6 +44,7 @@ export const requests = {
   'add-machine': z.strictObject({
     count: z.int().min(1).max(1000).optional(),
     series: name.optional(),
+    base: name.optional(),
     constraints: constraints.optional(),
   }),
   'remove-unit': z.strictObject({ units: names, force: z.boolean().optional() }),

@@ -18,6 +18,11 @@ export interface StatusInfo {
 
 export interface Model {
   name: string;
+  /**
+   * A random uuid, fixed at creation: hooks see it as JUJU_MODEL_UUID. Absent only on a model made
+   * before drover stored one; ensureModel gives it one.
+   */
+  uuid?: string;
   life: Life;
   constraints: Constraints;
   defaultSeries: string;
@@ -54,6 +59,8 @@ export interface Application {
   unitCount: number;
   /** Keys of the relations this application is in: the "relation count" is their number. */
   relations: string[];
+  /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
+  status?: StatusInfo;
   createdAt: string;
 }
 

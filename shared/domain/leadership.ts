@@ -14,6 +14,7 @@
 // holder is eligible; another unit takes it only once it has expired AND its holder is Dying,
 // removed, or its agent lost (presence) — or at once when the holder released it.
 import type { Unit } from './entities.js';
+import { refs, type EntityRef } from './plan.js';
 
 export const LEASE_DURATION_MS = 60_000;
 /** is-leader answers True from memory only while at least this much of the lease remains. */
@@ -68,3 +69,6 @@ export const leaderUntil = (sentAt: number) => sentAt + LEASE_DURATION_MS - LEAS
 /** True if the lease, known valid until `validUntil`, still keeps Juju's promise at `now`. */
 export const guaranteesLeadership = (validUntil: number | undefined, now: number) =>
   validUntil !== undefined && validUntil - now >= LEADERSHIP_GUARANTEE_MS;
+
+/** What of an application's leadership must go when the application goes (its relation bags go with the relations). */
+export const applicationDataRefs = (application: string): EntityRef[] => [refs.lease(application), refs.leaderSettings(application)];

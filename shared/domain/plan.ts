@@ -25,7 +25,9 @@ export type EntityRef =
   /** An application's leadership lease (shared/domain/leadership.ts). */
   | { kind: 'lease'; application: string }
   /** An application's leader settings (leader-set / leader-get). */
-  | { kind: 'leaderSettings'; application: string };
+  | { kind: 'leaderSettings'; application: string }
+  /** An application's data bag in one relation (relation-set --app), written by its leader. */
+  | { kind: 'appSettings'; relationId: number; application: string };
 
 export type Scalar = string | number | boolean;
 
@@ -91,6 +93,7 @@ export const refs = {
   unitState: (unit: string): EntityRef => ({ kind: 'unitState', unit }),
   lease: (application: string): EntityRef => ({ kind: 'lease', application }),
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
+  appSettings: (relationId: number, application: string): EntityRef => ({ kind: 'appSettings', relationId, application }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -127,5 +130,7 @@ export const refName = (ref: EntityRef): string => {
       return `leadership lease of ${ref.application}`;
     case 'leaderSettings':
       return `leader settings of ${ref.application}`;
+    case 'appSettings':
+      return `application settings ${ref.relationId} ${ref.application}`;
   }
 };

@@ -1,5 +1,6 @@
 // The status document: Juju 2.9's `juju status --format=json` keys (reference §5), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
@@ -17,6 +18,8 @@ export interface StatusSnapshot {
   /** When each machine's agent was last seen: presence (lost/down) is computed from it here. */
   presence: Presence;
   controller: string;
+  /** Application name → the unit holding its leadership lease (status marks it `leader: true`). */
+  leaders?: Record<string, string>;
 }
 
 /** What a document is computed for: the snapshot's presence, at the time of the read. */
@@ -25,6 +28,7 @@ interface Context {
   now: Date;
   /** Application name → its charm URL, for the units' `upgrading-from`. */
   charms: Map<string, string>;
+  leaders: Record<string, string>;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -65,6 +69,17 @@ export function deriveApplicationStatus(units: Unit[], fallbackSince: string): S
   return worst ?? { current: 'unknown', since: fallbackSince };
 }
 
+/**
+ * Juju 3's `base: {name: ubuntu, channel: "22.04"}`, beside Juju 2.9's `series` (drover's status
+ * keeps 2.9's keys and adds 3's, so scripts written for either read it).
+ */
+function statusBase(series: string): { base?: { name: string; channel: string } } {
+  const base = displayBaseOfSeries(series);
+  if (!base) return {};
+  const [name = '', channel = ''] = base.split('@');
+  return { base: { name, channel } };
+}
+
 function machineDoc(m: Machine, ctx: Context) {
   const blocked = machineBlockedBy(m);
   return {
@@ -73,6 +88,7 @@ function machineDoc(m: Machine, ctx: Context) {
     'instance-id': m.instanceId ?? 'pending',
     'machine-status': status(m.instanceStatus),
     'modification-status': { current: 'idle', since: formatSince(m.createdAt) },
+    ...statusBase(m.series),
     series: m.series,
     ...(isEmptyConstraints(m.constraints) ? {} : { constraints: formatConstraints(m.constraints) }),
     ...(m.hardware ? { hardware: m.hardware } : {}),
@@ -92,6 +108,8 @@ function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): Record<st
   const upgrading = unit.charmUrl !== undefined && charms.has(unit.application) && unit.charmUrl !== charms.get(unit.application);
   return {
     ...unitStatuses(unit, ctx),
+    // Juju's unitStatus puts `leader` right after the statuses (cmd/juju/status/formatted.go).
+    ...(ctx.leaders[unit.application] === unit.name ? { leader: true } : {}),
     ...(upgrading ? { 'upgrading-from': unit.charmUrl } : {}),
     ...(unit.machine !== undefined && !unit.principal ? { machine: unit.machine } : {}),
     ...(unit.openPorts.length ? { 'open-ports': unit.openPorts } : {}),
@@ -134,6 +152,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
   const version = applicationVersion(units);
   return {
     charm: app.charmUrl,
+    ...statusBase(app.series),
     series: app.series,
     os: 'ubuntu',
     'charm-origin': 'local',
@@ -141,7 +160,10 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     'charm-rev': parseCharmUrl(app.charmUrl).revision,
     exposed: app.exposed,
     ...(app.life !== 'alive' ? { life: app.life } : {}),
-    'application-status': status(deriveApplicationStatus(units, app.createdAt)),
+    // The leader's `status-set --application` wins; otherwise the most severe unit's (Juju).
+    'application-status': status(
+      app.status && app.status.current !== 'unknown' ? app.status : deriveApplicationStatus(units, app.createdAt),
+    ),
     ...(Object.keys(relations).length ? { relations } : {}),
     ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
     ...(Object.keys(principalUnits).length ? { units: principalUnits } : {}),
@@ -155,7 +177,12 @@ const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: t
 
 export function buildStatus(snapshot: StatusSnapshot, now: Date) {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
-  const ctx: Context = { presence: snapshot.presence, now, charms: new Map(snapshot.applications.map((a) => [a.name, a.charmUrl])) };
+  const ctx: Context = {
+    presence: snapshot.presence,
+    now,
+    charms: new Map(snapshot.applications.map((a) => [a.name, a.charmUrl])),
+    leaders: snapshot.leaders ?? {},
+  };
   const machines: Record<string, unknown> = {};
   for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m, ctx);
   const applications: Record<string, unknown> = {};

@@ -8,8 +8,9 @@
 // agent wrote itself would only echo back, and the counters (an application's unitCount, a
 // relation's unitCount) change on every add-unit and enter-scope — fanning out on them would
 // hint every unit of a 100k-unit application once per unit, O(n²).
-import type { Application, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import type { Application, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
+import type { AppSettings } from '../domain/plans/app-settings.js';
 import type { EntityRef } from '../domain/plan.js';
 import type { StreamImages } from '../state/stream-record.js';
 import type { Hint } from './hint.js';
@@ -22,7 +23,9 @@ export type Lookup =
   /** A unit entered or left a relation's scope (or started departing): its counterparts must run -joined/-departed. */
   | { kind: 'scopeChanged'; relation: string; unit: string }
   /** A unit's settings in a relation changed: the units in that relation's scope must run -changed. */
-  | { kind: 'settingsChanged'; relationId: number; unit: string };
+  | { kind: 'settingsChanged'; relationId: number; unit: string }
+  /** Every machine of the model: for model config, which every unit agent acts on (update-status). */
+  | { kind: 'allMachines' };
 
 export type HintPlan = { kind: 'hint'; hint: Hint; lookups: Lookup[] } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
 
@@ -43,6 +46,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'unitState',
   'lease',
   'leaderSettings',
+  'appSettings',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -93,7 +97,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planLease(oldImage as Lease | undefined, newImage as Lease | undefined);
     case 'leaderSettings':
       return planLeaderSettings(oldImage as LeaderSettings | undefined, newImage as LeaderSettings | undefined);
+    case 'appSettings':
+      return planAppSettings(oldImage as AppSettings | undefined, newImage as AppSettings | undefined);
     case 'model':
+      return planModel(oldImage as Model | undefined, newImage as Model | undefined);
     case 'sequence':
     case 'cleanup':
     case 'statusLog':
@@ -104,6 +111,16 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
+}
+
+/**
+ * model-config: every unit agent runs update-status on the model's interval, so a change tells
+ * every machine (a rare user action; the constraints and counters the model item also holds do
+ * not concern agents).
+ */
+function planModel(oldM: Model | undefined, newM: Model | undefined): HintPlan {
+  if (!oldM || !newM || !changedIn(oldM, newM, ['config'])) return none('model: nothing agents act on');
+  return hint({ kind: 'model', id: '' }, { kind: 'allMachines' });
 }
 
 function planMachine(oldM: Machine | undefined, newM: Machine | undefined): HintPlan {
@@ -168,4 +185,15 @@ function planLeaderSettings(oldS: LeaderSettings | undefined, newS: LeaderSettin
   if (!newS) return none('leader settings removed');
   if (oldS && same(oldS.settings, newS.settings)) return none('leader settings unchanged');
   return hint({ kind: 'application', id: newS.application }, { kind: 'unitsOfApplications', applications: [newS.application] });
+}
+
+/**
+ * An application's bag changed: the units in the relation's scope read its version again (with
+ * the relation's members) and the other side runs -changed. The lookup names the application
+ * where a unit would be: no unit has that name, so every unit in scope is told.
+ */
+function planAppSettings(oldS: AppSettings | undefined, newS: AppSettings | undefined): HintPlan {
+  if (!newS) return none('application settings removed');
+  if (oldS && same(oldS.settings, newS.settings)) return none('application settings unchanged');
+  return hint({ kind: 'relation', id: newS.relation }, { kind: 'scopeChanged', relation: newS.relation, unit: newS.application });
 }

@@ -21,6 +21,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   unitState: [],
   lease: [],
   leaderSettings: [],
+  appSettings: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

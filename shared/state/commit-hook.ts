@@ -14,6 +14,9 @@ import type { Store } from './store.js';
 import { unitsOnMachine } from './unit-ports.js';
 import { planWriteLeaderSettings } from '../domain/plans/leadership.js';
 import { getLeaderSettings, getLease } from './leadership.js';
+import { planWriteAppSettings } from '../domain/plans/app-settings.js';
+import { getAppSettings } from './app-settings.js';
+import { getRelationById } from './relation-reads.js';
 
 export interface HookChanges {
   /** relation-set calls, merged per relation (an empty value deletes the key). */
@@ -26,11 +29,15 @@ export interface HookChanges {
   workloadVersion?: string;
   /** leader-set calls, merged; committed only while the unit holds its application's lease. */
   leaderSettings?: { application: string; changes: Record<string, string> };
+  /** relation-set --app calls, merged per relation; committed only while the unit leads. */
+  appSettings?: { application: string; relations: { relationId: number; changes: Record<string, string> }[] };
 }
 
 export interface HookCommitResult {
   /** The version of the unit's settings in each relation written. */
   settingsVersions: Record<number, number>;
+  /** The version of the application's bag in each relation written with --app. */
+  appVersions?: Record<number, number>;
   openPorts?: string[];
 }
 
@@ -64,6 +71,17 @@ export async function commitHookChanges(store: Store, unit: string, hook: HookCh
       const { application, changes: leaderChanges } = hook.leaderSettings;
       const [lease, current] = await Promise.all([getLease(store, application), getLeaderSettings(store, application)]);
       changes.push(...planWriteLeaderSettings({ lease, current }, application, unit, leaderChanges).changes);
+    }
+    if (hook.appSettings) {
+      const { application, relations } = hook.appSettings;
+      const lease = await getLease(store, application);
+      for (const { relationId, changes: appChanges } of relations) {
+        const [relation, current] = await Promise.all([getRelationById(store, relationId), getAppSettings(store, relationId, application)]);
+        const target = { relationId, application, unit };
+        const plan = planWriteAppSettings({ relation, lease, current }, target, appChanges);
+        changes.push(...plan.changes);
+        result.appVersions = { ...result.appVersions, [relationId]: plan.result.version };
+      }
     }
     return { changes, result };
   });

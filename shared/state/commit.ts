@@ -4,6 +4,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Change, EntityRef, Expect } from '../domain/plan.js';
 import { refName } from '../domain/plan.js';
+import { applicationDataRefs } from '../domain/leadership.js';
 import { toItem } from './codec.js';
 import { ATTR, keyOf, stuckPkOf } from './keys.js';
 import type { Store } from './store.js';
@@ -198,8 +199,21 @@ export function toTransactItems(store: Store, changes: Change[]) {
   });
 }
 
+/**
+ * An application's leadership items (lease, leader settings) go in the same transaction that
+ * removes the application, whichever rule removes it: nothing refers to them but the
+ * application, and a later application of the same name must start without a leader. Plain
+ * deletes, as they may not exist.
+ */
+function applicationDataDeletes(store: Store, changes: Change[]) {
+  return changes
+    .filter((c) => c.op === 'remove' && c.ref.kind === 'application')
+    .flatMap((c) => applicationDataRefs((c.ref as { name: string }).name))
+    .map((ref) => ({ Delete: { TableName: store.table, Key: keyOf(store.model, ref) } }));
+}
+
 export async function commit(store: Store, changes: Change[]): Promise<void> {
-  const items = toTransactItems(store, changes);
+  const items = [...toTransactItems(store, changes), ...applicationDataDeletes(store, changes)];
   if (items.length > MAX_TRANSACTION_ACTIONS) {
     throw new InconsistentPlanError(`transaction of ${items.length} actions exceeds ${MAX_TRANSACTION_ACTIONS}`);
   }

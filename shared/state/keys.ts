@@ -86,6 +86,10 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
     case 'leaderSettings':
       return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
+    case 'appSettings':
+      // Beside the units' settings of the relation, so the relation's "settings" cleanup
+      // deletes the application bags with them.
+      return { pk: `${model}#RELDATA#${ref.relationId}`, sk: `APP#${ref.application}` };
   }
 }
 

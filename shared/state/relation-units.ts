@@ -3,9 +3,10 @@
 // one it last ran -changed for, and -departed for one that is gone (charms-in-action, "Relation
 // hooks"). Read a page at a time, so a relation of 100k units never makes one large request.
 import type { Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
-import { containerCandidates, isCounterpart } from '../domain/relation-counterparts.js';
+import { containerCandidates, counterpartApplications, isCounterpart } from '../domain/relation-counterparts.js';
+import type { AppSettings } from '../domain/plans/app-settings.js';
 import { refs } from '../domain/plan.js';
-import { getEach, listScope } from './reads.js';
+import { getEach, getItem, listScope } from './reads.js';
 import type { Store } from './store.js';
 
 export interface RelationMember {
@@ -18,6 +19,8 @@ export interface RelationUnitsPage {
   members: RelationMember[];
   /** Pass back for the next page; absent on the last one. */
   cursor?: string;
+  /** The version of the other side's application bag (a peer relation: its own application's); 0: never written. */
+  appVersion: number;
 }
 
 export const MAX_RELATION_UNITS_PAGE = 100;
@@ -36,6 +39,19 @@ export async function readRelationUnits(
   relation: Relation,
   options: { cursor?: string; limit?: number } = {},
 ): Promise<RelationUnitsPage> {
+  const [page, remoteApp] = await Promise.all([
+    readMembers(store, unit, relation, options),
+    getItem<AppSettings>(store, refs.appSettings(relation.id, counterpartApplications(relation, unit.application)[0] ?? '')),
+  ]);
+  return { ...page, appVersion: remoteApp?.version ?? 0 };
+}
+
+async function readMembers(
+  store: Store,
+  unit: Unit,
+  relation: Relation,
+  options: { cursor?: string; limit?: number },
+): Promise<Omit<RelationUnitsPage, 'appVersion'>> {
   if (relation.scope === 'container') {
     const candidates = containerCandidates(relation, unit);
     const members = await getEach<ScopeMember>(

@@ -7,6 +7,7 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../domain/presence.js';
 import { buildStatus, type StatusDocument, type StatusSnapshot } from '../domain/status.js';
 import { collections } from './keys.js';
 import { requireModel } from './model.js';
+import { readLeaders } from './leadership.js';
 import { readPresence } from './presence.js';
 import { getEach, listAll, listCollection, listScope } from './reads.js';
 import type { Store } from './store.js';
@@ -102,6 +103,10 @@ export async function readStatusSnapshot(store: Store, options: StatusOptions = 
     Object.assign(snapshot.presence.lastSeen, page.presence);
     cursor = page.cursor;
   } while (cursor);
+  snapshot.leaders = await readLeaders(
+    store,
+    snapshot.applications.map((a) => a.name),
+  );
   for (const relation of snapshot.relations.filter((r) => r.life === 'dying')) {
     // A few names are enough to tell the user who to look at; the count says the rest.
     snapshot.scopes[relation.key] = (await listScope(store, relation.key, { limit: 5 })).items.map((m) => m.unit);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
+import { claimLeadership } from '../../shared/state/leadership.js';
 import { recordPresence } from '../../shared/state/presence.js';
 import { recordInstance, recordProvisioningError } from '../../shared/state/provisioning.js';
 import { charmDir, REPO, startCliController, type CliHarness } from '../support/cli.js';
@@ -45,6 +46,9 @@ async function buildModel() {
   await setMachineAgentStatus(ctl.store, '1', { current: 'started' });
   // The agents of machines 0 and 1 are talking (each agent API request records it).
   for (const machine of ['0', '1']) await recordPresence(ctl.store, machine, 0);
+  // Leaders: status marks them (`leader: true`, `wordpress/0*`).
+  await claimLeadership(ctl.store, 'wordpress/0', 720_000);
+  await claimLeadership(ctl.store, 'mysql/1', 720_000);
   await recordProvisioningError(ctl.store, '2', {
     message: 'no instance types in local matching constraints "arch=amd64 mem=2048M"',
     transient: false,

@@ -5,7 +5,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { LEASE_DURATION_MS } from '../../shared/domain/leadership.js';
 import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import { deploy } from '../../shared/state/deploy.js';
-import { destroyUnit } from '../../shared/state/destroy-unit.js';
+import { addRelation } from '../../shared/state/add-relation.js';
+import { getAppSettings, readAppSettings } from '../../shared/state/app-settings.js';
+import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
+import { destroyRelation } from '../../shared/state/destroy-relation.js';
+import { destroyApplication } from '../../shared/state/destroy-application.js';
+import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
+import { getApplication, getRelation } from '../../shared/state/reads.js';
+import { removeUnit } from '../../shared/state/remove-unit.js';
+import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { claimLeadership, getLeaderSettings, getLease, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { recordPresence } from '../../shared/state/presence.js';
@@ -99,5 +107,60 @@ describe('leader settings', () => {
     await expect(commitHookChanges(store, 'mysql/1', hook({ password: 'mine' }))).rejects.toThrow('cannot write settings: not the leader');
     expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret' }, version: 2 });
     expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ settingsVersion: 2 });
+  });
+});
+
+describe('application removal', () => {
+  it('takes the application’s lease and leader settings with it, so a new one of that name starts without a leader', async () => {
+    await deploy(store, { charm: charms.wordpress, numUnits: 1 });
+    await recordPresence(store, '3', 0);
+    await claimLeadership(store, 'wordpress/0', LOST_MS);
+    await commitHookChanges(store, 'wordpress/0', {
+      settings: [],
+      ports: [],
+      leaderSettings: { application: 'wordpress', changes: { a: 'b' } },
+    });
+    await destroyApplication(store, 'wordpress');
+    // What its unit agent does: Dying, Dead, removed — and the application with its last unit.
+    await destroyUnitByAgent(store, 'wordpress/0');
+    await ensureUnitDead(store, 'wordpress/0');
+    await removeUnit(store, 'wordpress/0');
+    expect(await getApplication(store, 'wordpress')).toBeUndefined();
+    expect(await getLease(store, 'wordpress')).toBeUndefined();
+    expect(await getLeaderSettings(store, 'wordpress')).toBeUndefined();
+    // Other applications' leadership is untouched.
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    expect((await getLease(store, 'mysql'))?.holder).toBe('mysql/0');
+  });
+});
+
+describe('application data bags', () => {
+  const hook = (relationId: number, changes: Record<string, string>) => ({
+    settings: [],
+    ports: [],
+    appSettings: { application: 'mysql', relations: [{ relationId, changes }] },
+  });
+
+  it('are written by the leader alone, read by the other side, by the leader of their own, and go with the relation', async () => {
+    await deploy(store, { charm: charms.wordpress });
+    const { id, key } = await addRelation(store, ['wordpress', 'mysql']);
+    const relation = (await getRelation(store, key))!;
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await expect(commitHookChanges(store, 'mysql/1', hook(id, { host: 'db' }))).rejects.toThrow(/^cannot write relation settings$/);
+    await commitHookChanges(store, 'mysql/0', hook(id, { host: 'db' }));
+    expect(await readAppSettings(store, { unit: 'wordpress/0', application: 'wordpress' }, relation, 'mysql')).toEqual({
+      settings: { host: 'db' },
+      version: 1,
+    });
+    expect(await readAppSettings(store, { unit: 'mysql/0', application: 'mysql' }, relation, 'mysql')).toMatchObject({
+      settings: { host: 'db' },
+    });
+    await expect(readAppSettings(store, { unit: 'mysql/1', application: 'mysql' }, relation, 'mysql')).rejects.toThrow(
+      /^permission denied$/,
+    );
+    await destroyRelation(store, id);
+    expect(await getRelation(store, key)).toBeUndefined();
+    await runAllCleanups(store);
+    expect(await getAppSettings(store, id, 'mysql')).toBeUndefined();
   });
 });

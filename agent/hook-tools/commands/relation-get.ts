@@ -1,13 +1,30 @@
-// relation-get [<key>|-] [<unit>] [-r <id>]: "get the settings of some related unit". In relation
-// hooks the relation and (except in -broken) the remote unit default to the hook's own. The
-// first read of a unit's settings is remembered for the rest of the hook (the sandbox).
+// relation-get [<key>|-] [<unit>|<app>] [-r <id>] [--app]: "get the settings of some related
+// unit", or with --app an application's bag (jujuc/relation-get.go). In relation hooks the
+// relation and (except in -broken) the remote unit default to the hook's own; without a remote
+// unit (an application -changed) the remote application's bag is read. The first read of any
+// bag is remembered for the rest of the hook (the sandbox).
 import { isValidUnitName } from '../../../shared/domain/names.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { relationFromFlag } from '../relation-flag.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import type { ToolContext } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
+
+const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
+
+/** Juju's determineUnitOrAppName: who is read, and whether it is an application's bag. */
+function target(ctx: ToolContext, supplied: string | undefined, app: boolean): { name: string; app: boolean } {
+  if (supplied !== undefined) return { name: app && isValidUnitName(supplied) ? applicationOf(supplied) : supplied, app };
+  if (app) {
+    if (ctx.remoteApplication === undefined) throw usageError('no unit or application specified');
+    return { name: ctx.remoteApplication, app: true };
+  }
+  if (ctx.remoteUnit !== undefined) return { name: ctx.remoteUnit, app: false };
+  if (ctx.remoteApplication !== undefined) return { name: ctx.remoteApplication, app: true };
+  throw usageError('no unit or application specified');
+}
 
 export const relationGet: ToolCommand = {
   name: 'relation-get',
@@ -18,13 +35,14 @@ export const relationGet: ToolCommand = {
     const rest = [...positional];
     let key = rest.shift() ?? '';
     if (key === '-') key = '';
-    const unit = rest.shift() ?? ctx.remoteUnit;
+    const who = target(ctx, rest.shift(), flags.app === true);
     checkEmpty(rest);
-    // drover keeps no application data bags (a Juju 2.7+ leadership feature).
-    if (flags.app === true) throw runtimeError('cannot read application settings: drover keeps no application data bags');
-    if (unit === undefined) throw usageError('no unit or application specified');
-    if (!isValidUnitName(unit)) throw runtimeError(`"${unit}" is not a valid unit name`);
-    const settings = await ctx.readSettings(relation.id, unit);
+    let settings: Record<string, string>;
+    if (who.app) settings = await ctx.readAppSettings(relation.id, who.name);
+    else {
+      if (!isValidUnitName(who.name)) throw runtimeError(`"${who.name}" is not a valid unit name`);
+      settings = await ctx.readSettings(relation.id, who.name);
+    }
     return output(key === '' ? settings : Object.hasOwn(settings, key) ? settings[key] : null, flags, io);
   },
 };

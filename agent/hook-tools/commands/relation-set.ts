@@ -1,5 +1,5 @@
 // relation-set [-r <id>] [--file <yaml|->] key=value...: "write the local unit's relation
-// settings". Buffered: "Data changed by relation-set is only written to global state when the
+// settings" (--app: the application's bag, leader only). Buffered: "Data changed by relation-set is only written to global state when the
 // hook completes without error". An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
 import { readFile } from 'node:fs/promises';
@@ -58,9 +58,11 @@ export const relationSet: ToolCommand = {
     ]);
     const relation = relationFromFlag(ctx, flags.relation);
     const overrides = parseKeyValues(positional);
-    if (flags.app === true) throw runtimeError('cannot write relation settings: drover keeps no application data bags');
     const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
-    ctx.setSettings(relation.id, { ...fromFile, ...overrides });
+    const changes = { ...fromFile, ...overrides };
+    // --app: the application's bag, the leader's alone ("cannot write relation settings" otherwise).
+    if (flags.app === true) await ctx.setAppSettings(relation.id, changes);
+    else ctx.setSettings(relation.id, changes);
     return '';
   },
 };

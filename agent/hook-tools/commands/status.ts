@@ -4,6 +4,7 @@ import { boolFlag, parseFlags } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import type { ApplicationStatusView, ToolContext, ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 
 const SETTABLE = ['maintenance', 'blocked', 'waiting', 'active'];
@@ -16,9 +17,9 @@ export const statusSet: ToolCommand = {
     if (status === undefined) throw usageError('invalid args [], require <status> [message]');
     if (!SETTABLE.includes(status)) throw usageError(`invalid status "${status}", expected one of [${SETTABLE.join(' ')}]`);
     checkEmpty(rest);
-    // Application status is the leader's; drover has no leadership.
-    if (flags.application === true) throw runtimeError('cannot set application status: this unit is not the leader');
-    await ctx.setStatus({ status, message });
+    // Application status is the leader's (ErrIsNotLeader: "this unit is not the leader").
+    if (flags.application === true) await ctx.setApplicationStatus({ status, message });
+    else await ctx.setStatus({ status, message });
     return '';
   },
 };
@@ -33,7 +34,7 @@ export const statusGet: ToolCommand = {
     ]);
     const format = formatOf(flags);
     checkEmpty(positional);
-    if (flags.application === true) throw runtimeError('finding application status: this unit is not the leader');
+    if (flags.application === true) return applicationStatus(ctx, flags.includeData === true, format, flags, io);
     const { status, message } = ctx.status();
     if (flags.includeData !== true && format === 'smart') return output(status, flags, io);
     const details: Record<string, unknown> = { status };
@@ -41,3 +42,27 @@ export const statusGet: ToolCommand = {
     return output(details, flags, io);
   },
 };
+
+/**
+ * jujuc/status-get.go's ApplicationStatus: the status alone in smart format without
+ * --include-data; otherwise {"application-status": {status, [message, status-data,] units}}.
+ */
+async function applicationStatus(
+  ctx: ToolContext,
+  includeData: boolean,
+  format: string,
+  flags: Record<string, string | boolean>,
+  io: ToolIO,
+): Promise<string> {
+  let answer: ApplicationStatusView;
+  try {
+    answer = await ctx.applicationStatus();
+  } catch (e) {
+    throw runtimeError(`finding application status: ${(e as Error).message}`);
+  }
+  if (!includeData && format === 'smart') return output(answer.application.status, flags, io);
+  const details = (s: { status: string; message: string; data: Record<string, unknown> }) =>
+    includeData ? { status: s.status, message: s.message, 'status-data': s.data } : { status: s.status };
+  const units = Object.fromEntries(answer.units.map((u) => [u.unit, details(u)]));
+  return output({ 'application-status': { ...details(answer.application), units } }, flags, io);
+}

@@ -3,6 +3,9 @@
 // after install and whenever the leader settings change; only the leader may leader-set; the
 // Dying leader resigns, so another unit runs leader-elected soon after remove-unit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refs } from '../../../shared/domain/plan.js';
+import { addRelation } from '../../../shared/state/add-relation.js';
+import { getItem, getRelation } from '../../../shared/state/reads.js';
 import { setApplicationConfig } from '../../../shared/state/application-config.js';
 import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getLeaderSettings, getLease } from '../../../shared/state/leadership.js';
@@ -79,6 +82,61 @@ describe('leadership', () => {
     expect(Date.now() - removedAt).toBeLessThan(30_000);
     expect(lines.at(-1)).toContain('shared=yes');
     expect((await getLease(h.store, 'lead-c'))?.holder).toBe(follower.unit);
-    expect((await getLeaderSettings(h.store, 'lead-c'))?.settings.leader).toBe(follower.unit);
+    // The hook logs before it exits; its leader-set is committed after.
+    await waitFor(
+      'leader settings written by the new leader',
+      () => getLeaderSettings(h.store, 'lead-c'),
+      (s) => s?.settings.leader === follower.unit,
+    );
   });
 });
+
+describe('application data bags', () => {
+  it('each leader writes its application’s bag, the other side runs -changed with JUJU_REMOTE_APP and no remote unit; a non-leader is refused', async () => {
+    const [pLeader, pFollower] = await byLeadership('bag-p', await twoUnits('bag-p'));
+    const q = await h.deployCharm('leader', { name: 'bag-q' });
+    const qUnit = { unit: q.units[0]!, machine: q.machines[0]! };
+    await h.startAgent(qUnit.machine);
+    await logged(qUnit, /^hook=start /);
+    await addRelation(h.store, ['bag-q:source', 'bag-p:info']);
+
+    // bag-q's only unit leads it: its bag reaches both bag-p units, as an application -changed.
+    for (const u of [pLeader, pFollower]) {
+      const lines = await logged(u, /^hook=info-relation-changed .* remote-unit= remote-app=bag-q remote-bag=\{"from":"bag-q"\}/);
+      expect(lines.filter((l) => /^hook=info-relation-changed .* remote-unit= /.test(l))).toHaveLength(1);
+    }
+    const qLines = await logged(qUnit, /^hook=source-relation-changed .* remote-unit= remote-app=bag-p remote-bag=\{"from":"bag-p"\}/);
+    // relation-created first (Juju ≥ 2.8), with the remote application and no remote unit.
+    expect(hookNames(qLines).filter((n) => n.startsWith('source-relation-'))[0]).toBe('source-relation-created');
+    expect(qLines.find((l) => l.startsWith('hook=source-relation-created'))).toContain(' remote-unit= remote-app=bag-p ');
+    // The leader reads its own application's bag.
+    expect(qLines.at(-1)).toContain('own-bag={"from":"bag-q"}');
+    // The follower may neither write its application's bag nor read it (not a peer relation).
+    const refused = (await logged(pFollower, /^hook=info-relation-joined /)).find((l) => l.startsWith('hook=info-relation-joined'))!;
+    expect(refused).toContain('app-refused=ERROR cannot write relation settings');
+    const followerChanged = logOf(pFollower).find((l) => /^hook=info-relation-changed .* remote-unit= /.test(l))!;
+    expect(followerChanged).toContain('own-bag=ERROR permission denied');
+    const bag = await getItem<{ settings: Record<string, string> }>(
+      h.store,
+      refs.appSettings(await relationId('bag-q:source bag-p:info'), 'bag-p'),
+    );
+    expect(bag?.settings).toEqual({ from: 'bag-p' });
+  });
+
+  it('in a peer relation every unit reads the bag; only the others run -changed for the leader’s write', async () => {
+    const [leader, follower] = await byLeadership('bag-r', await twoUnits('bag-r'));
+    const lines = await logged(follower, /^hook=cluster-relation-changed .* remote-unit= remote-app=bag-r remote-bag=\{"from":"bag-r"\}/);
+    expect(lines.find((l) => /^hook=cluster-relation-changed .* remote-unit= /.test(l))).toContain('own-bag={"from":"bag-r"}');
+    expect(logOf(follower).find((l) => l.startsWith('hook=cluster-relation-joined'))).toContain(
+      'app-refused=ERROR cannot write relation settings',
+    );
+    await logged(leader, /^hook=cluster-relation-changed .* remote-unit=bag-r\//);
+    expect(logOf(leader).filter((l) => /^hook=cluster-relation-changed .* remote-unit= /.test(l))).toEqual([]);
+  });
+});
+
+async function relationId(key: string): Promise<number> {
+  const relation = await getRelation(h.store, key);
+  if (!relation) throw new Error(`relation ${key} not found`);
+  return relation.id;
+}

@@ -193,12 +193,14 @@ describe('lifecycle duties', () => {
     expect(nextStep(running({ configVersion: 0 }), state)).toEqual({ kind: 'subordinate-dying' });
   });
 
-  it('a Dying unit departs its relations first, then waits for its subordinates, runs stop, and sets itself Dead', () => {
+  it('a Dying unit departs its relations first, then waits for its subordinates, runs stop, then remove, and sets itself Dead', () => {
     const dyingIn = inScope({ 'mysql/0': 1 }, { life: 'dying' });
     expect(hookOf(nextStep(local({ 'mysql/0': 1 }), dyingIn))).toMatchObject({ kind: 'relation-departed', departingUnit: 'wordpress/0' });
     expect(nextStep(running(), remote({ life: 'dying', subordinates: ['logging/0'] }))).toEqual({ kind: 'wait', why: 'subordinates' });
     expect(hookOf(nextStep(running(), remote({ life: 'dying' })))).toEqual({ kind: 'stop' });
-    expect(nextStep(running({ stopped: true }), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+    expect(hookOf(nextStep(running({ stopped: true }), remote({ life: 'dying' })))).toEqual({ kind: 'remove' });
+    const removed = afterHook(running({ stopped: true }), { kind: 'remove' });
+    expect(nextStep(removed, remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
   });
 
   it('a Dying unit never installed runs no hook at all', () => {
@@ -289,7 +291,7 @@ describe('update-status', () => {
   it('never runs in an error state, once Dying, or after stop', () => {
     expect(nextStep(running({ error: { kind: 'start' } }), due())).toEqual({ kind: 'wait', why: 'error' });
     expect(hookOf(nextStep(running(), due({ life: 'dying' })))).toEqual({ kind: 'stop' });
-    expect(nextStep(running({ stopped: true }), due({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+    expect(hookOf(nextStep(running({ stopped: true }), due({ life: 'dying' })))).toEqual({ kind: 'remove' });
   });
 });
 
@@ -351,5 +353,29 @@ describe('leadership', () => {
 
   it('an application without leadership in the view (an older controller) runs no leadership step', () => {
     expect(hookOf(nextStep(installed(), remote({}, { relations: [] })))).toEqual({ kind: 'config-changed', configVersion: 3 });
+  });
+});
+
+describe('relation-created and application data', () => {
+  it('relation-created runs once after entering the scope, before any -joined', () => {
+    const entered = local({}, { relations: { [KEY]: { id: 7, endpoint: 'db', members: {}, created: false } } });
+    const step = nextStep(entered, inScope({ 'mysql/0': 1 }));
+    expect(hookOf(step)).toEqual({ kind: 'relation-created', ...rel });
+    const created = afterHook(entered, hookOf(step)!);
+    expect(hookOf(nextStep(created, inScope({ 'mysql/0': 1 })))).toEqual({ kind: 'relation-joined', ...rel, remoteUnit: 'mysql/0' });
+  });
+
+  it('a change of the other side’s application bag runs -changed with no remote unit, once per version', () => {
+    const joined = local({ 'mysql/0': 1 });
+    const changed = nextStep(joined, { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 2 } });
+    expect(hookOf(changed)).toEqual({ kind: 'relation-changed', ...rel, appVersion: 2 });
+    const seen = afterHook(joined, hookOf(changed)!);
+    expect(seen.relations[KEY]?.appVersion).toBe(2);
+    expect(nextStep(seen, { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 2 } })).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('units’ -joined and -changed come before the application’s -changed', () => {
+    const step = nextStep(local({}), { ...inScope({ 'mysql/0': 1 }), appVersions: { [KEY]: 1 } });
+    expect(hookOf(step)).toEqual({ kind: 'relation-joined', ...rel, remoteUnit: 'mysql/0' });
   });
 });

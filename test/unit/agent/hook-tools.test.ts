@@ -107,6 +107,18 @@ class FakeContext implements ToolContext {
   async setLeaderSettings() {
     throw new Error('cannot write settings: not the leader');
   }
+  async readAppSettings() {
+    return {};
+  }
+  async setAppSettings() {
+    throw new Error('cannot write relation settings');
+  }
+  async setApplicationStatus() {
+    throw new Error('this unit is not the leader');
+  }
+  async applicationStatus(): Promise<never> {
+    throw new Error('this unit is not the leader');
+  }
 }
 
 const cwd = mkdtempSync(join(tmpdir(), 'hook-tools-'));

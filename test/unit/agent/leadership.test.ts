@@ -14,8 +14,23 @@ const cwd = mkdtempSync(join(tmpdir(), 'leader-tools-'));
 
 function context(leader: boolean, settings: Record<string, string> = {}) {
   const written: Record<string, string>[] = [];
+  const appStatuses: { status: string; message: string }[] = [];
   const ctx = {
     unitName: 'mysql/0',
+    async setApplicationStatus(s: { status: string; message: string }) {
+      if (!leader) throw new Error('this unit is not the leader');
+      appStatuses.push(s);
+    },
+    async applicationStatus() {
+      if (!leader) throw new Error('this unit is not the leader');
+      return {
+        application: { status: 'active', message: 'cluster of 2', data: {} },
+        units: [
+          { unit: 'mysql/0', status: 'active', message: 'primary', data: {} },
+          { unit: 'mysql/1', status: 'waiting', message: '', data: {} },
+        ],
+      };
+    },
     isLeader: async () => leader,
     leaderSettings: async () => ({ ...settings }),
     async setLeaderSettings(changes: Record<string, string>) {
@@ -23,7 +38,7 @@ function context(leader: boolean, settings: Record<string, string> = {}) {
       written.push(changes);
     },
   } as unknown as ToolContext;
-  return { ctx, written };
+  return { ctx, written, appStatuses };
 }
 const run = (ctx: ToolContext, tool: string, ...args: string[]) => runTool(ctx, tool, args, { cwd });
 
@@ -81,6 +96,35 @@ describe('leader-set', () => {
       stderr: 'ERROR expected "key=value", got "user"\n',
     });
     expect(written).toEqual([]);
+  });
+});
+
+describe('status-set and status-get --application', () => {
+  it('the leader sets its application’s status; the others are refused in Juju’s words', async () => {
+    const { ctx, appStatuses } = context(true);
+    expect(await run(ctx, 'status-set', '--application', 'active', 'cluster of 2')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(appStatuses).toEqual([{ status: 'active', message: 'cluster of 2' }]);
+    expect(await run(context(false).ctx, 'status-set', '--application', 'active')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ERROR this unit is not the leader\n',
+    });
+  });
+
+  it('status-get --application prints Juju’s shape: the status alone, or application-status with units', async () => {
+    const { ctx } = context(true);
+    expect((await run(ctx, 'status-get', '--application')).stdout).toBe('active\n');
+    expect((await run(ctx, 'status-get', '--application', '--format=json')).stdout).toBe(
+      '{"application-status":{"status":"active","units":{"mysql/0":{"status":"active"},"mysql/1":{"status":"waiting"}}}}\n',
+    );
+    expect((await run(ctx, 'status-get', '--application', '--include-data', '--format=json')).stdout).toBe(
+      '{"application-status":{"message":"cluster of 2","status":"active","status-data":{},"units":{"mysql/0":{"message":"primary","status":"active","status-data":{}},"mysql/1":{"message":"","status":"waiting","status-data":{}}}}}\n',
+    );
+    expect(await run(context(false).ctx, 'status-get', '--application')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ERROR finding application status: this unit is not the leader\n',
+    });
   });
 });
 

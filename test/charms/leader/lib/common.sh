@@ -18,3 +18,20 @@ share_greeting() {
     log_hook "refused=$out"
   fi
 }
+
+# Relation hooks: the leader puts its application's name in its bag (relation-set --app); the
+# others' attempts are refused. -changed logs both bags as relation-get --app reads them.
+APP="${JUJU_UNIT_NAME%/*}"
+
+share_app_data() {
+  local out
+  if out=$(relation-set --app from="$APP" 2>&1); then
+    log_hook "app-set=yes"
+  else
+    log_hook "app-refused=$out"
+  fi
+}
+
+log_app_data() {
+  log_hook "remote-bag=$(relation-get --app --format=json 2>&1) own-bag=$(relation-get --app --format=json - "$APP" 2>&1)"
+}
