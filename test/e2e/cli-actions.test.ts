@@ -114,6 +114,8 @@ describe('run', () => {
       code: 2,
       stderr: 'ERROR all units must be of the same application\n',
     });
+    expect(await drover(['run'])).toMatchObject({ code: 2, stderr: 'ERROR no unit specified\n' });
+    expect(await drover(['run', 'box/0'])).toMatchObject({ code: 2, stderr: 'ERROR no action specified\n' });
     expect(await getSequence(h.store, 'task')).toBe(before);
   });
 });
