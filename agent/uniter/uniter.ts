@@ -22,7 +22,7 @@ import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
-import { availabilityZoneOf, hookEnvironment, newContextId } from './hook-env.js';
+import { availabilityZoneOf, hookEnvironment, newContextId, type HookEnvInput } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
@@ -374,6 +374,26 @@ export class Uniter {
     await this.status.flush();
   }
 
+  /** The environment every hook and task of this unit shares (hook-env.ts adds what runs). */
+  private environmentOf(view: AgentView, contextId: string, socketPath: string): HookEnvInput {
+    const unit = view.units.find((u) => u.name === this.deps.unitName);
+    const zone = availabilityZoneOf(view.machine.hardware);
+    return {
+      base: this.deps.baseEnv,
+      toolsDir: this.deps.toolsDir,
+      charmDir: this.charmDir,
+      unitName: this.deps.unitName,
+      contextId,
+      socketPath,
+      apiAddresses: this.deps.apiAddresses,
+      modelName: view.model,
+      ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
+      machineId: this.deps.machineId,
+      ...(zone ? { availabilityZone: zone } : {}),
+      ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
+    };
+  }
+
   /** What the hook's tools see: its relations, their members, config, addresses, status. */
   private hookContext(what: Hook | undefined, id: string, view: AgentView, action?: ActionToolContext): HookContext {
     // A task runs outside any relation, as Juju's actions do.
@@ -448,23 +468,7 @@ export class Uniter {
       const contextId = newContextId(unitName, task.action);
       const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
       const ctx = this.hookContext(undefined, contextId, view, action);
-      const unit = view.units.find((u) => u.name === unitName);
-      const zone = availabilityZoneOf(view.machine.hardware);
-      const env = hookEnvironment({
-        base: this.deps.baseEnv,
-        toolsDir: this.deps.toolsDir,
-        charmDir: this.charmDir,
-        unitName,
-        contextId,
-        socketPath: tools.path,
-        apiAddresses: this.deps.apiAddresses,
-        modelName: view.model,
-        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
-        machineId: this.deps.machineId,
-        ...(zone ? { availabilityZone: zone } : {}),
-        ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
-        action: { name: task.action, id },
-      });
+      const env = hookEnvironment({ ...this.environmentOf(view, contextId, tools.path), action: { name: task.action, id } });
       tools.register(contextId, ctx);
       let ran;
       try {
@@ -531,20 +535,8 @@ export class Uniter {
       const ctx = this.hookContext(hook, id, view);
       const unit = view.units.find((u) => u.name === unitName);
       const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
-      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
-        base: this.deps.baseEnv,
-        toolsDir: this.deps.toolsDir,
-        charmDir: this.charmDir,
-        unitName,
-        contextId: id,
-        socketPath: tools.path,
-        apiAddresses: this.deps.apiAddresses,
-        modelName: view.model,
-        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
-        machineId: this.deps.machineId,
-        ...(zone ? { availabilityZone: zone } : {}),
-        ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
+        ...this.environmentOf(view, id, tools.path),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
       });
