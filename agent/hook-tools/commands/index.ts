@@ -1,5 +1,5 @@
-// The hook tools drover provides: the seed's nine, status-set/status-get (reference §4.4), and the
-// others ops calls (docs/juju-compat.md, "Other hook tools").
+// The hook tools drover provides: Juju 3.6's, as docs/juju-compat.md lists them with what drover
+// does with each.
 // Each runs inside the agent, which has the hook's context; the executable a hook calls only
 // forwards its arguments (agent/hook-tools/hook-tool.mjs).
 import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
