@@ -14,7 +14,14 @@ import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit
 import { getApplication, getRelation } from '../../shared/state/reads.js';
 import { removeUnit } from '../../shared/state/remove-unit.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
-import { claimLeadership, getLeaderSettings, getLease, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import {
+  claimLeadership,
+  getLeaderSettings,
+  getLease,
+  readLeadership,
+  releaseAbandonedLeases,
+  releaseLeadership,
+} from '../../shared/state/leadership.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { recordPresence } from '../../shared/state/presence.js';
 import type { Store } from '../../shared/state/store.js';
@@ -162,5 +169,30 @@ describe('application data bags', () => {
     expect(await getRelation(store, key)).toBeUndefined();
     await runAllCleanups(store);
     expect(await getAppSettings(store, id, 'mysql')).toBeUndefined();
+  });
+});
+
+describe('the sweep of abandoned leases', () => {
+  it('frees a run-out lease whose leader’s agent is lost, and leaves an idle present leader’s alone', async () => {
+    await deploy(store, { charm: charms.wordpress, numUnits: 1 });
+    await recordPresence(store, '3', 0);
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'wordpress/0', LOST_MS);
+    clock += LOST_MS + 1_000;
+    // wordpress/0's agent still talks; mysql/0's has been silent past the threshold.
+    await recordPresence(store, '3', 0);
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+    expect(await getLease(store, 'mysql')).toBeUndefined();
+    expect((await getLease(store, 'wordpress'))?.holder).toBe('wordpress/0');
+    // Done already: a second sweep changes nothing.
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
+  });
+
+  it('frees a Dying leader’s lease once it has run out, not before', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await destroyUnit(store, 'mysql/0');
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
+    clock += LEASE_DURATION_MS;
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
   });
 });
