@@ -7,6 +7,8 @@ import type { LeadershipView } from '../shared/domain/leadership.js';
 
 export interface AgentView {
   model: string;
+  /** JUJU_MODEL_UUID; optional so an agent keeps working against a controller that predates it. */
+  modelUuid?: string;
   machine: Omit<Machine, 'agentCredentialHash'>;
   units: Unit[];
   applications: Application[];

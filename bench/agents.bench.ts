@@ -15,6 +15,10 @@
 //    idle agent-hour, no DynamoDB reads. The periodic resync and the presence heartbeat come at
 //    most every 8 and 5 minutes, after the agent's start-up requests, so they fall outside the
 //    window: the total adds them at their rates (heartbeats at their bound, one per 5 min).
+//    update-status runs in the window at the model's default interval (5 min, jittered): its
+//    hook sets the status the start hook set, so it should cost no request.
+// 3. Leader failover (issue 10), BENCH_FAILOVERS times (default 20), on FAILOVERS + 1 fresh units:
+//    the leader's unit removed → `leader-elected` ran on another unit; p50 and p99.
 //
 // The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a
 // section in bench/RESULTS.md.
@@ -44,6 +48,7 @@ import { derivedAgentCredentials, newAgentCredentialKey } from '../shared/provis
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
 import { addMachines } from '../shared/state/add-machine.js';
 import { deploy } from '../shared/state/deploy.js';
+import { destroyUnit } from '../shared/state/destroy-unit.js';
 import { localCredentials, startDynamoDbLocal, type DynamoDbLocal } from '../shared/state/dynamodb-local.js';
 import { ensureModel } from '../shared/state/model.js';
 import { getMachine } from '../shared/state/reads.js';
@@ -61,6 +66,7 @@ const KINDS = (process.env.BENCH_KINDS ?? 'fresh,running')
   .split(',')
   .map((k): Series => (k === 'fresh' ? 'fresh machines' : 'running machines'));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 120);
+const FAILOVERS = Number(process.env.BENCH_FAILOVERS ?? 20);
 const NPROC = availableParallelism();
 const CONTROLLER = 'bench';
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
@@ -70,14 +76,26 @@ const RESYNC_PER_HOUR = 3600 / DEFAULT_RESYNC_SECONDS;
 /** At most one heartbeat per interval since the agent's last request (agent/machine/heartbeat.ts). */
 const HEARTBEATS_PER_HOUR = 3600 / DEFAULT_HEARTBEAT_SECONDS;
 
-/** A charm whose hooks do nothing but record when start ran. */
+/**
+ * A charm whose hooks do next to nothing: start sets the workload active and records when it ran,
+ * update-status sets the same status again (as charms do; unchanged, it costs no request), and
+ * leader-elected records when it ran.
+ */
 function trivialCharm(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-trivial-'));
   mkdirSync(join(dir, 'hooks'));
   writeFileSync(join(dir, 'metadata.yaml'), 'name: trivial\nsummary: trivial hooks\nseries: [jammy]\n');
-  for (const hook of ['install', 'config-changed']) writeFileSync(join(dir, 'hooks', hook), '#!/bin/sh\nexit 0\n');
-  writeFileSync(join(dir, 'hooks', 'start'), '#!/bin/sh\ndate +%s%3N > "$CHARM_DIR/../started-at"\n');
-  for (const hook of ['install', 'config-changed', 'start']) chmodSync(join(dir, 'hooks', hook), 0o755);
+  const hooks: Record<string, string> = {
+    install: 'exit 0',
+    'config-changed': 'exit 0',
+    start: 'status-set active\ndate +%s%3N > "$CHARM_DIR/../started-at"',
+    'update-status': 'status-set active',
+    'leader-elected': 'date +%s%3N >> "$CHARM_DIR/../elected-at"',
+  };
+  for (const [hook, body] of Object.entries(hooks)) {
+    writeFileSync(join(dir, 'hooks', hook), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, 'hooks', hook), 0o755);
+  }
   return dir;
 }
 
@@ -326,6 +344,67 @@ async function idleCost(env: Environment, machines: string[]): Promise<Idle> {
   };
 }
 
+interface Failover {
+  failovers: number;
+  /** Seconds from the leader's removal to leader-elected on another unit. */
+  samples: number[];
+}
+
+/** The times a unit's leader-elected hook ran (ms), from the file it appends to. */
+function electedTimes(dataDir: string, machine: string, unit: string): number[] {
+  try {
+    return readFileSync(join(unitDir(dataDir, machine, unit), 'elected-at'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * FAILOVERS + 1 units on fresh machines; then, FAILOVERS times: remove the leader's unit and time
+ * until leader-elected has run on another unit. Each new leader is the next one removed.
+ */
+async function leaderFailover(env: Environment): Promise<Failover> {
+  const deployed = await deploy(env.store, {
+    charm: parseCharm(readFileSync(join(env.charmDir, 'metadata.yaml'), 'utf8')),
+    charmArchive: env.charmArchive,
+    numUnits: FAILOVERS + 1,
+  });
+  const machineOf = new Map(deployed.units.map((unit, i) => [unit, deployed.machines[i]!] as const));
+  await waitForStarts(env.dataDir, deployed.units, deployed.machines);
+  const electedBy = (unit: string) => electedTimes(env.dataDir, machineOf.get(unit)!, unit);
+  const samples: number[] = [];
+  let leader: string | undefined;
+  for (const deadline = Date.now() + 5 * 60_000; !leader && Date.now() < deadline; await pause(200)) {
+    leader = deployed.units.find((u) => electedBy(u).length > 0);
+  }
+  const remaining = new Set(deployed.units);
+  for (let i = 0; i < FAILOVERS && leader; i++) {
+    const t0 = Date.now();
+    await destroyUnit(env.store, leader);
+    remaining.delete(leader);
+    let next: string | undefined;
+    for (const deadline = t0 + 5 * 60_000; !next && Date.now() < deadline; await pause(50)) {
+      next = [...remaining].find((u) => electedBy(u).some((at) => at >= t0));
+    }
+    if (next) samples.push((Math.min(...electedBy(next).filter((at) => at >= t0)) - t0) / 1000);
+    console.error(`bench:agents: failover ${i + 1}: ${leader} removed → ${next ?? 'no new leader'}`);
+    leader = next;
+  }
+  return { failovers: FAILOVERS, samples: samples.sort((a, b) => a - b) };
+}
+
+function failoverTable(failover: Failover): string {
+  const s = failover.samples;
+  return [
+    '| failovers asked | failovers done | p50 s | p99 s | max s |',
+    '| --------------: | -------------: | ----: | ----: | ----: |',
+    `| ${failover.failovers} | ${s.length} | ${f(percentile(s, 50))} | ${f(percentile(s, 99))} | ${f(s[s.length - 1] ?? NaN)} |`,
+  ].join('\n');
+}
+
 function agentRssMb(dataDir: string, machines: string[]): number {
   let total = 0;
   for (const pid of agentPids(dataDir, machines)) {
@@ -435,7 +514,8 @@ const METHOD = `### Method
   - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
   - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).
 - CPU: from the deploy call to the last start, user + system time of this process (process.cpuUsage(): API, stream pollers, handlers, fauxqs, the bench's own polling), of DynamoDB Local (/proc/<pid>/stat, all its threads) and of every agent (/proc/<pid>/stat with the children it reaped: hooks and hook tools). Floor = that CPU time ÷ the host's ${NPROC} cores: the earliest the last unit could start if the work were spread perfectly over the cores and nothing else ran. Other users' jobs share this host (the load average column); their CPU is not counted, so the floor is a lower bound.
-- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. So does the presence heartbeat (one \`heartbeat\` request when the agent has made no other for 5–6 min): not counted in the window's API requests, added at its bound of ${HEARTBEATS_PER_HOUR} an hour (the resync's requests count as presence too, so about 7.5 on average). Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads.`;
+- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. So does the presence heartbeat (one \`heartbeat\` request when the agent has made no other for 5–6 min): not counted in the window's API requests, added at its bound of ${HEARTBEATS_PER_HOUR} an hour (the resync's requests count as presence too, so about 7.5 on average). Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads. update-status runs in the window at the model's default interval (5 min, 80–120% jitter), setting the status the start hook set.
+- Leader failover: on a fresh table, ${FAILOVERS + 1} units on fresh machines; once every unit has started and one has run leader-elected, its unit is removed (\`remove-unit\`), and the time until leader-elected ran on another unit (the hook records it) is one sample; that unit is removed next, ${FAILOVERS} times.`;
 
 async function main() {
   const before = loadavg();
@@ -445,6 +525,7 @@ async function main() {
   const charmDir = trivialCharm();
   const results: StartUp[] = [];
   let idle: Idle | undefined;
+  let failover: Failover | undefined;
   try {
     for (const series of KINDS) {
       for (const n of SERIES) {
@@ -464,6 +545,16 @@ async function main() {
         }
       }
     }
+    if (FAILOVERS > 0) {
+      console.error(`bench:agents: leader failover, ${FAILOVERS} times…`);
+      const env = await environment(dynamo, charmDir);
+      try {
+        failover = await leaderFailover(env);
+        console.error(failoverTable(failover));
+      } finally {
+        await env.stop();
+      }
+    }
   } finally {
     await dynamo.stop();
   }
@@ -478,6 +569,8 @@ async function main() {
     apiTable(results),
     '### Idle',
     idle ? idleTable(idle) : '(not measured)',
+    '### Leader failover',
+    failover ? failoverTable(failover) : '(not measured)',
     METHOD,
   ].join('\n\n');
   console.log(body);

@@ -4,6 +4,19 @@ import { stringify } from 'yaml';
 import type { Operation, Task } from '../shared/domain/operations.js';
 import { operationStatus, unitTag } from '../shared/domain/operations.js';
 
+/** Go's YAML and JSON encoders sort map keys: results print the same way. */
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
 export type OperationView = Operation & { taskItems: Task[] };
 
 /** Go's default time format for a UTC time: `2024-01-02 15:04:05 +0000 UTC`. */
@@ -26,7 +39,7 @@ export function taskDocument(task: Task): Record<string, unknown> {
     id: task.id,
     ...(task.log.length ? { log: task.log.map((l) => `${goTime(l.timestamp)} ${l.message}`) } : {}),
     ...(task.message ? { message: task.message } : {}),
-    ...(task.results && Object.keys(task.results).length ? { results: task.results } : {}),
+    ...(task.results && Object.keys(task.results).length ? { results: sortDeep(task.results) } : {}),
     status: task.status,
     timing: timing(task),
     unit: task.unit,
@@ -60,7 +73,7 @@ export function operationDocument(op: OperationView): Record<string, unknown> {
           timing: timing(t),
           ...(t.log.length ? { log: t.log.map((l) => `${goTime(l.timestamp)} ${l.message}`) } : {}),
           ...(t.message ? { message: t.message } : {}),
-          ...(t.results && Object.keys(t.results).length ? { results: t.results } : {}),
+          ...(t.results && Object.keys(t.results).length ? { results: sortDeep(t.results) } : {}),
         },
       ]),
     ),
@@ -72,7 +85,7 @@ export const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
 /** Juju's plain output of one finished task: its results (not the process's own), then its stdout. */
 export function plainResults(task: Task): { stdout: string; stderr: string } {
   const { 'return-code': _code, stdout, stderr, ...values } = task.results ?? {};
-  const out = (Object.keys(values).length ? yaml(values) : '') + (typeof stdout === 'string' ? stdout : '');
+  const out = (Object.keys(values).length ? yaml(sortDeep(values)) : '') + (typeof stdout === 'string' ? stdout : '');
   return { stdout: out, stderr: typeof stderr === 'string' ? stderr : '' };
 }
 

@@ -29,8 +29,11 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-// Only `relation-set --file -` reads standard input; any other tool must not wait on it.
-const wantsStdin = command === 'relation-set' && args.some((a, i) => a === '--file=-' || (a === '--file' && args[i + 1] === '-'));
+// Only `relation-set --file -` and `state-set --file -` (ops's only way to call state-set) read
+// standard input; any other tool must not wait on it.
+const wantsStdin =
+  (command === 'relation-set' || command === 'state-set') &&
+  args.some((a, i) => a === '--file=-' || (a === '--file' && args[i + 1] === '-'));
 const request = { contextId, command, args, cwd: process.cwd(), ...(wantsStdin ? { stdin: await readStdin() } : {}) };
 
 const socket = connect(socketPath);

@@ -102,7 +102,7 @@ export interface ApplicationStatusView {
 export interface ToolIO {
   /** The hook's working directory: relative `-o` and `--file` paths are resolved against it. */
   cwd: string;
-  /** Standard input, sent only by tools that read it (`relation-set --file -`). */
+  /** Standard input, sent only by tools that read it (`relation-set --file -`, `state-set --file -`). */
   stdin?: string;
 }
 

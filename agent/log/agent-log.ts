@@ -58,15 +58,18 @@ export class AgentLog {
   }
 
   flush(): Promise<void> {
-    this.flushing ??= (async () => {
-      try {
-        // Lines logged while a batch was on its way are sent too, before this resolves.
-        while (this.pending.size > 0 && (await this.send()));
-      } finally {
-        this.flushing = undefined;
-      }
-    })();
+    // `.finally` runs after this assignment even when there is nothing to send; an async body
+    // that returned at once would clear `flushing` before it was set, and every later flush
+    // would return that settled promise and send nothing again.
+    this.flushing ??= this.sendPending().finally(() => {
+      this.flushing = undefined;
+    });
     return this.flushing;
+  }
+
+  private async sendPending(): Promise<void> {
+    // Lines logged while a batch was on its way are sent too, before this resolves.
+    while (this.pending.size > 0 && (await this.send()));
   }
 
   /**

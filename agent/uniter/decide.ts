@@ -20,6 +20,7 @@
 //   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
+// - remove: Juju 3 runs it once after stop, before the unit is set Dead.
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
@@ -273,5 +274,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   // Dying, and out of every scope: "waiting for all its subordinates to be removed".
   if (unit.subordinates.length > 0) return { kind: 'wait', why: 'subordinates' };
   if (local.installed && !local.stopped) return hook({ kind: 'stop' });
+  // Juju 3's remove hook: "the last hook run before the unit is removed", once, after stop.
+  if (local.installed && !local.removed) return hook({ kind: 'remove' });
   return { kind: 'unit-dead' };
 }

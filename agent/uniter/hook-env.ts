@@ -1,11 +1,24 @@
-// The environment a hook runs in (charms-in-action, "Execution environment"; reference §4.3).
-// Built from scratch rather than from the agent's own environment: the agent holds its API
-// credential, which no hook may see.
+// The environment a hook runs in, as Juju 3.6's HookContext.HookVars and ubuntuEnv build it
+// (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go, `HookVars`;
+// .../context/env.go, `ubuntuEnv`). JUJU_DISPATCH_PATH is added by hook-process.ts, which knows
+// whether it runs a hook or an action. Built from scratch rather than from the agent's own
+// environment: the agent holds its API credential, which no hook may see.
+import { JUJU_VERSION } from '../../shared/domain/juju-version.js';
 import type { Hook } from './hooks.js';
 import { hookName, isRelationHook } from './hooks.js';
 
+export { JUJU_VERSION };
+
+/** The model's proxies for charms (Juju's juju-http-proxy and friends); none by default. */
+export interface CharmProxySettings {
+  http?: string;
+  https?: string;
+  ftp?: string;
+  noProxy?: string;
+}
+
 export interface HookEnvInput {
-  /** PATH, HOME, locale and the like, passed through from the agent. */
+  /** PATH, HOME and the like, passed through from the agent. */
   base: Record<string, string | undefined>;
   toolsDir: string;
   charmDir: string;
@@ -14,20 +27,46 @@ export interface HookEnvInput {
   socketPath: string;
   apiAddresses: string[];
   modelName: string;
+  /** The model's uuid (stored with the model); empty only for a model made before uuids. */
+  modelUuid?: string;
   machineId: string;
+  /** The machine's availability zone, where the provider reported one. */
+  availabilityZone?: string;
   principal?: string;
   /** What runs: a hook, or a task (an action or juju-exec). */
   hook?: Hook;
   action?: { name: string; id: string };
   /** The relation's remote application (relation hooks). */
   remoteApplication?: string;
+  proxies?: CharmProxySettings;
 }
 
-/** The Juju version drover's hook contract matches (docs/juju-compat.md). */
-export const JUJU_VERSION = '3.6.12';
-
-const PASSED_THROUGH = ['HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TERM'];
+const PASSED_THROUGH = ['HOME', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL'];
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * Juju sets no SLA on a model unless asked (`juju sla`), and then reports `unsupported`; drover
+ * has no SLAs.
+ */
+const SLA = 'unsupported';
+
+/**
+ * Juju's legacy proxy variables (proxy.Settings.AsEnvironmentValues): lower and upper case, only
+ * for the proxies that are set.
+ */
+function legacyProxyVars(proxies: CharmProxySettings): Record<string, string> {
+  const vars: Record<string, string> = {};
+  const add = (name: string, value: string | undefined) => {
+    if (!value) return;
+    vars[name] = value;
+    vars[name.toUpperCase()] = value;
+  };
+  add('http_proxy', proxies.http);
+  add('https_proxy', proxies.https);
+  add('ftp_proxy', proxies.ftp);
+  add('no_proxy', proxies.noProxy);
+  return vars;
+}
 
 export function hookEnvironment(input: HookEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
@@ -36,23 +75,34 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     if (value !== undefined) env[name] = value;
   }
   const { hook, action } = input;
-  Object.assign(env, {
-    // "$PATH is prefixed by a directory containing command line tools"
-    PATH: `${input.toolsDir}:${input.base.PATH ?? DEFAULT_PATH}`,
+  const proxies = input.proxies ?? {};
+  Object.assign(env, legacyProxyVars(proxies), {
     CHARM_DIR: input.charmDir,
     JUJU_CHARM_DIR: input.charmDir,
-    JUJU_UNIT_NAME: input.unitName,
     JUJU_CONTEXT_ID: input.contextId,
-    JUJU_AGENT_SOCKET: input.socketPath,
     JUJU_AGENT_SOCKET_ADDRESS: input.socketPath,
     JUJU_AGENT_SOCKET_NETWORK: 'unix',
-    JUJU_API_ADDRESSES: input.apiAddresses.join(' '),
-    JUJU_ENV_NAME: input.modelName,
+    // Juju 2's name for the socket, still read by older hook tools and charms.
+    JUJU_AGENT_SOCKET: input.socketPath,
+    JUJU_UNIT_NAME: input.unitName,
+    JUJU_MODEL_UUID: input.modelUuid ?? '',
     JUJU_MODEL_NAME: input.modelName,
+    // Juju 1's name for the model, which old charms still read.
+    JUJU_ENV_NAME: input.modelName,
+    JUJU_API_ADDRESSES: input.apiAddresses.join(' '),
+    JUJU_SLA: SLA,
     JUJU_MACHINE_ID: input.machineId,
     JUJU_PRINCIPAL_UNIT: input.principal ?? '',
+    JUJU_AVAILABILITY_ZONE: input.availabilityZone ?? '',
     // A Juju 3.6 version: the ops framework enables app data, dispatch and the rest by it.
-    JUJU_VERSION: JUJU_VERSION,
+    JUJU_VERSION,
+    // Set on Kubernetes models only; Juju exports it empty elsewhere.
+    CLOUD_API_VERSION: '',
+    // Juju exports these even when empty: "better to explicitly export them as empty".
+    JUJU_CHARM_HTTP_PROXY: proxies.http ?? '',
+    JUJU_CHARM_HTTPS_PROXY: proxies.https ?? '',
+    JUJU_CHARM_FTP_PROXY: proxies.ftp ?? '',
+    JUJU_CHARM_NO_PROXY: proxies.noProxy ?? '',
   });
   // Juju's context (worker/uniter/runner/context/context.go, HookVars) names the hook for hooks
   // only; an action gets its name, its id (JUJU_ACTION_UUID is the task id in Juju 3) and tag.
@@ -69,6 +119,15 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     env.JUJU_REMOTE_APP = input.remoteApplication ?? '';
     if (hook.kind === 'relation-departed') env.JUJU_DEPARTING_UNIT = hook.departingUnit ?? hook.remoteUnit ?? '';
   }
+  // Juju's ubuntuEnv, last so that it wins over anything passed through.
+  Object.assign(env, {
+    APT_LISTCHANGES_FRONTEND: 'none',
+    DEBIAN_FRONTEND: 'noninteractive',
+    LANG: 'C.UTF-8',
+    // "$PATH is prefixed by a directory containing command line tools"
+    PATH: `${input.toolsDir}:${input.base.PATH ?? DEFAULT_PATH}`,
+    TERM: 'tmux-256color',
+  });
   return env;
 }
 
@@ -76,4 +135,9 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
 export function newContextId(unitName: string, hook: Hook | string): string {
   const random = BigInt.asUintN(63, BigInt(Math.floor(Math.random() * 2 ** 53)) * 1024n + BigInt(Math.floor(Math.random() * 1024)));
   return `${unitName}-${typeof hook === 'string' ? hook : hookName(hook)}-${random}`;
+}
+
+/** The availability zone in a machine's hardware line (`... availability-zone=us-east-1a`). */
+export function availabilityZoneOf(hardware: string | undefined): string | undefined {
+  return /(?:^|\s)availability-zone=(\S+)/.exec(hardware ?? '')?.[1];
 }

@@ -1,9 +1,17 @@
 // The hooks a unit runs (charms-in-action, "Hook kinds"): the unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`), update-status (on a timer,
-// as Juju 3), stop, and the leadership hooks — and four hooks per charm relation, named
-// `<name>-relation-<event>`.
+// as Juju 3), stop, remove (Juju 3's last hook), and the leadership hooks — and five hooks per
+// charm relation, named `<name>-relation-<event>`.
 export type UnitHookKind =
-  'install' | 'config-changed' | 'start' | 'upgrade-charm' | 'update-status' | 'stop' | 'leader-elected' | 'leader-settings-changed';
+  | 'install'
+  | 'config-changed'
+  | 'start'
+  | 'upgrade-charm'
+  | 'update-status'
+  | 'stop'
+  | 'remove'
+  | 'leader-elected'
+  | 'leader-settings-changed';
 export type RelationHookKind = 'relation-created' | 'relation-joined' | 'relation-changed' | 'relation-departed' | 'relation-broken';
 
 export interface UnitHook {

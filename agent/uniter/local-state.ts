@@ -34,6 +34,8 @@ export interface LocalState {
   configVersion?: number;
   started: boolean;
   stopped: boolean;
+  /** The remove hook (Juju 3's last hook, after stop) has run. */
+  removed?: boolean;
   /**
    * The charm URL whose contents the charm directory holds. Written only once the directory has
    * been replaced, so an agent killed mid-upgrade replaces it again, and one restarted after does not.
@@ -96,6 +98,9 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
         break;
       case 'stop':
         next.stopped = true;
+        break;
+      case 'remove':
+        next.removed = true;
         break;
       case 'leader-elected':
         next.leader = true;

@@ -22,7 +22,7 @@ import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
-import { hookEnvironment, newContextId } from './hook-env.js';
+import { availabilityZoneOf, hookEnvironment, newContextId } from './hook-env.js';
 import { runHookProcess } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
@@ -449,6 +449,7 @@ export class Uniter {
       const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
       const ctx = this.hookContext(undefined, contextId, view, action);
       const unit = view.units.find((u) => u.name === unitName);
+      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
         base: this.deps.baseEnv,
         toolsDir: this.deps.toolsDir,
@@ -458,7 +459,9 @@ export class Uniter {
         socketPath: tools.path,
         apiAddresses: this.deps.apiAddresses,
         modelName: view.model,
+        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
         machineId: this.deps.machineId,
+        ...(zone ? { availabilityZone: zone } : {}),
         ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
         action: { name: task.action, id },
       });
@@ -528,6 +531,7 @@ export class Uniter {
       const ctx = this.hookContext(hook, id, view);
       const unit = view.units.find((u) => u.name === unitName);
       const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+      const zone = availabilityZoneOf(view.machine.hardware);
       const env = hookEnvironment({
         base: this.deps.baseEnv,
         toolsDir: this.deps.toolsDir,
@@ -537,7 +541,9 @@ export class Uniter {
         socketPath: tools.path,
         apiAddresses: this.deps.apiAddresses,
         modelName: view.model,
+        ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
         machineId: this.deps.machineId,
+        ...(zone ? { availabilityZone: zone } : {}),
         ...(unit?.principal !== undefined ? { principal: unit.principal } : {}),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),

@@ -197,31 +197,61 @@ Examples:
     });
 
   program
+    .command('cancel-task')
+    .description('Cancel pending tasks (a running task cannot be aborted).')
+    .argument('<task-id...>', 'the tasks')
+    .addOption(new Option('--format <format>', 'output format').choices(['json', 'yaml']).default('yaml'))
+    .action(async (ids: string[], opts: { format: DataFormat }) => {
+      for (const id of ids) if (!/^\d+$/.test(id)) throw new UsageError(`invalid task id "${id}"`);
+      const { tasks } = await (await cli.client()).post<'cancel-task', { tasks: Task[] }>('cancel-task', { ids });
+      printData(cli.io, tasks.map(taskDocument), opts.format);
+    });
+
+  program
     .command('operations')
     .alias('list-operations')
     .description('List the latest operations (actions run and commands executed), newest first.')
     .option('--limit <n>', 'how many operations to show', '50')
+    .option('--status <statuses>', 'only operations with these statuses (comma-separated)')
+    .option('--actions <actions>', 'only operations of these actions (comma-separated)')
+    .option('--apps, --applications <applications>', 'only operations with a task on a unit of these applications')
+    .option('--units <units>', 'only operations with a task on these units')
     .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
-    .action(async (opts: { limit: string; format: 'tabular' | DataFormat }) => {
-      if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1) throw new UsageError('--limit must be a positive integer');
-      const { operations } = await (await cli.client()).get<{ operations: OperationView[] }>('operations', { limit: opts.limit });
-      if (opts.format !== 'tabular')
-        return printData(cli.io, Object.fromEntries(operations.map((o) => [o.id, operationDocument(o)])), opts.format);
-      if (!operations.length) return cli.io.stderr('No operations to display.\n');
-      const rows: Cell[][] = [['ID', 'Status', 'Started', 'Finished', 'Task IDs', 'Summary']];
-      for (const o of operations) {
-        const doc = operationDocument(o) as { timing: { started?: string; completed?: string } };
-        rows.push([
-          o.id,
-          operationStatus(o.taskItems),
-          short(doc.timing.started),
-          short(doc.timing.completed),
-          o.tasks.join(','),
-          o.summary,
-        ]);
-      }
-      cli.io.stdout(renderTable(rows, cli.colour));
-    });
+    .action(
+      async (opts: { limit: string; status?: string; actions?: string; apps?: string; units?: string; format: 'tabular' | DataFormat }) => {
+        if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1) throw new UsageError('--limit must be a positive integer');
+        const statuses = commaSet(opts.status);
+        for (const st of statuses ?? []) {
+          if (!TASK_STATUSES.includes(st))
+            throw new UsageError(`"${st}" is not a valid task status, want one of ${TASK_STATUSES.join(', ')}`);
+        }
+        const [actions, apps, units] = [commaSet(opts.actions), commaSet(opts.apps), commaSet(opts.units)];
+        const all = (await (await cli.client()).get<{ operations: OperationView[] }>('operations', { limit: opts.limit })).operations;
+        const operations = all.filter(
+          (o) =>
+            (!statuses || statuses.has(operationStatus(o.taskItems))) &&
+            (!actions || actions.has(o.action)) &&
+            (!apps || o.taskItems.some((t) => apps.has(t.unit.slice(0, t.unit.lastIndexOf('/'))))) &&
+            (!units || o.taskItems.some((t) => units.has(t.unit))),
+        );
+        if (opts.format !== 'tabular')
+          return printData(cli.io, Object.fromEntries(operations.map((o) => [o.id, operationDocument(o)])), opts.format);
+        if (!operations.length) return cli.io.stderr('No operations to display.\n');
+        const rows: Cell[][] = [['ID', 'Status', 'Started', 'Finished', 'Task IDs', 'Summary']];
+        for (const o of operations) {
+          const doc = operationDocument(o) as { timing: { started?: string; completed?: string } };
+          rows.push([
+            o.id,
+            operationStatus(o.taskItems),
+            short(doc.timing.started),
+            short(doc.timing.completed),
+            o.tasks.join(','),
+            o.summary,
+          ]);
+        }
+        cli.io.stdout(renderTable(rows, cli.colour));
+      },
+    );
 
   program
     .command('show-operation')
@@ -234,6 +264,9 @@ Examples:
       printData(cli.io, operationDocument(operation), opts.format);
     });
 }
+
+const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'aborted'];
+const commaSet = (value: string | undefined) => (value === undefined ? undefined : new Set(value.split(',').filter(Boolean)));
 
 /** `2024-01-02T15:04:05` as the operations table shows times. */
 const short = (goTimeText: string | undefined) => (goTimeText ? goTimeText.slice(0, 19).replace(' ', 'T') : '');

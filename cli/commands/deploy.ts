@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import type { RequestOf } from '../../shared/api/requests.js';
 import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
-import { packCharm, readCharmDir } from '../charm-dir.js';
+import { seriesOrBaseFlags } from '../base-flag.js';
+import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
@@ -48,12 +49,13 @@ export function registerDeploy(program: Command, cli: Cli): void {
   program
     .command('deploy')
     .description('Deploy an application from a local charm directory.')
-    .argument('<charm-dir>', 'a charm directory: metadata.yaml, optional config.yaml, hooks/')
+    .argument('<charm-dir>', 'a charm directory (metadata.yaml, optional config.yaml, hooks/ or dispatch) or a .charm file')
     .argument('[application-name]', "the application's name (default: the charm's name)")
     .option('-n, --num-units <n>', 'number of units to add (default 1; 0 for subordinates)', nonNegativeInteger('--num-units'))
     .option('--to <placement>', 'machines for the units, comma-separated (e.g. 1,2)', commaList)
     .option('--constraints <constraints>', 'constraints for the application\'s machines, e.g. "mem=4G cores=2"')
     .option('--series <series>', "the series to deploy on (default: the model's default if the charm supports it)")
+    .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
     .addHelpText(
       'after',
@@ -62,14 +64,16 @@ Examples:
   drover deploy ./charms/mysql
   drover deploy ./charms/mysql db -n 3 --constraints "mem=4G"
   drover deploy ./charms/wordpress --config blog-title="My blog" --series focal
+  drover deploy ./mysql_ubuntu-22.04-amd64.charm --base ubuntu@22.04
   drover deploy ./charms/logging          # a subordinate: units come with relations`,
     )
     .action(
       async (
         dir: string,
         name: string | undefined,
-        opts: { numUnits?: number; to?: string[]; constraints?: string; series?: string; config?: string[] },
+        opts: { numUnits?: number; to?: string[]; constraints?: string; series?: string; base?: string; config?: string[] },
       ) => {
+        const seriesOrBase = seriesOrBaseFlags(opts);
         const charm = await readCharmDir(dir);
         const application = name ?? charm.meta.name;
         if (charm.meta.subordinate && (opts.numUnits !== undefined || opts.to))
@@ -84,10 +88,11 @@ Examples:
             metadata: charm.metadata,
             ...(charm.config !== undefined ? { config: charm.config } : {}),
             ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
+            ...baseFiles(charm),
             archive: archive.toString('base64'),
           },
           ...(name ? { name } : {}),
-          ...(opts.series ? { series: opts.series } : {}),
+          ...seriesOrBase,
           ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
           ...(config ? { config } : {}),
           ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),

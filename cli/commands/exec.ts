@@ -24,7 +24,8 @@ export function registerExec(program: Command, cli: Cli): void {
     .description('Run a command in the hook context of the target units.')
     .argument('<command...>', 'the command and its arguments (after --)')
     .option('-u, --unit <units>', 'one or more unit names (repeatable, or comma-separated)', collect)
-    .option('-a, --application, --app <applications>', 'one or more application names', collect)
+    .option('-a, --application <applications>', 'one or more application names (repeatable, or comma-separated)', collect)
+    .addOption(new Option('--app <applications>', 'same as --application').argParser(collect).hideHelp())
     .option('--machine <machines>', 'one or more machine ids (not supported by drover)', collect)
     .option('--timeout <duration>', 'how long the command may run', '5m')
     .option('--background', 'run in the background; print how to check on the operation')
@@ -44,6 +45,7 @@ Examples:
         opts: {
           unit?: string[];
           application?: string[];
+          app?: string[];
           machine?: string[];
           timeout: string;
           background?: boolean;
@@ -51,7 +53,11 @@ Examples:
           format: 'plain' | DataFormat;
         },
       ) => {
-        const [units, applications, machines] = [list(opts.unit), list(opts.application), list(opts.machine)];
+        const [units, applications, machines] = [
+          list(opts.unit),
+          list([...(opts.application ?? []), ...(opts.app ?? [])]),
+          list(opts.machine),
+        ];
         checkUnitNames(units);
         checkApplicationNames(applications);
         checkMachineIds(machines);

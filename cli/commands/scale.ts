@@ -1,6 +1,7 @@
 // add-unit and add-machine: more units for an application, and machines for later placement.
 import type { Command } from 'commander';
 import { commaList, positiveInteger } from '../arguments.js';
+import { seriesOrBaseFlags } from '../base-flag.js';
 import type { Cli } from '../context.js';
 import { checkedConstraints } from './constraints.js';
 
@@ -24,14 +25,16 @@ export function registerScale(program: Command, cli: Cli): void {
     .description('Add machines to the model, for units placed later with --to.')
     .option('-n, --num-machines <n>', 'number of machines to add', positiveInteger('-n'), 1)
     .option('--series <series>', "the machine's series (default: the model's default series)")
+    .option('--base <base>', "the machine's base, e.g. ubuntu@22.04 (instead of --series)")
     .option('--constraints <constraints>', 'constraints, over the model\'s (e.g. "mem=8G")')
     .addHelpText('after', '\nExamples:\n  drover add-machine\n  drover add-machine -n 2 --series focal --constraints "cores=4"')
-    .action(async (opts: { numMachines: number; series?: string; constraints?: string }) => {
+    .action(async (opts: { numMachines: number; series?: string; base?: string; constraints?: string }) => {
+      const seriesOrBase = seriesOrBaseFlags(opts);
       if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
       const client = await cli.client();
       const { machines } = await client.post<'add-machine', { machines: string[] }>('add-machine', {
         count: opts.numMachines,
-        ...(opts.series ? { series: opts.series } : {}),
+        ...seriesOrBase,
         ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
       });
       for (const id of machines) cli.io.stderr(`created machine ${id}\n`);

@@ -4,7 +4,7 @@
 // config-changed (charms-in-action.txt).
 import type { Command } from 'commander';
 import type { RequestOf } from '../../shared/api/requests.js';
-import { packCharm, readCharmDir } from '../charm-dir.js';
+import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -44,6 +44,7 @@ Examples:
           metadata: charm.metadata,
           ...(charm.config !== undefined ? { config: charm.config } : {}),
           ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
+          ...baseFiles(charm),
           archive: archive.toString('base64'),
         },
         ...(opts.forceUnits ? { forceUnits: true } : {}),

@@ -13,6 +13,8 @@ export interface MachineDoc {
   'ip-addresses'?: string[];
   'instance-id': string;
   'machine-status': StatusValue;
+  /** Juju 3's base; absent for a series drover does not know. */
+  base?: { name: string; channel: string };
   series: string;
   constraints?: string;
   hardware?: string;

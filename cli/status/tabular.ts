@@ -83,7 +83,8 @@ function unitSection(doc: StatusDoc): Cell[][] {
 const zoneOf = (m: MachineDoc) => m.hardware?.match(/(?:^| )availability-zone=(\S+)/)?.[1] ?? '';
 
 function machineSection(doc: StatusDoc): Cell[][] {
-  const rows: Cell[][] = [['Machine', 'State', 'DNS', 'Inst id', 'Series', 'AZ', 'Message']];
+  // Juju 3 shows a machine's base (ubuntu@22.04) where Juju 2.9 showed its series.
+  const rows: Cell[][] = [['Machine', 'State', 'DNS', 'Inst id', 'Base', 'AZ', 'Message']];
   for (const id of Object.keys(doc.machines).sort(byNumber)) {
     const m = doc.machines[id]!;
     // Juju shows a machine whose provisioning failed as down, with the provider's error as message.
@@ -93,7 +94,7 @@ function machineSection(doc: StatusDoc): Cell[][] {
       failed ? styled('down', 'red') : status(m['juju-status']),
       m['dns-name'] ?? '',
       m['instance-id'],
-      m.series,
+      m.base ? `${m.base.name}@${m.base.channel}` : m.series,
       zoneOf(m),
       message(m['machine-status'].message, m['juju-status'].life, m['blocked-by']),
     ]);

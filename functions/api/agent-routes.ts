@@ -24,7 +24,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
-import { finishTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
+import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { readAppSettings } from '../../shared/state/app-settings.js';
 import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
@@ -76,10 +76,19 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
       applications.map((a) => a.name),
       lostAfterMs(ctx),
     );
-    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME, at no extra read.
-    // The model's config tells the unit agents their update-status interval: they learn of a
-    // change at their next read of the view.
-    return { model: ctx.store.model, machine: visible, units, applications, relations, leadership, modelConfig: model?.config ?? {} };
+    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
+    // The model's config tells the unit agents their update-status interval; a change hints every
+    // machine (shared/messaging/hint-plan.ts), so they read it again at once.
+    return {
+      model: ctx.store.model,
+      ...(model?.uuid ? { modelUuid: model.uuid } : {}),
+      machine: visible,
+      units,
+      applications,
+      relations,
+      leadership,
+      modelConfig: model?.config ?? {},
+    };
   },
   'set-unit-status': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
@@ -189,6 +198,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'start-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
+    }
     await ownTask(ctx, body.unit, body.task);
     return startTask(ctx.store, body.task);
   },
@@ -200,6 +214,11 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'finish-task': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
+    if (!(await getTask(ctx.store, body.task))) {
+      // Expired while it ran: nothing left to record, and the agent must not retry forever.
+      await forgetPendingTask(ctx.store, body.unit, body.task);
+      return { id: body.task, unit: body.unit, status: body.status };
+    }
     await ownTask(ctx, body.unit, body.task);
     return finishTask(ctx.store, body.task, {
       status: body.status,

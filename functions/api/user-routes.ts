@@ -1,10 +1,12 @@
 // The user API: one route per operation, each a call into shared/state with the request already
 // validated by its schema (shared/api/requests.ts).
-import { configDefaults, parseCharm } from '../../shared/domain/charm.js';
+import { requestedSeries } from '../../shared/domain/bases.js';
+import { configDefaults } from '../../shared/domain/charm.js';
 import { formatConstraints, parseConstraints } from '../../shared/domain/constraints.js';
 import { DroverError, notFound } from '../../shared/domain/errors.js';
 import type { EntityResult, Operation, RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { receiveCharm } from './charm-upload.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '../../shared/logs/log-sink.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { addRelation } from '../../shared/state/add-relation.js';
@@ -28,7 +30,7 @@ import type { Store } from '../../shared/state/store.js';
 import { listStuck } from '../../shared/state/stuck.js';
 import { upgradeCharm } from '../../shared/state/upgrade-charm.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
-import { enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
+import { cancelTask, enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
 export interface UserContext {
@@ -85,12 +87,12 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
-    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    const series = requestedSeries(body);
+    const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return deploy(ctx.store, {
       charm,
       ...(body.name ? { name: body.name } : {}),
-      ...(body.series ? { series: body.series } : {}),
+      ...(series ? { series } : {}),
       ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
       ...(body.config ? { config: body.config } : {}),
       ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
@@ -99,8 +101,7 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'upgrade-charm': async (ctx, body) => {
-    const charm = parseCharm(body.charm.metadata, body.charm.config, body.charm.actions);
-    const charmArchive = body.charm.archive ? await ctx.charms.put(Buffer.from(body.charm.archive, 'base64')) : undefined;
+    const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {
       charm,
       ...(charmArchive ? { charmArchive } : {}),
@@ -109,13 +110,16 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
   },
   'add-unit': (ctx, body) =>
     addUnits(ctx.store, body.application, { ...(body.count ? { count: body.count } : {}), ...(body.to ? { to: body.to } : {}) }),
-  'add-machine': async (ctx, body) => ({
-    machines: await addMachines(ctx.store, {
-      ...(body.count ? { count: body.count } : {}),
-      ...(body.series ? { series: body.series } : {}),
-      ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
-    }),
-  }),
+  'add-machine': async (ctx, body) => {
+    const series = requestedSeries(body);
+    return {
+      machines: await addMachines(ctx.store, {
+        ...(body.count ? { count: body.count } : {}),
+        ...(series ? { series } : {}),
+        ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
+      }),
+    };
+  },
   'remove-unit': async (ctx, body) => ({
     results: await eachEntity(body.units, 'unit', (u) => (body.force ? forceDestroyUnit(ctx.store, u) : destroyUnit(ctx.store, u))),
   }),
@@ -198,6 +202,11 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
       // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
       parameters: { command: body.command, timeout: body.timeout ?? 300 },
     }),
+  'cancel-task': async (ctx, body) => {
+    const tasks = [];
+    for (const id of body.ids) tasks.push(await cancelTask(ctx.store, id));
+    return { tasks };
+  },
   'show-task': (ctx, body) => readTask(ctx.store, body.id),
   'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
   operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),

@@ -16,7 +16,13 @@ const charm = z.strictObject({
   config: z.string().optional(),
   /** actions.yaml, checked at deploy (shared/domain/actions.ts). */
   actions: z.string().optional(),
-  /** The charm directory as a base64 tar.gz, kept in the charm store for the agents. */
+  /** charmcraft's manifest.yaml and charmcraft.yaml: the bases of a charm whose metadata has no series. */
+  manifest: z.string().optional(),
+  charmcraft: z.string().optional(),
+  /**
+   * The charm as a base64 tar.gz (a directory), or a base64 zip (a `.charm` as charmcraft packs
+   * it, converted on arrival); kept in the charm store for the agents.
+   */
   archive: z.string().optional(),
 });
 
@@ -25,6 +31,8 @@ export const requests = {
     charm,
     name: name.optional(),
     series: name.optional(),
+    /** `ubuntu@22.04`: Juju 3's spelling of a series; not with `series`. */
+    base: name.optional(),
     constraints: constraints.optional(),
     config: keyValues.optional(),
     numUnits: z.int().min(0).max(10_000).optional(),
@@ -36,6 +44,7 @@ export const requests = {
   'add-machine': z.strictObject({
     count: z.int().min(1).max(1000).optional(),
     series: name.optional(),
+    base: name.optional(),
     constraints: constraints.optional(),
   }),
   'remove-unit': z.strictObject({ units: names, force: z.boolean().optional() }),
@@ -90,9 +99,16 @@ export const requests = {
     units: z.array(name).max(40).optional(),
     applications: z.array(name).max(40).optional(),
     machines: z.array(name).max(40).optional(),
-    command: z.string().min(1, { error: 'no commands specified' }).max(100_000),
+    command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
     /** Seconds; Juju's default is 5 minutes. */
     timeout: z.number().positive().optional(),
+  }),
+  /** `drover cancel-task <id>...`: pending tasks become cancelled. */
+  'cancel-task': z.strictObject({
+    ids: z
+      .array(z.string().regex(/^\d+$/, { error: 'task id must be a number' }))
+      .min(1)
+      .max(100),
   }),
   /** `GET /v1/show-task?id=2`. */
   'show-task': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'task id must be a number' }) }),

@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 const BLOCK = 512;
 
-interface Entry {
+export interface Entry {
   path: string;
   type: 'file' | 'dir' | 'symlink';
   mode: number;
@@ -85,11 +85,16 @@ async function walk(root: string, relative: string, entries: Entry[]): Promise<v
   }
 }
 
+/** Entries as a tar.gz: the one form the charm store keeps, whatever the user uploaded. */
+export function packEntries(entries: Entry[]): Buffer {
+  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+}
+
 /** The directory's files, directories and symlinks, with their modes, as a tar.gz. */
 export async function packCharmDir(dir: string): Promise<Buffer> {
   const entries: Entry[] = [];
   await walk(dir, '', entries);
-  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+  return packEntries(entries);
 }
 
 // ---- reading ------------------------------------------------------------------------------
@@ -169,6 +174,22 @@ export function readCharmArchive(archive: Buffer): Entry[] {
 }
 
 /**
+ * The first entry that lies beneath a symlink of the same archive, if any. Each link is checked
+ * to stay inside the charm where it sits, but a link's own location may be reached through
+ * another link (`d -> .`, then `d/up -> ../x` is really `up -> ../x` at the root), and a file
+ * written beneath a link lands wherever it points: so nothing may be packed beneath a link.
+ */
+export function entryBeneathSymlink(entries: Entry[]): Entry | undefined {
+  const links = new Set(entries.filter((e) => e.type === 'symlink').map((e) => e.path));
+  if (links.size === 0) return undefined;
+  return entries.find((e) => {
+    const parts = e.path.split('/');
+    for (let i = 1; i < parts.length; i++) if (links.has(parts.slice(0, i).join('/'))) return true;
+    return false;
+  });
+}
+
+/**
  * Writes the archive's entries under `dest`. A charm packed with its directory as the top level
  * (`mysql/metadata.yaml`) is unpacked as if packed from inside it.
  */
@@ -184,6 +205,8 @@ export async function unpackCharmArchive(archive: Buffer, dest: string): Promise
   ) {
     entries = entries.filter((e) => e.path !== top).map((e) => ({ ...e, path: e.path.slice(top.length + 1) }));
   }
+  const beneath = entryBeneathSymlink(entries);
+  if (beneath) throw new Error(`charm archive: "${beneath.path}" lies beneath a symlink`);
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
   for (const entry of entries) {

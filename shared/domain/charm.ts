@@ -5,6 +5,16 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseActions, type Actions } from './actions.js';
+import { unsupportedBaseMessage } from './bases.js';
+import { declaredBaseSeries, type BaseFiles } from './charm-bases.js';
+import {
+  checkAssumes,
+  checkDevices,
+  checkExtraBindings,
+  checkMinJujuVersion,
+  checkStorage,
+  checkUnambiguousFormat,
+} from './charm-checks.js';
 import { invalidArgument } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
 
@@ -29,6 +39,7 @@ export interface CharmMeta {
   name: string;
   summary?: string;
   description?: string;
+  /** From metadata.yaml `series`, or the bases of manifest.yaml/charmcraft.yaml as series. */
   series: string[];
   subordinate: boolean;
   /** Declared endpoints only; charmEndpoints() adds the implicit juju-info. */
@@ -65,7 +76,8 @@ const endpointSpec = z.preprocess(
 );
 const endpointMap = z.record(z.string(), endpointSpec, must('a mapping of endpoint name to interface')).nullish();
 
-// Unknown top-level keys (tags, storage, extra-bindings, ...) are Juju's and stripped, not errors.
+// Unknown top-level keys (tags, resources, extra-bindings, ...) are Juju's and stripped, not
+// errors; the ones Juju checks are checked in charm-checks.ts.
 const metadataSchema = z.object(
   {
     name: text(),
@@ -76,6 +88,11 @@ const metadataSchema = z.object(
     provides: endpointMap,
     requires: endpointMap,
     peers: endpointMap,
+    'min-juju-version': z.unknown().optional(),
+    assumes: z.unknown().optional(),
+    storage: z.unknown().optional(),
+    devices: z.unknown().optional(),
+    'extra-bindings': z.unknown().optional(),
   },
   must('a YAML mapping'),
 );
@@ -123,17 +140,34 @@ function readYaml<T>(file: string, source: string, schema: z.ZodType<T>): T {
   return result.data;
 }
 
+const subordinateDeclared = (raw: { subordinate?: boolean | null | undefined }) => raw.subordinate ?? false;
+
 const SECTIONS = [
   ['provides', 'provider'],
   ['requires', 'requirer'],
   ['peers', 'peer'],
 ] as const;
 
-// Juju reserves `juju` and `juju-*` for endpoints it supplies itself (juju-info).
-const isReserved = (name: string) => name === 'juju' || name.startsWith('juju-');
+// Juju reserves `juju` and `juju-*` for endpoints it supplies itself (juju-info), except in
+// charms whose own name starts with `juju-` (Juju's reservedName).
+const isReserved = (charm: string, name: string) => !charm.startsWith('juju-') && (name === 'juju' || name.startsWith('juju-'));
 
-export function parseCharm(metadataYaml: string, configYaml?: string, actionsYaml?: string): CharmMeta {
+function rawMapping(source: string): Record<string, unknown> {
+  try {
+    const doc: unknown = parseYaml(source);
+    return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * metadata.yaml, config.yaml and actions.yaml, plus the files that declare bases when metadata.yaml has no
+ * `series` (manifest.yaml in a packed charm, charmcraft.yaml in a source directory).
+ */
+export function parseCharm(metadataYaml: string, configYaml?: string, actionsYaml?: string, baseFiles: BaseFiles = {}): CharmMeta {
   const raw = readYaml(METADATA, metadataYaml, metadataSchema);
+  checkUnambiguousFormat(rawMapping(metadataYaml));
   const charm = raw.name;
   if (!isValidApplicationName(charm)) {
     throw fieldError(
@@ -142,10 +176,16 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
       `must be a valid charm name (lowercase letters, digits and hyphens, starting with a letter), got "${charm}"`,
     );
   }
-  const series = raw.series ?? [];
-  series.forEach((s, i) => {
+  raw.series?.forEach((s, i) => {
     if (!/^[a-z]+[a-z0-9]*$/.test(s)) throw fieldError(METADATA, ['series', i], `must be a series name like "jammy", got "${s}"`);
   });
+  const declared = declaredBaseSeries(baseFiles);
+  checkMinJujuVersion(raw['min-juju-version'], declared?.file === 'manifest.yaml');
+  checkAssumes(raw.assumes);
+  checkStorage(charm, raw.storage);
+  checkDevices(charm, raw.devices);
+  // Juju 3 computes a charm's bases from manifest.yaml when it has them, else from metadata series.
+  const series = declared?.series ?? raw.series ?? [];
 
   const endpoints: Endpoint[] = [];
   const seen = new Set<string>();
@@ -157,14 +197,17 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
           `charm "${charm}" has an invalid relation name in "${section}": "${name}" (use lowercase letters, digits and single hyphens, starting with a letter)`,
         );
       }
-      if (isReserved(name)) throw fail(`charm "${charm}" using a reserved relation name: "${name}"`);
+      const scope = spec.scope ?? 'global';
+      // Juju lets a subordinate's container-scoped requirer use the juju-* namespace: real
+      // subordinates (nrpe, telegraf) declare `requires: juju-info: {interface: juju-info, scope: container}`.
+      const mayUseReserved = subordinateDeclared(raw) && role === 'requirer' && scope === 'container';
+      if (!mayUseReserved && isReserved(charm, name)) throw fail(`charm "${charm}" using a reserved relation name: "${name}"`);
       if (seen.has(name)) throw fail(`charm "${charm}" using a duplicated relation name: "${name}"`);
       seen.add(name);
       // Only a requirer may name a juju-* interface: providing one would shadow the implicit juju-info.
-      if (role !== 'requirer' && isReserved(spec.interface)) {
+      if (role !== 'requirer' && isReserved(charm, spec.interface)) {
         throw fail(`charm "${charm}" relation "${name}" using a reserved interface: "${spec.interface}"`);
       }
-      const scope = spec.scope ?? 'global';
       // Peers are the units of one application talking to each other, which never share a container.
       if (role === 'peer' && scope === 'container') {
         throw fail(`charm "${charm}" peer relation "${name}" cannot have container scope; remove "scope: container"`);
@@ -181,6 +224,12 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
       endpoints.push(endpoint);
     }
   }
+
+  checkExtraBindings(
+    charm,
+    raw['extra-bindings'],
+    endpoints.map((e) => e.name),
+  );
 
   const subordinate = raw.subordinate ?? false;
   // A subordinate is placed only through a container-scoped relation to a principal (seed proposal,
@@ -301,9 +350,7 @@ function parseConfigValue(key: string, type: ConfigType, raw: string): ConfigVal
 export function chooseSeries(meta: CharmMeta, requested?: string, defaultSeries?: string): string {
   const supported = meta.series;
   if (requested) {
-    if (supported.length && !supported.includes(requested)) {
-      throw invalidArgument(`series "${requested}" not supported by charm, supported series are: ${supported.join(',')}`);
-    }
+    if (supported.length && !supported.includes(requested)) throw invalidArgument(unsupportedBaseMessage(requested, supported));
     return requested;
   }
   if (defaultSeries && (!supported.length || supported.includes(defaultSeries))) return defaultSeries;

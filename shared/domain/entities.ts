@@ -18,6 +18,11 @@ export interface StatusInfo {
 
 export interface Model {
   name: string;
+  /**
+   * A random uuid, fixed at creation: hooks see it as JUJU_MODEL_UUID. Absent only on a model made
+   * before drover stored one; ensureModel gives it one.
+   */
+  uuid?: string;
   life: Life;
   constraints: Constraints;
   defaultSeries: string;

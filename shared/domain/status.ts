@@ -1,5 +1,6 @@
 // The status document: Juju 2.9's `juju status --format=json` keys (reference §5), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
@@ -68,6 +69,17 @@ export function deriveApplicationStatus(units: Unit[], fallbackSince: string): S
   return worst ?? { current: 'unknown', since: fallbackSince };
 }
 
+/**
+ * Juju 3's `base: {name: ubuntu, channel: "22.04"}`, beside Juju 2.9's `series` (drover's status
+ * keeps 2.9's keys and adds 3's, so scripts written for either read it).
+ */
+function statusBase(series: string): { base?: { name: string; channel: string } } {
+  const base = displayBaseOfSeries(series);
+  if (!base) return {};
+  const [name = '', channel = ''] = base.split('@');
+  return { base: { name, channel } };
+}
+
 function machineDoc(m: Machine, ctx: Context) {
   const blocked = machineBlockedBy(m);
   return {
@@ -76,6 +88,7 @@ function machineDoc(m: Machine, ctx: Context) {
     'instance-id': m.instanceId ?? 'pending',
     'machine-status': status(m.instanceStatus),
     'modification-status': { current: 'idle', since: formatSince(m.createdAt) },
+    ...statusBase(m.series),
     series: m.series,
     ...(isEmptyConstraints(m.constraints) ? {} : { constraints: formatConstraints(m.constraints) }),
     ...(m.hardware ? { hardware: m.hardware } : {}),
@@ -139,6 +152,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
   const version = applicationVersion(units);
   return {
     charm: app.charmUrl,
+    ...statusBase(app.series),
     series: app.series,
     os: 'ubuntu',
     'charm-origin': 'local',

@@ -90,6 +90,19 @@ async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> 
       else yield* machinesOfRelationPeers(store, relation, unit);
       return;
     }
+    case 'allMachines':
+      // Listed from the index (eventually consistent): a machine added a moment ago reads the
+      // model config in its first view anyway.
+      for (const shard of collections.machineShards(store.model)) {
+        let cursor: string | undefined;
+        do {
+          const page = await listCollection(store, shard, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+          const ids = page.items.flatMap((ref) => (ref.kind === 'machine' ? [ref.id] : []));
+          if (ids.length > 0) yield ids;
+          cursor = page.cursor;
+        } while (cursor);
+      }
+      return;
     case 'settingsChanged': {
       // Settings are keyed by relation id; the writer's scopes name the relations it is in,
       // which is cheaper than searching every relation of the model for the id.

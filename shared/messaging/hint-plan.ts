@@ -8,7 +8,7 @@
 // agent wrote itself would only echo back, and the counters (an application's unitCount, a
 // relation's unitCount) change on every add-unit and enter-scope — fanning out on them would
 // hint every unit of a 100k-unit application once per unit, O(n²).
-import type { Application, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import type { Application, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';
 import type { EntityRef } from '../domain/plan.js';
@@ -23,7 +23,9 @@ export type Lookup =
   /** A unit entered or left a relation's scope (or started departing): its counterparts must run -joined/-departed. */
   | { kind: 'scopeChanged'; relation: string; unit: string }
   /** A unit's settings in a relation changed: the units in that relation's scope must run -changed. */
-  | { kind: 'settingsChanged'; relationId: number; unit: string };
+  | { kind: 'settingsChanged'; relationId: number; unit: string }
+  /** Every machine of the model: for model config, which every unit agent acts on (update-status). */
+  | { kind: 'allMachines' };
 
 export type HintPlan = { kind: 'hint'; hint: Hint; lookups: Lookup[] } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
 
@@ -98,6 +100,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'appSettings':
       return planAppSettings(oldImage as AppSettings | undefined, newImage as AppSettings | undefined);
     case 'model':
+      return planModel(oldImage as Model | undefined, newImage as Model | undefined);
     case 'sequence':
     case 'cleanup':
     case 'statusLog':
@@ -108,6 +111,16 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'unitState':
       return none(`no agent watches ${kind} items`);
   }
+}
+
+/**
+ * model-config: every unit agent runs update-status on the model's interval, so a change tells
+ * every machine (a rare user action; the constraints and counters the model item also holds do
+ * not concern agents).
+ */
+function planModel(oldM: Model | undefined, newM: Model | undefined): HintPlan {
+  if (!oldM || !newM || !changedIn(oldM, newM, ['config'])) return none('model: nothing agents act on');
+  return hint({ kind: 'model', id: '' }, { kind: 'allMachines' });
 }
 
 function planMachine(oldM: Machine | undefined, newM: Machine | undefined): HintPlan {

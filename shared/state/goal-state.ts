@@ -17,6 +17,8 @@ export async function readGoalState(store: Store, unit: Unit): Promise<GoalState
   const related = [];
   for (const relation of relations) {
     for (const other of counterpartApplications(relation, unit.application)) {
+      // A peer relation's counterpart is the unit's own application, which goal-state leaves out.
+      if (other === unit.application) continue;
       related.push({ relation, application: other, units: await unitsOf(store, other) });
     }
   }

@@ -1,4 +1,5 @@
 // The model: created once (bootstrap), holds the model constraints and model config.
+import { randomUUID } from 'node:crypto';
 import type { Constraints } from '../domain/constraints.js';
 import type { Model } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
@@ -10,13 +11,25 @@ import type { Store } from './store.js';
 
 export const DEFAULT_SERIES = 'jammy';
 
-/** Creates the store's model if it does not exist yet; idempotent. */
+/**
+ * Creates the store's model if it does not exist yet; idempotent. A model made before models had
+ * a uuid gets one here, once: the condition that it still has none makes a concurrent second
+ * attempt retry and find the first one's.
+ */
 export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
   return runOperation(store, `cannot create model "${store.model}"`, async () => {
     const existing = await getModel(store);
-    if (existing) return { changes: [], result: existing };
+    if (existing?.uuid) return { changes: [], result: existing };
+    if (existing) {
+      const uuid = randomUUID();
+      return {
+        changes: [{ op: 'update', ref: refs.model(), set: { uuid }, expect: { absent: ['uuid'] } }],
+        result: { ...existing, uuid },
+      };
+    }
     const model: Model = {
       name: store.model,
+      uuid: randomUUID(),
       life: 'alive',
       constraints: {},
       defaultSeries: options.defaultSeries ?? DEFAULT_SERIES,

@@ -5,7 +5,7 @@ import { notFound } from '../domain/errors.js';
 import { byTaskId, type Operation, type Task, type TaskLogEntry } from '../domain/operations.js';
 import { refs, type EntityRef } from '../domain/plan.js';
 import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../domain/plans/enqueue-operation.js';
-import { planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
+import { planCancelTask, planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
 import { collections } from './keys.js';
 import { getEach, getItem, getMany, getSequence, getUnit, listCollection } from './reads.js';
 import { runOperation } from './run-operation.js';
@@ -29,6 +29,24 @@ export async function startTask(store: Store, id: string): Promise<Task> {
   );
 }
 
+/**
+ * A unit still lists a task whose item has expired (TTL) or never was: it leaves the unit's queue,
+ * so the agent does not ask for it forever.
+ */
+export async function forgetPendingTask(store: Store, unit: string, id: string): Promise<void> {
+  await runOperation(store, `cannot forget task ${id}`, async (store) => {
+    const [u, task] = await Promise.all([getUnit(store, unit), getTask(store, id)]);
+    if (!u?.pendingTasks?.includes(id) || task) return { changes: [], result: undefined };
+    return {
+      changes: [
+        // Ids are never reused (one sequence), so a task found absent stays absent: nothing to assert.
+        { op: 'update', ref: refs.unit(unit), removeFromSet: { pendingTasks: [id] }, expect: { contains: { pendingTasks: id } } },
+      ],
+      result: undefined,
+    };
+  });
+}
+
 export async function logTask(store: Store, id: string, message: string): Promise<void> {
   const entry: TaskLogEntry = { timestamp: store.now().toISOString(), message };
   await runOperation(store, `cannot log to task ${id}`, async (store) => planLogTask(await getTask(store, id), id, entry));
@@ -39,6 +57,14 @@ export async function finishTask(store: Store, id: string, outcome: TaskOutcome)
     const task = await getTask(store, id);
     const unit = task ? await getUnit(store, task.unit) : undefined;
     return planFinishTask(task, id, outcome, unit !== undefined, store.now().toISOString());
+  });
+}
+
+export async function cancelTask(store: Store, id: string): Promise<Task> {
+  return runOperation(store, `cannot cancel task ${id}`, async (store) => {
+    const task = await getTask(store, id);
+    const unit = task ? await getUnit(store, task.unit) : undefined;
+    return planCancelTask(task, id, unit !== undefined, store.now().toISOString());
   });
 }
 

@@ -285,6 +285,7 @@ describe('as a process', () => {
       'get-constraints',
       'set-model-constraints',
       'get-model-constraints',
+      'model-config',
       'config',
       'resolved',
       'retry-provisioning',

@@ -118,7 +118,7 @@ describe('deploy', () => {
     await fails(
       1,
       ['deploy', charmDir('cli-blog'), '--series', 'focal'],
-      'series "focal" not supported by charm, supported series are: jammy',
+      'base "ubuntu@20.04" not supported by charm, the charm supported bases are: ubuntu@22.04',
     );
   });
 });

@@ -92,7 +92,7 @@ describe('series', () => {
 
   it('refuses a series the charm does not support', async () => {
     await expect(deploy(store, { charm: charms.mysql, series: 'quantal' })).rejects.toThrow(
-      'series "quantal" not supported by charm, supported series are: jammy,focal',
+      'base "ubuntu@12.10" not supported by charm, the charm supported bases are: ubuntu@22.04, ubuntu@20.04',
     );
   });
 });

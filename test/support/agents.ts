@@ -135,10 +135,13 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     },
     async deployCharm(charm, request = {}) {
       const dir = join(CHARMS, charm);
+      const optional = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
+      const manifest = optional('manifest.yaml');
       const meta = parseCharm(
         readFileSync(join(dir, 'metadata.yaml'), 'utf8'),
-        existsSync(join(dir, 'config.yaml')) ? readFileSync(join(dir, 'config.yaml'), 'utf8') : undefined,
-        existsSync(join(dir, 'actions.yaml')) ? readFileSync(join(dir, 'actions.yaml'), 'utf8') : undefined,
+        optional('config.yaml'),
+        optional('actions.yaml'),
+        manifest ? { manifest } : {},
       );
       const charmArchive = await charms.put(await packCharmDir(dir));
       return deploy(store, { charm: meta, charmArchive, ...request });

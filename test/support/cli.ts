@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { run, type CliIo } from '../../cli/main.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { ensureModel } from '../../shared/state/model.js';
@@ -90,6 +90,8 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 
 export interface CliHarness {
   store: Store;
+  /** The controller's charm store: what deploy uploaded, as the agents download it. */
+  charms: CharmStore;
   /** The agents' log that debug-log reads. */
   logs: LogSink;
   server: ApiServer;
@@ -106,11 +108,12 @@ export const TOKEN = 'cli-test-token';
 export async function startCliController(options: { now?: () => Date } = {}): Promise<CliHarness> {
   const store = await freshStore(options.now ? { now: options.now } : {});
   await ensureModel(store);
-  const charms = await mkdtemp(join(tmpdir(), 'drover-cli-charms-'));
+  const charmsDir = await mkdtemp(join(tmpdir(), 'drover-cli-charms-'));
+  const charms = localCharmStore(charmsDir);
   const logs = fileLogSink(await mkdtemp(join(tmpdir(), 'drover-cli-logs-')));
   const handler = createApiHandler({
     store,
-    charms: localCharmStore(charms),
+    charms,
     logs,
     // Everything not Alive shows in `drover stuck` at once.
     stuckAfterSeconds: 0,
@@ -124,6 +127,7 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
   const env = { DROVER_HOME: home };
   return {
     store,
+    charms,
     logs,
     server,
     home,

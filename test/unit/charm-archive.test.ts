@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, readlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packCharmDir, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { packCharmDir, packEntries, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-'));
 
@@ -60,5 +60,15 @@ describe('charm archives', () => {
     execFileSync('ln', ['-s', '/etc', join(src, 'hooks')]);
     expect(readlinkSync(join(src, 'hooks'))).toBe('/etc');
     await expect(unpackCharmArchive(await packCharmDir(src), temp())).rejects.toThrow('leaves the charm');
+  });
+
+  it('refuses entries beneath a symlink, which a chain of in-charm links could lead outside', async () => {
+    const archive = packEntries([
+      { path: 'd', type: 'symlink', mode: 0o777, linkTarget: '.' },
+      { path: 'd/up', type: 'symlink', mode: 0o777, linkTarget: '../escape' },
+    ]);
+    const out = temp();
+    await expect(unpackCharmArchive(archive, out)).rejects.toThrow('charm archive: "d/up" lies beneath a symlink');
+    expect(readdirSync(out)).toEqual([]);
   });
 });

@@ -432,7 +432,7 @@ describe('chooseSeries', () => {
   it('rejects a requested series the charm does not support', () => {
     expectInvalid(
       () => chooseSeries(charm(['precise', 'trusty']), 'quantal'),
-      'series "quantal" not supported by charm, supported series are: precise,trusty',
+      'base "ubuntu@12.10" not supported by charm, the charm supported bases are: ubuntu@12.04, ubuntu@14.04',
     );
   });
 

@@ -155,3 +155,20 @@ describe('what leadership records hint', () => {
     expect(planHint({ kind: 'appSettings', oldImage: bag }).kind).toBe('none');
   });
 });
+
+describe('model config', () => {
+  const model = { name: 'default', life: 'alive', constraints: {}, defaultSeries: 'jammy', constraintsVersion: 0 };
+  it('a model-config change hints every machine; the model created or its constraints changed hint none', () => {
+    const configured = { ...model, config: { 'update-status-hook-interval': '10m' }, configVersion: 1 };
+    expect(planHint({ kind: 'model', oldImage: model, newImage: configured })).toEqual({
+      kind: 'hint',
+      hint: { kind: 'model', id: '' },
+      lookups: [{ kind: 'allMachines' }],
+    });
+    expect(planHint({ kind: 'model', newImage: model }).kind).toBe('none');
+    expect(
+      planHint({ kind: 'model', oldImage: configured, newImage: { ...configured, constraints: { mem: 4096 }, constraintsVersion: 1 } })
+        .kind,
+    ).toBe('none');
+  });
+});

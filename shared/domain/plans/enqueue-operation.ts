@@ -16,6 +16,8 @@ import { takeNumbers } from '../sequences.js';
 
 /** At most this many units per operation: one transaction holds 2 items per unit plus 2. */
 export const MAX_TASKS_PER_OPERATION = 40;
+/** Parameters are stored in the operation and in every task: bounded, so each item stays far below 400 KB. */
+export const MAX_PARAMETERS_BYTES = 32 * 1024;
 
 /** The schema Juju predefines for juju-exec (core/actions/actions.go). */
 export const EXEC_SPEC: ActionSpec = {
@@ -56,15 +58,18 @@ export const TASK_SEQUENCE = 'task';
 
 function specFor(action: string, unit: Unit, application: Application | undefined): ActionSpec {
   if (action === EXEC_ACTION) return EXEC_SPEC;
-  const spec = application?.charm.actions?.[action];
-  if (!spec || !Object.hasOwn(application!.charm.actions!, action))
-    throw invalidArgument(`action "${action}" not defined on unit "${unit.name}"`);
+  const actions = application?.charm.actions ?? {};
+  const spec = Object.hasOwn(actions, action) ? actions[action] : undefined;
+  if (!spec) throw invalidArgument(`action "${action}" not defined on unit "${unit.name}"`);
   return spec;
 }
 
 export function planEnqueueOperation(snapshot: EnqueueSnapshot, intent: EnqueueIntent, now: string): Plan<EnqueueResult> {
   if (intent.units.length === 0) throw invalidArgument('no unit specified');
   if (new Set(intent.units).size !== intent.units.length) throw invalidArgument('a unit is named more than once');
+  if (Buffer.byteLength(JSON.stringify(intent.parameters)) > MAX_PARAMETERS_BYTES) {
+    throw invalidArgument(`parameters too large: at most ${MAX_PARAMETERS_BYTES / 1024} KiB of JSON`);
+  }
   if (intent.units.length > MAX_TASKS_PER_OPERATION) {
     throw invalidArgument(`too many units: one operation runs on at most ${MAX_TASKS_PER_OPERATION}`);
   }

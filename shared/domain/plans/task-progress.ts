@@ -6,8 +6,9 @@ import { DroverError, notFound } from '../errors.js';
 import { FINISHED, type Task, type TaskLogEntry, type TaskStatus } from '../operations.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
 
-/** action-log messages kept per task, so a chatty action cannot outgrow its item. */
+/** action-log messages kept per task (the latest), so a chatty action cannot outgrow its item. */
 export const MAX_TASK_LOG_ENTRIES = 200;
+export const MAX_TASK_LOG_BYTES = 64 * 1024;
 /** The bytes of results (action-set, output) kept per task; DynamoDB items hold 400 KB. */
 export const MAX_TASK_RESULTS_BYTES = 256 * 1024;
 
@@ -28,6 +29,9 @@ export function planLogTask(task: Task | undefined, id: string, entry: TaskLogEn
   if (!task) throw missing(id);
   if (task.status !== 'running') throw new DroverError('not-alive', `task ${id} is not running`);
   const log = [...task.log, entry].slice(-MAX_TASK_LOG_ENTRIES);
+  while (log.length > 1 && Buffer.byteLength(JSON.stringify(log)) > MAX_TASK_LOG_BYTES) log.shift();
+  if (Buffer.byteLength(entry.message) > MAX_TASK_LOG_BYTES)
+    log[log.length - 1] = { ...entry, message: entry.message.slice(0, MAX_TASK_LOG_BYTES / 4) };
   // The log read is the log replaced: a concurrent action-log re-plans.
   return {
     changes: [
@@ -74,4 +78,20 @@ export function planFinishTask(task: Task | undefined, id: string, outcome: Task
   ];
   if (unitExists) changes.push({ op: 'update', ref: refs.unit(task.unit), removeFromSet: { pendingTasks: [id] } });
   return { changes, result: finished };
+}
+
+/**
+ * `drover cancel-task`: a pending task becomes cancelled and leaves its unit's queue; one already
+ * finished is left alone. A running one is refused: drover's agents cannot abort a running
+ * action (Juju's "aborting"), and a cancel that did nothing must not look as if it did.
+ */
+export function planCancelTask(task: Task | undefined, id: string, unitExists: boolean, now: string): Plan<Task> {
+  if (!task) throw missing(id);
+  if (FINISHED.includes(task.status)) return done(task);
+  if (task.status === 'running') throw new DroverError('invalid-argument', `task ${id} is running; drover cannot abort a running task`);
+  const changes: Change[] = [
+    { op: 'update', ref: refs.task(id), set: { status: 'cancelled', completed: now }, expect: { equals: { status: 'pending' } } },
+  ];
+  if (unitExists) changes.push({ op: 'update', ref: refs.unit(task.unit), removeFromSet: { pendingTasks: [id] } });
+  return { changes, result: { ...task, status: 'cancelled', completed: now } };
 }

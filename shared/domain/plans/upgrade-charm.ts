@@ -12,6 +12,7 @@
 // (charms-in-action.txt: "The upgrade-charm hook always runs once immediately after the charm
 // directory contents have been changed by an unforced charm upgrade operation").
 import { charmEndpoints, configDefaults, type CharmMeta, type Endpoint } from '../charm.js';
+import { unsupportedBaseMessage } from '../bases.js';
 import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
 import type { Application, ConfigValue, Relation } from '../entities.js';
 import { invalidArgument, notAlive, notFound } from '../errors.js';
@@ -82,9 +83,7 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
   const cannot = `cannot upgrade application "${name}" to charm "${charmUrl}"`;
   if (charm.subordinate !== app.subordinate) throw invalidArgument(`${cannot}: cannot change an application's subordinacy`);
   if (charm.series.length && !charm.series.includes(app.series)) {
-    throw invalidArgument(
-      `${cannot}: series "${app.series}" not supported by charm, supported series are: ${charm.series.join(',')}; the application keeps its series`,
-    );
+    throw invalidArgument(`${cannot}: ${unsupportedBaseMessage(app.series, charm.series)}`);
   }
   const endpoints = charmEndpoints(charm);
   for (const relation of [...snapshot.relations].sort((a, b) => a.id - b.id)) {

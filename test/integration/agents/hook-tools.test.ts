@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refs } from '../../../shared/domain/plan.js';
 import { setApplicationConfig } from '../../../shared/state/application-config.js';
+import { destroyUnit } from '../../../shared/state/destroy-unit.js';
 import { getUnitState } from '../../../shared/state/reads.js';
 import { runOperation } from '../../../shared/state/run-operation.js';
 import { readStatus } from '../../../shared/state/status.js';
+import { setModelConfig } from '../../../shared/state/model.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const INTERVAL_MS = 2_000;
@@ -112,6 +114,24 @@ describe('the other hook tools, from a charm', () => {
   });
 });
 
+describe('remove', () => {
+  it("runs once after stop, as Juju 3's last hook; the unit's charm state goes with the unit", async () => {
+    const { unit } = await startTools('tools-d');
+    expect(await getUnitState(h.store, unit)).toBeDefined();
+    await destroyUnit(h.store, unit);
+    await waitFor(
+      `${unit} removed`,
+      () => unitOf(h, unit),
+      (u) => u === undefined,
+    );
+    const ranHooks = async () =>
+      (await h.logs.read({ include: [unit], limit: 1000 })).records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    const ran = await waitFor('the remove hook in the log', ranHooks, (hooks) => hooks.includes('remove'));
+    expect(ran.slice(-2)).toEqual(['stop', 'remove']);
+    expect(await getUnitState(h.store, unit)).toBeUndefined();
+  });
+});
+
 describe('update-status', () => {
   it('runs every update-status-hook-interval, jittered, and setting what it already has costs no API request', async () => {
     const { machine, unit } = await startTools('tools-c');
@@ -141,5 +161,20 @@ describe('update-status', () => {
       agentStatus: { current: 'idle' },
       workloadStatus: { current: 'active', message: 'ready' },
     });
+  });
+});
+
+describe('model-config', () => {
+  it('a change of update-status-hook-interval reaches running agents at once', async () => {
+    const { machine, unit } = await startTools('tools-e');
+    const count = () => hookLog(h, machine, unit).filter((l) => l.startsWith('hook=update-status')).length;
+    await waitFor('an update-status', count, (n) => n >= 1);
+    // Through the API's own rule (60m is within Juju's bounds): the notifier hints every machine.
+    await setModelConfig(h.store, { set: { 'update-status-hook-interval': '60m' } });
+    await h.drain();
+    await new Promise((r) => setTimeout(r, 1_500)); // the hint arrives and the view is read again
+    const after = count();
+    await new Promise((r) => setTimeout(r, INTERVAL_MS * 2.5));
+    expect(count()).toBe(after);
   });
 });

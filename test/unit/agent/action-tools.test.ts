@@ -64,7 +64,8 @@ describe('action-log and action-fail', () => {
   it('logs the words joined, at once and in order', async () => {
     const { calls, inAction } = contexts();
     await runTool(inAction, 'action-log', ['half', 'way'], io);
-    await runTool(inAction, 'action-log', ['done'], io);
+    // ops calls `action-log -- <message>`, so a message may start with a dash.
+    await runTool(inAction, 'action-log', ['--', 'done'], io);
     expect(calls).toEqual([
       ['log-task', { unit: 'db/0', task: '2', message: 'half way' }],
       ['log-task', { unit: 'db/0', task: '2', message: 'done' }],

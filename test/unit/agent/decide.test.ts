@@ -193,12 +193,14 @@ describe('lifecycle duties', () => {
     expect(nextStep(running({ configVersion: 0 }), state)).toEqual({ kind: 'subordinate-dying' });
   });
 
-  it('a Dying unit departs its relations first, then waits for its subordinates, runs stop, and sets itself Dead', () => {
+  it('a Dying unit departs its relations first, then waits for its subordinates, runs stop, then remove, and sets itself Dead', () => {
     const dyingIn = inScope({ 'mysql/0': 1 }, { life: 'dying' });
     expect(hookOf(nextStep(local({ 'mysql/0': 1 }), dyingIn))).toMatchObject({ kind: 'relation-departed', departingUnit: 'wordpress/0' });
     expect(nextStep(running(), remote({ life: 'dying', subordinates: ['logging/0'] }))).toEqual({ kind: 'wait', why: 'subordinates' });
     expect(hookOf(nextStep(running(), remote({ life: 'dying' })))).toEqual({ kind: 'stop' });
-    expect(nextStep(running({ stopped: true }), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+    expect(hookOf(nextStep(running({ stopped: true }), remote({ life: 'dying' })))).toEqual({ kind: 'remove' });
+    const removed = afterHook(running({ stopped: true }), { kind: 'remove' });
+    expect(nextStep(removed, remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
   });
 
   it('a Dying unit never installed runs no hook at all', () => {
@@ -289,7 +291,7 @@ describe('update-status', () => {
   it('never runs in an error state, once Dying, or after stop', () => {
     expect(nextStep(running({ error: { kind: 'start' } }), due())).toEqual({ kind: 'wait', why: 'error' });
     expect(hookOf(nextStep(running(), due({ life: 'dying' })))).toEqual({ kind: 'stop' });
-    expect(nextStep(running({ stopped: true }), due({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
+    expect(hookOf(nextStep(running({ stopped: true }), due({ life: 'dying' })))).toEqual({ kind: 'remove' });
   });
 });
 

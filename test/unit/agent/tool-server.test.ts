@@ -23,6 +23,7 @@ const ctx = {
   relationUnits: () => ['mysql/0'],
   readSettings: async () => ({ host: '10.0.0.1' }),
   setSettings: (_id: number, changes: Record<string, string>) => sets.push(changes),
+  setCharmState: (changes: Record<string, string>) => sets.push(changes),
 } as unknown as ToolContext;
 
 beforeAll(async () => {
@@ -60,6 +61,11 @@ describe('hook tools over the agent socket', () => {
   it('send standard input only to relation-set --file -', async () => {
     expect(await hookCalls('relation-set', ['--file', '-'], {}, 'a: b\n')).toMatchObject({ code: 0 });
     expect(sets).toContainEqual({ a: 'b' });
+  });
+
+  it('and to state-set --file -, which ops calls with JSON on standard input', async () => {
+    expect(await hookCalls('state-set', ['--file', '-'], {}, '{"snapshot": "{\\"n\\": 1}"}')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(sets).toContainEqual({ snapshot: '{"n": 1}' });
   });
 
   it('write -o files relative to the hook directory', async () => {

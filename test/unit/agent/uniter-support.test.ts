@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookEnvironment, newContextId } from '../../../agent/uniter/hook-env.js';
+import { availabilityZoneOf, hookEnvironment, newContextId } from '../../../agent/uniter/hook-env.js';
 import { failureData, hookName, runningMessage } from '../../../agent/uniter/hooks.js';
 import { freshState, loadState, saveState } from '../../../agent/uniter/local-state.js';
 import { ViewSource, type AgentView } from '../../../agent/view.js';
@@ -60,6 +60,51 @@ describe('the hook environment', () => {
       JUJU_REMOTE_APP: 'mysql',
       JUJU_HOOK_NAME: 'db-relation-joined',
     });
+  });
+  it("sets Juju 3.6's model, SLA, zone, proxy and locale variables", () => {
+    const env = hookEnvironment({
+      ...base,
+      base: { ...base.base, LANG: 'de_DE.UTF-8', TERM: 'xterm' },
+      modelUuid: '6a1f8c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
+      availabilityZone: 'us-east-1a',
+      principal: 'mysql/0',
+      proxies: { http: 'http://proxy:3128', noProxy: '10.0.0.0/8' },
+      hook: { kind: 'install' },
+    });
+    expect(env).toMatchObject({
+      JUJU_MODEL_UUID: '6a1f8c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
+      JUJU_AVAILABILITY_ZONE: 'us-east-1a',
+      JUJU_PRINCIPAL_UNIT: 'mysql/0',
+      JUJU_SLA: 'unsupported',
+      JUJU_VERSION: '3.6.12',
+      CLOUD_API_VERSION: '',
+      JUJU_CHARM_HTTP_PROXY: 'http://proxy:3128',
+      JUJU_CHARM_HTTPS_PROXY: '',
+      JUJU_CHARM_FTP_PROXY: '',
+      JUJU_CHARM_NO_PROXY: '10.0.0.0/8',
+      // Juju's legacy proxy variables, both cases, only for the proxies that are set.
+      http_proxy: 'http://proxy:3128',
+      HTTP_PROXY: 'http://proxy:3128',
+      no_proxy: '10.0.0.0/8',
+      NO_PROXY: '10.0.0.0/8',
+      // Juju's ubuntuEnv wins over the agent's locale and terminal.
+      LANG: 'C.UTF-8',
+      TERM: 'tmux-256color',
+      APT_LISTCHANGES_FRONTEND: 'none',
+      DEBIAN_FRONTEND: 'noninteractive',
+    });
+    expect(env).not.toHaveProperty('https_proxy');
+    expect(env).not.toHaveProperty('JUJU_DEPARTING_UNIT');
+  });
+  it('sets JUJU_DEPARTING_UNIT in relation-departed hooks only', () => {
+    const departed = { ...joined, kind: 'relation-departed' as const, departingUnit: 'mysql/1' };
+    expect(hookEnvironment({ ...base, hook: departed }).JUJU_DEPARTING_UNIT).toBe('mysql/1');
+    expect(hookEnvironment({ ...base, hook: joined })).not.toHaveProperty('JUJU_DEPARTING_UNIT');
+  });
+  it("reads the availability zone from the machine's hardware line", () => {
+    expect(availabilityZoneOf('arch=amd64 cores=2 mem=4096M availability-zone=eu-west-1c')).toBe('eu-west-1c');
+    expect(availabilityZoneOf('arch=amd64')).toBeUndefined();
+    expect(availabilityZoneOf(undefined)).toBeUndefined();
   });
   it('names contexts <unit>-<hook>-<random>', () => {
     expect(newContextId('wordpress/0', joined)).toMatch(/^wordpress\/0-db-relation-joined-\d+$/);

@@ -54,6 +54,12 @@ describe('planEnqueueOperation', () => {
       'validation failed: target : Invalid type. Expected: string, given: integer',
     ],
     ['an unknown unit', {}, { units: [unit('mysql/0'), undefined] }, 'unit "mysql/1" not found'],
+    [
+      'parameters too large',
+      { action: 'juju-exec', parameters: { command: 'x'.repeat(40_000), timeout: 1 } },
+      {},
+      'parameters too large: at most 32 KiB of JSON',
+    ],
     ['a dead unit', {}, { units: [unit('mysql/0', { life: 'dead' }), unit('mysql/1')] }, 'unit "mysql/0" not found'],
   ] as const)('refuses %s', (_, change, snap, message) => {
     let error: unknown;

@@ -119,7 +119,7 @@ describe('planUpgradeCharm', () => {
   it("refuses a charm whose series do not include the application's", () => {
     const focalOnly = parseCharm('name: wordpress\nseries: [focal]\n');
     expect(() => plan(wp, [], { charm: focalOnly })).toThrow(
-      'cannot upgrade application "wordpress" to charm "local:jammy/wordpress-1": series "jammy" not supported by charm, supported series are: focal',
+      'cannot upgrade application "wordpress" to charm "local:jammy/wordpress-1": base "ubuntu@22.04" not supported by charm, the charm supported bases are: ubuntu@20.04',
     );
   });
 

@@ -1,0 +1,22 @@
+// A charm as deploy and upgrade-charm receive it: its metadata is parsed (with the bases of
+// manifest.yaml or charmcraft.yaml when metadata.yaml has no series) and its archive stored. A
+// `.charm` zip is converted to the tar.gz the agents unpack, after the same hostile-archive checks
+// the CLI makes, so a client that skips them changes nothing either: the metadata is parsed and
+// the archive checked before anything is stored.
+import type { RequestOf } from '../../shared/api/requests.js';
+import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
+import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
+
+type CharmRequest = RequestOf<'deploy'>['charm'];
+
+export async function receiveCharm(charms: CharmStore, body: CharmRequest): Promise<{ charm: CharmMeta; charmArchive?: string }> {
+  const charm = parseCharm(body.metadata, body.config, body.actions, {
+    ...(body.manifest !== undefined ? { manifest: body.manifest } : {}),
+    ...(body.charmcraft !== undefined ? { charmcraft: body.charmcraft } : {}),
+  });
+  if (!body.archive) return { charm };
+  const bytes = Buffer.from(body.archive, 'base64');
+  const archive = isZip(bytes) ? await charmZipToArchive(bytes) : bytes;
+  return { charm, charmArchive: await charms.put(archive) };
+}

@@ -1,0 +1,160 @@
+// A charm packed by charmcraft: a `.charm` file, which is a zip (https://juju.is/docs/sdk/charm-file
+// ; charmcraft's packing: https://github.com/canonical/charmcraft). drover keeps charms as tar.gz
+// (charm-archive.ts), so a zip is read here, checked, and converted; agents never see a zip.
+//
+// The archive comes from a user, so everything in it is hostile until checked, and a refused
+// archive changes nothing (nothing is written to disk here): no path may leave the charm's root,
+// no symlink may point out of it, no device, fifo or socket is accepted, and the entries and the
+// bytes they expand to are bounded (a zip bomb of a few kilobytes can expand to gigabytes).
+import type { Readable } from 'node:stream';
+import { posix } from 'node:path';
+import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
+import { invalidArgument } from '../domain/errors.js';
+import { entryBeneathSymlink, packEntries, type Entry } from './charm-archive.js';
+
+export interface ZipLimits {
+  entries: number;
+  /** Uncompressed bytes over all entries. */
+  bytes: number;
+}
+
+/**
+ * Far more than a charm the controller accepts can hold (7 MB packed, cli/charm-dir.ts), and small
+ * enough that the API function (512 MB) can hold the files and the tar built from them at once.
+ */
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: 96 * 1024 * 1024 };
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+
+/** A zip starts with a local file header (or, empty, with the end-of-central-directory record). */
+export const isZip = (bytes: Buffer) => bytes.subarray(0, 4).equals(ZIP_MAGIC) || bytes.subarray(0, 4).equals(EMPTY_ZIP_MAGIC);
+
+const refuse = (message: string) => invalidArgument(`invalid charm archive: ${message}`);
+
+// The file type in the Unix mode zip keeps in the top 16 bits of the external attributes.
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+/** `version made by` high byte: 3 is Unix, the only system whose attributes carry a mode. */
+const MADE_BY_UNIX = 3;
+
+function open(bytes: Buffer): Promise<ZipFile> {
+  return new Promise((resolve, reject) => {
+    // validateEntrySizes: yauzl fails a stream whose bytes differ from the declared size, so a
+    // lying header cannot slip past the byte bound.
+    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (err, zip) =>
+      err ? reject(refuse(`not a zip file (${err.message})`)) : resolve(zip),
+    );
+  });
+}
+
+function readStream(zip: ZipFile, entry: ZipEntry, budget: { bytes: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (err, stream: Readable) => {
+      if (err) return reject(refuse(`cannot read "${entry.fileName}": ${err.message}`));
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        // Counted as the bytes arrive, not trusted from the header.
+        budget.bytes -= chunk.length;
+        if (budget.bytes < 0) {
+          stream.destroy();
+          reject(refuse('expands to more than the allowed size (a zip bomb?)'));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      stream.on('error', (e: Error) => reject(refuse(`cannot read "${entry.fileName}": ${e.message}`)));
+      stream.on('end', () => resolve(Buffer.concat(chunks)));
+    });
+  });
+}
+
+/** The entry's path inside the charm, or a refusal: nothing may land outside the root. */
+function safePath(fileName: string): string {
+  if (fileName.startsWith('/') || /^[a-zA-Z]:/.test(fileName)) throw refuse(`absolute path "${fileName}"`);
+  if (fileName.split('/').includes('..')) throw refuse(`path "${fileName}" leaves the charm`);
+  return posix.normalize(fileName.replace(/^(\.\/)+/, '')).replace(/\/+$/, '');
+}
+
+/** A relative link whose target, from where the link sits, stays inside the charm. */
+function checkLink(path: string, target: string): void {
+  if (target === '' || target.startsWith('/')) throw refuse(`symlink "${path}" points outside the charm (to "${target}")`);
+  const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+  if (resolved === '..' || resolved.startsWith('../')) throw refuse(`symlink "${path}" points outside the charm (to "${target}")`);
+}
+
+function kind(entry: ZipEntry): { type: Entry['type']; mode: number } {
+  const isDirName = entry.fileName.endsWith('/');
+  if (entry.versionMadeBy >> 8 !== MADE_BY_UNIX) return isDirName ? { type: 'dir', mode: 0o755 } : { type: 'file', mode: 0o644 };
+  const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
+  const perm = unixMode & 0o777;
+  switch (unixMode & S_IFMT) {
+    case S_IFLNK:
+      return { type: 'symlink', mode: 0o777 };
+    case S_IFDIR:
+      return { type: 'dir', mode: perm || 0o755 };
+    case S_IFREG:
+      return { type: isDirName ? 'dir' : 'file', mode: perm };
+    case 0:
+      // A Unix zip tool that recorded no type: the name says which.
+      return isDirName ? { type: 'dir', mode: perm || 0o755 } : { type: 'file', mode: perm || 0o644 };
+    default:
+      throw refuse(`"${entry.fileName}" is a special file (device, fifo or socket), which a charm cannot hold`);
+  }
+}
+
+/** The zip's entries, checked; throws a clear `invalid charm archive: …` on anything hostile. */
+export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Entry[]> {
+  if (!isZip(bytes)) throw refuse('not a zip file (a .charm is a zip, as charmcraft packs it)');
+  const zip = await open(bytes);
+  if (zip.entryCount > limits.entries) {
+    zip.close();
+    throw refuse(`${zip.entryCount} entries, more than the ${limits.entries} allowed`);
+  }
+  const budget = { bytes: limits.bytes };
+  const entries: Entry[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (e: unknown) => reject(e);
+      zip.on('error', (e: Error) => reject(refuse(e.message)));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: ZipEntry) => {
+        (async () => {
+          const path = safePath(entry.fileName);
+          const { type, mode } = kind(entry);
+          // The declared size is checked first so a bomb is refused before any inflating.
+          if (entry.uncompressedSize > budget.bytes) throw refuse('expands to more than the allowed size (a zip bomb?)');
+          if (path === '' || path === '.') return;
+          if (type === 'dir') entries.push({ path, type, mode });
+          else {
+            const data = await readStream(zip, entry, budget);
+            if (type === 'symlink') {
+              const linkTarget = data.toString('utf8');
+              checkLink(path, linkTarget);
+              entries.push({ path, type, mode, linkTarget });
+            } else entries.push({ path, type, mode, data });
+          }
+        })().then(() => zip.readEntry(), fail);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  const beneath = entryBeneathSymlink(entries);
+  if (beneath) throw refuse(`"${beneath.path}" lies beneath a symlink, which could lead it out of the charm`);
+  return entries;
+}
+
+/** A `.charm` as the tar.gz the charm store keeps (executable bits and in-charm symlinks kept). */
+export async function charmZipToArchive(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Buffer> {
+  return packEntries(await readCharmZip(bytes, limits));
+}
+
+/** A text file at the charm's root (metadata.yaml, config.yaml, manifest.yaml...), if present. */
+export function rootFile(entries: Entry[], name: string): string | undefined {
+  const entry = entries.find((e) => e.path === name && e.type === 'file');
+  return entry?.data?.toString('utf8');
+}

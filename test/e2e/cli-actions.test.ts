@@ -1,0 +1,147 @@
+// `drover actions`, `run`, `show-task`, `operations`, `show-operation` and `exec` against a real
+// API over DynamoDB Local, with a real machine agent running the action-box charm's actions.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSequence } from '../../shared/state/reads.js';
+import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../support/agents.js';
+import { charmDir, runCli, writeClientConfig, type CliResult } from '../support/cli.js';
+
+let h: AgentHarness;
+let env: Record<string, string>;
+const drover = (args: string[]): Promise<CliResult> => runCli(args, env);
+
+beforeAll(async () => {
+  h = await startAgentHarness();
+  const home = mkdtempSync(join(tmpdir(), 'drover-cli-actions-'));
+  await writeClientConfig(home, 'test', { test: { type: 'local', apiUrl: h.api.url, token: 'test-token' } });
+  env = { DROVER_HOME: home };
+  const deployed = await drover(['deploy', charmDir('action-box'), 'box']);
+  expect(deployed.code, deployed.stderr).toBe(0);
+  await h.startAgent('0');
+  await waitFor(
+    'box/0 idle',
+    () => unitOf(h, 'box/0'),
+    (u) => u?.agentStatus.current === 'idle',
+  );
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('actions', () => {
+  it("lists the charm's actions, and their schemas with --schema", async () => {
+    const listed = await drover(['actions', 'box']);
+    expect(listed.stdout).toMatch(/^Action\s+Description\ncrash\s+Exit 3 after writing to stderr\.\ngreet\s+Say hello/);
+    const schema = await drover(['actions', 'box', '--schema', '--format', 'json']);
+    expect(JSON.parse(schema.stdout).greet).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string', default: 'world' } },
+    });
+  });
+
+  it('a bad actions.yaml fails deploy, with its message, before anything is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bad-actions-'));
+    writeFileSync(join(dir, 'metadata.yaml'), 'name: bad\nseries: [jammy]\n');
+    writeFileSync(join(dir, 'actions.yaml'), 'Backup: {}\n');
+    const res = await drover(['deploy', dir]);
+    expect(res).toMatchObject({ code: 1, stderr: 'ERROR actions.yaml: bad action name Backup\n' });
+  });
+});
+
+describe('run', () => {
+  it('waits and prints the results as YAML, the action-log lines on stderr', async () => {
+    const res = await drover(['run', 'box/0', 'greet', 'name=drover', 'times=2']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^Running operation \d+ with 1 task\n {2}- task \d+ on unit-box-0\n\nWaiting for task \d+\.\.\.\n/);
+    expect(res.stderr).toMatch(/ \+0000 UTC greeting drover\n/);
+    expect(res.stdout).toContain('greeting: hello drover\n');
+    expect(res.stdout).toContain('times: "2"\n');
+    expect(res.stdout).toContain('said hello to drover\n');
+    expect(res.stdout).not.toContain('return-code');
+  });
+
+  it('--background prints the operation and task ids and how to check them; show-task and show-operation show them', async () => {
+    const res = await drover(['run', 'box/0', 'refuse', '--background']);
+    expect(res.code, res.stderr).toBe(0);
+    const [, operation, task] = /^Scheduled operation (\d+) with task (\d+)\n/.exec(res.stdout) ?? [];
+    expect(res.stdout).toBe(
+      `Scheduled operation ${operation} with task ${task}\nCheck operation status with 'drover show-operation ${operation}'\nCheck task status with 'drover show-task ${task}'\n`,
+    );
+    expect(Number(task)).toBe(Number(operation) + 1);
+    await waitFor(
+      'the task to fail',
+      () => drover(['show-task', task!, '--format', 'json']),
+      (r) => JSON.parse(r.stdout).status === 'failed',
+    );
+    const shown = await drover(['show-task', task!]);
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toBe('partial: yes\n');
+    expect(shown.stderr).toBe(`Action id ${task} failed: no way\n`);
+    const yaml = await drover(['show-task', task!, '--format', 'yaml']);
+    expect(yaml.stdout).toMatch(
+      new RegExp(`^id: "${task}"\nmessage: no way\nresults:\n  partial: yes\n  return-code: 0\nstatus: failed\ntiming:\n`),
+    );
+    const op = await drover(['show-operation', operation!]);
+    expect(op.stdout).toContain('summary: refuse run on unit-box-0\nstatus: failed\naction:\n  name: refuse\n');
+    expect(op.stdout).toContain(`tasks:\n  "${task}":\n    host: box/0\n    status: failed\n`);
+    const listed = await drover(['operations']);
+    expect(listed.stdout).toMatch(/^ID\s+Status\s+Started\s+Finished\s+Task IDs\s+Summary\n/);
+    expect(listed.stdout).toMatch(new RegExp(`\\n${operation}\\s+failed\\s+\\S+\\s+\\S+\\s+${task}\\s+refuse run on unit-box-0\\n`));
+    expect((await drover(['list-operations'])).stdout).toBe(listed.stdout);
+    // Juju's filters: by status, action, application, unit.
+    expect((await drover(['operations', '--status', 'completed'])).stdout).not.toContain('refuse run');
+    expect((await drover(['operations', '--actions', 'refuse', '--apps', 'box'])).stdout).toContain('refuse run on unit-box-0');
+    expect((await drover(['operations', '--units', 'box/1'])).stderr).toBe('No operations to display.\n');
+    expect(await drover(['operations', '--status', 'done'])).toMatchObject({ code: 2 });
+  });
+
+  it("refuses an undefined action, params failing the schema and an unknown unit in Juju's words, queueing nothing", async () => {
+    const before = await getSequence(h.store, 'task');
+    expect(await drover(['run', 'box/0', 'dance'])).toMatchObject({
+      code: 1,
+      stderr: 'ERROR action "dance" not defined on unit "box/0"\n',
+    });
+    expect(await drover(['run', 'box/0', 'greet', 'times=0'])).toMatchObject({
+      code: 1,
+      stderr: 'ERROR validation failed: times : must be >= 1\n',
+    });
+    expect(await drover(['run', 'box/7', 'greet'])).toMatchObject({ code: 1, stderr: 'ERROR unit "box/7" not found\n' });
+    expect(await drover(['run', 'box/0', 'greet', 'Name=x'])).toMatchObject({ code: 2 });
+    expect(await drover(['run', 'box/0', 'db/0', 'greet'])).toMatchObject({
+      code: 2,
+      stderr: 'ERROR all units must be of the same application\n',
+    });
+    expect(await getSequence(h.store, 'task')).toBe(before);
+  });
+});
+
+describe('exec', () => {
+  it("prints one unit's command output and exits with its status", async () => {
+    const ok = await drover(['exec', '--unit', 'box/0', '--', 'echo', '$JUJU_UNIT_NAME', '&&', 'config-get', 'colour']);
+    expect(ok).toMatchObject({ code: 0, stdout: 'box/0\nblue\n' });
+    const bad = await drover(['exec', '--unit', 'box/0', '--', 'echo nope >&2; exit 3']);
+    expect(bad).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('nope\n') });
+  });
+
+  it('--application targets every unit; several targets print a YAML document by unit', async () => {
+    const res = await drover(['exec', '--application', 'box', '--format', 'yaml', '--', 'hostname >/dev/null; echo hi']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(
+      /^box\/0:\n {2}id: "\d+"\n {2}results:\n {4}return-code: 0\n {4}stdout: \|\n {6}hi\n {2}status: completed\n/,
+    );
+  });
+
+  it('refuses --machine and a missing target with a clear message', async () => {
+    expect(await drover(['exec', '--machine', '0', '--', 'true'])).toMatchObject({
+      code: 1,
+      stderr: 'ERROR drover exec runs commands in the hook context of units; --machine is not supported, use --unit or --application\n',
+    });
+    expect(await drover(['exec', '--', 'true'])).toMatchObject({
+      code: 2,
+      stderr: 'ERROR you must specify a target, either through --machine, --application or --unit\n',
+    });
+  });
+});
