@@ -6,6 +6,8 @@ import { LEASE_DURATION_MS } from '../../shared/domain/leadership.js';
 import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { addRelation } from '../../shared/state/add-relation.js';
+import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
+import { readStatus } from '../../shared/state/status.js';
 import { getAppSettings, readAppSettings } from '../../shared/state/app-settings.js';
 import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
@@ -194,5 +196,23 @@ describe('the sweep of abandoned leases', () => {
     expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
     clock += LEASE_DURATION_MS;
     expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+  });
+});
+
+describe('application status', () => {
+  it('only the leader sets it; status shows it in place of the derived one; status-get --application reads it with the units', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await expect(setApplicationStatus(store, 'mysql/1', { current: 'blocked', message: 'no' })).rejects.toThrow(
+      /^this unit is not the leader$/,
+    );
+    await setApplicationStatus(store, 'mysql/0', { current: 'active', message: 'cluster of 3' });
+    const doc = (await readStatus(store)) as unknown as {
+      applications: Record<string, { 'application-status': { current: string; message?: string } }>;
+    };
+    expect(doc.applications.mysql?.['application-status']).toMatchObject({ current: 'active', message: 'cluster of 3' });
+    const answer = await readApplicationStatus(store, 'mysql/0');
+    expect(answer.application).toEqual({ status: 'active', message: 'cluster of 3', data: {} });
+    expect(answer.units.map((u) => u.unit)).toEqual(['mysql/0', 'mysql/1', 'mysql/2']);
+    await expect(readApplicationStatus(store, 'mysql/2')).rejects.toThrow(/^this unit is not the leader$/);
   });
 });
