@@ -35,3 +35,14 @@ export class ApiError extends CliError {
 
 /** Bulk removals have already printed a line per entity; only the exit code is left to give. */
 export const silentFailure = () => new CliError('', true);
+
+/**
+ * Exit with a command's own status, having printed its output (Juju's RcPassthroughError:
+ * `drover exec` on one unit exits as the command did).
+ */
+export class ExitCode extends CliError {
+  constructor(readonly code: number) {
+    super('', true);
+    this.name = 'ExitCode';
+  }
+}

@@ -21,7 +21,7 @@ import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
 import { createCli } from './context.js';
-import { CliError, UsageError } from './errors.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -100,6 +100,7 @@ function buildProgram(io: CliIo): Command {
 }
 
 function describe(e: unknown): { message: string; code: number; silent: boolean } {
+  if (e instanceof ExitCode) return { message: '', code: e.code, silent: true };
   if (e instanceof UsageError) return { message: e.message, code: 2, silent: false };
   if (e instanceof CliError) return { message: e.message, code: 1, silent: e.silent };
   // Checks from shared/domain run in the CLI too (charm metadata, constraints).

@@ -68,7 +68,8 @@ export interface ToolContext {
   networkInfo(binding: string): NetworkInfo | undefined;
   goalState(): Promise<GoalState>;
   /** application-version-set: buffered, committed with the hook. */
-  setWorkloadVersion(version: string): void;
+  /** Applied at once, as status-set is; the unit's current version sends nothing. */
+  setWorkloadVersion(version: string): Promise<void>;
   /** The unit's charm state (state-get), with this hook's own changes applied. */
   charmState(): Promise<Record<string, string>>;
   /** state-set / state-delete: buffered like relation-set. */

@@ -6,8 +6,8 @@
 //   error; changes made by a failing hook will be discarded and never observed by any other part
 //   of the system": relation-set and open-port/close-port are buffered, and flush() writes them
 //   only after the hook exited 0.
-//   state-set/state-delete and application-version-set are buffered the same way (Juju 3's
-//   HookContext.Flush commits charm state and the workload version with the rest).
+//   state-set/state-delete are buffered the same way (Juju 3's HookContext.Flush commits charm
+//   state with the rest); application-version-set, like status-set, applies at once.
 // - status-set and juju-log apply at once.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
@@ -149,13 +149,17 @@ export class HookContext implements ToolContext {
     return this.init.api.call<GoalState>('goal-state', { unit: this.unitName });
   }
 
-  /** The workload version this hook sets (committed by flush), if it changes it. */
+  /** The workload version this hook set, if it changed it. */
   get newWorkloadVersion(): string | undefined {
     return this.workloadVersion;
   }
 
-  setWorkloadVersion(version: string): void {
-    this.workloadVersion = version === this.init.workloadVersion ? undefined : version;
+  async setWorkloadVersion(version: string): Promise<void> {
+    // Juju sets it at once, not with the hook's other changes (context.go SetUnitWorkloadVersion):
+    // a hook that then fails keeps it. Setting the version the unit already has sends nothing.
+    if (version === (this.workloadVersion ?? this.init.workloadVersion)) return;
+    await this.init.api.call('commit-hook', { unit: this.unitName, settings: [], ports: [], workloadVersion: version });
+    this.workloadVersion = version;
   }
 
   async charmState(): Promise<Record<string, string>> {
@@ -255,7 +259,6 @@ export class HookContext implements ToolContext {
       this.pendingSettings.size === 0 &&
       this.portChanges.length === 0 &&
       !stateChanged &&
-      this.workloadVersion === undefined &&
       !this.pendingLeaderSettings &&
       this.pendingAppSettings.size === 0;
     if (nothing) return {};
@@ -264,7 +267,6 @@ export class HookContext implements ToolContext {
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
       ports: this.portChanges,
       ...(stateChanged ? { charmState: this.stateChanges } : {}),
-      ...(this.workloadVersion !== undefined ? { workloadVersion: this.workloadVersion } : {}),
       ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
       ...(this.pendingAppSettings.size > 0
         ? { appSettings: [...this.pendingAppSettings].map(([relationId, changes]) => ({ relationId, changes })) }

@@ -566,12 +566,12 @@ export class Uniter {
       if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
       else if (result.kind === 'exited' && result.code !== 0)
         failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+      // Remembered: the unit item's version does not hint the agent, so its view may lag.
+      if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
       let committed: { appVersions?: Record<number, number> } = {};
       if (!failure) {
         try {
           committed = await ctx.flush();
-          // Remembered: the unit item's version does not hint the agent, so its view may lag.
-          if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
         } catch (e) {
           if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
           failure = `cannot commit the hook's changes: ${e.message}`;

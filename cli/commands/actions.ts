@@ -149,7 +149,7 @@ export function registerActions(program: Command, cli: Cli): void {
   program
     .command('run')
     .description('Run an action on the given unit(s), and wait for its results.')
-    .argument('<unit-and-action...>', '<unit> [<unit> ...] <action-name> [<key>=<value> [<key>[.<key> ...]=<value>]]')
+    .argument('[unit-and-action...]', '<unit> [<unit> ...] <action-name> [<key>=<value> [<key>[.<key> ...]=<value>]]')
     .option('--params <file>', 'path to yaml-formatted params file')
     .option('--string-args', 'use raw string values of CLI args')
     .option('--background', 'run the task in the background')

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import type { RequestOf } from '../../shared/api/requests.js';
 import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
+import { displayBaseOfSeries } from '../../shared/domain/bases.js';
 import { seriesOrBaseFlags } from '../base-flag.js';
 import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
@@ -101,7 +102,10 @@ Examples:
         const client = await cli.client({ timeoutMs: 300_000 });
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);
-        cli.io.stderr(`Deploying "${result.application}" from local charm "${charm.meta.name}", revision 0 on ${result.series}\n`);
+        // Juju 3 names the base and its risk: `on ubuntu@22.04/stable`.
+        const base = displayBaseOfSeries(result.series);
+        const on = base ? `${base}/stable` : result.series;
+        cli.io.stderr(`Deploying "${result.application}" from local charm "${charm.meta.name}", revision 0 on ${on}\n`);
         if (result.pending) cli.io.stderr(`${result.pending}\n`);
       },
     );

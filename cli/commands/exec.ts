@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import type { Task } from '../../shared/domain/operations.js';
 import { checkApplicationNames, checkMachineIds, checkUnitNames, collect } from '../arguments.js';
 import type { Cli } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { parseDuration, type DataFormat } from '../output.js';
 import { waitForTasks } from '../wait-tasks.js';
 import { reportQueued } from './actions.js';
@@ -96,8 +96,8 @@ Examples:
         if (typeof results.stderr === 'string') cli.io.stderr(results.stderr);
         const code = typeof results['return-code'] === 'number' ? results['return-code'] : undefined;
         if (task.status !== 'completed') {
-          if (code === undefined) throw new CliError(task.message ?? `task ${task.id} ${task.status}`);
-          throw new CliError('', true);
+          if (code === undefined || code === 0) throw new CliError(task.message ?? `task ${task.id} ${task.status}`);
+          throw new ExitCode(code);
         }
       },
     );

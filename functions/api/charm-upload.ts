@@ -5,7 +5,9 @@
 // the archive checked before anything is stored.
 import type { RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
+import { entryBeneathSymlink, readCharmArchive, unsafeLink } from '../../shared/charmstore/charm-archive.js';
 import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
+import { invalidArgument } from '../../shared/domain/errors.js';
 import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
 
 type CharmRequest = RequestOf<'deploy'>['charm'];
@@ -17,6 +19,22 @@ export async function receiveCharm(charms: CharmStore, body: CharmRequest): Prom
   });
   if (!body.archive) return { charm };
   const bytes = Buffer.from(body.archive, 'base64');
-  const archive = isZip(bytes) ? await charmZipToArchive(bytes) : bytes;
+  const archive = isZip(bytes) ? await charmZipToArchive(bytes) : checkedTarGz(bytes);
   return { charm, charmArchive: await charms.put(archive) };
+}
+
+/**
+ * A tar.gz is checked as the agents will unpack it (charm-archive.ts), so a hostile one is refused
+ * here, with nothing stored, rather than failing on every machine that installs it.
+ */
+function checkedTarGz(bytes: Buffer): Buffer {
+  let entries;
+  try {
+    entries = readCharmArchive(bytes);
+  } catch (e) {
+    throw invalidArgument(`invalid charm archive: ${(e as Error).message.replace(/^charm archive: /, '')}`);
+  }
+  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries);
+  if (unsafe) throw invalidArgument(`invalid charm archive: "${unsafe.path}" could lead out of the charm`);
+  return bytes;
 }

@@ -173,6 +173,17 @@ export function readCharmArchive(archive: Buffer): Entry[] {
   return entries;
 }
 
+/** The first symlink whose target, from where it sits, is absolute or leaves the charm. */
+export function unsafeLink(entries: Entry[]): Entry | undefined {
+  return entries.find((e) => {
+    if (e.type !== 'symlink') return false;
+    const target = e.linkTarget ?? '';
+    if (target === '' || target.startsWith('/')) return true;
+    const resolved = posix.normalize(posix.join(posix.dirname(e.path), target));
+    return resolved === '..' || resolved.startsWith('../');
+  });
+}
+
 /**
  * The first entry that lies beneath a symlink of the same archive, if any. Each link is checked
  * to stay inside the charm where it sits, but a link's own location may be reached through

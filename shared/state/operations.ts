@@ -3,11 +3,12 @@
 import type { Application, Unit } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
 import { byTaskId, type Operation, type Task, type TaskLogEntry } from '../domain/operations.js';
-import { refs, type EntityRef } from '../domain/plan.js';
+import { refs } from '../domain/plan.js';
 import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../domain/plans/enqueue-operation.js';
 import { planCancelTask, planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../domain/plans/task-progress.js';
-import { collections } from './keys.js';
-import { getEach, getItem, getMany, getSequence, getUnit, listCollection } from './reads.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ATTR, collections, INDEX, refFromKey, type Key } from './keys.js';
+import { getEach, getItem, getMany, getSequence, getUnit } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -87,16 +88,20 @@ export async function readOperation(store: Store, id: string): Promise<Operation
 
 /** The latest operations, newest first (Juju's list-operations shows the last 50 by default). */
 export async function listOperations(store: Store, limit = 50): Promise<OperationView[]> {
-  // The index is in id order, oldest first; read it all (TTL bounds it) and keep the newest.
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listCollection(store, collections.operations(store.model), cursor ? { cursor } : {});
-    ids.push(...page.items.map((r: EntityRef) => (r.kind === 'operation' ? r.id : '')).filter(Boolean));
-    cursor = page.cursor;
-  } while (cursor);
-  const newest = ids.sort(byTaskId).slice(-limit).reverse();
-  const operations = await getMany<Operation>(store, newest.map(refs.operation));
+  // The index sorts by padded id: newest first is one Query read backwards, however many there are.
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      IndexName: INDEX.byCollection,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
+      ExpressionAttributeValues: { ':pk': collections.operations(store.model) },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  const ids = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).flatMap((r) => (r?.kind === 'operation' ? [r.id] : []));
+  const operations = await getMany<Operation>(store, ids.map(refs.operation));
   const tasks = await getMany<Task>(store, operations.flatMap((o) => o.tasks).map(refs.task));
   return operations.map((o) => ({ ...o, taskItems: tasks.filter((t) => t.operation === o.id).sort((a, b) => byTaskId(a.id, b.id)) }));
 }

@@ -3,12 +3,12 @@
 // series (`--base`, manifest.yaml), hostile archives are refused with nothing changed, and a
 // juju-info subordinate (requires `juju-info`, as nrpe and telegraf do) deploys and relates.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { packEntries, unpackCharmArchive, type Entry } from '../../shared/charmstore/charm-archive.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { getApplication, getMachine, getRelation } from '../../shared/state/reads.js';
 import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
@@ -106,6 +106,21 @@ describe('deploying a .charm', () => {
   });
 });
 
+describe('a charm source directory with charmcraft.yaml', () => {
+  it("deploys on the series of charmcraft.yaml's base when metadata.yaml has none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmcraft-src-'));
+    writeFileSync(join(dir, 'metadata.yaml'), 'name: noble-app\nsummary: s\n');
+    writeFileSync(join(dir, 'charmcraft.yaml'), 'type: charm\nbase: ubuntu@24.04\nplatforms:\n  amd64:\n');
+    await ok('deploy', dir);
+    expect(await getApplication(ctl.store, 'noble-app')).toMatchObject({ series: 'noble' });
+    await fails(
+      1,
+      ['deploy', dir, 'other', '--series', 'jammy'],
+      'base "ubuntu@22.04" not supported by charm, the charm supported bases are: ubuntu@24.04',
+    );
+  });
+});
+
 describe('refreshing to a .charm', () => {
   it('upgrades an application to a packed charm with --path, keeping its series', async () => {
     await ok('deploy', charmDir('ops-dispatch'), 'web');
@@ -138,6 +153,33 @@ describe('the API takes a .charm archive as it is', () => {
     const hostile = readFileSync(packDotCharm(charmDir('ops-dispatch'), [{ name: '../../evil', mode: 0o100644, data: 'x' }]));
     await expect(receiveCharm(empty, { metadata, manifest, archive: hostile.toString('base64') })).rejects.toThrow(/invalid charm archive/);
     expect(readdirSync(emptyDir)).toEqual([]);
+  });
+});
+
+describe('the API checks a tar.gz as agents will unpack it', () => {
+  it('refuses links out of the charm and entries beneath links, storing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-tar-'));
+    const charms = localCharmStore(dir);
+    const metadata = 'name: t\nseries: [jammy]\n';
+    const file = { path: 'metadata.yaml', type: 'file' as const, mode: 0o644, data: Buffer.from(metadata) };
+    const upload = (entries: Entry[]) => receiveCharm(charms, { metadata, archive: packEntries(entries).toString('base64') });
+    await expect(upload([file, { path: 'hooks', type: 'symlink', mode: 0o777, linkTarget: '/etc' }])).rejects.toThrow(
+      'invalid charm archive: "hooks" could lead out of the charm',
+    );
+    await expect(
+      upload([
+        file,
+        { path: 'd', type: 'symlink', mode: 0o777, linkTarget: '.' },
+        { path: 'd/up', type: 'symlink', mode: 0o777, linkTarget: '../escape' },
+      ]),
+    ).rejects.toThrow('invalid charm archive: "d/up" could lead out of the charm');
+    await expect(receiveCharm(charms, { metadata, archive: Buffer.from('not a tar').toString('base64') })).rejects.toThrow(
+      /^invalid charm archive: /,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    // A well-formed one is stored.
+    const { charmArchive } = await upload([file, { path: 'install', type: 'symlink', mode: 0o777, linkTarget: 'metadata.yaml' }]);
+    expect(readdirSync(dir)).toEqual([`${charmArchive}.tar.gz`]);
   });
 });
 

@@ -24,8 +24,7 @@ describe('the walkthrough, against the real local controller', () => {
       await drover('deploy', charmDir('client'));
       await drover('relate', 'client', 'database');
       const status = await drover('status', '--relations');
-      // `*` marks the leader, once its agent has claimed the lease.
-      expect(status.stdout).toMatch(/\ndatabase\/0\*? /);
+      expect(status.stdout).toMatch(/\ndatabase\/0\*? /); // `*`: the leader, once elected
       expect(status.stdout).toMatch(/\ndatabase:db +client:db +dbtest +regular/);
       await drover('add-unit', 'client', '-n', '2');
       expect((await drover('status', 'client', '--format', 'json')).stdout).toContain('"client/2"');

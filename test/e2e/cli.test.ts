@@ -35,7 +35,7 @@ describe('deploy', () => {
   it('deploys a charm directory and says so as Juju does', async () => {
     const res = await ok('deploy', charmDir('cli-mysql'));
     expect(res.stderr).toContain('Located local charm "mysql", revision 0\n');
-    expect(res.stderr).toContain('Deploying "mysql" from local charm "mysql", revision 0 on jammy\n');
+    expect(res.stderr).toContain('Deploying "mysql" from local charm "mysql", revision 0 on ubuntu@22.04/stable\n');
     expect(res.stdout).toBe('');
     const app = await getApplication(ctl.store, 'mysql');
     expect(app).toMatchObject({ name: 'mysql', series: 'jammy', unitCount: 1 });

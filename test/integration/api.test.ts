@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
+import { packEntries } from '../../shared/charmstore/charm-archive.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
@@ -51,7 +52,10 @@ async function expectRejected(method: string, path: string, body: unknown, statu
 describe('user API', () => {
   it('deploys from charm metadata and shows it in status', async () => {
     const res = await call('POST', '/v1/deploy', {
-      charm: { metadata: MYSQL, archive: Buffer.from('tarball').toString('base64') },
+      charm: {
+        metadata: MYSQL,
+        archive: packEntries([{ path: 'metadata.yaml', type: 'file', mode: 0o644, data: Buffer.from(MYSQL) }]).toString('base64'),
+      },
       numUnits: 2,
     });
     expect(res).toMatchObject({ status: 200, body: { application: 'mysql', units: ['mysql/0', 'mysql/1'] } });
@@ -71,6 +75,9 @@ describe('user API', () => {
       'bad "mem" constraint: must be a non-negative float with optional M/G/T/P suffix',
     );
     await expectRejected('POST', '/v1/deploy', { charm: { metadata: 'name: [' } }, 400, /^metadata.yaml: invalid YAML/);
+    // The archive is checked as agents will unpack it, before anything is stored.
+    const notAnArchive = Buffer.from('tarball').toString('base64');
+    await expectRejected('POST', '/v1/deploy', { charm: { metadata: MYSQL, archive: notAnArchive } }, 400, /^invalid charm archive: /);
     await expectRejected('POST', '/v1/add-unit', { application: 'mysql', count: 0 }, 400, /"count"/);
   });
 

@@ -1,7 +1,7 @@
 // application-version-set <new-version>: "tells Juju which version of the application software is
 // running ... displayed in juju status output for the application", as juju/juju
 // worker/uniter/runner/jujuc/application-version-set.go. Juju records it on the unit (its
-// workload version) and shows the application's from its units; it is committed with the hook.
+// workload version) at once, not with the hook's commit, and shows the application's from its units.
 import { parseFlags } from '../flags.js';
 import { checkEmpty, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -13,7 +13,7 @@ export const applicationVersionSet: ToolCommand = {
     const [version, ...rest] = positional;
     if (version === undefined) throw usageError('no version specified');
     checkEmpty(rest);
-    ctx.setWorkloadVersion(version);
+    await ctx.setWorkloadVersion(version);
     return '';
   },
 };

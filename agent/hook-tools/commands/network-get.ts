@@ -12,17 +12,17 @@ import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 
 /**
- * Go prints a struct's fields in declaration order, with its yaml tags in YAML and json tags in
- * JSON; Juju keeps the pre-2.8 spellings (`macaddress`, `interfacename`) beside the new ones.
+ * Juju's networkInfoResultDisplay: Go prints a struct's fields in declaration order; YAML also
+ * carries the older spellings (`address`, `macaddress`, `interfacename`, `json:"-"`) that older
+ * charms may expect, JSON does not.
  */
-function resultShape(info: NetworkInfo) {
+function resultShape(info: NetworkInfo, yaml: boolean) {
   return {
     'bind-addresses': info.bindAddresses.map((b) => ({
       'mac-address': b.macAddress,
       'interface-name': b.interfaceName,
-      addresses: b.addresses.map((a) => ({ hostname: a.hostname, value: a.value, cidr: a.cidr, address: a.value })),
-      macaddress: b.macAddress,
-      interfacename: b.interfaceName,
+      addresses: b.addresses.map((a) => ({ hostname: a.hostname, value: a.value, cidr: a.cidr, ...(yaml ? { address: a.value } : {}) })),
+      ...(yaml ? { macaddress: b.macAddress, interfacename: b.interfaceName } : {}),
     })),
     ...(info.egressSubnets.length > 0 ? { 'egress-subnets': info.egressSubnets } : {}),
     ...(info.ingressAddresses.length > 0 ? { 'ingress-addresses': info.ingressAddresses } : {}),
@@ -40,7 +40,7 @@ export const networkGet: ToolCommand = {
       boolFlag('egress', 'egress-subnets'),
       stringFlag('relation', 'r', 'relation'),
     ]);
-    formatOf(flags);
+    const format = formatOf(flags);
     // The relation only narrows the answer in cross-model relations, which drover does not have;
     // a bad -r is still refused, as Juju's relation id flag does.
     if (flags.relation !== undefined) relationFromFlag(ctx, flags.relation);
@@ -52,7 +52,7 @@ export const networkGet: ToolCommand = {
     const info = ctx.networkInfo(binding);
     if (!info || info.bindAddresses.length === 0) throw runtimeError(`no network config found for binding "${binding}"`);
     const keys = (['bind', 'ingress', 'egress'] as const).filter((k) => flags[k] === true);
-    if (flags.primary !== true && keys.length === 0) return output(resultShape(info), flags, io, { ordered: true });
+    if (flags.primary !== true && keys.length === 0) return output(resultShape(info, format !== 'json'), flags, io, { ordered: true });
 
     const first = info.bindAddresses[0]!.addresses[0]?.value;
     if (flags.primary === true) {

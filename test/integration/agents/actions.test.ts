@@ -128,6 +128,29 @@ describe('exec', () => {
   });
 });
 
+describe('an ops-shaped charm', () => {
+  it("runs the action through dispatch with ops's own tool calls (action-get --format=json, action-log --, action-set, action-fail)", async () => {
+    const deployed = await h.deployCharm('ops-shaped', { name: 'ops' });
+    const [opsMachine, opsUnit] = [deployed.machines[0]!, deployed.units[0]!];
+    await h.startAgent(opsMachine);
+    await waitFor(
+      `${opsUnit} idle`,
+      () => unitOf(h, opsUnit),
+      (u) => u?.agentStatus.current === 'idle',
+    );
+    const greet = async (parameters: Record<string, unknown>) =>
+      finished((await enqueueOperation(h.store, { action: 'greet', units: [opsUnit], parameters })).tasks[0]!.id);
+    const ok = await greet({ name: 'drover' });
+    expect(ok).toMatchObject({
+      status: 'completed',
+      parameters: { name: 'drover', fail: false },
+      results: { unit: opsUnit, greeting: 'hello from ops to drover', 'return-code': 0 },
+    });
+    expect(ok.log.map((l) => l.message)).toEqual(['greeting drover']);
+    expect(await greet({ name: 'x', fail: true })).toMatchObject({ status: 'failed', message: 'asked to fail greeting x' });
+  }, 60_000);
+});
+
 describe('faults', () => {
   it('a task running when the agent is killed ends failed after the restart, and never runs again', async () => {
     const queued = await enqueueOperation(h.store, { action: 'slow', units: [unit], parameters: {} });

@@ -64,14 +64,10 @@ describe('the other hook tools, from a charm', () => {
     const network = JSON.parse(install['network-get website --format=json']!.output);
     const address = network['ingress-addresses'][0];
     expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(network['bind-addresses'][0].addresses[0]).toMatchObject({ value: address, address });
-    expect(Object.keys(network['bind-addresses'][0])).toEqual([
-      'mac-address',
-      'interface-name',
-      'addresses',
-      'macaddress',
-      'interfacename',
-    ]);
+    // JSON without the YAML-only older spellings (address, macaddress, interfacename).
+    expect(Object.keys(network['bind-addresses'][0].addresses[0])).toEqual(['hostname', 'value', 'cidr']);
+    expect(network['bind-addresses'][0].addresses[0].value).toBe(address);
+    expect(Object.keys(network['bind-addresses'][0])).toEqual(['mac-address', 'interface-name', 'addresses']);
     expect(network['egress-subnets']).toEqual([`${address}/32`]);
     expect(install['network-get website --ingress-address']).toEqual({ rc: 0, output: `${address}\n` });
     expect(install['network-get nowhere']).toEqual({ rc: 1, output: 'ERROR no network config found for binding "nowhere"\n' });
@@ -93,7 +89,7 @@ describe('the other hook tools, from a charm', () => {
     expect((await readStatus(h.store)).applications['tools-a']).toMatchObject({ version: '1.2.3' });
   });
 
-  it("a failing hook's state-set is never committed", async () => {
+  it("a failing hook's state-set is never committed; its application-version-set, applied at once as in Juju, stands", async () => {
     const { machine, unit } = await startTools('tools-b');
     await setApplicationConfig(h.store, 'tools-b', { set: { note: 'fail' } });
     await waitFor(
@@ -111,6 +107,7 @@ describe('the other hook tools, from a charm', () => {
       '{"counter":"2","greeting":"hello world"}\n',
     );
     expect((await getUnitState(h.store, unit))?.state).toEqual({ counter: '1', greeting: 'hello world' });
+    expect((await unitOf(h, unit))?.workloadVersion).toBe('2.0.0');
   });
 });
 

@@ -84,7 +84,7 @@ class FakeContext implements ToolContext {
     };
   }
   versions: string[] = [];
-  setWorkloadVersion(version: string) {
+  async setWorkloadVersion(version: string) {
     this.versions.push(version);
   }
   state: Record<string, string> = { token: 'abc', empty: '' };
@@ -330,11 +330,11 @@ describe('opened-ports', () => {
 });
 
 describe('network-get', () => {
-  it("prints the binding's network in Juju's NetworkInfoResult shape, fields in Go's order", async () => {
+  it("prints the binding's network in Juju's NetworkInfoResult shape, fields in Go's order, YAML with the older spellings too", async () => {
     const ctx = new FakeContext();
     expect(await run(ctx, 'network-get', 'db', '--format=json')).toEqual(
       ok(
-        '{"bind-addresses":[{"mac-address":"02:00:0a:00:00:02","interface-name":"eth0","addresses":[{"hostname":"","value":"10.0.0.2","cidr":"10.0.0.0/24","address":"10.0.0.2"}],"macaddress":"02:00:0a:00:00:02","interfacename":"eth0"}],"egress-subnets":["10.0.0.2/32"],"ingress-addresses":["10.0.0.2"]}\n',
+        '{"bind-addresses":[{"mac-address":"02:00:0a:00:00:02","interface-name":"eth0","addresses":[{"hostname":"","value":"10.0.0.2","cidr":"10.0.0.0/24"}]}],"egress-subnets":["10.0.0.2/32"],"ingress-addresses":["10.0.0.2"]}\n',
       ),
     );
     const yaml = (await run(ctx, 'network-get', 'db')).stdout;

@@ -41,7 +41,9 @@ describe('task steps', () => {
     const big = 'x'.repeat(MAX_TASK_LOG_BYTES / 4);
     let t = task({ status: 'running' });
     for (let i = 0; i < 8; i++) {
-      const change = planLogTask(t, '2', { timestamp: NOW, message: `${i}${big}` }).changes[0] as { set: Pick<Task, 'log' | 'logCount'> };
+      const change = planLogTask(t, '2', { timestamp: NOW, message: `${i}${big}` }).changes[0] as unknown as {
+        set: Pick<Task, 'log' | 'logCount'>;
+      };
       t = { ...t, ...change.set };
     }
     expect(Buffer.byteLength(JSON.stringify(t.log))).toBeLessThanOrEqual(MAX_TASK_LOG_BYTES);
