@@ -7,7 +7,7 @@ import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../functions/api/handler.js';
-import { createCleanupHandler, runDueCleanups } from '../functions/cleanup/handler.js';
+import { createCleanupHandler, sweep } from '../functions/cleanup/handler.js';
 import { createNotifierHandler } from '../functions/notifier/handler.js';
 import { createProvisionerHandler } from '../functions/provisioner/handler.js';
 import { createWatchdogHandler } from '../functions/watchdog/handler.js';
@@ -162,7 +162,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     };
     every(options.timers?.watchdogMs ?? 60_000, watchdog, 'watchdog');
     every(options.timers?.reconcileMs ?? 60_000, () => reconcileAll(provisioner), 'reconcile');
-    every(options.timers?.sweepMs ?? 30_000, () => runDueCleanups(store), 'cleanup sweep');
+    every(options.timers?.sweepMs ?? 30_000, () => sweep(store, options.agentLostAfterSeconds), 'cleanup sweep');
 
     const info = join(dataDir, 'controller.json');
     writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });

@@ -4,6 +4,8 @@
 // no invocation grows with the model. A schedule (runDueCleanups) picks up documents whose
 // `notBefore` has passed and any whose stream record was lost.
 import { Logger } from '@aws-lambda-powertools/logger';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+import { releaseAbandonedLeases } from '../../shared/state/leadership.js';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Cleanup } from '../../shared/domain/entities.js';
 import { listCleanups, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
@@ -50,10 +52,20 @@ export async function runDueCleanups(store: Store): Promise<number> {
   return ran;
 }
 
+/**
+ * The whole periodic sweep: due cleanups, and the leases of leaders that can no longer lead
+ * (agent lost, Dying, removed) once run out — nothing else tells the other units that a silent
+ * agent is gone, so without this they would claim only at their next resync.
+ */
+export async function sweep(store: Store, agentLostAfterSeconds = DEFAULT_AGENT_LOST_AFTER_SECONDS): Promise<number> {
+  await releaseAbandonedLeases(store, agentLostAfterSeconds * 1000);
+  return runDueCleanups(store);
+}
+
 let lambdaStore: Store | undefined;
 const storeFromEnv = () => (lambdaStore ??= createStore({ table: process.env.TABLE_NAME ?? '' }));
 let lambdaHandler: ReturnType<typeof createCleanupHandler> | undefined;
 
 /** The Lambda entry points; built on first use from the function's environment. */
 export const handler = (event: DynamoDBStreamEvent) => (lambdaHandler ??= createCleanupHandler({ store: storeFromEnv() }))(event);
-export const sweepHandler = () => runDueCleanups(storeFromEnv());
+export const sweepHandler = () => sweep(storeFromEnv(), Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS));

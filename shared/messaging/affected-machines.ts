@@ -83,7 +83,11 @@ async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> 
     case 'scopeChanged': {
       const [relation, unit] = await Promise.all([getRelation(store, lookup.relation), getUnit(store, lookup.unit)]);
       // Relation gone: it is removed only with an empty scope, so only the member is left to tell.
-      yield* machinesOfRelationPeers(store, relation, unit);
+      // An application's bag (hint-plan.ts names the application, not a unit): every container
+      // of a container-scoped relation sees it too.
+      const applicationBag = !lookup.unit.includes('/');
+      if (applicationBag && relation?.scope === 'container') yield* machinesInScope(store, relation.key);
+      else yield* machinesOfRelationPeers(store, relation, unit);
       return;
     }
     case 'allMachines':

@@ -108,6 +108,9 @@ export function collectionOf(model: string, ref: EntityRef): { pk: string; sk: s
       return { pk: `${model}#RELATIONS`, sk: ref.key };
     case 'cleanup':
       return { pk: `${model}#CLEANUPS`, sk: ref.id };
+    case 'lease':
+      // Listed for the sweep that frees the leases of lost leaders (shared/state/leadership.ts).
+      return { pk: `${model}#LEASES`, sk: ref.application };
     // `drover operations` lists them newest first; TTL removes old ones, and their entries with them.
     case 'operation':
       return { pk: `${model}#OPERATIONS`, sk: padNumber(ref.id) };
@@ -121,6 +124,7 @@ export const collections = {
   unitsOf: (model: string, application: string) => `${model}#APP#${application}#UNITS`,
   relations: (model: string) => `${model}#RELATIONS`,
   cleanups: (model: string) => `${model}#CLEANUPS`,
+  leases: (model: string) => `${model}#LEASES`,
   operations: (model: string) => `${model}#OPERATIONS`,
   machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
   stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
@@ -163,6 +167,8 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
       return { kind: 'relation', key: id };
     case 'CLEANUP':
       return { kind: 'cleanup', id };
+    case 'LEASE':
+      return { kind: 'lease', application: id };
     case 'MODEL':
       return { kind: 'model' };
     case 'OP':

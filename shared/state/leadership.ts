@@ -7,9 +7,10 @@ import type { Unit } from '../domain/entities.js';
 import { isAgentSilent } from '../domain/presence.js';
 import { isClaimable, mayLead, type LeaderSettings, type Lease, type LeadershipView } from '../domain/leadership.js';
 import { refs } from '../domain/plan.js';
-import { planClaimLeadership, planReleaseLeadership, type ClaimResult } from '../domain/plans/leadership.js';
+import { planClaimLeadership, planReleaseAbandoned, planReleaseLeadership, type ClaimResult } from '../domain/plans/leadership.js';
+import { collections } from './keys.js';
 import { readPresence } from './presence.js';
-import { getEach, getItem, getUnit } from './reads.js';
+import { getEach, getItem, getUnit, listAll } from './reads.js';
 import { runOperation } from './run-operation.js';
 import type { Store } from './store.js';
 
@@ -74,4 +75,24 @@ export async function readLeadership(store: Store, applications: string[], lostA
 export async function readLeaders(store: Store, applications: string[]): Promise<Record<string, string>> {
   const leases = await getEach<Lease>(store, applications.map(refs.lease));
   return Object.fromEntries(leases.filter((l): l is Lease => l !== undefined).map((l) => [l.application, l.holder]));
+}
+
+/**
+ * Frees the leases of leaders that can no longer extend them (agent lost, Dying, removed) once
+ * they have run out, so the other units claim without waiting for their next resync: nothing
+ * else tells them that a silent agent is gone. Run periodically (the watchdog). Returns the
+ * applications whose lease it freed.
+ */
+export async function releaseAbandonedLeases(store: Store, lostAfterMs: number): Promise<string[]> {
+  const released: string[] = [];
+  for (const ref of await listAll(store, collections.leases(store.model))) {
+    if (ref.kind !== 'lease') continue;
+    const freed = await runOperation(store, `cannot release the abandoned lease of "${ref.application}"`, async () => {
+      const lease = await getLease(store, ref.application);
+      const holderEligible = lease ? ((await eligibility(store, [lease.holder], lostAfterMs)).get(lease.holder) ?? false) : true;
+      return planReleaseAbandoned(lease, holderEligible, store.now());
+    });
+    if (freed.released) released.push(ref.application);
+  }
+  return released;
 }

@@ -6,6 +6,8 @@ import { LEASE_DURATION_MS } from '../../shared/domain/leadership.js';
 import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { addRelation } from '../../shared/state/add-relation.js';
+import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
+import { readStatus } from '../../shared/state/status.js';
 import { getAppSettings, readAppSettings } from '../../shared/state/app-settings.js';
 import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
@@ -14,7 +16,14 @@ import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit
 import { getApplication, getRelation } from '../../shared/state/reads.js';
 import { removeUnit } from '../../shared/state/remove-unit.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
-import { claimLeadership, getLeaderSettings, getLease, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
+import {
+  claimLeadership,
+  getLeaderSettings,
+  getLease,
+  readLeadership,
+  releaseAbandonedLeases,
+  releaseLeadership,
+} from '../../shared/state/leadership.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { recordPresence } from '../../shared/state/presence.js';
 import type { Store } from '../../shared/state/store.js';
@@ -162,5 +171,48 @@ describe('application data bags', () => {
     expect(await getRelation(store, key)).toBeUndefined();
     await runAllCleanups(store);
     expect(await getAppSettings(store, id, 'mysql')).toBeUndefined();
+  });
+});
+
+describe('the sweep of abandoned leases', () => {
+  it('frees a run-out lease whose leader’s agent is lost, and leaves an idle present leader’s alone', async () => {
+    await deploy(store, { charm: charms.wordpress, numUnits: 1 });
+    await recordPresence(store, '3', 0);
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'wordpress/0', LOST_MS);
+    clock += LOST_MS + 1_000;
+    // wordpress/0's agent still talks; mysql/0's has been silent past the threshold.
+    await recordPresence(store, '3', 0);
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+    expect(await getLease(store, 'mysql')).toBeUndefined();
+    expect((await getLease(store, 'wordpress'))?.holder).toBe('wordpress/0');
+    // Done already: a second sweep changes nothing.
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
+  });
+
+  it('frees a Dying leader’s lease once it has run out, not before', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await destroyUnit(store, 'mysql/0');
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
+    clock += LEASE_DURATION_MS;
+    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+  });
+});
+
+describe('application status', () => {
+  it('only the leader sets it; status shows it in place of the derived one; status-get --application reads it with the units', async () => {
+    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await expect(setApplicationStatus(store, 'mysql/1', { current: 'blocked', message: 'no' })).rejects.toThrow(
+      /^this unit is not the leader$/,
+    );
+    await setApplicationStatus(store, 'mysql/0', { current: 'active', message: 'cluster of 3' });
+    const doc = (await readStatus(store)) as unknown as {
+      applications: Record<string, { 'application-status': { current: string; message?: string } }>;
+    };
+    expect(doc.applications.mysql?.['application-status']).toMatchObject({ current: 'active', message: 'cluster of 3' });
+    const answer = await readApplicationStatus(store, 'mysql/0');
+    expect(answer.application).toEqual({ status: 'active', message: 'cluster of 3', data: {} });
+    expect(answer.units.map((u) => u.unit)).toEqual(['mysql/0', 'mysql/1', 'mysql/2']);
+    await expect(readApplicationStatus(store, 'mysql/2')).rejects.toThrow(/^this unit is not the leader$/);
   });
 });

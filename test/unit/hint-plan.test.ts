@@ -122,6 +122,40 @@ describe('what a stream record hints', () => {
   });
 });
 
+describe('what leadership records hint', () => {
+  const lease = { application: 'mysql', holder: 'mysql/0', expiresAt: '2024-01-01T00:01:00Z' };
+  const toApp = {
+    kind: 'hint',
+    hint: { kind: 'application', id: 'mysql' },
+    lookups: [{ kind: 'unitsOfApplications', applications: ['mysql'] }],
+  };
+
+  it('a lease hints its application’s units when its holder changes or it is released, not when extended', () => {
+    expect(planHint({ kind: 'lease', newImage: lease })).toEqual(toApp);
+    expect(planHint({ kind: 'lease', oldImage: lease })).toEqual(toApp);
+    expect(planHint({ kind: 'lease', oldImage: lease, newImage: { ...lease, holder: 'mysql/1' } })).toEqual(toApp);
+    expect(planHint({ kind: 'lease', oldImage: lease, newImage: { ...lease, expiresAt: '2024-01-01T00:02:00Z' } }).kind).toBe('none');
+  });
+
+  it('leader settings hint the application’s units when they change', () => {
+    const settings = { application: 'mysql', settings: { a: '1' }, version: 1 };
+    expect(planHint({ kind: 'leaderSettings', oldImage: settings, newImage: { ...settings, settings: { a: '2' }, version: 2 } })).toEqual(
+      toApp,
+    );
+    expect(planHint({ kind: 'leaderSettings', oldImage: settings, newImage: settings }).kind).toBe('none');
+  });
+
+  it('an application bag hints the units in the relation’s scope', () => {
+    const bag = { relationId: 4, relation: relation.key, application: 'mysql', settings: { host: 'db' }, version: 1 };
+    expect(planHint({ kind: 'appSettings', newImage: bag })).toEqual({
+      kind: 'hint',
+      hint: { kind: 'relation', id: relation.key },
+      lookups: [{ kind: 'scopeChanged', relation: relation.key, unit: 'mysql' }],
+    });
+    expect(planHint({ kind: 'appSettings', oldImage: bag }).kind).toBe('none');
+  });
+});
+
 describe('model config', () => {
   const model = { name: 'default', life: 'alive', constraints: {}, defaultSeries: 'jammy', constraintsVersion: 0 };
   it('a model-config change hints every machine; the model created or its constraints changed hint none', () => {

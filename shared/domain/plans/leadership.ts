@@ -97,3 +97,18 @@ export function planWriteLeaderSettings(
     result: { version },
   };
 }
+
+/**
+ * The sweep's release of a lease nobody will extend: run out, and held by a unit that may no
+ * longer lead (its agent lost, Dying, removed). Deleting it tells the other units (its stream
+ * record hints them), and the first to claim leads. Asserts the holder and expiry it judged.
+ */
+export function planReleaseAbandoned(lease: Lease | undefined, holderEligible: boolean, now: Date): Plan<{ released: boolean }> {
+  if (!lease || !isClaimable(lease, holderEligible, now)) return done({ released: false });
+  return {
+    changes: [
+      { op: 'remove', ref: refs.lease(lease.application), expect: { equals: { holder: lease.holder, expiresAt: lease.expiresAt } } },
+    ],
+    result: { released: true },
+  };
+}
