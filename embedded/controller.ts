@@ -41,6 +41,8 @@ export interface ControllerOptions {
   stuckAfterSeconds?: number;
   /** An agent silent this long shows as lost/down in status; default 12 min. */
   agentLostAfterSeconds?: number;
+  /** The length of a leadership lease (ApiDeps.leadershipLeaseSeconds); default 5.5 min. */
+  leadershipLeaseSeconds?: number;
   logger?: Logger;
 }
 
@@ -94,6 +96,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       controller: secrets.controllerId,
       stuckAfterSeconds: options.stuckAfterSeconds ?? 600,
       ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
+      ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
     });
     const server = await startApiServer(api, { port: options.port ?? secrets.apiPort ?? 0 });
     stops.push(() => server.close());
@@ -162,7 +165,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     };
     every(options.timers?.watchdogMs ?? 60_000, watchdog, 'watchdog');
     every(options.timers?.reconcileMs ?? 60_000, () => reconcileAll(provisioner), 'reconcile');
-    every(options.timers?.sweepMs ?? 30_000, () => sweep(store, options.agentLostAfterSeconds), 'cleanup sweep');
+    every(options.timers?.sweepMs ?? 30_000, () => sweep(store), 'cleanup sweep');
 
     const info = join(dataDir, 'controller.json');
     writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });

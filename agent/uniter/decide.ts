@@ -25,7 +25,7 @@
 //   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
-import { aliveLeadershipStep, dyingLeadershipStep } from './decide-leadership.js';
+import { aliveLeadershipStep, dyingLeadershipStep, renewLeadershipStep } from './decide-leadership.js';
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
 
@@ -48,6 +48,8 @@ export interface RemoteState {
   updateStatusDue?: boolean;
   /** The leadership of the unit's application, as the view shows it. */
   leadership?: LeadershipView;
+  /** The leader's lease is due for renewal (the tracker, agent/uniter/leadership.ts). */
+  renewLeadershipDue?: boolean;
 }
 
 export type Step =
@@ -70,8 +72,10 @@ export type Step =
   | { kind: 'leave-scope'; relation: string }
   /** Local memory of a relation whose scope the unit is no longer in. */
   | { kind: 'forget-relation'; relation: string }
-  /** Claim the application's free (or abandoned) leadership lease. */
+  /** Claim the application's free (or run-out) leadership lease. */
   | { kind: 'claim-leadership' }
+  /** The leader extends its lease before its guarantee runs short. */
+  | { kind: 'renew-leadership' }
   /** A Dying leader releases its lease. */
   | { kind: 'resign-leadership' }
   /** Another unit leads now: forget being leader. */
@@ -186,6 +190,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   if (!unit) return { kind: 'done', why: 'the unit has been removed' };
   if (unit.life === 'dead') return { kind: 'done', why: 'the unit is dead' };
   if (local.actionInFlight !== undefined) return { kind: 'fail-interrupted-action', task: local.actionInFlight };
+  if (renewLeadershipStep(unit, remote.leadership, remote.renewLeadershipDue)) return { kind: 'renew-leadership' };
 
   // Units learn of an upgrade by comparing charm URLs: the upgrade never touches them in state.
   const newCharm = application !== undefined && local.charmUrl !== application.charmUrl;

@@ -1,13 +1,16 @@
 // The unit agent's side of leadership (shared/domain/leadership.ts): what it knows of its own
 // lease, so that `is-leader`, which ops calls in almost every hook, costs no request while the
-// lease is known to hold for Juju's 30 s more; only then does it claim (extend) again.
-import { guaranteesLeadership, leaderUntil, type LeadershipView } from '../../shared/domain/leadership.js';
+// lease is known to hold for Juju's 30 s more; and when to renew it, which the uniter does
+// while it leads (decide.ts, renewLeadershipDue), before that guarantee runs short.
+import { guaranteesLeadership, leaderUntil, renewAt, type LeadershipView } from '../../shared/domain/leadership.js';
 import type { ClaimResult } from '../../shared/domain/plans/leadership.js';
 import type { AgentApi } from '../api-client.js';
 
 export class LeadershipTracker {
   /** The agent's own clock until which it holds the lease; absent: not known to hold it. */
   private validUntil: number | undefined;
+  /** The length of the lease last granted, as the controller said. */
+  private durationMs = 0;
 
   constructor(
     private readonly api: AgentApi,
@@ -19,19 +22,29 @@ export class LeadershipTracker {
   async claim(): Promise<ClaimResult> {
     const sentAt = this.clock();
     const result = await this.api.call<ClaimResult>('claim-leadership', { unit: this.unitName });
-    this.validUntil = result.leader ? leaderUntil(sentAt) : undefined;
+    this.durationMs = result.durationMs ?? 0;
+    this.validUntil = result.leader && result.durationMs !== undefined ? leaderUntil(sentAt, result.durationMs) : undefined;
     return result;
   }
 
   /**
    * is-leader: True from memory while the lease holds for 30 s more. False from the view when
    * another unit holds a lease nobody may take (a stale False only delays; a True is a promise).
-   * Otherwise a claim, which extends the lease of a leader that was idle.
+   * Otherwise a claim, which extends the lease of a leader whose renewal has not come yet.
    */
   async isLeader(view: LeadershipView | undefined): Promise<boolean> {
     if (guaranteesLeadership(this.validUntil, this.clock())) return true;
     if (view?.holder !== undefined && view.holder !== this.unitName && !view.claimable) return false;
     return (await this.claim()).leader;
+  }
+
+  /**
+   * How long until a leader must renew (0: now). A leader that does not know its lease (the
+   * agent restarted) renews at once: it cannot tell how long the lease it holds has left.
+   */
+  renewalDueInMs(): number {
+    if (this.validUntil === undefined) return 0;
+    return Math.max(0, renewAt(this.validUntil, this.durationMs) - this.clock());
   }
 
   /** The lease was released or lost: stop answering True from memory. */

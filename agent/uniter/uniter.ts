@@ -163,7 +163,9 @@ export class Uniter {
           if (await this.deps.subordinates.reconcile(remote.unit, view)) continue;
         }
         const timer = this.updateStatusTimer(view);
-        const step = nextStep(this.local, { ...remote, updateStatusDue: timer.due() });
+        const holdsLease = remote.leadership?.holder === unitName;
+        const renewInMs = holdsLease ? this.leadership.renewalDueInMs() : undefined;
+        const step = nextStep(this.local, { ...remote, updateStatusDue: timer.due(), renewLeadershipDue: renewInMs === 0 });
         if (step.kind === 'done') {
           // The view may predate the unit's deployment: believe "gone" only from a fresh read.
           if (!confirmedGone && !remote.unit) {
@@ -178,9 +180,11 @@ export class Uniter {
         if (step.kind === 'wait') {
           if (step.why === 'idle' || step.why === 'subordinates') this.status.set({ agent: { current: 'idle' } });
           await this.status.flush();
-          // Idle and started: wake for update-status when its timer fires, if nothing comes first.
+          // Idle and started: wake for update-status when its timer fires, if nothing comes first;
+          // holding the lease: wake to renew it (in any wait: Juju's tracker renews in an error state too).
           const untilUpdateStatus = step.why === 'idle' && this.local.started ? timer.remainingMs() : 0;
-          await this.signal.wait(untilUpdateStatus > 0 ? untilUpdateStatus : undefined);
+          const wakeIn = [untilUpdateStatus, renewInMs ?? 0].filter((ms) => ms > 0);
+          await this.signal.wait(wakeIn.length > 0 ? Math.min(...wakeIn) : undefined);
           continue;
         }
         try {
@@ -310,6 +314,17 @@ export class Uniter {
         await this.deps.view.refresh();
         // A claim the view still calls possible (a stale view, a race): do not hammer the API.
         if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);
+        return;
+      }
+      case 'renew-leadership': {
+        // Every ~4.7 min of a leader's life: DEBUG, not shipped (a shipped line costs a request).
+        const result = await this.leadership.claim();
+        if (result.leader) {
+          this.deps.log.log(unitName, 'DEBUG', MODULE, 'renewed leadership', { ship: false });
+          return;
+        }
+        this.logger.info(MODULE, `leadership is held by "${result.holder ?? 'nobody'}"`);
+        await this.deps.view.refresh();
         return;
       }
       case 'resign-leadership':

@@ -28,19 +28,19 @@ import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../.
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { readAppSettings } from '../../shared/state/app-settings.js';
 import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
-import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+import { DEFAULT_LEASE_SECONDS } from '../../shared/domain/leadership.js';
 
 export interface AgentContext {
   store: Store;
   /** The calling agent's machine, established by its credential. */
   machine: string;
-  /** The presence threshold: a leader whose agent is silent longer loses its claim to the lease. */
-  agentLostAfterSeconds?: number;
+  /** The length of a leadership lease (shared/domain/leadership.ts); default DEFAULT_LEASE_SECONDS. */
+  leadershipLeaseSeconds?: number;
   /** Where agents' log lines go (debug-log); absent: they are dropped. */
   logs?: LogSink;
 }
 
-const lostAfterMs = (ctx: AgentContext) => (ctx.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS) * 1000;
+const leaseMs = (ctx: AgentContext) => (ctx.leadershipLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
 
 const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
 
@@ -74,7 +74,6 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
     const leadership = await readLeadership(
       ctx.store,
       applications.map((a) => a.name),
-      lostAfterMs(ctx),
     );
     // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
     // The model's config tells the unit agents their update-status interval; a change hints every
@@ -153,7 +152,7 @@ export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
   },
   'claim-leadership': async (ctx, body) => {
     await ownUnit(ctx, body.unit);
-    return claimLeadership(ctx.store, body.unit, lostAfterMs(ctx));
+    return claimLeadership(ctx.store, body.unit, leaseMs(ctx));
   },
   'leader-settings': async (ctx, body) => {
     const unit = await ownUnit(ctx, body.unit);

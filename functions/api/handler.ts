@@ -26,6 +26,11 @@ export interface ApiDeps {
   stuckAfterSeconds?: number;
   /** An agent silent this long shows as lost (units) or down (machines); default 12 min. */
   agentLostAfterSeconds?: number;
+  /**
+   * The length of a leadership lease, which the claim's answer tells the agent (the one place of
+   * this setting); default DEFAULT_LEASE_SECONDS (shared/domain/leadership.ts). Short in tests.
+   */
+  leadershipLeaseSeconds?: number;
   logger?: Logger;
   /** Agents' log lines (the agent `log` op) and debug-log's source. */
   logs?: LogSink;
@@ -96,7 +101,12 @@ export function createApiHandler(deps: ApiDeps): Handler {
     return json(
       200,
       await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
-        { store: deps.store, machine, agentLostAfterSeconds, ...(deps.logs ? { logs: deps.logs } : {}) },
+        {
+          store: deps.store,
+          machine,
+          ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
+          ...(deps.logs ? { logs: deps.logs } : {}),
+        },
         parsed.data,
       ),
     );

@@ -4,7 +4,6 @@
 // no invocation grows with the model. A schedule (runDueCleanups) picks up documents whose
 // `notBefore` has passed and any whose stream record was lost.
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 import { releaseAbandonedLeases } from '../../shared/state/leadership.js';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Cleanup } from '../../shared/domain/entities.js';
@@ -53,12 +52,12 @@ export async function runDueCleanups(store: Store): Promise<number> {
 }
 
 /**
- * The whole periodic sweep: due cleanups, and the leases of leaders that can no longer lead
- * (agent lost, Dying, removed) once run out — nothing else tells the other units that a silent
- * agent is gone, so without this they would claim only at their next resync.
+ * The whole periodic sweep: due cleanups, and the leases that have run out (their leaders did
+ * not renew them) — nothing else tells the other units that a silent leader is gone, so without
+ * this they would claim only at their next resync.
  */
-export async function sweep(store: Store, agentLostAfterSeconds = DEFAULT_AGENT_LOST_AFTER_SECONDS): Promise<number> {
-  await releaseAbandonedLeases(store, agentLostAfterSeconds * 1000);
+export async function sweep(store: Store): Promise<number> {
+  await releaseAbandonedLeases(store);
   return runDueCleanups(store);
 }
 
@@ -68,4 +67,4 @@ let lambdaHandler: ReturnType<typeof createCleanupHandler> | undefined;
 
 /** The Lambda entry points; built on first use from the function's environment. */
 export const handler = (event: DynamoDBStreamEvent) => (lambdaHandler ??= createCleanupHandler({ store: storeFromEnv() }))(event);
-export const sweepHandler = () => sweep(storeFromEnv(), Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS));
+export const sweepHandler = () => sweep(storeFromEnv());

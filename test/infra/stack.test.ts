@@ -672,6 +672,12 @@ describe('schedules, observability and outputs', () => {
     expect(targets.sort()).toEqual([fnLogicalId('watchdog'), fnLogicalId('provisionerReconcile'), fnLogicalId('cleanupSweep')].sort());
   });
 
+  it('sweep every minute, so a run-out leadership lease is freed within a minute', () => {
+    const rules = ofType('AWS::Events::Rule').map(([, r]) => r.Properties);
+    const sweepRule = rules.find((r) => r.Targets[0].Arn['Fn::GetAtt'][0] === fnLogicalId('cleanupSweep'));
+    expect(sweepRule?.ScheduleExpression).toBe('rate(1 minute)');
+  });
+
   it("alarm on stuck entities from the watchdog's metrics", () => {
     for (const metric of ['DyingTooLong', 'ProvisioningErrors'])
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {

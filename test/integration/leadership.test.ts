@@ -1,8 +1,8 @@
 // Leadership leases in DynamoDB Local: one holder per application, claimed and extended by
-// conditional writes, handed over only when the holder may no longer lead and its lease ran out,
+// conditional writes, handed over only once the lease has run out (its holder did not renew it),
 // released by the holder; leader settings written only by the holder (commit-hook).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_DURATION_MS } from '../../shared/domain/leadership.js';
+import { DEFAULT_LEASE_SECONDS } from '../../shared/domain/leadership.js';
 import { commitHookChanges } from '../../shared/state/commit-hook.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { addRelation } from '../../shared/state/add-relation.js';
@@ -30,7 +30,7 @@ import type { Store } from '../../shared/state/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
-const LOST_MS = 720_000;
+const LEASE_MS = DEFAULT_LEASE_SECONDS * 1000;
 let clock: number;
 let store: Store;
 
@@ -45,7 +45,7 @@ beforeEach(async () => {
 
 describe('claim-leadership', () => {
   it('gives a free lease to the first claimant and refuses the others while it holds it', async () => {
-    const results = await Promise.all(['mysql/0', 'mysql/1', 'mysql/2'].map((u) => claimLeadership(store, u, LOST_MS)));
+    const results = await Promise.all(['mysql/0', 'mysql/1', 'mysql/2'].map((u) => claimLeadership(store, u, LEASE_MS)));
     const leaders = results.filter((r) => r.leader);
     expect(leaders).toHaveLength(1);
     const holder = leaders[0]!.holder!;
@@ -53,61 +53,71 @@ describe('claim-leadership', () => {
     expect((await getLease(store, 'mysql'))?.holder).toBe(holder);
   });
 
-  it('extends the holder’s lease by a minute from the controller’s clock', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+  it('extends the holder’s lease by the controller’s lease length, from its clock, and tells the holder that length', async () => {
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     clock += 40_000;
-    const extended = await claimLeadership(store, 'mysql/0', LOST_MS);
-    expect(extended).toEqual({ leader: true, holder: 'mysql/0', expiresAt: new Date(clock + LEASE_DURATION_MS).toISOString() });
+    const extended = await claimLeadership(store, 'mysql/0', LEASE_MS);
+    expect(extended).toEqual({
+      leader: true,
+      holder: 'mysql/0',
+      expiresAt: new Date(clock + LEASE_MS).toISOString(),
+      durationMs: LEASE_MS,
+    });
+    expect(DEFAULT_LEASE_SECONDS).toBe(330);
   });
 
-  it('keeps an expired lease with a holder that may still lead (an idle leader keeps leading)', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
-    clock += 5 * LEASE_DURATION_MS;
-    await recordPresence(store, '0', 0);
-    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
-    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ holder: 'mysql/0', claimable: false });
-    expect(await claimLeadership(store, 'mysql/0', LOST_MS)).toMatchObject({ leader: true });
-  });
-
-  it('hands a Dying holder’s lease over only once it has run out', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+  it('never hands over a lease that has not run out, even a millisecond before, whatever its holder', async () => {
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
+    clock += LEASE_MS - 1;
+    expect(await claimLeadership(store, 'mysql/1', LEASE_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
+    expect((await readLeadership(store, ['mysql']))[0]).toMatchObject({ holder: 'mysql/0', claimable: false });
+    // A Dying holder's unexpired lease is not taken either: it releases it on its way out.
     await destroyUnit(store, 'mysql/0');
-    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
-    // A Dying unit may not extend it either.
-    expect(await claimLeadership(store, 'mysql/0', LOST_MS)).toMatchObject({ leader: false });
-    clock += LEASE_DURATION_MS;
-    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ holder: 'mysql/0', claimable: true });
-    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true, holder: 'mysql/1' });
+    expect(await claimLeadership(store, 'mysql/1', LEASE_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
+    // A Dying unit may not extend it.
+    expect(await claimLeadership(store, 'mysql/0', LEASE_MS)).toMatchObject({ leader: false });
   });
 
-  it('hands a lost holder’s lease over once its agent has been silent past the threshold', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
-    clock += LOST_MS + 1_000;
-    await recordPresence(store, '1', 0);
-    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true, holder: 'mysql/1' });
+  it('hands a run-out lease to another claimant even though its holder is alive and present (it did not renew)', async () => {
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
+    clock += LEASE_MS;
+    await recordPresence(store, '0', 0);
+    expect((await readLeadership(store, ['mysql']))[0]).toMatchObject({ holder: 'mysql/0', claimable: true });
+    expect(await claimLeadership(store, 'mysql/1', LEASE_MS)).toMatchObject({ leader: true, holder: 'mysql/1' });
+    // The old holder, late, is refused: the lease is mysql/1's now.
+    expect(await claimLeadership(store, 'mysql/0', LEASE_MS)).toMatchObject({ leader: false, holder: 'mysql/1' });
+  });
+
+  it('a leader that renews in time keeps its lease across many lease lengths', async () => {
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
+    for (let i = 0; i < 5; i++) {
+      clock += LEASE_MS - 45_000;
+      expect(await claimLeadership(store, 'mysql/1', LEASE_MS)).toMatchObject({ leader: false, holder: 'mysql/0' });
+      expect(await claimLeadership(store, 'mysql/0', LEASE_MS)).toMatchObject({ leader: true });
+    }
   });
 
   it('never gives the lease to a Dying unit', async () => {
     await destroyUnit(store, 'mysql/2');
-    expect(await claimLeadership(store, 'mysql/2', LOST_MS)).toEqual({ leader: false });
+    expect(await claimLeadership(store, 'mysql/2', LEASE_MS)).toEqual({ leader: false });
     expect(await getLease(store, 'mysql')).toBeUndefined();
   });
 });
 
 describe('release-leadership', () => {
   it('frees the lease at once when its holder releases it, and does nothing for another unit', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     expect(await releaseLeadership(store, 'mysql/1', 'mysql')).toEqual({ released: false });
     expect((await getLease(store, 'mysql'))?.holder).toBe('mysql/0');
     expect(await releaseLeadership(store, 'mysql/0', 'mysql')).toEqual({ released: true });
-    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toEqual({ application: 'mysql', claimable: true, settingsVersion: 0 });
-    expect(await claimLeadership(store, 'mysql/1', LOST_MS)).toMatchObject({ leader: true });
+    expect((await readLeadership(store, ['mysql']))[0]).toEqual({ application: 'mysql', claimable: true, settingsVersion: 0 });
+    expect(await claimLeadership(store, 'mysql/1', LEASE_MS)).toMatchObject({ leader: true });
   });
 });
 
 describe('leader settings', () => {
   it('are written by the leader with its hook, versioned, and refused to the others in Juju’s words', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     const hook = (changes: Record<string, string>) => ({ settings: [], ports: [], leaderSettings: { application: 'mysql', changes } });
     await commitHookChanges(store, 'mysql/0', hook({ password: 's3cret', user: 'root' }));
     expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret', user: 'root' }, version: 1 });
@@ -115,7 +125,7 @@ describe('leader settings', () => {
     expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret' }, version: 2 });
     await expect(commitHookChanges(store, 'mysql/1', hook({ password: 'mine' }))).rejects.toThrow('cannot write settings: not the leader');
     expect(await getLeaderSettings(store, 'mysql')).toMatchObject({ settings: { password: 's3cret' }, version: 2 });
-    expect((await readLeadership(store, ['mysql'], LOST_MS))[0]).toMatchObject({ settingsVersion: 2 });
+    expect((await readLeadership(store, ['mysql']))[0]).toMatchObject({ settingsVersion: 2 });
   });
 });
 
@@ -123,7 +133,7 @@ describe('application removal', () => {
   it('takes the application’s lease and leader settings with it, so a new one of that name starts without a leader', async () => {
     await deploy(store, { charm: charms.wordpress, numUnits: 1 });
     await recordPresence(store, '3', 0);
-    await claimLeadership(store, 'wordpress/0', LOST_MS);
+    await claimLeadership(store, 'wordpress/0', LEASE_MS);
     await commitHookChanges(store, 'wordpress/0', {
       settings: [],
       ports: [],
@@ -138,7 +148,7 @@ describe('application removal', () => {
     expect(await getLease(store, 'wordpress')).toBeUndefined();
     expect(await getLeaderSettings(store, 'wordpress')).toBeUndefined();
     // Other applications' leadership is untouched.
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     expect((await getLease(store, 'mysql'))?.holder).toBe('mysql/0');
   });
 });
@@ -154,7 +164,7 @@ describe('application data bags', () => {
     await deploy(store, { charm: charms.wordpress });
     const { id, key } = await addRelation(store, ['wordpress', 'mysql']);
     const relation = (await getRelation(store, key))!;
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     await expect(commitHookChanges(store, 'mysql/1', hook(id, { host: 'db' }))).rejects.toThrow(/^cannot write relation settings$/);
     await commitHookChanges(store, 'mysql/0', hook(id, { host: 'db' }));
     expect(await readAppSettings(store, { unit: 'wordpress/0', application: 'wordpress' }, relation, 'mysql')).toEqual({
@@ -174,34 +184,34 @@ describe('application data bags', () => {
   });
 });
 
-describe('the sweep of abandoned leases', () => {
-  it('frees a run-out lease whose leader’s agent is lost, and leaves an idle present leader’s alone', async () => {
+describe('the sweep of run-out leases', () => {
+  it('frees a run-out lease (its leader did not renew it) and leaves one that has not run out alone', async () => {
     await deploy(store, { charm: charms.wordpress, numUnits: 1 });
-    await recordPresence(store, '3', 0);
-    await claimLeadership(store, 'mysql/0', LOST_MS);
-    await claimLeadership(store, 'wordpress/0', LOST_MS);
-    clock += LOST_MS + 1_000;
-    // wordpress/0's agent still talks; mysql/0's has been silent past the threshold.
-    await recordPresence(store, '3', 0);
-    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
+    clock += 60_000;
+    await claimLeadership(store, 'wordpress/0', LEASE_MS);
+    expect(await releaseAbandonedLeases(store)).toEqual([]);
+    // mysql/0 did not renew: its lease has run out; wordpress/0's has a minute left.
+    clock += LEASE_MS - 60_000;
+    expect(await releaseAbandonedLeases(store)).toEqual(['mysql']);
     expect(await getLease(store, 'mysql')).toBeUndefined();
     expect((await getLease(store, 'wordpress'))?.holder).toBe('wordpress/0');
     // Done already: a second sweep changes nothing.
-    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
+    expect(await releaseAbandonedLeases(store)).toEqual([]);
   });
 
   it('frees a Dying leader’s lease once it has run out, not before', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     await destroyUnit(store, 'mysql/0');
-    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual([]);
-    clock += LEASE_DURATION_MS;
-    expect(await releaseAbandonedLeases(store, LOST_MS)).toEqual(['mysql']);
+    expect(await releaseAbandonedLeases(store)).toEqual([]);
+    clock += LEASE_MS;
+    expect(await releaseAbandonedLeases(store)).toEqual(['mysql']);
   });
 });
 
 describe('application status', () => {
   it('only the leader sets it; status shows it in place of the derived one; status-get --application reads it with the units', async () => {
-    await claimLeadership(store, 'mysql/0', LOST_MS);
+    await claimLeadership(store, 'mysql/0', LEASE_MS);
     await expect(setApplicationStatus(store, 'mysql/1', { current: 'blocked', message: 'no' })).rejects.toThrow(
       /^this unit is not the leader$/,
     );

@@ -4,7 +4,7 @@
 // finds the lease held.
 import type { Unit } from '../entities.js';
 import { DroverError } from '../errors.js';
-import { isClaimable, LEASE_DURATION_MS, mayLead, type LeaderSettings, type Lease } from '../leadership.js';
+import { isClaimable, mayLead, type LeaderSettings, type Lease } from '../leadership.js';
 import { done, refs, type Plan } from '../plan.js';
 import { applySettingsChanges, sameSettings } from './relation-settings.js';
 
@@ -13,6 +13,11 @@ export interface ClaimResult {
   /** The holder after the claim (absent: nobody holds it). */
   holder?: string;
   expiresAt?: string;
+  /**
+   * When granted: the lease's length. The holder counts it from before its request, on its own
+   * clock (shared/domain/leadership.ts leaderUntil), so the controller alone sets the length.
+   */
+  durationMs?: number;
 }
 
 export interface ClaimFacts {
@@ -20,9 +25,9 @@ export interface ClaimFacts {
   claimant: Unit | undefined;
   /** The claimant's machine agent is silent (only possible for a stale request). */
   claimantSilent: boolean;
-  /** Whether the current holder (another unit) may still lead; ignored when free or own. */
-  holderEligible: boolean;
   now: Date;
+  /** The lease's length, the controller's setting. */
+  durationMs: number;
 }
 
 const answer = (lease: Lease | undefined, unit: string): ClaimResult =>
@@ -34,8 +39,8 @@ export function planClaimLeadership(facts: ClaimFacts, application: string, unit
   if (!claimant || claimant.application !== application || !mayLead(claimant, facts.claimantSilent)) {
     return done({ ...answer(lease, unit), leader: false });
   }
-  const expiresAt = new Date(now.getTime() + LEASE_DURATION_MS).toISOString();
-  const granted: ClaimResult = { leader: true, holder: unit, expiresAt };
+  const expiresAt = new Date(now.getTime() + facts.durationMs).toISOString();
+  const granted: ClaimResult = { leader: true, holder: unit, expiresAt, durationMs: facts.durationMs };
   // The claimant must still be Alive when the lease is written.
   const alive = { op: 'check' as const, ref: refs.unit(unit), expect: { life: 'alive' as const } };
   if (!lease) {
@@ -44,7 +49,8 @@ export function planClaimLeadership(facts: ClaimFacts, application: string, unit
       result: granted,
     };
   }
-  if (lease.holder !== unit && !isClaimable(lease, facts.holderEligible, now)) return done(answer(lease, unit));
+  // Another unit's lease that has not run out is never taken: two leaders at once.
+  if (lease.holder !== unit && !isClaimable(lease, now)) return done(answer(lease, unit));
   return {
     changes: [
       {
@@ -99,12 +105,12 @@ export function planWriteLeaderSettings(
 }
 
 /**
- * The sweep's release of a lease nobody will extend: run out, and held by a unit that may no
- * longer lead (its agent lost, Dying, removed). Deleting it tells the other units (its stream
- * record hints them), and the first to claim leads. Asserts the holder and expiry it judged.
+ * The sweep's release of a lease that has run out: its holder did not renew it (lost, dead, cut
+ * off). Deleting it tells the other units (its stream record hints them), and the first to claim
+ * leads. Asserts the holder and expiry it judged, so a renewal that came first wins.
  */
-export function planReleaseAbandoned(lease: Lease | undefined, holderEligible: boolean, now: Date): Plan<{ released: boolean }> {
-  if (!lease || !isClaimable(lease, holderEligible, now)) return done({ released: false });
+export function planReleaseAbandoned(lease: Lease | undefined, now: Date): Plan<{ released: boolean }> {
+  if (!lease || !isClaimable(lease, now)) return done({ released: false });
   return {
     changes: [
       { op: 'remove', ref: refs.lease(lease.application), expect: { equals: { holder: lease.holder, expiresAt: lease.expiresAt } } },

@@ -351,6 +351,31 @@ describe('leadership', () => {
     expect(hookOf(step)?.kind).not.toBe('leader-elected');
   });
 
+  it('a leader renews its lease when due, before any other step, even in an error state; not before it is due', () => {
+    const leader = running({ leader: true, leaderSettingsVersion: 0 });
+    const held = heldBy('wordpress/0');
+    expect(nextStep(leader, { ...withLeadership(held), renewLeadershipDue: true })).toEqual({ kind: 'renew-leadership' });
+    expect(nextStep(leader, { ...withLeadership(held), renewLeadershipDue: false })).toEqual({ kind: 'wait', why: 'idle' });
+    expect(nextStep(leader, { ...withLeadership(held), renewLeadershipDue: true, updateStatusDue: true })).toEqual({
+      kind: 'renew-leadership',
+    });
+    const failed = running({ leader: true, leaderSettingsVersion: 0, error: { kind: 'update-status' } });
+    expect(nextStep(failed, withLeadership(held))).toEqual({ kind: 'wait', why: 'error' });
+    expect(nextStep(failed, { ...withLeadership(held), renewLeadershipDue: true })).toEqual({ kind: 'renew-leadership' });
+    // Held before leader-elected has run (it failed, or the agent restarted): still renewed.
+    expect(nextStep(installed(), { ...withLeadership(held), renewLeadershipDue: true })).toEqual({ kind: 'renew-leadership' });
+  });
+
+  it('no renewal of a lease the unit does not hold, nor by a Dying leader (it resigns)', () => {
+    const leader = running({ leader: true, leaderSettingsVersion: 0 });
+    expect(nextStep(leader, { ...withLeadership(heldBy('wordpress/1')), renewLeadershipDue: true })).toEqual({ kind: 'deposed' });
+    expect(nextStep(running(), { ...withLeadership(free), renewLeadershipDue: true })).toEqual({ kind: 'claim-leadership' });
+    const dying = { life: 'dying' as const, scopes: [KEY] };
+    expect(
+      nextStep(local({}, { leader: true }), { ...inScope({}, dying), leadership: heldBy('wordpress/0'), renewLeadershipDue: true }),
+    ).toEqual({ kind: 'resign-leadership' });
+  });
+
   it('an application without leadership in the view (an older controller) runs no leadership step', () => {
     expect(hookOf(nextStep(installed(), remote({}, { relations: [] })))).toEqual({ kind: 'config-changed', configVersion: 3 });
   });

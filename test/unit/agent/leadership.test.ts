@@ -8,7 +8,10 @@ import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
 import { LeadershipTracker } from '../../../agent/uniter/leadership.js';
 import type { AgentApi } from '../../../agent/api-client.js';
-import { LEASE_DURATION_MS, LEASE_MARGIN_MS, LEADERSHIP_GUARANTEE_MS } from '../../../shared/domain/leadership.js';
+import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, LEADERSHIP_GUARANTEE_MS } from '../../../shared/domain/leadership.js';
+
+const LEASE_MS = 330_000;
+const granted = { leader: true, holder: 'mysql/0', durationMs: LEASE_MS };
 
 const cwd = mkdtempSync(join(tmpdir(), 'leader-tools-'));
 
@@ -129,7 +132,7 @@ describe('status-set and status-get --application', () => {
 });
 
 describe('LeadershipTracker', () => {
-  function tracker(answers: { leader: boolean; holder?: string }[]) {
+  function tracker(answers: { leader: boolean; holder?: string; durationMs?: number }[]) {
     let now = 1_000_000;
     const calls: string[] = [];
     const api = {
@@ -143,13 +146,10 @@ describe('LeadershipTracker', () => {
   }
 
   it('answers True without a request while the lease holds for 30 s more, then extends it', async () => {
-    const { t, calls, advance } = tracker([
-      { leader: true, holder: 'mysql/0' },
-      { leader: true, holder: 'mysql/0' },
-    ]);
+    const { t, calls, advance } = tracker([granted, granted]);
     expect(await t.isLeader(undefined)).toBe(true);
     expect(calls).toEqual(['claim-leadership']);
-    advance(LEASE_DURATION_MS - LEASE_MARGIN_MS - LEADERSHIP_GUARANTEE_MS);
+    advance(LEASE_MS - LEASE_MARGIN_MS - LEADERSHIP_GUARANTEE_MS);
     expect(await t.isLeader(undefined)).toBe(true);
     expect(calls).toHaveLength(1);
     advance(1);
@@ -166,10 +166,43 @@ describe('LeadershipTracker', () => {
   });
 
   it('forgets its lease when released, so is-leader asks again', async () => {
-    const { t, calls } = tracker([{ leader: true, holder: 'mysql/0' }]);
+    const { t, calls } = tracker([granted]);
     await t.claim();
     await t.release();
     expect(await t.isLeader(undefined)).toBe(false);
     expect(calls).toEqual(['claim-leadership', 'release-leadership', 'claim-leadership']);
+  });
+
+  it('is due to renew 45 s before its own view of the lease runs out (about every 4.7 min), timed from before its claim', async () => {
+    const { t, advance } = tracker([granted, granted]);
+    // Not known to hold a lease (a restarted agent): renew at once.
+    expect(t.renewalDueInMs()).toBe(0);
+    await t.claim();
+    const renewIn = LEASE_MS - LEASE_MARGIN_MS - LEASE_RENEW_BEFORE_MS;
+    expect(renewIn).toBe(280_000);
+    expect(t.renewalDueInMs()).toBe(renewIn);
+    advance(renewIn - 1);
+    expect(t.renewalDueInMs()).toBe(1);
+    // Still more than Juju's guarantee left: is-leader in between costs nothing.
+    expect(renewIn + LEADERSHIP_GUARANTEE_MS).toBeLessThan(LEASE_MS - LEASE_MARGIN_MS);
+    advance(1);
+    expect(t.renewalDueInMs()).toBe(0);
+    await t.claim();
+    expect(t.renewalDueInMs()).toBe(renewIn);
+  });
+
+  it('scales its margin and renewal to a short lease (tests), renewing halfway through the lease it counts on', async () => {
+    const { t } = tracker([{ leader: true, holder: 'mysql/0', durationMs: 4_000 }]);
+    await t.claim();
+    // Held until 3.6 s (a tenth of margin), renewed at 1.6 s: never busy-renewing, never late.
+    expect(t.renewalDueInMs()).toBe(1_600);
+  });
+
+  it('a renewal refused (another unit took the run-out lease) leaves nothing to answer True from', async () => {
+    const { t, calls } = tracker([granted, { leader: false, holder: 'mysql/1' }]);
+    await t.claim();
+    expect(await t.claim()).toMatchObject({ leader: false, holder: 'mysql/1' });
+    expect(await t.isLeader({ application: 'mysql', holder: 'mysql/1', claimable: false, settingsVersion: 0 })).toBe(false);
+    expect(calls).toEqual(['claim-leadership', 'claim-leadership']);
   });
 });
