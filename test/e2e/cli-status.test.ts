@@ -47,8 +47,8 @@ async function buildModel() {
   // The agents of machines 0 and 1 are talking (each agent API request records it).
   for (const machine of ['0', '1']) await recordPresence(ctl.store, machine, 0);
   // Leaders: status marks them (`leader: true`, `wordpress/0*`).
-  await claimLeadership(ctl.store, 'wordpress/0', 720_000);
-  await claimLeadership(ctl.store, 'mysql/1', 720_000);
+  await claimLeadership(ctl.store, 'wordpress/0', 330_000);
+  await claimLeadership(ctl.store, 'mysql/1', 330_000);
   await recordProvisioningError(ctl.store, '2', {
     message: 'no instance types in local matching constraints "arch=amd64 mem=2048M"',
     transient: false,

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { createCleanupHandler } from '../../functions/cleanup/handler.js';
+import { createCleanupHandler, sweep } from '../../functions/cleanup/handler.js';
 import { createNotifierHandler } from '../../functions/notifier/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
@@ -72,6 +72,10 @@ export interface AgentHarness {
 export interface AgentHarnessOptions {
   /** The API's presence threshold (and so its write interval): short, for tests of lost/down. */
   agentLostAfterSeconds?: number;
+  /** The leadership lease's length (ApiDeps.leadershipLeaseSeconds): short, for tests of failover. */
+  leadershipLeaseSeconds?: number;
+  /** Run the cleanup sweep (functions/cleanup/handler.ts) this often, as the controller does; default: never. */
+  sweepMs?: number;
 }
 
 export async function startAgentHarness(options: AgentHarnessOptions = {}): Promise<AgentHarness> {
@@ -91,6 +95,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     logger: SILENT,
     logs,
     ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
+    ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
   });
   const agentRequests = new Map<string, number>();
   const api = await startApiServer(async (event) => {
@@ -117,6 +122,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     poller('cleanup', createCleanupHandler({ store })),
   ];
   await Promise.all(pollers.map((p) => p.start()));
+  const sweeper = options.sweepMs !== undefined ? sweepEvery(store, options.sweepMs) : undefined;
   const agents: AgentProcess[] = [];
   const machineDir = (id: string) => join(dataDir, 'machines', id);
 
@@ -198,6 +204,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       await Promise.all(pollers.map((p) => p.drain()));
     },
     async stop() {
+      await sweeper?.stop();
       await Promise.all(agents.map((a) => a.kill()));
       await Promise.all(pollers.map((p) => p.stop()));
       await api.close();
@@ -234,3 +241,17 @@ export async function waitFor<T>(what: string, probe: () => T | Promise<T>, ok: 
 }
 
 export const unitOf = (harness: AgentHarness, name: string): Promise<Unit | undefined> => getUnit(harness.store, name);
+
+/** The controller's periodic sweep (embedded/controller.ts): one run at a time. */
+function sweepEvery(store: Store, ms: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() => sweep(store)).catch(() => undefined);
+  }, ms);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

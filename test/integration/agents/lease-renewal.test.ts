@@ -1,0 +1,88 @@
+// Leadership failover and renewal through real agents, with a short lease (a few seconds, the
+// controller's setting) and the controller's periodic sweep: a leader whose machine agent is
+// killed stops renewing, its lease runs out, the sweep frees it and the other unit runs
+// leader-elected within the lease plus a sweep interval (Juju's "within about a minute of the
+// lease running out"); a live idle leader renews and keeps its leadership across many leases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getLease } from '../../../shared/state/leadership.js';
+import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
+
+const LEASE_SECONDS = 4;
+const SWEEP_MS = 500;
+/** Hints, the new leader's view refresh and claim, and its hook: a few seconds on a busy host. */
+const SLACK_MS = 15_000;
+
+let h: AgentHarness;
+beforeAll(async () => {
+  h = await startAgentHarness({ leadershipLeaseSeconds: LEASE_SECONDS, sweepMs: SWEEP_MS });
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+interface Placed {
+  unit: string;
+  machine: string;
+}
+
+const logOf = (u: Placed) => hookLog(h, u.machine, u.unit);
+const hooksOf = (u: Placed) => hookNames(logOf(u));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Two started units, the leader first, and each one's agent process. */
+async function twoUnits(name: string) {
+  const app = await h.deployCharm('leader', { name, numUnits: 2 });
+  const placed = app.units.map((unit, i) => ({ unit, machine: app.machines[i]! }));
+  const agents = new Map<string, Awaited<ReturnType<AgentHarness['startAgent']>>>();
+  for (const p of placed) agents.set(p.unit, await h.startAgent(p.machine));
+  for (const p of placed)
+    await waitFor(
+      `${p.unit} started`,
+      () => hooksOf(p),
+      (hooks) => hooks.includes('start'),
+      60_000,
+    );
+  const holder = (await getLease(h.store, name))?.holder;
+  const leader = placed.find((p) => p.unit === holder)!;
+  const follower = placed.find((p) => p.unit !== holder)!;
+  expect(leader).toBeDefined();
+  expect(hooksOf(leader)).toContain('leader-elected');
+  return { leader, follower, agentOf: (p: Placed) => agents.get(p.unit)! };
+}
+
+describe('lease renewal and failover', () => {
+  it('a live idle leader renews its lease and keeps leading across several lease lengths; no other unit is elected', async () => {
+    const { leader, follower } = await twoUnits('renew-a');
+    const first = (await getLease(h.store, 'renew-a'))!;
+    await sleep(4 * LEASE_SECONDS * 1000);
+    const later = (await getLease(h.store, 'renew-a'))!;
+    expect(later.holder).toBe(leader.unit);
+    // Renewed: the expiry has moved on, and has not run out.
+    expect(Date.parse(later.expiresAt)).toBeGreaterThan(Date.parse(first.expiresAt) + 2 * LEASE_SECONDS * 1000);
+    expect(Date.parse(later.expiresAt)).toBeGreaterThan(Date.now());
+    expect(hooksOf(leader).filter((n) => n === 'leader-elected')).toHaveLength(1);
+    expect(hooksOf(follower)).not.toContain('leader-elected');
+  });
+
+  it('a killed leader agent is replaced within lease + sweep + slack, and never before its lease runs out', async () => {
+    const { leader, follower, agentOf } = await twoUnits('renew-b');
+    const killedAt = Date.now();
+    await agentOf(leader).kill();
+    // A renewal in flight when it died may still land: read the lease the dead leader left.
+    await sleep(300);
+    const abandoned = (await getLease(h.store, 'renew-b'))!;
+    expect(abandoned.holder).toBe(leader.unit);
+    await waitFor(
+      `${follower.unit} elected`,
+      () => hooksOf(follower),
+      (hooks) => hooks.includes('leader-elected'),
+      LEASE_SECONDS * 1000 + SWEEP_MS + SLACK_MS,
+    );
+    const electedAt = Date.now();
+    expect(electedAt - killedAt).toBeLessThan(LEASE_SECONDS * 1000 + SWEEP_MS + SLACK_MS);
+    const taken = (await getLease(h.store, 'renew-b'))!;
+    expect(taken.holder).toBe(follower.unit);
+    // The new lease was written after the dead leader's ran out (same clock: the controller's).
+    expect(Date.parse(taken.expiresAt) - LEASE_SECONDS * 1000).toBeGreaterThanOrEqual(Date.parse(abandoned.expiresAt));
+  });
+});
