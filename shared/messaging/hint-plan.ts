@@ -170,9 +170,10 @@ function planSettings(oldS: RelationSettings | undefined, newS: RelationSettings
 }
 
 /**
- * A new holder (or none, once released): every unit of the application looks again, so the new
- * leader runs leader-elected and, after a release, the others claim. Not an extension of the same
- * holder's lease: that happens every half minute of a busy leader and concerns nobody else.
+ * A new holder (or none, once released or freed by the sweep when it ran out): every unit of the
+ * application looks again, so the new leader runs leader-elected and the others claim. Not an
+ * extension of the same holder's lease: every leader renews every few minutes, and that concerns
+ * nobody else.
  */
 function planLease(oldL: Lease | undefined, newL: Lease | undefined): HintPlan {
   if (oldL && newL && oldL.holder === newL.holder) return none('lease extended');
