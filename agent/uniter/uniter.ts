@@ -323,8 +323,11 @@ export class Uniter {
           this.deps.log.log(unitName, 'DEBUG', MODULE, 'renewed leadership', { ship: false });
           return;
         }
+        // Lost (it ran out and another unit took it): the view shows the new holder, and the
+        // unit is deposed. A view that still shows this unit must not make it hammer the API.
         this.logger.info(MODULE, `leadership is held by "${result.holder ?? 'nobody'}"`);
         await this.deps.view.refresh();
+        if (this.deps.view.current?.leadership?.some((l) => l.holder === unitName)) await this.signal.wait(CLAIM_RETRY_MS);
         return;
       }
       case 'resign-leadership':

@@ -64,7 +64,7 @@ describe('lease renewal and failover', () => {
     expect(hooksOf(follower)).not.toContain('leader-elected');
   });
 
-  it('a killed leader agent is replaced within lease + sweep + slack, and never before its lease runs out', async () => {
+  it('a killed leader agent is replaced within lease + sweep + slack, never before its lease runs out, and leads no more when it returns', async () => {
     const { leader, follower, agentOf } = await twoUnits('renew-b');
     const killedAt = Date.now();
     await agentOf(leader).kill();
@@ -84,5 +84,15 @@ describe('lease renewal and failover', () => {
     expect(taken.holder).toBe(follower.unit);
     // The new lease was written after the dead leader's ran out (same clock: the controller's).
     expect(Date.parse(taken.expiresAt) - LEASE_SECONDS * 1000).toBeGreaterThanOrEqual(Date.parse(abandoned.expiresAt));
+
+    // The old leader's agent comes back: it is leader no more (one leader at a time), and its
+    // recovery config-changed finds is-leader False and its leader-set refused.
+    const configChanges = () => logOf(leader).filter((l) => l.startsWith('hook=config-changed'));
+    const before = configChanges().length;
+    await h.startAgent(leader.machine);
+    await waitFor(`${leader.unit} recovered`, configChanges, (lines) => lines.length > before, 30_000);
+    expect(configChanges().at(-1)).toContain(' leader=False json=false ');
+    expect(configChanges().at(-1)).toContain('refused=ERROR cannot write leadership settings: cannot write settings: not the leader');
+    expect((await getLease(h.store, 'renew-b'))?.holder).toBe(follower.unit);
   });
 });
