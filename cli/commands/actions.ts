@@ -2,7 +2,7 @@
 // run, show-task, operations (list-operations), show-operation.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../shared/domain/yaml.js';
 import type { ActionSpec } from '../../shared/domain/actions.js';
 import type { Task } from '../../shared/domain/operations.js';
 import { operationStatus } from '../../shared/domain/operations.js';

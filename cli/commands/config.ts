@@ -2,7 +2,7 @@
 // settings as the user changes them.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../shared/domain/yaml.js';
 import { commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';

@@ -4,7 +4,7 @@
 // dependencies").
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../shared/domain/yaml.js';
 import type { RequestOf } from '../../shared/api/requests.js';
 import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
 import { displayBaseOfSeries } from '../../shared/domain/bases.js';

@@ -9,7 +9,7 @@
 // Parameters are checked with ajv (JSON Schema draft-07, a superset of the draft-04 keywords
 // charms use), and the schema's defaults are filled in, as Juju's InsertDefaults does.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml.js';
 import { invalidArgument } from './errors.js';
 
 export interface ActionSpec {

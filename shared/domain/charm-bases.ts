@@ -4,7 +4,7 @@
 // `bases` (short `{name, channel}` or long `{build-on: [...], run-on: [...]}`) or Charmcraft 3's
 // `base: ubuntu@22.04`. Juju 3 reads manifest.yaml (https://github.com/juju/juju/blob/3.6/internal/charm/manifest.go);
 // charmcraft.yaml is read for directories charmcraft has not packed yet.
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml.js';
 import { baseToSeries, parseBase, type Base } from './bases.js';
 import { invalidArgument } from './errors.js';
 

@@ -2,7 +2,7 @@
 // juju/charm package reads them, plus drover's `required: true` on endpoints (from the seeds'
 // required-relations proposal). Every error names the file and the field, so a charm author can
 // fix the charm without reading drover's source.
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml.js';
 import { z } from 'zod';
 import { parseActions, type Actions } from './actions.js';
 import { unsupportedBaseMessage } from './bases.js';

@@ -4,7 +4,7 @@
 // override those of the file; one key twice on the command line is an error.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../../shared/domain/yaml.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';
