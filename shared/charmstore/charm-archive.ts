@@ -12,6 +12,11 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 const BLOCK = 512;
 
+/** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
+export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
+/** The tar that holds them: their bytes plus a header and padding per entry. */
+const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
+
 export interface Entry {
   path: string;
   type: 'file' | 'dir' | 'symlink';
@@ -131,7 +136,14 @@ function parsePax(data: Buffer): Record<string, string> {
 
 /** The entries of a tar.gz; throws on anything that is not a well-formed archive. */
 export function readCharmArchive(archive: Buffer): Entry[] {
-  const tar = gunzipSync(archive);
+  let tar: Buffer;
+  try {
+    // Bounded as it inflates: a 1 MB gzip of zeros would otherwise become a 1 GiB buffer.
+    tar = gunzipSync(archive, { maxOutputLength: MAX_CHARM_TAR_BYTES });
+  } catch (e) {
+    if (e instanceof RangeError) throw new Error(`charm archive: larger than ${MAX_CHARM_TAR_BYTES / 2 ** 20} MiB uncompressed`);
+    throw e;
+  }
   const entries: Entry[] = [];
   let offset = 0;
   let pax: Record<string, string> = {};

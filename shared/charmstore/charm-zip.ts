@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { posix } from 'node:path';
 import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
 import { invalidArgument } from '../domain/errors.js';
-import { entryBeneathSymlink, packEntries, type Entry } from './charm-archive.js';
+import { entryBeneathSymlink, MAX_CHARM_BYTES, packEntries, type Entry } from './charm-archive.js';
 
 export interface ZipLimits {
   entries: number;
@@ -22,7 +22,7 @@ export interface ZipLimits {
  * Far more than a charm the controller accepts can hold (7 MB packed, cli/charm-dir.ts), and small
  * enough that the API function (512 MB) can hold the files and the tar built from them at once.
  */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: 96 * 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: MAX_CHARM_BYTES };
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);

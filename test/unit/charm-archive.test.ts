@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packCharmDir, packEntries, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { MAX_CHARM_BYTES, packCharmDir, packEntries, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-'));
 
@@ -20,6 +20,13 @@ function charmDir(): string {
 }
 
 describe('charm archives', () => {
+  it('refuses a gzip bomb while inflating it, never holding it whole', () => {
+    // Zeros compress about a thousandfold: ~130 KB of gzip that would inflate past the bound.
+    const bomb = gzipSync(Buffer.alloc(MAX_CHARM_BYTES + 33 * 2 ** 20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(() => readCharmArchive(bomb)).toThrow('charm archive: larger than 128 MiB uncompressed');
+  });
+
   it('round-trips files, directories, long names and executable bits', async () => {
     const out = temp();
     await unpackCharmArchive(await packCharmDir(charmDir()), out);
