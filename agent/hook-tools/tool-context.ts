@@ -1,6 +1,6 @@
 // What a hook tool may see and do: the hook's sandbox (agent/uniter/hook-context.ts implements
-// it). charms-in-action: "Within the context of a single hook execution, the above tools present
-// a sandboxed view of the system".
+// it): within one hook the tools see a sandboxed view, reads remembered and writes buffered until
+// the hook exits 0, as Juju's HookContext (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go).
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 
@@ -75,7 +75,7 @@ export interface ToolContext {
   /** state-set / state-delete: buffered like relation-set. */
   setCharmState(changes: Record<string, string>): void;
   deleteCharmState(key: string): void;
-  /** Applied at once: a failing hook does not undo it (reference §4.5). */
+  /** Applied at once: a failing hook does not undo it (as in Juju: docs/juju-compat.md, "Other hook tools"). */
   setStatus(status: WorkloadStatus): Promise<void>;
   status(): WorkloadStatus;
   log(level: LogLevel, message: string): void;

@@ -1,4 +1,4 @@
-// The leadership rules of the unit agent's decision (decide.ts), in Juju's order
+// The leadership rules of the unit agent's decision (agent/uniter/decide.ts), in Juju's order
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/leadership/resolver.go):
 // - install → leader-elected (on the leader) or leader-settings-changed (on the others, once)
 //   → config-changed → start;

@@ -1,7 +1,7 @@
 // The unit agent's decision: from what it remembers (LocalState) and what state says now
 // (RemoteState), the one next thing to do. Pure, so every ordering rule is a table test.
 //
-// The rules, from charms-in-action.txt and lifecycles.txt ("Agents"):
+// The rules, in the words docs/lifecycle-rules.md lists them with their tests (hooks and agents):
 // - "The install hook always runs once, and only once, before any other hook."
 // - "The config-changed hook always runs once immediately after the install hook ... It also runs
 //   whenever the service configuration changes, and when recovering from transient unit agent
@@ -112,7 +112,7 @@ export function mayJoin(unit: Unit, relation: Relation): boolean {
   return relation.endpoints.some((e) => e.application === principalApp);
 }
 
-/** lifecycles.txt: a subordinate lives while its principal is Alive and an Alive container relation binds them. */
+/** A subordinate lives while its principal is Alive and an Alive container relation binds them (docs/lifecycle-rules.md). */
 export function principalHoldsSubordinate(unit: Unit, principal: Unit | undefined, relations: Relation[]): boolean {
   if (!principal || principal.life !== 'alive') return false;
   return relations.some(

@@ -1,14 +1,11 @@
-// The sandbox of one hook execution (charms-in-action, "Hook tools"; reference §4.5):
-// - "Once state data has been observed within a given hook execution, further requests for the
-//   same data will produce the same results, unless that data has been explicitly changed with
-//   relation-set": every read is remembered for the hook's lifetime.
-// - "Data changed by relation-set is only written to global state when the hook completes without
-//   error; changes made by a failing hook will be discarded and never observed by any other part
-//   of the system": relation-set and open-port/close-port are buffered, and flush() writes them
-//   only after the hook exited 0.
-//   state-set/state-delete are buffered the same way (Juju 3's HookContext.Flush commits charm
-//   state with the rest); application-version-set, like status-set, applies at once.
-// - status-set and juju-log apply at once.
+// The sandbox of one hook execution, as Juju's HookContext keeps it
+// (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go):
+// - Reads are stable: once the hook has read some data, it reads the same again until it
+//   changes that data itself (relation-set), so every read is remembered for the hook's lifetime.
+// - Writes land only if the hook succeeds: relation-set, open-port/close-port, state-set and
+//   state-delete and leader-set are buffered, and flush() writes them in one request only after
+//   the hook exited 0; a failing hook's changes are discarded and never seen by anyone.
+// - status-set, application-version-set and juju-log apply at once, as in Juju.
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
 import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';

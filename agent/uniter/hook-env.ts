@@ -131,7 +131,7 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
   return env;
 }
 
-/** `<unit>-<hook>-<random>`, as Juju's context ids (reference §4.3); `<unit>-<action>-<random>` for a task. */
+/** `<unit>-<hook>-<random>`, as Juju's context ids (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/contextfactory.go); `<unit>-<action>-<random>` for a task. */
 export function newContextId(unitName: string, hook: Hook | string): string {
   const random = BigInt.asUintN(63, BigInt(Math.floor(Math.random() * 2 ** 53)) * 1024n + BigInt(Math.floor(Math.random() * 1024)));
   return `${unitName}-${typeof hook === 'string' ? hook : hookName(hook)}-${random}`;

@@ -1,4 +1,4 @@
-// The hooks a unit runs (charms-in-action, "Hook kinds"): the unit hooks — install,
+// The hooks a unit runs (docs/juju-compat.md, "Hooks"): the unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`), update-status (on a timer,
 // as Juju 3), stop, remove (Juju 3's last hook), and the leadership hooks — and five hooks per
 // charm relation, named `<name>-relation-<event>`.
@@ -52,7 +52,7 @@ export function runningMessage(hook: Hook): string {
   return `running ${hookName(hook)} hook${remote}`;
 }
 
-/** Status data of a failed hook (reference §4.6): `{hook, relation-id, remote-unit}`. */
+/** Status data of a failed hook, as Juju records it: `{hook, relation-id, remote-unit}`. */
 export function failureData(hook: Hook): Record<string, string | number> {
   if (!isRelationHook(hook)) return { hook: hookName(hook) };
   return { hook: hookName(hook), 'relation-id': hook.relationId, ...(hook.remoteUnit ? { 'remote-unit': hook.remoteUnit } : {}) };

@@ -1,6 +1,7 @@
-// relation-set [-r <id>] [--file <yaml|->] key=value...: "write the local unit's relation
-// settings" (--app: the application's bag, leader only). Buffered: "Data changed by relation-set is only written to global state when the
-// hook completes without error". An empty value deletes the key; values from the command line
+// relation-set [-r <id>] [--file <yaml|->] key=value...: writes the unit's settings in a relation
+// (--app: the application's bag, leader only). Buffered: committed only when the hook exits 0,
+// and discarded when it fails, as Juju's HookContext.Flush does
+// (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
