@@ -11,7 +11,7 @@ import { receiveCharm } from '../../functions/api/charm-upload.js';
 import { packEntries, unpackCharmArchive, type Entry } from '../../shared/charmstore/charm-archive.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { getApplication, getMachine, getRelation } from '../../shared/state/reads.js';
-import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
+import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;
 beforeEach(async () => {
@@ -21,20 +21,9 @@ afterEach(async () => {
   await ctl.close();
 });
 
-const ok = async (...args: string[]) => {
-  const res = await ctl.run(args);
-  expect(res.stderr.startsWith('ERROR'), res.stderr).toBe(false);
-  expect(res.code, res.stderr).toBe(0);
-  return res;
-};
+const ok = (...args: string[]) => expectOk(ctl, args);
 
-const fails = async (code: number, args: string[], message: string | RegExp) => {
-  const res = await ctl.run(args);
-  expect(res.code).toBe(code);
-  expect(res.stderr).toMatch(typeof message === 'string' ? `ERROR ${message}` : message);
-  expect(res.stderr).not.toMatch(/\n\s+at /);
-  return res;
-};
+const fails = (code: number, args: string[], message: string | RegExp) => expectError(ctl, code, args, message);
 
 /**
  * Packs a charm directory as charmcraft does: a zip made with Python's zipfile, which keeps each

@@ -3,7 +3,7 @@
 // in Juju's words, which change nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getModel } from '../../shared/state/reads.js';
-import { startCliController, type CliHarness } from '../support/cli.js';
+import { expectOk, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;
 beforeEach(async () => {
@@ -13,11 +13,7 @@ afterEach(async () => {
   await ctl.close();
 });
 
-const ok = async (...args: string[]) => {
-  const res = await ctl.run(args);
-  expect(res.code, res.stderr).toBe(0);
-  return res;
-};
+const ok = (...args: string[]) => expectOk(ctl, args);
 
 describe('model-config', () => {
   it('shows every key with its source, one value, and changes and resets a key', async () => {

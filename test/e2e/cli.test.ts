@@ -6,7 +6,7 @@ import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { recordProvisioningError } from '../../shared/state/provisioning.js';
 import { getApplication, getMachine, getUnit } from '../../shared/state/reads.js';
-import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
+import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;
 beforeEach(async () => {
@@ -16,20 +16,9 @@ afterEach(async () => {
   await ctl.close();
 });
 
-const ok = async (...args: string[]) => {
-  const res = await ctl.run(args);
-  expect(res.stderr.startsWith('ERROR'), res.stderr).toBe(false);
-  expect(res.code, res.stderr).toBe(0);
-  return res;
-};
+const ok = (...args: string[]) => expectOk(ctl, args);
 
-const fails = async (code: number, args: string[], message: string | RegExp) => {
-  const res = await ctl.run(args);
-  expect(res.code).toBe(code);
-  expect(res.stderr).toMatch(typeof message === 'string' ? `ERROR ${message}` : message);
-  expect(res.stderr).not.toMatch(/\n\s+at /); // never a stack trace
-  return res;
-};
+const fails = (code: number, args: string[], message: string | RegExp) => expectError(ctl, code, args, message);
 
 describe('deploy', () => {
   it('deploys a charm directory and says so as Juju does', async () => {

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { run, type CliIo } from '../../cli/main.js';
@@ -136,4 +137,21 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
     spawn: (args) => spawnCli(args, env),
     close: () => server.close(),
   };
+}
+
+/** Runs the CLI and expects it to succeed: exit 0, no ERROR line. */
+export async function expectOk(ctl: CliHarness, args: string[]): Promise<CliResult> {
+  const res = await ctl.run(args);
+  expect(res.stderr.startsWith('ERROR'), res.stderr).toBe(false);
+  expect(res.code, res.stderr).toBe(0);
+  return res;
+}
+
+/** Runs the CLI and expects Juju's kind of refusal: the exit code, `ERROR <message>`, never a stack trace. */
+export async function expectError(ctl: CliHarness, code: number, args: string[], message: string | RegExp): Promise<CliResult> {
+  const res = await ctl.run(args);
+  expect(res.code).toBe(code);
+  expect(res.stderr).toMatch(typeof message === 'string' ? `ERROR ${message}` : message);
+  expect(res.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  return res;
 }
