@@ -1,0 +1,97 @@
+// The crash-point matrix (docs/reliability.md, "Crash-point matrix"). The flow of
+// test/support/fault-flow.ts (deploy → provision → agent start → hooks → relate → destroy →
+// cleanup → remove) runs once through a recording seam: its steps are every I/O call each
+// process made (DynamoDB and SQS commands, provider calls, stream handler invocations), by
+// process, call and count. Then, for each step and each side of it (before the call; after it,
+// its result lost), the flow runs again on a fresh table with that process killed there and
+// restarted as its host would restart it, and must converge: every invariant holds after every
+// round, every unit and relation reaches its expected state, no instance is duplicated or left
+// running, no queue is left, install and start run once, no relation data is lost.
+//
+// Agents are the model agents of test/support/fault-agents.ts (the agent API's routes, no hook
+// processes); the provider is the in-memory one of test/support/fault-provider.ts.
+//
+// `npm test` runs a deterministic sample of the points (DROVER_CRASH_POINTS, default 16, spread
+// evenly over the recording, every process kind included); DROVER_SOAK=1 runs them all.
+import { describe, expect, inject, it } from 'vitest';
+import { runFlow } from '../support/fault-flow.js';
+import { FaultSeam, pointName, type FaultPoint, type StepRef } from '../support/fault-seam.js';
+import { World } from '../support/fault-world.js';
+import { useSqsServer } from '../support/sqs.js';
+
+const SOAK = process.env.DROVER_SOAK === '1';
+const SAMPLE = Number(process.env.DROVER_CRASH_POINTS ?? 16);
+
+const sqs = useSqsServer();
+
+async function runWith(seam: FaultSeam): Promise<World> {
+  const world = await World.create({ dynamoEndpoint: inject('dynamoEndpoint'), sqsEndpoint: sqs.endpoint, seam });
+  try {
+    await runFlow(world);
+  } catch (e) {
+    world.problems.push(`the flow failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  } finally {
+    await world.destroy();
+  }
+  return world;
+}
+
+const kindOf = (s: StepRef) => s.process.replace(/-\d+$/, '');
+
+/** Every kill point of the recording: each step, before and after. */
+function allPoints(steps: StepRef[]): FaultPoint[] {
+  return steps.flatMap((s) => (['before', 'after'] as const).map((phase): FaultPoint => ({ ...s, phase, action: 'kill' })));
+}
+
+/** `n` points spread evenly over the recording, and the first of each process kind not among them. */
+function samplePoints(points: FaultPoint[], n: number): FaultPoint[] {
+  if (points.length <= n) return points;
+  const chosen = new Set<FaultPoint>();
+  for (let i = 0; i < n; i++) chosen.add(points[Math.floor((i * points.length) / n)]!);
+  const kinds = new Set([...chosen].map(kindOf));
+  for (const p of points) {
+    if (!kinds.has(kindOf(p))) {
+      kinds.add(kindOf(p));
+      chosen.add(p);
+    }
+  }
+  return points.filter((p) => chosen.has(p));
+}
+
+describe('the crash-point matrix', () => {
+  it(
+    'converges after a kill of the responsible process at every I/O step of the flow',
+    async () => {
+      const recording = new FaultSeam();
+      const clean = await runWith(recording);
+      expect(clean.problems).toEqual([]);
+      const kinds = new Set(recording.steps.map(kindOf));
+      // The recording reaches every process the flow has.
+      expect([...kinds].sort()).toEqual(expect.arrayContaining(['agent', 'api', 'cleanup', 'notifier', 'provisioner']));
+
+      const points = SOAK ? allPoints(recording.steps) : samplePoints(allPoints(recording.steps), SAMPLE);
+      const failures: string[] = [];
+      let converged = 0;
+      let reached = 0;
+      let restarts = 0;
+      for (const point of points) {
+        const seam = new FaultSeam();
+        seam.arm(point);
+        const world = await runWith(seam);
+        if (seam.fired.length > 0) reached++;
+        restarts += world.restarts;
+        if (world.problems.length === 0) converged++;
+        else failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
+      }
+      console.info(
+        `crash matrix: ${points.length} points, ${converged} converged ` +
+          `(${recording.steps.length} steps recorded in ${kinds.size} process kinds, ${reached} points reached, ${restarts} restarts)`,
+      );
+      expect(failures).toEqual([]);
+      expect(converged).toBe(points.length);
+      // A kill that never happens proves nothing: nearly every point must be met again.
+      expect(reached).toBeGreaterThanOrEqual(Math.floor(points.length * 0.9));
+    },
+    SOAK ? 4 * 60 * 60_000 : 5 * 60_000,
+  );
+});

@@ -1,0 +1,272 @@
+// The whole controller on one table, every process on its own clients through one fault seam
+// (fault-seam.ts), driven step by step: the API (user commands), the three stream consumers
+// (provisioner, cleanup, notifier) fed from the table's real stream (fault-stream.ts), their
+// schedules, and a model agent per live instance (fault-agents.ts). A process the seam kills is
+// restarted as its host would: a Lambda gets a new instance and the batch again from the
+// checkpoint; an agent restarts with its disk; a user whose command died runs it again.
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { createCleanupHandler, sweep } from '../../functions/cleanup/handler.js';
+import { createNotifierHandler } from '../../functions/notifier/handler.js';
+import { createProvisionerHandler, createReconcileHandler } from '../../functions/provisioner/handler.js';
+import { DroverError } from '../../shared/domain/errors.js';
+import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
+import type { ProvisionerDeps } from '../../shared/provisioner/deps.js';
+import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
+import { localCredentials } from '../../shared/state/dynamodb-local.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { createStore, type Store } from '../../shared/state/store.js';
+import { ensureTable } from '../../shared/state/table.js';
+import { ModelAgent, type AgentDisk, type HookRuns } from './fault-agents.js';
+import { MemoryProvider } from './fault-provider.js';
+import { Crash, isCrash, type FaultSeam } from './fault-seam.js';
+import { StreamTap } from './fault-stream.js';
+import { checkInvariants, LifeHistory } from './invariants.js';
+import { readModelState, type ModelState } from './model-state.js';
+
+export const CONSUMERS = ['provisioner', 'cleanup', 'notifier'] as const;
+
+const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
+
+/** Rounds of every consumer and agent doing its part before a flow step is declared stuck. */
+const MAX_ROUNDS = 40;
+/** Times a user runs a command again after it died under them. */
+const MAX_COMMAND_TRIES = 5;
+
+export interface WorldOptions {
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  seam: FaultSeam;
+}
+
+interface RunningAgent {
+  agent: ModelAgent;
+  disk: AgentDisk;
+  queueUrl: string;
+}
+
+export class World {
+  readonly provider = new MemoryProvider();
+  readonly hookRuns: HookRuns = new Map();
+  readonly controllerId = `crash-${randomUUID().slice(0, 8)}`;
+  /** Broken invariants and errors that are neither injected nor a refusal: each one fails the run. */
+  readonly problems: string[] = [];
+  /** Restarts of processes the seam killed. */
+  restarts = 0;
+  private readonly credentials = derivedAgentCredentials(newAgentCredentialKey());
+  private readonly history = new LifeHistory();
+  private readonly agents = new Map<string, RunningAgent>();
+  private readonly clients: { destroy(): void }[] = [];
+  readonly tap: StreamTap;
+
+  private constructor(
+    readonly options: WorldOptions,
+    /** The test's own view of the table: never faulted. */
+    readonly observer: Store,
+  ) {
+    this.tap = new StreamTap({ endpoint: options.dynamoEndpoint, table: observer.table, dynamo: observer.client, seam: options.seam });
+    this.tap.add({ name: 'provisioner', batchSize: 10, start: () => createProvisionerHandler(this.provisionerDeps()) });
+    this.tap.add({
+      name: 'cleanup',
+      batchSize: 10,
+      start: () => createCleanupHandler({ store: this.storeFor('cleanup'), logger: silentLogger }),
+    });
+    this.tap.add({
+      name: 'notifier',
+      batchSize: 10,
+      start: () =>
+        createNotifierHandler({
+          store: this.storeFor('notifier'),
+          sqs: this.sqsFor('notifier'),
+          controllerId: this.controllerId,
+          logger: silentLogger,
+        }),
+    });
+  }
+
+  static async create(options: WorldOptions): Promise<World> {
+    const client = new DynamoDBClient({ endpoint: options.dynamoEndpoint, region: 'local', credentials: localCredentials() });
+    const observer = createStore({ table: `crash-${randomUUID()}`, client, cache: false });
+    await ensureTable(client, observer.table);
+    await ensureModel(observer);
+    const world = new World(options, observer);
+    world.clients.push(client);
+    return world;
+  }
+
+  async destroy(): Promise<void> {
+    this.tap.destroy();
+    await this.observer.client.send(new DeleteTableCommand({ TableName: this.observer.table })).catch(() => undefined);
+    for (const c of this.clients) c.destroy();
+  }
+
+  get seam(): FaultSeam {
+    return this.options.seam;
+  }
+
+  /** A new store for an instance of `process`: its own client through the seam, an empty cache. */
+  storeFor(process: string): Store {
+    const client = new DynamoDBClient({ endpoint: this.options.dynamoEndpoint, region: 'local', credentials: localCredentials() });
+    this.clients.push(client);
+    return createStore({ table: this.observer.table, client: this.seam.attachDynamo(client, process) });
+  }
+
+  sqsFor(process: string): SQSClient {
+    const client = createSqsClient({ endpoint: this.options.sqsEndpoint, region: 'us-east-1' });
+    this.clients.push(client);
+    return this.seam.attachSqs(client, process);
+  }
+
+  private provisionerDeps(process = 'provisioner'): ProvisionerDeps {
+    return {
+      store: this.storeFor(process),
+      provider: this.seam.wrapProvider(this.provider, process),
+      queues: sqsMachineQueues(this.sqsFor(process), this.controllerId),
+      credentials: this.credentials,
+      controllerId: this.controllerId,
+      apiUrl: 'http://127.0.0.1:1/api',
+      // One machine at a time, so every run meets the steps in the same order; no waiting.
+      policy: { startAttempts: 2, retryDelayMs: 1, transientErrorRetryMs: 0, missingInstanceGraceMs: 0, concurrency: 1 },
+    };
+  }
+
+  /**
+   * A user command through the API's state operations (what its route calls), run again if the
+   * request died or failed; a refusal of a repeat is the answer a user would get (the first try
+   * committed), a refusal of the first try is the flow's mistake.
+   */
+  async command<T>(name: string, run: (store: Store) => Promise<T>): Promise<T | DroverError> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.guard('api', () => run(this.storeFor('api')));
+      } catch (e) {
+        if (e instanceof DroverError && attempt > 1) return e;
+        if (!(e instanceof Crash || (e instanceof Error && e.name === 'InternalServerError')) || attempt >= MAX_COMMAND_TRIES) {
+          throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    }
+  }
+
+  /** Runs `body` as `process`; a kill surfaces as a Crash (whatever the body made of it), and the process is revived. */
+  private async guard<T>(process: string, body: () => Promise<T>): Promise<T> {
+    try {
+      const result = await body();
+      if (this.seam.isDead(process)) throw new Crash(`${process} (died, and its caller carried on)`);
+      return result;
+    } catch (e) {
+      if (isCrash(e) || this.seam.isDead(process)) {
+        this.seam.revive(process);
+        this.restarts++;
+        throw e instanceof Crash ? e : new Crash(process);
+      }
+      throw e;
+    }
+  }
+
+  /** One turn of the agent of every live instance, machine by machine. */
+  private async agentsTurn(): Promise<void> {
+    const live = new Map(this.provider.live().map((i) => [i.info.machineId, i]));
+    for (const id of this.agents.keys()) if (!live.has(id)) this.agents.delete(id); // the instance went, and its disk
+    for (const [machineId, instance] of [...live].sort(([a], [b]) => Number(a) - Number(b))) {
+      const process = `agent-${machineId}`;
+      let running = this.agents.get(machineId);
+      if (!running) {
+        running = { disk: new Map(), queueUrl: instance.request.agent.queueUrl } as RunningAgent;
+        running.agent = this.newAgent(process, machineId, running);
+        this.agents.set(machineId, running);
+      }
+      try {
+        await this.guard(process, () => running.agent.turn());
+      } catch (e) {
+        if (isCrash(e)) {
+          running.agent = this.newAgent(process, machineId, running);
+          continue;
+        }
+        if (e instanceof Error && e.name === 'InternalServerError') continue; // retried next turn
+        // A refusal: a real agent logs it and tries again later.
+        if (e instanceof DroverError) continue;
+        this.problems.push(`agent of machine ${machineId}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }
+    }
+  }
+
+  private newAgent(process: string, machineId: string, running: RunningAgent): ModelAgent {
+    return new ModelAgent(
+      { store: this.storeFor(process), machine: machineId },
+      this.sqsFor(process),
+      running.queueUrl,
+      running.disk,
+      this.hookRuns,
+    );
+  }
+
+  /** The schedules (provisioner's full reconcile, cleanup's sweep): what covers a lost record on AWS. */
+  private async schedules(): Promise<void> {
+    const schedules: [string, () => Promise<unknown>][] = [
+      ['provisioner-schedule', () => createReconcileHandler(this.provisionerDeps('provisioner-schedule'))()],
+      ['cleanup-schedule', () => sweep(this.storeFor('cleanup-schedule'))],
+    ];
+    for (const [process, run] of schedules) {
+      try {
+        await this.guard(process, run);
+      } catch (e) {
+        if (isCrash(e) || (e instanceof Error && e.name === 'InternalServerError')) continue;
+        this.problems.push(`${process}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }
+    }
+  }
+
+  async state(): Promise<ModelState> {
+    return readModelState(this.observer);
+  }
+
+  /** Every consumer and agent does its part, round after round, until nothing changes. */
+  async converge(step: string): Promise<ModelState> {
+    let scheduled = false;
+    let state = await this.state();
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const before = JSON.stringify(state.items);
+      const recordsBefore = this.tap.records.length;
+      for (const consumer of CONSUMERS) await this.tap.drain(consumer);
+      await this.agentsTurn();
+      state = await this.state();
+      for (const v of checkInvariants(state, this.history)) this.problems.push(`after ${step}, round ${round}: ${v}`);
+      await this.tap.refresh();
+      const quiet =
+        JSON.stringify(state.items) === before &&
+        this.tap.records.length === recordsBefore &&
+        CONSUMERS.every((c) => this.tap.pending(c) === 0);
+      if (!quiet) {
+        scheduled = false;
+        continue;
+      }
+      if (scheduled) {
+        if (process.env.DROVER_CRASH_TRACE) console.info(`${step}: ${round + 1} rounds, ${this.seam.steps.length} steps`);
+        return state;
+      }
+      // Quiet: the schedules run (on AWS they run every few minutes anyway), then one more round.
+      await this.schedules();
+      scheduled = true;
+    }
+    this.problems.push(`${step}: still changing after ${MAX_ROUNDS} rounds`);
+    return state;
+  }
+
+  /** The machine queues of this controller that still exist. */
+  async machineQueues(): Promise<string[]> {
+    const sqs = createSqsClient({ endpoint: this.options.sqsEndpoint, region: 'us-east-1' });
+    try {
+      const out = await sqs.send(new ListQueuesCommand({ QueueNamePrefix: `drover-${this.controllerId}-m-` }));
+      return out.QueueUrls ?? [];
+    } finally {
+      sqs.destroy();
+    }
+  }
+
+  agentOf(machineId: string): ModelAgent | undefined {
+    return this.agents.get(machineId)?.agent;
+  }
+}
