@@ -81,7 +81,10 @@ describe('the crash-point matrix', () => {
         if (seam.fired.length > 0) reached++;
         restarts += world.restarts;
         if (world.problems.length === 0) converged++;
-        else failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
+        else {
+          failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
+          console.warn(`crash matrix: did not converge after ${failures.at(-1)}`);
+        }
       }
       console.info(
         `crash matrix: ${points.length} points, ${converged} converged ` +

@@ -44,7 +44,7 @@ export class ModelAgent {
   constructor(
     private readonly ctx: AgentContext,
     private readonly sqs: SQSClient,
-    private readonly queueUrl: string,
+    readonly queueUrl: string,
     private readonly disk: AgentDisk,
     private readonly hookRuns: HookRuns,
   ) {}
@@ -53,12 +53,17 @@ export class ModelAgent {
     return agentRoutes[op](this.ctx, body);
   }
 
-  /** The hint receiver's one poll: take what is there, delete it, then act (agent/machine/hint-receiver.ts). */
-  async receiveHints(): Promise<void> {
+  /** Acting is due regardless of hints: a new (or restarted) agent reads everything first. */
+  private resyncDue = true;
+
+  /** The hint receiver's one poll: take what is there, delete it, then act (agent/machine/hint-receiver.ts). Returns the count. */
+  async receiveHints(waitSeconds = 0): Promise<number> {
     try {
-      const out = await this.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrl, WaitTimeSeconds: 0, MaxNumberOfMessages: 10 }));
+      const out = await this.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: this.queueUrl, WaitTimeSeconds: waitSeconds, MaxNumberOfMessages: 10 }),
+      );
       const messages = out.Messages ?? [];
-      if (messages.length === 0) return;
+      if (messages.length === 0) return 0;
       await this.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: this.queueUrl,
@@ -66,18 +71,22 @@ export class ModelAgent {
         }),
       );
       this.hints.push(...messages.map((m) => m.Body ?? ''));
+      return messages.length;
     } catch (e) {
       // The machine's queue goes with the machine; the agent is about to be stopped.
       if (!isQueueMissing(e)) throw e;
+      return 0;
     }
   }
 
   /**
-   * One pass of every unit's agent and the machine agent over a fresh view (level-triggered, as
-   * after a hint or a resync). Returns false once the machine is gone from state.
+   * One poll of the queue and, if it brought hints (or `resync`: the agent's periodic resync),
+   * one pass of every unit's agent and the machine agent over a fresh view: level-triggered, the
+   * hints only say when to look. Returns false once the machine is gone from state.
    */
-  async turn(): Promise<boolean> {
-    await this.receiveHints();
+  async turn(options: { resync?: boolean; waitSeconds?: number } = {}): Promise<boolean> {
+    const hinted = (await this.receiveHints(options.waitSeconds)) > 0;
+    if (!hinted && !options.resync && !this.resyncDue) return true;
     let view: View;
     try {
       view = (await this.call('view', {})) as View;
@@ -87,6 +96,7 @@ export class ModelAgent {
     }
     for (const unit of [...view.units].sort((a, b) => a.name.localeCompare(b.name))) await this.unitTurn(view, unit);
     if (view.machine.life === 'dying' && view.units.length === 0) await this.call('machine-dead', {});
+    this.resyncDue = false;
     return true;
   }
 

@@ -17,14 +17,13 @@ export class MemoryProvider implements Provider {
   /** Every instance ever created, by id, in creation order. */
   readonly instances = new Map<string, FakeInstance>();
   private readonly byToken = new Map<string, string>();
-  private next = 0;
 
   async startInstance(request: StartInstanceRequest): Promise<InstanceInfo> {
     const token = `${request.controllerId}/${request.machineId}/${request.attempt}`;
     const known = this.byToken.get(token);
     if (known) return this.instances.get(known)!.info;
     const info: InstanceInfo = {
-      instanceId: `i-${request.machineId}-${request.attempt}-${this.next++}`,
+      instanceId: `i-${request.machineId}-${request.attempt}`,
       machineId: request.machineId,
       state: 'running',
       addresses: ['10.0.0.1'],

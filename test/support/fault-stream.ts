@@ -24,6 +24,11 @@ export interface Consumer {
   /** A new instance of the function (new store, new clients: nothing survives a restart). */
   start: () => StreamHandler;
   batchSize: number;
+  /**
+   * Every record twice: each batch is first delivered with each record repeated, then again as
+   * it is (a replay), before the checkpoint moves.
+   */
+  duplicates?: boolean;
 }
 
 export type DeliveryOutcome = 'idle' | 'ok' | 'partial' | 'error' | 'crashed';
@@ -109,6 +114,14 @@ export class StreamTap {
     const m = this.mapping(name);
     const batch = this.records.slice(m.checkpoint, m.checkpoint + m.consumer.batchSize);
     if (batch.length === 0) return 'idle';
+    if (m.consumer.duplicates) {
+      const outcome = await this.deliver(
+        m,
+        batch.flatMap((r) => [r, r]),
+        { settle: false },
+      );
+      if (outcome !== 'ok') return outcome;
+    }
     return this.deliver(m, batch);
   }
 

@@ -20,6 +20,7 @@ import { ensureModel } from '../../shared/state/model.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { ensureTable } from '../../shared/state/table.js';
 import { ModelAgent, type AgentDisk, type HookRuns } from './fault-agents.js';
+import type { HintChaos } from './fault-hints.js';
 import { MemoryProvider } from './fault-provider.js';
 import { Crash, isCrash, type FaultSeam } from './fault-seam.js';
 import { StreamTap } from './fault-stream.js';
@@ -39,6 +40,10 @@ export interface WorldOptions {
   dynamoEndpoint: string;
   sqsEndpoint: string;
   seam: FaultSeam;
+  /** This consumer gets every record twice (fault-stream.ts). */
+  duplicateDeliveries?: (typeof CONSUMERS)[number];
+  /** Hints misdelivered between the notifier and SQS. */
+  hints?: HintChaos;
 }
 
 interface RunningAgent {
@@ -55,6 +60,10 @@ export class World {
   readonly problems: string[] = [];
   /** Restarts of processes the seam killed. */
   restarts = 0;
+  /** Called when everything is quiet, before the agents' resync: hints held back (delayed) go now. */
+  hintsReleased?: () => Promise<void>;
+  /** The normalised table after each converged step of the flow (normalisedDump). */
+  readonly snapshots: { step: string; items: unknown[] }[] = [];
   private readonly credentials = derivedAgentCredentials(newAgentCredentialKey());
   private readonly history = new LifeHistory();
   private readonly agents = new Map<string, RunningAgent>();
@@ -67,19 +76,29 @@ export class World {
     readonly observer: Store,
   ) {
     this.tap = new StreamTap({ endpoint: options.dynamoEndpoint, table: observer.table, dynamo: observer.client, seam: options.seam });
-    this.tap.add({ name: 'provisioner', batchSize: 10, start: () => createProvisionerHandler(this.provisionerDeps()) });
+    const duplicates = (name: string) => options.duplicateDeliveries === name;
+    this.tap.add({
+      name: 'provisioner',
+      batchSize: 10,
+      duplicates: duplicates('provisioner'),
+      start: () => createProvisionerHandler(this.provisionerDeps()),
+    });
     this.tap.add({
       name: 'cleanup',
       batchSize: 10,
+      duplicates: duplicates('cleanup'),
       start: () => createCleanupHandler({ store: this.storeFor('cleanup'), logger: silentLogger }),
     });
+    const hints = options.hints;
+    if (hints) this.hintsReleased = () => hints.release();
     this.tap.add({
       name: 'notifier',
       batchSize: 10,
+      duplicates: duplicates('notifier'),
       start: () =>
         createNotifierHandler({
           store: this.storeFor('notifier'),
-          sqs: this.sqsFor('notifier'),
+          sqs: hints ? hints.attach(this.sqsFor('notifier')) : this.sqsFor('notifier'),
           controllerId: this.controllerId,
           logger: silentLogger,
         }),
@@ -167,7 +186,7 @@ export class World {
   }
 
   /** One turn of the agent of every live instance, machine by machine. */
-  private async agentsTurn(): Promise<void> {
+  private async agentsTurn(resync: boolean): Promise<void> {
     const live = new Map(this.provider.live().map((i) => [i.info.machineId, i]));
     for (const id of this.agents.keys()) if (!live.has(id)) this.agents.delete(id); // the instance went, and its disk
     for (const [machineId, instance] of [...live].sort(([a], [b]) => Number(a) - Number(b))) {
@@ -179,7 +198,7 @@ export class World {
         this.agents.set(machineId, running);
       }
       try {
-        await this.guard(process, () => running.agent.turn());
+        await this.guard(process, () => running.agent.turn({ resync }));
       } catch (e) {
         if (isCrash(e)) {
           running.agent = this.newAgent(process, machineId, running);
@@ -231,7 +250,7 @@ export class World {
       const before = JSON.stringify(state.items);
       const recordsBefore = this.tap.records.length;
       for (const consumer of CONSUMERS) await this.tap.drain(consumer);
-      await this.agentsTurn();
+      await this.agentsTurn(scheduled);
       state = await this.state();
       for (const v of checkInvariants(state, this.history)) this.problems.push(`after ${step}, round ${round}: ${v}`);
       await this.tap.refresh();
@@ -244,11 +263,13 @@ export class World {
         continue;
       }
       if (scheduled) {
-        if (process.env.DROVER_CRASH_TRACE) console.info(`${step}: ${round + 1} rounds, ${this.seam.steps.length} steps`);
+        this.snapshots.push({ step, items: normalisedDump(state.items, this.controllerId) });
         return state;
       }
-      // Quiet: the schedules run (on AWS they run every few minutes anyway), then one more round.
+      // Quiet: the schedules run (on AWS they run every few minutes anyway), then one more round
+      // in which the agents resync.
       await this.schedules();
+      await this.hintsReleased?.();
       scheduled = true;
     }
     this.problems.push(`${step}: still changing after ${MAX_ROUNDS} rounds`);
@@ -269,4 +290,21 @@ export class World {
   agentOf(machineId: string): ModelAgent | undefined {
     return this.agents.get(machineId)?.agent;
   }
+}
+
+/**
+ * The table as two runs of the same flow must leave it: times, the model's uuid, agent credential
+ * hashes (from a random key) and the controller's id (in queue URLs) are left out; everything else
+ * must match.
+ */
+export function normalisedDump(items: Record<string, unknown>[], controllerId: string): unknown[] {
+  const iso = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
+  return JSON.parse(
+    JSON.stringify(items, (key, value: unknown) => {
+      if (key === 'agentCredentialHash') return '<hash>';
+      if (key === 'expiresAt') return '<time>';
+      if (key === 'uuid') return '<uuid>';
+      return typeof value === 'string' ? value.replace(iso, '<time>').replaceAll(controllerId, '<controller>') : value;
+    }),
+  ) as unknown[];
 }
