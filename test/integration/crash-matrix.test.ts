@@ -11,8 +11,12 @@
 // Agents are the model agents of test/support/fault-agents.ts (the agent API's routes, no hook
 // processes); the provider is the in-memory one of test/support/fault-provider.ts.
 //
-// `npm test` runs a deterministic sample of the points (DROVER_CRASH_POINTS, default 16, spread
-// evenly over the recording, every process kind included); DROVER_SOAK=1 runs them all.
+// Each step is also failed once with a transient error (the process lives, and retries or reports
+// the failure as its host expects). `npm test` runs a deterministic sample of the kill points
+// (DROVER_CRASH_POINTS, default 16, spread evenly over the recording, every process kind
+// included) and a quarter as many failure points; DROVER_SOAK=1 runs them all;
+// DROVER_CRASH_ONLY="kill after provisioner:startInstance#1" runs the points so named (a failure
+// prints its point's name).
 import { describe, expect, inject, it } from 'vitest';
 import { runFlow } from '../support/fault-flow.js';
 import { FaultSeam, pointName, type FaultPoint, type StepRef } from '../support/fault-seam.js';
@@ -21,6 +25,8 @@ import { useSqsServer } from '../support/sqs.js';
 
 const SOAK = process.env.DROVER_SOAK === '1';
 const SAMPLE = Number(process.env.DROVER_CRASH_POINTS ?? 16);
+/** Only the points whose name contains this (e.g. "kill after provisioner:startInstance#1"): to replay a failure. */
+const ONLY = process.env.DROVER_CRASH_ONLY;
 
 const sqs = useSqsServer();
 
@@ -39,8 +45,13 @@ async function runWith(seam: FaultSeam): Promise<World> {
 const kindOf = (s: StepRef) => s.process.replace(/-\d+$/, '');
 
 /** Every kill point of the recording: each step, before and after. */
-function allPoints(steps: StepRef[]): FaultPoint[] {
+function killPoints(steps: StepRef[]): FaultPoint[] {
   return steps.flatMap((s) => (['before', 'after'] as const).map((phase): FaultPoint => ({ ...s, phase, action: 'kill' })));
+}
+
+/** Every transient failure point: each call fails once (the process lives on and retries or reports it). */
+function failPoints(steps: StepRef[]): FaultPoint[] {
+  return steps.map((s): FaultPoint => ({ ...s, phase: 'before', action: 'fail' }));
 }
 
 /** `n` points spread evenly over the recording, and the first of each process kind not among them. */
@@ -69,7 +80,13 @@ describe('the crash-point matrix', () => {
       // The recording reaches every process the flow has.
       expect([...kinds].sort()).toEqual(expect.arrayContaining(['agent', 'api', 'cleanup', 'notifier', 'provisioner']));
 
-      const points = SOAK ? allPoints(recording.steps) : samplePoints(allPoints(recording.steps), SAMPLE);
+      const kills = killPoints(recording.steps);
+      const fails = failPoints(recording.steps);
+      const points = ONLY
+        ? [...kills, ...fails].filter((p) => pointName(p).includes(ONLY))
+        : SOAK
+          ? [...kills, ...fails]
+          : [...samplePoints(kills, SAMPLE), ...samplePoints(fails, Math.ceil(SAMPLE / 4))];
       const failures: string[] = [];
       let converged = 0;
       let reached = 0;
@@ -79,16 +96,18 @@ describe('the crash-point matrix', () => {
         seam.arm(point);
         const world = await runWith(seam);
         if (seam.fired.length > 0) reached++;
-        restarts += world.restarts;
+        restarts += world.restarts + world.tap.restarts;
         if (world.problems.length === 0) converged++;
         else {
           failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
           console.warn(`crash matrix: did not converge after ${failures.at(-1)}`);
         }
       }
+      const killed = points.filter((p) => p.action === 'kill').length;
       console.info(
         `crash matrix: ${points.length} points, ${converged} converged ` +
-          `(${recording.steps.length} steps recorded in ${kinds.size} process kinds, ${reached} points reached, ${restarts} restarts)`,
+          `(${killed} kills, ${points.length - killed} transient failures; ${recording.steps.length} steps recorded ` +
+          `in ${kinds.size} process kinds; ${reached} points reached; ${restarts} restarts)`,
       );
       expect(failures).toEqual([]);
       expect(converged).toBe(points.length);
