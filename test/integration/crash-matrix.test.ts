@@ -89,6 +89,7 @@ describe('the crash-point matrix', () => {
         : SOAK
           ? [...kills, ...fails]
           : [...samplePoints(kills, SAMPLE), ...samplePoints(fails, Math.ceil(SAMPLE / 4))];
+      expect(points.length).toBeGreaterThan(0);
       const failures: string[] = [];
       let converged = 0;
       let reached = 0;
@@ -108,8 +109,11 @@ describe('the crash-point matrix', () => {
         const world = await runWith(seam);
         if (seam.fired.length > 0) reached++;
         restarts += world.restarts + world.tap.restarts;
-        if (++done % 100 === 0) console.info(`crash matrix: ${done} of ${points.length} points run`);
         if (world.problems.length === 0) converged++;
+        if (++done % 100 === 0)
+          console.info(
+            `crash matrix: ${done} of ${points.length} points run, ${converged} converged, ${Math.round((Date.now() - started) / 1000)} s`,
+          );
         else {
           failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
           console.warn(`crash matrix: did not converge after ${failures.at(-1)}`);

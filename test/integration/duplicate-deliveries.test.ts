@@ -97,9 +97,11 @@ describe('hints to agents', () => {
     try {
       await world.command('deploy mysql', (s) => deploy(s, { charm: charms.mysql, numUnits: 1 }));
       await world.command('deploy wordpress', (s) => deploy(s, { charm: charms.wordpress, numUnits: 1 }));
+      await world.command('deploy logging', (s) => deploy(s, { charm: charms.logging }));
       await world.converge('deploy');
       const agent = world.agentOf('0')!;
-      await world.command('relate', (s) => addRelation(s, ['wordpress', 'mysql']));
+      await world.command('relate wordpress mysql', (s) => addRelation(s, ['wordpress', 'mysql']));
+      await world.command('relate wordpress logging', (s) => addRelation(s, ['wordpress', 'logging']));
       await world.tap.drain('notifier');
       // The agent that was polling dies holding the hints: received, never deleted.
       const seen = agent.hints.length;

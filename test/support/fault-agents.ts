@@ -138,6 +138,11 @@ export class ModelAgent {
       await this.call('destroy-unit', { unit: name });
       return;
     }
+    // A subordinate with no Alive relation to its principal's application sets itself Dying.
+    if (unit.principal !== undefined) {
+      const { result } = (await this.call('subordinate-dying', { unit: name })) as { result: string };
+      if (result === 'dying') return;
+    }
     const application = view.applications.find((a) => a.name === unit.application) as { relations?: string[] } | undefined;
     for (const key of application?.relations ?? []) {
       const r = relation(key);

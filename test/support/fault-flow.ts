@@ -12,6 +12,8 @@ import { everythingRemoved } from './invariants.js';
 import type { World } from './fault-world.js';
 
 const UNITS = ['mysql/0', 'wordpress/0'];
+/** Created when wordpress/0 enters the container relation with logging. */
+const SUBORDINATE = 'logging/0';
 
 /** Runs the flow in `world`; what went wrong lands in world.problems. */
 export async function runFlow(world: World): Promise<void> {
@@ -23,6 +25,7 @@ export async function runFlow(world: World): Promise<void> {
   // deploy → provision → agent start → install, start
   await world.command('deploy mysql', (s) => deploy(s, { charm: charms.mysql, numUnits: 1 }));
   await world.command('deploy wordpress', (s) => deploy(s, { charm: charms.wordpress, numUnits: 1 }));
+  await world.command('deploy logging', (s) => deploy(s, { charm: charms.logging }));
   let state = await world.converge('deploy');
   for (const name of UNITS) {
     const unit = state.units.find((u) => u.name === name);
@@ -41,24 +44,42 @@ export async function runFlow(world: World): Promise<void> {
     );
   }
 
-  // relate → enter scope → relation-joined writes each unit's settings
-  await world.command('relate', (s) => addRelation(s, ['wordpress', 'mysql']));
+  // relate → enter scope → relation-joined writes each unit's settings; the container relation
+  // creates wordpress/0's subordinate, whose agent starts beside it
+  await world.command('relate wordpress mysql', (s) => addRelation(s, ['wordpress', 'mysql']));
+  await world.command('relate wordpress logging', (s) => addRelation(s, ['wordpress', 'logging']));
   state = await world.converge('relate');
-  const relation = state.relations.find((r) => r.key === 'wordpress:db mysql:server');
+  const subordinate = state.units.find((u) => u.name === SUBORDINATE);
   expect(
-    relation?.life === 'alive' && relation.unitCount === 2,
-    `after relate: relation is ${relation?.life}, ${relation?.unitCount} in scope`,
+    subordinate?.life === 'alive' && subordinate.principal === 'wordpress/0' && subordinate.agentStatus.current === 'idle',
+    `after relate: ${SUBORDINATE} is ${subordinate?.life}, principal ${subordinate?.principal}, agent ${subordinate?.agentStatus.current}`,
   );
-  if (relation) {
-    for (const name of UNITS) {
+  for (const [apps, members] of [
+    [['wordpress', 'mysql'], UNITS],
+    [
+      ['wordpress', 'logging'],
+      ['wordpress/0', SUBORDINATE],
+    ],
+  ] as const) {
+    const relation = state.relations.find((r) => apps.every((a) => r.endpoints.some((e) => e.application === a)));
+    expect(
+      relation?.life === 'alive' && relation.unitCount === 2,
+      `after relate: relation ${apps.join(' ')} is ${relation?.life}, ${relation?.unitCount} in scope`,
+    );
+    if (!relation) continue;
+    for (const name of members) {
       const settings = await getSettings(world.observer, relation.id, name);
-      expect(settings?.settings?.joined === name, `after relate: ${name}'s settings are ${JSON.stringify(settings?.settings)}`);
+      expect(
+        settings?.settings?.joined === name,
+        `after relate: ${name}'s settings in ${relation.key} are ${JSON.stringify(settings?.settings)}`,
+      );
     }
   }
 
   // destroy → units Dying → leave scope → Dead → removed; cleanup of the relation's settings
   await world.command('remove-application wordpress', (s) => destroyApplication(s, 'wordpress'));
   await world.command('remove-application mysql', (s) => destroyApplication(s, 'mysql'));
+  await world.command('remove-application logging', (s) => destroyApplication(s, 'logging'));
   state = await world.converge('remove-application');
   expect(
     state.units.length === 0 && state.applications.length === 0,
@@ -82,7 +103,7 @@ export async function runFlow(world: World): Promise<void> {
     expect(made === 1, `machine ${id} got ${made} instances`);
   }
   // Juju promises install and start once.
-  for (const name of UNITS) {
+  for (const name of [...UNITS, SUBORDINATE]) {
     for (const hook of ['install', 'start']) {
       const runs = world.hookRuns.get(`${name} ${hook}`) ?? 0;
       expect(runs === 1, `${name} ran ${hook} ${runs} times`);
