@@ -22,7 +22,7 @@ export type Exists = (path: string) => boolean;
 
 // Spelled in pieces so that this file, which the scan also reads, does not match itself.
 const OUTSIDE_NOTES: { pattern: RegExp; what: string }[] = [
-  { pattern: new RegExp('\\b' + 'DESIGN' + '\\b'), what: 'cites the design notes kept outside the repository' },
+  { pattern: new RegExp('\\b' + 'DESI' + 'GN' + '\\b'), what: 'cites the design notes kept outside the repository' },
   { pattern: new RegExp('reference' + ' §'), what: 'cites a section of a behaviour reference kept outside the repository' },
   { pattern: new RegExp('juju-' + 'behaviour'), what: 'cites a behaviour reference kept outside the repository' },
   { pattern: new RegExp('seeds' + '/'), what: 'cites a folder of documents kept outside the repository' },
@@ -62,7 +62,7 @@ function resolves(path: string, exists: Exists): boolean {
   );
 }
 
-/** `../shared/…` paths that leave the repository or name nothing in it. */
+/** Parent-relative paths into `shared` that leave the repository or name nothing in it. */
 export function findBrokenParentPaths(files: RepoFile[], exists: Exists): Finding[] {
   const found: Finding[] = [];
   for (const file of files) {
