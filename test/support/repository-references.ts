@@ -143,6 +143,27 @@ export function findBrokenMarkdownLinks(files: RepoFile[], exists: Exists): Find
 }
 
 /**
+ * Sections cited by name that the cited page does not have: `docs/architecture.md, 'Idempotent side
+ * effects'` (the quoted name may follow on the next comment line) must name one of its headings.
+ */
+export function findUnknownSections(files: RepoFile[]): Finding[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const citation = /(docs\/[\w-]+\.md),\s*(?:(?:\/\/|\*)\s*)?(['"])([^'"\n]+)\2/g;
+  const found: Finding[] = [];
+  for (const file of files) {
+    for (const match of file.text.matchAll(citation)) {
+      const [, page = '', , section = ''] = match;
+      const cited = byPath.get(page);
+      if (cited && !anchorsOf(cited.text).has(headingAnchor(section))) {
+        const line = file.text.slice(0, match.index).split('\n').length;
+        found.push({ path: file.path, line, what: `${page} has no section "${section}"` });
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * The documents docs/lifecycle-rules.md's "Sources" table maps to public addresses: each backticked
  * `*.txt` name in a row that also gives an https address.
  */

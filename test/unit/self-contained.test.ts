@@ -12,6 +12,7 @@ import {
   findBrokenParentPaths,
   findMissingPathMentions,
   findOutsideNotes,
+  findUnknownSections,
   findUnlistedDocuments,
   listedSources,
   type RepoFile,
@@ -129,6 +130,26 @@ describe('a repository that explains itself', () => {
 
     it('in every tracked Markdown file', () => {
       expect(findBrokenMarkdownLinks(files, exists)).toEqual([]);
+    });
+  });
+
+  describe('every section a comment cites by name is a heading of the cited page', () => {
+    it('catches a section the page does not have, also when the name is on the next comment line', () => {
+      const page = { path: 'docs/architecture.md', text: '# Architecture\n\n## Idempotent side effects\n' };
+      const cite = (section: string) => ['docs/architecture.md', section].join(', ');
+      const found = findUnknownSections([
+        page,
+        { path: 'a.ts', text: `// ${cite("'Idempotent side effects'")}\n// ${cite('"Messages are the truth"')}` },
+        { path: 'b.ts', text: ['/**', ` * (${cite('')}`, " * 'Agents are all-powerful')", ' */'].join('\n') },
+      ]);
+      expect(found.map((f) => `${f.path}:${f.line} ${f.what}`)).toEqual([
+        'a.ts:2 docs/architecture.md has no section "Messages are the truth"',
+        'b.ts:2 docs/architecture.md has no section "Agents are all-powerful"',
+      ]);
+    });
+
+    it('in every tracked file', () => {
+      expect(findUnknownSections(files)).toEqual([]);
     });
   });
 
