@@ -14,6 +14,7 @@ import {
   findOutsideNotes,
   findUnknownSections,
   findUnlistedDocuments,
+  headingAnchor,
   listedSources,
   type RepoFile,
 } from '../support/repository-references.js';
@@ -150,6 +151,13 @@ describe('a repository that explains itself', () => {
 
     it('in every tracked file', () => {
       expect(findUnknownSections(files)).toEqual([]);
+    });
+
+    it("and in docs/lifecycle-rules.md's rows from drover's own design (A)", () => {
+      const architecture = anchorsOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
+      const cited = [...lifecycleRules.matchAll(/^\| A: "([^"]+)"/gm)].map((m) => m[1] as string);
+      expect(cited.length).toBeGreaterThan(0);
+      expect(cited.filter((section) => !architecture.has(headingAnchor(section)))).toEqual([]);
     });
   });
 
