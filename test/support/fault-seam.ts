@@ -25,7 +25,6 @@ export class Crash extends Error {
 
 /** An injected transient failure; the name is the one DynamoDB and SQS give for a 500. */
 export class InjectedFault extends Error {
-  readonly $retryable = undefined;
   constructor(readonly step: string) {
     super(`injected failure at ${step}`);
     this.name = 'InternalServerError';
@@ -50,6 +49,7 @@ export const stepName = (s: StepRef) => `${s.process}:${s.call}#${s.count}`;
 export const pointName = (p: FaultPoint) => `${p.action} ${p.phase} ${stepName(p)}`;
 
 export const isCrash = (e: unknown): e is Crash => e instanceof Crash;
+export const isInjectedFault = (e: unknown): e is InjectedFault => e instanceof InjectedFault;
 
 export class FaultSeam {
   /** Every call made, in order: the recording a matrix enumerates its points from. */

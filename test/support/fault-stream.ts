@@ -13,7 +13,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { sequenceNumberOf, toLambdaRecord } from '../../embedded/stream/lambda-event.js';
 import { listShards, streamReader, type StreamReader } from '../../embedded/stream/stream-reader.js';
 import { localCredentials } from '../../shared/state/dynamodb-local.js';
-import { isCrash, type FaultSeam } from './fault-seam.js';
+import { isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 
@@ -141,7 +141,7 @@ export class StreamTap {
         this.restarts++;
         return 'crashed';
       }
-      if (!(e instanceof Error && e.name === 'InternalServerError')) this.unexpectedErrors.push(`${name}: ${String(e)}`);
+      if (!isInjectedFault(e)) this.unexpectedErrors.push(`${name}: ${String(e)}`);
       return 'error';
     }
     if (options.settle === false) return 'ok';

@@ -22,7 +22,7 @@ import { ensureTable } from '../../shared/state/table.js';
 import { ModelAgent, type AgentDisk, type HookRuns } from './fault-agents.js';
 import type { HintChaos } from './fault-hints.js';
 import { MemoryProvider } from './fault-provider.js';
-import { Crash, isCrash, type FaultSeam } from './fault-seam.js';
+import { Crash, isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js';
 import { StreamTap } from './fault-stream.js';
 import { checkInvariants, LifeHistory } from './invariants.js';
 import { readModelState, type ModelState } from './model-state.js';
@@ -162,7 +162,7 @@ export class World {
         return await this.guard('api', () => run(this.storeFor('api')));
       } catch (e) {
         if (e instanceof DroverError && attempt > 1) return e;
-        if (!(e instanceof Crash || (e instanceof Error && e.name === 'InternalServerError')) || attempt >= MAX_COMMAND_TRIES) {
+        if (!(e instanceof Crash || isInjectedFault(e)) || attempt >= MAX_COMMAND_TRIES) {
           throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
@@ -204,7 +204,7 @@ export class World {
           running.agent = this.newAgent(process, machineId, running);
           continue;
         }
-        if (e instanceof Error && e.name === 'InternalServerError') continue; // retried next turn
+        if (isInjectedFault(e)) continue; // retried next turn
         // A refusal: a real agent logs it and tries again later.
         if (e instanceof DroverError) continue;
         this.problems.push(`agent of machine ${machineId}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -232,7 +232,7 @@ export class World {
       try {
         await this.guard(process, run);
       } catch (e) {
-        if (isCrash(e) || (e instanceof Error && e.name === 'InternalServerError')) continue;
+        if (isCrash(e) || isInjectedFault(e)) continue;
         this.problems.push(`${process}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       }
     }
@@ -250,6 +250,8 @@ export class World {
       const before = JSON.stringify(state.items);
       const recordsBefore = this.tap.records.length;
       for (const consumer of CONSUMERS) await this.tap.drain(consumer);
+      // A handler that throws what was not injected fails its whole batch: a bug, even if a retry cures it.
+      this.problems.push(...this.tap.unexpectedErrors.splice(0));
       await this.agentsTurn(scheduled);
       state = await this.state();
       for (const v of checkInvariants(state, this.history)) this.problems.push(`after ${step}, round ${round}: ${v}`);
