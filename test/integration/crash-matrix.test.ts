@@ -114,7 +114,7 @@ describe('the crash-point matrix', () => {
           failures.push(`${pointName(point)}:\n  ${world.problems.join('\n  ')}`);
           console.warn(`crash matrix: did not converge after ${failures.at(-1)}`);
         }
-        if (++done % 100 === 0) {
+        if (++done % 25 === 0) {
           const seconds = Math.round((Date.now() - started) / 1000);
           console.info(`crash matrix: ${done} of ${points.length} points run, ${converged} converged, ${seconds} s`);
         }
