@@ -56,6 +56,12 @@ export interface AgentHarness {
   charms: CharmStore;
   logs: LogSink;
   api: ApiServer;
+  /** The SQS server's endpoint, for agents started some other way (the local provider). */
+  sqsEndpoint: string;
+  /** The SQS client machine queues are made with. */
+  sqs: SQSClient;
+  /** The bundled machine agent: the command the local provider would run. */
+  agentCommand: string[];
   dataDir: string;
   machineDir(machineId: string): string;
   /** A deployed unit's directory on its machine (its charm dir, hook log and state beneath). */
@@ -136,6 +142,9 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     charms,
     logs,
     api,
+    sqsEndpoint: sqsServer.endpoint,
+    sqs,
+    agentCommand: [node!, ...agentArgs],
     dataDir,
     machineDir,
     unitDir: (id, unit) => join(machineDir(id), 'units', unit.replace('/', '-')),
