@@ -22,6 +22,8 @@ export interface ReviveResult {
   revived: string[];
   /** Machines whose agent the provider would not start again yet, with its reason. */
   refused: { machineId: string; reason: string }[];
+  /** Machines whose status this call changed (a new refusal): what is worth a log line. */
+  newlyRefused: string[];
   failures: { machineId: string; error: string }[];
 }
 
@@ -32,23 +34,31 @@ const wantsRevived = (machine: Machine | undefined, instance: InstanceInfo): mac
   machine !== undefined && machine.life !== 'dead' && machine.instanceId === instance.instanceId;
 
 export async function reviveAgents(deps: ProvisionerDeps): Promise<ReviveResult> {
-  const result: ReviveResult = { revived: [], refused: [], failures: [] };
+  const result: ReviveResult = { revived: [], refused: [], newlyRefused: [], failures: [] };
   if (!deps.provider.listDeadInstances) return result;
   const dead = await deps.provider.listDeadInstances(deps.controllerId);
   await forEachBounded(dead, policyOf(deps).concurrency, async (instance) => {
     try {
       const outcome = await revive(deps, instance);
       if (outcome === 'revived') result.revived.push(instance.machineId);
-      else if (outcome !== 'left') result.refused.push({ machineId: instance.machineId, reason: outcome.refused });
+      else if (outcome !== 'left') {
+        result.refused.push({ machineId: instance.machineId, reason: outcome.refused });
+        if (outcome.statusChanged) result.newlyRefused.push(instance.machineId);
+      }
     } catch (e) {
       result.failures.push({ machineId: instance.machineId, error: message(e) });
     }
   });
-  if (result.revived.length + result.refused.length + result.failures.length > 0) logOf(deps).warn('dead machine agents', { ...result });
+  // A back-off lasts minutes and this runs every few seconds: a refusal is told once, when it is new.
+  if (result.revived.length + result.newlyRefused.length + result.failures.length > 0)
+    logOf(deps).warn('dead machine agents', { ...result });
   return result;
 }
 
-async function revive(deps: ProvisionerDeps, instance: InstanceInfo): Promise<'revived' | 'left' | { refused: string }> {
+async function revive(
+  deps: ProvisionerDeps,
+  instance: InstanceInfo,
+): Promise<'revived' | 'left' | { refused: string; statusChanged: boolean }> {
   const { store } = deps;
   const machine = await getMachine(store, instance.machineId);
   // Removed, Dead, or provisioned again meanwhile: the full reconcile reaps the stray.
@@ -71,8 +81,8 @@ async function revive(deps: ProvisionerDeps, instance: InstanceInfo): Promise<'r
     if (started.instanceId !== instance.instanceId) return 'left';
   } catch (e) {
     if (!(e instanceof ProviderError)) throw e;
-    await markAgentCrashLooping(store, machine.id, instance.instanceId, e.message);
-    return { refused: e.message };
+    const marked = await markAgentCrashLooping(store, machine.id, instance.instanceId, e.message);
+    return { refused: e.message, statusChanged: marked === 'set' };
   }
   await markInstanceRunningAgain(store, machine.id, instance.instanceId);
   return 'revived';

@@ -397,7 +397,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
     // Nothing is dead any more: the next look does nothing.
-    expect(await reviveAgents(revivable)).toEqual({ revived: [], refused: [], failures: [] });
+    expect(await reviveAgents(revivable)).toEqual({ revived: [], refused: [], newlyRefused: [], failures: [] });
   });
 
   it('an agent in its restart back-off shows it in the machine status, and running again once restarted', async () => {
@@ -420,7 +420,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     expect(status.message).toMatch(/^machine agent exited 1 times in a row within 60 s of starting; next start at /);
     expect((await readStatus(store)).machines[id]).toMatchObject({ 'machine-status': { current: 'error', message: status.message } });
     // Repeated looks change nothing while it waits.
-    await reviveAgents(revivable);
+    expect(await reviveAgents(revivable)).toMatchObject({ refused: [{ machineId: id, reason: status.message }], newlyRefused: [] });
     expect((await machine(id)).instanceStatus.since).toBe(status.since);
     // retry-provisioning accepts it: a new attempt, started at once.
     await retryProvisioning(store, id);
