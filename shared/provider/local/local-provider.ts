@@ -3,7 +3,10 @@
 // to repeat, because the provisioner is a level-triggered reconciler (DESIGN "Idempotent side
 // effects").
 // - startInstance for a machine and attempt whose agent is alive returns that agent (EC2's
-//   ClientToken), under a per-machine lock so concurrent starts spawn one process;
+//   ClientToken), under a per-machine lock so concurrent starts spawn one process; one whose
+//   agent died starts it again, as systemd restarts Juju's agents: same instance id and directory,
+//   whatever the dead agent left in its process group killed first, and after a growing delay if
+//   it keeps dying (restart-backoff.ts); listDeadInstances names them for the provisioner;
 // - stopInstances ignores unknown ids;
 // - listInstances reads the machine directories, so a new LocalProvider on the same dataDir
 //   (a restarted controller) sees the agents the old one started, and the provisioner's full

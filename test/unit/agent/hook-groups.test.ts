@@ -77,7 +77,11 @@ describe('hook process groups', () => {
     recordHookGroupsIn(records);
     const charmDir = mkdtempSync(join(tmpdir(), 'drover-record-'));
     mkdirSync(join(charmDir, 'hooks'));
-    writeFileSync(join(charmDir, 'hooks', 'install'), `#!/bin/sh\nls ${records}\n`);
+    // The record is written as soon as spawn returns, which may be after the hook began: it waits.
+    writeFileSync(
+      join(charmDir, 'hooks', 'install'),
+      `#!/bin/sh\nfor i in $(seq 100); do [ -n "$(ls ${records})" ] && break; sleep 0.05; done\nls ${records}\n`,
+    );
     chmodSync(join(charmDir, 'hooks', 'install'), 0o755);
     const lines: string[] = [];
     await runHookProcess({
