@@ -12,7 +12,7 @@ import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 import { createStore, type Store } from '../../shared/state/store.js';
-import { agentRoutes } from './agent-routes.js';
+import { runAgentRoute } from './agent-routes.js';
 import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json } from './http.js';
 import { PresenceRecorder } from './presence.js';
@@ -98,18 +98,13 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (!body.ok) return errorResponse('invalid-argument', body.message);
     const parsed = agentRequests[op].safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
-    return json(
-      200,
-      await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
-        {
-          store: deps.store,
-          machine,
-          ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
-          ...(deps.logs ? { logs: deps.logs } : {}),
-        },
-        parsed.data,
-      ),
-    );
+    const ctx = {
+      store: deps.store,
+      machine,
+      ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
+      ...(deps.logs ? { logs: deps.logs } : {}),
+    };
+    return json(200, await runAgentRoute(op, ctx, parsed.data as never));
   }
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
