@@ -65,3 +65,33 @@ export const settingsKey = z
 
 /** key=value settings; the size of what they add up to is checked where they are stored (shared/domain/item-size.ts). */
 export const settings = z.record(settingsKey, z.string());
+
+/** Nesting a client may send in free-form data (action parameters and results); DynamoDB stores 32 levels. */
+const MAX_NESTING = 16;
+
+/**
+ * What would make free-form JSON unstorable: an empty key anywhere (DynamoDB refuses an empty map
+ * key) or nesting deeper than MAX_NESTING. Walked without recursion, so no depth can overflow it.
+ */
+export function unstorable(value: unknown): string | undefined {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (pending.length > 0) {
+    const { value: v, path, depth } = pending.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_NESTING) return `${path || 'the value'} is nested more than ${MAX_NESTING} levels deep`;
+    if (Array.isArray(v)) v.forEach((item, i) => pending.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));
+    else
+      for (const [key, item] of Object.entries(v)) {
+        const at = path ? `${path}.${key}` : key;
+        if (key === '') return `${path || 'the value'} has an empty key; every key needs a name`;
+        pending.push({ value: item, path: at, depth: depth + 1 });
+      }
+  }
+  return undefined;
+}
+
+/** Free-form key=value data (action parameters and results) that DynamoDB can store. */
+export const storableRecord = z.record(settingsKey, z.unknown()).superRefine((value, ctx) => {
+  const problem = unstorable(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});

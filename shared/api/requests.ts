@@ -1,7 +1,7 @@
 // The user API's requests, validated with zod by the API and typed for its clients (the CLI).
 // One schema per operation; the route is `POST /v1/<operation>` (status and stuck: GET).
 import { z } from 'zod';
-import { name, nameList, names, numericId, settings as keyValues } from './fields.js';
+import { name, nameList, names, numericId, settings as keyValues, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
 /** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
@@ -91,7 +91,7 @@ export const requests = {
   run: z.strictObject({
     units: z.array(name).min(1, { error: 'no unit specified' }).max(40),
     action: name,
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    parameters: storableRecord.optional(),
   }),
   /** `drover exec`: the command on every unit named or of the applications named. */
   exec: z.strictObject({

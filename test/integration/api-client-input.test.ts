@@ -16,6 +16,8 @@ import { addRelation } from '../../shared/state/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
 import { deploy } from '../../shared/state/deploy.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
+import { enqueueOperation } from '../../shared/state/operations.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
 import { isItemTooLarge } from '../../shared/state/item-too-large.js';
 import { keyOf } from '../../shared/state/keys.js';
 import { ensureModel } from '../../shared/state/model.js';
@@ -95,6 +97,31 @@ describe('keys DynamoDB would refuse', () => {
     await expectRefused(agent('enter-scope', { unit: 'wordpress/0', relation: relation.key, settings: { '': 'x' } }), 400, empty);
     await expectRefused(agent('commit-hook', { unit: 'wordpress/0', settings: [], ports: [], leaderSettings: { '': 'x' } }), 400, empty);
     await expectRefused(user('config', { application: 'wordpress', set: { '': 'x' } }), 400, empty);
+  });
+
+  it('free-form data (status data, action parameters and results) with an empty key or nested too deep is refused', async () => {
+    await expectRefused(
+      agent('set-unit-status', { unit: 'wordpress/0', workload: { current: 'active', data: { '': 'x' } } }),
+      400,
+      /"workload.data" key "": a key cannot be empty/,
+    );
+    const queued = await enqueueOperation(store, {
+      action: EXEC_ACTION,
+      units: ['wordpress/0'],
+      parameters: { command: 'true', timeout: 300 },
+    });
+    const task = queued.tasks[0]!.id;
+    expect((await api(agent('start-task', { unit: 'wordpress/0', task }))).statusCode).toBe(200);
+    const finish = (results: unknown) => agent('finish-task', { unit: 'wordpress/0', task, status: 'completed', results });
+    await expectRefused(finish({ outer: { inner: { '': 1 } } }), 400, /"results": outer.inner has an empty key; every key needs a name/);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    await expectRefused(finish({ d: deep }), 400, /"results": d(\.a)+ is nested more than 16 levels deep/);
+    await expectRefused(
+      user('run', { units: ['wordpress/0'], action: EXEC_ACTION, parameters: { command: 'true', timeout: 3, d: deep } }),
+      400,
+      /"parameters": d(\.a)+ is nested more than 16 levels deep/,
+    );
   });
 
   it('ids and names longer than any key are refused by their schema', async () => {
