@@ -13,7 +13,7 @@ import { DroverError } from '../../shared/domain/errors.js';
 import type { Task } from '../../shared/domain/operations.js';
 import { getTask } from '../../shared/state/operations.js';
 import { getRelation, getUnit } from '../../shared/state/reads.js';
-import { getRelationById } from '../../shared/state/relation-reads.js';
+import { listRelations } from '../../shared/state/relation-reads.js';
 import type { Store } from '../../shared/state/store.js';
 
 /**
@@ -78,8 +78,10 @@ export async function authorize<O extends AgentOperation>(
   }
   const named = touches.relations?.(body) ?? [];
   if (named.length > 0 && !owned.unit) throw new Error(`agent route ${op} names relations without the unit they are checked against`);
+  // Relations named by id are found by listing (keys are their address): once for all of them.
+  const byId = named.some((ref) => typeof ref === 'number') ? await listRelations(store) : [];
   for (const ref of new Set(named)) {
-    const relation = typeof ref === 'number' ? await getRelationById(store, ref) : await getRelation(store, ref);
+    const relation = typeof ref === 'number' ? byId.find((r) => r.id === ref) : await getRelation(store, ref);
     if (!relation) continue;
     if (!relation.endpoints.some((e) => e.application === owned.unit!.application))
       throw forbidden(typeof ref === 'number' ? `relation ${ref}` : `relation "${ref}"`);
