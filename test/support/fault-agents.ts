@@ -1,6 +1,6 @@
 // A machine agent and its unit agents, reduced to their state transitions, for the crash matrix.
-// It makes the same agent API calls (functions/api/agent-routes.ts, through the same routes and
-// their ownership checks) in the order the real agents make them (agent/uniter/uniter.ts,
+// It makes the same agent API calls (functions/api/agent-routes.ts, through runAgentRoute and its
+// authorization) in the order the real agents make them (agent/uniter/uniter.ts,
 // agent/machine/*), but runs no hook processes: a hook is a counter in the harness, and what a
 // hook writes (relation-set in relation-joined) is committed with commit-hook as the uniter does.
 // Real agent processes cost seconds each; the matrix runs the flow hundreds of times.
@@ -10,7 +10,7 @@
 // two local saves with no I/O in between, as in the uniter, so a kill can only fall before a hook
 // (it runs after the restart) or after it (it is remembered): install and start run once.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { agentRoutes, type AgentContext } from '../../functions/api/agent-routes.js';
+import { runAgentRoute, type AgentContext } from '../../functions/api/agent-routes.js';
 import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
 import type { Relation, Unit } from '../../shared/domain/entities.js';
 import { isDroverError } from '../../shared/domain/errors.js';
@@ -50,7 +50,7 @@ export class ModelAgent {
   ) {}
 
   private call<O extends AgentOperation>(op: O, body: AgentRequestOf<O>): Promise<unknown> {
-    return agentRoutes[op](this.ctx, body);
+    return runAgentRoute(op, this.ctx, body);
   }
 
   /** Acting is due regardless of hints: a new (or restarted) agent reads everything first. */
