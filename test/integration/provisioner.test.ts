@@ -26,14 +26,16 @@ import { removeMachine } from '../../shared/state/remove-machine.js';
 import { readStatus } from '../../shared/state/status.js';
 import type { Store } from '../../shared/state/store.js';
 import { eventually, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
-import { CONTROLLER_ID, FaultyProvider, MemoryQueues, provisionerDeps } from '../support/provisioner.js';
+import { CONTROLLER_ID, FaultyProvider, provisionerDeps, TestQueues } from '../support/provisioner.js';
+import { useSqsServer } from '../support/sqs.js';
 import { freshStore } from '../support/table.js';
 
+const sqs = useSqsServer();
 let store: Store;
 let dataDir: string;
 let local: LocalProvider;
 let provider: FaultyProvider;
-let queues: MemoryQueues;
+let queues: TestQueues;
 let deps: ProvisionerDeps;
 
 beforeEach(async () => {
@@ -42,8 +44,8 @@ beforeEach(async () => {
   dataDir = tempDataDir();
   local = localProvider(dataDir);
   provider = new FaultyProvider(local);
-  queues = new MemoryQueues();
-  deps = provisionerDeps(store, provider, { queues });
+  queues = new TestQueues(sqs.client());
+  deps = provisionerDeps(store, provider, queues);
 });
 afterEach(async () => {
   await killAllAgents(dataDir);
@@ -63,7 +65,7 @@ describe('provisioning Alive machines', () => {
     expect(m).toMatchObject({ instanceId: instanceIdOf(id), instanceStatus: { current: 'running' }, addresses: ['127.0.0.1'] });
     expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
     expect(liveAgentPids(dataDir)).toHaveLength(1);
-    expect(queues.live.has(id)).toBe(true);
+    expect(await queues.exists(id)).toBe(true);
   });
 
   it('gives the agent its own credential and stores only its hash', async () => {
@@ -121,7 +123,7 @@ describe('provisioning Alive machines', () => {
     await reconcileMachine(deps, id);
     const credential = readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8');
     // A second provisioner (another Lambda, a restarted controller) derives the same credential.
-    const other = provisionerDeps(store, provider, { queues, credentials: deps.credentials });
+    const other = provisionerDeps(store, provider, queues, { credentials: deps.credentials });
     expect(await reconcileMachine(other, id)).toBe('running');
     expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
   });
@@ -173,7 +175,7 @@ describe('provisioning errors', () => {
 
   it('a transient provisioning error is tried again once it is old enough (Juju polls them every minute)', async () => {
     const id = await addMachine();
-    deps = provisionerDeps(store, provider, { queues, policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
+    deps = provisionerDeps(store, provider, queues, { policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
     provider.startFailures.push(transient('capacity'));
     expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
     expect(await reconcileMachine(deps, id)).toBe('awaiting-retry');
@@ -216,8 +218,7 @@ describe('provisioning errors', () => {
 
   it('stops retrying when the machine is destroyed meanwhile', async () => {
     const id = await addMachine();
-    deps = provisionerDeps(store, provider, {
-      queues,
+    deps = provisionerDeps(store, provider, queues, {
       sleep: async () => {
         await destroyMachine(store, id);
       },
@@ -236,7 +237,7 @@ describe('removing machines', () => {
     await destroyMachine(store, id);
     expect(await reconcileMachine(deps, id)).toBe('removed');
     expect(await getMachine(store, id)).toBeUndefined();
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
     expect(provider.stopped).toEqual([]);
   });
 
@@ -259,7 +260,7 @@ describe('removing machines', () => {
     expect(await getMachine(store, id)).toBeUndefined();
     expect(isProcessAlive({ pid })).toBe(false);
     expect(await local.listInstances(CONTROLLER_ID)).toEqual([]);
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 
   it('a removed machine still gets its queue deleted (the provisioner died between the two)', async () => {
@@ -269,7 +270,7 @@ describe('removing machines', () => {
     await ensureMachineDead(store, id);
     await removeMachine(store, id);
     expect(await reconcileMachine(deps, id)).toBe('gone');
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 });
 
@@ -309,7 +310,7 @@ describe('the full reconcile', () => {
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
     await removeMachine(store, id);
-    const restarted = provisionerDeps(store, localProvider(dataDir), { queues });
+    const restarted = provisionerDeps(store, localProvider(dataDir), queues);
     expect((await reconcileAll(restarted)).strays).toEqual([instanceIdOf(id)]);
     expect(liveAgentPids(dataDir)).toEqual([]);
   });
@@ -415,10 +416,11 @@ describe('the stream handler', () => {
     const last = await machine(id);
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
-    await reconcileMachine({ ...deps, queues: new MemoryQueues() }, id); // removed, but this provisioner's queue call went elsewhere
-    expect(queues.live.has(id)).toBe(true);
+    // Removed, but this provisioner's queue call went elsewhere (queues of another controller id).
+    await reconcileMachine({ ...deps, queues: new TestQueues(sqs.client()) }, id);
+    expect(await queues.exists(id)).toBe(true);
     await createProvisionerHandler(deps)({ Records: [machineRecord(last, 'REMOVE')] });
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 
   it('the schedule runs the full reconcile', async () => {
