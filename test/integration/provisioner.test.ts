@@ -177,9 +177,13 @@ describe('provisioning errors', () => {
     const id = await addMachine();
     deps = provisionerDeps(store, provider, queues, { policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
     provider.startFailures.push(transient('capacity'));
+    // The error's age is read on the store's clock: held still, then moved past the retry delay
+    // (no waiting, and a slow host cannot age the error early).
+    const t0 = Date.now();
+    deps.store.now = () => new Date(t0);
     expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
     expect(await reconcileMachine(deps, id)).toBe('awaiting-retry');
-    await new Promise((r) => setTimeout(r, 120));
+    deps.store.now = () => new Date(t0 + 150);
     expect(await reconcileMachine(deps, id)).toBe('started');
     expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
   });
@@ -332,7 +336,9 @@ describe('the full reconcile', () => {
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
-    await new Promise((r) => setTimeout(r, 5)); // recorded strictly before the listing
+    // The listing is strictly after the instance was recorded: on the store's clock, no waiting.
+    const later = Date.now() + 5;
+    deps.store.now = () => new Date(later);
     const result = await reconcileAll(deps);
     expect(result.missing).toEqual([id]);
     expect((await machine(id)).instanceStatus).toMatchObject({ current: 'error', message: `instance "${instanceIdOf(id)}" missing` });
