@@ -422,14 +422,18 @@ describe('debug-log and show-status-log', () => {
     await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
     const stop = new AbortController();
     const seen: string[] = [];
+    let printedFirst!: () => void;
+    const firstPrinted = new Promise<void>((r) => (printedFirst = r));
     const following = ctl.run(['debug-log'], {
       signal: stop.signal,
       onStdout: (text) => {
         seen.push(text);
+        if (text.includes('first')) printedFirst();
         if (text.includes('second')) stop.abort();
       },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Once the past lines are printed it follows from there: append only then, no sleep.
+    await firstPrinted;
     await ctl.logs.append([record('unit-mysql-0', 2, 'INFO', 'second')]);
     const res = await following;
     expect(res.code).toBe(0);
