@@ -4,6 +4,7 @@
 // - no 5xx: whatever a client sends wrong is a 4xx with a message (functions/api/http.ts);
 // - no hang: an answer within REQUEST_BOUND_MS;
 // - no partial write: a refused request (4xx) leaves every item of the table as it was;
+// - no agent acts on another machine's unit: such a request is never answered 200;
 // - an error answer says what was wrong: `{error: {code, message}}` with a message.
 // A fresh model every MODEL_EVERY inputs, since accepted requests change it (remove-application
 // and the like). DROVER_FUZZ_RUNS sets the number of inputs (DROVER_SOAK=1: 10,000);
@@ -24,7 +25,7 @@ import { ensureModel } from '../../shared/state/model.js';
 import { recordInstance } from '../../shared/state/provisioning.js';
 import type { Store } from '../../shared/state/store.js';
 import { charms } from '../support/charms.js';
-import { fuzzRequests, type FuzzContext } from '../support/fuzz-api.js';
+import { fuzzRequests, UNIT_MACHINES, type FuzzContext } from '../support/fuzz-api.js';
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
@@ -69,7 +70,7 @@ async function freshModel(dir: string): Promise<Model> {
 describe('the API, fuzzed', () => {
   it('answers every hostile request within a bound, never 5xx, and a refused one changes nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'drover-fuzz-api-'));
-    const counts = { inputs: 0, fiveHundreds: 0, partialWrites: 0, hangs: 0, refused: 0, accepted: 0 };
+    const counts = { inputs: 0, fiveHundreds: 0, partialWrites: 0, hangs: 0, foreign: 0, refused: 0, accepted: 0 };
     let model = await freshModel(dir);
     // The generators need the relation's key and id; they are the same in every fresh model.
     const property = fc.asyncProperty(fuzzRequests(model.ctx, TOKEN), async (request) => {
@@ -95,13 +96,24 @@ describe('the API, fuzzed', () => {
           counts.partialWrites++;
           expect(after, `a refused request changed the table: ${request.describe}`).toEqual(before);
         }
-      } else counts.accepted++;
+      } else {
+        counts.accepted++;
+        // An agent acts only on its own machine's units (functions/api/agent-routes.ts).
+        const owner = request.agent?.unit !== undefined ? UNIT_MACHINES[request.agent.unit] : undefined;
+        if (owner !== undefined && owner !== request.agent!.machine) {
+          counts.foreign++;
+          throw new Error(
+            `${request.describe}\n→ ${status}: machine ${request.agent!.machine} acted on ${request.agent!.unit} of machine ${owner}`,
+          );
+        }
+      }
     });
     try {
       await fc.assert(property, { numRuns: RUNS, seed: SEED });
     } finally {
       console.info(
-        `fuzz api (seed ${SEED}): ${counts.inputs} inputs, ${counts.fiveHundreds} 5xx, ${counts.partialWrites} partial writes, ${counts.hangs} hangs ` +
+        `fuzz api (seed ${SEED}): ${counts.inputs} inputs, ${counts.fiveHundreds} 5xx, ${counts.partialWrites} partial writes, ${counts.hangs} hangs, ` +
+          `${counts.foreign} acts on another machine's unit ` +
           `(${counts.refused} refused, ${counts.accepted} accepted)`,
       );
       await rm(dir, { recursive: true, force: true });

@@ -299,7 +299,12 @@ export type Caller = 'user' | 'none' | 'wrong-user' | 'agent-0' | 'agent-1' | 'a
 export interface FuzzRequest {
   describe: string;
   event: APIGatewayProxyEventV2;
+  /** For an agent request with valid credentials: the calling machine, and the unit the request names (if a string). */
+  agent?: { machine: string; unit?: string };
 }
+
+/** Where the fuzz model's units run (test/fuzz/api.fuzz.test.ts builds it so). */
+export const UNIT_MACHINES: Record<string, string> = { 'wordpress/0': '0', 'wordpress/1': '1', 'mysql/0': '2' };
 
 function credentialOf(caller: Caller, userToken: string, oddAgent: string): string | undefined {
   switch (caller) {
@@ -364,9 +369,16 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       // The same request about another machine's unit: always refused.
       if (r.otherUnit && template && typeof template === 'object' && !Array.isArray(template) && 'unit' in template)
         template = { ...template, unit: 'wordpress/1' };
-      const text = expandDeep(JSON.stringify(mutated(template, r.mutations)));
+      const value = mutated(template, r.mutations);
+      const text = expandDeep(JSON.stringify(value));
+      const machine = r.caller === 'agent-0' ? '0' : r.caller === 'agent-1' ? '1' : undefined;
+      const named = value !== null && typeof value === 'object' && !Array.isArray(value) ? value['unit'] : undefined;
       const event = apiEvent('POST', `/v1/agent/${r.op}`, text, credentialOf(r.caller, userToken, r.odd));
-      return { describe: `POST /v1/agent/${r.op} as ${r.caller}: ${text.slice(0, 300)}`, event };
+      return {
+        describe: `POST /v1/agent/${r.op} as ${r.caller}: ${text.slice(0, 300)}`,
+        event,
+        ...(machine ? { agent: { machine, ...(typeof named === 'string' ? { unit: named } : {}) } } : {}),
+      };
     });
 
   const rawRequest = fc
