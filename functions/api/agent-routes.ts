@@ -1,6 +1,6 @@
-// The agent API. DESIGN "Agents are least-privileged": with its credential an agent "may read and
-// change only its own machine and the units on it, and read what those units' hooks may see".
-// Every route first checks the named unit against the caller's machine.
+// The agent API (docs/architecture.md, 'Agents are least-privileged'): with its credential an agent
+// may read and change only its own machine and the units on it, and read what those units' hooks
+// may see. Every route first checks the named unit against the caller's machine.
 import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError, notFound } from '../../shared/domain/errors.js';
