@@ -25,6 +25,10 @@ function outcome(input: Input): string {
         // parseYaml's contract is "parses, or throws": every caller catches whatever it throws and
         // reports its first line (the yaml library throws a ReferenceError on an alias bomb). A
         // throw is a refusal; what the fuzzer looks for here is a process that dies or hangs.
+        // Except the parser running out of stack: the state in which the yaml library went on to
+        // abort the process (issue 11, #1), so a document that reaches it has passed the bounds.
+        if (e instanceof Error && /Maximum call stack size exceeded/.test(e.message))
+          return `bad: the parser ran out of stack: ${e.message.split('\n')[0]}`;
         if (e instanceof Error) return 'refused';
         throw e;
       }
