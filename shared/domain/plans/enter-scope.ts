@@ -5,6 +5,7 @@
 // in the relation", and "While a principal unit is Alive, it can enter the scopes of Alive
 // relations, which may cause the creation of subordinate units". charms-in-action.txt: "Write initial
 // relation settings (just one value, private-address) ... Signal its existence".
+import { checkSettingsSize } from '../item-size.js';
 import type { Application, Relation, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
 import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
@@ -63,6 +64,7 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
   const changes: Change[] = [];
   if (!snapshot.inScope) {
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
+    checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
       { op: 'create', ref: refs.scope(relation.key, unit.name), value: { relation: relation.key, unit: unit.name } },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },

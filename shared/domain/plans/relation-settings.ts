@@ -5,6 +5,7 @@
 // to react" — a write that changes nothing is not written, and its version does not move.
 import type { RelationSettings } from '../entities.js';
 import { notFound } from '../errors.js';
+import { checkSettingsSize } from '../item-size.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface SettingsResult {
@@ -37,6 +38,7 @@ export function planWriteSettings(
   if (!current) throw settingsNotFound('write', target.unit, target.relationLabel);
   const settings = applySettingsChanges(current.settings, changes);
   if (sameSettings(settings, current.settings)) return done({ settings: current.settings, version: current.version });
+  checkSettingsSize(settings, `the settings of unit "${target.unit}" in relation "${target.relationLabel}"`);
   const version = current.version + 1;
   return {
     changes: [
