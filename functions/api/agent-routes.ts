@@ -1,6 +1,7 @@
-// The agent API: one route per operation, each declaring what its request touches (`touches`,
-// checked against the caller's machine by functions/api/agent-authorization.ts before `run`), and
-// `run` given only what that check found. runAgentRoute() is the one way in.
+// The agent API (docs/architecture.md, 'Agents are least-privileged'): one route per operation,
+// each declaring what its request touches (`touches`, checked against the caller's machine by
+// functions/api/agent-authorization.ts before `run`), and `run` given only what that check found.
+// runAgentRoute() is the one way in.
 import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';

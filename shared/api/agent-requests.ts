@@ -9,7 +9,7 @@ const task = numericId('task');
 const status = z.strictObject({
   current: z.string().min(1).max(50),
   message: z.string().max(1000).optional(),
-  /** e.g. the hook that failed: `{hook: "install"}` (reference §4.6). */
+  /** e.g. the hook that failed: `{hook: "install"}` (as Juju's uniter reports a hook error). */
   data: z.record(settingsKey, z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
 });
 const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) })).max(100);

@@ -3,7 +3,7 @@
 // lifecycles.txt: "While a relation is Alive, units of services in that relation can enter its
 // scope; that is, the UAs for those units can signal to the system that they are participating
 // in the relation", and "While a principal unit is Alive, it can enter the scopes of Alive
-// relations, which may cause the creation of subordinate units". charms-in-action: "Write initial
+// relations, which may cause the creation of subordinate units". charms-in-action.txt: "Write initial
 // relation settings (just one value, private-address) ... Signal its existence".
 import { checkSettingsSize } from '../item-size.js';
 import type { Application, Relation, Unit } from '../entities.js';
@@ -95,9 +95,10 @@ function initialSettings(relationId: number, unit: string, settings: Record<stri
 
 /**
  * The subordinate a principal's entry creates: exactly one per principal and subordinate
- * application (reference §1.2 Relations 5). A principal already in scope whose subordinate is
- * missing gets it on entering again, so the agent (or the cleanup that runs once the
- * subordinate's required relations are met) can simply enter again.
+ * application (Juju's https://github.com/juju/juju/blob/2.9/state/relationunit_test.go). A
+ * principal already in scope whose subordinate is missing gets it on entering again, so the agent
+ * (or the cleanup that runs once the subordinate's required relations are met) can simply enter
+ * again.
  */
 function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: string; changes: Change[] } {
   const nothing = { changes: [] };

@@ -1,7 +1,7 @@
 // A unit's settings in one relation (relation-set): versioned, so other units' agents can tell
 // a change from the one they already saw.
 //
-// charms-in-action: "a null setting change can be safely ignored, and will not cause other units
+// charms-in-action.txt: "a null setting change can be safely ignored, and will not cause other units
 // to react" — a write that changes nothing is not written, and its version does not move.
 import type { RelationSettings } from '../entities.js';
 import { notFound } from '../errors.js';
