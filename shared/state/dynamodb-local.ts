@@ -4,9 +4,12 @@
 // Facts that shape this code:
 // - the jar is started directly: the package's wrapper cannot pass -disableTelemetry;
 // - -sharedDb, or every access key/region pair would get its own database;
-// - DynamoDB Local has no host option and listens on all interfaces (see README "Security").
+// - DynamoDB Local has no host option: its server would listen on all interfaces. It is started
+//   through DynamoDbLocalLauncher.java (beside this file), which binds it to 127.0.0.1 and stops
+//   it when this process's end of its standard input closes, that is when this process dies.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
@@ -15,6 +18,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** The Java process's pid. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -22,7 +27,14 @@ export interface DynamoDbLocalOptions {
   /** Directory for the database file; in memory when absent. */
   dbPath?: string;
   port?: number;
+  /** Called synchronously right after the spawn, before anything can fail: to record the pid. */
+  onSpawn?: (pid: number) => void;
+  /** Called when the process exits other than through stop() (killed, crashed), after it is ready. */
+  onExit?: (reason: string) => void;
 }
+
+/** The launcher, run in Java's single-file source mode: our code, not a copy of the jar's. */
+const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalLauncher.java', import.meta.url));
 
 export function localCredentials() {
   // DynamoDB Local accepts any credentials; with -sharedDb they do not partition the data.
@@ -48,7 +60,7 @@ function assertJava(): void {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -87,16 +99,25 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     'java',
     [
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-      '-jar',
+      // The jar's manifest names its libraries (Jetty among them), for the launcher too.
+      '-cp',
       join(dir, 'DynamoDBLocal.jar'),
+      LAUNCHER,
       '-port',
       String(port),
       '-disableTelemetry',
       '-sharedDb',
       ...storage,
     ],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    // stdin stays open and unused: its end is how the launcher learns this process died.
+    { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] },
   );
+  if (child.pid === undefined) throw new Error('cannot start DynamoDB Local: java did not start');
+  options.onSpawn?.(child.pid);
+  // The pipe breaks when the child dies first; that is reported through 'exit', not as an error.
+  child.stdin?.on('error', () => undefined);
+  let stopping = false;
+  let ready = false;
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);
@@ -104,8 +125,12 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const endpoint = `http://127.0.0.1:${port}`;
+  child.once('exit', (code, signal) => {
+    if (!stopping && ready) options.onExit?.(`${signal ? `killed by ${signal}` : `exited with code ${code}`}: ${log.slice(-500)}`);
+  });
   try {
     await waitUntilReady(endpoint, child, () => log);
+    ready = true;
   } catch (e) {
     child.kill('SIGKILL');
     throw e;
@@ -113,9 +138,11 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   return {
     endpoint,
     port,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
