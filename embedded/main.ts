@@ -3,6 +3,11 @@
 import { parseArgs } from 'node:util';
 import { startController } from './controller.js';
 
+// Everything this controller and its children write (the database, checkpoints, charm archives,
+// debug-log.jsonl, the agents' machine directories) is the user's alone, as under `drover
+// bootstrap local`: the database holds relation data, passwords included.
+process.umask(0o077);
+
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string', default: process.env.DROVER_DATA_DIR ?? '.drover/controller' },
