@@ -65,6 +65,13 @@ export interface RunningController {
 }
 
 const TABLE = 'drover';
+/**
+ * The region every local client names, the controller's and the agents' alike. The SQS server
+ * keys queues by region (their ARN) but hands out one URL per name: a queue re-created by an
+ * agent in another region than the controller's replaced the controller's under the same URL,
+ * and a long poll waiting on the old one missed every hint.
+ */
+const LOCAL_REGION = 'local';
 
 /**
  * The provisioner's stream batches are as large as the other consumers' here: a batch of 20
@@ -115,7 +122,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       log: { info: partsLog('INFO'), error: partsLog('ERROR') },
     });
     stops.push(() => dynamo.stop());
-    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: 'local' });
+    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
     await ensureModel(store);
 
@@ -126,7 +133,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         `SQS port ${secrets.sqsPort} is taken; the SQS server listens on ${sqsServer.port}, and running agents read it from ${sqsEndpointFile(dataDir)}`,
       );
     writeSqsEndpoint(dataDir, sqsServer.endpoint);
-    const sqs = createSqsClient({ endpoint: sqsServer.endpoint });
+    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: LOCAL_REGION });
 
     const api = createApiHandler({
       store,
@@ -146,7 +153,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const provider = new LocalProvider({
       dataDir,
       agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
-      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir), AWS_REGION: 'local' },
+      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir), AWS_REGION: LOCAL_REGION },
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
     stops.push(() => provider.shutDownAgents(secrets.controllerId));
@@ -173,7 +180,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         createStreamPoller({
           tableName: TABLE,
           endpoint: dynamo.endpoint,
-          region: 'local',
+          region: LOCAL_REGION,
           credentials: localCredentials(),
           handler: handler as never,
           functionName: name,

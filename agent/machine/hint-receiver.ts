@@ -60,7 +60,13 @@ export class HintReceiver {
     while (!this.abort.signal.aborted) {
       try {
         const out = await this.sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: this.queueUrl, WaitTimeSeconds: LONG_POLL_SECONDS, MaxNumberOfMessages: 10 }),
+          // After a failure, a receive that returns at once: the resync below is due now, not
+          // after a long poll that may wait 20 s for nothing.
+          new ReceiveMessageCommand({
+            QueueUrl: this.queueUrl,
+            WaitTimeSeconds: missedHints ? 0 : LONG_POLL_SECONDS,
+            MaxNumberOfMessages: 10,
+          }),
           { abortSignal: this.abort.signal },
         );
         errorDelay = FIRST_ERROR_DELAY_MS;

@@ -243,7 +243,12 @@ export class MachineAgent {
       else if (hint.kind === 'settings') {
         const [relationId, ...unit] = hint.id.split(':');
         this.supervisor.forEach((u) => u.settingsChanged(Number(relationId), unit.join(':')));
-      } else if (hint.kind === 'resync') this.supervisor.forEach((u) => u.resync());
+      } else if (hint.kind === 'resync') {
+        // Also sent when hints flow again after the controller was unreachable: the unit agents
+        // that died of it meanwhile restart now.
+        this.supervisor.retryNow();
+        this.supervisor.forEach((u) => u.resync());
+      }
     }
     this.wake.notify();
   }
