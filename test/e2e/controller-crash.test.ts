@@ -135,6 +135,15 @@ describe('a local controller that crashed', () => {
           `controller restarted after a crash -> agent ran config-changed ${((Date.now() - changedAt) / 1000).toFixed(1)} s after the change`,
         );
 
+        // A second npm start on the directory in use stops at once and names the running one.
+        const second = spawn(process.execPath, ['--import', TSX, MAIN, '--data-dir', dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const code = await new Promise((r) => second.once('exit', r));
+        expect(code).toBe(1);
+        expect(stderr).toContain(`another controller (pid ${running.pid}) is running from ${dataDir}`);
+        expect(liveAgentPids(dataDir)).toEqual([agent.pid]);
+
         // What npm start wrote is the user's alone (issue 11, #9).
         expect(modeOf(dataDir)).toBe(0o700);
         const written = [
@@ -154,7 +163,7 @@ describe('a local controller that crashed', () => {
           running.kill('SIGTERM');
           await exited;
         }
-          console.log(dataDir, readFileSync(join(dataDir, 'machines', '0', 'agent.log'), 'utf8').slice(-6000));
+        console.log(dataDir, readFileSync(join(dataDir, 'machines', '0', 'agent.log'), 'utf8').slice(-6000));
         for (const pid of liveAgentPids(dataDir)) process.kill(pid, 'SIGKILL');
         if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
       }

@@ -28,6 +28,14 @@ async function call(c: RunningController, method: string, op: string, body?: unk
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, any> };
 }
 
+/** The provisioner's checkpoint per shard: the last sequence number it handled. */
+function checkpoints(dataDir: string): Record<string, string> {
+  const file = JSON.parse(readFileSync(join(dataDir, 'checkpoints-provisioner.json'), 'utf8')) as {
+    shards: Record<string, { sequenceNumber?: string }>;
+  };
+  return Object.fromEntries(Object.entries(file.shards).map(([id, c]) => [id, c.sequenceNumber ?? '0']));
+}
+
 const charm = (name: string) => ({ metadata: `name: ${name}\nseries: [jammy]\n` });
 const instanceOf = (status: { body: Record<string, any> }, machine: string): string | undefined =>
   status.body.machines?.[machine]?.['instance-id'];
@@ -50,6 +58,8 @@ describe('local controller supervision', () => {
       const agents = liveAgentPids(dataDir);
       expect(agents).toHaveLength(1);
 
+      const checkpointsBefore = checkpoints(dataDir);
+      expect(Object.keys(checkpointsBefore)).toHaveLength(1);
       const killed = c.databasePid()!;
       const killedAt = Date.now();
       process.kill(killed, 'SIGKILL');
@@ -85,6 +95,12 @@ describe('local controller supervision', () => {
         (s) => (instanceOf(s, '1') ?? 'pending') !== 'pending',
         60_000,
       );
+      // The stream survived the restart: the same shard, read on from where the pollers were,
+      // not a new stream read again from its start.
+      const [shard, handledBefore] = Object.entries(checkpointsBefore)[0]!;
+      const after = checkpoints(dataDir);
+      expect(Object.keys(after)).toEqual([shard]);
+      expect(BigInt(after[shard]!)).toBeGreaterThan(BigInt(handledBefore));
       // ...and machine 0's agent was not started a second time by a replay.
       const now = liveAgentPids(dataDir);
       expect(now).toHaveLength(2);
