@@ -195,21 +195,28 @@ export async function startController(options: ControllerOptions): Promise<Runni
         }),
       );
     let pollers: StreamPoller[] = [];
-    const stopPollers = async () => {
+    // Stops run one after another and a start waits for them: two pollers of one consumer must
+    // never read the stream, and write its checkpoint file, at the same time.
+    let pollersStopped: Promise<void> = Promise.resolve();
+    const stopPollers = (): Promise<void> => {
       const running = pollers;
       pollers = [];
-      await Promise.all(running.map((p) => p.stop()));
+      pollersStopped = pollersStopped.then(async () => void (await Promise.all(running.map((p) => p.stop()))));
+      return pollersStopped;
     };
     const startPollers = async () => {
+      await pollersStopped;
       pollers = createPollers();
       for (const poller of pollers) await poller.start();
     };
     await startPollers();
     stops.push(stopPollers);
-    // The stream readers' iterators died with the old DynamoDB Local: new pollers take up each
-    // shard from its checkpoint file, as after a controller restart.
+    // Paused while DynamoDB Local is down: a batch whose handler kept failing meanwhile would
+    // use up its retries and go to the failure destination, undone. Once it is back, new pollers
+    // take up each shard from its checkpoint file, as after a controller restart (the stream
+    // lives in the database and survives).
+    dynamo.onStopped(() => void stopPollers());
     dynamo.onRestarted(async () => {
-      await stopPollers();
       for (let attempt = 1; !stopping; attempt++) {
         try {
           await startPollers();

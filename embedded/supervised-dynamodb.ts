@@ -29,6 +29,8 @@ export interface SupervisedDynamoDb {
   isUp(): boolean;
   /** How many times it was restarted since the controller started. */
   restarts(): number;
+  /** Runs at once when DynamoDB Local stops unexpectedly. */
+  onStopped(listener: () => void): void;
   /** Runs after every restart, once DynamoDB Local answers again. */
   onRestarted(listener: () => Promise<void>): void;
   stop(): Promise<void>;
@@ -40,6 +42,7 @@ export async function superviseDynamoDb(options: SupervisedDynamoDbOptions): Pro
   const { log } = options;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const listeners: (() => Promise<void>)[] = [];
+  const stoppedListeners: (() => void)[] = [];
   let current: DynamoDbLocal | undefined;
   let stopped = false;
   let restarts = 0;
@@ -57,6 +60,7 @@ export async function superviseDynamoDb(options: SupervisedDynamoDbOptions): Pro
         log.error(
           `DynamoDB Local (pid ${pid}) stopped unexpectedly (${reason.trim()}); restarting it on port ${first.port} with the same data`,
         );
+        for (const listener of stoppedListeners) listener();
         restarting ??= restart(Date.now()).finally(() => (restarting = undefined));
       },
     });
@@ -92,6 +96,7 @@ export async function superviseDynamoDb(options: SupervisedDynamoDbOptions): Pro
     pid: () => current?.pid,
     isUp: () => current !== undefined,
     restarts: () => restarts,
+    onStopped: (listener) => stoppedListeners.push(listener),
     onRestarted: (listener) => listeners.push(listener),
     async stop() {
       stopped = true;

@@ -2,7 +2,7 @@
 // running controller is noticed, said, and restarted on the same port and data; meanwhile the
 // API answers 503 saying why, not 500; afterwards the stream pollers carry on from their
 // checkpoints, so a deploy works and nothing handled before is lost or done twice.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
@@ -105,6 +105,9 @@ describe('local controller supervision', () => {
       const now = liveAgentPids(dataDir);
       expect(now).toHaveLength(2);
       expect(now).toContain(agents[0]);
+
+      // No batch gave up while the database was down: the pollers paused instead.
+      expect(existsSync(join(dataDir, 'stream-failures.jsonl'))).toBe(false);
 
       // debug-log says what happened.
       const log = readFileSync(join(dataDir, 'logs', 'debug-log.jsonl'), 'utf8');
