@@ -1,12 +1,15 @@
 // Juju's tabular output: columns separated by two spaces, padded to the widest cell, with no
 // trailing spaces. Colour is applied after padding so it never disturbs the alignment.
+import { escapeControlCharacters } from './terminal-text.js';
 
 export type Style = 'green' | 'yellow' | 'red' | 'grey';
 export type Cell = string | { text: string; style?: Style };
 
 const CODES: Record<Style, string> = { green: '32', yellow: '33', red: '31', grey: '90' };
 
-const textOf = (cell: Cell) => (typeof cell === 'string' ? cell : cell.text);
+// Cells hold what charms and agents wrote (status messages): a newline or escape sequence in one
+// would break the table or drive the terminal, so it is printed escaped (cli/terminal-text.ts).
+const textOf = (cell: Cell) => escapeControlCharacters(typeof cell === 'string' ? cell : cell.text);
 
 export function renderTable(rows: Cell[][], colour: boolean): string {
   const widths: number[] = [];

@@ -4,18 +4,25 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../shared/api/fields.js';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** Charm archives are the largest bodies; API Gateway's own limit is 10 MB. */
-const MAX_BODY = 10 * 1024 * 1024;
+class BodyTooLarge extends Error {}
 
+/**
+ * The body, read only as far as API Gateway would take it (charm archives are the largest bodies):
+ * a declared length over the bound is refused before a byte is read, and a body that runs over
+ * it stops being read there, so no client can make the controller hold more.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge(bodyTooLarge(declared));
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('request body too large');
+    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge(bodyTooLarge(size));
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -68,7 +75,9 @@ export async function startApiServer(handler: HttpHandler, options: { port?: num
       res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
       res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
     } catch (e) {
-      res.writeHead(400, { 'content-type': 'application/json' });
+      // The handler answers every error itself; what is left is the body: too large, or cut off.
+      // `connection: close`, since the rest of a body too large is not read.
+      res.writeHead(e instanceof BodyTooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
       res.end(JSON.stringify({ error: { code: 'invalid-argument', message: (e as Error).message } }));
     }
   });

@@ -1,5 +1,5 @@
-// The local twin of a Lambda event source mapping on the table's DynamoDB stream (DESIGN.md, "One
-// code path, two homes"): it reads the stream and invokes the same handler Lambda would, with the
+// The local twin of a Lambda event source mapping on the table's DynamoDB stream (docs/architecture.md,
+// 'The stream contract'): it reads the stream and invokes the same handler Lambda would, with the
 // same event, the same batching, the same at-least-once retries, partial batch responses
 // (ReportBatchItemFailures), bisection on error and failure destination. One poller is one
 // mapping: the local controller runs one per stream consumer (provisioner, cleanup, notifier).

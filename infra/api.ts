@@ -1,6 +1,6 @@
 // The drover API: an API Gateway HTTP API (payload v2, what functions/api/handler.ts reads) in
-// front of the api function. Two routes, two ways to authenticate (DESIGN "Agents are
-// least-privileged"; functions/api/auth.ts):
+// front of the api function. Two routes, two ways to authenticate (docs/architecture.md,
+// 'Agents are least-privileged'; functions/api/auth.ts):
 //   ANY /v1/{proxy+}        users: IAM (SigV4). API Gateway checks the signature and the caller's
 //                           execute-api:Invoke permission before the function runs, and passes
 //                           the caller's ARN in the request context, which the handler requires.

@@ -1,4 +1,5 @@
-// Output formats of the hook tools that print values (juju/cmd output.go, reference §4.4):
+// Output formats of the hook tools that print values (juju/cmd's output.go,
+// https://github.com/juju/cmd/blob/master/output.go):
 // `smart` (the default) prints strings raw, lists one item per line, booleans as True/False
 // (pyjuju compatibility), nothing for nil or empty, and YAML for everything else; `yaml` and
 // `json` print the value in that syntax. `-o/--output FILE` writes to a file instead of stdout.

@@ -1,5 +1,5 @@
 // The -r/--relation flag of the relation-* tools: `db:3` or `3`, defaulting to the hook's own
-// relation (charms-in-action: "The relation-* hook tools, which ordinarily require that a relation
+// relation (charms-in-action.txt: "The relation-* hook tools, which ordinarily require that a relation
 // be specified, assume they're being called with respect to the current relation").
 import type { ToolContext, ToolRelation } from './tool-context.js';
 import { usageError } from './tool-errors.js';

@@ -1,5 +1,6 @@
-// How a hook tool fails, as juju/cmd does (reference §4.4): bad flags or arguments are usage
-// errors, exit 2; a failure while running is exit 1. Either way stderr says `ERROR <message>`.
+// How a hook tool fails, as juju/cmd does (https://github.com/juju/cmd/blob/master/cmd.go): bad
+// flags or arguments are usage errors, exit 2; a failure while running is exit 1. Either way
+// stderr says `ERROR <message>`.
 export class ToolError extends Error {
   constructor(
     message: string,

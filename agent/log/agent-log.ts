@@ -1,6 +1,6 @@
 // The agents' log: every line goes to this process's stdout (the machine's agent.log locally,
 // the journal on EC2) and, batched, to the controller through the agent API's `log` op, which
-// keeps it for `drover debug-log`. charms-in-action: a hook's "output is written to the unit
+// keeps it for `drover debug-log`. charms-in-action.txt: a hook's "output is written to the unit
 // agent's log". Lines the API cannot take yet are kept (up to a bound) and sent with the next batch.
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import { entityTag, formatLogLine } from '../../shared/logs/log-sink.js';

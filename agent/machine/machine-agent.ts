@@ -8,7 +8,7 @@
 // heartbeat stops, agent/machine/heartbeat.ts).
 //
 // It learns of changes from its SQS queue and reads state only then (and at a periodic resync):
-// DESIGN "State is the truth; messages are hints".
+// docs/architecture.md, 'State is the truth; messages are hints'.
 import { mkdirSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';

@@ -7,6 +7,7 @@
 //   the hook exited 0; a failing hook's changes are discarded and never seen by anyone.
 // - status-set, application-version-set and juju-log apply at once, as in Juju.
 import type { ConfigValue } from '../../shared/domain/entities.js';
+import { checkSettingsSize } from '../../shared/domain/item-size.js';
 import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
 import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
 import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
@@ -119,7 +120,11 @@ export class HookContext implements ToolContext {
   }
 
   setSettings(relationId: number, changes: Record<string, string>): void {
-    this.pendingSettings.set(relationId, { ...this.pendingSettings.get(relationId), ...changes });
+    const pending = { ...this.pendingSettings.get(relationId), ...changes };
+    // Refused at once, so relation-set fails and says why (the hook fails with that cause), rather
+    // than the commit after a hook that exited 0. The controller checks again, with what is stored.
+    checkSettingsSize(pending, `the settings of unit "${this.unitName}" in relation ${relationId}`);
+    this.pendingSettings.set(relationId, pending);
   }
 
   config() {
@@ -211,7 +216,9 @@ export class HookContext implements ToolContext {
   async setAppSettings(relationId: number, changes: Record<string, string>): Promise<void> {
     // jujuc/relation-set.go asks for leadership first, and refuses a minion in these words.
     if (!(await this.isLeader())) throw new Error(NOT_LEADER_WRITE);
-    this.pendingAppSettings.set(relationId, { ...this.pendingAppSettings.get(relationId), ...changes });
+    const pending = { ...this.pendingAppSettings.get(relationId), ...changes };
+    checkSettingsSize(pending, `the settings of application "${this.application}" in relation ${relationId}`);
+    this.pendingAppSettings.set(relationId, pending);
   }
 
   async setApplicationStatus(status: WorkloadStatus): Promise<void> {
@@ -246,7 +253,9 @@ export class HookContext implements ToolContext {
   async setLeaderSettings(changes: Record<string, string>): Promise<void> {
     // Juju asks for leadership before it writes (context/leader.go): a minion is refused at once.
     if (!(await this.isLeader())) throw new Error('cannot write settings: not the leader');
-    this.pendingLeaderSettings = { ...this.pendingLeaderSettings, ...changes };
+    const pending = { ...this.pendingLeaderSettings, ...changes };
+    checkSettingsSize(pending, `the leader settings of application "${this.application}"`);
+    this.pendingLeaderSettings = pending;
   }
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */

@@ -3,7 +3,7 @@
 // and the hook in flight. Written atomically (temporary file, fsync, rename), so a crash leaves
 // the old state or the new one, never half of either.
 //
-// charms-in-action: "if the unit agent process is killed for any reason while running a hook,
+// charms-in-action.txt: "if the unit agent process is killed for any reason while running a hook,
 // then when it recovers it will treat that hook as having failed". The in-flight hook is written
 // before the hook starts, and cleared only once its outcome is recorded.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';

@@ -243,7 +243,8 @@ export class Uniter {
       case 'run-hook':
         return this.runHook(step.hook, tools);
       case 'retry-hook':
-        // reference §4.6: "The agent clears the resolved flag when it acts on it."
+        // As Juju's uniter does, the agent clears the resolved flag once it acts on it
+        // (https://github.com/juju/juju/blob/2.9/worker/uniter/resolver.go).
         await api.call('clear-resolved', { unit: unitName });
         this.save({ ...this.local, error: undefined });
         this.logger.info(OPERATION, `retrying hook "${hookName(step.hook)}" (resolved)`);
@@ -277,7 +278,7 @@ export class Uniter {
         await this.deps.view.refresh();
         return;
       case 'enter-scope': {
-        // charms-in-action: "Write initial relation settings (just one value, private-address),
+        // charms-in-action.txt: "Write initial relation settings (just one value, private-address),
         // to ensure that they will be available to observers before they're triggered by the
         // next step; Signal its existence" — enter-scope does both in one transaction.
         const view = this.deps.view.current;
@@ -532,8 +533,10 @@ export class Uniter {
     const release = await this.deps.hookLock.lock();
     try {
       if (this.stopping) return;
-      // reference §4.7: "maintenance / installing charm software (set before install unless the
-      // charm already set a status)"; "before stop: maintenance / stopping charm software".
+      // The workload status Juju's uniter sets around hooks
+      // (https://github.com/juju/juju/blob/2.9/worker/uniter/operation/runhook.go): maintenance /
+      // installing charm software before install, unless the charm already set a status;
+      // maintenance / stopping charm software before stop.
       const workload =
         hook.kind === 'install' && !this.local.workloadStatusSet
           ? { current: 'maintenance', message: 'installing charm software' }
@@ -599,8 +602,8 @@ export class Uniter {
       const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
       if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
       else this.logger.info(OPERATION, ran);
-      // reference §4.7: "if the charm never called status-set by the end of start, unknown";
-      // "after stop: maintenance".
+      // As in Juju's runhook.go: unknown if the charm never called status-set by the end of
+      // start; maintenance after stop.
       if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
       if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
     } finally {

@@ -1,4 +1,4 @@
-// config <app> [key] [key=value ...] (the seeds' get/set), and expose/unexpose: an application's
+// config <app> [key] [key=value ...] (Juju 1's get/set), and expose/unexpose: an application's
 // settings as the user changes them.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';

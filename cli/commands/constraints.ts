@@ -1,5 +1,5 @@
-// Constraints: the application's (set-constraints <app> / the seeds' `set-constraints --service
-// <app>`) and the model's (set-model-constraints, and the seeds' set-constraints with no
+// Constraints: the application's (set-constraints <app> / Juju 1's `set-constraints --service
+// <app>`) and the model's (set-model-constraints, and Juju 1's set-constraints with no
 // application). Values are checked locally first, so `mem=lots` fails before anything is sent.
 import type { Command } from 'commander';
 import { parseConstraints } from '../../shared/domain/constraints.js';

@@ -16,6 +16,7 @@ import { CliError } from '../errors.js';
 import { positiveInteger } from '../arguments.js';
 import { printData, sleep, type DataFormat } from '../output.js';
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
+import { escapeControlCharacters } from '../terminal-text.js';
 
 interface StatusLogEntry {
   time: string;
@@ -67,7 +68,8 @@ export function registerLogs(program: Command, cli: Cli): void {
           }),
         );
         // The controller formats lines as Juju does: `unit-mysql-0: 10:07:11 ERROR <module> <message>`.
-        for (const line of page.lines) cli.io.stdout(`${line}\n`);
+        // One record is one printed line, whatever its message holds (cli/terminal-text.ts).
+        for (const line of page.lines) cli.io.stdout(`${escapeControlCharacters(line)}\n`);
         cursor = page.cursor;
         // A full page while following means more is waiting: read on without pausing.
         full = cursor !== undefined && page.lines.length === limit && limit === TAIL_LIMIT;

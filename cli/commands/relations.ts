@@ -1,5 +1,5 @@
-// relate (Juju 2's name; the seeds' add-relation and Juju 3's integrate) and remove-relation
-// (the seeds' destroy-relation).
+// relate (Juju 2's name; Juju 1's add-relation and Juju 3's integrate) and remove-relation
+// (Juju 1's destroy-relation).
 import type { Command } from 'commander';
 import type { Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';

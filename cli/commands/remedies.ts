@@ -1,5 +1,5 @@
-// The user's remedies for stuck things: resolved (a unit whose hook failed; the seeds' `resolved
-// <machine> --constraints` for a machine whose provisioning failed) and retry-provisioning.
+// The user's remedies for stuck things: resolved (a unit whose hook failed; what-we-run-and-why.txt's
+// `resolved <machine> --constraints` for a machine whose provisioning failed) and retry-provisioning.
 import type { Command } from 'commander';
 import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js';
 import type { ApiClient } from '../client.js';

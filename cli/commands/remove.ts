@@ -1,4 +1,4 @@
-// The bulk removals (remove-unit, remove-application, remove-machine and the seeds' destroy-*
+// The bulk removals (remove-unit, remove-application, remove-machine and Juju 1's destroy-*
 // names): every entity is tried and gets its own line, as Juju prints them; the command fails
 // (exit 1, without a further ERROR line) if any entity failed.
 import type { Command } from 'commander';

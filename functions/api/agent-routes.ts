@@ -1,9 +1,11 @@
-// The agent API. DESIGN "Agents are least-privileged": with its credential an agent "may read and
-// change only its own machine and the units on it, and read what those units' hooks may see".
-// Every route first checks the named unit against the caller's machine.
+// The agent API (docs/architecture.md, 'Agents are least-privileged'): one route per operation,
+// each declaring what its request touches (`touches`, checked against the caller's machine by
+// functions/api/agent-authorization.ts before `run`), and `run` given only what that check found.
+// runAgentRoute() is the one way in.
 import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
+import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
 import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
-import { DroverError, notFound } from '../../shared/domain/errors.js';
+import { notFound } from '../../shared/domain/errors.js';
 import { entityTag, type LogSink } from '../../shared/logs/log-sink.js';
 import { refs } from '../../shared/domain/plan.js';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
@@ -11,9 +13,8 @@ import { destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
 import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { getMachine, getMany, getModel, getRelation, getUnit, getUnitState } from '../../shared/state/reads.js';
+import { getMachine, getMany, getModel, getUnitState } from '../../shared/state/reads.js';
 import { readGoalState } from '../../shared/state/goal-state.js';
-import { getRelationById } from '../../shared/state/relation-reads.js';
 import { readRelationUnits } from '../../shared/state/relation-units.js';
 import { readSettings, writeSettings } from '../../shared/state/relation-settings.js';
 import { removeUnit } from '../../shared/state/remove-unit.js';
@@ -24,7 +25,7 @@ import { ensureSubordinateDying } from '../../shared/state/subordinate-dying.js'
 import { setUnitCharm } from '../../shared/state/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/unit-ports.js';
-import { finishTask, forgetPendingTask, getTask, logTask, startTask } from '../../shared/state/operations.js';
+import { finishTask, forgetPendingTask, logTask, startTask } from '../../shared/state/operations.js';
 import { claimLeadership, getLeaderSettings, readLeadership, releaseLeadership } from '../../shared/state/leadership.js';
 import { readAppSettings } from '../../shared/state/app-settings.js';
 import { readApplicationStatus, setApplicationStatus } from '../../shared/state/application-status.js';
@@ -42,198 +43,231 @@ export interface AgentContext {
 
 const leaseMs = (ctx: AgentContext) => (ctx.leadershipLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
 
-const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
-
-/** The task, if it belongs to `unit` (already checked to be the caller's): no agent touches another unit's tasks. */
-async function ownTask(ctx: AgentContext, unit: string, id: string): Promise<void> {
-  const task = await getTask(ctx.store, id);
-  if (!task) throw notFound(`task ${id} not found`);
-  if (task.unit !== unit) throw forbidden(`task ${id}`);
+export interface AgentRoute<O extends AgentOperation> {
+  touches: Touches<AgentRequestOf<O>>;
+  run: (ctx: AgentContext, body: AgentRequestOf<O>, owned: Authorized) => Promise<unknown>;
 }
 
-/** The unit, if it is on the caller's machine (principals and subordinates both carry `machine`). */
-async function ownUnit(ctx: AgentContext, name: string): Promise<Unit> {
-  const unit = await getUnit(ctx.store, name);
-  if (!unit || unit.machine !== ctx.machine) throw forbidden(`unit "${name}"`);
-  return unit;
+/** The unit a route declared: authorize() found it on the caller's machine. */
+function unitOf(owned: Authorized): Unit {
+  if (!owned.unit) throw new Error('the route declares no unit');
+  return owned.unit;
 }
 
-type Route<O extends AgentOperation> = (ctx: AgentContext, body: AgentRequestOf<O>) => Promise<unknown>;
+/** A relation the request named, found and checked; a missing one is refused as not the unit's. */
+function relationOf(owned: Authorized, ref: string | number): Relation {
+  const relation = owned.relations.get(ref);
+  if (!relation) throw forbidden(typeof ref === 'number' ? `relation ${ref}` : `relation "${ref}"`);
+  return relation;
+}
 
-export const agentRoutes: { [O in AgentOperation]: Route<O> } = {
-  view: async (ctx) => {
-    const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
-    if (!machine) throw notFound(`machine ${ctx.machine} not found`);
-    const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
-    const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
-    const units = [...principals, ...subordinates];
-    const applications = await getMany<Application>(ctx.store, [...new Set(units.map((u) => u.application))].map(refs.application));
-    const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
-    // Never hand the credential hash back, even to its own agent.
-    const { agentCredentialHash: _hash, ...visible } = machine;
-    const leadership = await readLeadership(
-      ctx.store,
-      applications.map((a) => a.name),
-    );
-    // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
-    // The model's config tells the unit agents their update-status interval; a change hints every
-    // machine (shared/messaging/hint-plan.ts), so they read it again at once.
-    return {
-      model: ctx.store.model,
-      ...(model?.uuid ? { modelUuid: model.uuid } : {}),
-      machine: visible,
-      units,
-      applications,
-      relations,
-      leadership,
-      modelConfig: model?.config ?? {},
-    };
+const unit = <B extends { unit?: string }>(body: B) => body.unit;
+const caller = { machine: 'caller' } as const;
+
+export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
+  view: {
+    touches: caller,
+    run: async (ctx) => {
+      const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
+      if (!machine) throw notFound(`machine ${ctx.machine} not found`);
+      const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
+      const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
+      const units = [...principals, ...subordinates];
+      const applications = await getMany<Application>(ctx.store, [...new Set(units.map((u) => u.application))].map(refs.application));
+      const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
+      // Never hand the credential hash back, even to its own agent.
+      const { agentCredentialHash: _hash, ...visible } = machine;
+      const leadership = await readLeadership(
+        ctx.store,
+        applications.map((a) => a.name),
+      );
+      // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
+      // The model's config tells the unit agents their update-status interval; a change hints every
+      // machine (shared/messaging/hint-plan.ts), so they read it again at once.
+      return {
+        model: ctx.store.model,
+        ...(model?.uuid ? { modelUuid: model.uuid } : {}),
+        machine: visible,
+        units,
+        applications,
+        relations,
+        leadership,
+        modelConfig: model?.config ?? {},
+      };
+    },
   },
-  'set-unit-status': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    await setUnitStatus(ctx.store, body.unit, {
-      ...(body.agent ? { agent: body.agent } : {}),
-      ...(body.workload ? { workload: body.workload } : {}),
-    });
-    return {};
+  'set-unit-status': {
+    touches: { unit },
+    run: async (ctx, body) => {
+      await setUnitStatus(ctx.store, body.unit, {
+        ...(body.agent ? { agent: body.agent } : {}),
+        ...(body.workload ? { workload: body.workload } : {}),
+      });
+      return {};
+    },
   },
-  'set-machine-status': async (ctx, body) => {
-    await setMachineAgentStatus(ctx.store, ctx.machine, body.status);
-    return {};
+  'set-machine-status': {
+    touches: caller,
+    run: async (ctx, body) => {
+      await setMachineAgentStatus(ctx.store, ctx.machine, body.status);
+      return {};
+    },
   },
-  'enter-scope': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return enterScope(ctx.store, body.unit, body.relation, body.settings);
+  'enter-scope': {
+    touches: { unit, relations: (body) => [body.relation] },
+    run: (ctx, body) => enterScope(ctx.store, body.unit, body.relation, body.settings),
   },
-  'leave-scope': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return leaveScope(ctx.store, body.unit, body.relation);
+  'leave-scope': {
+    // A relation already removed is left already: the route answers as leaveScope does.
+    touches: { unit, relations: (body) => [body.relation] },
+    run: (ctx, body) => leaveScope(ctx.store, body.unit, body.relation),
   },
-  'read-settings': async (ctx, body) => {
+  'read-settings': {
     // A hook may read the settings of any unit in a relation its own unit's application is in.
-    const unit = await ownUnit(ctx, body.unit);
-    const relation = await getRelationById(ctx.store, body.relationId);
-    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
-    return readSettings(ctx.store, body.relationId, body.of);
+    touches: { unit, relations: (body) => [body.relationId] },
+    run: async (ctx, body, owned) => {
+      relationOf(owned, body.relationId);
+      return readSettings(ctx.store, body.relationId, body.of);
+    },
   },
-  'write-settings': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return writeSettings(ctx.store, body.relationId, body.unit, body.changes);
+  'write-settings': {
+    touches: { unit, relations: (body) => [body.relationId] },
+    run: (ctx, body) => writeSettings(ctx.store, body.relationId, body.unit, body.changes),
   },
-  'destroy-unit': async (ctx, body) => ({ result: (await ownUnit(ctx, body.unit)) && (await destroyUnitByAgent(ctx.store, body.unit)) }),
-  'subordinate-dying': async (ctx, body) => ({
-    result: (await ownUnit(ctx, body.unit)) && (await ensureSubordinateDying(ctx.store, body.unit)),
-  }),
-  'unit-dead': async (ctx, body) => ({ result: (await ownUnit(ctx, body.unit)) && (await ensureUnitDead(ctx.store, body.unit)) }),
-  'remove-unit': async (ctx, body) => (await ownUnit(ctx, body.unit)) && removeUnit(ctx.store, body.unit),
-  'clear-resolved': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    await clearResolved(ctx.store, body.unit);
-    return {};
+  'destroy-unit': { touches: { unit }, run: async (ctx, body) => ({ result: await destroyUnitByAgent(ctx.store, body.unit) }) },
+  'subordinate-dying': { touches: { unit }, run: async (ctx, body) => ({ result: await ensureSubordinateDying(ctx.store, body.unit) }) },
+  'unit-dead': { touches: { unit }, run: async (ctx, body) => ({ result: await ensureUnitDead(ctx.store, body.unit) }) },
+  'remove-unit': { touches: { unit }, run: (ctx, body) => removeUnit(ctx.store, body.unit) },
+  'clear-resolved': {
+    touches: { unit },
+    run: async (ctx, body) => {
+      await clearResolved(ctx.store, body.unit);
+      return {};
+    },
   },
-  'set-unit-charm': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    await setUnitCharm(ctx.store, body.unit, body.charmUrl);
-    return {};
+  'set-unit-charm': {
+    touches: { unit },
+    run: async (ctx, body) => {
+      await setUnitCharm(ctx.store, body.unit, body.charmUrl);
+      return {};
+    },
   },
-  'machine-dead': async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }),
+  'machine-dead': { touches: caller, run: async (ctx) => ({ result: await ensureMachineDead(ctx.store, ctx.machine) }) },
   // The handler has recorded the caller's presence already, as for every agent request.
-  heartbeat: async () => ({}),
-  'relation-units': async (ctx, body) => {
-    // A unit observes only relations its own application is in.
-    const unit = await ownUnit(ctx, body.unit);
-    const relation = await getRelation(ctx.store, body.relation);
-    if (!relation) return { members: [] };
-    if (!relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation "${body.relation}"`);
-    return readRelationUnits(ctx.store, unit, relation, {
-      ...(body.cursor ? { cursor: body.cursor } : {}),
-      ...(body.limit ? { limit: body.limit } : {}),
-    });
+  heartbeat: { touches: caller, run: async () => ({}) },
+  'relation-units': {
+    // A unit observes only relations its own application is in; a removed one has no members.
+    touches: { unit, relations: (body) => [body.relation] },
+    run: async (ctx, body, owned) => {
+      const relation = owned.relations.get(body.relation);
+      if (!relation) return { members: [] };
+      return readRelationUnits(ctx.store, unitOf(owned), relation, {
+        ...(body.cursor ? { cursor: body.cursor } : {}),
+        ...(body.limit ? { limit: body.limit } : {}),
+      });
+    },
   },
-  'claim-leadership': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return claimLeadership(ctx.store, body.unit, leaseMs(ctx));
+  'claim-leadership': { touches: { unit }, run: (ctx, body) => claimLeadership(ctx.store, body.unit, leaseMs(ctx)) },
+  'leader-settings': {
+    touches: { unit },
+    run: async (ctx, _body, owned) => {
+      const current = await getLeaderSettings(ctx.store, unitOf(owned).application);
+      return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
+    },
   },
-  'leader-settings': async (ctx, body) => {
-    const unit = await ownUnit(ctx, body.unit);
-    const current = await getLeaderSettings(ctx.store, unit.application);
-    return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
+  'read-app-settings': {
+    touches: { unit, relations: (body) => [body.relationId] },
+    run: async (ctx, body, owned) => {
+      const unit = unitOf(owned);
+      const relation = relationOf(owned, body.relationId);
+      return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+    },
   },
-  'read-app-settings': async (ctx, body) => {
-    const unit = await ownUnit(ctx, body.unit);
-    const relation = await getRelationById(ctx.store, body.relationId);
-    if (!relation || !relation.endpoints.some((e) => e.application === unit.application)) throw forbidden(`relation ${body.relationId}`);
-    return readAppSettings(ctx.store, { unit: unit.name, application: unit.application }, relation, body.application);
+  'set-application-status': {
+    touches: { unit },
+    run: async (ctx, body) => {
+      await setApplicationStatus(ctx.store, body.unit, body.status);
+      return {};
+    },
   },
-  'set-application-status': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    await setApplicationStatus(ctx.store, body.unit, body.status);
-    return {};
+  'application-status': { touches: { unit }, run: (ctx, body) => readApplicationStatus(ctx.store, body.unit) },
+  'release-leadership': {
+    touches: { unit },
+    run: (ctx, body, owned) => releaseLeadership(ctx.store, body.unit, unitOf(owned).application),
   },
-  'application-status': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return readApplicationStatus(ctx.store, body.unit);
+  'set-unit-ports': { touches: { unit }, run: (ctx, body) => setUnitPorts(ctx.store, body.unit, body.changes) },
+  'commit-hook': {
+    // The unit's own settings in relations its application is in, its ports, state and version,
+    // and its own application's leader settings and bags.
+    touches: {
+      unit,
+      relations: (body) => [...body.settings.map((s) => s.relationId), ...(body.appSettings ?? []).map((s) => s.relationId)],
+    },
+    run: (ctx, body, owned) => {
+      const unit = unitOf(owned);
+      return commitHookChanges(ctx.store, body.unit, {
+        settings: body.settings,
+        ports: body.ports,
+        ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
+        ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
+        ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
+        ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
+      });
+    },
   },
-  'release-leadership': async (ctx, body) => {
-    const unit = await ownUnit(ctx, body.unit);
-    return releaseLeadership(ctx.store, body.unit, unit.application);
+  'start-task': {
+    touches: { unit, task: (body) => body.task },
+    run: async (ctx, body, owned) => {
+      if (!owned.task) {
+        // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
+        await forgetPendingTask(ctx.store, body.unit, body.task);
+        return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
+      }
+      return startTask(ctx.store, body.task);
+    },
   },
-  'set-unit-ports': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return setUnitPorts(ctx.store, body.unit, body.changes);
+  'log-task': {
+    touches: { unit, task: (body) => body.task },
+    run: async (ctx, body, owned) => {
+      if (!owned.task) throw notFound(`task ${body.task} not found`);
+      await logTask(ctx.store, body.task, body.message);
+      return {};
+    },
   },
-  'commit-hook': async (ctx, body) => {
-    // Only the unit's own settings, ports, state and version, and its own application's leader
-    // settings: keyed by the unit, so nothing else can be named.
-    const unit = await ownUnit(ctx, body.unit);
-    return commitHookChanges(ctx.store, body.unit, {
-      settings: body.settings,
-      ports: body.ports,
-      ...(body.charmState !== undefined ? { charmState: body.charmState } : {}),
-      ...(body.workloadVersion !== undefined ? { workloadVersion: body.workloadVersion } : {}),
-      ...(body.leaderSettings ? { leaderSettings: { application: unit.application, changes: body.leaderSettings } } : {}),
-      ...(body.appSettings?.length ? { appSettings: { application: unit.application, relations: body.appSettings } } : {}),
-    });
+  'finish-task': {
+    touches: { unit, task: (body) => body.task },
+    run: async (ctx, body, owned) => {
+      if (!owned.task) {
+        // Expired while it ran: nothing left to record, and the agent must not retry forever.
+        await forgetPendingTask(ctx.store, body.unit, body.task);
+        return { id: body.task, unit: body.unit, status: body.status };
+      }
+      return finishTask(ctx.store, body.task, {
+        status: body.status,
+        results: body.results,
+        ...(body.message !== undefined ? { message: body.message } : {}),
+      });
+    },
   },
-  'start-task': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    if (!(await getTask(ctx.store, body.task))) {
-      // Expired (TTL) while still queued: out of the unit's queue, and the agent skips it.
-      await forgetPendingTask(ctx.store, body.unit, body.task);
-      return { id: body.task, unit: body.unit, status: 'cancelled', message: 'task expired before it ran' };
-    }
-    await ownTask(ctx, body.unit, body.task);
-    return startTask(ctx.store, body.task);
+  'unit-state': {
+    touches: { unit },
+    run: async (ctx, body) => ({ state: (await getUnitState(ctx.store, body.unit))?.state ?? {} }),
   },
-  'log-task': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    await ownTask(ctx, body.unit, body.task);
-    await logTask(ctx.store, body.task, body.message);
-    return {};
-  },
-  'finish-task': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    if (!(await getTask(ctx.store, body.task))) {
-      // Expired while it ran: nothing left to record, and the agent must not retry forever.
-      await forgetPendingTask(ctx.store, body.unit, body.task);
-      return { id: body.task, unit: body.unit, status: body.status };
-    }
-    await ownTask(ctx, body.unit, body.task);
-    return finishTask(ctx.store, body.task, {
-      status: body.status,
-      results: body.results,
-      ...(body.message !== undefined ? { message: body.message } : {}),
-    });
-  },
-  'unit-state': async (ctx, body) => {
-    await ownUnit(ctx, body.unit);
-    return { state: (await getUnitState(ctx.store, body.unit))?.state ?? {} };
-  },
-  'goal-state': async (ctx, body) => readGoalState(ctx.store, await ownUnit(ctx, body.unit)),
-  log: async (ctx, body) => {
-    if (body.unit !== undefined) await ownUnit(ctx, body.unit);
-    const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;
-    await ctx.logs?.append(body.lines.map((line) => ({ entity, ...line })));
-    return {};
+  'goal-state': { touches: { unit }, run: (ctx, _body, owned) => readGoalState(ctx.store, unitOf(owned)) },
+  log: {
+    // The machine agent's own lines name no unit; a unit's lines must be from a unit on the machine.
+    touches: { machine: 'caller', unit },
+    run: async (ctx, body) => {
+      const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;
+      await ctx.logs?.append(body.lines.map((line) => ({ entity, ...line })));
+      return {};
+    },
   },
 };
+
+/** The one way to run an agent route: what it touches is checked first, then it runs. */
+export async function runAgentRoute<O extends AgentOperation>(op: O, ctx: AgentContext, body: AgentRequestOf<O>): Promise<unknown> {
+  const route = agentRoutes[op] as AgentRoute<O>;
+  const owned = await authorize(ctx.store, ctx.machine, op, route.touches, body);
+  return route.run(ctx, body, owned);
+}

@@ -4,6 +4,7 @@
 // provisioner stored on that machine — so an agent can only ever act as its own machine.
 import { timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { AGENT_TOKEN } from '../../shared/api/fields.js';
 import { verifyAgentCredential } from '../../shared/state/agent-credential.js';
 import { getMachine } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
@@ -34,7 +35,7 @@ export function authenticateUser(event: APIGatewayProxyEventV2, auth: UserAuth):
 
 /** The machine id whose agent is calling, or undefined when the credential does not check out. */
 export async function authenticateAgent(event: APIGatewayProxyEventV2, store: Store): Promise<string | undefined> {
-  const match = bearer(event)?.match(/^machine-(\d+):(.+)$/);
+  const match = bearer(event)?.match(AGENT_TOKEN);
   if (!match) return undefined;
   const [, machineId, credential] = match as [string, string, string];
   const machine = await getMachine(store, machineId);

@@ -9,6 +9,7 @@ import { entryBeneathSymlink, readCharmArchive, unsafeLink } from '../../shared/
 import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
 import { invalidArgument } from '../../shared/domain/errors.js';
 import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
+import { checkCharmSize } from '../../shared/domain/item-size.js';
 
 type CharmRequest = RequestOf<'deploy'>['charm'];
 
@@ -17,6 +18,8 @@ export async function receiveCharm(charms: CharmStore, body: CharmRequest): Prom
     ...(body.manifest !== undefined ? { manifest: body.manifest } : {}),
     ...(body.charmcraft !== undefined ? { charmcraft: body.charmcraft } : {}),
   });
+  // Before the archive is stored: a charm too large to keep on its application is refused whole.
+  checkCharmSize(charm);
   if (!body.archive) return { charm };
   const bytes = Buffer.from(body.archive, 'base64');
   const archive = isZip(bytes) ? await charmZipToArchive(bytes) : checkedTarGz(bytes);

@@ -5,16 +5,18 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
+import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
 import { describeIssues, requests, type Operation } from '../../shared/api/requests.js';
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+import { isItemTooLarge, itemTooLarge } from '../../shared/state/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/store.js';
-import { agentRoutes } from './agent-routes.js';
+import { runAgentRoute } from './agent-routes.js';
 import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
-import { errorResponse, fromError, json } from './http.js';
+import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { userRoutes } from './user-routes.js';
 
@@ -51,13 +53,18 @@ function queryObject(event: APIGatewayProxyEventV2): Record<string, string | str
   return value;
 }
 
-function parseBody(event: APIGatewayProxyEventV2): { ok: true; value: unknown } | { ok: false; message: string } {
+function parseBody(
+  event: APIGatewayProxyEventV2,
+): { ok: true; value: unknown } | { ok: false; response: APIGatewayProxyStructuredResultV2 } {
   if (!event.body) return { ok: true, value: event.requestContext.http.method === 'GET' ? queryObject(event) : {} };
+  // Measured before it is decoded or parsed: API Gateway's own bound, kept where no gateway is in front.
+  const bytes = Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  if (bytes > MAX_REQUEST_BODY_BYTES) return { ok: false, response: tooLargeResponse(bodyTooLarge(bytes)) };
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, message: 'the request body is not valid JSON' };
+    return { ok: false, response: errorResponse('invalid-argument', 'the request body is not valid JSON') };
   }
 }
 
@@ -95,21 +102,16 @@ export function createApiHandler(deps: ApiDeps): Handler {
       return errorResponse('not-found', `no agent route ${method} ${path}`);
     const op = agentOp as AgentOperation;
     const body = parseBody(event);
-    if (!body.ok) return errorResponse('invalid-argument', body.message);
+    if (!body.ok) return body.response;
     const parsed = agentRequests[op].safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
-    return json(
-      200,
-      await (agentRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(
-        {
-          store: deps.store,
-          machine,
-          ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
-          ...(deps.logs ? { logs: deps.logs } : {}),
-        },
-        parsed.data,
-      ),
-    );
+    const ctx = {
+      store: deps.store,
+      machine,
+      ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
+      ...(deps.logs ? { logs: deps.logs } : {}),
+    };
+    return json(200, await runAgentRoute(op, ctx, parsed.data as never));
   }
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
@@ -142,7 +144,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (method !== (readOnly ? 'GET' : 'POST'))
       return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
     const body = parseBody(event);
-    if (!body.ok) return errorResponse('invalid-argument', body.message);
+    if (!body.ok) return body.response;
     const parsed = requests[op].safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
     return json(200, await (userRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(user, parsed.data));
@@ -154,6 +156,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     } catch (e) {
       const mapped = fromError(e);
       if (mapped) return mapped;
+      if (isItemTooLarge(e)) return fromError(itemTooLarge(`cannot ${event.rawPath.replace(/^\/v1\//, '')}`))!;
       logger.error('request failed', { path: event.rawPath, error: e as Error });
       return errorResponse('internal', 'internal error in the drover API; the controller log has the details');
     }

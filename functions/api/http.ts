@@ -26,6 +26,11 @@ export function errorResponse(code: ErrorCode | 'internal', message: string): AP
   return json(code === 'internal' ? 500 : STATUS[code], { error: { code, message } });
 }
 
+/** 413: the request is larger than the API takes, whatever it holds. */
+export function tooLargeResponse(message: string): APIGatewayProxyStructuredResultV2 {
+  return json(413, { error: { code: 'invalid-argument', message } });
+}
+
 export function fromError(e: unknown): APIGatewayProxyStructuredResultV2 | undefined {
   return e instanceof DroverError ? errorResponse(e.code, e.message) : undefined;
 }

@@ -2,13 +2,15 @@
 // it is the calling agent's own machine, or a unit on it (functions/api/agent-routes.ts).
 import { z } from 'zod';
 import { LOG_LEVELS } from '../logs/log-sink.js';
+import { name, numericId, relationKey, settings, settingsKey, storableRecord } from './fields.js';
 
-const unit = z.string().min(1).max(200);
+const unit = name;
+const task = numericId('task');
 const status = z.strictObject({
   current: z.string().min(1).max(50),
   message: z.string().max(1000).optional(),
-  /** e.g. the hook that failed: `{hook: "install"}` (reference §4.6). */
-  data: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+  /** e.g. the hook that failed: `{hook: "install"}` (as Juju's uniter reports a hook error). */
+  data: z.record(settingsKey, z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
 });
 const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) })).max(100);
 /** A page of relation members or log lines: bounded, so no request grows with the model. */
@@ -19,10 +21,10 @@ export const agentRequests = {
   view: z.strictObject({}),
   'set-unit-status': z.strictObject({ unit, agent: status.optional(), workload: status.optional() }),
   'set-machine-status': z.strictObject({ status }),
-  'enter-scope': z.strictObject({ unit, relation: z.string().min(1), settings: z.record(z.string(), z.string()) }),
-  'leave-scope': z.strictObject({ unit, relation: z.string().min(1) }),
+  'enter-scope': z.strictObject({ unit, relation: relationKey, settings }),
+  'leave-scope': z.strictObject({ unit, relation: relationKey }),
   'read-settings': z.strictObject({ unit, relationId: z.int().min(0), of: unit }),
-  'write-settings': z.strictObject({ unit, relationId: z.int().min(0), changes: z.record(z.string(), z.string()) }),
+  'write-settings': z.strictObject({ unit, relationId: z.int().min(0), changes: settings }),
   'destroy-unit': z.strictObject({ unit }),
   'subordinate-dying': z.strictObject({ unit }),
   'unit-dead': z.strictObject({ unit }),
@@ -36,7 +38,7 @@ export const agentRequests = {
   /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
   'relation-units': z.strictObject({
     unit,
-    relation: z.string().min(1).max(500),
+    relation: relationKey,
     cursor: z.string().max(2000).optional(),
     limit: z.int().min(1).max(100).optional(),
   }),
@@ -45,7 +47,7 @@ export const agentRequests = {
   /** The unit's application's leader settings (leader-get): any unit may read them. */
   'leader-settings': z.strictObject({ unit }),
   /** relation-get --app: an application's bag in a relation the unit's application is in. */
-  'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: z.string().min(1).max(200) }),
+  'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: name }),
   /** status-set --application: the leader only. */
   'set-application-status': z.strictObject({ unit, status }),
   /** status-get --application: the leader only. */
@@ -57,31 +59,31 @@ export const agentRequests = {
   /** Everything a successful hook buffered (relation-set per relation, ports), in one transaction. */
   'commit-hook': z.strictObject({
     unit,
-    settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) })).max(100),
+    settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: settings })).max(100),
     ports: portChanges,
     /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
-    charmState: z.record(z.string().min(1).max(256), z.string().max(65_536).nullable()).optional(),
+    charmState: z.record(settingsKey, z.string().max(65_536).nullable()).optional(),
     /** application-version-set. */
     workloadVersion: z.string().max(1000).optional(),
     /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
-    leaderSettings: z.record(z.string().min(1).max(500), z.string().max(65_536)).optional(),
+    leaderSettings: settings.optional(),
     /** relation-set --app calls, merged per relation; refused unless the unit leads. */
     appSettings: z
-      .array(z.strictObject({ relationId: z.int().min(0), changes: z.record(z.string(), z.string()) }))
+      .array(z.strictObject({ relationId: z.int().min(0), changes: settings }))
       .max(100)
       .optional(),
   }),
   /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
-  'start-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/) }),
+  'start-task': z.strictObject({ unit, task }),
   /** action-log: one message, stored at once (`drover show-task` shows it while the action runs). */
-  'log-task': z.strictObject({ unit, task: z.string().regex(/^\d+$/), message: z.string().max(16_384) }),
+  'log-task': z.strictObject({ unit, task, message: z.string().max(16_384) }),
   /** The task ended: completed, or failed (exit status, action-fail) with a message. */
   'finish-task': z.strictObject({
     unit,
-    task: z.string().regex(/^\d+$/),
+    task,
     status: z.enum(['completed', 'failed']),
     message: z.string().max(16_384).optional(),
-    results: z.record(z.string(), z.unknown()),
+    results: storableRecord,
   }),
   /** The unit's charm state, read when a hook first calls state-get. */
   'unit-state': z.strictObject({ unit }),

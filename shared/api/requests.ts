@@ -1,15 +1,14 @@
 // The user API's requests, validated with zod by the API and typed for its clients (the CLI).
 // One schema per operation; the route is `POST /v1/<operation>` (status and stuck: GET).
 import { z } from 'zod';
+import { name, nameList, names, numericId, settings as keyValues, storableRecord } from './fields.js';
 
-const name = z.string().min(1).max(200);
-const names = z.array(name).min(1, { error: 'give at least one name' });
 const constraints = z.string().max(2000);
-const keyValues = z.record(z.string(), z.string());
 /** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
 const list = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s !== ''));
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s !== ''))
+  .pipe(nameList);
 
 const charm = z.strictObject({
   metadata: z.string().min(1, { error: 'metadata.yaml is empty' }),
@@ -36,11 +35,11 @@ export const requests = {
     constraints: constraints.optional(),
     config: keyValues.optional(),
     numUnits: z.int().min(0).max(10_000).optional(),
-    to: z.array(name).optional(),
+    to: nameList.optional(),
   }),
   /** upgrade-charm (refresh): the application takes a new revision of its charm. */
   'upgrade-charm': z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() }),
-  'add-unit': z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: z.array(name).optional() }),
+  'add-unit': z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() }),
   'add-machine': z.strictObject({
     count: z.int().min(1).max(1000).optional(),
     series: name.optional(),
@@ -57,8 +56,8 @@ export const requests = {
   'set-model-constraints': z.strictObject({ constraints }),
   'get-model-constraints': z.strictObject({}),
   /** Without set or reset: the model's config as it is (every key, its value and source). */
-  'model-config': z.strictObject({ set: keyValues.optional(), reset: z.array(name).optional() }),
-  config: z.strictObject({ application: name, set: keyValues.optional(), reset: z.array(name).optional() }),
+  'model-config': z.strictObject({ set: keyValues.optional(), reset: nameList.optional() }),
+  config: z.strictObject({ application: name, set: keyValues.optional(), reset: nameList.optional() }),
   resolved: z.union([
     z.strictObject({ units: names, noRetry: z.boolean().optional() }),
     z.strictObject({ machine: name, constraints: constraints.optional() }),
@@ -92,7 +91,7 @@ export const requests = {
   run: z.strictObject({
     units: z.array(name).min(1, { error: 'no unit specified' }).max(40),
     action: name,
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    parameters: storableRecord.optional(),
   }),
   /** `drover exec`: the command on every unit named or of the applications named. */
   exec: z.strictObject({
@@ -105,15 +104,12 @@ export const requests = {
   }),
   /** `drover cancel-task <id>...`: pending tasks become cancelled. */
   'cancel-task': z.strictObject({
-    ids: z
-      .array(z.string().regex(/^\d+$/, { error: 'task id must be a number' }))
-      .min(1)
-      .max(100),
+    ids: z.array(numericId('task')).min(1).max(100),
   }),
   /** `GET /v1/show-task?id=2`. */
-  'show-task': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'task id must be a number' }) }),
+  'show-task': z.strictObject({ id: numericId('task') }),
   /** `GET /v1/show-operation?id=1`. */
-  'show-operation': z.strictObject({ id: z.string().regex(/^\d+$/, { error: 'operation id must be a number' }) }),
+  'show-operation': z.strictObject({ id: numericId('operation') }),
   /** `GET /v1/operations?limit=50`: the latest operations, newest first. */
   operations: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
@@ -139,6 +135,12 @@ export interface ErrorBody {
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
+      // A bad key of a record (an empty settings key): name the key and say what is wrong with it.
+      if (issue.code === 'invalid_key') {
+        const key = JSON.stringify(String(issue.path.at(-1)));
+        const where = issue.path.slice(0, -1).join('.');
+        return `${where ? `"${where}" ` : ''}key ${key}: ${issue.issues.map((i) => i.message).join('; ')}`;
+      }
       const path = issue.path.join('.');
       return path ? `"${path}": ${issue.message}` : issue.message;
     })

@@ -1,5 +1,5 @@
-// A charm directory as a tar.gz, the form `deploy` uploads and agents download (DESIGN "Charms":
-// a directory with metadata.yaml, config.yaml and executable hooks/<name>). A small ustar
+// A charm directory as a tar.gz, the form `deploy` uploads and agents download (docs/architecture.md,
+// "Charms": a directory with metadata.yaml, config.yaml and executable hooks/<name>). A small ustar
 // reader and writer on node:zlib: hooks must keep their executable bits, and neither the
 // controller nor an agent should depend on a `tar` binary.
 //

@@ -1,6 +1,6 @@
 // drover's `blocked-by`: for every entity that is Dying, what still holds it, in words, so that a
 // user never has to guess why something does not go away (users' first complaint about Juju:
-// reference §8.1 "units/applications stuck dying").
+// "Troubleshooting removals", https://discourse.juju.is/t/troubleshooting-removals/1185).
 import type { Application, Machine, Relation, Unit } from './entities.js';
 
 const list = (names: string[], max = 5) =>

@@ -1,7 +1,7 @@
 // Charm metadata (metadata.yaml) and configuration schema (config.yaml), read the way Juju's
-// juju/charm package reads them, plus drover's `required: true` on endpoints (from the seeds'
-// required-relations proposal). Every error names the file and the field, so a charm author can
-// fix the charm without reading drover's source.
+// juju/charm package reads them, plus drover's `required: true` on endpoints (from Juju's 2011
+// required-relations-proposal.txt, docs/lifecycle-rules.md's Sources). Every error names the file
+// and the field, so a charm author can fix the charm without reading drover's source.
 import { parseYaml } from './yaml.js';
 import { z } from 'zod';
 import { parseActions, type Actions } from './actions.js';
@@ -232,8 +232,8 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
   );
 
   const subordinate = raw.subordinate ?? false;
-  // A subordinate is placed only through a container-scoped relation to a principal (seed proposal,
-  // "Subordinate services"), so it must be able to require one.
+  // A subordinate is placed only through a container-scoped relation to a principal
+  // (required-relations-proposal.txt, "Subordinate services"), so it must be able to require one.
   if (subordinate && !endpoints.some((e) => e.role === 'requirer' && e.scope === 'container')) {
     throw invalidArgument(`${METADATA}: subordinate charm "${charm}" lacks "requires" relation with container scope`);
   }
@@ -343,9 +343,11 @@ function parseConfigValue(key: string, type: ConfigType, raw: string): ConfigVal
 }
 
 /**
- * Juju's deploy-time series choice (reference §3 rule 2, without --force): the requested series if
- * the charm supports it; else the model's default series if the charm supports it; else the
- * charm's first listed series. A charm that lists no series runs on whatever was asked for.
+ * Juju's deploy-time series choice (without --force,
+ * https://github.com/juju/juju/blob/2.9/cmd/juju/application/deployer/series_selector.go): the
+ * requested series if the charm supports it; else the model's default series if the charm
+ * supports it; else the charm's first listed series. A charm that lists no series runs on
+ * whatever was asked for.
  */
 export function chooseSeries(meta: CharmMeta, requested?: string, defaultSeries?: string): string {
   const supported = meta.series;

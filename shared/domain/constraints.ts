@@ -64,6 +64,11 @@ const KIND: Record<ConstraintKey, Kind> = {
 };
 
 const ALIASES: Record<string, ConstraintKey> = { 'cpu-cores': 'cores' };
+
+// Every lookup by a name or value the user typed goes through this: a plain object also answers
+// for the names it inherits (`constructor`, `__proto__`, `toString`), which are no constraint,
+// no size suffix and no boolean.
+const own = <V>(table: Record<string, V>, name: string): V | undefined => (Object.hasOwn(table, name) ? table[name] : undefined);
 const ARCHES = new Set(['amd64', 'arm64', 'ppc64el', 's390x', 'riscv64']);
 const CONTAINERS = new Set(['lxd', 'kvm', 'none']);
 const SIZE_SUFFIX: Record<string, number> = { M: 1, G: 1024, T: 1024 ** 2, P: 1024 ** 3 };
@@ -95,7 +100,7 @@ class Reason {
 
 function parseSize(raw: string): number {
   if (raw === '') return 0;
-  const mult = SIZE_SUFFIX[raw.slice(-1)];
+  const mult = own(SIZE_SUFFIX, raw.slice(-1));
   const num = mult === undefined ? raw : raw.slice(0, -1);
   const value = FLOAT.test(num) ? Number(num) * (mult ?? 1) : NaN;
   // `|| 0` turns -0 (from "-0") into 0; the safe-integer cap keeps MiB exact in JS numbers.
@@ -122,7 +127,7 @@ function parseValue(key: ConstraintKey, raw: string): Constraints[ConstraintKey]
     case 'int':
       return parseUint(raw);
     case 'bool': {
-      const b = BOOLS[raw];
+      const b = own(BOOLS, raw);
       if (b === undefined) throw new Reason(`must be 'true' or 'false'`);
       return b;
     }
@@ -155,14 +160,14 @@ function splitItems(arg: string): string[] {
 }
 
 export function parseConstraints(args: string | string[]): Constraints {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const arg of typeof args === 'string' ? [args] : args) {
     for (const item of splitItems(arg)) {
       const eq = item.indexOf('=');
       if (eq <= 0) throw invalidArgument(`malformed constraint ${quote(item)}`);
       const name = item.slice(0, eq);
       const raw = item.slice(eq + 1);
-      const key: ConstraintKey | undefined = ALIASES[name] ?? (name in KIND ? (name as ConstraintKey) : undefined);
+      const key: ConstraintKey | undefined = own(ALIASES, name) ?? (Object.hasOwn(KIND, name) ? (name as ConstraintKey) : undefined);
       if (key === undefined) throw invalidArgument(`unknown constraint ${quote(name)}`);
       // Juju quirk: an empty allocate-public-ip is ignored outright (no value, no duplicate check).
       if (key === 'allocate-public-ip' && raw === '') continue;
@@ -176,7 +181,8 @@ export function parseConstraints(args: string | string[]): Constraints {
       }
     }
   }
-  return out as Constraints;
+  // A plain object again: callers compare and serialise it like any other.
+  return { ...out } as Constraints;
 }
 
 function formatValue(key: ConstraintKey, value: NonNullable<Constraints[ConstraintKey]>): string {

@@ -1,6 +1,8 @@
-// Port ranges as open-port and close-port take them (reference §4.4): `<port>[/<protocol>]`,
-// `<from>-<to>[/<protocol>]` or `icmp`; the protocol defaults to tcp. A unit's open ports are kept
-// in their canonical spelling (`80/tcp`, `8000-8080/udp`, `icmp`) so equal ranges compare equal.
+// Port ranges as open-port and close-port take them (Juju's open-port,
+// https://github.com/juju/juju/blob/2.9/worker/uniter/runner/jujuc/ports.go):
+// `<port>[/<protocol>]`, `<from>-<to>[/<protocol>]` or `icmp`; the protocol defaults to tcp. A
+// unit's open ports are kept in their canonical spelling (`80/tcp`, `8000-8080/udp`, `icmp`) so
+// equal ranges compare equal.
 import { invalidArgument } from './errors.js';
 
 export interface PortRange {

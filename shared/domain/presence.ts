@@ -1,8 +1,9 @@
-// Agent presence (reference §5.2): an agent that has fallen silent shows as `lost` (units) or
-// `down` (machines). Like Juju, drover computes this when status is read, from when the machine's
-// agent was last seen on the agent API; it is never stored in the entity, so an agent that speaks
-// again is back at once and nobody has to "un-lose" it (python-libjuju's #991 showed `idle` for
-// lost agents because it read a stored status).
+// Agent presence (as Juju 2.9's
+// https://github.com/juju/juju/blob/2.9/apiserver/common/unitstatus.go shows it): an agent that has
+// fallen silent shows as `lost` (units) or `down` (machines). Like Juju, drover computes this when
+// status is read, from when the machine's agent was last seen on the agent API; it is never stored
+// in the entity, so an agent that speaks again is back at once and nobody has to "un-lose" it
+// (python-libjuju's #991 showed `idle` for lost agents because it read a stored status).
 //
 // Units run inside their machine's agent process, so a unit's agent is as present as its
 // machine's: one "last seen" per machine covers both.

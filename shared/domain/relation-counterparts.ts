@@ -1,4 +1,4 @@
-// Who observes whom in a relation (charms-in-action, "Relations in depth"): "Each provider unit
+// Who observes whom in a relation (charms-in-action.txt, "Relations in depth"): "Each provider unit
 // observes every requirer unit; each requirer unit observes every provider unit; each peer unit
 // observes every other peer unit." A container-scoped relation has one scope per principal, so
 // there only the units deployed alongside one another see each other.

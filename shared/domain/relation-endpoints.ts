@@ -1,6 +1,7 @@
 // Endpoint inference for `relate`, after Juju's State.InferEndpoints and the checks of
-// State.AddRelation that depend only on the two applications (reference §1.2 Relations, §3 rule 4).
-// Limits and duplicates need the existing relations, so the state layer checks those.
+// State.AddRelation that depend only on the two applications
+// (https://github.com/juju/juju/blob/2.9/state/state.go). Limits and duplicates need the existing
+// relations, so the state layer checks those.
 import type { Endpoint, Role, Scope } from './charm.js';
 import { DroverError, invalidArgument } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
@@ -30,7 +31,7 @@ export function parseEndpointArg(arg: string): { application: string; endpoint?:
   return endpoint === undefined ? { application } : { application, endpoint };
 }
 
-// Canonical order (lifecycles seed: "a sequence of endpoint pairs sorted by role"): requirer,
+// Canonical order (lifecycles.txt: "a sequence of endpoint pairs sorted by role"): requirer,
 // provider, peer; ties broken by `app:endpoint`, compared bytewise as Juju does.
 const ROLE_ORDER: Record<Role, number> = { requirer: 0, provider: 1, peer: 2 };
 const label = (ep: RelationEndpoint) => `${ep.application}:${ep.name}`;
@@ -124,7 +125,7 @@ function pairCandidates(sides: Side[]): RelationEndpoint[][] {
 function pick(args: string[], candidates: RelationEndpoint[][]): RelationEndpoint[] {
   if (candidates.length === 0) throw invalidArgument('no relations found');
   if (candidates.length === 1) return candidates[0] as RelationEndpoint[];
-  // Explicit interface matches win over the implicit juju-info (seed proposal: juju-info is the fallback).
+  // Explicit interface matches win over the implicit juju-info (required-relations-proposal.txt: juju-info is the fallback).
   const explicit = candidates.filter((c) => !c.some(isImplicit));
   if (explicit.length === 1) return explicit[0] as RelationEndpoint[];
   const options = candidates.map((c) => `"${relationKey(c)}"`).join('; ');

@@ -1,4 +1,5 @@
-// The status document: Juju 2.9's `juju status --format=json` keys (reference §5), built from a
+// The status document: Juju 2.9's `juju status --format=json` keys
+// (https://github.com/juju/juju/blob/2.9/cmd/juju/status/formatted.go), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
 import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';

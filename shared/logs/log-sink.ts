@@ -1,6 +1,6 @@
 // The controller's log of what agents report (hook output, juju-log, the agents' own messages),
-// which `drover debug-log` reads. charms-in-action: a hook's "output is written to the unit
-// agent's log"; reference §4.3: "Hook stdout/stderr go to the unit log (visible via debug-log)".
+// which `drover debug-log` reads. charms-in-action.txt: a hook's "output is written to the unit
+// agent's log", which in Juju is what `juju debug-log` shows.
 //
 // A port with two homes: locally a file under the controller's data directory
 // (file-log-sink.ts); on AWS the API function writes each record as a line on its stdout, which

@@ -28,7 +28,7 @@ async function existingMachines(store: Store, ids: string[]): Promise<string[]> 
 
 /**
  * The machines of every unit of an application, a page at a time. No existence check: a machine
- * cannot be removed while a unit is assigned to it (lifecycles seed), and a subordinate lives
+ * cannot be removed while a unit is assigned to it (lifecycles.txt), and a subordinate lives
  * on its principal's machine.
  */
 async function* machinesOfApplication(store: Store, application: string): AsyncGenerator<string[]> {

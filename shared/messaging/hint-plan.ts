@@ -1,7 +1,7 @@
 // Pure: from one stream record's images, what hint to send and whose machines to look up.
 // No I/O here; shared/messaging/affected-machines.ts turns the lookups into machine ids.
 //
-// The rules follow the agents' responsibilities (lifecycles seed, "Agents"): a machine agent
+// The rules follow the agents' responsibilities (lifecycles.txt, "Agents"): a machine agent
 // watches its machine and the units on it; a unit agent watches its application (Dying, config),
 // the relations of its application (enter scope when Alive, leave when Dying), and the scopes
 // and settings of the relations it is in. Changes no agent acts on send nothing: a status an

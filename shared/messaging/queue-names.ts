@@ -1,6 +1,6 @@
 // Queue names, spelled here and nowhere else. Every name starts `drover-<controller>-`, so an
 // IAM policy can grant the controller its queues by prefix, and each machine agent exactly its
-// own queue by full name (DESIGN: agents are least-privileged).
+// own queue by full name (docs/architecture.md, 'Agents are least-privileged').
 import { createHash } from 'node:crypto';
 
 /** SQS: 1–80 characters, alphanumerics, hyphens and underscores. */

@@ -1,5 +1,5 @@
-// The periodic full reconcile: the resync that covers lost or failed stream records (DESIGN
-// "State is the truth; messages are hints"), and the only place strays are found.
+// The periodic full reconcile: the resync that covers lost or failed stream records (docs/architecture.md,
+// 'State is the truth; messages are hints'), and the only place strays are found.
 //
 // what-we-run-and-why.txt: the provisioner makes sure "that non-Dead machine entities in state
 // have agents running on live instances; and ... that Dead machines, and stray instances, are

@@ -4,8 +4,9 @@
 // lifecycles.txt, the JobManageEnviron agent's responsibilities:
 // - "detecting Alive machines without instance IDs and provisioning provider instances to run
 //   their agents";
-// - "detecting non-Alive machines without instance IDs and removing them" (reference §1.2
-//   Machines rule 10: a Dying machine that was never provisioned is set Dead, then removed);
+// - "detecting non-Alive machines without instance IDs and removing them" (as Juju 2.9's
+//   worker/provisioner/provisioner_task.go does: a Dying machine that was never provisioned is
+//   set Dead, then removed);
 // - "detecting Dead machines with instance IDs, decommissioning the instance, and removing the
 //   machine".
 // A Dying machine with an instance is its own agent's to set Dead ("Once a machine has been set

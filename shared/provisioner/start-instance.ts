@@ -1,7 +1,8 @@
-// StartInstance with the provisioner's automatic retries (reference §2.4: "10 attempts at 10 s"
-// in Juju 2.9). Transient errors (capacity, throttling) are retried; any other error is the
-// user's to fix, so it ends the attempt at once. Between retries the machine is read again: if
-// it was destroyed or provisioned by someone else meanwhile, retrying is pointless.
+// StartInstance with the provisioner's automatic retries (10 attempts at 10 s in Juju 2.9:
+// https://github.com/juju/juju/blob/2.9/worker/provisioner/provisioner_task.go). Transient errors
+// (capacity, throttling) are retried; any other error is the user's to fix, so it ends the attempt
+// at once. Between retries the machine is read again: if it was destroyed or provisioned by someone
+// else meanwhile, retrying is pointless.
 import type { Machine } from '../domain/entities.js';
 import { ProviderError, type InstanceInfo, type StartInstanceRequest } from '../provider/provider.js';
 import { getMachine } from '../state/reads.js';

@@ -2,6 +2,7 @@
 import { configDefaults, parseConfigValues } from '../domain/charm.js';
 import type { Application, ConfigValue } from '../domain/entities.js';
 import { invalidArgument, notAlive, notFound } from '../domain/errors.js';
+import { checkConfigSize } from '../domain/item-size.js';
 import { done, refs } from '../domain/plan.js';
 import { getApplication } from './reads.js';
 import { runOperation } from './run-operation.js';
@@ -39,6 +40,7 @@ export async function setApplicationConfig(
       else next[key] = fallback;
     }
     if (sameConfig(next, app.config)) return done({ changed: false });
+    checkConfigSize(next, name);
     return {
       changes: [
         {

@@ -1,8 +1,8 @@
-// What a successful hook changed, committed in one transaction (reference §4.5: "Buffered and
-// committed atomically when the hook exits 0 (2.9 HookContext.Flush → single CommitHookChanges
-// call): relation unit settings ... port opens/closes"), and, as Juju 3's Flush does, the unit's
-// charm state (state-set/state-delete) and workload version (application-version-set). Either
-// every change of the hook is seen, or none is.
+// What a successful hook changed, committed in one transaction (as Juju 2.9's HookContext.Flush
+// commits relation settings and port changes in one CommitHookChanges call when the hook exits 0:
+// https://github.com/juju/juju/blob/2.9/worker/uniter/runner/context/context.go), and, as Juju 3's
+// Flush does, the unit's charm state (state-set/state-delete) and workload version
+// (application-version-set). Either every change of the hook is seen, or none is.
 import type { Change } from '../domain/plan.js';
 import { planWriteSettings } from '../domain/plans/relation-settings.js';
 import { planSetUnitPorts, type PortChange } from '../domain/plans/unit-ports.js';

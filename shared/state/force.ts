@@ -1,4 +1,4 @@
-// `--force` for units, machines and applications: the seeds' "future plans" ("a --force flag to
+// `--force` for units, machines and applications: lifecycles.txt's "future plans" ("a --force flag to
 // destroy-unit (and destroy-machine?) that forcibly sets an entity to Dead while maintaining
 // consistency and sanity across all references"), as Juju 2.6+ has it. Each step is one of the
 // ordinary transactions, so every reference and count stays consistent, and each is idempotent,

@@ -26,7 +26,7 @@ export async function recordProvisioningError(
   );
 }
 
-/** `retry-provisioning <machine>`, and `resolved <machine> [--constraints "..."]` from the seeds. */
+/** `retry-provisioning <machine>`, and `resolved <machine> [--constraints "..."]` from what-we-run-and-why.txt. */
 export async function retryProvisioning(store: Store, machineId: string, constraints?: Constraints): Promise<void> {
   await runOperation(store, `cannot retry provisioning of machine ${machineId}`, async () =>
     planRetryProvisioning(machineId, await getMachine(store, machineId), store.now().toISOString(), constraints),

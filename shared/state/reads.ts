@@ -4,6 +4,7 @@ import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb
 import type { EntityRef } from '../domain/plan.js';
 import type { UnitCharmState } from '../domain/plans/unit-state.js';
 import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
+import { invalidArgument } from '../domain/errors.js';
 import { fromItem } from './codec.js';
 import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
 import { cacheId } from './snapshot-cache.js';
@@ -108,7 +109,27 @@ export interface Page<T> {
 }
 
 const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
-const decodeCursor = (cursor?: string) => (cursor ? JSON.parse(Buffer.from(cursor, 'base64url').toString()) : undefined);
+/**
+ * The key a cursor was made from. Cursors travel through clients (an agent's relation-units
+ * pages), so one may come back garbled or made up: anything that is not a key this query could
+ * have ended a page at is refused as bad input, before DynamoDB sees it.
+ */
+function decodeCursor(cursor: string | undefined, belongs: (key: Record<string, string>) => boolean): Record<string, string> | undefined {
+  if (!cursor) return undefined;
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+  } catch {
+    key = undefined;
+  }
+  const isKey = key !== null && typeof key === 'object' && !Array.isArray(key) && Object.values(key).every((v) => typeof v === 'string');
+  if (!isKey || !belongs(key as Record<string, string>))
+    throw invalidArgument('invalid cursor: pass back the cursor of the previous page unchanged, or none to start from the first page');
+  return key as Record<string, string>;
+}
+
+const hasExactly = (key: Record<string, string>, names: string[]) =>
+  Object.keys(key).length === names.length && names.every((n) => Object.hasOwn(key, n));
 
 /** Lists the references of one collection of the byCollection index, a page at a time. */
 export async function listCollection(
@@ -124,7 +145,10 @@ export async function listCollection(
       ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
       ExpressionAttributeValues: { ':pk': collection },
       Limit: options.limit,
-      ExclusiveStartKey: decodeCursor(options.cursor),
+      ExclusiveStartKey: decodeCursor(
+        options.cursor,
+        (key) => hasExactly(key, [ATTR.pk, ATTR.sk, ATTR.collectionPk, ATTR.collectionSk]) && key[ATTR.collectionPk] === collection,
+      ),
     }),
   );
   const items = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).filter((r): r is EntityRef => r !== undefined);
@@ -150,15 +174,19 @@ export async function listScope(
   relationKey: string,
   options: { limit?: number; cursor?: string } = {},
 ): Promise<Page<ScopeMember>> {
+  const pk = keyOf(store.model, { kind: 'relation', key: relationKey }).pk;
   const out = await store.doc.send(
     new QueryCommand({
       TableName: store.table,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': keyOf(store.model, { kind: 'relation', key: relationKey }).pk, ':prefix': SCOPE_SK_PREFIX },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': SCOPE_SK_PREFIX },
       ConsistentRead: true,
       Limit: options.limit,
-      ExclusiveStartKey: decodeCursor(options.cursor),
+      ExclusiveStartKey: decodeCursor(
+        options.cursor,
+        (key) => hasExactly(key, [ATTR.pk, ATTR.sk]) && key[ATTR.pk] === pk && key[ATTR.sk]!.startsWith(SCOPE_SK_PREFIX),
+      ),
     }),
   );
   const items = (out.Items ?? []).map((i) => fromItem<ScopeMember>(i));

@@ -1,5 +1,6 @@
-// A unit's settings in a relation. They outlive the unit's departure and the relation itself,
-// until the relation's "settings" cleanup deletes them (reference §1.2 Relations 6).
+// A unit's settings in a relation. They outlive the unit's departure and the relation itself, until
+// the relation's "settings" cleanup deletes them (Juju's
+// https://github.com/juju/juju/blob/2.9/state/cleanup_test.go TestCleanupRelationSettings).
 import { planWriteSettings, settingsNotFound, type SettingsResult } from '../domain/plans/relation-settings.js';
 import { getSettings } from './reads.js';
 import { relationLabel } from './relation-reads.js';

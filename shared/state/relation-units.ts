@@ -1,7 +1,7 @@
 // The units a unit's agent observes in a relation, with the versions of their settings: a unit
 // agent runs -joined for a member it has not seen, -changed when a member's version moved past the
-// one it last ran -changed for, and -departed for one that is gone (charms-in-action, "Relation
-// hooks"). Read a page at a time, so a relation of 100k units never makes one large request.
+// one it last ran -changed for, and -departed for one that is gone (charms-in-action.txt,
+// "Relation hooks"). Read a page at a time, so a relation of 100k units never makes one large request.
 import type { Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import { containerCandidates, counterpartApplications, isCounterpart } from '../domain/relation-counterparts.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';

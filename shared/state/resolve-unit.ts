@@ -1,7 +1,8 @@
 // `resolved <unit> [--no-retry]`: the user's answer to a hook error. charms-in-action.txt: "If it
 // returns a non-zero exit code, the agent enters an error state and awaits resolution". Juju 2.x
-// (reference §4.6): the default re-runs the failed hook (retry-hooks); --no-retry treats it as
-// done (no-hooks). The agent clears the mode when it acts on it.
+// (https://github.com/juju/juju/blob/2.9/state/unit.go SetResolved): the default re-runs the failed
+// hook (retry-hooks); --no-retry treats it as done (no-hooks). The agent clears the mode when it
+// acts on it.
 import type { ResolvedMode } from '../domain/entities.js';
 import { DroverError, notFound } from '../domain/errors.js';
 import { refs } from '../domain/plan.js';

@@ -18,6 +18,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Plan } from '../domain/plan.js';
 import { DroverError } from '../domain/errors.js';
 import { commit, InconsistentPlanError } from './commit.js';
+import { isItemTooLarge, itemTooLarge } from './item-too-large.js';
 import { Speculation } from './snapshot-cache.js';
 import type { Store } from './store.js';
 
@@ -99,6 +100,8 @@ async function speculate<T>(store: Store, description: string, attempt: Attempt<
 }
 
 function rethrowUnlessCancelled(e: unknown, description: string) {
+  // Too much data is the client's to fix, not a bug: a 400 that says so (item-too-large.ts).
+  if (isItemTooLarge(e)) throw itemTooLarge(description);
   const codes = cancellationCodes(e);
   if (!codes) throw e;
   if (codes.some((c) => BUG_REASONS.has(c))) {

@@ -418,6 +418,17 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
+  it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (issue 11, #11)', async () => {
+    await ctl.logs.append([
+      record('unit-mysql-0', 1, 'INFO', 'done\nunit-mysql-1: 10:07:01 ERROR juju.worker.uniter forged\x1b[2J'),
+      record('machine-0', 2, 'INFO', 'tab\there'),
+    ]);
+    expect((await ok('debug-log', '--no-tail')).stdout).toBe(
+      'unit-mysql-0: 10:07:01 INFO juju.worker.uniter done\\nunit-mysql-1: 10:07:01 ERROR juju.worker.uniter forged\\x1b[2J\n' +
+        'machine-0: 10:07:02 INFO juju.worker.uniter tab\\there\n',
+    );
+  });
+
   it('debug-log follows the log until interrupted', async () => {
     await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
     const stop = new AbortController();

@@ -81,6 +81,26 @@ describe('user API', () => {
     await expectRejected('POST', '/v1/add-unit', { application: 'mysql', count: 0 }, 400, /"count"/);
   });
 
+  it('constraints named or valued like built-in object properties are refused, not stored (issue 11, #8)', async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 0 });
+    await expectRejected(
+      'POST',
+      '/v1/set-constraints',
+      { application: 'mysql', constraints: 'constructor=1' },
+      400,
+      'unknown constraint "constructor"',
+    );
+    await expectRejected(
+      'POST',
+      '/v1/set-constraints',
+      { application: 'mysql', constraints: 'allocate-public-ip=__proto__' },
+      400,
+      `bad "allocate-public-ip" constraint: must be 'true' or 'false'`,
+    );
+    await expectRejected('POST', '/v1/set-model-constraints', { constraints: '__proto__=1' }, 400, 'unknown constraint "__proto__"');
+    expect((await call('POST', '/v1/get-constraints', { application: 'mysql' })).body).toEqual({ constraints: 'arch=amd64' });
+  });
+
   it("a conflict with state gets 409 with Juju's message", async () => {
     await call('POST', '/v1/deploy', { charm: { metadata: MYSQL } });
     await expectRejected(

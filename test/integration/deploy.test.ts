@@ -120,7 +120,9 @@ describe('constraints', () => {
   });
 
   it('a unit number is never reused, not even after redeploying under the same name', async () => {
-    // Sequences outlive the application (reference §1.2 Units rule 7).
+    // Sequences outlive the application (Juju's
+    // https://github.com/juju/juju/blob/2.9/state/application_test.go
+    // TestSequenceUnitIdsAfterDestroy).
     const a = await deploy(store, { charm: charms.mysql, numUnits: 2 });
     expect(a.units).toEqual(['mysql/0', 'mysql/1']);
     const b = await addUnits(store, 'mysql');

@@ -1,5 +1,6 @@
 // Agent presence against DynamoDB Local: the API records "last seen" on agent requests, at most
-// once per write interval; status computes lost/down from it at read time (reference §5.2); and
+// once per write interval; status computes lost/down from it at read time (as Juju 2.9 does:
+// https://github.com/juju/juju/blob/2.9/apiserver/common/unitstatus.go); and
 // the presence items' stream records cost the stream consumers no work.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
-// The local stream poller keeps the Lambda event source mapping contract (DESIGN.md, "One code
-// path, two homes"): the handlers that run on Lambda run locally unchanged, fed the same events.
+// The local stream poller keeps the Lambda event source mapping contract (docs/architecture.md,
+// 'The stream contract'): the handlers that run on Lambda run locally unchanged, fed the same events.
 // Each test has its own table, hence its own stream, in the run's DynamoDB Local.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

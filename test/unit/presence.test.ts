@@ -1,5 +1,6 @@
-// Agent presence (reference §5.2): computed when status is read, from when the machine's agent was
-// last seen, never stored.
+// Agent presence (as Juju 2.9's
+// https://github.com/juju/juju/blob/2.9/apiserver/common/unitstatus.go shows it): computed when
+// status is read, from when the machine's agent was last seen, never stored.
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_AGENT_LOST_AFTER_SECONDS,

@@ -40,7 +40,8 @@ requires:
 `,
   // A subordinate that only wants to sit next to any principal.
   ntp: 'name: ntp\nsubordinate: true\nrequires:\n  info: {interface: juju-info, scope: container}\n',
-  // Two subordinates that talk inside their principal's container (seed proposal, "contained").
+  // Two subordinates that talk inside their principal's container (required-relations-proposal.txt,
+  // "contained").
   'log-shipper': `name: log-shipper
 subordinate: true
 requires:

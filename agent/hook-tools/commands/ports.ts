@@ -1,7 +1,8 @@
 // open-port / close-port <port>[/<protocol>] | <from>-<to>[/<protocol>] | icmp: "marks the
 // supplied port/protocol as ready to open when the service is exposed" (and the reverse).
-// Buffered and committed with the hook's other changes when it succeeds (reference §4.5, the
-// 2.x behaviour; the seed's 1.x "not actually sandboxed" note is lp:1089304).
+// Buffered and committed with the hook's other changes when it succeeds, as Juju 2.x's
+// HookContext.Flush does (https://github.com/juju/juju/blob/2.9/worker/uniter/runner/context/context.go).
+// Juju 1 acted on state at once: charms-in-action.txt's "not actually sandboxed" note, lp:1089304.
 import { DroverError } from '../../../shared/domain/errors.js';
 import { canonicalPortRange } from '../../../shared/domain/port-ranges.js';
 import { parseFlags, stringFlag } from '../flags.js';

@@ -1,5 +1,6 @@
 // status-set <maintenance|blocked|waiting|active> [message] and status-get [--include-data]:
-// the workload status, "as Juju shows them" (reference §4.4, §4.7). status-set applies at once.
+// the workload status, "as Juju shows them" (Juju's status-set and status-get:
+// https://github.com/juju/juju/tree/2.9/worker/uniter/runner/jujuc). status-set applies at once.
 import { boolFlag, parseFlags } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';

@@ -1,6 +1,6 @@
 // The machine agent's credential, as state keeps it: only its hash, set by the provisioner while
-// it provisions the machine (DESIGN "Agents are least-privileged": "Each machine agent gets its
-// own credential at provisioning (stored hashed)").
+// it provisions the machine (docs/architecture.md, 'Agents are least-privileged': each machine agent
+// gets its own credential at provisioning, stored hashed).
 //
 // The hash is tied to a provisioning attempt: a provisioner holding an old snapshot of the
 // machine (a retry-provisioning happened since) must not replace the credential of the current

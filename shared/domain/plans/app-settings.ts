@@ -7,6 +7,7 @@ import { DroverError } from '../errors.js';
 import type { Lease } from '../leadership.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { applySettingsChanges, sameSettings } from './relation-settings.js';
+import { checkSettingsSize } from '../item-size.js';
 
 export interface AppSettings {
   relationId: number;
@@ -51,6 +52,7 @@ export function planWriteAppSettings(
   if (current ? sameSettings(settings, current.settings) : Object.keys(settings).length === 0) {
     return { changes: checks, result: { version: current?.version ?? 0 } };
   }
+  checkSettingsSize(settings, `the settings of application "${target.application}" in relation ${target.relationId}`);
   const ref = refs.appSettings(target.relationId, target.application);
   if (!current) {
     const value: AppSettings = {

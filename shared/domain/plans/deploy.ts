@@ -3,6 +3,7 @@
 // lifecycles.txt: "Services with duplicate names are not allowed"; death-and-destruction.txt:
 // a user "may not create new services with the same name ... until those entities have finally
 // been removed" — the create asserts that no item (Alive or Dying) holds the name.
+import { checkConfigSize } from '../item-size.js';
 import { chooseSeries, configDefaults, parseConfigValues, type CharmMeta } from '../charm.js';
 import { formatCharmUrl } from '../charm-url.js';
 import { isEmptyConstraints, type Constraints } from '../constraints.js';
@@ -66,6 +67,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   }
   const series = chooseSeries(intent.charm, intent.series, model.defaultSeries);
   const config = { ...configDefaults(intent.charm), ...parseConfigValues(intent.charm, intent.config ?? {}) };
+  checkConfigSize(config, name);
   // Juju records an arch at deploy: the model's, or amd64.
   const constraints: Constraints = subordinate ? {} : { ...intent.constraints };
   if (!subordinate && constraints.arch === undefined) constraints.arch = model.constraints.arch || 'amd64';

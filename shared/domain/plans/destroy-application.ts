@@ -9,12 +9,12 @@
 // the service to Dying and decrement its relation count by the value of the removal counter.
 // Otherwise, remove the service immediately".
 //
-// Two bounds the seed does not have to care about (mgo/txn had neither):
+// Two bounds the document does not have to care about (mgo/txn had neither):
 // - A DynamoDB transaction touches each item once, so two relations released towards the same
 //   counterpart application cannot share a transaction; and no transaction may grow with the
 //   number of relations. When either would happen, a transaction first destroys a batch of the
 //   relations while the application stays Alive (exactly as remove-relation would), and the
-//   operation plans again; the last transaction is the seed's, whole.
+//   operation plans again; the last transaction is the document's, whole.
 // - "the UAs for each unit of a service set their corresponding units to Dying ... we can't use
 //   mgo/txn to do a bulk update of 100k units": the units are never touched here; a 'units'
 //   cleanup, written in the same transaction, destroys them in batches.

@@ -30,7 +30,8 @@ export interface DestroyRelationResult {
 export function planDestroyRelation(snapshot: DestroyRelationSnapshot, target: RelationTarget, now: string): Plan<DestroyRelationResult> {
   const relation = findRelation(snapshot.candidates, target);
   const { key, id } = relation;
-  // Peer relations are created with the application and die with it (reference §1.2 Relations 2).
+  // Peer relations are created with the application and die with it (Juju's
+  // https://github.com/juju/juju/blob/2.9/state/relation_test.go).
   if (relation.endpoints.length === 1) throw invalidArgument(`cannot destroy relation "${key}": is a peer relation`);
   if (relation.life !== 'alive') return done({ key, id, outcome: 'unchanged' });
 

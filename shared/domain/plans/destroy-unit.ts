@@ -68,7 +68,8 @@ export function planDestroyUnit(snapshot: DestroyUnitSnapshot, intent: DestroyUn
 
 /**
  * what-we-run-and-why.txt: "a unit assigned to a machine that has not been provisioned can be
- * removed directly by calling destroy-unit". As in Juju 2.9 (reference §1.2 Units rule 2): a
+ * removed directly by calling destroy-unit". As in Juju 2.9 (state/unit.go DestroyUnitOperation,
+ * https://github.com/juju/juju/blob/2.9/state/unit_test.go TestShortCircuitDestroyUnit): a
  * principal whose agent never started, with no subordinates and no relation scopes, has nothing
  * that could still need it, so it is removed at once rather than set Dying.
  */

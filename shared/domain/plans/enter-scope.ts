@@ -3,8 +3,9 @@
 // lifecycles.txt: "While a relation is Alive, units of services in that relation can enter its
 // scope; that is, the UAs for those units can signal to the system that they are participating
 // in the relation", and "While a principal unit is Alive, it can enter the scopes of Alive
-// relations, which may cause the creation of subordinate units". charms-in-action: "Write initial
+// relations, which may cause the creation of subordinate units". charms-in-action.txt: "Write initial
 // relation settings (just one value, private-address) ... Signal its existence".
+import { checkSettingsSize } from '../item-size.js';
 import type { Application, Relation, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
 import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
@@ -63,6 +64,7 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
   const changes: Change[] = [];
   if (!snapshot.inScope) {
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
+    checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
       { op: 'create', ref: refs.scope(relation.key, unit.name), value: { relation: relation.key, unit: unit.name } },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
@@ -93,9 +95,10 @@ function initialSettings(relationId: number, unit: string, settings: Record<stri
 
 /**
  * The subordinate a principal's entry creates: exactly one per principal and subordinate
- * application (reference §1.2 Relations 5). A principal already in scope whose subordinate is
- * missing gets it on entering again, so the agent (or the cleanup that runs once the
- * subordinate's required relations are met) can simply enter again.
+ * application (Juju's https://github.com/juju/juju/blob/2.9/state/relationunit_test.go). A
+ * principal already in scope whose subordinate is missing gets it on entering again, so the agent
+ * (or the cleanup that runs once the subordinate's required relations are met) can simply enter
+ * again.
  */
 function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: string; changes: Change[] } {
   const nothing = { changes: [] };

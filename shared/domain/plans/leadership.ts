@@ -7,6 +7,7 @@ import { DroverError } from '../errors.js';
 import { isClaimable, mayLead, type LeaderSettings, type Lease } from '../leadership.js';
 import { done, refs, type Plan } from '../plan.js';
 import { applySettingsChanges, sameSettings } from './relation-settings.js';
+import { checkSettingsSize } from '../item-size.js';
 
 export interface ClaimResult {
   leader: boolean;
@@ -87,6 +88,7 @@ export function planWriteLeaderSettings(
   const current = facts.current;
   const settings = applySettingsChanges(current?.settings ?? {}, changes);
   if (current && sameSettings(settings, current.settings)) return { changes: [holds], result: { version: current.version } };
+  checkSettingsSize(settings, `the leader settings of application "${application}"`);
   if (!current) {
     if (Object.keys(settings).length === 0) return { changes: [holds], result: { version: 0 } };
     return {

@@ -69,9 +69,10 @@ export function removeRelation(
 /**
  * Unassigning a principal from its machine. When it is the machine's last principal, the machine
  * is set Dying in the same transaction, so removing an application's units also removes the
- * machines made for them: Juju 2.x's "host fast-forward" (reference §1.2 Machines rule 8). The
- * seeds (1.x) left such machines behind for a separate destroy-machine; users of today's Juju
- * expect `remove-unit` and `remove-application` to take the machine along.
+ * machines made for them: Juju 2.x's "host fast-forward"
+ * (https://github.com/juju/juju/blob/2.9/state/unit.go destroyHostOps). Juju 1 left such machines
+ * behind for a separate destroy-machine; users of today's Juju expect `remove-unit` and
+ * `remove-application` to take the machine along.
  */
 export function unassignFromMachine(machine: Machine, unit: string): Change {
   const last = machine.life === 'alive' && machine.principals.length === 1 && machine.principals[0] === unit;

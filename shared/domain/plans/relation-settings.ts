@@ -1,10 +1,11 @@
 // A unit's settings in one relation (relation-set): versioned, so other units' agents can tell
 // a change from the one they already saw.
 //
-// charms-in-action: "a null setting change can be safely ignored, and will not cause other units
+// charms-in-action.txt: "a null setting change can be safely ignored, and will not cause other units
 // to react" — a write that changes nothing is not written, and its version does not move.
 import type { RelationSettings } from '../entities.js';
 import { notFound } from '../errors.js';
+import { checkSettingsSize } from '../item-size.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface SettingsResult {
@@ -37,6 +38,7 @@ export function planWriteSettings(
   if (!current) throw settingsNotFound('write', target.unit, target.relationLabel);
   const settings = applySettingsChanges(current.settings, changes);
   if (sameSettings(settings, current.settings)) return done({ settings: current.settings, version: current.version });
+  checkSettingsSize(settings, `the settings of unit "${target.unit}" in relation "${target.relationLabel}"`);
   const version = current.version + 1;
   return {
     changes: [

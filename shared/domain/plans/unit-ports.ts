@@ -1,5 +1,6 @@
-// A hook's open-port and close-port calls, committed when the hook succeeds (reference §4.5: port
-// opens and closes are buffered and committed atomically with the hook's other changes).
+// A hook's open-port and close-port calls, committed when the hook succeeds (as Juju 2.x's
+// HookContext.Flush commits them atomically with the hook's other changes:
+// https://github.com/juju/juju/blob/2.9/worker/uniter/runner/context/context.go).
 //
 // Reference §4.4: "Conflicting ranges between units on one machine fail (`port ranges 80/tcp
 // ("a/0") and 80/tcp ("b/0") conflict`)": the units of one machine share its network.

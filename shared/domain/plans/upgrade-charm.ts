@@ -3,7 +3,8 @@
 // Juju's SetCharm refuses what would leave the model inconsistent: another charm's name, a change
 // of subordinacy, a series the application runs on that the charm drops, and an endpoint an
 // existing relation uses ("would break relation"). Juju allows the upgrade of a Dying application
-// (reference §1.2 Applications rule 4: "Charm upgrade with force is still allowed on Dying") so
+// (a forced charm upgrade is still allowed on a Dying application: Juju 2.9's
+// https://github.com/juju/juju/blob/2.9/state/application.go and application_test.go) so
 // that bugs in its departed/broken/stop hooks can be fixed while it goes; drover asks for
 // --force-units there.
 //

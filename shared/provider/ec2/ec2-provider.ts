@@ -1,7 +1,8 @@
 // The `ec2` provider: machines become EC2 instances. Every call is safe to repeat, because the
-// provisioner is a level-triggered reconciler that may retry anything (DESIGN "Idempotent side
-// effects"): RunInstances carries a ClientToken per machine and attempt, termination ignores
-// instances that are already gone, and listing finds instances by the controller's tag.
+// provisioner is a level-triggered reconciler that may retry anything (docs/architecture.md,
+// 'Idempotent side effects'): RunInstances carries a ClientToken per machine and attempt,
+// termination ignores instances that are already gone, and listing finds instances by the
+// controller's tag.
 import { createHash } from 'node:crypto';
 import {
   DescribeInstancesCommand,

@@ -1,4 +1,5 @@
-// AWS errors → ProviderError. `transient` decides who acts next (reference §2.4): transient
+// AWS errors → ProviderError. `transient` decides who acts next (as in Juju's
+// https://github.com/juju/juju/blob/2.9/worker/provisioner/provisioner_task.go): transient
 // errors are retried by the provisioner with backoff; the others are shown to the user as a
 // provisioning error until they change something and run retry-provisioning.
 import { ProviderError } from '../provider.js';

@@ -1,5 +1,5 @@
-// Ubuntu images (AMIs) per series and arch. Charms for series X only run on series X (seed
-// "What We Run, and Why"), so the image must be exactly the machine's series.
+// Ubuntu images (AMIs) per series and arch. Charms for series X only run on series X
+// (what-we-run-and-why.txt, "Series"), so the image must be exactly the machine's series.
 //
 // Canonical publishes the current AMIs as SSM public parameters
 // (/aws/service/canonical/ubuntu/server/<version>/stable/current/<arch>/hvm/ebs-gp3/ami-id;

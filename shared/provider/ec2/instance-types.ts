@@ -1,6 +1,8 @@
 // EC2 instance-type selection: constraints → the cheapest instance type that satisfies them,
-// following Juju 2.9's findInstanceSpec / MatchingInstanceTypes (reference §2.3), so a user who
-// knows Juju gets the machine they expect from the same constraints.
+// following Juju 2.9's findInstanceSpec / MatchingInstanceTypes
+// (https://github.com/juju/juju/blob/2.9/provider/ec2/environ.go,
+// https://github.com/juju/juju/blob/2.9/environs/instances/instancetype.go), so a user who knows
+// Juju gets the machine they expect from the same constraints.
 import { formatConstraints, type Constraints } from '../../domain/constraints.js';
 import { ProviderError } from '../provider.js';
 

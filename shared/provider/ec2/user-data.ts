@@ -1,6 +1,6 @@
 // The user data that turns a fresh Ubuntu instance into a drover machine: install Node.js 22
 // and the machine agent bundle, then run the agent as a systemd service (the provisioner's job
-// is "non-Dead machines have agents running on live instances", seed "What We Run, and Why").
+// is "non-Dead machines have agents running on live instances", what-we-run-and-why.txt).
 //
 // Secrets: the agent's credential goes only into a root-only env file (0600) and this script.
 // It is never put in tags (DescribeInstances shows tags to anyone who may list instances), and

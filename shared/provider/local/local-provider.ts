@@ -1,7 +1,7 @@
 // The `local` provider: a machine is a directory on this host and a detached machine agent
 // process, like Juju's local provider. Same contract as `ec2` (provider.ts): every call is safe
-// to repeat, because the provisioner is a level-triggered reconciler (DESIGN "Idempotent side
-// effects").
+// to repeat, because the provisioner is a level-triggered reconciler (docs/architecture.md,
+// 'Idempotent side effects').
 // - startInstance for a machine and attempt whose agent is alive returns that agent (EC2's
 //   ClientToken), under a per-machine lock so concurrent starts spawn one process;
 // - stopInstances ignores unknown ids;
@@ -33,8 +33,8 @@ export interface LocalProviderOptions {
   agentCommand: string[];
   /**
    * Extra environment for every agent (say, the local SQS endpoint). The controller's own
-   * environment is not passed on: its credentials are not the agent's (DESIGN: agents are
-   * least-privileged); only what a program needs to run (PATH, HOME, locale) is.
+   * environment is not passed on: its credentials are not the agent's (docs/architecture.md,
+   * 'Agents are least-privileged'); only what a program needs to run (PATH, HOME, locale) is.
    */
   env?: Record<string, string>;
   /** How long an agent gets to exit after SIGTERM before SIGKILL. Default 10 s. */

@@ -42,7 +42,7 @@ describe('a deployed unit', () => {
     expect(u?.workloadStatus).toMatchObject({ current: 'active', message: 'ready' });
     // open-port, committed when start succeeded
     expect(u?.openPorts).toEqual(['5432/tcp']);
-    // The hook environment (charms-in-action, "Execution environment").
+    // The hook environment (charms-in-action.txt, "Execution environment").
     const env = readFileSync(join(h.unitDir(machine, unit), 'env-install'), 'utf8');
     const charmDir = join(h.unitDir(machine, unit), 'charm');
     expect(env).toContain(`CHARM_DIR=${charmDir}\n`);

@@ -1,7 +1,7 @@
 // Agent presence with real machine agent processes: an idle agent's heartbeat keeps its machine
-// `started`; once its process is killed, status shows the machine `down` and its unit `lost`
-// (reference §5.2), and it is back when an agent runs again. Short intervals: a heartbeat every
-// second, lost after six.
+// `started`; once its process is killed, status shows the machine `down` and its unit `lost` (as
+// Juju 2.9 shows it: https://github.com/juju/juju/blob/2.9/apiserver/common/unitstatus.go), and it
+// is back when an agent runs again. Short intervals: a heartbeat every second, lost after six.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStatus } from '../../../shared/state/status.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';

@@ -1,4 +1,4 @@
-// Relations through the agents: charms-in-action "Relation hooks", "Relations in depth",
+// Relations through the agents: charms-in-action.txt "Relation hooks", "Relations in depth",
 // "Departing relations"; subordinates (lifecycles.txt: a principal's agent deploys its
 // subordinates); and the sandbox ("changes made by a failing hook will be discarded and never
 // observed by any other part of the system").

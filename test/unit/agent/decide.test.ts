@@ -1,4 +1,5 @@
-// The unit agent's decisions (agent/uniter/decide.ts), in the seeds' words.
+// The unit agent's decisions (agent/uniter/decide.ts), in the words of Juju's charms-in-action.txt and
+// lifecycles.txt (docs/lifecycle-rules.md, Sources).
 import { describe, expect, it } from 'vitest';
 import type { Relation, Unit } from '../../../shared/domain/entities.js';
 import { mayJoin, nextStep, principalHoldsSubordinate, relationStep, type RemoteState } from '../../../agent/uniter/decide.js';

@@ -1,5 +1,6 @@
-// The hook tools' flags, output formats and exit codes (reference §4.4), run against a fake
-// hook context: usage errors exit 2, runtime errors exit 1, both as `ERROR <message>`.
+// The hook tools' flags, output formats and exit codes (Juju's
+// https://github.com/juju/juju/tree/2.9/worker/uniter/runner/jujuc and juju/cmd), run against a
+// fake hook context: usage errors exit 2, runtime errors exit 1, both as `ERROR <message>`.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

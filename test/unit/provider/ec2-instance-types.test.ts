@@ -34,9 +34,9 @@ const t = (
   deprecated = false,
 ): InstanceType => ({ name, arch, cores, mem, cpuPower, costPerHour: cost, ...(deprecated ? { deprecated } : {}) });
 
-// Juju's worked examples (reference §2.3), with today's equivalents of its test table:
-// c4.large → c5.large (c4 is previous generation here), m1.medium/m1.small → m3.medium
-// (previous generation, only by name), everything else kept by name.
+// Juju's worked examples (https://github.com/juju/juju/blob/2.9/provider/ec2/image_test.go), with
+// today's equivalents of its test table: c4.large → c5.large (c4 is previous generation here),
+// m1.medium/m1.small → m3.medium (previous generation, only by name), everything else kept by name.
 describe('selectInstanceType: Juju worked examples', () => {
   const rows: [why: string, cons: string, chosen: string][] = [
     ['(none) → t3a.micro: cpu-power≥100 and mem≥1G make it the cheapest', '', 't3a.micro'],

@@ -1,0 +1,98 @@
+// Who may do what through the agent API: every route declares what its request touches, and
+// authorize() checks all of it against the calling agent's machine before the route runs. With
+// its credential an agent may read and change only its own machine and the units on it, and read
+// what those units' hooks may see (docs/agents.md): a stolen or buggy agent cannot touch another
+// machine's units.
+//
+// The rule is one, so it is written once: a route cannot run without the Authorized value that
+// only authorize() makes, and test/integration/agent-authorization.test.ts calls every route of
+// the table with another machine's unit, relation and task.
+import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
+import type { Relation, Unit } from '../../shared/domain/entities.js';
+import { DroverError } from '../../shared/domain/errors.js';
+import type { Task } from '../../shared/domain/operations.js';
+import { getTask } from '../../shared/state/operations.js';
+import { getRelation, getUnit } from '../../shared/state/reads.js';
+import { listRelations } from '../../shared/state/relation-reads.js';
+import type { Store } from '../../shared/state/store.js';
+
+/**
+ * What one route's request touches. Every route declares at least one of these:
+ * - `machine: 'caller'`: the caller's own machine and nothing else; its request names no entity.
+ * - `unit`: the unit the request acts for; it must be on the caller's machine (principals and
+ *   subordinates both carry `machine`). A route whose unit is optional (log) acts for the machine
+ *   when it names none.
+ * - `relations`: relations named by key or id; each must have the unit's application among its
+ *   endpoints (a hook sees only the relations its unit is in). Needs `unit`.
+ * - `task`: an action task; it must be the unit's own. Needs `unit`.
+ * A relation or task that does not exist belongs to no other machine: the route decides what
+ * that means (a removed relation's members are none; an expired task is skipped).
+ */
+export interface Touches<B> {
+  machine?: 'caller';
+  unit?: (body: B) => string | undefined;
+  relations?: (body: B) => (string | number)[];
+  task?: (body: B) => string;
+}
+
+/** What authorize() found, for the route to use: it has already been checked. */
+export interface Owned {
+  /** The unit named, when the route declares one and the request names it. */
+  unit?: Unit;
+  /** The relations named that exist, by the key or id the request used. */
+  relations: Map<string | number, Relation>;
+  /** The task named, when it exists. */
+  task?: Task;
+}
+
+declare const authorized: unique symbol;
+/** Proof that authorize() passed for this request; nothing else can make one. */
+export type Authorized = Owned & { readonly [authorized]: true };
+
+export const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
+
+/** The names of what a declaration covers, for the table-driven test and for refusing empty declarations. */
+export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'relations' | 'task')[] {
+  return (['machine', 'unit', 'relations', 'task'] as const).filter((kind) => touches[kind] !== undefined);
+}
+
+/**
+ * Checks everything `touches` says the request names against `machine` (the caller's, from its
+ * credential). Throws `permission denied: ...` (403) at the first thing that is not the caller's.
+ */
+export async function authorize<O extends AgentOperation>(
+  store: Store,
+  machine: string,
+  op: O,
+  touches: Touches<AgentRequestOf<O>>,
+  body: AgentRequestOf<O>,
+): Promise<Authorized> {
+  // A route that declares nothing would run unchecked: refuse it rather than trust it.
+  if (declaredKinds(touches as Touches<never>).length === 0) throw new Error(`agent route ${op} declares nothing it touches`);
+  const owned: Owned = { relations: new Map() };
+  const unitName = touches.unit?.(body);
+  if (unitName !== undefined) {
+    const unit = await getUnit(store, unitName);
+    if (!unit || unit.machine !== machine) throw forbidden(`unit "${unitName}"`);
+    owned.unit = unit;
+  }
+  const named = touches.relations?.(body) ?? [];
+  if (named.length > 0 && !owned.unit) throw new Error(`agent route ${op} names relations without the unit they are checked against`);
+  // Relations named by id are found by listing (keys are their address): once for all of them.
+  const byId = named.some((ref) => typeof ref === 'number') ? await listRelations(store) : [];
+  for (const ref of new Set(named)) {
+    const relation = typeof ref === 'number' ? byId.find((r) => r.id === ref) : await getRelation(store, ref);
+    if (!relation) continue;
+    if (!relation.endpoints.some((e) => e.application === owned.unit!.application))
+      throw forbidden(typeof ref === 'number' ? `relation ${ref}` : `relation "${ref}"`);
+    owned.relations.set(ref, relation);
+  }
+  const taskId = touches.task?.(body);
+  if (taskId !== undefined) {
+    if (!owned.unit) throw new Error(`agent route ${op} names a task without the unit it is checked against`);
+    const task = await getTask(store, taskId);
+    if (task && task.unit !== owned.unit.name) throw forbidden(`task ${taskId}`);
+    if (task) owned.task = task;
+  }
+  return owned as Authorized;
+}

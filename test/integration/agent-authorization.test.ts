@@ -1,0 +1,197 @@
+// Every agent route, from the route table itself, called by machine 0's agent with another
+// machine's unit, a relation its unit is not in, and another unit's task: all 403 and nothing
+// changed. A route added to the table is covered here at once: it needs a sample request below
+// (the type demands one for every operation) and a declaration of what it touches
+// (functions/api/agent-authorization.ts). Issue 11: removing the ownership check from unit-dead
+// or leave-scope had failed no test.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { declaredKinds } from '../../functions/api/agent-authorization.js';
+import { agentRoutes } from '../../functions/api/agent-routes.js';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { agentRequests, type AgentOperation, type AgentRequestOf } from '../../shared/api/agent-requests.js';
+import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
+import { fileLogSink } from '../../shared/logs/file-log-sink.js';
+import { addRelation } from '../../shared/state/add-relation.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
+import { deploy } from '../../shared/state/deploy.js';
+import { enterScope } from '../../shared/state/enter-scope.js';
+import { ensureModel } from '../../shared/state/model.js';
+import { claimLeadership } from '../../shared/state/leadership.js';
+import { enqueueOperation } from '../../shared/state/operations.js';
+import { getRelation, getUnit } from '../../shared/state/reads.js';
+import type { Store } from '../../shared/state/store.js';
+import { apiEvent } from '../support/api-events.js';
+import { charms } from '../support/charms.js';
+import { dumpTable } from '../support/table-dump.js';
+import { freshStore } from '../support/table.js';
+
+/** What a request names: the caller's own, or, one at a time, another machine's. */
+interface Names {
+  unit: string;
+  relationKey: string;
+  relationId: number;
+  task: string;
+}
+
+const line = { time: '2024-05-01T10:11:12.000Z', level: 'INFO' as const, module: 'unit.test', message: 'hello' };
+
+/** One valid request per agent operation, naming `n`'s entities wherever the request names any. */
+const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
+  view: () => ({}),
+  'set-unit-status': (n) => ({ unit: n.unit, workload: { current: 'active', message: 'hi' } }),
+  'set-machine-status': () => ({ status: { current: 'started' } }),
+  'enter-scope': (n) => ({ unit: n.unit, relation: n.relationKey, settings: { 'private-address': '10.0.0.9' } }),
+  'leave-scope': (n) => ({ unit: n.unit, relation: n.relationKey }),
+  'read-settings': (n) => ({ unit: n.unit, relationId: n.relationId, of: n.unit }),
+  'write-settings': (n) => ({ unit: n.unit, relationId: n.relationId, changes: { a: 'b' } }),
+  'destroy-unit': (n) => ({ unit: n.unit }),
+  'subordinate-dying': (n) => ({ unit: n.unit }),
+  'unit-dead': (n) => ({ unit: n.unit }),
+  'remove-unit': (n) => ({ unit: n.unit }),
+  'clear-resolved': (n) => ({ unit: n.unit }),
+  'set-unit-charm': (n) => ({ unit: n.unit, charmUrl: 'local:wordpress-1' }),
+  'machine-dead': () => ({}),
+  heartbeat: () => ({}),
+  'relation-units': (n) => ({ unit: n.unit, relation: n.relationKey }),
+  'claim-leadership': (n) => ({ unit: n.unit }),
+  'leader-settings': (n) => ({ unit: n.unit }),
+  'read-app-settings': (n) => ({ unit: n.unit, relationId: n.relationId, application: 'mysql' }),
+  'set-application-status': (n) => ({ unit: n.unit, status: { current: 'active' } }),
+  'application-status': (n) => ({ unit: n.unit }),
+  'release-leadership': (n) => ({ unit: n.unit }),
+  'set-unit-ports': (n) => ({ unit: n.unit, changes: [{ action: 'open', range: '8080' }] }),
+  'commit-hook': (n) => ({
+    unit: n.unit,
+    settings: [{ relationId: n.relationId, changes: { a: 'b' } }],
+    ports: [{ action: 'open', range: '8081' }],
+    charmState: { k: 'v' },
+    appSettings: [{ relationId: n.relationId, changes: { c: 'd' } }],
+  }),
+  'start-task': (n) => ({ unit: n.unit, task: n.task }),
+  'log-task': (n) => ({ unit: n.unit, task: n.task, message: 'progress' }),
+  'finish-task': (n) => ({ unit: n.unit, task: n.task, status: 'completed', results: {} }),
+  'unit-state': (n) => ({ unit: n.unit }),
+  'goal-state': (n) => ({ unit: n.unit }),
+  log: (n) => ({ unit: n.unit, lines: [line] }),
+};
+
+const operations = Object.keys(agentRoutes) as AgentOperation[];
+
+let store: Store;
+let api: ReturnType<typeof createApiHandler>;
+/** Machine 0's own entities, and the foreign ones: wordpress/1 is on machine 1, riak's peer relation has no wordpress. */
+let own: Names;
+let foreign: Names;
+
+beforeEach(async () => {
+  store = await freshStore();
+  await ensureModel(store);
+  const dir = await mkdtemp(join(tmpdir(), 'drover-authz-'));
+  api = createApiHandler({
+    store,
+    charms: localCharmStore(join(dir, 'charms')),
+    auth: { kind: 'token', token: 'user-token' },
+    controller: 'test',
+    logger: { error: () => undefined, warn: () => undefined } as never,
+    logs: fileLogSink(join(dir, 'logs')),
+  });
+  await deploy(store, { charm: charms.wordpress, numUnits: 2 });
+  await deploy(store, { charm: charms.mysql, numUnits: 1 });
+  await deploy(store, { charm: charms.riak, numUnits: 1 });
+  const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+  for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0']) await enterScope(store, unit, key, { 'private-address': unit });
+  await enterScope(store, 'riak/0', 'riak:ring', {});
+  const ring = await getRelation(store, 'riak:ring');
+  const queued = await enqueueOperation(store, {
+    action: EXEC_ACTION,
+    units: ['wordpress/0', 'wordpress/1'],
+    parameters: { command: 'true', timeout: 300 },
+  });
+  const taskOf = (unit: string) => queued.tasks.find((t) => t.unit === unit)!.id;
+  own = { unit: 'wordpress/0', relationKey: key, relationId: id, task: taskOf('wordpress/0') };
+  foreign = { unit: 'wordpress/1', relationKey: ring!.key, relationId: ring!.id, task: taskOf('wordpress/1') };
+  expect((await getUnit(store, own.unit))?.machine).toBe('0');
+  expect((await getUnit(store, foreign.unit))?.machine).not.toBe('0');
+  await setAgentCredentialHash(store, '0', hashAgentCredential('secret-0'), 0);
+  // wordpress/0 leads, so the leader's routes answer it as they answer their rightful caller.
+  expect(await claimLeadership(store, own.unit, 60_000)).toMatchObject({ leader: true });
+});
+
+async function asMachine0(op: string, body: unknown) {
+  const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, 'machine-0:secret-0'));
+  return { status: res.statusCode ?? 0, body: JSON.parse(String(res.body)) as { error?: { code: string; message: string } } };
+}
+
+/** Every key anywhere in a request, to see what kinds of entity it names. */
+function keysOf(value: unknown): Set<string> {
+  const keys = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object')
+      for (const [k, inner] of Object.entries(v)) {
+        keys.add(k);
+        walk(inner);
+      }
+  };
+  walk(value);
+  return keys;
+}
+
+describe('the agent route table', () => {
+  it('has a route for every agent request schema, and nothing else', () => {
+    expect(operations.sort()).toEqual(Object.keys(agentRequests).sort());
+  });
+
+  it.each(operations)('%s declares everything its request names', (op) => {
+    const kinds = declaredKinds(agentRoutes[op].touches as never);
+    expect(kinds.length).toBeGreaterThan(0);
+    const keys = keysOf(samples[op](own));
+    // Every sample is a valid request: the check below reads the real request shape.
+    expect(agentRequests[op].safeParse(samples[op](own)).success).toBe(true);
+    expect(kinds.includes('unit')).toBe(keys.has('unit'));
+    expect(kinds.includes('relations')).toBe(keys.has('relation') || keys.has('relationId'));
+    expect(kinds.includes('task')).toBe(keys.has('task'));
+    // A route that declares no unit acts on the caller's machine alone.
+    if (!keys.has('unit')) expect(kinds).toEqual(['machine']);
+  });
+});
+
+describe("machine 0's agent is refused everything of another machine's, and nothing changes", () => {
+  it.each(operations)('%s', async (op) => {
+    const kinds = declaredKinds(agentRoutes[op].touches as never);
+    const attempts: { what: string; body: unknown; status: number }[] = [];
+    if (kinds.includes('unit'))
+      attempts.push({ what: "another machine's unit", body: samples[op]({ ...own, unit: foreign.unit }), status: 403 });
+    if (kinds.includes('relations'))
+      attempts.push({
+        what: 'a relation its unit is not in',
+        body: samples[op]({ ...own, relationKey: foreign.relationKey, relationId: foreign.relationId }),
+        status: 403,
+      });
+    if (kinds.includes('task'))
+      attempts.push({ what: "another unit's task", body: samples[op]({ ...own, task: foreign.task }), status: 403 });
+    // A route of the caller's machine alone takes no machine: naming another is a bad request.
+    if (kinds.includes('machine')) attempts.push({ what: 'another machine', body: { ...samples[op](own), machine: '1' }, status: 400 });
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const attempt of attempts) {
+      const before = await dumpTable(store);
+      const res = await asMachine0(op, attempt.body);
+      expect({ what: attempt.what, status: res.status }).toEqual({ what: attempt.what, status: attempt.status });
+      if (attempt.status === 403) expect(res.body.error?.message).toMatch(/^permission denied: .* is not on this agent's machine$/);
+      expect(await dumpTable(store)).toEqual(before);
+    }
+  });
+});
+
+describe("machine 0's agent is not refused its own", () => {
+  it.each(operations)('%s', async (op) => {
+    const res = await asMachine0(op, samples[op](own));
+    // Some answers are refusals of state (remove-unit of an Alive unit is 409), never of permission.
+    expect(res.status, JSON.stringify(res.body)).not.toBe(403);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+  });
+});
