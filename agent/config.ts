@@ -43,11 +43,43 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv): AgentConfig {
+/** A credential is 43 characters; anything this long on standard input is not one. */
+const MAX_CREDENTIAL_BYTES = 4096;
+
+/** Standard input to its end: the local provider writes the credential to a pipe and closes it. */
+export function readCredentialFromStdin(): string {
+  const text = readFileSync(0);
+  if (text.length > MAX_CREDENTIAL_BYTES)
+    throw new ConfigError(`machine agent: standard input holds ${text.length} bytes, not a credential`);
+  return text.toString('utf8').trim();
+}
+
+/**
+ * Where the credential comes from, first found wins:
+ * - DROVER_AGENT_CREDENTIAL_STDIN=1: standard input (the local provider). Nothing on disk and
+ *   nothing in /proc/<pid>/environ, which every process of the same user (a hook) can read: the
+ *   scrub below changes only this process's copy of its environment, never what the kernel shows
+ *   there;
+ * - DROVER_AGENT_CREDENTIAL_FILE: a file;
+ * - DROVER_AGENT_CREDENTIAL: the variable itself (EC2 user data: the agent runs as root there and
+ *   its machine is the instance, so no other machine's hook shares it).
+ */
+function credentialOf(env: NodeJS.ProcessEnv, readStdin: () => string): string {
+  let credential: string | undefined;
+  if (env.DROVER_AGENT_CREDENTIAL_STDIN === '1') credential = readStdin();
+  else if (env.DROVER_AGENT_CREDENTIAL_FILE) credential = readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim();
+  else credential = env.DROVER_AGENT_CREDENTIAL;
+  if (!credential) {
+    throw new ConfigError(
+      'machine agent: no credential: set DROVER_AGENT_CREDENTIAL_STDIN=1 (and write it to standard input), DROVER_AGENT_CREDENTIAL_FILE or DROVER_AGENT_CREDENTIAL',
+    );
+  }
+  return credential;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = readCredentialFromStdin): AgentConfig {
   const machineId = required(env, 'DROVER_MACHINE_ID');
-  let credential = env.DROVER_AGENT_CREDENTIAL;
-  if (!credential && env.DROVER_AGENT_CREDENTIAL_FILE) credential = readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim();
-  if (!credential) throw new ConfigError('machine agent: set DROVER_AGENT_CREDENTIAL or DROVER_AGENT_CREDENTIAL_FILE');
+  const credential = credentialOf(env, readStdin);
   const resyncSeconds = positiveSeconds(env, 'DROVER_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
   const heartbeatSeconds = positiveSeconds(env, 'DROVER_HEARTBEAT_SECONDS', DEFAULT_HEARTBEAT_SECONDS);
   return {

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv, scrubCredential } from './config.js';
 import { MachineAgent } from './machine/machine-agent.js';
+import { signalHookGroups } from './uniter/hook-groups.js';
 
 let config;
 try {
@@ -23,6 +24,9 @@ const agent = new MachineAgent({
 });
 process.on('SIGTERM', () => agent.stop());
 process.on('SIGINT', () => agent.stop());
+// No hook outlives the agent that ran it, whatever way it exits (a SIGKILL excepted: then the
+// next agent on this machine kills them, agent/uniter/hook-groups.ts).
+process.on('exit', () => signalHookGroups('SIGKILL'));
 
 try {
   const outcome = await agent.run();

@@ -22,6 +22,7 @@ import { LocalProvider } from '../shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { reconcileAll } from '../shared/provisioner/reconcile-all.js';
+import { reviveAgents } from '../shared/provisioner/revive-agents.js';
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
 import { localCredentials } from '../shared/state/dynamodb-local.js';
 import { ensureModel } from '../shared/state/model.js';
@@ -42,8 +43,11 @@ export interface ControllerOptions {
   dataDir: string;
   /** API port; by default the one used last time, or any free one. */
   port?: number;
-  /** How often the watchdog, the full reconcile and the cleanup sweep run. */
-  timers?: { watchdogMs?: number; reconcileMs?: number; sweepMs?: number };
+  /**
+   * How often the watchdog, the full reconcile and the cleanup sweep run, and how often dead
+   * machine agents are looked for (and started again: shared/provisioner/revive-agents.ts).
+   */
+  timers?: { watchdogMs?: number; reconcileMs?: number; sweepMs?: number; agentCheckMs?: number };
   /** The machine agent; by default agent/machine-agent.ts bundled into the data dir (agent-build.ts). */
   agentCommand?: string[];
   stuckAfterSeconds?: number;
@@ -247,6 +251,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     every(options.timers?.watchdogMs ?? 60_000, watchdog, 'watchdog');
     every(options.timers?.reconcileMs ?? 60_000, () => reconcileAll(provisioner), 'reconcile');
     every(options.timers?.sweepMs ?? 30_000, () => sweep(store), 'cleanup sweep');
+    // Cheap while every agent lives (a look at each machine directory); the full reconcile revives too.
+    every(options.timers?.agentCheckMs ?? 3_000, () => reviveAgents(provisioner), 'agent check');
 
     const info = join(dataDir, 'controller.json');
     writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });

@@ -1,9 +1,7 @@
-// Printing a tool's value: to stdout, or to the `-o/--output` file.
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// Printing a tool's value: to stdout, or to the `-o/--output` file, which the hook tool process
+// writes (tool-context.ts, ToolResult.file): the agent only hands it the text.
 import { formatOf, formatValue } from './format.js';
 import type { ToolIO } from './tool-context.js';
-import { runtimeError } from './tool-errors.js';
 
 export async function output(
   value: unknown,
@@ -13,11 +11,7 @@ export async function output(
 ): Promise<string> {
   const text = formatValue(value, formatOf(flags), options);
   if (typeof flags.output === 'string' && flags.output !== '') {
-    try {
-      await writeFile(resolve(io.cwd, flags.output), text);
-    } catch (e) {
-      throw runtimeError(`cannot write ${flags.output}: ${(e as Error).message}`);
-    }
+    io.output = { path: flags.output, content: text };
     return '';
   }
   return text;

@@ -101,14 +101,32 @@ export interface ApplicationStatusView {
 }
 
 export interface ToolIO {
-  /** The hook's working directory: relative `-o` and `--file` paths are resolved against it. */
+  /** The hook's working directory, as the tool process saw it. */
   cwd: string;
   /** Standard input, sent only by tools that read it (`relation-set --file -`, `state-set --file -`). */
   stdin?: string;
+  /**
+   * What the file named by `--file <path>` holds, read by the hook tool process itself: the agent
+   * never opens a path a hook names, so a hook can make it read nothing the hook could not.
+   */
+  fileContent?: string;
+  /** Filled by a tool given `-o <path>`: the tool process writes it (see ToolResult.file). */
+  output?: ToolOutputFile;
+}
+
+export interface ToolOutputFile {
+  /** As the hook gave it; a relative path is the hook's working directory's. */
+  path: string;
+  content: string;
 }
 
 export interface ToolResult {
   code: number;
   stdout: string;
   stderr: string;
+  /**
+   * `-o <path>`: written by the hook tool process, with the hook's own rights, never by the agent,
+   * which could write wherever the agent can (issue 11, #10).
+   */
+  file?: ToolOutputFile;
 }

@@ -1,8 +1,13 @@
 // The unit agent's end of the hook tools: a unix socket (JUJU_AGENT_SOCKET) taking one JSON
-// request per connection, `{contextId, command, args, cwd, stdin?}`, and answering
-// `{code, stdout, stderr}`. A request names a hook context by its id; only the hook running now
-// has one registered, so a tool run outside a hook (or after it) is refused.
-import { createHash } from 'node:crypto';
+// request per connection, `{contextId, secret, command, args, cwd, stdin?, fileContent?}`, and
+// answering `{code, stdout, stderr, file?}`. A request names a hook context by its id and proves
+// it belongs to it with the context's secret: 32 random bytes drawn when the hook starts, given
+// to it (and to nothing else) in DROVER_HOOK_SECRET, and forgotten when it ends. A context id is
+// no proof: it is in the hook's environment under Juju's name for everyone to read, and in logs.
+// So a process left behind by a hook that has ended, or by another unit's hook, is refused: it
+// does not know the running hook's secret. (A process of the same user that reads the running
+// hook's /proc/<pid>/environ can learn it; docs/agents.md, "What a hook can reach".)
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,10 +21,24 @@ const MAX_SOCKET_PATH = 100;
 
 interface ToolRequest {
   contextId: string;
+  secret: string;
   command: string;
   args: string[];
   cwd: string;
   stdin?: string;
+  fileContent?: string;
+}
+
+interface Registered {
+  secret: Buffer;
+  ctx: ToolContext;
+}
+
+const SECRET_BYTES = 32;
+
+function sameSecret(given: string, expected: Buffer): boolean {
+  const bytes = Buffer.from(given, 'base64url');
+  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
 }
 
 /** The socket path for a unit directory; deep directories get a short one in the temp dir. */
@@ -35,16 +54,18 @@ function isRequest(v: unknown): v is ToolRequest {
     typeof r === 'object' &&
     r !== null &&
     typeof r.contextId === 'string' &&
+    typeof r.secret === 'string' &&
     typeof r.command === 'string' &&
     Array.isArray(r.args) &&
     r.args.every((a) => typeof a === 'string') &&
     typeof r.cwd === 'string' &&
-    (r.stdin === undefined || typeof r.stdin === 'string')
+    (r.stdin === undefined || typeof r.stdin === 'string') &&
+    (r.fileContent === undefined || typeof r.fileContent === 'string')
   );
 }
 
 export class ToolServer {
-  private readonly contexts = new Map<string, ToolContext>();
+  private readonly contexts = new Map<string, Registered>();
   private server?: Server;
 
   constructor(readonly path: string) {}
@@ -67,8 +88,11 @@ export class ToolServer {
     rmSync(this.path, { force: true });
   }
 
-  register(id: string, ctx: ToolContext): void {
-    this.contexts.set(id, ctx);
+  /** Opens the context for its hook's tools; returns the secret they must present (DROVER_HOOK_SECRET). */
+  register(id: string, ctx: ToolContext): string {
+    const secret = randomBytes(SECRET_BYTES);
+    this.contexts.set(id, { secret, ctx });
+    return secret.toString('base64url');
   }
 
   unregister(id: string): void {
@@ -100,13 +124,16 @@ export class ToolServer {
     }
     if (!isRequest(request)) result = { code: 1, stdout: '', stderr: 'ERROR bad request\n' };
     else {
-      const ctx = this.contexts.get(request.contextId);
-      result = ctx
-        ? await runTool(ctx, request.command, request.args, {
-            cwd: request.cwd,
-            ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
-          })
-        : { code: 1, stdout: '', stderr: `ERROR bad request: unknown context id "${request.contextId}"\n` };
+      const registered = this.contexts.get(request.contextId);
+      if (!registered) result = { code: 1, stdout: '', stderr: `ERROR bad request: unknown context id "${request.contextId}"\n` };
+      else if (!sameSecret(request.secret, registered.secret))
+        result = { code: 1, stdout: '', stderr: `ERROR bad request: wrong secret for context id "${request.contextId}"\n` };
+      else
+        result = await runTool(registered.ctx, request.command, request.args, {
+          cwd: request.cwd,
+          ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
+          ...(request.fileContent !== undefined ? { fileContent: request.fileContent } : {}),
+        });
     }
     socket.end(JSON.stringify(result));
   }

@@ -22,6 +22,7 @@ import type { AgentConfig } from '../config.js';
 import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
 import { Mutex, Signal } from '../signal.js';
+import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
 import { Uniter } from '../uniter/uniter.js';
 import { ViewSource, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
@@ -91,6 +92,9 @@ export class MachineAgent {
   /** SIGTERM: stop at once; a hook killed with the agent counts as failed when it comes back. */
   stop(): void {
     this.finish('stopped');
+    // Hooks run in their own process groups (hook-groups.ts): the SIGTERM the agent's group got
+    // does not reach them by itself.
+    signalHookGroups('SIGTERM');
   }
 
   async run(): Promise<MachineAgentOutcome> {
@@ -102,6 +106,13 @@ export class MachineAgent {
     }
     const releaseLock = takeAgentLock(config.machineDir);
     try {
+      // Before any unit agent starts: hooks a killed agent left running would run on beside the
+      // hooks this one runs again (hook-groups.ts).
+      const hookGroups = join(config.machineDir, 'running-hooks');
+      const leftovers = killLeftoverHookGroups(hookGroups);
+      if (leftovers > 0)
+        this.log.log(undefined, 'WARNING', MODULE, `killed ${leftovers} hook process group(s) left running by a previous agent`);
+      recordHookGroupsIn(hookGroups);
       installHookTools(join(config.machineDir, 'tools'), this.options.nodePath, this.options.toolScript);
       // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
       void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {

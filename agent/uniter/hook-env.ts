@@ -24,6 +24,8 @@ export interface HookEnvInput {
   charmDir: string;
   unitName: string;
   contextId: string;
+  /** What the hook's tools prove they are its with (agent/hook-tools/tool-server.ts). */
+  secret: string;
   socketPath: string;
   apiAddresses: string[];
   modelName: string;
@@ -80,6 +82,9 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     CHARM_DIR: input.charmDir,
     JUJU_CHARM_DIR: input.charmDir,
     JUJU_CONTEXT_ID: input.contextId,
+    // drover's own: Juju's tools run as root beside a root agent; here any process of the
+    // controller's user could otherwise drive the unit's socket with the context id alone.
+    DROVER_HOOK_SECRET: input.secret,
     JUJU_AGENT_SOCKET_ADDRESS: input.socketPath,
     JUJU_AGENT_SOCKET_NETWORK: 'unix',
     // Juju 2's name for the socket, still read by older hook tools and charms.

@@ -5,10 +5,10 @@
 // that path itself. "If the hook doesn't exist, the agent continues without complaint; if it
 // does, it is invoked without arguments in a specific environment, and its output is written to
 // the unit agent's log."
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { spawnHookGroup } from './hook-groups.js';
 
 /** How the executable was found, in Juju's words for the uniter's log. */
 export type HookVia = 'hook dispatching script: dispatch' | 'explicit, bespoke hook script';
@@ -58,7 +58,8 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
   const { path, via } = found;
   const env = { ...options.env, JUJU_DISPATCH_PATH: options.dispatchPath };
   return new Promise<HookProcessResult>((resolve) => {
-    const child = spawn(path, [], { cwd: options.charmDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: see hook-groups.ts.
+    const child = spawnHookGroup(path, [], { cwd: options.charmDir, env });
     let settled = false;
     const finish = (result: HookProcessResult) => {
       if (settled) return;

@@ -3,8 +3,8 @@
 // its command with bash in the same hook context, killed after its timeout. Either way the
 // process's output and exit status become the task's results, as Juju records them:
 // `return-code`, and `stdout`/`stderr` when not empty (the keys action-set may not use).
-import { spawn } from 'node:child_process';
 import { EXEC_ACTION, type Task } from '../../shared/domain/operations.js';
+import { spawnHookGroup } from './hook-groups.js';
 import { runHookProcess } from './hook-process.js';
 
 export interface TaskRun {
@@ -74,13 +74,18 @@ function runExec({ task, charmDir, env, onLine }: TaskProcessOptions): Promise<T
   const stdout = new Output();
   const stderr = new Output();
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', command], { cwd: charmDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnHookGroup('/bin/bash', ['-c', command], { cwd: charmDir, env });
     let timedOut = false;
     const timer =
       timeoutSeconds > 0
         ? setTimeout(() => {
             timedOut = true;
-            child.kill('SIGKILL');
+            // The whole group: a child of bash holding the output pipes would keep the task open.
+            try {
+              process.kill(-child.pid!, 'SIGKILL');
+            } catch {
+              // gone already
+            }
           }, timeoutSeconds * 1000)
         : undefined;
     for (const [stream, output] of [

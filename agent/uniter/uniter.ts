@@ -394,7 +394,7 @@ export class Uniter {
   }
 
   /** The environment every hook and task of this unit shares (hook-env.ts adds what runs). */
-  private environmentOf(view: AgentView, contextId: string, socketPath: string): HookEnvInput {
+  private environmentOf(view: AgentView, contextId: string, secret: string, socketPath: string): HookEnvInput {
     const unit = view.units.find((u) => u.name === this.deps.unitName);
     const zone = availabilityZoneOf(view.machine.hardware);
     return {
@@ -403,6 +403,7 @@ export class Uniter {
       charmDir: this.charmDir,
       unitName: this.deps.unitName,
       contextId,
+      secret,
       socketPath,
       apiAddresses: this.deps.apiAddresses,
       modelName: view.model,
@@ -487,10 +488,10 @@ export class Uniter {
       const contextId = newContextId(unitName, task.action);
       const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
       const ctx = this.hookContext(undefined, contextId, view, action);
-      const env = hookEnvironment({ ...this.environmentOf(view, contextId, tools.path), action: { name: task.action, id } });
-      tools.register(contextId, ctx);
+      const secret = tools.register(contextId, ctx);
       let ran;
       try {
+        const env = hookEnvironment({ ...this.environmentOf(view, contextId, secret, tools.path), action: { name: task.action, id } });
         ran = await runTask({
           task,
           charmDir: this.charmDir,
@@ -556,14 +557,14 @@ export class Uniter {
       const ctx = this.hookContext(hook, id, view);
       const unit = view.units.find((u) => u.name === unitName);
       const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
-      const env = hookEnvironment({
-        ...this.environmentOf(view, id, tools.path),
-        hook,
-        ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
-      });
-      tools.register(id, ctx);
+      const secret = tools.register(id, ctx);
       let result;
       try {
+        const env = hookEnvironment({
+          ...this.environmentOf(view, id, secret, tools.path),
+          hook,
+          ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
+        });
         result = await runHookProcess({
           charmDir: this.charmDir,
           dispatchPath: `hooks/${name}`,

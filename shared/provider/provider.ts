@@ -47,4 +47,10 @@ export interface Provider {
   stopInstances(instanceIds: string[]): Promise<void>;
   /** All live instances tagged with this controller. */
   listInstances(controllerId: string): Promise<InstanceInfo[]>;
+  /**
+   * Instances of this controller whose machine agent died but which startInstance of the same
+   * attempt starts again in place: the local provider's agent processes, as systemd restarts Juju's
+   * agents. Absent where an instance restarts its own agent (EC2: systemd on the instance).
+   */
+  listDeadInstances?(controllerId: string): Promise<InstanceInfo[]>;
 }

@@ -20,6 +20,7 @@ import { getMany, listCollection } from '../state/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
+import { reviveAgents } from './revive-agents.js';
 
 const PAGE = 100;
 
@@ -30,6 +31,8 @@ export interface ReconcileAllResult {
   strays: string[];
   /** Machines whose recorded instance the provider no longer has. */
   missing: string[];
+  /** Machines whose dead agent was started again (providers that can: revive-agents.ts). */
+  revived: string[];
   failures: { machineId?: string; error: string }[];
 }
 
@@ -38,7 +41,14 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllResult> {
   const { store } = deps;
   const policy = policyOf(deps);
-  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], failures: [] };
+  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], revived: [], failures: [] };
+
+  // First, so an agent started again is listed below and not taken for a missing instance; one the
+  // provider will start again later (its back-off) is not missing either, and its status says so.
+  const revival = await reviveAgents(deps);
+  result.revived = revival.revived;
+  result.failures.push(...revival.failures);
+  const restartsLater = new Set(revival.refused.map((r) => r.machineId));
 
   const listedAt = store.now().getTime();
   const instances = await deps.provider.listInstances(deps.controllerId);
@@ -78,7 +88,11 @@ export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllR
 
   const listed = new Set(instances.map((i) => i.instanceId));
   const missing = [...recorded].filter(
-    ([, r]) => r.instanceId !== undefined && !listed.has(r.instanceId) && r.recordedAt < listedAt - policy.missingInstanceGraceMs,
+    ([machineId, r]) =>
+      r.instanceId !== undefined &&
+      !listed.has(r.instanceId) &&
+      !restartsLater.has(machineId) &&
+      r.recordedAt < listedAt - policy.missingInstanceGraceMs,
   );
   await forEachBounded(missing, policy.concurrency, async ([machineId, r]) => {
     try {

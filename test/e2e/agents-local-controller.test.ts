@@ -101,4 +101,46 @@ describe('agents on the local controller', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('a machine agent killed with kill -9 is started again by the controller, and its unit carries on', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
+    const controller = await startController({ dataDir, logger: SILENT });
+    const call = (op: string, body: unknown) => userCall(controller, op, body);
+    const hookLog = () => {
+      try {
+        return readFileSync(join(dataDir, 'machines', '0', 'units', 'database-0', 'hook-log'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    try {
+      await call('deploy', { charm: await charm('database') });
+      const [dir] = await waitFor(
+        'machine 0 to be provisioned',
+        () => listMachineDirs(dataDir),
+        (dirs) => dirs.length > 0,
+        60_000,
+      );
+      // Killed between hooks: one killed mid-hook would be reported failed, awaiting `resolved`.
+      const agentLog = () => (existsSync(join(dir!, 'agent.log')) ? readFileSync(join(dir!, 'agent.log'), 'utf8') : '');
+      await waitFor('database/0 to finish its start hook', agentLog, (log) => log.includes('ran "start" hook'), 60_000);
+      const killed = readRecord(dir!)!;
+      process.kill(killed.pid, 'SIGKILL');
+      // The controller's agent check (every 3 s) starts it again: same instance, a new process.
+      const revived = await waitFor(
+        'the agent to be started again',
+        () => readRecord(dir!),
+        (r) => r !== undefined && r.pid !== killed.pid && isProcessAlive(r),
+        30_000,
+      );
+      expect(revived?.instanceId).toBe(killed.instanceId);
+      // It authenticates with the same credential and goes on with its unit.
+      await call('config', { application: 'database', set: { 'db-name': 'after-kill' } });
+      await waitFor('config-changed after the restart', hookLog, (log) => log.includes('db-name=after-kill'), 60_000);
+      expect(agentLog()).not.toMatch(/refused this agent's credential/);
+    } finally {
+      await controller.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { machineDirOf, readRecord } from '../../shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
 import { ProviderError, type StartInstanceRequest } from '../../shared/provider/provider.js';
-import { eventually, heartbeatOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import { digestOf, eventually, heartbeatOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
 
 const CONTROLLER = 'ctl1';
 
@@ -37,7 +37,7 @@ describe('local provider', () => {
     const record = readRecord(dir)!;
     expect(isAlive(record.pid)).toBe(true);
     expect(await provider.listInstances(CONTROLLER)).toEqual([info]);
-    // The agent runs with its identity, API, queue and credential (also as a 0600 file).
+    // The agent runs with its identity, API, queue and credential (on its standard input only).
     const beat = await eventually(
       () => heartbeatOf(dir),
       (b) => b !== undefined,
@@ -47,9 +47,13 @@ describe('local provider', () => {
       machineId: '1',
       controllerId: CONTROLLER,
       queueUrl: 'http://sqs.local/q-1',
-      credentialFileMatches: true,
+      credentialDigest: digestOf('secret-1-0'),
     });
-    expect(statSync(join(dir, 'credential')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dir, 'credential'))).toBe(false);
+    // Not in its environment either, where any process of this user reads it.
+    const environ = readFileSync(`/proc/${record.pid}/environ`, 'utf8');
+    expect(environ).toContain('DROVER_MACHINE_ID=1');
+    expect(environ).not.toContain('secret-1-0');
     expect(readFileSync(join(dir, 'agent.log'), 'utf8')).toContain('fake agent');
   });
 
@@ -175,5 +179,63 @@ describe('local provider', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).transient).toBe(false);
     expect(await provider.listInstances(CONTROLLER)).toEqual([]);
+  });
+
+  it("starting a dead agent's attempt again kills what is left of its process group first", async () => {
+    const provider = localProvider(dataDir, { env: { FAKE_AGENT_CHILD: '1' } });
+    await provider.startInstance(request('1'));
+    const dir = machineDirOf(dataDir, '1');
+    const beat = await eventually(
+      () => heartbeatOf(dir),
+      (b) => typeof b?.childPid === 'number',
+    );
+    const child = beat!.childPid as number;
+    const agent = readRecord(dir)!.pid;
+    process.kill(agent, 'SIGKILL'); // the agent alone: its child runs on, as a hook would
+    await eventually(
+      () => isAlive(agent),
+      (alive) => !alive,
+    );
+    expect(isAlive(child)).toBe(true);
+    expect((await provider.listDeadInstances(CONTROLLER)).map((i) => i.instanceId)).toEqual([`local-${CONTROLLER}-1-0`]);
+    const again = await provider.startInstance(request('1'));
+    expect(again.instanceId).toBe(`local-${CONTROLLER}-1-0`);
+    expect(
+      await eventually(
+        () => isAlive(child),
+        (alive) => !alive,
+      ),
+    ).toBe(false);
+    expect(await provider.listDeadInstances(CONTROLLER)).toEqual([]);
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+  });
+
+  it('an agent that keeps dying right after it starts is started again only after a growing delay', async () => {
+    const policy = { stableRunMs: 60_000, immediateRestarts: 1, firstDelayMs: 60_000, maxDelayMs: 120_000 };
+    const provider = localProvider(dataDir, { env: { FAKE_AGENT_EXIT_CODE: '3' }, restartPolicy: policy });
+    const dir = machineDirOf(dataDir, '1');
+    const died = () =>
+      eventually(
+        () => isProcessAlive(readRecord(dir)!),
+        (alive) => !alive,
+      );
+    await provider.startInstance(request('1'));
+    await died();
+    // The first death in a row: started again at once.
+    await provider.startInstance(request('1'));
+    await died();
+    // The second: refused until the delay has passed, saying why and when, however often asked.
+    for (let i = 0; i < 2; i++) {
+      const error = await provider.startInstance(request('1')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).transient).toBe(true);
+      expect((error as ProviderError).message).toMatch(
+        /^machine agent exited 2 times in a row within 60 s of starting; next start at \S+Z \(see .*agent\.log\)$/,
+      );
+    }
+    expect(readFileSync(join(dir, 'agent.log'), 'utf8')).toContain('exiting at once');
+    // A new attempt (retry-provisioning) starts afresh, with no delay.
+    await provider.startInstance(request('1', 1));
+    expect(readRecord(dir)?.attempt).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -13,6 +13,7 @@ import { ProviderError } from '../../shared/provider/provider.js';
 import type { ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll } from '../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
+import { reviveAgents } from '../../shared/provisioner/revive-agents.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { verifyAgentCredential } from '../../shared/state/agent-credential.js';
 import { toItem } from '../../shared/state/codec.js';
@@ -25,7 +26,15 @@ import { getMachine } from '../../shared/state/reads.js';
 import { removeMachine } from '../../shared/state/remove-machine.js';
 import { readStatus } from '../../shared/state/status.js';
 import type { Store } from '../../shared/state/store.js';
-import { eventually, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import {
+  agentCredentialDigest,
+  digestOf,
+  eventually,
+  killAllAgents,
+  liveAgentPids,
+  localProvider,
+  tempDataDir,
+} from '../support/local-agents.js';
 import { CONTROLLER_ID, FaultyProvider, MemoryQueues, provisionerDeps } from '../support/provisioner.js';
 import { freshStore } from '../support/table.js';
 
@@ -70,7 +79,10 @@ describe('provisioning Alive machines', () => {
     const id = await addMachine();
     await reconcileMachine(deps, id);
     const m = await machine(id);
-    const credential = readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8');
+    const credential = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    // The agent got it (on its standard input), and no file in its directory holds it.
+    expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
+    expect(existsSync(join(machineDirOf(dataDir, id), 'credential'))).toBe(false);
     expect(m.agentCredentialAttempt).toBe(0);
     expect(m.agentCredentialHash).not.toContain(credential);
     expect(verifyAgentCredential(m.agentCredentialHash, credential)).toBe(true);
@@ -119,7 +131,8 @@ describe('provisioning Alive machines', () => {
   it('the adopted instance carries the credential whose hash is stored', async () => {
     const id = await addMachine();
     await reconcileMachine(deps, id);
-    const credential = readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8');
+    const credential = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     // A second provisioner (another Lambda, a restarted controller) derives the same credential.
     const other = provisionerDeps(store, provider, { queues, credentials: deps.credentials });
     expect(await reconcileMachine(other, id)).toBe('running');
@@ -211,7 +224,9 @@ describe('provisioning errors', () => {
     await reconcileMachine(deps, id);
     const hash = (await machine(id)).agentCredentialHash;
     expect(verifyAgentCredential(hash, old)).toBe(false);
-    expect(verifyAgentCredential(hash, readFileSync(join(machineDirOf(dataDir, id), 'credential'), 'utf8'))).toBe(true);
+    const current = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 1 });
+    expect(verifyAgentCredential(hash, current)).toBe(true);
+    expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(current));
   });
 
   it('stops retrying when the machine is destroyed meanwhile', async () => {
@@ -352,6 +367,92 @@ describe('the full reconcile', () => {
     const result = await reconcileAll({ ...deps, policy: { ...deps.policy, missingInstanceGraceMs: 60_000 } });
     expect(result.missing).toEqual([]);
     expect((await machine(id)).instanceStatus.current).toBe('running');
+  });
+});
+
+describe('dead agents (a provider that restarts them in place: local)', () => {
+  const killAgent = async (id: string) => {
+    const pid = readRecord(machineDirOf(dataDir, id))!.pid;
+    process.kill(pid, 'SIGKILL');
+    await eventually(
+      () => isProcessAlive({ pid }),
+      (alive) => !alive,
+    );
+    return pid;
+  };
+
+  it('a killed agent is started again: same instance, same credential, not marked missing', async () => {
+    const revivable = provisionerDeps(store, local, { queues });
+    const id = await addMachine();
+    await reconcileMachine(revivable, id);
+    const pid = await killAgent(id);
+    const result = await reconcileAll(revivable);
+    expect(result).toMatchObject({ revived: [id], missing: [], failures: [] });
+    const [alive] = liveAgentPids(dataDir);
+    expect(alive).toBeDefined();
+    expect(alive).not.toBe(pid);
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
+    expect((await machine(id)).instanceStatus.current).toBe('running');
+    const credential = await revivable.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
+    expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
+    // Nothing is dead any more: the next look does nothing.
+    expect(await reviveAgents(revivable)).toEqual({ revived: [], refused: [], newlyRefused: [], failures: [] });
+  });
+
+  it('an agent in its restart back-off shows it in the machine status, and running again once restarted', async () => {
+    const crashing = localProvider(dataDir, {
+      env: { FAKE_AGENT_EXIT_CODE: '1' },
+      restartPolicy: { stableRunMs: 60_000, immediateRestarts: 0, firstDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    const revivable = provisionerDeps(store, crashing, { queues });
+    const id = await addMachine();
+    await reconcileMachine(revivable, id);
+    await eventually(
+      () => liveAgentPids(dataDir).length,
+      (n) => n === 0,
+    );
+    const result = await reconcileAll(revivable);
+    expect(result.revived).toEqual([]);
+    expect(result.missing).toEqual([]);
+    const status = (await machine(id)).instanceStatus;
+    expect(status.current).toBe('error');
+    expect(status.message).toMatch(/^machine agent exited 1 times in a row within 60 s of starting; next start at /);
+    expect((await readStatus(store)).machines[id]).toMatchObject({ 'machine-status': { current: 'error', message: status.message } });
+    // Repeated looks change nothing while it waits.
+    expect(await reviveAgents(revivable)).toMatchObject({ refused: [{ machineId: id, reason: status.message }], newlyRefused: [] });
+    expect((await machine(id)).instanceStatus.since).toBe(status.since);
+    // retry-provisioning accepts it: a new attempt, started at once.
+    await retryProvisioning(store, id);
+    expect((await machine(id)).instanceId).toBeUndefined();
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect((await machine(id)).instanceStatus.current).toBe('running');
+    expect((await machine(id)).instanceId).toBe(instanceIdOf(id, 1));
+  });
+
+  it('retry-provisioning accepts a machine whose instance went missing, and it is provisioned again', async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    await killAgent(id);
+    await new Promise((r) => setTimeout(r, 5)); // recorded strictly before the listing
+    expect((await reconcileAll(deps)).missing).toEqual([id]); // a provider that cannot revive
+    await retryProvisioning(store, id);
+    expect(await machine(id)).toMatchObject({ provisioningAttempt: 1, instanceStatus: { current: 'pending' } });
+    expect(await reconcileMachine(deps, id)).toBe('started');
+    expect(await machine(id)).toMatchObject({ instanceId: instanceIdOf(id, 1), instanceStatus: { current: 'running' } });
+    expect(liveAgentPids(dataDir)).toHaveLength(1);
+  });
+
+  it("a Dead machine's dead agent is left to the reconcile, which removes the machine", async () => {
+    const revivable = provisionerDeps(store, local, { queues });
+    const id = await addMachine();
+    await reconcileMachine(revivable, id);
+    await destroyMachine(store, id);
+    await ensureMachineDead(store, id);
+    await killAgent(id);
+    expect((await reviveAgents(revivable)).revived).toEqual([]);
+    expect(liveAgentPids(dataDir)).toEqual([]);
+    expect((await reconcileAll(revivable)).outcomes).toMatchObject({ removed: 1 });
   });
 });
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseConstraints } from '../../shared/domain/constraints.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { ensureModel } from '../../shared/state/model.js';
+import { markInstanceMissing } from '../../shared/state/machine-status.js';
 import { recordInstance, recordProvisioningError, retryProvisioning } from '../../shared/state/provisioning.js';
 import { getMachine } from '../../shared/state/reads.js';
 import { readStatusLog } from '../../shared/state/status-log.js';
@@ -66,6 +67,18 @@ describe('provisioning records', () => {
     await recordProvisioningError(store, machine, { message: 'no instance types', transient: false, attempt: 0 });
     await retryProvisioning(store, machine, parseConstraints('mem=2G cpu-power=400'));
     expect(await getMachine(store, machine)).toMatchObject({ provisioningAttempt: 1, constraints: { mem: 2048, 'cpu-power': 400 } });
+  });
+
+  it('retry-provisioning accepts a machine whose instance is in error (missing), whatever the message, and drops that instance', async () => {
+    await recordInstance(store, machine, { instanceId: 'i-1', attempt: 0 });
+    expect(await markInstanceMissing(store, machine, 'i-1')).toBe('marked');
+    expect((await getMachine(store, machine))?.instanceStatus.current).toBe('error');
+    await retryProvisioning(store, machine);
+    const m = await getMachine(store, machine);
+    expect(m).toMatchObject({ provisioningAttempt: 1, instanceStatus: { current: 'pending' } });
+    expect(m?.instanceId).toBeUndefined();
+    // Done once: the machine is pending now, not in error.
+    await expect(retryProvisioning(store, machine)).rejects.toThrow(`machine ${machine} is not in an error state (pending)`);
   });
 
   it("retry-provisioning on a healthy machine is refused with Juju's message", async () => {

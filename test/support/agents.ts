@@ -16,6 +16,7 @@ import { createNotifierHandler } from '../../functions/notifier/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
 import { createStreamPoller, type StreamPoller } from '../../embedded/stream-poller.js';
+import { killLeftoverHookGroups } from '../../agent/uniter/hook-groups.js';
 import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
 import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { parseCharm } from '../../shared/domain/charm.js';
@@ -42,7 +43,11 @@ export interface AgentProcess {
   dir: string;
   child: ChildProcess;
   exited: Promise<number | null>;
-  /** SIGKILL to the agent and its process group (its hooks): "agent killed mid-hook". */
+  /**
+   * SIGKILL to the agent and its process group: "agent killed mid-hook". Its hooks run in groups
+   * of their own (agent/uniter/hook-groups.ts) and outlive it until an agent starts on the machine
+   * again, or the harness stops.
+   */
   kill(): Promise<void>;
 }
 
@@ -51,6 +56,12 @@ export interface AgentHarness {
   charms: CharmStore;
   logs: LogSink;
   api: ApiServer;
+  /** The SQS server's endpoint, for agents started some other way (the local provider). */
+  sqsEndpoint: string;
+  /** The SQS client machine queues are made with. */
+  sqs: SQSClient;
+  /** The bundled machine agent: the command the local provider would run. */
+  agentCommand: string[];
   dataDir: string;
   machineDir(machineId: string): string;
   /** A deployed unit's directory on its machine (its charm dir, hook log and state beneath). */
@@ -131,6 +142,9 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     charms,
     logs,
     api,
+    sqsEndpoint: sqsServer.endpoint,
+    sqs,
+    agentCommand: [node!, ...agentArgs],
     dataDir,
     machineDir,
     unitDir: (id, unit) => join(machineDir(id), 'units', unit.replace('/', '-')),
@@ -161,14 +175,15 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const child = spawn(node!, agentArgs, {
         cwd: REPO,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // The credential on standard input, as the local provider gives it.
+        stdio: ['pipe', 'pipe', 'pipe'],
         env: {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '',
           DROVER_CONTROLLER_ID: CONTROLLER,
           DROVER_MACHINE_ID: machineId,
           DROVER_API_URL: api.url,
-          DROVER_AGENT_CREDENTIAL: credential,
+          DROVER_AGENT_CREDENTIAL_STDIN: '1',
           DROVER_QUEUE_URL: queueUrl,
           DROVER_SQS_ENDPOINT: sqsServer.endpoint,
           DROVER_MACHINE_DIR: dir,
@@ -177,6 +192,8 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
           ...env,
         },
       });
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(`${credential}\n`);
       const output: string[] = [];
       child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
       child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
@@ -206,6 +223,8 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     async stop() {
       await sweeper?.stop();
       await Promise.all(agents.map((a) => a.kill()));
+      // What killed agents left running, as the next agent on each machine would.
+      for (const agent of agents) killLeftoverHookGroups(join(agent.dir, 'running-hooks'));
       await Promise.all(pollers.map((p) => p.stop()));
       await api.close();
       sqs.destroy();

@@ -1,6 +1,7 @@
 // Test harness for the local provider: a temporary dataDir per test, the fake agent as the agent
 // command, and a cleanup that kills every agent ever recorded under the dataDir, whichever
 // controller started it, so no test leaves processes behind.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,17 @@ export function heartbeatOf(dir: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/** The digest of the credential the fake agent now running in `dir` read on its standard input. */
+export async function agentCredentialDigest(dir: string): Promise<string | null | undefined> {
+  const beat = await eventually(
+    () => heartbeatOf(dir),
+    (b) => b !== undefined && b.pid === readRecord(dir)?.pid,
+  );
+  return beat?.credentialDigest as string | null | undefined;
+}
+
+export const digestOf = (credential: string) => createHash('sha256').update(credential).digest('hex');
 
 /** SIGKILLs every recorded agent (and its process group), then removes the dataDir. */
 export async function killAllAgents(dataDir: string): Promise<void> {

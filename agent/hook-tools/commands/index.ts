@@ -59,8 +59,10 @@ export const TOOL_NAMES = COMMANDS.map((c) => c.name);
 export async function runTool(ctx: ToolContext, name: string, args: string[], io: ToolIO): Promise<ToolResult> {
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) return { code: 2, stdout: '', stderr: `ERROR unknown command "${name}"\n` };
+  const own: ToolIO = { ...io }; // the command's output slot is this call's alone
   try {
-    return { code: 0, stdout: await command.run(ctx, args, io), stderr: '' };
+    const stdout = await command.run(ctx, args, own);
+    return { code: 0, stdout, stderr: '', ...(own.output ? { file: own.output } : {}) };
   } catch (e) {
     if (e instanceof ToolError) return { code: e.exitCode, stdout: '', stderr: `ERROR ${e.message}\n` };
     // The sandbox's own failures (say, the API refused a read) are runtime errors too.

@@ -3,8 +3,6 @@
 // and discarded when it fails, as Juju's HookContext.Flush does
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseYaml } from '../../../shared/domain/yaml.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationFromFlag } from '../relation-flag.js';
@@ -28,7 +26,10 @@ export function parseKeyValues(args: string[]): Record<string, string> {
 export async function readSettingsFile(path: string, io: ToolIO): Promise<Record<string, string>> {
   let text: string;
   try {
-    text = path === '-' ? (io.stdin ?? '') : await readFile(resolve(io.cwd, path), 'utf8');
+    if (path === '-') text = io.stdin ?? '';
+    else if (io.fileContent !== undefined) text = io.fileContent;
+    // The hook tool reads the file (tool-context.ts, fileContent); one that did not is not ours.
+    else throw new Error('the hook tool sent no file');
   } catch (e) {
     throw runtimeError(`cannot read ${path}: ${(e as Error).message}`);
   }

@@ -4,6 +4,7 @@
 // the user can say whether its units should go too.
 import type { Machine } from '../entities.js';
 import { done, refs, type Plan } from '../plan.js';
+import { statusLogEntry } from '../status-log.js';
 
 export const INSTANCE_ERROR = 'error';
 
@@ -26,5 +27,53 @@ export function planMarkInstanceMissing(machine: Machine | undefined, instanceId
       },
     ],
     result: 'marked',
+  };
+}
+
+export type InstanceStatusResult = 'set' | 'unchanged' | 'not-applicable';
+
+/**
+ * The machine's agent keeps dying and the provider restarts it only after a back-off (the local
+ * provider, as systemd does for Juju's agents): `error` with the provider's account of it, so
+ * `status` says why the machine's units make no progress and `retry-provisioning` may start over.
+ */
+export function planAgentCrashLooping(
+  machine: Machine | undefined,
+  instanceId: string,
+  message: string,
+  now: string,
+): Plan<InstanceStatusResult> {
+  if (!machine || machine.instanceId !== instanceId) return done('not-applicable');
+  if (machine.instanceStatus.current === INSTANCE_ERROR && machine.instanceStatus.message === message) return done('unchanged');
+  return {
+    changes: [
+      {
+        op: 'update',
+        ref: refs.machine(machine.id),
+        set: { instanceStatus: { current: INSTANCE_ERROR, message, since: now } },
+        expect: { equals: { instanceId } },
+      },
+      statusLogEntry(machine.id, 'machine', { current: INSTANCE_ERROR, message }, now),
+    ],
+    result: 'set',
+  };
+}
+
+/** The instance in error (missing, or its agent crash-looping) runs again: back to `running`. */
+export function planInstanceRunningAgain(machine: Machine | undefined, instanceId: string, now: string): Plan<InstanceStatusResult> {
+  if (!machine || machine.instanceId !== instanceId) return done('not-applicable');
+  if (machine.instanceStatus.current !== INSTANCE_ERROR) return done('unchanged');
+  return {
+    changes: [
+      {
+        op: 'update',
+        ref: refs.machine(machine.id),
+        set: { instanceStatus: { current: 'running', message: 'running', since: now } },
+        // Only the error we saw: a retry-provisioning meanwhile took the instance away.
+        expect: { equals: { instanceId, 'instanceStatus.current': INSTANCE_ERROR } },
+      },
+      statusLogEntry(machine.id, 'machine', { current: 'running', message: 'running' }, now),
+    ],
+    result: 'set',
   };
 }

@@ -10,6 +10,7 @@ import type { Machine } from '../entities.js';
 import { DroverError, invalidArgument, notFound } from '../errors.js';
 import { done, refs, type Plan } from '../plan.js';
 import { statusLogEntry } from '../status-log.js';
+import { INSTANCE_ERROR } from './machine-status.js';
 
 export const PROVISIONING_ERROR = 'provisioning error';
 
@@ -75,16 +76,30 @@ export function planProvisioningError(
   };
 }
 
-/** Marks a machine for another provisioning attempt, optionally replacing its constraints. */
+/**
+ * The instance statuses a user may retry from: the provisioner could not start an instance
+ * (`provisioning error`), or the one it started is gone or its agent keeps dying (`error`, set by
+ * machine-status.ts). Both are errors in `status`, so both are answered, whatever their message.
+ */
+const RETRYABLE = new Set([PROVISIONING_ERROR, INSTANCE_ERROR]);
+
+/**
+ * Marks a machine for another provisioning attempt, optionally replacing its constraints. A machine
+ * whose instance is in error loses that instance id: the next attempt starts a new instance (on the
+ * local provider, a new agent in the same machine directory) with a new credential, and the old
+ * attempt's credential is no longer accepted.
+ */
 export function planRetryProvisioning(id: string, machine: Machine | undefined, now: string, constraints?: Constraints): Plan<void> {
   if (!machine) throw notFound(`machine ${id} not found`);
-  if (constraints && machine.instanceId) {
+  const inError = RETRYABLE.has(machine.instanceStatus.current);
+  if (constraints && machine.instanceId && !inError) {
     throw invalidArgument(`updating machine "${id}": cannot set constraints: machine is already provisioned`);
   }
   if (machine.life !== 'alive') throw new DroverError('not-alive', `machine ${id} is not found or not alive`);
-  if (machine.instanceStatus.current !== PROVISIONING_ERROR) {
+  if (!inError) {
     throw invalidArgument(`machine ${id} is not in an error state (${machine.instanceStatus.current})`);
   }
+  const attempt = { provisioningAttempt: machine.provisioningAttempt };
   return {
     changes: [
       {
@@ -95,8 +110,15 @@ export function planRetryProvisioning(id: string, machine: Machine | undefined, 
           instanceStatus: { current: 'pending', since: now },
           ...(constraints ? { constraints } : {}),
         },
+        ...(machine.instanceId ? { unset: ['instanceId'] } : {}),
         stuck: 'clear',
-        expect: { life: 'alive', absent: ['instanceId'], equals: { provisioningAttempt: machine.provisioningAttempt } },
+        // The instance in error is the one the user saw: a provisioner that replaced it meanwhile wins.
+        expect: machine.instanceId
+          ? {
+              life: 'alive',
+              equals: { ...attempt, instanceId: machine.instanceId, 'instanceStatus.current': machine.instanceStatus.current },
+            }
+          : { life: 'alive', absent: ['instanceId'], equals: attempt },
       },
       statusLogEntry(id, 'machine', { current: 'pending' }, now),
     ],

@@ -16,6 +16,8 @@ export interface SpawnAgentOptions {
   command: string[];
   dir: string;
   env: Record<string, string>;
+  /** Written to the agent's standard input, which is then closed: its credential. */
+  stdin: string;
   /**
    * Called synchronously with the new process's identity, before spawnAgent returns to the event
    * loop: whatever it writes is on disk before anything else can run, so a controller that dies
@@ -31,7 +33,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<ProcessIde
   const log = openSync(join(options.dir, FILES.log), 'a', 0o600);
   let child;
   try {
-    child = spawn(command, args, { cwd: options.dir, env: options.env, detached: true, stdio: ['ignore', log, log] });
+    child = spawn(command, args, { cwd: options.dir, env: options.env, detached: true, stdio: ['pipe', log, log] });
   } finally {
     closeSync(log); // the child has its own copy
   }
@@ -42,6 +44,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<ProcessIde
     throw new ProviderError(`cannot start machine agent "${command}": ${error.message}`, false);
   }
   child.on('error', () => undefined); // a later error (signal delivery) must not crash the controller
+  // Far below a pipe's buffer, so it is all there at once, even if this controller dies next; an
+  // agent that died first makes it EPIPE, which is nothing to report: the agent is dead anyway.
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.end(options.stdin);
   child.unref();
   const startTime = processStartTime(pid);
   const identity: ProcessIdentity = { pid, ...(startTime ? { startTime } : {}) };
@@ -69,6 +75,23 @@ async function waitForExit(identity: ProcessIdentity, timeoutMs: number): Promis
     await pause(25);
   }
   return true;
+}
+
+/**
+ * SIGKILLs what is left of a dead agent's process group (a child it had not reaped, a unit
+ * agent's helper): it must not run on beside the agent started in its place. A group outlives its
+ * leader while any member runs, and Linux never gives a new process a pid still in use as a group
+ * id; so the group is the dead agent's unless a process with its pid now runs under another start
+ * time (the pid was reused once the group was empty), and then it is left alone.
+ */
+export function killLeftoverGroup(identity: ProcessIdentity): void {
+  if (isProcessAlive(identity)) return; // not dead: terminateAgent is for that
+  if (processStartTime(identity.pid) !== undefined) return; // another process has the pid now
+  try {
+    process.kill(-identity.pid, 'SIGKILL');
+  } catch {
+    // no group left
+  }
 }
 
 /** SIGTERM, then SIGKILL after the grace period. A process that is not ours (any more) is left alone. */

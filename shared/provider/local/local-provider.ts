@@ -3,7 +3,10 @@
 // to repeat, because the provisioner is a level-triggered reconciler (docs/architecture.md,
 // 'Idempotent side effects').
 // - startInstance for a machine and attempt whose agent is alive returns that agent (EC2's
-//   ClientToken), under a per-machine lock so concurrent starts spawn one process;
+//   ClientToken), under a per-machine lock so concurrent starts spawn one process; one whose
+//   agent died starts it again, as systemd restarts Juju's agents: same instance id and directory,
+//   whatever the dead agent left in its process group killed first, and after a growing delay if
+//   it keeps dying (restart-backoff.ts); listDeadInstances names them for the provisioner;
 // - stopInstances ignores unknown ids;
 // - listInstances reads the machine directories, so a new LocalProvider on the same dataDir
 //   (a restarted controller) sees the agents the old one started, and the provisioner's full
@@ -11,7 +14,7 @@
 import { arch, cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { ProviderError, type InstanceInfo, type Provider, type StartInstanceRequest } from '../provider.js';
-import { spawnAgent, terminateAgent } from './agent-process.js';
+import { killLeftoverGroup, spawnAgent, terminateAgent } from './agent-process.js';
 import {
   clearRecord,
   listMachineDirs,
@@ -19,12 +22,12 @@ import {
   machineDirOf,
   readRecord,
   removeMachineDir,
-  writeCredential,
   writeRecord,
   type LocalInstanceRecord,
 } from './machine-dir.js';
 import { withMachineLock } from './machine-lock.js';
 import { isProcessAlive } from './process-identity.js';
+import { decideRestart, forgetRestarts, RESTART_POLICY, type RestartPolicy } from './restart-backoff.js';
 
 export interface LocalProviderOptions {
   /** Where machine directories live (`<dataDir>/machines/<id>/`). */
@@ -41,6 +44,8 @@ export interface LocalProviderOptions {
   stopGraceMs?: number;
   /** How long a start waits for another start or stop of the same machine. Default 30 s. */
   lockTimeoutMs?: number;
+  /** When a dead agent is started again (restart-backoff.ts); tests shorten it. */
+  restartPolicy?: RestartPolicy;
 }
 
 const PASSED_THROUGH_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SYSTEMROOT'];
@@ -56,11 +61,13 @@ export class LocalProvider implements Provider {
   private readonly dataDir: string;
   private readonly stopGraceMs: number;
   private readonly lockTimeoutMs: number;
+  private readonly restartPolicy: RestartPolicy;
 
   constructor(private readonly options: LocalProviderOptions) {
     this.dataDir = resolve(options.dataDir);
     this.stopGraceMs = options.stopGraceMs ?? 10_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+    this.restartPolicy = options.restartPolicy ?? RESTART_POLICY;
   }
 
   async startInstance(request: StartInstanceRequest): Promise<InstanceInfo> {
@@ -83,6 +90,21 @@ export class LocalProvider implements Provider {
     }
   }
 
+  /**
+   * This controller's instances whose agent process has died: startInstance of the same attempt
+   * starts it again in the same machine directory (shared/provisioner/revive-agents.ts).
+   */
+  async listDeadInstances(controllerId: string): Promise<InstanceInfo[]> {
+    try {
+      return listMachineDirs(this.dataDir)
+        .map(readRecord)
+        .filter((r): r is LocalInstanceRecord => r !== undefined && r.controllerId === controllerId && !isProcessAlive(r))
+        .map((r) => ({ ...toInstanceInfo(r), state: 'stopped' }));
+    } catch (e) {
+      throw asProviderError(e, 'cannot list instances');
+    }
+  }
+
   async listInstances(controllerId: string): Promise<InstanceInfo[]> {
     try {
       return listMachineDirs(this.dataDir)
@@ -100,10 +122,13 @@ export class LocalProvider implements Provider {
    * controller resuming its machines after a restart — continues where they were.
    */
   async shutDownAgents(controllerId: string): Promise<void> {
-    const records = listMachineDirs(this.dataDir)
-      .map(readRecord)
-      .filter((r): r is LocalInstanceRecord => r !== undefined && r.controllerId === controllerId);
-    await Promise.all(records.map((r) => terminateAgent(r, this.stopGraceMs)));
+    const dirs = listMachineDirs(this.dataDir).filter((dir) => readRecord(dir)?.controllerId === controllerId);
+    await Promise.all(
+      dirs.map(async (dir) => {
+        await terminateAgent(readRecord(dir)!, this.stopGraceMs);
+        forgetRestarts(dir); // stopped, not dead: the next start is no restart after a crash
+      }),
+    );
   }
 
   private async startLocked(dir: string, request: StartInstanceRequest): Promise<InstanceInfo> {
@@ -126,15 +151,30 @@ export class LocalProvider implements Provider {
       // only when it has no instance): where EC2 would leave it as a stray for the provisioner
       // to reap, one directory per machine means it must go before the new one starts.
       await terminateAgent(existing, this.stopGraceMs);
+    } else if (existing) {
+      if (existing.controllerId === request.controllerId && existing.attempt === request.attempt) {
+        // This attempt's agent died: start it again, unless it keeps dying (restart-backoff.ts).
+        const decision = decideRestart(dir, existing, Date.now(), this.restartPolicy);
+        if (!decision.restart) {
+          throw new ProviderError(
+            `machine agent exited ${decision.quickDeaths} times in a row within ${this.restartPolicy.stableRunMs / 1000} s of starting; ` +
+              `next start at ${new Date(decision.restartAt).toISOString()} (see ${dir}/agent.log)`,
+            true,
+          );
+        }
+      }
+      killLeftoverGroup(existing);
     }
     clearRecord(dir);
-    const credentialFile = writeCredential(dir, request.agent.credential);
     const instanceId = localInstanceId(request.controllerId, request.machineId, request.attempt);
     let record: LocalInstanceRecord | undefined;
     await spawnAgent({
       command: this.options.agentCommand,
       dir,
-      env: this.agentEnv(request, dir, credentialFile),
+      env: this.agentEnv(request, dir),
+      // On a pipe, not in the environment (which any process of this user reads in /proc) nor in
+      // a file: the controller derives it again for every start, so nothing keeps it on disk.
+      stdin: `${request.agent.credential}\n`,
       adopt: (identity) => {
         record = {
           instanceId,
@@ -160,7 +200,7 @@ export class LocalProvider implements Provider {
     removeMachineDir(dir);
   }
 
-  private agentEnv(request: StartInstanceRequest, dir: string, credentialFile: string): Record<string, string> {
+  private agentEnv(request: StartInstanceRequest, dir: string): Record<string, string> {
     const env: Record<string, string> = {};
     for (const name of PASSED_THROUGH_ENV) {
       const value = process.env[name];
@@ -172,9 +212,7 @@ export class LocalProvider implements Provider {
       DROVER_CONTROLLER_ID: request.controllerId,
       DROVER_MACHINE_ID: request.machineId,
       DROVER_API_URL: request.agent.apiUrl,
-      DROVER_AGENT_CREDENTIAL: request.agent.credential,
-      // The same credential as a file: an agent can read it there and clear its environment.
-      DROVER_AGENT_CREDENTIAL_FILE: credentialFile,
+      DROVER_AGENT_CREDENTIAL_STDIN: '1',
       DROVER_QUEUE_URL: request.agent.queueUrl,
       DROVER_MACHINE_DIR: dir,
     };

@@ -2,7 +2,9 @@
 // `<dataDir>/machines/<machine id>/`, holding
 //   instance.json  who runs here: controller, machine, attempt, pid and process start time
 //   agent.pid      the agent's pid, for people and scripts
-//   credential     the agent's credential (0600), so it need not be read from the environment
+//   restarts.json  how often its agent died soon after starting (restart-backoff.ts)
+//   running-hooks/ the hook process groups its agent runs (agent/uniter/hook-groups.ts)
+// The agent's credential is in none of them: it gets it on its standard input.
 //   agent.log      the agent's stdout and stderr
 //   start.lock     held while an instance is started or stopped (machine-lock.ts)
 // The directory is the provider's whole memory: a new LocalProvider on the same dataDir (after a
@@ -14,7 +16,8 @@ import type { ProcessIdentity } from './process-identity.js';
 export const FILES = {
   record: 'instance.json',
   pid: 'agent.pid',
-  credential: 'credential',
+  /** Where controllers before the credential pipe wrote it; removed wherever found. */
+  legacyCredential: 'credential',
   log: 'agent.log',
   lock: 'start.lock',
 } as const;
@@ -72,15 +75,7 @@ export function writeRecord(dir: string, record: LocalInstanceRecord): void {
 
 /** Forgets a dead instance, keeping its log for whoever wants to know why it died. */
 export function clearRecord(dir: string): void {
-  for (const name of [FILES.record, FILES.pid, FILES.credential]) rmSync(join(dir, name), { force: true });
-}
-
-export function writeCredential(dir: string, credential: string): string {
-  const path = join(dir, FILES.credential);
-  // Removed first: writeFile's mode applies only when it creates the file.
-  rmSync(path, { force: true });
-  writeFileSync(path, credential, { mode: 0o600 });
-  return path;
+  for (const name of [FILES.record, FILES.pid, FILES.legacyCredential]) rmSync(join(dir, name), { force: true });
 }
 
 export function removeMachineDir(dir: string): void {

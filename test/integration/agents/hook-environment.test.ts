@@ -80,9 +80,11 @@ describe('the hook environment of a dispatch charm', () => {
     expect(env.JUJU_AGENT_SOCKET_ADDRESS).toMatch(/\S/);
     expect(env.JUJU_API_ADDRESSES).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(env.PATH?.startsWith(`${join(h.machineDir(machine), 'tools')}:`)).toBe(true);
-    // Not a relation hook: no relation variables; and never the agent's credential.
+    // Not a relation hook: no relation variables; and never the agent's credential: of drover's own
+    // variables only the hook's secret for its tools (agent/hook-tools/tool-server.ts), 32 random bytes.
     expect(Object.keys(env).filter((k) => k.startsWith('JUJU_RELATION') || k.startsWith('JUJU_REMOTE'))).toEqual([]);
-    expect(Object.keys(env).filter((k) => k.startsWith('DROVER_'))).toEqual([]);
+    expect(Object.keys(env).filter((k) => k.startsWith('DROVER_'))).toEqual(['DROVER_HOOK_SECRET']);
+    expect(Buffer.from(env.DROVER_HOOK_SECRET!, 'base64url')).toHaveLength(32);
     // Every hook went through dispatch (leader-elected comes in between, with leadership).
     const dispatched = readFileSync(join(h.unitDir(machine, unit), 'dispatch-log'), 'utf8').split('\n');
     expect(dispatched.filter((p) => ['hooks/install', 'hooks/config-changed', 'hooks/start'].includes(p))).toEqual([

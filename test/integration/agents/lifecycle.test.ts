@@ -1,9 +1,10 @@
 // The machine and unit agents end to end, against the real API, queues and stream handlers:
 // charms-in-action.txt "Unit hooks", "Execution environment", "Errors in hooks", and the agents'
 // duties in lifecycles.txt.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../shared/provider/local/process-identity.js';
 import { setApplicationConfig } from '../../../shared/state/application-config.js';
 import { destroyMachine } from '../../../shared/state/destroy-machine.js';
 import { destroyUnit } from '../../../shared/state/destroy-unit.js';
@@ -163,11 +164,24 @@ describe('a deployed unit', () => {
       () => existsSync(join(h.gatesDir(machine), `hanging-${unit.replace('/', '-')}-config-changed`)),
       Boolean,
     );
+    // The hook runs in a process group of its own, recorded for the next agent.
+    const [hook] = readdirSync(join(h.machineDir(machine), 'running-hooks')).map(Number);
+    expect(isProcessAlive({ pid: hook! })).toBe(true);
     await agent.kill();
-    rmSync(gate);
+    // Killed with the agent alone, it runs on, parentless...
+    expect(isProcessAlive({ pid: hook! })).toBe(true);
     await h.startAgent(machine);
     const u = await agentStatus(unit, 'error');
     expect(u?.agentStatus.message).toBe('hook failed: "config-changed"');
+    // ...until the next agent on the machine kills it, before its units run again: the gate is
+    // gone now, and a hook left running would go on to log its run.
+    await waitFor(
+      'the hook left running to be killed',
+      () => isProcessAlive({ pid: hook! }),
+      (alive) => !alive,
+      5_000,
+    );
+    rmSync(gate);
     await resolveUnit(h.store, unit, 'retry-hooks');
     const lines = await started(machine, unit);
     expect(hookNames(lines)).toEqual(['install', 'config-changed', 'start']);

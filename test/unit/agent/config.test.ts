@@ -23,3 +23,23 @@ describe('the machine agent heartbeat setting', () => {
     }
   });
 });
+
+describe('the machine agent credential', () => {
+  const { DROVER_AGENT_CREDENTIAL: _, ...noCredential } = BASE;
+
+  it('is read from standard input under DROVER_AGENT_CREDENTIAL_STDIN=1, before any variable', () => {
+    const config = configFromEnv({ ...BASE, DROVER_AGENT_CREDENTIAL_STDIN: '1' }, () => 'from-the-pipe\n'.trim());
+    expect(config.credential).toBe('from-the-pipe');
+  });
+
+  it('is taken from DROVER_AGENT_CREDENTIAL where nothing else is set (EC2 user data)', () => {
+    expect(configFromEnv(BASE, () => 'unused').credential).toBe('secret');
+  });
+
+  it('missing everywhere, or empty on standard input, is a ConfigError naming the ways to give it', () => {
+    for (const env of [noCredential, { ...noCredential, DROVER_AGENT_CREDENTIAL_STDIN: '1' }]) {
+      expect(() => configFromEnv(env, () => '')).toThrow(ConfigError);
+      expect(() => configFromEnv(env, () => '')).toThrow(/DROVER_AGENT_CREDENTIAL_STDIN=1/);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // The hook tools' flags, output formats and exit codes (Juju's
 // https://github.com/juju/juju/tree/2.9/worker/uniter/runner/jujuc and juju/cmd), run against a
 // fake hook context: usage errors exit 2, runtime errors exit 1, both as `ERROR <message>`.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -195,9 +195,12 @@ describe('relation-get', () => {
       failure('cannot read settings for unit "mariadb/0" in relation "db:12": unit "mariadb/0": settings not found'),
     );
   });
-  it('writes to -o FILE instead of stdout', async () => {
-    expect(await run(new FakeContext(), 'relation-get', 'host', '-o', 'out.txt')).toEqual(ok(''));
-    expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('10.0.0.1\n');
+  it('hands -o FILE to the tool process to write instead of printing, writing nothing itself', async () => {
+    expect(await run(new FakeContext(), 'relation-get', 'host', '-o', 'out.txt')).toEqual({
+      ...ok(''),
+      file: { path: 'out.txt', content: '10.0.0.1\n' },
+    });
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
   });
   it('refuses an unknown --format as a usage error', async () => {
     expect(await run(new FakeContext(), 'relation-get', '--format', 'xml')).toEqual(
@@ -221,10 +224,16 @@ describe('relation-set', () => {
     expect(await run(new FakeContext(), 'relation-set', 'a=1', 'a=2')).toEqual(usage('key "a" specified more than once'));
   });
   it('reads a YAML --file (or stdin), overridden by the arguments', async () => {
-    writeFileSync(join(cwd, 's.yaml'), 'a: one\nport: 5432\n');
+    // The tool process sends the file's text; the agent opens no path.
     const ctx = new FakeContext();
-    await run(ctx, 'relation-set', '--file', 's.yaml', 'a=two');
+    await runTool(ctx, 'relation-set', ['--file', 's.yaml', 'a=two'], { cwd, fileContent: 'a: one\nport: 5432\n' });
     expect(ctx.sets).toEqual([[3, { a: 'two', port: '5432' }]]);
+    writeFileSync(join(cwd, 'on-disk.yaml'), 'a: one\n');
+    expect(await run(new FakeContext(), 'relation-set', '--file', 'on-disk.yaml')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ERROR cannot read on-disk.yaml: the hook tool sent no file\n',
+    });
     const fromStdin = new FakeContext();
     expect(await runTool(fromStdin, 'relation-set', ['--file', '-'], { cwd, stdin: 'k: v\n' })).toEqual(ok(''));
     expect(fromStdin.sets).toEqual([[3, { k: 'v' }]]);
@@ -438,8 +447,9 @@ describe('state-get, state-set, state-delete', () => {
   });
   it('state-set buffers key=value (empty allowed), --file overridden by arguments; state-delete one key', async () => {
     const ctx = new FakeContext();
-    writeFileSync(join(cwd, 'state.yaml'), 'a: from-file\nb: 2\n');
-    expect(await run(ctx, 'state-set', '--file', 'state.yaml', 'a=arg', 'c=')).toEqual(ok(''));
+    expect(await runTool(ctx, 'state-set', ['--file', 'state.yaml', 'a=arg', 'c='], { cwd, fileContent: 'a: from-file\nb: 2\n' })).toEqual(
+      ok(''),
+    );
     expect(ctx.stateChanges).toEqual([
       ['a', 'arg'],
       ['b', '2'],
