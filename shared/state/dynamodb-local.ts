@@ -65,14 +65,16 @@ function assertJava(): void {
   }
 }
 
-export /**
- * The launcher's classpath entry and main class. Compiled once with javac into node_modules/.cache
- * (a directory per source and jar, so an edit or a DynamoDB Local upgrade compiles anew): Java's
+/**
+ * The launcher's classpath entry and main class. Compiled once into node_modules/.cache (a
+ * directory per source and jar, so an edit or a DynamoDB Local upgrade compiles anew): Java's
  * single-file source mode compiles at every start, which doubled DynamoDB Local's start time on a
- * loaded host (21 s against 11 s). Without javac, or where the cache cannot be written, source
- * mode it is.
+ * loaded host (21 s against 11 s). The compiler is run as `java -m jdk.compiler/...`, not `javac`:
+ * a JRE such as Debian's openjdk-17-jre-headless (what CI installs) has the compiler module that
+ * source mode needs, but no `javac` command. Where even that fails, or the cache cannot be
+ * written, source mode it is.
  */
-function launcher(jarDir: string): { classpath: string[]; main: string } {
+export function launcher(jarDir: string): { classpath: string[]; main: string } {
   const source = launcherSource();
   const sourceMode = { classpath: [], main: source };
   try {
@@ -85,7 +87,9 @@ function launcher(jarDir: string): { classpath: string[]; main: string } {
     mkdirSync(cacheRoot, { recursive: true });
     // Compiled aside and renamed into place: a concurrent start sees the whole class or none.
     const temporary = mkdtempSync(join(cacheRoot, `${key}-`));
-    const javac = spawnSync('javac', ['-cp', jar, '-d', temporary, source], { stdio: 'ignore' });
+    const javac = spawnSync('java', ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-cp', jar, '-d', temporary, source], {
+      stdio: 'ignore',
+    });
     if (javac.error || javac.status !== 0) {
       rmSync(temporary, { recursive: true, force: true });
       return sourceMode;
