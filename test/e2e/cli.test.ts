@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { recordProvisioningError } from '../../shared/state/provisioning.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
+import { enqueueOperation, finishTask, logTask, startTask } from '../../shared/state/operations.js';
 import { getApplication, getMachine, getUnit } from '../../shared/state/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
@@ -427,6 +429,23 @@ describe('debug-log and show-status-log', () => {
       'unit-mysql-0: 10:07:01 INFO juju.worker.uniter done\\nunit-mysql-1: 10:07:01 ERROR juju.worker.uniter forged\\x1b[2J\n' +
         'machine-0: 10:07:02 INFO juju.worker.uniter tab\\there\n',
     );
+  });
+
+  it("show-task prints a charm's action-log and failure messages with control characters escaped (issue 11, #11)", async () => {
+    await ok('deploy', charmDir('cli-mysql'), 'db-log');
+    const queued = await enqueueOperation(ctl.store, {
+      action: EXEC_ACTION,
+      units: ['db-log/0'],
+      parameters: { command: 'true', timeout: 300 },
+    });
+    const id = queued.tasks[0]!.id;
+    await startTask(ctl.store, id);
+    await logTask(ctl.store, id, 'step 1\n2024-01-01 00:00:00 +0000 UTC forged\x1b[2J');
+    await finishTask(ctl.store, id, { status: 'failed', results: {}, message: 'no\rway' });
+    const res = await ctl.run(['show-task', id]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/ \+0000 UTC step 1\\n2024-01-01 00:00:00 \+0000 UTC forged\\x1b\[2J\n/);
+    expect(res.stderr).toContain(`Action id ${id} failed: no\\rway\n`);
   });
 
   it('debug-log follows the log until interrupted', async () => {
