@@ -37,7 +37,6 @@ import { getMachine } from '../shared/state/reads.js';
 import { createStore } from '../shared/state/store.js';
 import { ensureTable } from '../shared/state/table.js';
 import { fakeAgentCommand, killAllAgents, tempDataDir } from '../test/support/local-agents.js';
-import { MemoryQueues } from '../test/support/provisioner.js';
 import { countingReader, noCalls, startRawStreamReader, type StreamCalls } from './support/raw-stream.js';
 import { writeSection } from './support/results-file.js';
 import { percentile } from './support/timing.js';
@@ -371,7 +370,8 @@ async function benchProvisioning(local: DynamoDbLocal): Promise<ProvisionResult>
     const deps: ProvisionerDeps = {
       store,
       provider: timedProvider,
-      queues: new MemoryQueues(),
+      // No SQS here: what is timed is the provisioner and the agent's start, not queue creation.
+      queues: { ensure: async (id) => `http://queues.bench/${id}`, remove: async () => undefined },
       credentials: derivedAgentCredentials(newAgentCredentialKey()),
       controllerId,
       apiUrl: 'http://127.0.0.1:1/api',

@@ -1,6 +1,7 @@
 // Waiting for tasks, as `juju run` and `juju exec` do unless --background: poll each task until
 // it has finished, printing its action-log messages as they arrive (on stderr, as Juju's log
 // message handler does), up to --wait.
+import { escapeControlCharacters } from './terminal-text.js';
 import type { Task } from '../shared/domain/operations.js';
 import { FINISHED } from '../shared/domain/operations.js';
 import type { ApiClient } from './client.js';
@@ -20,7 +21,7 @@ export async function waitForTasks(cli: Cli, client: ApiClient, ids: string[], w
       if (finished.has(id)) continue;
       const task = await client.get<Task>('show-task', { id });
       const seen = logged.get(id) ?? 0;
-      for (const entry of task.log.slice(seen)) cli.io.stderr(`${goTime(entry.timestamp)} ${entry.message}\n`);
+      for (const entry of task.log.slice(seen)) cli.io.stderr(`${goTime(entry.timestamp)} ${escapeControlCharacters(entry.message)}\n`);
       logged.set(id, task.log.length);
       if (FINISHED.includes(task.status)) finished.set(id, task);
     }

@@ -3,7 +3,10 @@
 //   DynamoDB Local (data on disk) ──stream──> pollers ──> provisioner / cleanup / notifier
 //   HTTP API on 127.0.0.1 ──> the api handler          fauxqs (SQS) <── notifier hints
 //   local provider: machine agents as processes        timers: watchdog, full reconcile, sweep
-import { appendFile, mkdir, rm } from 'node:fs/promises';
+//
+// One controller per data directory (embedded/data-dir-lock.ts), and DynamoDB Local is supervised:
+// restarted when it dies, with the API answering 503 meanwhile (embedded/supervised-dynamodb.ts).
+import { appendFile, chmod, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../functions/api/handler.js';
@@ -21,15 +24,20 @@ import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { reconcileAll } from '../shared/provisioner/reconcile-all.js';
 import { reviveAgents } from '../shared/provisioner/revive-agents.js';
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
-import { startDynamoDbLocal, localCredentials } from '../shared/state/dynamodb-local.js';
+import { localCredentials } from '../shared/state/dynamodb-local.js';
 import { ensureModel } from '../shared/state/model.js';
 import { createStore } from '../shared/state/store.js';
 import { ensureTable } from '../shared/state/table.js';
 import { startApiServer } from './api-server.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { guardedByDatabase } from './database-guard.js';
+import { DYNAMODB_PID_FILE, killOrphanedDynamoDb } from './dynamodb-pid-file.js';
 import { resumeAgents } from './resume-agents.js';
 import { loadOrCreateSecrets, writePrivateJson } from './secrets.js';
+import { sqsEndpointFile, writeSqsEndpoint } from './sqs-endpoint-file.js';
 import { startSqsServer } from './sqs-server.js';
 import { createStreamPoller, fileCheckpointStore, type StreamPoller } from './stream-poller.js';
+import { superviseDynamoDb, type SupervisorLog } from './supervised-dynamodb.js';
 
 export interface ControllerOptions {
   dataDir: string;
@@ -55,10 +63,19 @@ export interface RunningController {
   apiUrl: string;
   token: string;
   dataDir: string;
+  /** The supervised DynamoDB Local's pid while it runs (tests kill it to show it comes back). */
+  databasePid(): number | undefined;
   stop(): Promise<void>;
 }
 
 const TABLE = 'drover';
+/**
+ * The region every local client names, the controller's and the agents' alike. The SQS server
+ * keys queues by region (their ARN) but hands out one URL per name: a queue re-created by an
+ * agent in another region than the controller's replaced the controller's under the same URL,
+ * and a long poll waiting on the old one missed every hint.
+ */
+const LOCAL_REGION = 'local';
 
 /**
  * The provisioner's stream batches are as large as the other consumers' here: a batch of 20
@@ -72,44 +89,75 @@ export const LOCAL_PROVISIONING = { concurrency: 8, streamBatchSize: 100 };
 
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+  // The database, the token and the agent key live here: this user's only, however it was made.
+  await mkdir(join(dataDir, 'dynamodb'), { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
   const logger = options.logger ?? new Logger({ serviceName: 'controller' });
+  // First, before anything touches the data: a second controller on this directory stops here.
+  const lock = await lockDataDir(dataDir);
   const secrets = loadOrCreateSecrets(dataDir);
-  const stops: (() => Promise<unknown>)[] = [];
+  const stops: (() => Promise<unknown>)[] = [() => lock.release()];
+  let stopping = false;
   const stopAll = async () => {
+    stopping = true;
     for (const stop of stops.reverse()) await stop().catch((e: unknown) => logger.error('stop failed', { error: e as Error }));
   };
 
   try {
-    const dynamo = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') });
+    const logs = fileLogSink(join(dataDir, 'logs'));
+    // What happens to the controller's own parts goes to its log and to debug-log, where an
+    // operator looking at misbehaving units looks.
+    const partsLog =
+      (level: 'INFO' | 'ERROR'): SupervisorLog[keyof SupervisorLog] =>
+      (message, details) => {
+        if (level === 'ERROR') logger.error(message, details ?? {});
+        else logger.info(message, details ?? {});
+        void logs
+          .append([{ entity: 'controller', time: new Date().toISOString(), level, module: 'drover.supervisor', message }])
+          .catch(() => undefined);
+      };
+    const pidFile = join(dataDir, DYNAMODB_PID_FILE);
+    const orphan = await killOrphanedDynamoDb(pidFile);
+    if (orphan !== undefined)
+      partsLog('ERROR')(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
+    const dynamo = await superviseDynamoDb({
+      dbPath: join(dataDir, 'dynamodb'),
+      pidFile,
+      log: { info: partsLog('INFO'), error: partsLog('ERROR') },
+    });
     stops.push(() => dynamo.stop());
-    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: 'local' });
+    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
     await ensureModel(store);
 
-    const sqsServer = await startSqsServer();
+    const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });
     stops.push(() => sqsServer.stop());
-    const sqs = createSqsClient({ endpoint: sqsServer.endpoint });
+    if (secrets.sqsPort && sqsServer.port !== secrets.sqsPort)
+      partsLog('ERROR')(
+        `SQS port ${secrets.sqsPort} is taken; the SQS server listens on ${sqsServer.port}, and running agents read it from ${sqsEndpointFile(dataDir)}`,
+      );
+    writeSqsEndpoint(dataDir, sqsServer.endpoint);
+    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: LOCAL_REGION });
 
     const api = createApiHandler({
       store,
       charms: localCharmStore(join(dataDir, 'charms')),
       // The agents' logs, for `drover debug-log`.
-      logs: fileLogSink(join(dataDir, 'logs')),
+      logs,
       auth: { kind: 'token', token: secrets.token },
       controller: secrets.controllerId,
       stuckAfterSeconds: options.stuckAfterSeconds ?? 600,
       ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
       ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
     });
-    const server = await startApiServer(api, { port: options.port ?? secrets.apiPort ?? 0 });
+    const server = await startApiServer(guardedByDatabase(api, dynamo), { port: options.port ?? secrets.apiPort ?? 0 });
     stops.push(() => server.close());
-    writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port) });
+    writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port), sqsPort: sqsServer.port });
 
     const provider = new LocalProvider({
       dataDir,
       agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
-      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, AWS_REGION: 'local' },
+      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir), AWS_REGION: LOCAL_REGION },
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
     stops.push(() => provider.shutDownAgents(secrets.controllerId));
@@ -131,35 +179,68 @@ export async function startController(options: ControllerOptions): Promise<Runni
       cleanup: createCleanupHandler({ store }),
       notifier: createNotifierHandler({ store, sqs, controllerId: secrets.controllerId }),
     };
-    const pollers: StreamPoller[] = Object.entries(consumers).map(([name, handler]) =>
-      createStreamPoller({
-        tableName: TABLE,
-        endpoint: dynamo.endpoint,
-        region: 'local',
-        credentials: localCredentials(),
-        handler: handler as never,
-        functionName: name,
-        startingPosition: 'TRIM_HORIZON',
-        checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${name}.json`)),
-        batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
-        pollIntervalMs: 100,
-        // The failure destination: records given up on, kept for the operator.
-        onFailure: (f) =>
-          appendFile(failures, JSON.stringify({ consumer: name, shardId: f.shardId, error: String(f.error), records: f.records }) + '\n'),
-        log: (message, details) => logger.warn(message, { poller: name, ...details }),
-      }),
-    );
-    for (const poller of pollers) {
-      await poller.start();
-      stops.push(() => poller.stop());
-    }
+    const createPollers = (): StreamPoller[] =>
+      Object.entries(consumers).map(([name, handler]) =>
+        createStreamPoller({
+          tableName: TABLE,
+          endpoint: dynamo.endpoint,
+          region: LOCAL_REGION,
+          credentials: localCredentials(),
+          handler: handler as never,
+          functionName: name,
+          startingPosition: 'TRIM_HORIZON',
+          checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${name}.json`)),
+          batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
+          pollIntervalMs: 100,
+          // The failure destination: records given up on, kept for the operator.
+          onFailure: (f) =>
+            appendFile(failures, JSON.stringify({ consumer: name, shardId: f.shardId, error: String(f.error), records: f.records }) + '\n'),
+          log: (message, details) => logger.warn(message, { poller: name, ...details }),
+        }),
+      );
+    let pollers: StreamPoller[] = [];
+    // Stops run one after another and a start waits for them: two pollers of one consumer must
+    // never read the stream, and write its checkpoint file, at the same time.
+    let pollersStopped: Promise<void> = Promise.resolve();
+    const stopPollers = (): Promise<void> => {
+      const running = pollers;
+      pollers = [];
+      pollersStopped = pollersStopped.then(async () => void (await Promise.all(running.map((p) => p.stop()))));
+      return pollersStopped;
+    };
+    const startPollers = async () => {
+      await pollersStopped;
+      pollers = createPollers();
+      for (const poller of pollers) await poller.start();
+    };
+    await startPollers();
+    stops.push(stopPollers);
+    // Paused while DynamoDB Local is down: a batch whose handler kept failing meanwhile would
+    // use up its retries and go to the failure destination, undone. Once it is back, new pollers
+    // take up each shard from its checkpoint file, as after a controller restart (the stream
+    // lives in the database and survives).
+    dynamo.onStopped(() => void stopPollers());
+    dynamo.onRestarted(async () => {
+      for (let attempt = 1; !stopping; attempt++) {
+        try {
+          await startPollers();
+          partsLog('INFO')('stream pollers resumed from their checkpoints');
+          return;
+        } catch (e) {
+          await stopPollers();
+          partsLog('ERROR')(`cannot resume the stream pollers (attempt ${attempt}): ${(e as Error).message}`);
+          await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
+        }
+      }
+    });
 
     await resumeAgents(provisioner).catch((e: unknown) => logger.error('cannot resume agents', { error: e as Error }));
     const watchdog = createWatchdogHandler({ store, thresholdSeconds: options.stuckAfterSeconds ?? 600, logger });
     const every = (ms: number, task: () => Promise<unknown>, name: string) => {
       let running = false;
       const timer = setInterval(() => {
-        if (running) return;
+        // Nothing to do while the database restarts: the task would only fail.
+        if (running || !dynamo.isUp()) return;
         running = true;
         task()
           .catch((e: unknown) => logger.error(`${name} failed`, { error: e as Error }))
@@ -175,8 +256,17 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
     const info = join(dataDir, 'controller.json');
     writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });
-    stops.unshift(() => rm(info, { force: true }));
-    return { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, dataDir, stop: stopAll };
+    // Removed at the very end of a stop (the list runs in reverse), just before the lock is
+    // released: while it exists, the controller's process is still winding down.
+    stops.splice(1, 0, () => rm(info, { force: true }));
+    return {
+      controllerId: secrets.controllerId,
+      apiUrl: server.url,
+      token: secrets.token,
+      dataDir,
+      databasePid: () => dynamo.pid(),
+      stop: stopAll,
+    };
   } catch (e) {
     await stopAll();
     throw e;

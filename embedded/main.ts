@@ -2,6 +2,12 @@
 // state stays in the data directory and the next start resumes it.
 import { parseArgs } from 'node:util';
 import { startController } from './controller.js';
+import { DataDirLockedError } from './data-dir-lock.js';
+
+// Everything this controller and its children write (the database, checkpoints, charm archives,
+// debug-log.jsonl, the agents' machine directories) is the user's alone, as under `drover
+// bootstrap local`: the database holds relation data, passwords included.
+process.umask(0o077);
 
 const { values } = parseArgs({
   options: {
@@ -10,7 +16,14 @@ const { values } = parseArgs({
   },
 });
 
-const controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) });
+const controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) }).catch(
+  (e: unknown) => {
+    // Said plainly: another controller on this data directory is not a crash of this one.
+    if (!(e instanceof DataDirLockedError)) throw e;
+    console.error(`ERROR ${e.message}`);
+    process.exit(1);
+  },
+);
 
 console.log(`drover controller ${controller.controllerId} is running.
   API:        ${controller.apiUrl} (127.0.0.1 only)

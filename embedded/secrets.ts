@@ -11,6 +11,8 @@ export interface ControllerSecrets {
   agentCredentialKey: string;
   /** The API port, kept so agents started before a restart still find the controller. */
   apiPort?: number;
+  /** The SQS server's port, kept for the same reason: agents that survived a crash poll it. */
+  sqsPort?: number;
 }
 
 export function writePrivateJson(path: string, value: unknown): void {

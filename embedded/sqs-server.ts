@@ -1,6 +1,8 @@
 // The local controller's SQS: fauxqs (npm), in this process, spoken to with the same
 // @aws-sdk/client-sqs as real SQS. Queues live in memory: hints are disposable (state is the
-// truth; a resync covers anything lost), so nothing needs to survive a restart.
+// truth; a resync covers anything lost), so no message needs to survive a restart. The queues
+// are re-created at start (embedded/resume-agents.ts) and by an agent that finds its own missing
+// (agent/machine/hint-receiver.ts).
 //
 // We use fauxqs's buildApp and listen ourselves, because its startFauxqs listens on 0.0.0.0 and
 // a controller's message bus has no business on other interfaces.
@@ -17,10 +19,14 @@ export interface SqsServer {
   stop(): Promise<void>;
 }
 
-export async function startSqsServer(options: { port?: number } = {}): Promise<SqsServer> {
+async function listen(port: number): Promise<SqsServer> {
   const app = buildApp({ logger: false });
-  // Port 0: the OS picks a free port, so parallel test files never collide.
-  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  try {
+    await app.listen({ port, host: '127.0.0.1' });
+  } catch (e) {
+    await app.close().catch(() => undefined);
+    throw e;
+  }
   const address = app.server.address();
   if (!address || typeof address === 'string') {
     await app.close();
@@ -33,4 +39,19 @@ export async function startSqsServer(options: { port?: number } = {}): Promise<S
     // Closing cancels pending long polls (fauxqs forces connections closed), so stop is quick.
     stop: () => (stopped ??= app.close().then(() => undefined)),
   };
+}
+
+/**
+ * Listens on `port` (the local controller passes the one it used last time, so agents that kept
+ * running across its restart find it again), or on any free port when `port` is taken by now or
+ * not given. Port 0: the OS picks a free port, so parallel test files never collide.
+ */
+export async function startSqsServer(options: { port?: number } = {}): Promise<SqsServer> {
+  if (!options.port) return listen(0);
+  try {
+    return await listen(options.port);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    return listen(0);
+  }
 }

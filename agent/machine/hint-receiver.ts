@@ -8,24 +8,38 @@ import { isQueueMissing } from '../../shared/messaging/machine-queues.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const LONG_POLL_SECONDS = 20;
-const MAX_ERROR_DELAY_MS = 60_000;
+/**
+ * Failed receives are retried after 0.5 s, doubling to at most 4 s: a local controller restarts
+ * in seconds, and its agents must hear of changes within seconds after it (the hints sent while
+ * the queue was unreachable are made up by a resync). On AWS a receive fails only in an outage,
+ * where 15 failed requests a minute cost nothing.
+ */
+const FIRST_ERROR_DELAY_MS = 500;
+const MAX_ERROR_DELAY_MS = 4_000;
 
 export interface HintReceiverOptions {
   sqs: SQSClient;
   queueUrl: string;
   onHints: (hints: Hint[]) => void;
   log: AgentLog;
-  /** A queue that vanished (a restarted local SQS server) is re-created; returns its URL. */
-  recreateQueue?: () => Promise<string>;
+  /** A queue that vanished (a restarted local SQS server) is re-created, through this client; returns its URL. */
+  recreateQueue?: (sqs: SQSClient) => Promise<string>;
+  /**
+   * After a failed receive: a client for the SQS server's new endpoint if it moved (a local
+   * controller that restarted and could not have its old port back), else undefined.
+   */
+  moved?: () => SQSClient | undefined;
 }
 
 export class HintReceiver {
   private readonly abort = new AbortController();
   private loop?: Promise<void>;
   private queueUrl: string;
+  private sqs: SQSClient;
 
   constructor(private readonly options: HintReceiverOptions) {
     this.queueUrl = options.queueUrl;
+    this.sqs = options.sqs;
   }
 
   start(): void {
@@ -38,19 +52,33 @@ export class HintReceiver {
   }
 
   private async run(): Promise<void> {
-    const { sqs, log } = this.options;
-    let errorDelay = 1_000;
+    const { log } = this.options;
+    let errorDelay = FIRST_ERROR_DELAY_MS;
+    // Set by a failed receive: hints sent while this agent could not receive may be lost (a
+    // restarted local SQS server starts empty), so the first receive that works again resyncs.
+    let missedHints = false;
     while (!this.abort.signal.aborted) {
       try {
-        const out = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: this.queueUrl, WaitTimeSeconds: LONG_POLL_SECONDS, MaxNumberOfMessages: 10 }),
+        const out = await this.sqs.send(
+          // After a failure, a receive that returns at once: the resync below is due now, not
+          // after a long poll that may wait 20 s for nothing.
+          new ReceiveMessageCommand({
+            QueueUrl: this.queueUrl,
+            WaitTimeSeconds: missedHints ? 0 : LONG_POLL_SECONDS,
+            MaxNumberOfMessages: 10,
+          }),
           { abortSignal: this.abort.signal },
         );
-        errorDelay = 1_000;
+        errorDelay = FIRST_ERROR_DELAY_MS;
+        if (missedHints) {
+          missedHints = false;
+          log.log(undefined, 'INFO', 'juju.worker.hints', 'receiving hints again; resyncing for any sent meanwhile');
+          this.options.onHints([{ kind: 'resync', id: '' }]);
+        }
         const messages = out.Messages ?? [];
         if (messages.length === 0) continue;
         // Deleted before acting: a hint is only a nudge, and the resync covers one lost in a crash.
-        await sqs.send(
+        await this.sqs.send(
           new DeleteMessageBatchCommand({
             QueueUrl: this.queueUrl,
             Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
@@ -60,12 +88,20 @@ export class HintReceiver {
         this.options.onHints(messages.map((m) => decodeHint(m.Body) ?? { kind: 'resync', id: '' }));
       } catch (e) {
         if (this.abort.signal.aborted) return;
-        if (isQueueMissing(e) && this.options.recreateQueue) {
+        missedHints = true;
+        const moved = isQueueMissing(e) ? undefined : this.options.moved?.();
+        if (moved) this.sqs = moved;
+        if ((moved || isQueueMissing(e)) && this.options.recreateQueue) {
           try {
-            this.queueUrl = await this.options.recreateQueue();
-            log.log(undefined, 'WARNING', 'juju.worker.hints', 'the machine queue was missing and has been re-created');
-            // Hints sent meanwhile were lost with the old queue.
-            this.options.onHints([{ kind: 'resync', id: '' }]);
+            this.queueUrl = await this.options.recreateQueue(this.sqs);
+            log.log(
+              undefined,
+              'WARNING',
+              'juju.worker.hints',
+              moved
+                ? 'the SQS server moved; receiving hints from its new endpoint'
+                : 'the machine queue was missing and has been re-created',
+            );
             continue;
           } catch (again) {
             e = again;
@@ -73,11 +109,16 @@ export class HintReceiver {
         }
         log.log(undefined, 'WARNING', 'juju.worker.hints', `cannot receive hints: ${(e as Error).message}; retrying in ${errorDelay} ms`);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, errorDelay);
-          this.abort.signal.addEventListener('abort', () => {
+          const wake = () => {
             clearTimeout(timer);
             resolve();
-          });
+          };
+          // Removed when the pause ends, or a long outage would pile listeners on the signal.
+          const timer = setTimeout(() => {
+            this.abort.signal.removeEventListener('abort', wake);
+            resolve();
+          }, errorDelay);
+          this.abort.signal.addEventListener('abort', wake, { once: true });
         });
         errorDelay = Math.min(MAX_ERROR_DELAY_MS, errorDelay * 2);
       }

@@ -30,6 +30,7 @@ import { Deployer } from './deployer.js';
 import { planDeployments } from './deployments.js';
 import { Heartbeat, withHeartbeat } from './heartbeat.js';
 import { HintReceiver } from './hint-receiver.js';
+import { readSqsEndpoint, SQS_ENDPOINT_FILE_ENV } from './sqs-endpoint.js';
 import { isDroverErrorCode } from './refusals.js';
 import { isMarkedDead, markDead, takeAgentLock } from './single-instance.js';
 import { UniterSupervisor } from './supervisor.js';
@@ -253,7 +254,12 @@ export class MachineAgent {
       else if (hint.kind === 'settings') {
         const [relationId, ...unit] = hint.id.split(':');
         this.supervisor.forEach((u) => u.settingsChanged(Number(relationId), unit.join(':')));
-      } else if (hint.kind === 'resync') this.supervisor.forEach((u) => u.resync());
+      } else if (hint.kind === 'resync') {
+        // Also sent when hints flow again after the controller was unreachable: the unit agents
+        // that died of it meanwhile restart now.
+        this.supervisor.retryNow();
+        this.supervisor.forEach((u) => u.resync());
+      }
     }
     this.wake.notify();
   }
@@ -265,14 +271,23 @@ export class MachineAgent {
       return;
     }
     // Locally the SQS server is named explicitly: its queue URLs name a host that does not resolve.
-    this.sqs =
-      this.options.sqs ?? createSqsClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
+    let endpoint = config.sqsEndpoint;
+    this.sqs = this.options.sqs ?? createSqsClient({ region: config.region, ...(endpoint ? { endpoint } : {}) });
+    const endpointFile = process.env[SQS_ENDPOINT_FILE_ENV];
     this.hints = new HintReceiver({
       sqs: this.sqs,
       queueUrl: config.queueUrl,
       log: this.log,
       onHints: (hints) => this.onHints(hints),
-      recreateQueue: () => ensureMachineQueue(this.sqs!, config.controllerId, config.machineId),
+      recreateQueue: (sqs) => ensureMachineQueue(sqs, config.controllerId, config.machineId),
+      moved: () => {
+        const now = readSqsEndpoint(endpointFile);
+        if (!now || now === endpoint) return undefined;
+        endpoint = now;
+        this.sqs?.destroy();
+        this.sqs = createSqsClient({ region: config.region, endpoint });
+        return this.sqs;
+      },
     });
     this.hints.start();
   }

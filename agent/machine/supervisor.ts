@@ -12,8 +12,10 @@ interface Entry {
   task: Promise<void>;
   stopped: boolean;
   finished: boolean;
-  /** Cuts a restart delay short when the unit agent is stopped. */
+  /** Cuts a restart delay short when the unit agent is stopped, or when retryNow() is called. */
   wake: Signal;
+  /** Waiting out a restart delay. */
+  backingOff: boolean;
 }
 
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -30,7 +32,7 @@ export class UniterSupervisor {
 
   start(unit: string): void {
     if (this.entries.has(unit)) return;
-    const entry: Entry = { task: Promise.resolve(), stopped: false, finished: false, wake: new Signal() };
+    const entry: Entry = { task: Promise.resolve(), stopped: false, finished: false, wake: new Signal(), backingOff: false };
     this.entries.set(unit, entry);
     entry.task = this.keepRunning(unit, entry);
   }
@@ -47,6 +49,14 @@ export class UniterSupervisor {
 
   async stopAll(options: { shutdown?: boolean } = {}): Promise<void> {
     await Promise.all([...this.entries.keys()].map((u) => this.stop(u, options)));
+  }
+
+  /**
+   * The controller is reachable again (hints flow after an outage): unit agents that died of the
+   * outage start again now, not at the end of a restart delay that may have grown to 30 s.
+   */
+  retryNow(): void {
+    for (const entry of this.entries.values()) if (entry.backingOff) entry.wake.notify();
   }
 
   forEach(fn: (uniter: Uniter, unit: string) => void): void {
@@ -77,7 +87,9 @@ export class UniterSupervisor {
           'juju.worker.uniter',
           `unit agent failed: ${(e as Error).stack ?? String(e)}; restarting in ${delay} ms`,
         );
+        entry.backingOff = true;
         await entry.wake.wait(delay);
+        entry.backingOff = false;
         delay = Math.min(MAX_RESTART_DELAY_MS, delay * 2);
       }
     }

@@ -1,5 +1,6 @@
 // Juju 3's action commands (https://github.com/juju/juju/tree/3.6/cmd/juju/action): actions,
 // run, show-task, operations (list-operations), show-operation.
+import { escapeControlCharacters } from '../terminal-text.js';
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { parseYaml } from '../../shared/domain/yaml.js';
@@ -112,7 +113,7 @@ export function printTaskResults(cli: Cli, tasks: Task[], format: 'plain' | Data
     cli.io.stdout(stdout);
     if (stderr) cli.io.stderr(stderr);
     if (task.status !== 'completed') {
-      cli.io.stderr(`Action id ${task.id} failed: ${task.message ?? task.status}\n`);
+      cli.io.stderr(`Action id ${task.id} failed: ${escapeControlCharacters(task.message ?? task.status)}\n`);
       throw new CliError('', true);
     }
     return;
@@ -189,7 +190,7 @@ Examples:
       if (!/^\d+$/.test(id)) throw new UsageError(`invalid task id "${id}"`);
       const task = await (await cli.client()).get<Task>('show-task', { id });
       if (opts.format !== 'plain') return printData(cli.io, taskDocument(task), opts.format);
-      for (const entry of task.log) cli.io.stderr(`${goTime(entry.timestamp)} ${entry.message}\n`);
+      for (const entry of task.log) cli.io.stderr(`${goTime(entry.timestamp)} ${escapeControlCharacters(entry.message)}\n`);
       if (!['completed', 'failed', 'cancelled', 'aborted'].includes(task.status)) {
         return cli.io.stdout(`Task ${task.id} is ${task.status}\n`);
       }

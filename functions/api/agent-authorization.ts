@@ -1,8 +1,8 @@
 // Who may do what through the agent API: every route declares what its request touches, and
 // authorize() checks all of it against the calling agent's machine before the route runs. With
 // its credential an agent may read and change only its own machine and the units on it, and read
-// what those units' hooks may see (docs/agents.md): a stolen or buggy agent cannot touch another
-// machine's units.
+// what those units' hooks may see (docs/architecture.md, 'Agents are least-privileged'): a stolen
+// or buggy agent cannot touch another machine's units.
 //
 // The rule is one, so it is written once: a route cannot run without the Authorized value that
 // only authorize() makes, and test/integration/agent-authorization.test.ts calls every route of

@@ -5,7 +5,7 @@
 // the archive checked before anything is stored.
 import type { RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
-import { entryBeneathSymlink, readCharmArchive, unsafeLink } from '../../shared/charmstore/charm-archive.js';
+import { duplicateEntry, entryBeneathSymlink, readCharmArchive, unsafeLink } from '../../shared/charmstore/charm-archive.js';
 import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
 import { invalidArgument } from '../../shared/domain/errors.js';
 import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
@@ -37,7 +37,7 @@ function checkedTarGz(bytes: Buffer): Buffer {
   } catch (e) {
     throw invalidArgument(`invalid charm archive: ${(e as Error).message.replace(/^charm archive: /, '')}`);
   }
-  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries);
+  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries) ?? duplicateEntry(entries);
   if (unsafe) throw invalidArgument(`invalid charm archive: "${unsafe.path}" could lead out of the charm`);
   return bytes;
 }

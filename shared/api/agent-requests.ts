@@ -1,8 +1,10 @@
 // The agent API's requests. Every one names the unit or machine it acts on; the API checks that
-// it is the calling agent's own machine, or a unit on it (functions/api/agent-routes.ts).
+// it is the calling agent's own machine, or a unit on it, as each route declares
+// (functions/api/agent-routes.ts, checked by functions/api/agent-authorization.ts). Shared field
+// bounds are in ./fields.ts.
 import { z } from 'zod';
 import { LOG_LEVELS } from '../logs/log-sink.js';
-import { name, numericId, relationKey, settings, settingsKey, storableRecord } from './fields.js';
+import { name, numericId, relationKey, settings, settingsKey, storableNumber, storableRecord } from './fields.js';
 
 const unit = name;
 const task = numericId('task');
@@ -10,7 +12,7 @@ const status = z.strictObject({
   current: z.string().min(1).max(50),
   message: z.string().max(1000).optional(),
   /** e.g. the hook that failed: `{hook: "install"}` (as Juju's uniter reports a hook error). */
-  data: z.record(settingsKey, z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+  data: z.record(settingsKey, z.union([z.string().max(1000), storableNumber(), z.boolean()])).optional(),
 });
 const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) })).max(100);
 /** A page of relation members or log lines: bounded, so no request grows with the model. */

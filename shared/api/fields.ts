@@ -66,17 +66,30 @@ export const settingsKey = z
 /** key=value settings; the size of what they add up to is checked where they are stored (shared/domain/item-size.ts). */
 export const settings = z.record(settingsKey, z.string());
 
+/**
+ * A number as DynamoDB stores it from JSON: finite, no larger in magnitude than the SDK converts
+ * without losing digits (Number.MAX_SAFE_INTEGER; it refuses more), and zero or no smaller than
+ * DynamoDB's smallest magnitude, 1e-130. JSON allows anything else; DynamoDB answered it with a 500.
+ */
+export const isStorableNumber = (n: number) =>
+  Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
+
+const NUMBER_RANGE = `a number must be 0, or between 1e-130 and ${Number.MAX_SAFE_INTEGER} in magnitude`;
+
+export const storableNumber = () => z.number().refine(isStorableNumber, { error: NUMBER_RANGE });
+
 /** Nesting a client may send in free-form data (action parameters and results); DynamoDB stores 32 levels. */
 const MAX_NESTING = 16;
 
 /**
  * What would make free-form JSON unstorable: an empty key anywhere (DynamoDB refuses an empty map
- * key) or nesting deeper than MAX_NESTING. Walked without recursion, so no depth can overflow it.
+ * key), a number out of DynamoDB's range, or nesting deeper than MAX_NESTING. Walked without recursion, so no depth can overflow it.
  */
 export function unstorable(value: unknown): string | undefined {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   while (pending.length > 0) {
     const { value: v, path, depth } = pending.pop()!;
+    if (typeof v === 'number' && !isStorableNumber(v)) return `${path || 'the value'}: ${NUMBER_RANGE}`;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= MAX_NESTING) return `${path || 'the value'} is nested more than ${MAX_NESTING} levels deep`;
     if (Array.isArray(v)) v.forEach((item, i) => pending.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));

@@ -1,7 +1,7 @@
 // The user API's requests, validated with zod by the API and typed for its clients (the CLI).
 // One schema per operation; the route is `POST /v1/<operation>` (status and stuck: GET).
 import { z } from 'zod';
-import { name, nameList, names, numericId, settings as keyValues, storableRecord } from './fields.js';
+import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
 /** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
@@ -100,7 +100,7 @@ export const requests = {
     machines: z.array(name).max(40).optional(),
     command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
     /** Seconds; Juju's default is 5 minutes. */
-    timeout: z.number().positive().optional(),
+    timeout: storableNumber().positive().optional(),
   }),
   /** `drover cancel-task <id>...`: pending tasks become cancelled. */
   'cancel-task': z.strictObject({

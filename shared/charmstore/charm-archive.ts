@@ -185,14 +185,50 @@ export function readCharmArchive(archive: Buffer): Entry[] {
   return entries;
 }
 
-/** The first symlink whose target, from where it sits, is absolute or leaves the charm. */
+/** Links followed within one resolution at most (the kernel's own bound is 40): more is a loop. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where a link leads, as root-relative components, following it as the kernel does; undefined
+ * when it leaves the charm (absolute, or a `..` above the root) or loops. The text alone says too
+ * little: with `s1 -> .`, the target `s1/../X` normalises to `X` but really is `../X`, since
+ * `s1` is resolved before the `..` that follows it. So each component is looked up among the
+ * archive's own links and followed.
+ */
+function resolveLink(links: Map<string, string>, path: string, hops = { left: MAX_LINK_HOPS }): string[] | undefined {
+  const target = links.get(path) ?? '';
+  if (target === '' || target.startsWith('/') || --hops.left < 0) return undefined;
+  let at = path.split('/').slice(0, -1);
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (at.length === 0) return undefined;
+      at.pop();
+      continue;
+    }
+    at.push(part);
+    if (links.has(at.join('/'))) {
+      const via = resolveLink(links, at.join('/'), hops);
+      if (via === undefined) return undefined;
+      at = via;
+    }
+  }
+  return at;
+}
+
+/** The first symlink whose target, followed through the archive's other links, is absolute or leaves the charm. */
 export function unsafeLink(entries: Entry[]): Entry | undefined {
+  const links = new Map(entries.filter((e) => e.type === 'symlink').map((e) => [e.path, e.linkTarget ?? '']));
+  return entries.find((e) => e.type === 'symlink' && resolveLink(links, e.path) === undefined);
+}
+
+/** The first entry whose path another entry already has: written second, it would go through a link of that name. */
+export function duplicateEntry(entries: Entry[]): Entry | undefined {
+  const seen = new Set<string>();
   return entries.find((e) => {
-    if (e.type !== 'symlink') return false;
-    const target = e.linkTarget ?? '';
-    if (target === '' || target.startsWith('/')) return true;
-    const resolved = posix.normalize(posix.join(posix.dirname(e.path), target));
-    return resolved === '..' || resolved.startsWith('../');
+    if (seen.has(e.path)) return true;
+    seen.add(e.path);
+    return false;
   });
 }
 
@@ -230,6 +266,10 @@ export async function unpackCharmArchive(archive: Buffer, dest: string): Promise
   }
   const beneath = entryBeneathSymlink(entries);
   if (beneath) throw new Error(`charm archive: "${beneath.path}" lies beneath a symlink`);
+  const twice = duplicateEntry(entries);
+  if (twice) throw new Error(`charm archive: "${twice.path}" appears twice`);
+  const out = unsafeLink(entries);
+  if (out) throw new Error(`charm archive: symlink "${out.path}" leaves the charm`);
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
   for (const entry of entries) {
@@ -240,7 +280,9 @@ export async function unpackCharmArchive(archive: Buffer, dest: string): Promise
       await chmod(target, entry.mode | 0o700);
     } else if (entry.type === 'file') {
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, entry.data ?? Buffer.alloc(0), { mode: entry.mode });
+      // `wx`: O_CREAT|O_EXCL, which never follows a link already there (belt and braces with
+      // the checks above: whatever is at this path, the file is not written through it).
+      await writeFile(target, entry.data ?? Buffer.alloc(0), { mode: entry.mode, flag: 'wx' });
       await chmod(target, entry.mode);
     } else {
       // A link out of the charm would let a later entry write through it.

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { posix } from 'node:path';
 import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
 import { invalidArgument } from '../domain/errors.js';
-import { entryBeneathSymlink, MAX_CHARM_BYTES, packEntries, type Entry } from './charm-archive.js';
+import { duplicateEntry, entryBeneathSymlink, MAX_CHARM_BYTES, packEntries, unsafeLink, type Entry } from './charm-archive.js';
 
 export interface ZipLimits {
   entries: number;
@@ -145,6 +145,11 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
   }
   const beneath = entryBeneathSymlink(entries);
   if (beneath) throw refuse(`"${beneath.path}" lies beneath a symlink, which could lead it out of the charm`);
+  // Each link was checked alone above; through the others (`s1 -> .`, `up -> s1/..`) one may still lead out.
+  const out = unsafeLink(entries);
+  if (out) throw refuse(`symlink "${out.path}" points outside the charm (to "${out.linkTarget}")`);
+  const twice = duplicateEntry(entries);
+  if (twice) throw refuse(`"${twice.path}" appears twice`);
   return entries;
 }
 

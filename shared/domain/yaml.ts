@@ -5,12 +5,18 @@
 // memory: the process aborts (exit 134), which no try/catch can stop. Two such deploy requests
 // killed the local controller. Documents drover reads are small and shallow, so the bounds cost
 // nothing real.
-import { parse } from 'yaml';
+import { CST, Lexer, parse } from 'yaml';
 
 /** Larger than any charm's metadata or any relation settings file. */
 export const MAX_YAML_BYTES = 1024 * 1024;
 /** Flow collections (`[`, `{`) nested deeper than this are refused before parsing. */
 export const MAX_YAML_DEPTH = 64;
+/**
+ * Block collections (`- - - x`, or keys indented ever deeper) start at most this many columns in,
+ * so they nest at most this deep: the yaml library composes them recursively, and `- ` nested
+ * 1,000 deep (2 KB) ran it out of stack and then aborted the process, as deep flow collections did.
+ */
+export const MAX_YAML_BLOCK_COLUMN = 256;
 /** Aliases expanded at most (the yaml library's own bound, made explicit: "billion laughs"). */
 const MAX_ALIASES = 100;
 
@@ -21,44 +27,44 @@ export function parseYaml(source: string): unknown {
   if (Buffer.byteLength(source, 'utf8') > MAX_YAML_BYTES) {
     throw new YamlTooLargeError(`the document is larger than ${MAX_YAML_BYTES / 1024} KiB`);
   }
-  if (flowDepth(source) > MAX_YAML_DEPTH) {
-    throw new YamlTooLargeError(`collections are nested more than ${MAX_YAML_DEPTH} levels deep`);
+  const { flow, blockColumn } = nesting(source);
+  if (flow > MAX_YAML_DEPTH) throw new YamlTooLargeError(`collections are nested more than ${MAX_YAML_DEPTH} levels deep`);
+  if (blockColumn > MAX_YAML_BLOCK_COLUMN) {
+    throw new YamlTooLargeError(`block collections are indented more than ${MAX_YAML_BLOCK_COLUMN} columns deep`);
   }
   return parse(source, { maxAliasCount: MAX_ALIASES });
 }
 
+/** The lexer's markers (document, scalar, flow error, byte order): not text, so no columns. */
+const MARKERS = new Set(['doc-mode', 'scalar', 'flow-error-end', 'byte-order-mark']);
+
 /**
- * The deepest nesting of flow collections, outside quoted scalars and comments. A quote opens a
- * quoted scalar only where one may start (after space, `[`, `{`, `,` or `:`), so the apostrophe
- * in `don't` opens nothing. An approximation on odd input is safe either way: it only decides
- * whether the parser sees the text at all.
+ * How deep the document nests, as YAML itself reads the text: the yaml library's own lexer,
+ * which is iterative (only composing the document recurses), so it tells a collection from
+ * brackets or dashes in a quoted scalar, a comment or a block scalar exactly. A count by hand
+ * guessed where quotes open and could be fooled: in `a: b 'x` the apostrophe opens nothing (it is
+ * inside a plain scalar), yet it hid the 5,000 `[` of the next line from the bound.
+ *
+ * Flow collections are counted. Block collections are bounded by where they start: each one
+ * nested in another starts at a greater column (`- - - x` at 0, 2, 4), so the largest column of
+ * a line's indentation or of a `-` or `?` indicator bounds their depth.
  */
-function flowDepth(source: string): number {
+function nesting(source: string): { flow: number; blockColumn: number } {
   let depth = 0;
-  let max = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote !== undefined) {
-      if (quote === '"' && c === '\\') i++;
-      else if (c === quote) {
-        if (quote === "'" && source[i + 1] === "'") i++;
-        else quote = undefined;
-      }
-      continue;
-    }
-    const before = i === 0 ? ' ' : source[i - 1]!;
-    if (c === '#' && /\s/.test(before)) {
-      const end = source.indexOf('\n', i);
-      if (end < 0) break;
-      i = end;
-    } else if ((c === '"' || c === "'") && /[\s[{,:]/.test(before)) {
-      quote = c;
-    } else if (c === '[' || c === '{') {
-      max = Math.max(max, ++depth);
-    } else if ((c === ']' || c === '}') && depth > 0) {
-      depth--;
-    }
+  let flow = 0;
+  let blockColumn = 0;
+  let column = 0;
+  for (const token of new Lexer().lex(source)) {
+    const type = CST.tokenType(token);
+    if (type !== null && MARKERS.has(type)) continue;
+    if (type === 'flow-seq-start' || type === 'flow-map-start') flow = Math.max(flow, ++depth);
+    else if ((type === 'flow-seq-end' || type === 'flow-map-end') && depth > 0) depth--;
+    else if (depth === 0 && (type === 'seq-item-ind' || type === 'explicit-key-ind')) blockColumn = Math.max(blockColumn, column);
+    // A line's indentation (the lexer gives a block scalar's content as one such token: only its
+    // leading blanks are indentation).
+    else if (depth === 0 && type === 'space' && column === 0) blockColumn = Math.max(blockColumn, /^[ \t]*/.exec(token)![0].length);
+    const newline = token.lastIndexOf('\n');
+    column = newline === -1 ? column + token.length : token.length - newline - 1;
   }
-  return max;
+  return { flow, blockColumn };
 }

@@ -2,8 +2,6 @@
 // stable), selectors, --relations, --watch, and the show-* views. The model is built through the
 // CLI itself, with agent-side facts (instances, statuses, scopes) written as the agents and the
 // provisioner would.
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/agent-status.js';
@@ -12,6 +10,7 @@ import { claimLeadership } from '../../shared/state/leadership.js';
 import { recordPresence } from '../../shared/state/presence.js';
 import { recordInstance, recordProvisioningError } from '../../shared/state/provisioning.js';
 import { charmDir, REPO, startCliController, type CliHarness } from '../support/cli.js';
+import { expectGoldenFile } from '../support/golden.js';
 
 const NOW = new Date('2024-01-02T10:11:02Z');
 const GOLDEN = join(REPO, 'test', 'golden');
@@ -72,12 +71,8 @@ afterAll(async () => {
   await ctl.close();
 });
 
-/** Compares with test/golden/<name> (a .golden suffix keeps prettier off them); DROVER_UPDATE_GOLDEN=1 rewrites the file. */
-async function expectGolden(name: string, actual: string) {
-  const path = join(GOLDEN, name);
-  if (process.env.DROVER_UPDATE_GOLDEN || !existsSync(path)) await writeFile(path, actual);
-  expect(actual).toBe(await readFile(path, 'utf8'));
-}
+/** Compares with test/golden/<name>; a missing file fails (test/support/golden.ts). */
+const expectGolden = (name: string, actual: string) => expectGoldenFile(GOLDEN, name, actual);
 
 describe('status', () => {
   it('tabular: Model, App, Unit, Machine and Relation sections, subordinates indented, blocked-by for Dying', async () => {

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { runAllCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { recordProvisioningError } from '../../shared/state/provisioning.js';
+import { EXEC_ACTION } from '../../shared/domain/operations.js';
+import { enqueueOperation, finishTask, logTask, startTask } from '../../shared/state/operations.js';
 import { getApplication, getMachine, getUnit } from '../../shared/state/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
@@ -429,18 +431,39 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
+  it("show-task prints a charm's action-log and failure messages with control characters escaped (issue 11, #11)", async () => {
+    await ok('deploy', charmDir('cli-mysql'), 'db-log');
+    const queued = await enqueueOperation(ctl.store, {
+      action: EXEC_ACTION,
+      units: ['db-log/0'],
+      parameters: { command: 'true', timeout: 300 },
+    });
+    const id = queued.tasks[0]!.id;
+    await startTask(ctl.store, id);
+    await logTask(ctl.store, id, 'step 1\n2024-01-01 00:00:00 +0000 UTC forged\x1b[2J');
+    await finishTask(ctl.store, id, { status: 'failed', results: {}, message: 'no\rway' });
+    const res = await ctl.run(['show-task', id]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/ \+0000 UTC step 1\\n2024-01-01 00:00:00 \+0000 UTC forged\\x1b\[2J\n/);
+    expect(res.stderr).toContain(`Action id ${id} failed: no\\rway\n`);
+  });
+
   it('debug-log follows the log until interrupted', async () => {
     await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
     const stop = new AbortController();
     const seen: string[] = [];
+    let printedFirst!: () => void;
+    const firstPrinted = new Promise<void>((r) => (printedFirst = r));
     const following = ctl.run(['debug-log'], {
       signal: stop.signal,
       onStdout: (text) => {
         seen.push(text);
+        if (text.includes('first')) printedFirst();
         if (text.includes('second')) stop.abort();
       },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Once the past lines are printed it follows from there: append only then, no sleep.
+    await firstPrinted;
     await ctl.logs.append([record('unit-mysql-0', 2, 'INFO', 'second')]);
     const res = await following;
     expect(res.code).toBe(0);

@@ -48,7 +48,8 @@ describe('local controller', () => {
     expect(liveAgentPids(dataDir)).toHaveLength(2);
   });
 
-  it('a clean stop leaves no process behind, and a restart resumes the machines', async () => {
+  // Two controller starts, each starting DynamoDB Local: 15 s apiece on a loaded host.
+  it('a clean stop leaves no process behind, and a restart resumes the machines', { timeout: 90_000 }, async () => {
     dataDir = tempDataDir();
     controller = await startController({ dataDir, agentCommand: fakeAgentCommand() });
     await call(controller, 'POST', 'add-machine', {});

@@ -114,6 +114,15 @@ describe('keys DynamoDB would refuse', () => {
     expect((await api(agent('start-task', { unit: 'wordpress/0', task }))).statusCode).toBe(200);
     const finish = (results: unknown) => agent('finish-task', { unit: 'wordpress/0', task, status: 'completed', results });
     await expectRefused(finish({ outer: { inner: { '': 1 } } }), 400, /"results": outer.inner has an empty key; every key needs a name/);
+    // Numbers JSON allows and DynamoDB does not store (found by the API fuzzer).
+    const range = /a number must be 0, or between 1e-130 and 9007199254740991 in magnitude/;
+    await expectRefused(finish({ n: { big: 1e300 } }), 400, range);
+    await expectRefused(
+      agent('set-unit-status', { unit: 'wordpress/0', workload: { current: 'active', data: { hook: 9007199254740994 } } }),
+      400,
+      range,
+    );
+    await expectRefused(user('exec', { units: ['wordpress/0'], command: 'true', timeout: 1e-200 }), 400, range);
     let deep: unknown = 'bottom';
     for (let i = 0; i < 40; i++) deep = { a: deep };
     await expectRefused(finish({ d: deep }), 400, /"results": d(\.a)+ is nested more than 16 levels deep/);

@@ -16,7 +16,7 @@
 // other error fails the property, and so does any invariant broken after any step.
 //
 // `npm test` runs DROVER_PROPERTY_RUNS sequences (default 200; fewer if a busy machine reaches
-// the time budget first); `npm run test:soak` (DROVER_SOAK=1) runs DROVER_SOAK_RUNS (default
+// the time budget first, but never fewer than DROVER_PROPERTY_MIN_RUNS, default 40); `npm run test:soak` (DROVER_SOAK=1) runs DROVER_SOAK_RUNS (default
 // 2000). A failure prints fast-check's seed and path; replay it with DROVER_PROPERTY_SEED=<seed>
 // DROVER_PROPERTY_PATH=<path> npx vitest run test/integration/model-property.test.ts (the
 // concurrent pairs interleave differently each time, so a replay may need a few tries).
@@ -30,6 +30,7 @@ import { DroverError } from '../../shared/domain/errors.js';
 import { addMachines } from '../../shared/state/add-machine.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { addUnits } from '../../shared/state/add-unit.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/agent-credential.js';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { assignUnit } from '../../shared/state/assign-unit.js';
 import { runAllCleanups, runCleanup, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
@@ -66,8 +67,14 @@ const REPLAY_PATH = process.env.DROVER_PROPERTY_PATH;
 const NUM_RUNS = Number(SOAK ? (process.env.DROVER_SOAK_RUNS ?? 2000) : (process.env.DROVER_PROPERTY_RUNS ?? 200));
 const LANES = REPLAY_SEED ? 1 : Number(process.env.DROVER_PROPERTY_LANES ?? 4);
 /**
- * No sequence starts after this: a slow (or busy) machine runs fewer than NUM_RUNS rather than
- * time out, and the count run is printed.
+ * However slow the host, at least this many sequences run (all of them, if fewer are asked for):
+ * the time budget below only stops the runs past it, so a loaded machine can never pass the test
+ * on a handful of sequences.
+ */
+const MIN_RUNS = Math.min(NUM_RUNS, Number(process.env.DROVER_PROPERTY_MIN_RUNS ?? 40));
+/**
+ * Past MIN_RUNS, no sequence starts after this: a slow (or busy) machine runs fewer than NUM_RUNS
+ * rather than time out, and the count run is printed.
  */
 const TIME_BUDGET_MS = Number(process.env.DROVER_PROPERTY_BUDGET_MS ?? (SOAK ? 8 * 60 * 60_000 : 45_000));
 /** After a first failure, shrinking stops once this much time has gone (the best counterexample so far is reported). */
@@ -378,7 +385,11 @@ function machineAction(store: Store, machine: Machine): Action | undefined {
     return {
       name: `provisioner starts machine ${id}`,
       kind: 'recordInstance',
-      run: () => recordInstance(store, id, { instanceId: `i-${id}`, attempt: machine.provisioningAttempt }),
+      // As the provisioner does: the agent's credential for this attempt first, then the instance.
+      run: async () => {
+        await setAgentCredentialHash(store, id, hashAgentCredential(`secret-${id}`), machine.provisioningAttempt);
+        return recordInstance(store, id, { instanceId: `i-${id}`, attempt: machine.provisioningAttempt });
+      },
     };
   }
   if (machine.life === 'dying')
@@ -720,15 +731,26 @@ describe('the model under random operations from several clients', () => {
       const started = Date.now();
       let anyFailed = false;
       let ran = 0;
-      const lanes = Array.from({ length: LANES }, (_, index) => {
+      /** Sequences started and not yet ended: they count towards MIN_RUNS while they run. */
+      let running = 0;
+      const seeds = Array.from({ length: LANES }, (_, index) =>
+        REPLAY_SEED ? Number(REPLAY_SEED) : (Date.now() ^ Math.imul(index + 1, 0x9e3779b9)) | 0,
+      );
+      // Printed every run, pass or fail, so any run can be replayed (one lane's seed at a time).
+      console.info(
+        `model property: seeds ${seeds.join(', ')} (${LANES} lanes, ${Math.ceil(NUM_RUNS / LANES)} sequences each, at least ${MIN_RUNS} in all); ` +
+          `replay a lane with DROVER_PROPERTY_SEED=<seed> DROVER_PROPERTY_RUNS=${Math.ceil(NUM_RUNS / LANES)}`,
+      );
+      const lanes = seeds.map((seed) => {
         const lane = newLane();
         let failedAt: number | undefined;
         const property = fc.asyncProperty(sequence, async (steps) => {
           // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks
           // for a bounded time, after which its candidates pass too, so fast-check reports the
           // smallest failing sequence found so far. Past the time budget, nothing new starts.
-          if (failedAt === undefined ? anyFailed || Date.now() - started > TIME_BUDGET_MS : Date.now() - failedAt > SHRINK_BUDGET_MS)
-            return;
+          const pastBudget = Date.now() - started > TIME_BUDGET_MS && ran + running >= MIN_RUNS;
+          if (failedAt === undefined ? anyFailed || pastBudget : Date.now() - failedAt > SHRINK_BUDGET_MS) return;
+          running++;
           try {
             await runSequence(lane, steps);
             if (failedAt === undefined) ran++;
@@ -736,12 +758,14 @@ describe('the model under random operations from several clients', () => {
             failedAt ??= Date.now();
             anyFailed = true;
             throw e;
+          } finally {
+            running--;
           }
         });
         const numRuns = Math.ceil(NUM_RUNS / LANES);
         const options = REPLAY_SEED
           ? { seed: Number(REPLAY_SEED), ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}), endOnFailure: true, numRuns }
-          : { seed: (Date.now() ^ Math.imul(index + 1, 0x9e3779b9)) | 0, numRuns };
+          : { seed, numRuns };
         return fc.assert(property, options);
       });
       const results = await Promise.allSettled(lanes);
@@ -756,7 +780,7 @@ describe('the model under random operations from several clients', () => {
       }
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
-      expect(ran).toBeGreaterThan(0);
+      expect(ran).toBeGreaterThanOrEqual(MIN_RUNS);
     },
     TIMEOUT_MS,
   );

@@ -22,7 +22,7 @@ import type { Store } from '../../shared/state/store.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { killAllAgents, localProvider, tempDataDir } from '../support/local-agents.js';
-import { FaultyProvider, provisionerDeps } from '../support/provisioner.js';
+import { FaultyProvider, provisionerDeps, TestQueues } from '../support/provisioner.js';
 import { useSqsServer } from '../support/sqs.js';
 import { readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
@@ -191,7 +191,7 @@ describe('presence writes wake no stream consumer', () => {
     const sqs = sqsServer.client();
     const provider = new FaultyProvider(localProvider(dataDir));
     const handlers = {
-      provisioner: createProvisionerHandler(provisionerDeps(store, provider)),
+      provisioner: createProvisionerHandler(provisionerDeps(store, provider, new TestQueues(sqsServer.client()))),
       cleanup: createCleanupHandler({ store, logger: SILENT }),
       notifier: createNotifierHandler({ store, sqs, controllerId: 'presence-test', logger: SILENT }),
     };

@@ -35,14 +35,16 @@ import {
   localProvider,
   tempDataDir,
 } from '../support/local-agents.js';
-import { CONTROLLER_ID, FaultyProvider, MemoryQueues, provisionerDeps } from '../support/provisioner.js';
+import { CONTROLLER_ID, FaultyProvider, provisionerDeps, TestQueues } from '../support/provisioner.js';
+import { useSqsServer } from '../support/sqs.js';
 import { freshStore } from '../support/table.js';
 
+const sqs = useSqsServer();
 let store: Store;
 let dataDir: string;
 let local: LocalProvider;
 let provider: FaultyProvider;
-let queues: MemoryQueues;
+let queues: TestQueues;
 let deps: ProvisionerDeps;
 
 beforeEach(async () => {
@@ -51,8 +53,8 @@ beforeEach(async () => {
   dataDir = tempDataDir();
   local = localProvider(dataDir);
   provider = new FaultyProvider(local);
-  queues = new MemoryQueues();
-  deps = provisionerDeps(store, provider, { queues });
+  queues = new TestQueues(sqs.client());
+  deps = provisionerDeps(store, provider, queues);
 });
 afterEach(async () => {
   await killAllAgents(dataDir);
@@ -72,7 +74,7 @@ describe('provisioning Alive machines', () => {
     expect(m).toMatchObject({ instanceId: instanceIdOf(id), instanceStatus: { current: 'running' }, addresses: ['127.0.0.1'] });
     expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
     expect(liveAgentPids(dataDir)).toHaveLength(1);
-    expect(queues.live.has(id)).toBe(true);
+    expect(await queues.exists(id)).toBe(true);
   });
 
   it('gives the agent its own credential and stores only its hash', async () => {
@@ -134,7 +136,7 @@ describe('provisioning Alive machines', () => {
     const credential = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     // A second provisioner (another Lambda, a restarted controller) derives the same credential.
-    const other = provisionerDeps(store, provider, { queues, credentials: deps.credentials });
+    const other = provisionerDeps(store, provider, queues, { credentials: deps.credentials });
     expect(await reconcileMachine(other, id)).toBe('running');
     expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
   });
@@ -186,11 +188,15 @@ describe('provisioning errors', () => {
 
   it('a transient provisioning error is tried again once it is old enough (Juju polls them every minute)', async () => {
     const id = await addMachine();
-    deps = provisionerDeps(store, provider, { queues, policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
+    deps = provisionerDeps(store, provider, queues, { policy: { startAttempts: 1, retryDelayMs: 1, transientErrorRetryMs: 100 } });
     provider.startFailures.push(transient('capacity'));
+    // The error's age is read on the store's clock: held still, then moved past the retry delay
+    // (no waiting, and a slow host cannot age the error early).
+    const t0 = Date.now();
+    deps.store.now = () => new Date(t0);
     expect(await reconcileMachine(deps, id)).toBe('provisioning-error');
     expect(await reconcileMachine(deps, id)).toBe('awaiting-retry');
-    await new Promise((r) => setTimeout(r, 120));
+    deps.store.now = () => new Date(t0 + 150);
     expect(await reconcileMachine(deps, id)).toBe('started');
     expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
   });
@@ -231,8 +237,7 @@ describe('provisioning errors', () => {
 
   it('stops retrying when the machine is destroyed meanwhile', async () => {
     const id = await addMachine();
-    deps = provisionerDeps(store, provider, {
-      queues,
+    deps = provisionerDeps(store, provider, queues, {
       sleep: async () => {
         await destroyMachine(store, id);
       },
@@ -251,7 +256,7 @@ describe('removing machines', () => {
     await destroyMachine(store, id);
     expect(await reconcileMachine(deps, id)).toBe('removed');
     expect(await getMachine(store, id)).toBeUndefined();
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
     expect(provider.stopped).toEqual([]);
   });
 
@@ -274,7 +279,7 @@ describe('removing machines', () => {
     expect(await getMachine(store, id)).toBeUndefined();
     expect(isProcessAlive({ pid })).toBe(false);
     expect(await local.listInstances(CONTROLLER_ID)).toEqual([]);
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 
   it('a removed machine still gets its queue deleted (the provisioner died between the two)', async () => {
@@ -284,7 +289,7 @@ describe('removing machines', () => {
     await ensureMachineDead(store, id);
     await removeMachine(store, id);
     expect(await reconcileMachine(deps, id)).toBe('gone');
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 });
 
@@ -324,7 +329,7 @@ describe('the full reconcile', () => {
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
     await removeMachine(store, id);
-    const restarted = provisionerDeps(store, localProvider(dataDir), { queues });
+    const restarted = provisionerDeps(store, localProvider(dataDir), queues);
     expect((await reconcileAll(restarted)).strays).toEqual([instanceIdOf(id)]);
     expect(liveAgentPids(dataDir)).toEqual([]);
   });
@@ -346,7 +351,9 @@ describe('the full reconcile', () => {
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
-    await new Promise((r) => setTimeout(r, 5)); // recorded strictly before the listing
+    // The listing is strictly after the instance was recorded: on the store's clock, no waiting.
+    const later = Date.now() + 5;
+    deps.store.now = () => new Date(later);
     const result = await reconcileAll(deps);
     expect(result.missing).toEqual([id]);
     expect((await machine(id)).instanceStatus).toMatchObject({ current: 'error', message: `instance "${instanceIdOf(id)}" missing` });
@@ -382,7 +389,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
   };
 
   it('a killed agent is started again: same instance, same credential, not marked missing', async () => {
-    const revivable = provisionerDeps(store, local, { queues });
+    const revivable = provisionerDeps(store, local, queues);
     const id = await addMachine();
     await reconcileMachine(revivable, id);
     const pid = await killAgent(id);
@@ -405,7 +412,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
       env: { FAKE_AGENT_EXIT_CODE: '1' },
       restartPolicy: { stableRunMs: 60_000, immediateRestarts: 0, firstDelayMs: 60_000, maxDelayMs: 60_000 },
     });
-    const revivable = provisionerDeps(store, crashing, { queues });
+    const revivable = provisionerDeps(store, crashing, queues);
     const id = await addMachine();
     await reconcileMachine(revivable, id);
     await eventually(
@@ -444,7 +451,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
   });
 
   it("a Dead machine's dead agent is left to the reconcile, which removes the machine", async () => {
-    const revivable = provisionerDeps(store, local, { queues });
+    const revivable = provisionerDeps(store, local, queues);
     const id = await addMachine();
     await reconcileMachine(revivable, id);
     await destroyMachine(store, id);
@@ -516,10 +523,11 @@ describe('the stream handler', () => {
     const last = await machine(id);
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
-    await reconcileMachine({ ...deps, queues: new MemoryQueues() }, id); // removed, but this provisioner's queue call went elsewhere
-    expect(queues.live.has(id)).toBe(true);
+    // Removed, but this provisioner's queue call went elsewhere (queues of another controller id).
+    await reconcileMachine({ ...deps, queues: new TestQueues(sqs.client()) }, id);
+    expect(await queues.exists(id)).toBe(true);
     await createProvisionerHandler(deps)({ Records: [machineRecord(last, 'REMOVE')] });
-    expect(queues.live.has(id)).toBe(false);
+    expect(await queues.exists(id)).toBe(false);
   });
 
   it('the schedule runs the full reconcile', async () => {

@@ -3,6 +3,7 @@
 // that name the entities, so a failing run says what went wrong rather than only that it did.
 import type { Life } from '../../shared/domain/life.js';
 import { isForward } from '../../shared/domain/life.js';
+import { ATTR } from '../../shared/state/keys.js';
 import { indexState, type ModelState } from './model-state.js';
 
 export type Invariant = (state: ModelState) => string[];
@@ -223,6 +224,73 @@ export const assignmentsAgree: Invariant = (state) => {
   return violations;
 };
 
+/**
+ * lifecycles.txt, as docs/lifecycle-rules.md states it: "destroying a principal destroys all its
+ * subordinates" — they become Dying in the same transaction as the principal (the plan asserts
+ * the set of subordinates it read), and a principal creates subordinates only while it is Alive
+ * ("While a principal unit is Alive, it can enter the scopes of Alive relations, which may cause
+ * the creation of subordinate units"). So there is no moment at which a principal that is not
+ * Alive has an Alive subordinate.
+ */
+export const dyingPrincipalsHaveNoAliveSubordinates: Invariant = (state) => {
+  const { units } = indexState(state);
+  const violations: string[] = [];
+  for (const p of state.units) {
+    if (p.life === 'alive') continue;
+    for (const s of p.subordinates) {
+      const sub = units.get(s);
+      if (sub?.life === 'alive') violations.push(`${p.life} principal ${p.name} has Alive subordinate ${s}`);
+    }
+  }
+  return violations;
+};
+
+/**
+ * Statuses agree with the facts they report: a machine's instance status is `running` only once
+ * an instance is recorded, and `pending` (waiting for one) only while none is (recordInstance and
+ * retry-provisioning set them with the instance id, in one transaction); a unit's agent status
+ * is `allocating` only until its agent has started, so an allocating unit has entered no scope
+ * and holds no subordinate (both are the started agent's doing).
+ */
+export const statusesMatchFacts: Invariant = (state) => {
+  const violations: string[] = [];
+  for (const m of state.machines) {
+    if (m.instanceStatus.current === 'running' && m.instanceId === undefined)
+      violations.push(`machine ${m.id} shows instance status running but has no instance`);
+    if (m.instanceStatus.current === 'pending' && m.instanceId !== undefined)
+      violations.push(`machine ${m.id} shows instance status pending but has instance ${m.instanceId}`);
+  }
+  for (const u of state.units) {
+    if (u.agentStatus.current === 'allocating' && (u.scopes.length > 0 || u.subordinates.length > 0))
+      violations.push(
+        `unit ${u.name} is allocating (no agent yet) but has scopes [${u.scopes.join(', ')}] and subordinates [${u.subordinates.join(', ')}]`,
+      );
+  }
+  return violations;
+};
+
+/**
+ * Agent credentials (shared/domain/plans/agent-credential.ts): a machine holds at most the hash
+ * of the credential of one of its own provisioning attempts, never a later one, and only while
+ * it exists — the hash lives on the machine's item, so a removed machine keeps none.
+ */
+export const credentialsBelongToMachines: Invariant = (state) => {
+  const violations: string[] = [];
+  for (const m of state.machines) {
+    if ((m.agentCredentialHash === undefined) !== (m.agentCredentialAttempt === undefined))
+      violations.push(`machine ${m.id} has a credential hash without its attempt, or an attempt without a hash`);
+    if (m.agentCredentialAttempt !== undefined && m.agentCredentialAttempt > m.provisioningAttempt)
+      violations.push(
+        `machine ${m.id} has a credential for attempt ${m.agentCredentialAttempt}, past its attempt ${m.provisioningAttempt}`,
+      );
+  }
+  for (const item of state.items) {
+    if (item['agentCredentialHash'] !== undefined && item[ATTR.kind] !== 'machine')
+      violations.push(`a ${String(item[ATTR.kind])} item (${String(item[ATTR.pk])}) holds an agent credential hash`);
+  }
+  return violations;
+};
+
 export const invariants: Record<string, Invariant> = {
   countsMatch,
   seriesMatch,
@@ -231,6 +299,9 @@ export const invariants: Record<string, Invariant> = {
   namesUnique,
   subordinatesHavePrincipals,
   assignmentsAgree,
+  dyingPrincipalsHaveNoAliveSubordinates,
+  statusesMatchFacts,
+  credentialsBelongToMachines,
 };
 
 /** Every violation of every invariant (life included, which also records this state in `history`). */

@@ -1,5 +1,9 @@
-// Provisioner test doubles: a provider wrapper for fault injection, in-memory machine queues, and
-// the deps the provisioner runs with (tiny retry delays instead of Juju's 10 s).
+// Provisioner test support: a provider wrapper for fault injection, machine queues on the test
+// file's SQS server, and the deps the provisioner runs with (tiny retry delays instead of Juju's 10 s).
+import { randomUUID } from 'node:crypto';
+import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
+import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import type { InstanceInfo, Provider, ProviderError, StartInstanceRequest } from '../../shared/provider/provider.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
 import type { MachineQueues, ProvisionerDeps } from '../../shared/provisioner/deps.js';
@@ -41,29 +45,53 @@ export class FaultyProvider implements Provider {
   }
 }
 
-export class MemoryQueues implements MachineQueues {
-  readonly live = new Set<string>();
-  readonly removed: string[] = [];
-  /** Machines whose queue cannot be created (SQS down, say). */
+/**
+ * Machine queues on a real SQS server (fauxqs, test/support/sqs.ts), as the provisioner has them
+ * (sqsMachineQueues), under a controller id of their own so that tests sharing a server never see
+ * each other's queues. `failing` makes one machine's queue creation fail, as an SQS outage would.
+ */
+export class TestQueues implements MachineQueues {
   readonly failing = new Set<string>();
+  private readonly real: MachineQueues;
+
+  constructor(
+    private readonly sqs: SQSClient,
+    readonly controllerId = `queues-${randomUUID().slice(0, 8)}`,
+  ) {
+    this.real = sqsMachineQueues(sqs, controllerId);
+  }
 
   async ensure(machineId: string): Promise<string> {
     if (this.failing.has(machineId)) throw new Error(`cannot create queue of machine ${machineId}`);
-    this.live.add(machineId);
-    return `http://queues.test/${machineId}`;
+    return this.real.ensure(machineId);
   }
 
-  async remove(machineId: string): Promise<void> {
-    this.live.delete(machineId);
-    this.removed.push(machineId);
+  remove(machineId: string): Promise<void> {
+    return this.real.remove(machineId);
+  }
+
+  /** Whether the machine's queue exists on the server (asked of a client with no URL cache). */
+  async exists(machineId: string): Promise<boolean> {
+    try {
+      await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, machineId) }));
+      return true;
+    } catch (e) {
+      if (isQueueMissing(e)) return false;
+      throw e;
+    }
   }
 }
 
-export function provisionerDeps(store: Store, provider: Provider, overrides: Partial<ProvisionerDeps> = {}): ProvisionerDeps {
+export function provisionerDeps(
+  store: Store,
+  provider: Provider,
+  queues: MachineQueues,
+  overrides: Partial<ProvisionerDeps> = {},
+): ProvisionerDeps {
   return {
     store,
     provider,
-    queues: new MemoryQueues(),
+    queues,
     credentials: derivedAgentCredentials(newAgentCredentialKey()),
     controllerId: CONTROLLER_ID,
     apiUrl: API_URL,

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHARM_BYTES, packCharmDir, packEntries, readCharmArchive, unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import {
+  MAX_CHARM_BYTES,
+  packCharmDir,
+  packEntries,
+  readCharmArchive,
+  unpackCharmArchive,
+  unsafeLink,
+} from '../../shared/charmstore/charm-archive.js';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-'));
 
@@ -77,5 +84,31 @@ describe('charm archives', () => {
     const out = temp();
     await expect(unpackCharmArchive(archive, out)).rejects.toThrow('charm archive: "d/up" lies beneath a symlink');
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  // Found by the fuzzer (test/fuzz/charm-archive.fuzz.test.ts): `s1 -> .` makes `s1/../X` really
+  // `../X`, though its text normalises to `X`; a file entry named like that link was then written
+  // through it, one level above the charm (and `s1/s1/../../X` two levels, and so on).
+  it("follows links through the archive's other links: `s1 -> .` then `up -> s1/../X` leads out, and nothing is written through it", async () => {
+    const entries = [
+      { path: 's1', type: 'symlink' as const, mode: 0o777, linkTarget: '.' },
+      { path: 'up', type: 'symlink' as const, mode: 0o777, linkTarget: 's1/../X' },
+      { path: 'up', type: 'file' as const, mode: 0o644, data: Buffer.from('written outside') },
+    ];
+    expect(unsafeLink(entries)?.path).toBe('up');
+    const parent = temp();
+    const out = join(parent, 'charm');
+    await expect(unpackCharmArchive(packEntries(entries), out)).rejects.toThrow('charm archive: "up" appears twice');
+    await expect(unpackCharmArchive(packEntries(entries.slice(0, 2)), out)).rejects.toThrow('charm archive: symlink "up" leaves the charm');
+    expect(readdirSync(parent)).toEqual([]);
+    // Links that stay inside through other links are kept.
+    expect(unsafeLink([entries[0]!, { path: 'in', type: 'symlink', mode: 0o777, linkTarget: 's1/hooks/../s1' }])).toBeUndefined();
+    // A loop leads nowhere, so it is refused too.
+    expect(
+      unsafeLink([
+        { path: 'a', type: 'symlink', mode: 0o777, linkTarget: 'b/x' },
+        { path: 'b', type: 'symlink', mode: 0o777, linkTarget: 'a/y' },
+      ])?.path,
+    ).toBe('a');
   });
 });

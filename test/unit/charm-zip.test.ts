@@ -114,6 +114,19 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
     expect(await refusal(through)).toMatch(/"lib\/x.py" lies beneath a symlink/);
   });
 
+  it('refuses a link that leads out through another link (`s1 -> .`, `up -> s1/..`), and a name given twice', async () => {
+    const chain = zip([
+      { name: 's1', mode: 0o120777, data: '.' },
+      { name: 'up', mode: 0o120777, data: 's1/..' },
+    ]);
+    expect(await refusal(chain)).toBe('invalid charm archive: symlink "up" points outside the charm (to "s1/..")');
+    const twice = zip([
+      { name: 'x', mode: 0o120777, data: 'hooks' },
+      { name: 'x', mode: 0o100644, data: 'y' },
+    ]);
+    expect(await refusal(twice)).toBe('invalid charm archive: "x" appears twice');
+  });
+
   it('refuses special files', async () => {
     expect(await refusal(zip([{ name: 'fifo', mode: 0o010644 }]))).toBe(
       'invalid charm archive: "fifo" is a special file (device, fifo or socket), which a charm cannot hold',

@@ -1,5 +1,5 @@
 // "restarts its unit agents if they die" (issue 4, machine agent).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentLog } from '../../../agent/log/agent-log.js';
 import { UniterSupervisor } from '../../../agent/machine/supervisor.js';
 import type { Uniter, UniterOutcome } from '../../../agent/uniter/uniter.js';
@@ -39,5 +39,64 @@ describe('UniterSupervisor', () => {
     const started = Date.now();
     await supervisor.stop('mysql/0');
     expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  describe('retryNow (the controller is reachable again)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A unit agent whose runs fail or hang as the test says; `runs` counts its starts. */
+    function scripted() {
+      const outcomes: ((value: UniterOutcome | Error) => void)[] = [];
+      let runs = 0;
+      const lines: string[] = [];
+      const supervisor = new UniterSupervisor(
+        () =>
+          fakeUniter(() => {
+            runs++;
+            return new Promise<UniterOutcome>((resolve, reject) => outcomes.push((v) => (v instanceof Error ? reject(v) : resolve(v))));
+          }),
+        new AgentLog('0', undefined, (line) => lines.push(line)),
+      );
+      const settle = async () => {
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+      };
+      return { supervisor, outcomes, lines, runs: () => runs, settle };
+    }
+
+    it('starts a unit agent waiting out its restart delay at once', async () => {
+      vi.useFakeTimers();
+      const { supervisor, outcomes, lines, runs, settle } = scripted();
+      supervisor.start('mysql/0');
+      await settle();
+      outcomes[0]!(new Error('fetch failed'));
+      await settle();
+      expect(lines.some((l) => l.includes('restarting in 1000 ms'))).toBe(true);
+      expect(runs()).toBe(1);
+      // No time passes: only retryNow can start it again.
+      supervisor.retryNow();
+      await settle();
+      expect(runs()).toBe(2);
+      outcomes[1]!('done');
+      await supervisor.stop('mysql/0');
+    });
+
+    it('does not cut short a later restart delay when called while the unit agent runs', async () => {
+      vi.useFakeTimers();
+      const { supervisor, outcomes, runs, settle } = scripted();
+      supervisor.start('mysql/0');
+      await settle();
+      supervisor.retryNow();
+      outcomes[0]!(new Error('fetch failed'));
+      await settle();
+      expect(runs()).toBe(1);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(runs()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(runs()).toBe(2);
+      outcomes[1]!('done');
+      await supervisor.stop('mysql/0');
+    });
   });
 });
