@@ -47,7 +47,7 @@ export function registerConstraints(program: Command, cli: Cli): void {
     .description("Set an application's constraints (replacing them); with no application, the model's.")
     .argument('[application]', 'the application (or use --service)')
     .argument('[constraints...]', 'key=value constraints; none clears them')
-    .option('--service <application>', "the application (the seeds' form of the argument)")
+    .option('--service <application>', "the application (Juju 1's form of the argument)")
     .addHelpText(
       'after',
       `
@@ -66,7 +66,7 @@ Examples:
     .summary("Show an application's (or the model's) constraints.")
     .description("Show an application's constraints; with no application, the model's.")
     .argument('[application]', 'the application (or use --service)')
-    .option('--service <application>', "the application (the seeds' form of the argument)")
+    .option('--service <application>', "the application (Juju 1's form of the argument)")
     .addHelpText('after', "\nExamples:\n  drover get-constraints mysql\n  drover get-constraints          # the model's")
     .action(async (application: string | undefined, opts: { service?: string }) => getConstraints(cli, opts.service ?? application));
 

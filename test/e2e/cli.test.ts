@@ -246,7 +246,7 @@ describe('constraints', () => {
     expect((await ok('get-constraints', 'mysql')).stdout).toBe('arch=amd64 cores=4 mem=8192M\n');
   });
 
-  it("the seeds' form: set-constraints --service <app>, and the model's with no application", async () => {
+  it("Juju 1's form: set-constraints --service <app>, and the model's with no application", async () => {
     await ok('set-constraints', '--service', 'mysql', 'mem=2G');
     expect((await ok('get-constraints', '--service', 'mysql')).stdout).toBe('arch=amd64 mem=2048M\n');
     await ok('set-constraints', 'cores=2');
