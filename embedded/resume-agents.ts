@@ -6,6 +6,7 @@ import type { Machine } from '../shared/domain/entities.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { collections } from '../shared/state/keys.js';
 import { getMany, listAll } from '../shared/state/reads.js';
+import { startRequestFor } from '../shared/provisioner/start-request.js';
 
 export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {
   const refs = (await Promise.all(collections.machineShards(deps.store.model).map((c) => listAll(deps.store, c)))).flat();
@@ -15,14 +16,7 @@ export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {
     const attempt = machine.provisioningAttempt;
     const queueUrl = await deps.queues.ensure(machine.id);
     const credential = await deps.credentials.forAttempt({ model: deps.store.model, machineId: machine.id, attempt });
-    const instance = await deps.provider.startInstance({
-      controllerId: deps.controllerId,
-      machineId: machine.id,
-      attempt,
-      series: machine.series,
-      constraints: machine.constraints,
-      agent: { apiUrl: deps.apiUrl, credential, queueUrl },
-    });
+    const instance = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     if (instance.instanceId === machine.instanceId) resumed.push(machine.id);
   }
   return resumed;

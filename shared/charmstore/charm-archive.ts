@@ -9,8 +9,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from 'node:fs/promises';
 import { dirname, join, posix, resolve, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-
-const BLOCK = 512;
+import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from './tar-blocks.js';
 
 /** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
 export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
@@ -27,38 +26,6 @@ export interface Entry {
 
 // ---- writing ------------------------------------------------------------------------------
 
-function octal(value: number, width: number): string {
-  return value.toString(8).padStart(width - 1, '0') + '\0';
-}
-
-function paxRecord(key: string, value: string): string {
-  const body = ` ${key}=${value}\n`;
-  let length = body.length + 1;
-  while (String(length).length + Buffer.byteLength(body) !== length) length = String(length).length + Buffer.byteLength(body);
-  return `${length}${body}`;
-}
-
-function header(name: string, type: string, mode: number, size: number, linkName = ''): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  h.write(name, 0, 100, 'utf8');
-  h.write(octal(mode & 0o7777, 8), 100, 'ascii');
-  h.write(octal(0, 8), 108, 'ascii');
-  h.write(octal(0, 8), 116, 'ascii');
-  h.write(octal(size, 12), 124, 'ascii');
-  h.write(octal(0, 12), 136, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write(type, 156, 'ascii');
-  h.write(linkName, 157, 100, 'utf8');
-  h.write('ustar\0', 257, 'ascii');
-  h.write('00', 263, 'ascii');
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-  return h;
-}
-
-const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
-
 function entryBlocks(entry: Entry): Buffer[] {
   const blocks: Buffer[] = [];
   const name = entry.type === 'dir' ? `${entry.path}/` : entry.path;
@@ -66,13 +33,13 @@ function entryBlocks(entry: Entry): Buffer[] {
   const longLink = entry.linkTarget !== undefined && Buffer.byteLength(entry.linkTarget) > 100;
   if (longName || longLink) {
     const pax = Buffer.from((longName ? paxRecord('path', name) : '') + (longLink ? paxRecord('linkpath', entry.linkTarget!) : ''), 'utf8');
-    blocks.push(header('PaxHeader', 'x', 0o644, pax.length), pax, padding(pax.length));
+    blocks.push(tarHeader('PaxHeader', 'x', 0o644, pax.length), pax, tarPadding(pax.length));
   }
   const shortName = longName ? name.slice(-99) : name;
   const size = entry.type === 'file' ? (entry.data?.length ?? 0) : 0;
   const type = entry.type === 'file' ? '0' : entry.type === 'dir' ? '5' : '2';
-  blocks.push(header(shortName, type, entry.mode, size, longLink ? '' : (entry.linkTarget ?? '')));
-  if (entry.type === 'file' && entry.data) blocks.push(entry.data, padding(entry.data.length));
+  blocks.push(tarHeader(shortName, type, entry.mode, size, longLink ? '' : (entry.linkTarget ?? '')));
+  if (entry.type === 'file' && entry.data) blocks.push(entry.data, tarPadding(entry.data.length));
   return blocks;
 }
 
@@ -92,7 +59,7 @@ async function walk(root: string, relative: string, entries: Entry[]): Promise<v
 
 /** Entries as a tar.gz: the one form the charm store keeps, whatever the user uploaded. */
 export function packEntries(entries: Entry[]): Buffer {
-  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(BLOCK * 2)]));
+  return gzipSync(Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(TAR_BLOCK * 2)]));
 }
 
 /** The directory's files, directories and symlinks, with their modes, as a tar.gz. */
@@ -149,14 +116,14 @@ export function readCharmArchive(archive: Buffer): Entry[] {
   let pax: Record<string, string> = {};
   let longName: string | undefined;
   let longLink: string | undefined;
-  while (offset + BLOCK <= tar.length) {
-    const h = tar.subarray(offset, offset + BLOCK);
+  while (offset + TAR_BLOCK <= tar.length) {
+    const h = tar.subarray(offset, offset + TAR_BLOCK);
     if (h.every((b) => b === 0)) break;
     const size = number(h, 124, 12);
     const type = String.fromCharCode(h[156]!);
-    const data = tar.subarray(offset + BLOCK, offset + BLOCK + size);
+    const data = tar.subarray(offset + TAR_BLOCK, offset + TAR_BLOCK + size);
     if (data.length < size) throw new Error('charm archive: truncated');
-    offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+    offset += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
     if (type === 'x') {
       pax = parsePax(data);
       continue;

@@ -26,6 +26,7 @@ import { getMachine } from '../state/reads.js';
 import { removeMachine } from '../state/remove-machine.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { startWithRetries } from './start-instance.js';
+import { startRequestFor } from './start-request.js';
 
 export type ReconcileOutcome =
   /** Alive and provisioned: nothing to do. */
@@ -94,14 +95,7 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
     log.info('machine changed before provisioning', { machineId: machine.id, attempt, reason: credentialSet.conflict });
     return 'superseded';
   }
-  const started = await startWithRetries(deps, {
-    controllerId: deps.controllerId,
-    machineId: machine.id,
-    attempt,
-    series: machine.series,
-    constraints: machine.constraints,
-    agent: { apiUrl: deps.apiUrl, credential, queueUrl },
-  });
+  const started = await startWithRetries(deps, startRequestFor(deps, machine, { credential, queueUrl }));
   if ('superseded' in started) {
     log.info('machine changed while provisioning', { machineId: machine.id, attempt, reason: started.superseded });
     return 'superseded';

@@ -16,6 +16,7 @@ import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/machin
 import { getMachine } from '../state/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
+import { startRequestFor } from './start-request.js';
 
 export interface ReviveResult {
   /** Machines whose agent was started again. */
@@ -69,14 +70,7 @@ async function revive(
     deps.queues.ensure(machine.id),
   ]);
   try {
-    const started = await deps.provider.startInstance({
-      controllerId: deps.controllerId,
-      machineId: machine.id,
-      attempt,
-      series: machine.series,
-      constraints: machine.constraints,
-      agent: { apiUrl: deps.apiUrl, credential, queueUrl },
-    });
+    const started = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     // Another attempt's instance: the machine record and the provider disagree; the reconcile decides.
     if (started.instanceId !== instance.instanceId) return 'left';
   } catch (e) {

@@ -6,8 +6,7 @@ import fc from 'fast-check';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-
-const BLOCK = 512;
+import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from '../../shared/charmstore/tar-blocks.js';
 
 export interface RawEntry {
   name: string;
@@ -18,51 +17,20 @@ export interface RawEntry {
   linkName: string;
 }
 
-const octal = (value: number, width: number) => value.toString(8).padStart(width - 1, '0') + '\0';
-
-function header(name: string, type: string, mode: number, size: number, linkName: string): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  h.write(name, 0, 100, 'utf8');
-  h.write(octal(mode & 0o7777, 8), 100, 'ascii');
-  h.write(octal(0, 8), 108, 'ascii');
-  h.write(octal(0, 8), 116, 'ascii');
-  h.write(octal(size, 12), 124, 'ascii');
-  h.write(octal(0, 12), 136, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write(type, 156, 'ascii');
-  h.write(linkName, 157, 100, 'utf8');
-  h.write('ustar\0', 257, 'ascii');
-  h.write('00', 263, 'ascii');
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-  return h;
-}
-
-const pad = (n: number) => Buffer.alloc((BLOCK - (n % BLOCK)) % BLOCK);
-
-/** A pax record `<len> key=value\n`, its length counting itself. */
-function paxRecord(key: string, value: string): string {
-  const body = ` ${key}=${value}\n`;
-  let length = Buffer.byteLength(body) + 1;
-  while (String(length).length + Buffer.byteLength(body) !== length) length = String(length).length + Buffer.byteLength(body);
-  return `${length}${body}`;
-}
-
 /** The entries as a tar.gz, exactly as given (long names and link targets through pax records). */
 export function hostileTarGz(entries: RawEntry[]): Buffer {
   const blocks: Buffer[] = [];
   for (const e of entries) {
     if (Buffer.byteLength(e.name) > 99 || Buffer.byteLength(e.linkName) > 99) {
       const pax = Buffer.from(paxRecord('path', e.name) + paxRecord('linkpath', e.linkName));
-      blocks.push(header('PaxHeader', 'x', 0o644, pax.length, ''), pax, pad(pax.length));
+      blocks.push(tarHeader('PaxHeader', 'x', 0o644, pax.length, ''), pax, tarPadding(pax.length));
     }
     const data = Buffer.from(e.data);
     const size = e.type === '0' || e.type === '7' ? data.length : 0;
-    blocks.push(header(e.name.slice(0, 99), e.type, e.mode, size, e.linkName.slice(0, 99)));
-    if (size) blocks.push(data, pad(size));
+    blocks.push(tarHeader(e.name.slice(0, 99), e.type, e.mode, size, e.linkName.slice(0, 99)));
+    if (size) blocks.push(data, tarPadding(size));
   }
-  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(BLOCK * 2)]));
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(TAR_BLOCK * 2)]));
 }
 
 /** Path segments that make escapes likely: links named like directories, `.`, `..`. */
