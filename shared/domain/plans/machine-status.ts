@@ -3,12 +3,20 @@
 // instance status as an error; the machine itself stays until the user removes it, because only
 // the user can say whether its units should go too.
 import type { Machine } from '../entities.js';
-import { done, refs, type Plan } from '../plan.js';
+import { done, refs, type Change, type Plan } from '../plan.js';
 import { statusLogEntry } from '../status-log.js';
 
 export const INSTANCE_ERROR = 'error';
 
 export const instanceMissingMessage = (instanceId: string) => `instance "${instanceId}" missing`;
+
+/** The machine's instance status set to an error, if the machine still has that instance. */
+const instanceError = (machineId: string, instanceId: string, message: string, now: string): Change => ({
+  op: 'update',
+  ref: refs.machine(machineId),
+  set: { instanceStatus: { current: INSTANCE_ERROR, message, since: now } },
+  expect: { equals: { instanceId } },
+});
 
 export type MarkInstanceMissingResult = 'marked' | 'already-marked' | 'not-applicable';
 
@@ -17,17 +25,7 @@ export function planMarkInstanceMissing(machine: Machine | undefined, instanceId
   if (!machine || machine.instanceId !== instanceId) return done('not-applicable');
   const message = instanceMissingMessage(instanceId);
   if (machine.instanceStatus.current === INSTANCE_ERROR && machine.instanceStatus.message === message) return done('already-marked');
-  return {
-    changes: [
-      {
-        op: 'update',
-        ref: refs.machine(machine.id),
-        set: { instanceStatus: { current: INSTANCE_ERROR, message, since: now } },
-        expect: { equals: { instanceId } },
-      },
-    ],
-    result: 'marked',
-  };
+  return { changes: [instanceError(machine.id, instanceId, message, now)], result: 'marked' };
 }
 
 export type InstanceStatusResult = 'set' | 'unchanged' | 'not-applicable';
@@ -47,12 +45,7 @@ export function planAgentCrashLooping(
   if (machine.instanceStatus.current === INSTANCE_ERROR && machine.instanceStatus.message === message) return done('unchanged');
   return {
     changes: [
-      {
-        op: 'update',
-        ref: refs.machine(machine.id),
-        set: { instanceStatus: { current: INSTANCE_ERROR, message, since: now } },
-        expect: { equals: { instanceId } },
-      },
+      instanceError(machine.id, instanceId, message, now),
       statusLogEntry(machine.id, 'machine', { current: INSTANCE_ERROR, message }, now),
     ],
     result: 'set',
