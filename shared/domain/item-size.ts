@@ -18,7 +18,7 @@ export const MAX_SETTINGS_BYTES = 300_000;
  * A charm's metadata, config options and actions as stored on its application, which also holds
  * the application's config: together they stay well inside one item.
  */
-export const MAX_CHARM_BYTES = 160 * 1024;
+export const MAX_CHARM_METADATA_BYTES = 160 * 1024;
 
 /** An application's config values (config key=value), beside its charm on the same item. */
 export const MAX_CONFIG_BYTES = 160 * 1024;
@@ -50,8 +50,8 @@ export function checkConfigSize(config: Record<string, unknown>, application: st
   if (bytes > MAX_CONFIG_BYTES) throw tooLarge(`the config of application "${application}"`, bytes, MAX_CONFIG_BYTES);
 }
 
-/** Refuses a charm whose metadata, config options and actions, as stored, would exceed MAX_CHARM_BYTES. */
+/** Refuses a charm whose metadata, config options and actions, as stored, would exceed MAX_CHARM_METADATA_BYTES. */
 export function checkCharmSize(charm: { name: string }): void {
   const bytes = Buffer.byteLength(JSON.stringify(charm));
-  if (bytes > MAX_CHARM_BYTES) throw tooLarge(`the metadata, config and actions of charm "${charm.name}"`, bytes, MAX_CHARM_BYTES);
+  if (bytes > MAX_CHARM_METADATA_BYTES) throw tooLarge(`the metadata, config and actions of charm "${charm.name}"`, bytes, MAX_CHARM_METADATA_BYTES);
 }

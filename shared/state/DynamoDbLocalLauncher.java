@@ -1,6 +1,6 @@
 // Starts DynamoDB Local listening on 127.0.0.1 only, and stops it when its parent goes away.
-// Run in Java's single-file source mode (`java -cp DynamoDBLocal.jar DynamoDbLocalLauncher.java
-// <DynamoDB Local's own options>`); started by shared/state/dynamodb-local.ts.
+// Compiled once and started by shared/state/dynamodb-local.ts (`java -cp DynamoDBLocal.jar:<class
+// dir> DynamoDbLocalLauncher <DynamoDB Local's own options>`, or from source where it cannot compile).
 //
 // Why this exists:
 // - DynamoDB Local has no option for its listening address: its server builds a Jetty Server from
