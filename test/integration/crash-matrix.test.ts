@@ -13,7 +13,7 @@
 //
 // Each step is also failed once with a transient error (the process lives, and retries or reports
 // the failure as its host expects). `npm test` runs a deterministic sample of the kill points
-// (DROVER_CRASH_POINTS, default 16, spread evenly over the recording, every process kind
+// (DROVER_CRASH_POINTS, default 8, spread evenly over the recording, every process kind
 // included) and a quarter as many failure points; DROVER_SOAK=1 runs them all;
 // DROVER_CRASH_ONLY="kill after provisioner:startInstance#1" runs the points so named (a failure
 // prints its point's name).
@@ -24,7 +24,12 @@ import { World } from '../support/fault-world.js';
 import { useSqsServer } from '../support/sqs.js';
 
 const SOAK = process.env.DROVER_SOAK === '1';
-const SAMPLE = Number(process.env.DROVER_CRASH_POINTS ?? 16);
+/**
+ * Kill points in `npm test`. Each point is a whole flow (about 15 s on two cores shared with the
+ * rest of the suite): 8, with 2 failure points and one per process kind not yet among them, keep
+ * the file to a few minutes of CI; the soak runs them all.
+ */
+const SAMPLE = Number(process.env.DROVER_CRASH_POINTS ?? 8);
 /** Runs side by side; each runs its points one step at a time, so lanes do not change what a run meets. */
 const LANES = Number(process.env.DROVER_CRASH_LANES ?? 2);
 /** Only the points so named, comma-separated (e.g. "kill after provisioner:startInstance#1"): to replay a failure. */
@@ -133,6 +138,7 @@ describe('the crash-point matrix', () => {
       // A kill that never happens proves nothing: nearly every point must be met again.
       expect(reached).toBeGreaterThanOrEqual(Math.floor(points.length * 0.9));
     },
-    SOAK ? 4 * 60 * 60_000 : Math.max(5 * 60_000, SAMPLE * 30_000),
+    // Generous: a slow host must not fail a converging matrix; the test never asserts a duration.
+    SOAK ? 4 * 60 * 60_000 : Math.max(10 * 60_000, SAMPLE * 90_000),
   );
 });
