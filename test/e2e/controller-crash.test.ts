@@ -150,7 +150,8 @@ describe('a local controller that crashed', () => {
           ...filesUnder(join(dataDir, 'dynamodb')),
           ...filesUnder(join(dataDir, 'charms')),
           ...readdirSync(dataDir)
-            .filter((f) => f.startsWith('checkpoints-'))
+            // The checkpoints themselves, not a `.tmp` one being written (or left by the kill).
+            .filter((f) => f.startsWith('checkpoints-') && f.endsWith('.json'))
             .map((f) => join(dataDir, f)),
           join(dataDir, 'logs', 'debug-log.jsonl'),
         ];
