@@ -32,6 +32,11 @@ const logged = (u: Placed, pattern: RegExp, timeoutMs?: number) =>
     (l) => l.some((x) => pattern.test(x)),
     timeoutMs,
   );
+/**
+ * Each test starts two to four agent processes and waits for their hooks: on a CI host whose two
+ * cores run the rest of the suite too, that took up to 30 s (7 s when idle). No test here times anything.
+ */
+const AGENTS_TIMEOUT = { timeout: 120_000 };
 const unitHooks = (lines: string[]) => hookNames(lines).filter((n) => !n.includes('-relation-'));
 
 async function twoUnits(name: string): Promise<[Placed, Placed]> {
@@ -49,7 +54,7 @@ async function byLeadership(name: string, units: [Placed, Placed]): Promise<[Pla
   return units[0].unit === holder ? units : [units[1], units[0]];
 }
 
-describe('leadership', () => {
+describe('leadership', AGENTS_TIMEOUT, () => {
   it('elects one leader, which runs leader-elected between install and config-changed; the other runs leader-settings-changed', async () => {
     const [leader, follower] = await byLeadership('lead-a', await twoUnits('lead-a'));
     expect(unitHooks(logOf(leader))).toEqual(['install', 'leader-elected', 'config-changed', 'start']);
@@ -91,7 +96,7 @@ describe('leadership', () => {
   });
 });
 
-describe('application data bags', () => {
+describe('application data bags', AGENTS_TIMEOUT, () => {
   it('each leader writes its application’s bag, the other side runs -changed with JUJU_REMOTE_APP and no remote unit; a non-leader is refused', async () => {
     const [pLeader, pFollower] = await byLeadership('bag-p', await twoUnits('bag-p'));
     const q = await h.deployCharm('leader', { name: 'bag-q' });
