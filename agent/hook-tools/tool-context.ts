@@ -126,7 +126,7 @@ export interface ToolResult {
   stderr: string;
   /**
    * `-o <path>`: written by the hook tool process, with the hook's own rights, never by the agent,
-   * which could write wherever the agent can (issue 11, #10).
+   * which could write wherever the agent can (docs/reliability.md, defect 10).
    */
   file?: ToolOutputFile;
 }

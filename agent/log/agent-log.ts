@@ -1,7 +1,8 @@
 // The agents' log: every line goes to this process's stdout (the machine's agent.log locally,
 // the journal on EC2) and, batched, to the controller through the agent API's `log` op, which
-// keeps it for `drover debug-log`. charms-in-action.txt: a hook's "output is written to the unit
-// agent's log". Lines the API cannot take yet are kept (up to a bound) and sent with the next batch.
+// keeps it for `drover debug-log`: a hook's "output is written to the unit agent's log" (Juju's
+// https://github.com/juju/juju/blob/7f5ca4e9229c4320911ac5436e489fd1f59d88c7/doc/charms-in-action.txt).
+// Lines the API cannot take yet are kept (up to a bound) and sent with the next batch.
 import type { LogLevel } from '../../shared/logs/log-sink.js';
 import { entityTag, formatLogLine } from '../../shared/logs/log-sink.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';

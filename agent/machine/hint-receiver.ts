@@ -1,6 +1,6 @@
-// The machine agent's ear: a long poll of its SQS queue. "Cost: an idle agent makes no DynamoDB
-// reads and at most one SQS receive per 20 s": one ReceiveMessage waits up to 20 s for a hint,
-// and nothing else happens until one comes. Hints name an entity and nothing more
+// The machine agent's ear: a long poll of its SQS queue. An idle agent makes no DynamoDB reads and
+// at most one SQS receive per 20 s (docs/agents.md, "Cost"): one ReceiveMessage waits up to 20 s
+// for a hint, and nothing else happens until one comes. Hints name an entity and nothing more
 // (shared/messaging/hint.ts); a message that is not a hint is taken as "look at everything".
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';

@@ -420,7 +420,7 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
-  it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (issue 11, #11)', async () => {
+  it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (docs/reliability.md, defect #11)', async () => {
     await ctl.logs.append([
       record('unit-mysql-0', 1, 'INFO', 'done\nunit-mysql-1: 10:07:01 ERROR juju.worker.uniter forged\x1b[2J'),
       record('machine-0', 2, 'INFO', 'tab\there'),
@@ -431,7 +431,7 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
-  it("show-task prints a charm's action-log and failure messages with control characters escaped (issue 11, #11)", async () => {
+  it("show-task prints a charm's action-log and failure messages with control characters escaped (docs/reliability.md, defect #11)", async () => {
     await ok('deploy', charmDir('cli-mysql'), 'db-log');
     const queued = await enqueueOperation(ctl.store, {
       action: EXEC_ACTION,

@@ -1,5 +1,5 @@
 // A local controller that crashes (SIGKILL, as `npm start` dies to an OOM kill or a bug) leaves
-// its machine agents running. Started again on the same data directory (issue 11, #4, #1, #9):
+// its machine agents running. Started again on the same data directory (docs/reliability.md, defect #4, #1, #9):
 // - its DynamoDB Local did not outlive it, so only one ever runs on the database;
 // - the SQS server listens on the same port again and the agents' queues are re-created, so the
 //   agents that kept running hear of the next change within seconds, not at their 10-minute
@@ -144,7 +144,7 @@ describe('a local controller that crashed', () => {
         expect(stderr).toContain(`another controller (pid ${running.pid}) is running from ${dataDir}`);
         expect(liveAgentPids(dataDir)).toEqual([agent.pid]);
 
-        // What npm start wrote is the user's alone (issue 11, #9).
+        // What npm start wrote is the user's alone (docs/reliability.md, defect #9).
         expect(modeOf(dataDir)).toBe(0o700);
         const written = [
           ...filesUnder(join(dataDir, 'dynamodb')),

@@ -1,4 +1,4 @@
-// One local controller per data directory, and one DynamoDB Local (issue 11, #1): a second start
+// One local controller per data directory, and one DynamoDB Local (docs/reliability.md, defect #1): a second start
 // on a directory in use is refused and names the running controller's pid; a lock left by a
 // controller that died is taken over; a DynamoDB Local left running on the directory is killed
 // before another is launched on the same database.

@@ -1,4 +1,4 @@
-// The local controller supervises its database (issue 11, #6): DynamoDB Local killed under a
+// The local controller supervises its database (docs/reliability.md, defect #6): DynamoDB Local killed under a
 // running controller is noticed, said, and restarted on the same port and data; meanwhile the
 // API answers 503 saying why, not 500; afterwards the stream pollers carry on from their
 // checkpoints, so a deploy works and nothing handled before is lost or done twice.

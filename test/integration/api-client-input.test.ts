@@ -1,4 +1,4 @@
-// Input a client chose never makes a 5xx: each case of the hostile probe (issue 11, #7) answers
+// Input a client chose never makes a 5xx: each case of the hostile probe (docs/reliability.md, defect #7) answers
 // 4xx with a message that says what was wrong, logs no stack trace, and changes nothing.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -81,7 +81,7 @@ describe('user API', () => {
     await expectRejected('POST', '/v1/add-unit', { application: 'mysql', count: 0 }, 400, /"count"/);
   });
 
-  it('constraints named or valued like built-in object properties are refused, not stored (issue 11, #8)', async () => {
+  it('constraints named or valued like built-in object properties are refused, not stored (docs/reliability.md, defect #8)', async () => {
     await deploy(store, { charm: charms.mysql, numUnits: 0 });
     await expectRejected(
       'POST',

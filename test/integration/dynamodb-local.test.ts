@@ -1,5 +1,5 @@
 // DynamoDB Local as drover starts it (shared/state/dynamodb-local.ts, through its launcher):
-// reachable from this host only, and gone when the process that started it is gone (issue 11, #9
+// reachable from this host only, and gone when the process that started it is gone (docs/reliability.md, defect #9
 // and #1).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 // The machine agent's hint receiver against a real local SQS server (fauxqs) that goes away and
-// comes back (issue 11, #4): a restarted local controller serves SQS on the same port when it can,
+// comes back (docs/reliability.md, defect #4): a restarted local controller serves SQS on the same port when it can,
 // with its queues gone; or on another port, written to the endpoint file. Either way the receiver
 // is back within seconds, resyncs once (hints sent while it was away are lost) and receives the
 // next hint.

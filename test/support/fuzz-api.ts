@@ -9,7 +9,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { apiEvent } from './api-events.js';
 
 /**
- * Inputs another fix had to make safe first (issue 11, #7 and #8): left out of the generators
+ * Inputs another fix had to make safe first (docs/reliability.md, defect #7 and #8): left out of the generators
  * while it was pending (true), switched on once it reached main (false). All are on now; the
  * switch stays for the next such fix. Each is named as the issue names it.
  */

@@ -199,5 +199,5 @@ export const hostileConstraints: fc.Arbitrary<string> = fc
     { maxLength: 6 },
   )
   .map((items) => items.join(' '))
-  // Until D's fix (issue 11, #8), a built-in's name anywhere in constraints is left out.
+  // Until D's fix (docs/reliability.md, defect #8), a built-in's name anywhere in constraints is left out.
   .filter((text) => !PENDING_FIXES.constraintsBuiltins || !BUILTINS.some((b) => text.includes(b)));

@@ -26,7 +26,7 @@ function outcome(input: Input): string {
         // reports its first line (the yaml library throws a ReferenceError on an alias bomb). A
         // throw is a refusal; what the fuzzer looks for here is a process that dies or hangs.
         // Except the parser running out of stack: the state in which the yaml library went on to
-        // abort the process (issue 11, #1), so a document that reaches it has passed the bounds.
+        // abort the process (docs/reliability.md, defect #1), so a document that reaches it has passed the bounds.
         if (e instanceof Error && /Maximum call stack size exceeded/.test(e.message))
           return `bad: the parser ran out of stack: ${e.message.split('\n')[0]}`;
         if (e instanceof Error) return 'refused';

@@ -77,7 +77,7 @@ describe('parseConstraints: errors carry Juju messages', () => {
     ['cheese', 'malformed constraint "cheese"'],
     ['=cheese', 'malformed constraint "=cheese"'],
     ['cheese=1', 'unknown constraint "cheese"'],
-    // Names and values a plain object inherits are no constraint and no boolean (issue 11, #8).
+    // Names and values a plain object inherits are no constraint and no boolean (docs/reliability.md, defect #8).
     ['constructor=1', 'unknown constraint "constructor"'],
     ['__proto__=1', 'unknown constraint "__proto__"'],
     ['toString=', 'unknown constraint "toString"'],

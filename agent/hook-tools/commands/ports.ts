@@ -2,7 +2,9 @@
 // supplied port/protocol as ready to open when the service is exposed" (and the reverse).
 // Buffered and committed with the hook's other changes when it succeeds, as Juju 2.x's
 // HookContext.Flush does (https://github.com/juju/juju/blob/2.9/worker/uniter/runner/context/context.go).
-// Juju 1 acted on state at once: charms-in-action.txt's "not actually sandboxed" note, lp:1089304.
+// Juju 1 acted on state at once: the "not actually sandboxed" note of Juju's charms-in-action
+// document (https://github.com/juju/juju/blob/7f5ca4e9229c4320911ac5436e489fd1f59d88c7/doc/charms-in-action.txt)
+// and https://bugs.launchpad.net/juju/+bug/1089304.
 import { DroverError } from '../../../shared/domain/errors.js';
 import { canonicalPortRange } from '../../../shared/domain/port-ranges.js';
 import { parseFlags, stringFlag } from '../flags.js';

@@ -10,7 +10,7 @@ import { runtimeError, usageError } from '../tool-errors.js';
 import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 
-/** juju/utils keyvalues.Parse with duplicates refused. */
+/** Juju's keyvalues.Parse (https://github.com/juju/utils/blob/master/keyvalues/keyvalues.go) with duplicates refused. */
 export function parseKeyValues(args: string[]): Record<string, string> {
   const result: Record<string, string> = {};
   for (const arg of args) {
@@ -28,7 +28,7 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
   try {
     if (path === '-') text = io.stdin ?? '';
     else if (io.fileContent !== undefined) text = io.fileContent;
-    // The hook tool reads the file (tool-context.ts, fileContent); one that did not is not ours.
+    // The hook tool reads the file (agent/hook-tools/tool-context.ts, `fileContent`); one that did not is not ours.
     else throw new Error('the hook tool sent no file');
   } catch (e) {
     throw runtimeError(`cannot read ${path}: ${(e as Error).message}`);

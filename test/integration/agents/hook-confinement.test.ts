@@ -1,4 +1,4 @@
-// issue 11, #10, with real agents: a unit's tool socket answers only the hook running now, by its
+// docs/reliability.md, defect #10, with real agents: a unit's tool socket answers only the hook running now, by its
 // secret. A process a hook left behind (it knows that hook's context id and secret) is refused
 // once the hook has ended, and refused by another unit's socket even with that unit's running
 // context id, which any process of the same user can read in /proc.

@@ -1,4 +1,4 @@
-// issue 11, #5: a machine agent killed with `kill -9` while a hook runs. The local provider
+// docs/reliability.md, defect #5: a machine agent killed with `kill -9` while a hook runs. The local provider
 // starts it again (same instance, credential and machine directory), the new agent kills the hook
 // the dead one left running, and the unit shows the interrupted hook as failed, as Juju's uniter
 // does after a crash, instead of "running install hook" forever; `resolved` then runs it again and

@@ -1,5 +1,5 @@
 // relation-set with more than one stored item holds fails in the hook, with the limit named
-// (issue 11, #7): before, the hook exited 0, the commit was refused with a 500, and the unit
+// (docs/reliability.md, defect #7): before, the hook exited 0, the commit was refused with a 500, and the unit
 // showed "hook failed" with no cause.
 import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';

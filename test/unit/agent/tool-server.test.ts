@@ -91,7 +91,7 @@ describe('hook tools over the agent socket', () => {
   });
 });
 
-// issue 11, #10: the tools reach only their own hook's context, and files only as the hook.
+// docs/reliability.md, defect #10: the tools reach only their own hook's context, and files only as the hook.
 describe('what a hook tool may reach', () => {
   it("is refused without the running hook's secret, even with its context id", async () => {
     expect(await hookCalls('relation-get', ['host'], { DROVER_HOOK_SECRET: '' })).toEqual({

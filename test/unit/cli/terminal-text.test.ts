@@ -1,4 +1,4 @@
-// Text from charms and agents is printed with its control characters escaped (issue 11, #11).
+// Text from charms and agents is printed with its control characters escaped (docs/reliability.md, defect #11).
 import { describe, expect, it } from 'vitest';
 import { escapeControlCharacters } from '../../../cli/terminal-text.js';
 import { renderTable } from '../../../cli/table.js';
