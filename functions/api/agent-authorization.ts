@@ -12,8 +12,8 @@ import type { Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import type { Task } from '../../shared/domain/operations.js';
 import { getTask } from '../../shared/state/operations.js';
-import { getRelation, getUnit } from '../../shared/state/reads.js';
-import { listRelations } from '../../shared/state/relation-reads.js';
+import { getApplication, getRelation, getUnit } from '../../shared/state/reads.js';
+import { listRelations, relationsOf } from '../../shared/state/relation-reads.js';
 import type { Store } from '../../shared/state/store.js';
 
 /**
@@ -57,6 +57,19 @@ export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'r
 }
 
 /**
+ * Relations named by id (keys are their address). A hook names its own unit's relations, so they
+ * are looked for among its application's relations first: a few reads, whatever the model's size,
+ * on a path every relation hook's commit takes. Only an id not among them (another application's,
+ * or one removed since) costs a listing of the model's relations, to tell which.
+ */
+async function relationsById(store: Store, application: string, ids: number[]): Promise<Relation[]> {
+  const app = await getApplication(store, application);
+  const own = app ? await relationsOf(store, [app]) : [];
+  const missing = ids.some((id) => !own.some((r) => r.id === id));
+  return missing ? listRelations(store) : own;
+}
+
+/**
  * Checks everything `touches` says the request names against `machine` (the caller's, from its
  * credential). Throws `permission denied: ...` (403) at the first thing that is not the caller's.
  */
@@ -78,8 +91,8 @@ export async function authorize<O extends AgentOperation>(
   }
   const named = touches.relations?.(body) ?? [];
   if (named.length > 0 && !owned.unit) throw new Error(`agent route ${op} names relations without the unit they are checked against`);
-  // Relations named by id are found by listing (keys are their address): once for all of them.
-  const byId = named.some((ref) => typeof ref === 'number') ? await listRelations(store) : [];
+  const ids = named.filter((ref): ref is number => typeof ref === 'number');
+  const byId = ids.length > 0 ? await relationsById(store, owned.unit!.application, ids) : [];
   for (const ref of new Set(named)) {
     const relation = typeof ref === 'number' ? byId.find((r) => r.id === ref) : await getRelation(store, ref);
     if (!relation) continue;
