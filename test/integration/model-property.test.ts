@@ -20,7 +20,7 @@
 // 2000). A failure prints fast-check's seed and path; replay it with DROVER_PROPERTY_SEED=<seed>
 // DROVER_PROPERTY_PATH=<path> npx vitest run test/integration/model-property.test.ts (the
 // concurrent pairs interleave differently each time, so a replay may need a few tries).
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -55,7 +55,8 @@ import { ensureTable } from '../../shared/state/table.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { charms } from '../support/charms.js';
 import { checkInvariants, everythingRemoved, LifeHistory } from '../support/invariants.js';
-import { indexState, readModelState, type ModelState } from '../support/model-state.js';
+import { faultFigures, faultPlan, isInjected, LaneFaults, type PlannedFault } from '../support/property-faults.js';
+import { deleteModel, indexState, readModelState, type ModelState } from '../support/model-state.js';
 
 // ---------------------------------------------------------------------------------------------
 // Run size
@@ -82,6 +83,8 @@ const SHRINK_BUDGET_MS = SOAK ? 300_000 : 60_000;
 /** A sequence taking longer than this is reported as hanging. */
 const SEQUENCE_TIMEOUT_MS = Number(process.env.DROVER_PROPERTY_SEQUENCE_TIMEOUT_MS ?? 120_000);
 const TIMEOUT_MS = TIME_BUDGET_MS + SHRINK_BUDGET_MS + 3 * SEQUENCE_TIMEOUT_MS;
+/** Sequences carry faults (property-faults.ts) unless DROVER_PROPERTY_FAULTS=0. */
+const FAULTS = process.env.DROVER_PROPERTY_FAULTS !== '0';
 /** Quiescence: rounds of every agent and cleanup doing its part, until nothing changes. */
 const MAX_QUIESCENCE_ROUNDS = 40;
 
@@ -250,9 +253,15 @@ const prelude: fc.Arbitrary<Step[]> = fc
     ...relates.map((args): Step => ({ single: { op: 'relate', args } })),
   ]);
 
-const sequence: fc.Arbitrary<Step[]> = fc
-  .tuple(prelude, fc.array(step, { minLength: 6, maxLength: 14 }))
-  .map(([first, rest]) => [...first, ...rest]);
+/** The steps, and the faults injected into them (property-faults.ts). */
+interface Sequence {
+  steps: Step[];
+  faults: PlannedFault[];
+}
+
+const sequence: fc.Arbitrary<Sequence> = fc
+  .tuple(prelude, fc.array(step, { minLength: 6, maxLength: 14 }), FAULTS ? faultPlan : fc.constant<PlannedFault[]>([]))
+  .map(([first, rest, faults]) => ({ steps: [...first, ...rest], faults }));
 
 // ---------------------------------------------------------------------------------------------
 // Running a step
@@ -532,7 +541,10 @@ function resolve(store: Store, state: ModelState, op: Op): Action | undefined {
 const tally = new Map<string, number>();
 const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
 
-/** Runs an action; a refusal (DroverError) is an outcome, anything else fails the property. */
+/**
+ * Runs an action; a refusal (DroverError) is an outcome, and so is a fault injected into its
+ * process (property-faults.ts). Anything else fails the property.
+ */
 async function attempt(action: Action, opName: string): Promise<Outcome> {
   if (action.kind) opName = `${opName}/${action.kind}`;
   try {
@@ -544,42 +556,77 @@ async function attempt(action: Action, opName: string): Promise<Outcome> {
       count(`${opName} ${e.code}`);
       return `${action.name} → ${e.code}: ${e.message}`;
     }
+    if (isInjected(e)) {
+      count(`${opName} ${e.name}`);
+      return `${action.name} → ${e.message}`;
+    }
     throw new Error(`${action.name} failed with a non-DroverError: ${(e as Error).stack ?? String(e)}`);
   }
 }
 
 /**
- * One lane of sequences: its own client, whose requests are held back a random moment while a
- * pair runs, so that the two clients' reads and transactions interleave in ever different orders
- * (without it, the shorter operation nearly always commits first).
+ * One lane of sequences: a client for setting up and checking, and one for each of the two
+ * processes that act. A process's requests are held back a random moment while a pair runs, so
+ * that the two processes' reads and transactions interleave in ever different orders (without
+ * it, the shorter operation nearly always commits first); and its calls go through the lane's
+ * faults.
  */
 interface Lane {
+  tableName: string;
+  /** Made once, before the lane's first sequence. */
+  table: Promise<void>;
   client: DynamoDBClient;
+  processClients: [DynamoDBClient, DynamoDBClient];
   jitter: boolean;
+  faults: LaneFaults;
 }
 
 const JITTER_MS = 10;
 
+const newClient = () => new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'local', credentials: localCredentials() });
+
 function newLane(): Lane {
+  const client = newClient();
+  const tableName = `property-${randomUUID()}`;
   const lane: Lane = {
-    client: new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'local', credentials: localCredentials() }),
+    tableName,
+    table: ensureTable(client, tableName),
+    client,
+    processClients: [newClient(), newClient()],
     jitter: false,
+    faults: new LaneFaults(),
   };
-  lane.client.middlewareStack.add(
-    (next) => async (args) => {
-      if (lane.jitter) await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
-      return next(args);
-    },
-    { step: 'initialize', name: 'scheduleJitter' },
-  );
+  lane.processClients.forEach((client, process) => {
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        if (lane.jitter) await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
+        return next(args);
+      },
+      { step: 'initialize', name: 'scheduleJitter' },
+    );
+    lane.faults.install(client, process);
+  });
   return lane;
 }
 
 /**
- * The two processes of a sequence: the same table and client, each with a snapshot cache of its
- * own, so each plans now and then from items the other has since changed (snapshot-cache.ts).
+ * The two processes of a sequence: the same table, each with a client and a snapshot cache of
+ * its own, so each plans now and then from items the other has since changed (snapshot-cache.ts).
  */
 type Processes = [Store, Store];
+
+const startProcess = (lane: Lane, store: Store, process: number): Store =>
+  createStore({ table: store.table, model: store.model, client: lane.processClients[process]! });
+
+/** A process killed during a step starts again after it, with nothing in memory. */
+function restartKilled(lane: Lane, processes: Processes, store: Store): string[] {
+  const restarted = [...lane.faults.dead].map((process) => {
+    processes[process] = startProcess(lane, store, process);
+    return `process ${process} restarted`;
+  });
+  lane.faults.dead.clear();
+  return restarted;
+}
 
 async function runStep(lane: Lane, processes: Processes, index: number, state: ModelState, step: Step): Promise<Outcome> {
   if ('single' in step) {
@@ -600,14 +647,20 @@ async function runStep(lane: Lane, processes: Processes, index: number, state: M
 // ---------------------------------------------------------------------------------------------
 // One sequence
 
+/**
+ * Each sequence is a model of its own on its lane's table, deleted when the sequence ends. A
+ * table per sequence would be simpler, but DynamoDB Local slows down with every table it has
+ * made (dropped ones too): by the 400th, each call costs three to five times what it does on one
+ * table (bench/RESULTS.md, "Model property").
+ */
 async function withStore<T>(lane: Lane, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = createStore({ table: `property-${randomUUID()}`, client: lane.client });
-  await ensureTable(lane.client, store.table);
+  await lane.table;
+  const store = createStore({ table: lane.tableName, model: `property-${randomUUID()}`, client: lane.client });
   try {
     await ensureModel(store);
     return await body(store);
   } finally {
-    await lane.client.send(new DeleteTableCommand({ TableName: store.table }));
+    await deleteModel(store);
   }
 }
 
@@ -694,7 +747,7 @@ function sequenceLog(): string[] {
   });
 }
 
-async function runSequence(lane: Lane, steps: Step[]): Promise<void> {
+async function runSequence(lane: Lane, { steps, faults }: Sequence): Promise<void> {
   const log = sequenceLog();
   let timer: NodeJS.Timeout | undefined;
   // A sequence that never ends is a failure too (an operation or cleanup looping): say where it was.
@@ -707,10 +760,19 @@ async function runSequence(lane: Lane, steps: Step[]): Promise<void> {
   const run = withStore(lane, async (store) => {
     const history = new LifeHistory();
     let state = await checked(store, history, log, 'setup');
-    const processes: Processes = [store, createStore({ table: store.table, client: lane.client })];
-    for (const [i, s] of steps.entries()) {
-      log.push(`${i}: ${await runStep(lane, processes, i, state, s).catch((e: Error) => fail(log, `step ${i}: ${e.message}`))}`);
-      state = await checked(store, history, log, `step ${i}`);
+    const processes: Processes = [startProcess(lane, store, 0), startProcess(lane, store, 1)];
+    if (faults.length) log.push(`faults: ${JSON.stringify(faults)}`);
+    lane.faults.arm(faults);
+    try {
+      for (const [i, s] of steps.entries()) {
+        lane.faults.active = true;
+        const outcome = await runStep(lane, processes, i, state, s).catch((e: Error) => fail(log, `step ${i}: ${e.message}`));
+        lane.faults.active = false;
+        log.push(`${i}: ${outcome}`, ...restartKilled(lane, processes, store));
+        state = await checked(store, history, log, `step ${i}`);
+      }
+    } finally {
+      lane.faults.disarm();
     }
     await quiesce(store, history, log);
   });
@@ -744,7 +806,7 @@ describe('the model under random operations from several clients', () => {
       const lanes = seeds.map((seed) => {
         const lane = newLane();
         let failedAt: number | undefined;
-        const property = fc.asyncProperty(sequence, async (steps) => {
+        const property = fc.asyncProperty(sequence, async (generated) => {
           // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks
           // for a bounded time, after which its candidates pass too, so fast-check reports the
           // smallest failing sequence found so far. Past the time budget, nothing new starts.
@@ -752,7 +814,7 @@ describe('the model under random operations from several clients', () => {
           if (failedAt === undefined ? anyFailed || pastBudget : Date.now() - failedAt > SHRINK_BUDGET_MS) return;
           running++;
           try {
-            await runSequence(lane, steps);
+            await runSequence(lane, generated);
             if (failedAt === undefined) ran++;
           } catch (e) {
             failedAt ??= Date.now();
@@ -769,7 +831,10 @@ describe('the model under random operations from several clients', () => {
         return fc.assert(property, options);
       });
       const results = await Promise.allSettled(lanes);
-      console.info(`model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes)`);
+      console.info(
+        `model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes); ` +
+          `${faultFigures.kills} kills and ${faultFigures.failures} transient failures injected, in ${faultFigures.sequencesWithFaults} sequences`,
+      );
       if (SOAK || process.env.DROVER_PROPERTY_STATS) {
         console.info(
           [...tally.entries()]

@@ -2,6 +2,7 @@
 // property test checks its invariants against (test/support/invariants.ts). Only for tests: a
 // Scan reads every item, which no operation may do.
 import type { Application, Cleanup, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../../shared/domain/entities.js';
+import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { fromItem } from '../../shared/state/codec.js';
 import { ATTR } from '../../shared/state/keys.js';
 import type { Store } from '../../shared/state/store.js';
@@ -33,6 +34,19 @@ export async function readModelState(store: Store): Promise<ModelState> {
     cleanups: of<Cleanup>('cleanup'),
     items,
   };
+}
+
+/** Deletes every item of the store's model, leaving the table to the next. */
+export async function deleteModel(store: Store): Promise<void> {
+  const { items } = await readModelState(store);
+  for (let i = 0; i < items.length; i += 25) {
+    const keys = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { [ATTR.pk]: item[ATTR.pk], [ATTR.sk]: item[ATTR.sk] } } }));
+    let unprocessed: BatchWriteCommandInput['RequestItems'] = { [store.table]: keys };
+    while (unprocessed && Object.keys(unprocessed).length > 0) {
+      const out: BatchWriteCommandOutput = await store.doc.send(new BatchWriteCommand({ RequestItems: unprocessed }));
+      unprocessed = out.UnprocessedItems;
+    }
+  }
 }
 
 /** Indexes of a state by name, for the invariants and the test's choice of targets. */
