@@ -15,9 +15,14 @@
 // Refusals (DroverError) are expected: random operations often ask for what is not allowed. Any
 // other error fails the property, and so does any invariant broken after any step.
 //
+// Faults are part of a sequence: its processes are killed and restarted, or see transient
+// failures, at generated points (test/support/property-faults.ts), and must still leave every
+// invariant holding and everything removable.
+//
 // `npm test` runs DROVER_PROPERTY_RUNS sequences (default 200; fewer if a busy machine reaches
-// the time budget first, but never fewer than DROVER_PROPERTY_MIN_RUNS, default 40); `npm run test:soak` (DROVER_SOAK=1) runs DROVER_SOAK_RUNS (default
-// 2000). A failure prints fast-check's seed and path; replay it with DROVER_PROPERTY_SEED=<seed>
+// the time budget first, but never fewer than DROVER_PROPERTY_MIN_RUNS, default 40);
+// `npm run test:soak` runs 10,000, or as many as its time bound allows (test/support/soak.ts).
+// A failure prints fast-check's seed and path; replay it with DROVER_PROPERTY_SEED=<seed>
 // DROVER_PROPERTY_PATH=<path> npx vitest run test/integration/model-property.test.ts (the
 // concurrent pairs interleave differently each time, so a replay may need a few tries).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -39,7 +44,7 @@ import { destroyApplication } from '../../shared/state/destroy-application.js';
 import { destroyMachine } from '../../shared/state/destroy-machine.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
 import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
-import { localCredentials } from '../../shared/state/dynamodb-local.js';
+import { localCredentials, startDynamoDbLocal } from '../../shared/state/dynamodb-local.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
@@ -55,18 +60,18 @@ import { ensureTable } from '../../shared/state/table.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
 import { charms } from '../support/charms.js';
 import { checkInvariants, everythingRemoved, LifeHistory } from '../support/invariants.js';
+import { SOAK, SOAK_MS, SOAK_SEQUENCES } from '../support/soak.js';
 import { faultFigures, faultPlan, isInjected, LaneFaults, type PlannedFault } from '../support/property-faults.js';
 import { deleteModel, indexState, readModelState, type ModelState } from '../support/model-state.js';
 
 // ---------------------------------------------------------------------------------------------
 // Run size
 
-const SOAK = process.env.DROVER_SOAK === '1';
 const REPLAY_SEED = process.env.DROVER_PROPERTY_SEED;
 const REPLAY_PATH = process.env.DROVER_PROPERTY_PATH;
-/** Sequences in all; split over lanes that run side by side, each sequence on its own table. */
-const NUM_RUNS = Number(SOAK ? (process.env.DROVER_SOAK_RUNS ?? 2000) : (process.env.DROVER_PROPERTY_RUNS ?? 200));
-const LANES = REPLAY_SEED ? 1 : Number(process.env.DROVER_PROPERTY_LANES ?? 4);
+/** Sequences in all; split over lanes that run side by side, each sequence a model of its own. */
+const NUM_RUNS = SOAK ? SOAK_SEQUENCES : Number(process.env.DROVER_PROPERTY_RUNS ?? 200);
+const LANES = REPLAY_SEED ? 1 : Number(process.env.DROVER_PROPERTY_LANES ?? (SOAK ? 8 : 4));
 /**
  * However slow the host, at least this many sequences run (all of them, if fewer are asked for):
  * the time budget below only stops the runs past it, so a loaded machine can never pass the test
@@ -77,12 +82,14 @@ const MIN_RUNS = Math.min(NUM_RUNS, Number(process.env.DROVER_PROPERTY_MIN_RUNS 
  * Past MIN_RUNS, no sequence starts after this: a slow (or busy) machine runs fewer than NUM_RUNS
  * rather than time out, and the count run is printed.
  */
-const TIME_BUDGET_MS = Number(process.env.DROVER_PROPERTY_BUDGET_MS ?? (SOAK ? 8 * 60 * 60_000 : 45_000));
+const TIME_BUDGET_MS = SOAK ? SOAK_MS : Number(process.env.DROVER_PROPERTY_BUDGET_MS ?? 45_000);
 /** After a first failure, shrinking stops once this much time has gone (the best counterexample so far is reported). */
 const SHRINK_BUDGET_MS = SOAK ? 300_000 : 60_000;
 /** A sequence taking longer than this is reported as hanging. */
 const SEQUENCE_TIMEOUT_MS = Number(process.env.DROVER_PROPERTY_SEQUENCE_TIMEOUT_MS ?? 120_000);
 const TIMEOUT_MS = TIME_BUDGET_MS + SHRINK_BUDGET_MS + 3 * SEQUENCE_TIMEOUT_MS;
+/** DynamoDB Locals of the property's own, its lanes spread over them; 0: the suite's one. */
+const DATABASES = Number(process.env.DROVER_PROPERTY_DATABASES ?? (SOAK ? 2 : 0));
 /** Sequences carry faults (property-faults.ts) unless DROVER_PROPERTY_FAULTS=0. */
 const FAULTS = process.env.DROVER_PROPERTY_FAULTS !== '0';
 /** Quiescence: rounds of every agent and cleanup doing its part, until nothing changes. */
@@ -583,9 +590,8 @@ interface Lane {
 
 const JITTER_MS = 10;
 
-const newClient = () => new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'local', credentials: localCredentials() });
-
-function newLane(): Lane {
+function newLane(endpoint: string): Lane {
+  const newClient = () => new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials() });
   const client = newClient();
   const tableName = `property-${randomUUID()}`;
   const lane: Lane = {
@@ -803,8 +809,12 @@ describe('the model under random operations from several clients', () => {
         `model property: seeds ${seeds.join(', ')} (${LANES} lanes, ${Math.ceil(NUM_RUNS / LANES)} sequences each, at least ${MIN_RUNS} in all); ` +
           `replay a lane with DROVER_PROPERTY_SEED=<seed> DROVER_PROPERTY_RUNS=${Math.ceil(NUM_RUNS / LANES)}`,
       );
-      const lanes = seeds.map((seed) => {
-        const lane = newLane();
+      // DynamoDB Local works one request at a time, so a database of its own for each core's lanes
+      // is what lets a soak use the host (bench/RESULTS.md, "Model property").
+      const databases = await Promise.all(Array.from({ length: DATABASES }, () => startDynamoDbLocal()));
+      const endpoints = databases.length ? databases.map((db) => db.endpoint) : [inject('dynamoEndpoint')];
+      const lanes = seeds.map((seed, index) => {
+        const lane = newLane(endpoints[index % endpoints.length]!);
         let failedAt: number | undefined;
         const property = fc.asyncProperty(sequence, async (generated) => {
           // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks
@@ -831,9 +841,13 @@ describe('the model under random operations from several clients', () => {
         return fc.assert(property, options);
       });
       const results = await Promise.allSettled(lanes);
+      await Promise.all(databases.map((db) => db.stop()));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       console.info(
-        `model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes); ` +
-          `${faultFigures.kills} kills and ${faultFigures.failures} transient failures injected, in ${faultFigures.sequencesWithFaults} sequences`,
+        `model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes` +
+          `${ran < NUM_RUNS && !failure ? `; the time bound stopped it before ${NUM_RUNS}` : ''}); ` +
+          `${faultFigures.kills} kills and ${faultFigures.failures} transient failures injected, in ${faultFigures.sequencesWithFaults} sequences; ` +
+          `${failure ? 'a violation (below)' : '0 violations'}`,
       );
       if (SOAK || process.env.DROVER_PROPERTY_STATS) {
         console.info(
@@ -843,7 +857,6 @@ describe('the model under random operations from several clients', () => {
             .join('\n'),
         );
       }
-      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
       expect(ran).toBeGreaterThanOrEqual(MIN_RUNS);
     },

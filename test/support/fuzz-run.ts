@@ -1,11 +1,12 @@
 // The fuzzers' run settings, in one place: how many inputs (a few hundred in `npm test`;
 // DROVER_FUZZ_RUNS, or 10,000 under DROVER_SOAK=1), the seed (printed by every run; DROVER_FUZZ_SEED
 // replays one), and a bound on each input so a hang is counted rather than waited for.
+import { SOAK } from './soak.js';
 
 /** Inputs per fuzzer: `npmTestRuns` unless DROVER_FUZZ_RUNS says otherwise, 10,000 in a soak. */
 export function fuzzRuns(npmTestRuns: number): number {
   if (process.env.DROVER_FUZZ_RUNS) return Number(process.env.DROVER_FUZZ_RUNS);
-  return process.env.DROVER_SOAK === '1' ? 10_000 : npmTestRuns;
+  return SOAK ? 10_000 : npmTestRuns;
 }
 
 /** The run's seed: DROVER_FUZZ_SEED to replay, otherwise a fresh one. */
