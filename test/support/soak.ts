@@ -1,8 +1,8 @@
 // The chaos soak's settings, in one place (docs/reliability.md, "Chaos soak"). `npm run test:soak`
 // sets DROVER_SOAK=1: the model property, the crash matrix and the fuzzers then run at full size,
-// and the first two for a bounded time, DROVER_SOAK_MINUTES (default 75, what ten thousand
-// sequences take on two cores): no sequence or crash
-// point starts after it, and each prints how far it got.
+// and the first two for a bounded time, DROVER_SOAK_MINUTES (default 75: what ten thousand
+// sequences take on two cores): no sequence or crash point starts after it, and each prints how
+// far it got.
 
 export const SOAK = process.env.DROVER_SOAK === '1';
 
