@@ -657,7 +657,7 @@ async function runStep(lane: Lane, processes: Processes, index: number, state: M
  * Each sequence is a model of its own on its lane's table, deleted when the sequence ends. A
  * table per sequence would be simpler, but DynamoDB Local slows down with every table it has
  * made (dropped ones too): by the 400th, each call costs three to five times what it does on one
- * table (bench/RESULTS.md, "Model property").
+ * table (bench/RESULTS.md, "DynamoDB Local").
  */
 async function withStore<T>(lane: Lane, body: (store: Store) => Promise<T>): Promise<T> {
   await lane.table;
@@ -810,7 +810,7 @@ describe('the model under random operations from several clients', () => {
           `replay a lane with DROVER_PROPERTY_SEED=<seed> DROVER_PROPERTY_RUNS=${Math.ceil(NUM_RUNS / LANES)}`,
       );
       // DynamoDB Local works one request at a time, so a database of its own for each core's lanes
-      // is what lets a soak use the host (bench/RESULTS.md, "Model property").
+      // is what lets a soak use the host (bench/RESULTS.md, "DynamoDB Local").
       const databases = await Promise.all(Array.from({ length: DATABASES }, () => startDynamoDbLocal()));
       const endpoints = databases.length ? databases.map((db) => db.endpoint) : [inject('dynamoEndpoint')];
       const lanes = seeds.map((seed, index) => {
