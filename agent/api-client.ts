@@ -1,8 +1,15 @@
-// The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>` with
-// `Authorization: Bearer machine-<id>:<credential>`, and the charm archives. Server failures and
+// The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>`, and
+// the charm archives. Every request is SigV4-signed and names its machine in a signed header
+// (functions/api/agent-identity.ts says how the controller checks it): with the instance role's
+// credentials on AWS, with the machine's own key on the local controller. Server failures and
 // network errors are retried a few times with backoff (every agent operation is safe to repeat:
 // the state operations behind them are idempotent); a refusal (4xx) is not.
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { AgentOperation, AgentRequestOf } from '../shared/api/agent-requests.js';
+import { MACHINE_HEADER } from '../shared/api/agent-signing.js';
+import { NodeSha256 } from '../shared/aws/node-sha256.js';
+import { signRequest, SIGNING_SERVICE } from '../shared/aws/sign-request.js';
 
 export class AgentApiError extends Error {
   constructor(
@@ -27,7 +34,9 @@ export interface AgentApi {
 export interface AgentApiOptions {
   url: string;
   machineId: string;
-  credential: string;
+  /** What signs: the machine's key on the local controller, the instance role's credentials on AWS. */
+  credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  region: string;
   attempts?: number;
   fetch?: typeof fetch;
 }
@@ -36,7 +45,12 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const base = options.url.replace(/\/+$/, '');
-  const authorization = `Bearer machine-${options.machineId}:${options.credential}`;
+  const signer = new SignatureV4({
+    service: SIGNING_SERVICE,
+    region: options.region,
+    credentials: options.credentials,
+    sha256: NodeSha256,
+  });
   const attempts = options.attempts ?? 5;
   const doFetch = options.fetch ?? fetch;
 
@@ -45,7 +59,15 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await pause(Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2));
       try {
-        const res = await doFetch(`${base}${path}`, { ...init, headers: { ...init.headers, authorization } });
+        // Signed again for each attempt: a signature is good for a few minutes only.
+        const url = new URL(`${base}${path}`);
+        const headers = await signRequest(signer, {
+          method: init.method ?? 'GET',
+          url,
+          headers: { ...(init.headers as Record<string, string>), [MACHINE_HEADER]: options.machineId },
+          ...(typeof init.body === 'string' ? { body: init.body } : {}),
+        });
+        const res = await doFetch(url, { ...init, headers });
         if (res.status < 500) return res;
         lastError = await failure(res);
       } catch (e) {

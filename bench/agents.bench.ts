@@ -164,10 +164,13 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
   const proxy = await startCountingProxy(sqsServer.endpoint);
   const sqs = createSqsClient({ endpoint: sqsServer.endpoint });
   const charms = localCharmStore(join(dataDir, 'charms'));
+  // The provisioner hands out the keys the API checks agents' signatures against.
+  const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
   const handler = createApiHandler({
     store,
     charms,
     auth: { kind: 'token', token: 'bench' },
+    agents: { kind: 'machine-keys', keys: agentKeys },
     controller: CONTROLLER,
     logger: SILENT,
     logs: fileLogSink(join(dataDir, 'logs')),
@@ -190,7 +193,7 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     store,
     provider,
     queues: sqsMachineQueues(sqs, CONTROLLER),
-    credentials: derivedAgentCredentials(newAgentCredentialKey()),
+    credentials: agentKeys,
     controllerId: CONTROLLER,
     apiUrl: api.url,
     policy: { concurrency: LOCAL_PROVISIONING.concurrency },

@@ -4,6 +4,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../shared/aws/node-sha256.js';
+import { signRequest, SIGNING_SERVICE } from '../shared/aws/sign-request.js';
 import type { RequestSigner } from './client.js';
 import { CliError } from './errors.js';
 
@@ -11,27 +12,10 @@ export function sigv4Signer(name: string, region: string | undefined): RequestSi
   if (!region) {
     throw new CliError(`controller "${name}" has no region; register it again with "drover register <api-url> ${name} --region <region>"`);
   }
-  const signer = new SignatureV4({ service: 'execute-api', region, credentials: defaultProvider(), sha256: NodeSha256 });
+  const signer = new SignatureV4({ service: SIGNING_SERVICE, region, credentials: defaultProvider(), sha256: NodeSha256 });
   return async (request) => {
-    const query: Record<string, string | string[]> = {};
-    for (const key of new Set(request.url.searchParams.keys())) {
-      const values = request.url.searchParams.getAll(key);
-      query[key] = values.length === 1 ? values[0]! : values;
-    }
     try {
-      const signed = await signer.sign({
-        method: request.method,
-        protocol: request.url.protocol,
-        hostname: request.url.hostname,
-        ...(request.url.port ? { port: Number(request.url.port) } : {}),
-        path: request.url.pathname,
-        query,
-        headers: { ...request.headers, host: request.url.host },
-        ...(request.body !== undefined ? { body: request.body } : {}),
-      });
-      const headers: Record<string, string> = {};
-      for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== 'host') headers[key] = value;
-      return headers;
+      return await signRequest(signer, request);
     } catch (e) {
       throw new CliError(
         `cannot sign the request to controller "${name}": ${(e as Error).message}; configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)`,

@@ -139,12 +139,15 @@ export async function startController(options: ControllerOptions): Promise<Runni
     writeSqsEndpoint(dataDir, sqsServer.endpoint);
     const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: LOCAL_REGION });
 
+    // One source of machine keys: the provisioner hands them to agents, the API checks their signatures.
+    const agentKeys = derivedAgentCredentials(secrets.agentCredentialKey);
     const api = createApiHandler({
       store,
       charms: localCharmStore(join(dataDir, 'charms')),
       // The agents' logs, for `drover debug-log`.
       logs,
       auth: { kind: 'token', token: secrets.token },
+      agents: { kind: 'machine-keys', keys: agentKeys },
       controller: secrets.controllerId,
       stuckAfterSeconds: options.stuckAfterSeconds ?? 600,
       ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
@@ -165,7 +168,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       store,
       provider,
       queues: sqsMachineQueues(sqs, secrets.controllerId),
-      credentials: derivedAgentCredentials(secrets.agentCredentialKey),
+      credentials: agentKeys,
       controllerId: secrets.controllerId,
       apiUrl: server.url,
       policy: { concurrency: LOCAL_PROVISIONING.concurrency },

@@ -17,6 +17,7 @@ import type { Unit } from '../../shared/domain/entities.js';
 import type { Hint } from '../../shared/messaging/hint.js';
 import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { localAgentKeyId } from '../../shared/api/agent-signing.js';
 import { AgentApiError, createAgentApi, type AgentApi } from '../api-client.js';
 import type { AgentConfig } from '../config.js';
 import { installHookTools } from '../hook-tools/install-tools.js';
@@ -79,7 +80,13 @@ export class MachineAgent {
       onError: (e) => this.heartbeatFailed(e),
     });
     this.api = withHeartbeat(
-      options.api ?? createAgentApi({ url: config.apiUrl, machineId: config.machineId, credential: config.credential }),
+      options.api ??
+        createAgentApi({
+          url: config.apiUrl,
+          machineId: config.machineId,
+          credentials: { accessKeyId: localAgentKeyId(config.machineId), secretAccessKey: config.credential },
+          region: config.region,
+        }),
       this.heartbeat,
     );
     this.log = new AgentLog(config.machineId, this.api);

@@ -15,7 +15,8 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.j
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { runAgentRoute } from './agent-routes.js';
-import { authenticateAgent, authenticateUser, type UserAuth } from './auth.js';
+import { identifyAgent, type AgentIdentity } from './agent-identity.js';
+import { authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { userRoutes } from './user-routes.js';
@@ -24,6 +25,8 @@ export interface ApiDeps {
   store: Store;
   charms: CharmStore;
   auth: UserAuth;
+  /** How an agent proves which machine's it is (agent-identity.ts). */
+  agents: AgentIdentity;
   controller: string;
   stuckAfterSeconds?: number;
   /** An agent silent this long shows as lost (units) or down (machines); default 12 min. */
@@ -122,8 +125,8 @@ export function createApiHandler(deps: ApiDeps): Handler {
     const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
 
     if (agentCharm || agentOp) {
-      const machine = await authenticateAgent(event, deps.store);
-      if (!machine) return errorResponse('unauthorized', 'permission denied: a valid machine agent credential is required');
+      const machine = await identifyAgent(event, deps.store, deps.agents);
+      if (!machine) return errorResponse('unauthorized', "permission denied: the request is not signed by its machine's agent");
       const response = await agentRoute(event, machine, {
         method,
         path,
@@ -177,6 +180,7 @@ export const handler: Handler = (event) => {
     store: createStore({ table: process.env.TABLE_NAME ?? '' }),
     charms: s3CharmStore(new S3Client({}), process.env.CHARM_BUCKET ?? ''),
     auth: { kind: 'iam' },
+    agents: { kind: 'instance-role', roleName: process.env.AGENT_ROLE_NAME ?? '' },
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
     agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),

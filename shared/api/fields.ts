@@ -49,10 +49,10 @@ export const numericId = (what: string) =>
     .max(MAX_ID_DIGITS, { error: `${what} id must be a number of at most ${MAX_ID_DIGITS} digits` });
 
 /**
- * An agent's bearer token, `machine-<id>:<credential>`: the id is looked up as a key, so one no
- * machine could have is refused before it reaches DynamoDB; credentials are far shorter than 1,024.
+ * A machine id as an agent names its machine: looked up as a key, so one no machine could have is
+ * refused before it reaches DynamoDB.
  */
-export const AGENT_TOKEN = new RegExp(`^machine-(\\d{1,${MAX_ID_DIGITS}}):(.{1,1024})$`);
+export const MACHINE_ID = new RegExp(`^\\d{1,${MAX_ID_DIGITS}}$`);
 
 /**
  * Settings keys (relation-set, leader-set, config): never empty (DynamoDB refuses an empty map key,

@@ -29,6 +29,7 @@ import { fuzzRequests, UNIT_MACHINES, type FuzzContext } from '../support/fuzz-a
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { signEvent, testAgentKeys } from '../support/agent-events.js';
 
 const RUNS = fuzzRuns(300);
 const SEED = fuzzSeed();
@@ -60,6 +61,7 @@ async function freshModel(dir: string): Promise<Model> {
     store,
     charms: localCharmStore(join(dir, 'charms')),
     auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'fuzz',
     logger: { error: () => undefined } as never,
     logs: fileLogSink(join(dir, 'logs')),
@@ -77,7 +79,10 @@ describe('the API, fuzzed', () => {
       if (counts.inputs > 0 && counts.inputs % MODEL_EVERY === 0) model = await freshModel(dir);
       counts.inputs++;
       const before = await dumpTable(model.store);
-      const answer = await withinMs(REQUEST_BOUND_MS, model.api(request.event)).catch((e: Error) => e);
+      const answer = await withinMs(
+        REQUEST_BOUND_MS,
+        model.api(request.signAs ? await signEvent(request.event, request.signAs) : request.event),
+      ).catch((e: Error) => e);
       if (answer instanceof Error) {
         if (answer.message === 'timeout') counts.hangs++;
         throw new Error(`${request.describe}\n→ ${answer.message === 'timeout' ? 'no answer (hang)' : `threw ${answer.stack}`}`);

@@ -21,9 +21,9 @@ import { removeUnit } from '../../shared/state/remove-unit.js';
 import { readStatus } from '../../shared/state/status.js';
 import type { Store } from '../../shared/state/store.js';
 import { ensureUnitDead } from '../../shared/state/unit-dead.js';
-import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -36,6 +36,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(join(dir, 'charms')),
     auth: { kind: 'token', token: 'token' },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined } as never,
     logs: fileLogSink(join(dir, 'logs')),
@@ -43,7 +44,7 @@ beforeEach(async () => {
 });
 
 const agent = (machine: string) => async (op: string, body: unknown) => {
-  const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, `machine-${machine}:secret-${machine}`));
+  const res = await api(await agentEvent('POST', `/v1/agent/${op}`, body, { machine }));
   return { status: res.statusCode, body: JSON.parse(String(res.body)) };
 };
 async function credentials(...machines: string[]) {

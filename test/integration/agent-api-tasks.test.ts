@@ -13,9 +13,9 @@ import { ensureModel } from '../../shared/state/model.js';
 import { cancelTask, enqueueOperation, getTask } from '../../shared/state/operations.js';
 import { getUnit } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
-import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -29,6 +29,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(join(dir, 'charms')),
     auth: { kind: 'token', token: 'token' },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined } as never,
   });
@@ -40,7 +41,7 @@ beforeEach(async () => {
 });
 
 const agent = (machine: string) => async (op: string, body: unknown) => {
-  const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, `machine-${machine}:secret-${machine}`));
+  const res = await api(await agentEvent('POST', `/v1/agent/${op}`, body, { machine }));
   return { status: res.statusCode, body: JSON.parse(String(res.body)) };
 };
 

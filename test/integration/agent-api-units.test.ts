@@ -18,6 +18,7 @@ import type { Store } from '../../shared/state/store.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 const TOKEN = 'token';
 let store: Store;
@@ -31,6 +32,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(join(dir, 'charms')),
     auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined } as never,
     logs: fileLogSink(join(dir, 'logs')),
@@ -38,7 +40,7 @@ beforeEach(async () => {
 });
 
 const agent = (machine: string) => async (op: string, body: unknown) => {
-  const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, `machine-${machine}:secret-${machine}`));
+  const res = await api(await agentEvent('POST', `/v1/agent/${op}`, body, { machine }));
   return { status: res.statusCode, body: JSON.parse(String(res.body)) };
 };
 async function credentials(...machines: string[]) {

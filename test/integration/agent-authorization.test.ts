@@ -24,10 +24,10 @@ import { claimLeadership } from '../../shared/state/leadership.js';
 import { enqueueOperation } from '../../shared/state/operations.js';
 import { getRelation, getUnit } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
-import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 /** What a request names: the caller's own, or, one at a time, another machine's. */
 interface Names {
@@ -95,6 +95,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(join(dir, 'charms')),
     auth: { kind: 'token', token: 'user-token' },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined, warn: () => undefined } as never,
     logs: fileLogSink(join(dir, 'logs')),
@@ -122,7 +123,7 @@ beforeEach(async () => {
 });
 
 async function asMachine0(op: string, body: unknown) {
-  const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, 'machine-0:secret-0'));
+  const res = await api(await agentEvent('POST', `/v1/agent/${op}`, body, { machine: '0' }));
   return { status: res.statusCode ?? 0, body: JSON.parse(String(res.body)) as { error?: { code: string; message: string } } };
 }
 

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../embedded/api-server.js';
 import { createApiHandler } from '../../functions/api/handler.js';
@@ -24,13 +25,13 @@ import { ensureModel } from '../../shared/state/model.js';
 import { getApplication, getSettings } from '../../shared/state/reads.js';
 import { runOperation } from '../../shared/state/run-operation.js';
 import type { Store } from '../../shared/state/store.js';
+import { agentEvent, testAgentKeys, type Signature } from '../support/agent-events.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 
 const TOKEN = 'user-token';
-const AGENT = 'machine-0:secret-0';
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
 /** What the handler logged as an internal error: a stack trace per 500. */
@@ -45,6 +46,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(await mkdtemp(join(tmpdir(), 'drover-input-'))),
     auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined } as never,
   });
@@ -56,9 +58,9 @@ beforeEach(async () => {
 });
 
 /** The request is refused with `status` and `message`, logs nothing, and leaves every item as it was. */
-async function expectRefused(event: ReturnType<typeof apiEvent>, status: number, message: string | RegExp) {
+async function expectRefused(event: APIGatewayProxyEventV2 | Promise<APIGatewayProxyEventV2>, status: number, message: string | RegExp) {
   const before = await dumpTable(store);
-  const res = await api(event);
+  const res = await api(await event);
   expect(res.statusCode).toBe(status);
   expect((JSON.parse(String(res.body)) as { error: { message: string } }).error.message).toMatch(message);
   expect(logged).toEqual([]);
@@ -66,22 +68,15 @@ async function expectRefused(event: ReturnType<typeof apiEvent>, status: number,
 }
 
 const user = (op: string, body: unknown) => apiEvent('POST', `/v1/${op}`, body, TOKEN);
-const agent = (op: string, body: unknown, token = AGENT) => apiEvent('POST', `/v1/agent/${op}`, body, token);
+const agent = (op: string, body: unknown, by: Signature = { machine: '0' }) => agentEvent('POST', `/v1/agent/${op}`, body, by);
 const userGet = (op: string, query: string) => ({ ...apiEvent('GET', `/v1/${op}`, undefined, TOKEN), rawQueryString: query });
+const NOT_SIGNED = "permission denied: the request is not signed by its machine's agent";
 const sizeRefusal = /^max allowed size \(\d+\) of .* exceeded: it would take \d+ bytes \(a stored item holds at most 400 KB\)/;
 
 describe('credentials', () => {
-  it('an agent token with a machine id no machine could have is refused without a lookup', async () => {
-    await expectRefused(
-      agent('view', {}, `machine-${'1'.repeat(3000)}:x`),
-      403,
-      'permission denied: a valid machine agent credential is required',
-    );
-    await expectRefused(
-      agent('view', {}, `machine-0:${'x'.repeat(5000)}`),
-      403,
-      'permission denied: a valid machine agent credential is required',
-    );
+  it('an agent request naming a machine id no machine could have is refused without a lookup', async () => {
+    await expectRefused(agent('view', {}, { machine: '1'.repeat(3000), secret: 'x' }), 403, NOT_SIGNED);
+    await expectRefused(agent('view', {}, { machine: '0', secret: 'x'.repeat(5000) }), 403, NOT_SIGNED);
   });
 });
 
@@ -111,7 +106,7 @@ describe('keys DynamoDB would refuse', () => {
       parameters: { command: 'true', timeout: 300 },
     });
     const task = queued.tasks[0]!.id;
-    expect((await api(agent('start-task', { unit: 'wordpress/0', task }))).statusCode).toBe(200);
+    expect((await api(await agent('start-task', { unit: 'wordpress/0', task }))).statusCode).toBe(200);
     const finish = (results: unknown) => agent('finish-task', { unit: 'wordpress/0', task, status: 'completed', results });
     await expectRefused(finish({ outer: { inner: { '': 1 } } }), 400, /"results": outer.inner has an empty key; every key needs a name/);
     // Numbers JSON allows and DynamoDB does not store (found by the API fuzzer).
@@ -168,7 +163,7 @@ describe("items over DynamoDB's 400 KB", () => {
     );
     // Half the limit fits; twice half does not, and the refusal leaves the first half as it was.
     const half = 'x'.repeat(MAX_SETTINGS_BYTES / 2);
-    const first = await api(agent('write-settings', { unit: 'wordpress/0', relationId: relation.id, changes: { a: half } }));
+    const first = await api(await agent('write-settings', { unit: 'wordpress/0', relationId: relation.id, changes: { a: half } }));
     expect(first.statusCode).toBe(200);
     await expectRefused(agent('write-settings', { unit: 'wordpress/0', relationId: relation.id, changes: { b: half } }), 400, sizeRefusal);
     expect((await getSettings(store, relation.id, 'wordpress/0'))?.settings).toEqual({ 'private-address': '10.0.0.1', a: half });

@@ -16,6 +16,7 @@ import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 const TOKEN = 'local-admin-token';
 const MYSQL = 'name: mysql\nseries: [jammy]\nprovides:\n  server: mysql\n';
@@ -30,6 +31,7 @@ beforeEach(async () => {
     store,
     charms: localCharmStore(charmDir),
     auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined } as never,
   });
@@ -157,8 +159,8 @@ describe('agent API', () => {
     await enterScope(store, 'wordpress/1', key, { 'private-address': '10.0.0.2' });
     return { id, key };
   }
-  const asMachine = (id: string, secret: string) => async (op: string, body: unknown) => {
-    const res = await api(apiEvent('POST', `/v1/agent/${op}`, body, `machine-${id}:${secret}`));
+  const asMachine = (machine: string, secret: string) => async (op: string, body: unknown) => {
+    const res = await api(await agentEvent('POST', `/v1/agent/${op}`, body, { machine, secret }));
     return { status: res.statusCode, body: JSON.parse(String(res.body)) };
   };
 

@@ -19,13 +19,13 @@ import { ensureModel } from '../../shared/state/model.js';
 import { readPresence, recordPresence } from '../../shared/state/presence.js';
 import { readStatus } from '../../shared/state/status.js';
 import type { Store } from '../../shared/state/store.js';
-import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { killAllAgents, localProvider, tempDataDir } from '../support/local-agents.js';
 import { FaultyProvider, provisionerDeps, TestQueues } from '../support/provisioner.js';
 import { useSqsServer } from '../support/sqs.js';
 import { readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 
 const sqsServer = useSqsServer();
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
@@ -76,12 +76,13 @@ describe('recording presence', () => {
         store,
         charms: localCharmStore(join(dir, 'charms')),
         auth: { kind: 'token', token: 'token' },
+        agents: { kind: 'machine-keys', keys: testAgentKeys },
         controller: 'test',
         agentLostAfterSeconds: 120,
         logger: SILENT,
       });
     });
-    const call = (op: string, credential = 'secret-0') => api(apiEvent('POST', `/v1/agent/${op}`, {}, `machine-0:${credential}`));
+    const call = async (op: string, secret = 'secret-0') => api(await agentEvent('POST', `/v1/agent/${op}`, {}, { machine: '0', secret }));
 
     it('a heartbeat, or any other request with the credential, records the agent as seen', async () => {
       expect((await call('heartbeat')).statusCode).toBe(200);
@@ -104,7 +105,7 @@ describe('recording presence', () => {
 
     it('a refused request records nothing: a wrong credential, or bad input with the right one', async () => {
       expect((await call('heartbeat', 'wrong')).statusCode).toBe(403);
-      const bad = await api(apiEvent('POST', '/v1/agent/heartbeat', { beat: 1 }, 'machine-0:secret-0'));
+      const bad = await api(await agentEvent('POST', '/v1/agent/heartbeat', { beat: 1 }, { machine: '0' }));
       expect(bad.statusCode).toBe(400);
       expect(await readPresence(store, ['0'])).toEqual({});
     });

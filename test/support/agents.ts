@@ -32,6 +32,7 @@ import { ensureModel } from '../../shared/state/model.js';
 import { getUnit } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
 import { freshStore } from './table.js';
+import { MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 
 export const CONTROLLER = 'agents-test';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,10 +99,13 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const logs = fileLogSink(join(dataDir, 'logs'));
   const sqsServer: SqsServer = await startSqsServer();
   const sqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'us-east-1' });
+  // Each agent's key, drawn afresh at each start (startAgent): what the API checks signatures against.
+  const agentKeys = new Map<string, string>();
   const handler = createApiHandler({
     store,
     charms,
     auth: { kind: 'token', token: 'test-token' },
+    agents: { kind: 'machine-keys', keys: { forAttempt: async ({ machineId }) => agentKeys.get(machineId) ?? '' } },
     controller: CONTROLLER,
     logger: SILENT,
     logs,
@@ -110,7 +114,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   });
   const agentRequests = new Map<string, number>();
   const api = await startApiServer(async (event) => {
-    const machine = /^Bearer machine-(\d+):/.exec(event.headers.authorization ?? '')?.[1];
+    const machine = event.headers[MACHINE_HEADER];
     if (machine !== undefined) agentRequests.set(machine, (agentRequests.get(machine) ?? 0) + 1);
     return handler(event);
   });
@@ -168,6 +172,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     },
     async startAgent(machineId, env = {}) {
       const credential = `secret-${machineId}-${Math.random().toString(36).slice(2)}`;
+      agentKeys.set(machineId, credential);
       await setAgentCredentialHash(store, machineId, hashAgentCredential(credential), 0);
       const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, machineId);
       const dir = machineDir(machineId);

@@ -18,6 +18,7 @@ import type { LogSink } from '../../shared/logs/log-sink.js';
 import { ensureModel } from '../../shared/state/model.js';
 import type { Store } from '../../shared/state/store.js';
 import { freshStore } from './table.js';
+import { testAgentKeys } from './agent-events.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
@@ -119,6 +120,7 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
     // Everything not Alive shows in `drover stuck` at once.
     stuckAfterSeconds: 0,
     auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: { error: () => undefined } as never,
   });

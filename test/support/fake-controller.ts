@@ -13,6 +13,7 @@ import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { createStore } from '../../shared/state/store.js';
 import { ensureTable } from '../../shared/state/table.js';
+import { testAgentKeys } from './agent-events.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
 const dataDir = values['data-dir'];
@@ -31,6 +32,7 @@ const server = await startApiServer(
     store,
     charms: localCharmStore(join(dataDir, 'charms')),
     auth: { kind: 'token', token },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'fake',
     logger: { error: (...args: unknown[]) => console.error(...args) } as never,
   }),

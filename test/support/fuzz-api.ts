@@ -6,6 +6,7 @@
 // route, another machine's agent credential.
 import fc from 'fast-check';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { signatureOf, type Signature } from './agent-events.js';
 import { apiEvent } from './api-events.js';
 
 /**
@@ -300,6 +301,8 @@ export type Caller = 'user' | 'none' | 'wrong-user' | 'agent-0' | 'agent-1' | 'a
 export interface FuzzRequest {
   describe: string;
   event: APIGatewayProxyEventV2;
+  /** For an agent caller: how the event is signed before it is sent. */
+  signAs?: Signature;
   /** For an agent request with valid credentials: the calling machine, and the unit the request names (if a string). */
   agent?: { machine: string; unit?: string };
 }
@@ -307,28 +310,34 @@ export interface FuzzRequest {
 /** Where the fuzz model's units run (test/fuzz/api.fuzz.test.ts builds it so). */
 export const UNIT_MACHINES: Record<string, string> = { 'wordpress/0': '0', 'wordpress/1': '1', 'mysql/0': '2' };
 
-function credentialOf(caller: Caller, userToken: string, oddAgent: string): string | undefined {
+/** A user's bearer token, or how an agent request is signed (signed as it is sent: test/fuzz/api.fuzz.test.ts). */
+type Credential = { bearer: string } | { signAs: Signature } | undefined;
+
+function credentialOf(caller: Caller, userToken: string, oddAgent: string): Credential {
   switch (caller) {
     case 'user':
-      return userToken;
+      return { bearer: userToken };
     case 'none':
       return undefined;
     case 'wrong-user':
-      return `${userToken}x`;
+      return { bearer: `${userToken}x` };
     case 'agent-0':
-      return 'machine-0:secret-0';
+      return { signAs: { machine: '0' } };
     case 'agent-1':
-      return 'machine-1:secret-1';
+      return { signAs: { machine: '1' } };
     case 'agent-wrong':
-      return 'machine-0:secret-1';
+      return { signAs: { machine: '0', secret: 'secret-1' } };
     case 'agent-odd':
-      return oddAgent;
+      return { signAs: signatureOf(oddAgent) };
   }
 }
 
+const bearerOf = (credential: Credential) => (credential && 'bearer' in credential ? credential.bearer : undefined);
+const signedAs = (credential: Credential) => (credential && 'signAs' in credential ? { signAs: credential.signAs } : {});
+
 const READ_ONLY = new Set(['status', 'stuck', 'debug-log', 'status-log', 'show-task', 'show-operation', 'operations', 'actions']);
 
-/** Odd agent credentials: malformed, another machine's id with a guess, a huge machine number (once fixed). */
+/** Odd agent credentials (`<key id>:<secret>`): malformed, another machine's id with a guess, a huge machine number (once fixed). */
 const oddAgentCredentials = fc.constantFrom(
   'machine-0',
   'machine-:x',
@@ -358,9 +367,10 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       const method = READ_ONLY.has(r.op) !== r.wrongMethod ? 'GET' : 'POST';
       const value = mutated(user[r.op]!, r.mutations);
       const text = method === 'POST' ? expandDeep(JSON.stringify(value)) : queryString(value);
-      const event = apiEvent(method, `/v1/${r.op}`, method === 'POST' ? text : undefined, credentialOf(r.caller, userToken, r.odd));
+      const credential = credentialOf(r.caller, userToken, r.odd);
+      const event = apiEvent(method, `/v1/${r.op}`, method === 'POST' ? text : undefined, bearerOf(credential));
       if (method === 'GET') event.rawQueryString = text;
-      return { describe: `${method} /v1/${r.op} as ${r.caller}: ${text.slice(0, 300)}`, event };
+      return { describe: `${method} /v1/${r.op} as ${r.caller}: ${text.slice(0, 300)}`, event, ...signedAs(credential) };
     });
 
   const agentRequest = fc
@@ -374,10 +384,12 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       const text = expandDeep(JSON.stringify(value));
       const machine = r.caller === 'agent-0' ? '0' : r.caller === 'agent-1' ? '1' : undefined;
       const named = value !== null && typeof value === 'object' && !Array.isArray(value) ? value['unit'] : undefined;
-      const event = apiEvent('POST', `/v1/agent/${r.op}`, text, credentialOf(r.caller, userToken, r.odd));
+      const credential = credentialOf(r.caller, userToken, r.odd);
+      const event = apiEvent('POST', `/v1/agent/${r.op}`, text, bearerOf(credential));
       return {
         describe: `POST /v1/agent/${r.op} as ${r.caller}: ${text.slice(0, 300)}`,
         event,
+        ...signedAs(credential),
         ...(machine ? { agent: { machine, ...(typeof named === 'string' ? { unit: named } : {}) } } : {}),
       };
     });
@@ -426,7 +438,8 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       query: fc.constantFrom('', 'a=1&a=2', 'limit=1e999', 'include=&include=,,,', '%zz', '__proto__=1', 'n=-1'),
     })
     .map((r) => {
-      const event = apiEvent(r.method, r.path, r.body === '' ? undefined : r.body, credentialOf(r.caller, userToken, r.odd));
+      const credential = credentialOf(r.caller, userToken, r.odd);
+      const event = apiEvent(r.method, r.path, r.body === '' ? undefined : r.body, bearerOf(credential));
       if (r.base64 && event.body !== undefined) {
         event.body = Buffer.from(event.body).toString('base64');
         event.isBase64Encoded = true;
@@ -435,6 +448,7 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       return {
         describe: `${r.method} ${r.path}?${r.query} as ${r.caller} (${r.body.length} bytes${r.base64 ? ', base64' : ''}): ${r.body.slice(0, 100)}`,
         event,
+        ...signedAs(credential),
       };
     });
 
