@@ -73,16 +73,14 @@ describe('provisioner environment', () => {
 
   it('spreads machines over the comma-separated subnets, falling back to the next', async () => {
     const env = { ...ENV, [SUBNET_IDS_VARIABLE]: 'subnet-a, subnet-b,,subnet-c' };
-    ec2
-      .on(RunInstancesCommand, { SubnetId: 'subnet-b' })
-      .rejects(
-        new EC2ServiceException({
-          name: 'InsufficientInstanceCapacity',
-          message: 'no capacity',
-          $fault: 'server',
-          $metadata: { httpStatusCode: 500 },
-        }),
-      );
+    ec2.on(RunInstancesCommand, { SubnetId: 'subnet-b' }).rejects(
+      new EC2ServiceException({
+        name: 'InsufficientInstanceCapacity',
+        message: 'no capacity',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 500 },
+      }),
+    );
     await start(env, '0');
     await start(env, '1');
     expect(runInputs().map((i) => i.SubnetId)).toEqual(['subnet-a', 'subnet-b', 'subnet-c']);

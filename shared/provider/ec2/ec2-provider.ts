@@ -204,7 +204,7 @@ export class Ec2Provider implements Provider {
       const reservation = await this.client.send(new RunInstancesCommand(input));
       instance = reservation.Instances?.[0];
     } catch (e) {
-      // Same token, different parameters (a newer image, a fresh presigned URL, another zone):
+      // Same token, different parameters (a newer image, a fresh presigned URL, another subnet):
       // an earlier call did start the instance, so find it rather than fail or start another.
       if (awsErrorCode(e) !== 'IdempotentParameterMismatch') throw e;
       instance = await this.findByClientToken(input.ClientToken!, machineId);
