@@ -210,6 +210,9 @@ export class Machines extends Construct {
         conditions: { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
       }),
     );
+    // Termination is bounded by the controller's tag only, not the deployment's: the provisioner
+    // only terminates instances it recorded or listed by its own deployment's tag, and instances
+    // started before instances carried a deployment tag must stay removable by remove-machine.
     add(
       new iam.PolicyStatement({
         sid: 'TerminateOwnInstances',
