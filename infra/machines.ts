@@ -2,14 +2,15 @@
 // instance, the security group whose ingress follows `expose`, the dead-letter queue of the
 // per-machine hint queues — and the EC2, IAM and SQS permissions of the functions that manage
 // them (the provisioner and the notifier) and of the agents on the instances.
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueueName, queueName } from '../shared/messaging/queue-names.js';
-import { CONTROLLER_TAG } from '../shared/provider/ec2/ec2-provider.js';
+import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
 
 export interface MachinesProps {
@@ -30,11 +31,20 @@ export class Machines extends Construct {
   readonly launchTemplate: ec2.LaunchTemplate;
   /** The hint queues' dead-letter queue, `drover-<controller>-dlq`. */
   readonly deadLetterQueue: sqs.Queue;
+  /**
+   * This deployment of the controller: the UUID that ends the stack's id
+   * (arn:...:stack/<name>/<uuid>). CloudFormation makes a new one each time the stack is created
+   * and keeps it across updates, so it tells a controller deployed again under the same name from
+   * the one before it (shared/provider/ec2/ec2-provider.ts says what it protects). A deploy-time
+   * value, resolved by CloudFormation.
+   */
+  readonly deploymentId: string;
   private readonly controllerId: string;
 
   constructor(scope: Construct, id: string, props: MachinesProps) {
     super(scope, id);
     this.controllerId = props.controllerId;
+    this.deploymentId = Fn.select(2, Fn.split('/', Aws.STACK_ID));
 
     // Public subnets only, no NAT gateway: nothing is paid for the network at rest. Instances get
     // public addresses to reach the API, SQS, S3 and nodejs.org; nothing reaches them unless a
@@ -126,7 +136,13 @@ export class Machines extends Construct {
   /** The provisioner's environment for the ec2 provider (functions/provisioner/env.ts). */
   provisionerEnvironment(): Record<string, string> {
     return {
-      SUBNET_ID: this.vpc.publicSubnets[0]!.subnetId,
+      [DEPLOYMENT_ID_VARIABLE]: this.deploymentId,
+      // Every public subnet, one per availability zone: machines spread over them and fall back
+      // to another zone when one has no capacity (shared/provider/ec2/subnets.ts).
+      [SUBNET_IDS_VARIABLE]: Fn.join(
+        ',',
+        this.vpc.publicSubnets.map((subnet) => subnet.subnetId),
+      ),
       SECURITY_GROUP_IDS: this.securityGroup.securityGroupId,
       LAUNCH_TEMPLATE_ID: this.launchTemplate.launchTemplateId!,
       INSTANCE_PROFILE_ARN: this.instanceProfile.instanceProfileArn,
@@ -146,13 +162,19 @@ export class Machines extends Construct {
     const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
 
     // Instance and volume ids are not known before launch, so RunInstances needs instance/* and
-    // volume/* — but only when the request tags them as this controller's (ec2-provider.ts tags both).
+    // volume/* — but only when the request tags them as this controller's, of this deployment
+    // (ec2-provider.ts tags both).
     add(
       new iam.PolicyStatement({
         sid: 'LaunchTaggedInstances',
         actions: ['ec2:RunInstances'],
         resources: [instances, volumes],
-        conditions: { StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId } },
+        conditions: {
+          StringEquals: {
+            [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
+            [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+          },
+        },
       }),
     );
     // The launch's other resources: this launch template, security group and these subnets. The
@@ -188,6 +210,9 @@ export class Machines extends Construct {
         conditions: { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
       }),
     );
+    // Termination is bounded by the controller's tag only, not the deployment's: the provisioner
+    // only terminates instances it recorded or listed by its own deployment's tag, and instances
+    // started before instances carried a deployment tag must stay removable by remove-machine.
     add(
       new iam.PolicyStatement({
         sid: 'TerminateOwnInstances',
@@ -197,11 +222,12 @@ export class Machines extends Construct {
       }),
     );
     // EC2's Describe* actions support no resource-level permissions: `*` is the only resource
-    // they accept. They read metadata (instances by the controller's tag, Canonical's images).
+    // they accept. They read metadata (instances by the controller's tag, Canonical's images, and
+    // the zones of the machine subnets, named when every zone refused a launch).
     add(
       new iam.PolicyStatement({
         sid: 'DescribeInstancesAndImages',
-        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages'],
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets'],
         resources: ['*'],
       }),
     );
@@ -244,7 +270,7 @@ export class Machines extends Construct {
     );
     acknowledge(
       'Resource::*',
-      'ec2:DescribeInstances and ec2:DescribeImages support no resource-level permissions (EC2 requires Resource "*").',
+      'ec2:DescribeInstances, ec2:DescribeImages and ec2:DescribeSubnets support no resource-level permissions (EC2 requires Resource "*").',
     );
   }
 

@@ -1,7 +1,7 @@
 // The provisioner's dependencies on AWS, from the function's environment:
-//   TABLE_NAME, CONTROLLER_ID, API_URL, AGENT_BUNDLE_URL  (required)
+//   TABLE_NAME, CONTROLLER_ID, DEPLOYMENT_ID, API_URL, AGENT_BUNDLE_URL  (required)
 //   AGENT_CREDENTIAL_KEY_SECRET_ARN, or AGENT_CREDENTIAL_KEY outside AWS  (one of them required)
-//   MODEL_NAME (default "default"), AWS_REGION, SUBNET_ID, SECURITY_GROUP_IDS (comma-separated),
+//   MODEL_NAME (default "default"), AWS_REGION, SUBNET_IDS and SECURITY_GROUP_IDS (comma-separated),
 //   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256, AGENT_BUNDLE_BUCKET and
 //   AGENT_BUNDLE_KEY (then instances get a presigned URL instead of AGENT_BUNDLE_URL),
 //   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
@@ -19,6 +19,7 @@ import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../s
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import { createStore } from '../../shared/state/store.js';
 import { agentCredentialKeyFromEnv } from './agent-credential-key.js';
+import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from './env-names.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,6 +28,12 @@ function required(env: Env, name: string): string {
   if (!value) throw new Error(`the provisioner needs ${name} in its environment`);
   return value;
 }
+
+const commaSeparated = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function nonNegativeInteger(env: Env, name: string): number | undefined {
   const value = env[name];
@@ -58,10 +65,9 @@ export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
     provider: new Ec2Provider({
       client: new EC2Client({ region }),
       region,
-      subnetId: env.SUBNET_ID,
-      securityGroupIds: env.SECURITY_GROUP_IDS?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      deploymentId: required(env, DEPLOYMENT_ID_VARIABLE),
+      subnetIds: commaSeparated(env[SUBNET_IDS_VARIABLE]),
+      securityGroupIds: commaSeparated(env.SECURITY_GROUP_IDS),
       instanceProfileArn: env.INSTANCE_PROFILE_ARN,
       launchTemplateId: env.LAUNCH_TEMPLATE_ID,
       // The bundle is a private asset: instances get a presigned URL, fresh for each start.

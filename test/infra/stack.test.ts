@@ -17,14 +17,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { KEY_SECRET_ARN_VARIABLE, KEY_VARIABLE } from '../../functions/provisioner/agent-credential-key.js';
+import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
-import { CONTROLLER_TAG } from '../../shared/provider/ec2/ec2-provider.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
 import { ATTR, INDEX } from '../../shared/state/keys.js';
 import { tableDefinition } from '../../shared/state/table.js';
 
 const CONTROLLER = 'ci';
+// How the template says "the UUID at the end of the stack id" (arn:...:stack/<name>/<uuid>).
+const DEPLOYMENT_ID = { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] };
 const MB = 1024 * 1024;
 
 type Json = Record<string, any>;
@@ -333,7 +336,7 @@ describe('stream consumers', () => {
 describe('IAM', () => {
   const DATA_SERVICES = ['dynamodb', 's3', 'sqs'];
   // Actions whose service accepts no narrower resource: each is explained where it is granted.
-  const STAR_RESOURCE_ALLOWED = new Set(['ec2:DescribeInstances', 'ec2:DescribeImages', 'dynamodb:ListStreams']);
+  const STAR_RESOURCE_ALLOWED = new Set(['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'dynamodb:ListStreams']);
 
   it('grants no wildcard action anywhere', () => {
     for (const { statement, policy } of statements())
@@ -385,7 +388,9 @@ describe('IAM', () => {
     const role = roleLogicalId('provisioner');
     const run = statementsOfRole(role).filter((s) => actionsOf(s).includes('ec2:RunInstances'));
     const tagged = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
-    expect(tagged.Condition).toEqual({ StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    expect(tagged.Condition).toEqual({
+      StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID },
+    });
     expect(JSON.stringify(tagged.Resource)).toMatch(/instance\/\*.*volume\/\*/);
     const images = run.find((s) => s.Sid === 'LaunchCanonicalImages')!;
     expect(images.Condition).toEqual({ StringEquals: { 'ec2:Owner': CANONICAL_OWNER_ID } });
@@ -540,7 +545,8 @@ describe('machines', () => {
       'AGENT_BUNDLE_URL',
       'AGENT_BUNDLE_SHA256',
       KEY_SECRET_ARN_VARIABLE,
-      'SUBNET_ID',
+      DEPLOYMENT_ID_VARIABLE,
+      SUBNET_IDS_VARIABLE,
       'SECURITY_GROUP_IDS',
       'LAUNCH_TEMPLATE_ID',
       'INSTANCE_PROFILE_ARN',
@@ -548,6 +554,21 @@ describe('machines', () => {
       expect(env[name], name).toBeDefined();
     expect(env.CONTROLLER_ID).toBe(CONTROLLER);
     expect(env.AGENT_BUNDLE_SHA256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('give both provisioner functions the deployment id: the UUID that ends the stack id', () => {
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[DEPLOYMENT_ID_VARIABLE], key).toEqual(DEPLOYMENT_ID);
+  });
+
+  it('give both provisioner functions every public subnet of the machine network, one per zone', () => {
+    const subnets = ofType('AWS::EC2::Subnet');
+    expect(subnets.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(subnets.map(([, s]) => JSON.stringify(s.Properties.AvailabilityZone))).size).toBe(subnets.length);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[SUBNET_IDS_VARIABLE], key).toEqual({
+        'Fn::Join': [',', subnets.map(([id]) => ({ Ref: id }))],
+      });
   });
 
   it("give the provisioner functions the credential key secret's ARN, and no function the key itself", () => {

@@ -26,6 +26,7 @@ const depsWith = (key: Record<string, string>) =>
   provisionerDepsFromEnv({
     TABLE_NAME: 't',
     CONTROLLER_ID: 'ctl',
+    DEPLOYMENT_ID: 'deployment-1',
     API_URL: 'https://api.example.com',
     AGENT_BUNDLE_URL: 'https://example.com/agent.tgz',
     AWS_REGION: 'us-east-1',

@@ -1,10 +1,13 @@
 // The provisioner Lambda's wiring from its environment: with the agent bundle's bucket and key
 // (what the CDK stack passes), each instance's user data carries a fresh presigned URL, since the
-// bundle is a private asset an instance cannot fetch with plain curl otherwise.
-import { DescribeImagesCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
+// bundle is a private asset an instance cannot fetch with plain curl otherwise; the deployment id
+// and the subnets reach the ec2 provider.
+import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client, EC2ServiceException, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provisionerDepsFromEnv } from '../../functions/provisioner/env.js';
+import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
+import { clientToken } from '../../shared/provider/ec2/ec2-provider.js';
 
 const ec2 = mockClient(EC2Client);
 const saved = { ...process.env };
@@ -12,36 +15,79 @@ beforeEach(() => {
   ec2.reset();
   // The presigner finds credentials in the standard chain, as on Lambda.
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' });
+  ec2.on(DescribeImagesCommand).resolves({ Images: [{ ImageId: 'ami-1', CreationDate: '2026-01-01T00:00:00Z', Name: 'ubuntu' }] });
+  ec2.on(RunInstancesCommand).resolves({ Instances: [{ InstanceId: 'i-1', State: { Name: 'pending' } }] });
 });
 afterEach(() => {
   process.env = { ...saved };
 });
 
+const ENV = {
+  TABLE_NAME: 't',
+  CONTROLLER_ID: 'ctl',
+  [DEPLOYMENT_ID_VARIABLE]: 'deployment-1',
+  API_URL: 'https://api.example.com',
+  AGENT_CREDENTIAL_KEY: Buffer.alloc(32, 7).toString('base64url'),
+  AGENT_BUNDLE_URL: 'https://bundle-bucket.s3.amazonaws.com/agent.tgz',
+  AWS_REGION: 'us-east-1',
+};
+
+const start = (env: Record<string, string | undefined>, machineId = '3') =>
+  provisionerDepsFromEnv(env).provider.startInstance({
+    controllerId: 'ctl',
+    machineId,
+    attempt: 0,
+    series: 'jammy',
+    constraints: {},
+    agent: { apiUrl: 'https://api.example.com', credential: 'c', queueUrl: 'https://sqs.example/q' },
+  });
+const runInputs = () => ec2.commandCalls(RunInstancesCommand).map((c) => c.args[0].input);
+
 describe('provisioner environment', () => {
   it('gives instances a presigned URL for the agent bundle when its bucket and key are set', async () => {
-    ec2.on(DescribeImagesCommand).resolves({ Images: [{ ImageId: 'ami-1', CreationDate: '2026-01-01T00:00:00Z', Name: 'ubuntu' }] });
-    ec2.on(RunInstancesCommand).resolves({ Instances: [{ InstanceId: 'i-1', State: { Name: 'pending' } }] });
-    const deps = provisionerDepsFromEnv({
-      TABLE_NAME: 't',
-      CONTROLLER_ID: 'ctl',
-      API_URL: 'https://api.example.com',
-      AGENT_CREDENTIAL_KEY: Buffer.alloc(32, 7).toString('base64url'),
-      AGENT_BUNDLE_URL: 'https://bundle-bucket.s3.amazonaws.com/agent.tgz',
-      AGENT_BUNDLE_BUCKET: 'bundle-bucket',
-      AGENT_BUNDLE_KEY: 'assets/agent.tgz',
-      AWS_REGION: 'us-east-1',
-    });
-    await deps.provider.startInstance({
-      controllerId: 'ctl',
-      machineId: '3',
-      attempt: 0,
-      series: 'jammy',
-      constraints: {},
-      agent: { apiUrl: 'https://api.example.com', credential: 'c', queueUrl: 'https://sqs.example/q' },
-    });
-    const userData = Buffer.from(ec2.commandCalls(RunInstancesCommand)[0]!.args[0].input.UserData ?? '', 'base64').toString('utf8');
+    await start({ ...ENV, AGENT_BUNDLE_BUCKET: 'bundle-bucket', AGENT_BUNDLE_KEY: 'assets/agent.tgz' });
+    const userData = Buffer.from(runInputs()[0]!.UserData ?? '', 'base64').toString('utf8');
     expect(userData).toMatch(
       /https:\/\/bundle-bucket\.s3\.us-east-1\.amazonaws\.com\/assets\/agent\.tgz\?[^'"\s]*X-Amz-Signature=[0-9a-f]{64}/,
     );
+  });
+
+  it('puts the deployment id in the token and the tags, and lists by it', async () => {
+    await start(ENV);
+    const input = runInputs()[0]!;
+    expect(input.ClientToken).toBe(clientToken('ctl', 'deployment-1', '3', 0));
+    expect(input.TagSpecifications?.[0]?.Tags).toContainEqual({ Key: 'drover:deployment', Value: 'deployment-1' });
+    ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
+    await provisionerDepsFromEnv(ENV).provider.listInstances('ctl');
+    expect(ec2.commandCalls(DescribeInstancesCommand)[0]!.args[0].input.Filters).toContainEqual({
+      Name: 'tag:drover:deployment',
+      Values: ['deployment-1'],
+    });
+  });
+
+  it('refuses to start without a deployment id, naming the variable', () => {
+    expect(() => provisionerDepsFromEnv({ ...ENV, [DEPLOYMENT_ID_VARIABLE]: undefined })).toThrow(
+      `the provisioner needs ${DEPLOYMENT_ID_VARIABLE} in its environment`,
+    );
+  });
+
+  it('spreads machines over the comma-separated subnets, falling back to the next', async () => {
+    const env = { ...ENV, [SUBNET_IDS_VARIABLE]: 'subnet-a, subnet-b,,subnet-c' };
+    ec2.on(RunInstancesCommand, { SubnetId: 'subnet-b' }).rejects(
+      new EC2ServiceException({
+        name: 'InsufficientInstanceCapacity',
+        message: 'no capacity',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 500 },
+      }),
+    );
+    await start(env, '0');
+    await start(env, '1');
+    expect(runInputs().map((i) => i.SubnetId)).toEqual(['subnet-a', 'subnet-b', 'subnet-c']);
+  });
+
+  it('leaves the subnet to EC2 when none is given', async () => {
+    await start(ENV);
+    expect(runInputs()[0]).not.toHaveProperty('SubnetId');
   });
 });

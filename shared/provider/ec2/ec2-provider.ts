@@ -1,8 +1,8 @@
 // The `ec2` provider: machines become EC2 instances. Every call is safe to repeat, because the
 // provisioner is a level-triggered reconciler that may retry anything (docs/architecture.md,
-// 'Idempotent side effects'): RunInstances carries a ClientToken per machine and attempt,
-// termination ignores instances that are already gone, and listing finds instances by the
-// controller's tag.
+// 'Idempotent side effects'): RunInstances carries a ClientToken per deployment, machine and
+// attempt, termination ignores instances that are already gone, and listing finds instances by
+// the controller's and the deployment's tags.
 import { createHash } from 'node:crypto';
 import {
   DescribeInstancesCommand,
@@ -18,22 +18,40 @@ import { ProviderError } from '../provider.js';
 import { awsErrorCode, toProviderError } from './errors.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
+import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
 import { renderUserData } from './user-data.js';
 
 export const CONTROLLER_TAG = 'drover:controller';
 export const MACHINE_TAG = 'drover:machine';
+/** Which deployment of the controller started the instance (Ec2ProviderOptions.deploymentId). */
+export const DEPLOYMENT_TAG = 'drover:deployment';
 
 // Canonical's Ubuntu AMIs boot from /dev/sda1; mapping that name resizes the root volume
 // (any other name would attach a second, empty volume instead).
 const ROOT_DEVICE_NAME = '/dev/sda1';
 // States of instances that still exist for the provisioner (terminated ones are history).
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
+// States of an instance on its way out or gone: never adopted for a machine.
+const GONE_STATES = ['shutting-down', 'terminated'];
 const TERMINATE_BATCH = 1000; // TerminateInstances' limit per call
 
 export interface Ec2ProviderOptions {
   client: EC2Client;
   region: string;
-  subnetId?: string;
+  /**
+   * This deployment of the controller: on AWS, the UUID CloudFormation gives the stack when it is
+   * created (kept across updates, new when the stack is deleted and created again). EC2 keeps a
+   * ClientToken for at least a day after its instance is terminated, and a redeployed controller
+   * numbers its machines from 0 again: without this value in the token, its machine 0 would be
+   * handed the old deployment's instance. It also tags every instance, and listing filters on it,
+   * so a controller never lists, adopts or terminates another deployment's instances.
+   */
+  deploymentId: string;
+  /**
+   * The subnets machines spread over, one per availability zone (subnets.ts says how one is
+   * chosen and why a full zone falls back to the next). None: EC2's (or the launch template's) choice.
+   */
+  subnetIds?: string[];
   securityGroupIds?: string[];
   /** The instance profile lets the agent reach its queue (and the bundle, if not presigned). */
   instanceProfileArn?: string;
@@ -51,11 +69,12 @@ export interface Ec2ProviderOptions {
 /**
  * RunInstances' idempotency token: the same machine and attempt always give the same token, so
  * a retried start returns the instance the first call started; a new attempt (after a
- * provisioning error the user retried) gets a new one. sha256 hex is exactly EC2's 64-char limit.
+ * provisioning error the user retried) gets a new one, and so does every machine of a new
+ * deployment (Ec2ProviderOptions.deploymentId). sha256 hex is exactly EC2's 64-char limit.
  */
-export function clientToken(controllerId: string, machineId: string, attempt: number): string {
+export function clientToken(controllerId: string, deploymentId: string, machineId: string, attempt: number): string {
   return createHash('sha256')
-    .update(JSON.stringify([controllerId, machineId, attempt]))
+    .update(JSON.stringify([controllerId, deploymentId, machineId, attempt]))
     .digest('hex');
 }
 
@@ -70,6 +89,21 @@ function toInstanceInfo(instance: Instance, machineId: string, hardware?: string
     ...(hardware ? { hardware } : {}),
     addresses,
   };
+}
+
+/**
+ * An instance shutting down or terminated is never adopted: it is refused with what happened and
+ * what to do, as Juju words a provisioning error. Not transient: retrying the same attempt would
+ * replay the same token and get the same instance; a new attempt gets a new token.
+ */
+function refuseGone(instance: Instance, machineId: string): void {
+  const state = instance.State?.Name ?? '';
+  if (!GONE_STATES.includes(state)) return;
+  const what = state === 'terminated' ? 'was terminated' : 'is shutting down';
+  throw new ProviderError(
+    `instance ${instance.InstanceId} started for machine ${machineId} ${what}; run "drover retry-provisioning ${machineId}" to start another`,
+    false,
+  );
 }
 
 export class Ec2Provider implements Provider {
@@ -101,11 +135,13 @@ export class Ec2Provider implements Provider {
       agentBundleUrl: typeof bundleUrl === 'string' ? bundleUrl : await bundleUrl(),
       ...(this.options.agentBundleSha256 ? { agentBundleSha256: this.options.agentBundleSha256 } : {}),
     });
-    const token = clientToken(request.controllerId, request.machineId, request.attempt);
+    const { deploymentId } = this.options;
+    const token = clientToken(request.controllerId, deploymentId, request.machineId, request.attempt);
     // Tags identify the machine for stray detection; they are visible to anyone who may list
     // instances, so they carry ids only, never the credential.
     const tags: Tag[] = [
       { Key: CONTROLLER_TAG, Value: request.controllerId },
+      { Key: DEPLOYMENT_TAG, Value: deploymentId },
       { Key: MACHINE_TAG, Value: request.machineId },
       { Key: 'Name', Value: `drover-${request.controllerId}-machine-${request.machineId}` },
     ];
@@ -128,7 +164,6 @@ export class Ec2Provider implements Provider {
         { ResourceType: 'instance', Tags: tags },
         { ResourceType: 'volume', Tags: tags },
       ],
-      ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
       ...(this.options.securityGroupIds?.length ? { SecurityGroupIds: this.options.securityGroupIds } : {}),
       ...(this.options.instanceProfileArn ? { IamInstanceProfile: { Arn: this.options.instanceProfileArn } } : {}),
       ...(this.options.launchTemplateId
@@ -136,21 +171,67 @@ export class Ec2Provider implements Provider {
         : {}),
     };
 
+    const instance = await this.launchInSomeZone(input, request.machineId).catch((e: unknown) => {
+      throw toProviderError(e, 'cannot run instances');
+    });
+    return toInstanceInfo(instance, request.machineId, formatHardware(choice, instance.Placement?.AvailabilityZone));
+  }
+
+  /**
+   * Tries the machine's subnets in its order until a zone takes the launch, all with the same
+   * ClientToken (subnets.ts says why that is safe). Errors that are not about one zone end the
+   * search at once: the same request would fail the same way elsewhere.
+   */
+  private async launchInSomeZone(input: RunInstancesCommandInput, machineId: string): Promise<Instance> {
+    const subnets = subnetOrder(this.options.subnetIds ?? [], machineId);
+    if (subnets.length === 0) return this.runOrReplay(input, machineId);
+    const refused: { subnetId: string; error: unknown }[] = [];
+    for (const subnetId of subnets) {
+      try {
+        return await this.runOrReplay({ ...input, SubnetId: subnetId }, machineId);
+      } catch (e) {
+        if (!isZonalLaunchError(e)) throw e;
+        refused.push({ subnetId, error: e });
+      }
+    }
+    throw await this.noZoneTookIt(refused);
+  }
+
+  /** One RunInstances call, or the instance an earlier call with the same token started. */
+  private async runOrReplay(input: RunInstancesCommandInput, machineId: string): Promise<Instance> {
     let instance: Instance | undefined;
     try {
       const reservation = await this.client.send(new RunInstancesCommand(input));
       instance = reservation.Instances?.[0];
     } catch (e) {
-      // Same token, different parameters (a newer image, a fresh presigned URL): the first
-      // call did start the instance, so find it rather than fail or start another.
-      if (awsErrorCode(e) !== 'IdempotentParameterMismatch') throw toProviderError(e, 'cannot run instances');
-      instance = await this.findByClientToken(token);
-      if (!instance) throw toProviderError(e, 'cannot run instances');
+      // Same token, different parameters (a newer image, a fresh presigned URL, another subnet):
+      // an earlier call did start the instance, so find it rather than fail or start another.
+      if (awsErrorCode(e) !== 'IdempotentParameterMismatch') throw e;
+      instance = await this.findByClientToken(input.ClientToken!, machineId);
     }
-    if (!instance?.InstanceId) {
-      throw new ProviderError('cannot run instances: EC2 returned no instance', true);
-    }
-    return toInstanceInfo(instance, request.machineId, formatHardware(choice, instance.Placement?.AvailabilityZone));
+    if (!instance?.InstanceId) throw new ProviderError('cannot run instances: EC2 returned no instance', true);
+    // A replay returns the token's instance whatever became of it since; one that is gone must
+    // not become the machine's instance (its agent will never report).
+    refuseGone(instance, machineId);
+    return instance;
+  }
+
+  /**
+   * Every zone refused the launch. Capacity comes back by itself, so that is transient (the
+   * provisioner retries, starting again in the machine's first zone); a type none of the zones
+   * offers is the user's to change.
+   */
+  private async noZoneTookIt(refused: { subnetId: string; error: unknown }[]): Promise<ProviderError> {
+    const zones = await describeZones(
+      this.client,
+      refused.map((r) => r.subnetId),
+    );
+    const tried = refused.map((r) => `${zones.get(r.subnetId) ?? r.subnetId}: ${awsErrorCode(r.error)}`).join(', ');
+    const last = toProviderError(refused.at(-1)!.error, 'cannot run instances');
+    return new ProviderError(
+      `${last.message}; tried every availability zone of the machine network (${tried})`,
+      refused.some((r) => isCapacityError(r.error)),
+    );
   }
 
   async stopInstances(instanceIds: string[]): Promise<void> {
@@ -169,6 +250,7 @@ export class Ec2Provider implements Provider {
           new DescribeInstancesCommand({
             Filters: [
               { Name: `tag:${CONTROLLER_TAG}`, Values: [controllerId] },
+              { Name: `tag:${DEPLOYMENT_TAG}`, Values: [this.options.deploymentId] },
               { Name: 'instance-state-name', Values: LIVE_STATES },
             ],
             MaxResults: 1000,
@@ -189,14 +271,23 @@ export class Ec2Provider implements Provider {
     return out;
   }
 
-  private async findByClientToken(token: string): Promise<Instance | undefined> {
-    try {
-      const page = await this.client.send(new DescribeInstancesCommand({ Filters: [{ Name: 'client-token', Values: [token] }] }));
-      const found = (page.Reservations ?? []).flatMap((r) => r.Instances ?? []);
-      return found.find((i) => LIVE_STATES.includes(i.State?.Name ?? '')) ?? found[0];
-    } catch (e) {
-      throw toProviderError(e, 'cannot run instances');
-    }
+  /**
+   * The live instance a launch with this token started. EC2 only answers
+   * IdempotentParameterMismatch for a token it has bound to an instance, but DescribeInstances is
+   * eventually consistent and may not list that instance yet: a transient error, so the
+   * provisioner asks again. One found only gone is refused (never returned).
+   */
+  private async findByClientToken(token: string, machineId: string): Promise<Instance> {
+    const page = await this.client.send(new DescribeInstancesCommand({ Filters: [{ Name: 'client-token', Values: [token] }] }));
+    const found = (page.Reservations ?? []).flatMap((r) => r.Instances ?? []);
+    const live = found.find((i) => LIVE_STATES.includes(i.State?.Name ?? ''));
+    if (live) return live;
+    const gone = found.find((i) => GONE_STATES.includes(i.State?.Name ?? ''));
+    if (gone) refuseGone(gone, machineId);
+    throw new ProviderError(
+      `cannot run instances: EC2 has an instance for machine ${machineId}'s launch (IdempotentParameterMismatch) but does not list it yet; will retry`,
+      true,
+    );
   }
 
   // Termination must not stop at ids that are already gone: EC2 fails the whole call when any

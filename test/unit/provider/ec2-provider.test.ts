@@ -3,6 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import {
   DescribeImagesCommand,
   DescribeInstancesCommand,
+  DescribeSubnetsCommand,
   EC2Client,
   EC2ServiceException,
   RunInstancesCommand,
@@ -16,12 +17,14 @@ const ec2 = mockClient(EC2Client);
 const client = new EC2Client({ region: 'us-east-1' });
 const CREDENTIAL = 'machine-7-secret-credential';
 const BUNDLE_URL = 'https://drover-ctl-1.s3.amazonaws.com/agent.tgz?X-Amz-Signature=sig';
+const DEPLOYMENT = '1c2fa620-982a-11e3-aff7-50e2416294e0';
 
 const provider = (options: Partial<Ec2ProviderOptions> = {}) =>
   new Ec2Provider({
     client,
     region: 'us-east-1',
-    subnetId: 'subnet-1',
+    deploymentId: DEPLOYMENT,
+    subnetIds: ['subnet-1'],
     securityGroupIds: ['sg-1'],
     instanceProfileArn: 'arn:aws:iam::123456789012:instance-profile/drover-machine',
     agentBundleUrl: BUNDLE_URL,
@@ -66,12 +69,13 @@ describe('ec2 provider: startInstance', () => {
     await provider().startInstance(request());
     const tags = [
       { Key: 'drover:controller', Value: 'ctl-1' },
+      { Key: 'drover:deployment', Value: DEPLOYMENT },
       { Key: 'drover:machine', Value: '7' },
       { Key: 'Name', Value: 'drover-ctl-1-machine-7' },
     ];
     expect(runInputs()).toEqual([
       {
-        ClientToken: clientToken('ctl-1', '7', 0),
+        ClientToken: clientToken('ctl-1', DEPLOYMENT, '7', 0),
         MinCount: 1,
         MaxCount: 1,
         ImageId: 'ami-jammy-amd64',
@@ -88,9 +92,9 @@ describe('ec2 provider: startInstance', () => {
           { ResourceType: 'instance', Tags: tags },
           { ResourceType: 'volume', Tags: tags },
         ],
-        SubnetId: 'subnet-1',
         SecurityGroupIds: ['sg-1'],
         IamInstanceProfile: { Arn: 'arn:aws:iam::123456789012:instance-profile/drover-machine' },
+        SubnetId: 'subnet-1',
       },
     ]);
   });
@@ -128,6 +132,7 @@ describe('ec2 provider: startInstance', () => {
     await new Ec2Provider({
       client,
       region: 'us-east-1',
+      deploymentId: DEPLOYMENT,
       launchTemplateId: 'lt-1',
       agentBundleUrl: BUNDLE_URL,
       findImage: async () => 'ami-1',
@@ -147,20 +152,22 @@ describe('ec2 provider: startInstance', () => {
     expect(first?.ClientToken).toBe(second?.ClientToken);
   });
 
-  it('changes the token with the attempt, the machine and the controller', () => {
+  it('changes the token with the attempt, the machine, the deployment and the controller', () => {
     const tokens = new Set([
-      clientToken('ctl-1', '7', 0),
-      clientToken('ctl-1', '7', 1),
-      clientToken('ctl-1', '8', 0),
-      clientToken('ctl-2', '7', 0),
-      clientToken('ctl-1', '70', 0),
-      clientToken('ctl-17', '0', 0),
+      clientToken('ctl-1', DEPLOYMENT, '7', 0),
+      clientToken('ctl-1', DEPLOYMENT, '7', 1),
+      clientToken('ctl-1', DEPLOYMENT, '8', 0),
+      clientToken('ctl-2', DEPLOYMENT, '7', 0),
+      clientToken('ctl-1', 'another-deployment', '7', 0),
+      clientToken('ctl-1', DEPLOYMENT, '70', 0),
+      clientToken('ctl-17', DEPLOYMENT, '0', 0),
+      clientToken('ctl-1', `${DEPLOYMENT}7`, '', 0),
     ]);
-    expect(tokens.size).toBe(6);
+    expect(tokens.size).toBe(8);
   });
 
   it('makes a token EC2 accepts: at most 64 ASCII characters', () => {
-    expect(clientToken('c'.repeat(500), 'm', 99)).toMatch(/^[\x21-\x7e]{1,64}$/);
+    expect(clientToken('c'.repeat(500), 'd'.repeat(500), 'm', 99)).toMatch(/^[\x21-\x7e]{1,64}$/);
   });
 
   it('puts the credential in the user data only, never in tags', async () => {
@@ -189,7 +196,7 @@ describe('ec2 provider: startInstance', () => {
     const info = await provider().startInstance(request({ attempt: 3 }));
     expect(info).toMatchObject({ instanceId: 'i-first', machineId: '7', state: 'running', addresses: ['10.0.0.9'] });
     expect(ec2.commandCalls(DescribeInstancesCommand)[0]?.args[0].input).toEqual({
-      Filters: [{ Name: 'client-token', Values: [clientToken('ctl-1', '7', 3)] }],
+      Filters: [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 3)] }],
     });
   });
 
@@ -206,7 +213,7 @@ describe('ec2 provider: startInstance', () => {
   });
 
   it('refuses a series without images (default lookup)', async () => {
-    const p = new Ec2Provider({ client, region: 'us-east-1', agentBundleUrl: BUNDLE_URL });
+    const p = new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundleUrl: BUNDLE_URL });
     const err = await p.startInstance(request({ series: 'xenial' })).catch((e: unknown) => e);
     expect(err).toMatchObject({ transient: false, message: 'no metadata for "xenial" images in us-east-1 with arch amd64' });
     expect(ec2.calls()).toHaveLength(0);
@@ -215,7 +222,7 @@ describe('ec2 provider: startInstance', () => {
   it('looks the image up with DescribeImages by default', async () => {
     ec2.on(DescribeImagesCommand).resolves({ Images: [{ ImageId: 'ami-canonical', CreationDate: '2024-01-01' }] });
     ec2.on(RunInstancesCommand).resolves(launched);
-    await new Ec2Provider({ client, region: 'us-east-1', agentBundleUrl: BUNDLE_URL }).startInstance(request());
+    await new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundleUrl: BUNDLE_URL }).startInstance(request());
     expect(runInputs()[0]?.ImageId).toBe('ami-canonical');
   });
 
@@ -370,6 +377,7 @@ describe('ec2 provider: listInstances', () => {
     ]);
     const filters = [
       { Name: 'tag:drover:controller', Values: ['ctl-1'] },
+      { Name: 'tag:drover:deployment', Values: [DEPLOYMENT] },
       { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] },
     ];
     expect(ec2.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input)).toEqual([
@@ -382,4 +390,262 @@ describe('ec2 provider: listInstances', () => {
     ec2.on(DescribeInstancesCommand).rejects(awsError('RequestLimitExceeded', 'Request limit exceeded.', 503));
     await expect(provider().listInstances('ctl-1')).rejects.toMatchObject({ transient: true });
   });
+});
+
+describe('ec2 provider: across deployments, a terminated instance is never adopted', () => {
+  const OLD = 'old-deployment-uuid';
+  const NEW = 'new-deployment-uuid';
+  const terminated = { InstanceId: 'i-0old', State: { Name: 'terminated' as const } };
+
+  it('gives a redeployed controller new tokens, so EC2 does not replay the old instance of machine 0', async () => {
+    // EC2 keeps the old deployment's token for a day after its instance is terminated: a launch
+    // with that token replays the terminated instance, any other token starts a new one.
+    const oldToken = clientToken('ctl-1', OLD, '0', 0);
+    ec2.on(RunInstancesCommand).resolves(launched);
+    ec2.on(RunInstancesCommand, { ClientToken: oldToken }).resolves({ Instances: [terminated] });
+    const info = await provider({ deploymentId: NEW }).startInstance(request({ machineId: '0' }));
+    expect(info.instanceId).toBe('i-0abc');
+    expect(runInputs().map((i) => i.ClientToken)).toEqual([clientToken('ctl-1', NEW, '0', 0)]);
+    expect(clientToken('ctl-1', NEW, '0', 0)).not.toBe(oldToken);
+  });
+
+  const refusals: [string, (replay: object) => void, string, string][] = [
+    [
+      'a replayed launch returns a terminated instance',
+      (replay) => ec2.on(RunInstancesCommand).resolves({ Instances: [replay] }),
+      'terminated',
+      'was terminated',
+    ],
+    [
+      'a replayed launch returns an instance shutting down',
+      (replay) => ec2.on(RunInstancesCommand).resolves({ Instances: [replay] }),
+      'shutting-down',
+      'is shutting down',
+    ],
+    [
+      'the client-token lookup after a mismatch finds only a terminated instance',
+      (replay) => {
+        ec2
+          .on(RunInstancesCommand)
+          .rejects(awsError('IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent'));
+        ec2.on(DescribeInstancesCommand).resolves({ Reservations: [{ Instances: [replay] }] });
+      },
+      'terminated',
+      'was terminated',
+    ],
+    [
+      'the client-token lookup after a mismatch finds only an instance shutting down',
+      (replay) => {
+        ec2
+          .on(RunInstancesCommand)
+          .rejects(awsError('IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent'));
+        ec2.on(DescribeInstancesCommand).resolves({ Reservations: [{ Instances: [replay] }] });
+      },
+      'shutting-down',
+      'is shutting down',
+    ],
+  ];
+  for (const [name, arrange, state, what] of refusals) {
+    it(`refuses, not adopts, when ${name}`, async () => {
+      arrange({ InstanceId: 'i-0abc', State: { Name: state } });
+      const err = await provider()
+        .startInstance(request())
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect(err).toMatchObject({
+        transient: false,
+        message: `instance i-0abc started for machine 7 ${what}; run "drover retry-provisioning 7" to start another`,
+      });
+    });
+  }
+
+  it('adopts the live instance of a token, never a terminated one listed with it', async () => {
+    ec2.on(RunInstancesCommand).rejects(awsError('IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent'));
+    ec2.on(DescribeInstancesCommand).resolves({
+      Reservations: [{ Instances: [terminated] }, { Instances: [{ InstanceId: 'i-live', State: { Name: 'running' } }] }],
+    });
+    expect((await provider().startInstance(request())).instanceId).toBe('i-live');
+  });
+});
+
+describe('ec2 provider: a mismatch whose instance EC2 does not list yet', () => {
+  it('is transient, and a later try finds the instance', async () => {
+    ec2.on(RunInstancesCommand).rejects(awsError('IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent'));
+    ec2
+      .on(DescribeInstancesCommand)
+      .resolvesOnce({ Reservations: [] })
+      .resolves({ Reservations: [{ Instances: [{ InstanceId: 'i-first', State: { Name: 'pending' } }] }] });
+    const p = provider();
+    const first = await p.startInstance(request()).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(ProviderError);
+    expect(first).toMatchObject({ transient: true });
+    expect((first as ProviderError).message).toContain('does not list it yet');
+    expect(await p.startInstance(request())).toMatchObject({ instanceId: 'i-first', machineId: '7' });
+    // Both tries looked for the same token: no new attempt, no second instance.
+    const lookedFor = ec2.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input.Filters);
+    expect(lookedFor).toEqual([
+      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 0)] }],
+      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 0)] }],
+    ]);
+  });
+});
+
+describe('ec2 provider: availability zones', () => {
+  const SUBNETS = ['subnet-a', 'subnet-b', 'subnet-c'];
+  const ZONES = { 'subnet-a': 'us-east-1a', 'subnet-b': 'us-east-1b', 'subnet-c': 'us-east-1c' };
+  const spread = () => provider({ subnetIds: SUBNETS });
+  const capacity = () =>
+    awsError(
+      'InsufficientInstanceCapacity',
+      'We currently do not have sufficient t3a.micro capacity in the Availability Zone you requested.',
+      500,
+      'server',
+    );
+  const notOffered = () =>
+    awsError('Unsupported', 'Your requested instance type (t3a.micro) is not supported in your requested Availability Zone.');
+  const launchedIn = (zone: string) => ({
+    Instances: [{ InstanceId: 'i-0abc', State: { Name: 'pending' as const }, Placement: { AvailabilityZone: zone } }],
+  });
+  const describesZones = () =>
+    ec2.on(DescribeSubnetsCommand).resolves({
+      Subnets: Object.entries(ZONES).map(([SubnetId, AvailabilityZone]) => ({ SubnetId, AvailabilityZone })),
+    });
+
+  it('starts consecutive machines in different zones, and a machine always in the same one first', async () => {
+    ec2.on(RunInstancesCommand).resolves(launched);
+    for (const machineId of ['0', '1', '2', '3', '4', '1']) await spread().startInstance(request({ machineId }));
+    expect(runInputs().map((i) => i.SubnetId)).toEqual(['subnet-a', 'subnet-b', 'subnet-c', 'subnet-a', 'subnet-b', 'subnet-b']);
+  });
+
+  it('puts the first zone of a machine whose id is not a number in a stable place too', async () => {
+    ec2.on(RunInstancesCommand).resolves(launched);
+    await spread().startInstance(request({ machineId: '0/lxd/1' }));
+    await spread().startInstance(request({ machineId: '0/lxd/1' }));
+    const [first, again] = runInputs().map((i) => i.SubnetId);
+    expect(SUBNETS).toContain(first);
+    expect(again).toBe(first);
+  });
+
+  const fallbacks: [string, () => Error][] = [
+    ['no capacity for the type', capacity],
+    ['the type is not offered there', notOffered],
+  ];
+  for (const [why, error] of fallbacks) {
+    it(`launches in the next zone when the first refuses (${why}), with the same token`, async () => {
+      ec2.on(RunInstancesCommand, { SubnetId: 'subnet-a' }).rejects(error());
+      ec2.on(RunInstancesCommand, { SubnetId: 'subnet-b' }).resolves(launchedIn('us-east-1b'));
+      const info = await spread().startInstance(request({ machineId: '0' }));
+      expect(info.instanceId).toBe('i-0abc');
+      expect(info.hardware).toContain('availability-zone=us-east-1b');
+      const calls = runInputs();
+      expect(calls.map((i) => i.SubnetId)).toEqual(['subnet-a', 'subnet-b']);
+      expect(new Set(calls.map((i) => i.ClientToken))).toEqual(new Set([clientToken('ctl-1', DEPLOYMENT, '0', 0)]));
+      // Everything but the subnet is the same launch.
+      expect({ ...calls[0], SubnetId: undefined }).toEqual({ ...calls[1], SubnetId: undefined });
+    });
+  }
+
+  it('a retry goes back to the first zone and finds the instance the fallback started there', async () => {
+    // After the launch in subnet-b, EC2 has bound the token to that instance; the retry in
+    // subnet-a (fresh user data) is refused as a mismatch and finds it by token.
+    ec2.on(RunInstancesCommand).rejects(awsError('IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent'));
+    ec2.on(DescribeInstancesCommand).resolves({ Reservations: [launchedIn('us-east-1b')] });
+    const info = await spread().startInstance(request({ machineId: '0' }));
+    expect(info).toMatchObject({ instanceId: 'i-0abc' });
+    expect(runInputs().map((i) => i.SubnetId)).toEqual(['subnet-a']);
+  });
+
+  it('does not try another zone for an error that is not about the zone', async () => {
+    ec2.on(RunInstancesCommand).rejects(awsError('UnauthorizedOperation', 'You are not authorized to perform this operation.', 403));
+    await expect(spread().startInstance(request({ machineId: '0' }))).rejects.toMatchObject({ transient: false });
+    expect(runInputs().map((i) => i.SubnetId)).toEqual(['subnet-a']);
+  });
+
+  it('with every zone full, reports a transient error naming the zones tried', async () => {
+    ec2.on(RunInstancesCommand).rejects(capacity());
+    describesZones();
+    const err = await spread()
+      .startInstance(request({ machineId: '1' }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ transient: true });
+    expect((err as ProviderError).message).toBe(
+      'cannot run instances: We currently do not have sufficient t3a.micro capacity in the Availability Zone you requested. ' +
+        '(InsufficientInstanceCapacity); tried every availability zone of the machine network (' +
+        'us-east-1b (subnet-b): InsufficientInstanceCapacity, us-east-1c (subnet-c): InsufficientInstanceCapacity, ' +
+        'us-east-1a (subnet-a): InsufficientInstanceCapacity)',
+    );
+    expect(new Set(runInputs().map((i) => i.ClientToken)).size).toBe(1);
+  });
+
+  it('with the type offered in none of the zones, reports an error for the user to fix', async () => {
+    ec2.on(RunInstancesCommand).rejects(notOffered());
+    describesZones();
+    const err = await spread()
+      .startInstance(request({ machineId: '0' }))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ transient: false });
+    expect((err as ProviderError).message).toContain('us-east-1a (subnet-a): Unsupported, us-east-1b (subnet-b): Unsupported');
+  });
+
+  it('with capacity short in one zone and the type missing in the others, reports a transient error', async () => {
+    ec2.on(RunInstancesCommand).rejects(notOffered());
+    ec2.on(RunInstancesCommand, { SubnetId: 'subnet-b' }).rejects(capacity());
+    describesZones();
+    await expect(spread().startInstance(request({ machineId: '0' }))).rejects.toMatchObject({ transient: true });
+  });
+
+  it('names the subnets when EC2 cannot say which zones they are in', async () => {
+    ec2.on(RunInstancesCommand).rejects(capacity());
+    ec2.on(DescribeSubnetsCommand).rejects(awsError('UnauthorizedOperation', 'You are not authorized to perform this operation.', 403));
+    const err = await spread()
+      .startInstance(request({ machineId: '0' }))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ transient: true });
+    expect((err as ProviderError).message).toContain(
+      '(subnet-a: InsufficientInstanceCapacity, subnet-b: InsufficientInstanceCapacity, subnet-c: InsufficientInstanceCapacity)',
+    );
+  });
+});
+
+describe('ec2 provider: listInstances per deployment', () => {
+  // EC2 applies DescribeInstances' tag filters; this stands in for it over a fixed set of instances.
+  const instances = [
+    {
+      InstanceId: 'i-old',
+      State: { Name: 'running' as const },
+      Tags: [
+        { Key: 'drover:controller', Value: 'ctl-1' },
+        { Key: 'drover:deployment', Value: 'old' },
+        { Key: 'drover:machine', Value: '0' },
+      ],
+    },
+    {
+      InstanceId: 'i-new',
+      State: { Name: 'running' as const },
+      Tags: [
+        { Key: 'drover:controller', Value: 'ctl-1' },
+        { Key: 'drover:deployment', Value: 'new' },
+        { Key: 'drover:machine', Value: '0' },
+      ],
+    },
+  ];
+  beforeEach(() => {
+    ec2.on(DescribeInstancesCommand).callsFake((input: { Filters?: { Name?: string; Values?: string[] }[] }) => {
+      const tagFilters = (input.Filters ?? []).filter((f) => f.Name?.startsWith('tag:'));
+      const matching = instances.filter((i) =>
+        tagFilters.every((f) => i.Tags.some((t) => `tag:${t.Key}` === f.Name && f.Values?.includes(t.Value))),
+      );
+      return { Reservations: [{ Instances: matching }] };
+    });
+  });
+
+  for (const [deployment, expected] of [
+    ['old', 'i-old'],
+    ['new', 'i-new'],
+  ] as const) {
+    it(`lists only the ${deployment} deployment's instance of machine 0`, async () => {
+      expect((await provider({ deploymentId: deployment }).listInstances('ctl-1')).map((i) => i.instanceId)).toEqual([expected]);
+    });
+  }
 });
