@@ -8,7 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { deadLetterQueueName, queueName } from '../shared/messaging/queue-names.js';
+import { deadLetterQueueName, machineQueuePrefix } from '../shared/messaging/queue-names.js';
 import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
@@ -18,11 +18,7 @@ export interface MachinesProps {
   controllerId: string;
 }
 
-/** `drover-<controller>-m-`: every machine queue's name starts so (shared/messaging/queue-names.ts). */
-export function machineQueuePrefix(controllerId: string): string {
-  const sample = queueName(controllerId, '0');
-  return sample.slice(0, -1);
-}
+export { machineQueuePrefix };
 
 export class Machines extends Construct {
   readonly vpc: ec2.Vpc;
