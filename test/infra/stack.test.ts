@@ -484,6 +484,17 @@ describe('IAM', () => {
     ]);
   });
 
+  it("keeps each role's inline policies within IAM's 10,240 characters (the instance-type list made the provisioner's longer)", () => {
+    // Measured on the template, where an ARN is a Fn::Join of its parts: longer than the ARN
+    // IAM stores, so a pass here is a pass there.
+    const size = new Map<string, number>();
+    for (const [, r] of ofType('AWS::IAM::Policy'))
+      for (const { Ref: role } of (r.Properties.Roles ?? []) as { Ref: string }[])
+        size.set(role, (size.get(role) ?? 0) + JSON.stringify(r.Properties.PolicyDocument).length);
+    expect(size.get(roleLogicalId('provisioner'))).toBeGreaterThan(0);
+    for (const [role, chars] of size) expect(chars, role).toBeLessThan(10_240);
+  });
+
   it('names every statement of a policy differently (IAM refuses duplicate Sids)', () => {
     for (const [id, r] of [...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]) {
       const sids = (r.Properties.PolicyDocument.Statement as Statement[]).map((s) => s.Sid).filter(Boolean);
