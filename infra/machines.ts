@@ -9,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueueName, queueName } from '../shared/messaging/queue-names.js';
+import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
@@ -84,32 +85,27 @@ export class Machines extends Construct {
       assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
       description: `drover ${props.controllerId} machine agents: receive from machine queues only`,
     });
-    // Agents may only receive from (and acknowledge on) queues named `drover-<controller>-m-*`.
-    //
-    // Why a name prefix and not the one queue of the instance's own machine: the machine id is
-    // not known when this role is made, and every instance of the controller shares it. SQS does
-    // support aws:ResourceTag conditions, but binding a queue to one instance would need the
-    // provisioner to tag each queue with its instance's identity after RunInstances (the queue
-    // exists before the instance) and a policy variable for the caller's instance — a follow-up,
-    // not something this stack can assert alone.
-    //
-    // What keeps machines apart instead is the agent API (functions/api/agent-identity.ts): it
-    // serves an instance only as the machine whose instance it is, so no agent can read or change
-    // another machine's entities. Another machine's queue holds only hints — an entity's name, never a value or a
-    // secret (shared/messaging/hint.ts) — and a hint stolen or deleted is covered by the agents'
-    // periodic resync, because state, not the message, is the truth.
+    // Agents may only receive from (and acknowledge on) their own machine's queue: a queue named
+    // `drover-<controller>-m-*` whose instance tag is the caller's instance. The machine id is not
+    // known when this role is made and every instance shares it, so the provisioner tags each
+    // queue with its instance's ARN once the instance exists (shared/messaging/queue-instance-tag.ts),
+    // and `${ec2:SourceInstanceARN}`, set on every request signed with instance-role credentials,
+    // names the caller. An agent can then neither take nor delete another machine's hints; and it
+    // can read or change no other machine's entities, because the agent API serves an instance
+    // only as its own machine (functions/api/agent-identity.ts).
     this.agentRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        sid: 'OwnMachineQueues',
-        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl'],
+        sid: 'OwnMachineQueue',
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'],
         resources: [this.queueArn(`${machineQueuePrefix(props.controllerId)}*`)],
+        conditions: { StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } },
       }),
     );
     Validations.of(this.agentRole).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(props.controllerId)}*]`,
       reason:
         'Machine queues are created per machine at run time, after this role exists; the prefix confines agents to machine queues ' +
-        'of this controller, and per-machine isolation is enforced by the agent API, which serves an instance only as its own machine (see the comment in infra/machines.ts).',
+        "of this controller, and the instance-tag condition to their own machine's queue (see the comment in infra/machines.ts).",
     });
     this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
 
@@ -270,7 +266,8 @@ export class Machines extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
       }),
     );
-    this.grantQueueManagement(role, ['sqs:DeleteQueue']);
+    // TagQueue binds a machine's queue to its instance (shared/messaging/queue-instance-tag.ts).
+    this.grantQueueManagement(role, ['sqs:DeleteQueue', 'sqs:TagQueue']);
 
     const arn = (resource: string, name: string, account = '<AWS::AccountId>') =>
       `Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:${account}:${resource}/${name}`;

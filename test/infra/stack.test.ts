@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { AGENT_ROLE_NAME_VARIABLE } from '../../functions/api/agent-identity.js';
+import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
@@ -451,23 +452,25 @@ describe('IAM', () => {
         .flatMap(actionsOf)
         .sort();
     const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
-    expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue'].sort());
+    expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue', 'sqs:TagQueue'].sort());
     expect(queueActions('notifier')).toEqual([...ensure, 'sqs:SendMessage'].sort());
     for (const key of ['api', 'cleanup', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
-  it('lets agents only receive from machine queues of this controller, and call the agent routes and no other', () => {
+  it("lets agents only receive from their own instance's machine queue, and call the agent routes and no other", () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
     const ss = statementsOfRole(agentRole);
     expect(ss.flatMap(actionsOf).sort()).toEqual([
       'execute-api:Invoke',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
-      'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
     ]);
     const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
-    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    expect(queues).toHaveLength(1);
+    expect(JSON.stringify(queues[0]!.Resource)).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    // The queue's instance tag must be the caller's instance (queue-instance-tag.ts tags it).
+    expect(queues[0]!.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } });
     const invoke = ss.filter((st) => actionsOf(st).includes('execute-api:Invoke'));
     expect(invoke).toHaveLength(1);
     expect(JSON.stringify(invoke[0]!.Resource)).toMatch(/\/\*\/\*\/v1\/agent\/\*"/);
