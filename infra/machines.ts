@@ -13,12 +13,18 @@ import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '../shared/provider/ec2/instance-types.js';
 
 export interface MachinesProps {
   controllerId: string;
 }
 
 export { machineQueuePrefix };
+
+/** Every instance type the ec2 provider can choose: its catalogue's, deprecated ones included (`instance-type` may name them). */
+export function launchableInstanceTypes(): string[] {
+  return EC2_INSTANCE_TYPES.map((t) => t.name);
+}
 
 export class Machines extends Construct {
   readonly vpc: ec2.Vpc;
@@ -155,17 +161,36 @@ export class Machines extends Construct {
     // Instance and volume ids are not known before launch, so RunInstances needs instance/* and
     // volume/* — but only when the request tags them as this controller's, of this deployment
     // (ec2-provider.ts tags both).
+    const taggedByThisDeployment = {
+      [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
+      [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+    };
+    // The instance, besides: only a type drover's catalogue can choose (a stolen or confused
+    // provisioner cannot start a p5.48xlarge), and only with IMDSv2 required (the agent's
+    // identity is its role's credentials, which IMDSv1 would hand to any forged request). These
+    // keys describe the instance resource alone, so the volume gets a statement of its own: a
+    // condition on a key a resource lacks fails, and would refuse the launch.
+    // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html
     add(
       new iam.PolicyStatement({
         sid: 'LaunchTaggedInstances',
         actions: ['ec2:RunInstances'],
-        resources: [instances, volumes],
+        resources: [instances],
         conditions: {
           StringEquals: {
-            [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
-            [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+            ...taggedByThisDeployment,
+            'ec2:InstanceType': launchableInstanceTypes(),
+            'ec2:MetadataHttpTokens': 'required',
           },
         },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'LaunchTaggedVolumes',
+        actions: ['ec2:RunInstances'],
+        resources: [volumes],
+        conditions: { StringEquals: taggedByThisDeployment },
       }),
     );
     // The launch's other resources: this launch template, security group and these subnets. The
@@ -246,7 +271,7 @@ export class Machines extends Construct {
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
     acknowledge(
       arn('instance', '*'),
-      'Instance ids do not exist before RunInstances; launch requires the controller tag in the request, termination on the instance.',
+      'Instance ids do not exist before RunInstances; launch requires the controller and deployment tags in the request, a catalogue instance type and IMDSv2, termination the controller tag on the instance.',
     );
     acknowledge(
       arn('volume', '*'),

@@ -23,6 +23,8 @@ import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functio
 import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '../../shared/provider/ec2/instance-types.js';
+import { tlsOnlyStatement } from '../../shared/messaging/queue-policy.js';
 import { ATTR, INDEX } from '../../shared/state/keys.js';
 import { tableDefinition } from '../../shared/state/table.js';
 
@@ -279,9 +281,11 @@ describe('state table', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
   });
 
-  it('is retained when the stack is deleted', () => {
+  it('is retained when the stack is deleted, and protected from deletion by hand', () => {
     expect(table().DeletionPolicy).toBe('Retain');
     expect(table().UpdateReplacePolicy).toBe('Retain');
+    // drover:retainState=false (deletable, unprotected) is test/infra/state-table.test.ts.
+    expect(table().Properties.DeletionProtectionEnabled).toBe(true);
   });
 });
 
@@ -387,19 +391,34 @@ describe('IAM', () => {
   it('lets the provisioner launch only tagged instances, from Canonical images, into the machine network', () => {
     const role = roleLogicalId('provisioner');
     const run = statementsOfRole(role).filter((s) => actionsOf(s).includes('ec2:RunInstances'));
-    const tagged = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
-    expect(tagged.Condition).toEqual({
-      StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID },
+    const tags = { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID };
+    const instances = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
+    expect(instances.Condition).toEqual({
+      StringEquals: {
+        ...tags,
+        // Only what the catalogue can choose, and IMDSv2: the keys of the instance resource.
+        'ec2:InstanceType': EC2_INSTANCE_TYPES.map((t) => t.name),
+        'ec2:MetadataHttpTokens': 'required',
+      },
     });
-    expect(JSON.stringify(tagged.Resource)).toMatch(/instance\/\*.*volume\/\*/);
+    expect(resourcesOf(instances)).toHaveLength(1);
+    expect(JSON.stringify(instances.Resource)).toMatch(/:instance\/\*"/);
+    // The volume lacks those keys (a condition on them would refuse it): its own statement, tags only.
+    const volumes = run.find((s) => s.Sid === 'LaunchTaggedVolumes')!;
+    expect(volumes.Condition).toEqual({ StringEquals: tags });
+    expect(resourcesOf(volumes)).toHaveLength(1);
+    expect(JSON.stringify(volumes.Resource)).toMatch(/:volume\/\*"/);
+    // No other RunInstances statement may name the instance or volume without those conditions.
+    for (const other of run.filter((s) => s !== instances && s !== volumes))
+      expect(JSON.stringify(other.Resource)).not.toMatch(/:(instance|volume)\//);
     const images = run.find((s) => s.Sid === 'LaunchCanonicalImages')!;
     expect(images.Condition).toEqual({ StringEquals: { 'ec2:Owner': CANONICAL_OWNER_ID } });
     const network = run.find((s) => s.Sid === 'LaunchIntoMachineNetwork')!;
     expect(JSON.stringify(network.Resource)).toContain('launch-template/');
     expect(JSON.stringify(network.Resource)).not.toContain('security-group/*');
     expect(JSON.stringify(network.Resource)).not.toContain('subnet/*');
-    // Every RunInstances resource is covered by exactly these three statements.
-    expect(run).toHaveLength(3);
+    // Every RunInstances resource is covered by exactly these four statements.
+    expect(run).toHaveLength(4);
   });
 
   it("lets the provisioner terminate only this controller's instances, and tag only at launch", () => {
@@ -466,6 +485,17 @@ describe('IAM', () => {
     expect(searching.map((s) => s.statement)).toEqual([
       { Sid: 'SearchOwnLogs', Effect: 'Allow', Action: 'logs:FilterLogEvents', Resource: { 'Fn::GetAtt': [apiLogs, 'Arn'] } },
     ]);
+  });
+
+  it("keeps each role's inline policies within IAM's 10,240 characters (the instance-type list made the provisioner's longer)", () => {
+    // Measured on the template, where an ARN is a Fn::Join of its parts: longer than the ARN
+    // IAM stores, so a pass here is a pass there.
+    const size = new Map<string, number>();
+    for (const [, r] of ofType('AWS::IAM::Policy'))
+      for (const { Ref: role } of (r.Properties.Roles ?? []) as { Ref: string }[])
+        size.set(role, (size.get(role) ?? 0) + JSON.stringify(r.Properties.PolicyDocument).length);
+    expect(size.get(roleLogicalId('provisioner'))).toBeGreaterThan(0);
+    for (const [role, chars] of size) expect(chars, role).toBeLessThan(10_240);
   });
 
   it('names every statement of a policy differently (IAM refuses duplicate Sids)', () => {
@@ -592,6 +622,13 @@ describe('machines', () => {
 
   it('have the hint dead-letter queue under the name machine-queues.ts gives it, encrypted and TLS-only', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { QueueName: `drover-${CONTROLLER}-dlq`, SqsManagedSseEnabled: true });
+  });
+
+  it('hold the dead-letter queue to the TLS-only statement machine-queues.ts gives the queues it makes', () => {
+    const dlq = logicalIdOf(`drover-${CONTROLLER}/Machines/HintDeadLetters/Resource`);
+    const policy = ofType('AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues).includes(dlq));
+    const statement = { ...tlsOnlyStatement('arn'), Resource: { 'Fn::GetAtt': [dlq, 'Arn'] } };
+    expect(policy?.[1].Properties.PolicyDocument.Statement).toEqual([statement]);
   });
 });
 
