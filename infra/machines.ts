@@ -291,6 +291,44 @@ export class Machines extends Construct {
     );
   }
 
+  /** What the tear-down custom resource is told (functions/teardown/handler.ts). */
+  tearDownEnvironment(): Record<string, string> {
+    return { CONTROLLER_ID: this.controllerId, [DEPLOYMENT_ID_VARIABLE]: this.deploymentId };
+  }
+
+  /**
+   * The tear-down (shared/provisioner/tear-down.ts) lists and terminates this controller's
+   * instances and lists and deletes its machine queues, when the stack is deleted.
+   */
+  grantTearDown(role: iam.Role): void {
+    const stack = Stack.of(this);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'TerminateOwnInstances',
+        actions: ['ec2:TerminateInstances'],
+        resources: [stack.formatArn({ service: 'ec2', resource: 'instance', resourceName: '*' })],
+        conditions: { StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'DescribeInstances', actions: ['ec2:DescribeInstances'], resources: ['*'] }));
+    const machineQueues = this.queueArn(`${machineQueuePrefix(this.controllerId)}*`);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'DeleteMachineQueues', actions: ['sqs:ListQueues', 'sqs:DeleteQueue'], resources: [machineQueues] }),
+    );
+    for (const [finding, reason] of [
+      [
+        'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:instance/*',
+        "Instances are made at run time; termination requires the controller's tag on the instance.",
+      ],
+      ['Resource::*', 'ec2:DescribeInstances supports no resource-level permissions (EC2 requires Resource "*").'],
+      [
+        `Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*`,
+        "Machine queues are made at run time; the name prefix confines the grant to this controller's machine queues.",
+      ],
+    ])
+      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
+  }
+
   /** The notifier re-creates a machine queue that is missing when it sends a hint. */
   grantNotifier(role: iam.Role): void {
     this.grantQueueManagement(role, ['sqs:SendMessage']);

@@ -632,6 +632,37 @@ describe('machines', () => {
   });
 });
 
+describe('stack deletion with machines running', () => {
+  const tearDown = () => {
+    const found = ofType('Custom::DroverTearDown');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+  const dependsOn = (id: string) => [resources[id]!.DependsOn ?? []].flat() as string[];
+
+  it('tears down before the network goes, and after whatever could start an instance', () => {
+    const [id, resource] = tearDown();
+    expect(resource.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [fnLogicalId('teardown'), 'Arn'] });
+    // Deleted before the machines' security group and subnets: it depends on them.
+    for (const [sg] of ofType('AWS::EC2::SecurityGroup')) expect(dependsOn(id), sg).toContain(sg);
+    for (const [subnet] of ofType('AWS::EC2::Subnet')) expect(dependsOn(id), subnet).toContain(subnet);
+    // Deleted after the stream mappings and the schedules: they depend on it.
+    for (const [mapping] of ofType('AWS::Lambda::EventSourceMapping')) expect(dependsOn(mapping), mapping).toContain(id);
+    for (const [rule] of ofType('AWS::Events::Rule')) expect(dependsOn(rule), rule).toContain(id);
+  });
+
+  it("may terminate only the controller's instances and delete only its machine queues", () => {
+    const ss = statementsOfRole(roleLogicalId('teardown'));
+    const terminate = ss.filter((st) => actionsOf(st).includes('ec2:TerminateInstances'));
+    expect(terminate).toHaveLength(1);
+    expect(terminate[0]!.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/drover:controller': CONTROLLER } });
+    const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(queues.flatMap(actionsOf).sort()).toEqual(['sqs:DeleteQueue', 'sqs:ListQueues']);
+    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.Variables[DEPLOYMENT_ID_VARIABLE]).toEqual(DEPLOYMENT_ID);
+  });
+});
+
 describe('charm store and queues', () => {
   it('encrypt the bucket, block public access and refuse anything but TLS', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
