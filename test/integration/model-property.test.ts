@@ -44,7 +44,7 @@ import { destroyApplication } from '../../shared/state/destroy-application.js';
 import { destroyMachine } from '../../shared/state/destroy-machine.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
 import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
-import { localCredentials, startDynamoDbLocal } from '../../shared/state/dynamodb-local.js';
+import { localCredentials } from '../../shared/state/dynamodb-local.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';
@@ -88,8 +88,6 @@ const SHRINK_BUDGET_MS = SOAK ? 300_000 : 60_000;
 /** A sequence taking longer than this is reported as hanging. */
 const SEQUENCE_TIMEOUT_MS = Number(process.env.DROVER_PROPERTY_SEQUENCE_TIMEOUT_MS ?? 120_000);
 const TIMEOUT_MS = TIME_BUDGET_MS + SHRINK_BUDGET_MS + 3 * SEQUENCE_TIMEOUT_MS;
-/** DynamoDB Locals of the property's own, its lanes spread over them; 0: the suite's one. */
-const DATABASES = Number(process.env.DROVER_PROPERTY_DATABASES ?? (SOAK ? 2 : 0));
 /** Sequences carry faults (property-faults.ts) unless DROVER_PROPERTY_FAULTS=0. */
 const FAULTS = process.env.DROVER_PROPERTY_FAULTS !== '0';
 /** Quiescence: rounds of every agent and cleanup doing its part, until nothing changes. */
@@ -809,12 +807,8 @@ describe('the model under random operations from several clients', () => {
         `model property: seeds ${seeds.join(', ')} (${LANES} lanes, ${Math.ceil(NUM_RUNS / LANES)} sequences each, at least ${MIN_RUNS} in all); ` +
           `replay a lane with DROVER_PROPERTY_SEED=<seed> DROVER_PROPERTY_RUNS=${Math.ceil(NUM_RUNS / LANES)}`,
       );
-      // DynamoDB Local works one request at a time, so a database of its own for each core's lanes
-      // is what lets a soak use the host (bench/RESULTS.md, "DynamoDB Local").
-      const databases = await Promise.all(Array.from({ length: DATABASES }, () => startDynamoDbLocal()));
-      const endpoints = databases.length ? databases.map((db) => db.endpoint) : [inject('dynamoEndpoint')];
-      const lanes = seeds.map((seed, index) => {
-        const lane = newLane(endpoints[index % endpoints.length]!);
+      const lanes = seeds.map((seed) => {
+        const lane = newLane(inject('dynamoEndpoint'));
         let failedAt: number | undefined;
         const property = fc.asyncProperty(sequence, async (generated) => {
           // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks
@@ -841,7 +835,6 @@ describe('the model under random operations from several clients', () => {
         return fc.assert(property, options);
       });
       const results = await Promise.allSettled(lanes);
-      await Promise.all(databases.map((db) => db.stop()));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       console.info(
         `model property: ${ran} sequences passed in ${Math.round((Date.now() - started) / 1000)} s (${LANES} lanes` +
