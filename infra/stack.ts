@@ -23,7 +23,7 @@ export interface DroverStackProps extends StackProps {
   retainState?: boolean;
   /** Dying for longer than this is "stuck" (default 600 s). */
   stuckAfterSeconds?: number;
-  /** Where alarms send email; no notifications when absent. */
+  /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
   /**
    * The machine agent's entry module. Default: agent/machine-agent.ts when it exists. When there
@@ -50,7 +50,8 @@ export class DroverStack extends Stack {
   readonly machines: Machines;
   readonly agentBundle?: AgentBundle;
   readonly schedules: Schedules;
-  readonly observability: Observability;
+  /** Only with an alarm email: alarms and a dashboard cost money at rest (observability.ts). */
+  readonly observability?: Observability;
 
   constructor(scope: Construct, id: string, props: DroverStackProps) {
     super(scope, id, { description: `drover controller ${props.controllerId}: a Juju-style controller, serverless`, ...props });
@@ -144,16 +145,18 @@ export class DroverStack extends Stack {
       watchdog: fn.watchdog,
     });
 
-    this.observability = new Observability(this, 'Observability', {
-      controllerId,
-      functions: fn,
-      consumers: consumerKeys,
-      watchdogLogs: this.functions.logGroups.watchdog,
-      failureQueue: this.consumers.failureQueue,
-      hintDeadLetterQueue: this.machines.deadLetterQueue,
-      httpApi: this.api.httpApi,
-      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
-    });
+    if (props.alarmEmail) {
+      this.observability = new Observability(this, 'Observability', {
+        controllerId,
+        functions: fn,
+        consumers: consumerKeys,
+        watchdogLogs: this.functions.logGroups.watchdog,
+        failureQueue: this.consumers.failureQueue,
+        hintDeadLetterQueue: this.machines.deadLetterQueue,
+        httpApi: this.api.httpApi,
+        alarmEmail: props.alarmEmail,
+      });
+    }
 
     // The runtime is fixed by the issue (Node 22, arm64), not "the latest".
     for (const key of Object.keys(fn) as FunctionKey[]) {
