@@ -15,7 +15,7 @@ export interface Price {
   source: string;
 }
 
-/** The date the prices below were read from their pages. */
+/** When the prices below were written down from their pages (re-check them there). */
 export const PRICES_AS_OF = '2026-11-26';
 
 const HOURS_PER_MONTH = 730;
