@@ -92,6 +92,35 @@ describe('the cost model', () => {
     expect(costAtRest(monitored, { customMetricsAtRest: 0 }).unpriced).toEqual([]);
   });
 
+  it('prices what bills by the hour, and names what it cannot price', () => {
+    const template = {
+      Resources: {
+        Nat: { Type: 'AWS::EC2::NatGateway', Properties: {} },
+        Interface: { Type: 'AWS::EC2::VPCEndpoint', Properties: { VpcEndpointType: 'Interface', SubnetIds: ['a', 'b'] } },
+        Gateway: { Type: 'AWS::EC2::VPCEndpoint', Properties: { VpcEndpointType: 'Gateway' } },
+        Key: { Type: 'AWS::KMS::Key', Properties: {} },
+        Secret: { Type: 'AWS::SecretsManager::Secret', Properties: {} },
+        Provisioned: {
+          Type: 'AWS::DynamoDB::Table',
+          Properties: { ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 } },
+        },
+        Cluster: { Type: 'AWS::RDS::DBCluster', Properties: {} },
+      },
+    };
+    const cost = costAtRest(template, { customMetricsAtRest: 2 });
+    // 730 h: $32.85 NAT + 2 AZs × $7.30 + $1 key + $0.40 secret + 730 × ($0.00013 + $0.00065) + 2 × $0.30.
+    expect(cost.usdPerMonth).toBeCloseTo(32.85 + 14.6 + 1 + 0.4 + 0.5694 + 0.6, 6);
+    expect(cost.unpriced).toEqual(['AWS::RDS::DBCluster']);
+  });
+
+  it('counts an idle agent’s requests: each resync, and the heartbeats between two resyncs', () => {
+    const requests = (resyncSeconds: number, heartbeatSeconds: number) =>
+      costPerIdleAgent(quiet, { resyncSeconds, heartbeatSeconds, longPollSeconds: LONG_POLL_SECONDS }).requestsPerMonth;
+    expect(requests(600, 300)).toBe(8_760);
+    expect(requests(600, 600)).toBe(4_380);
+    expect(requests(600, 250)).toBe(13_140);
+  });
+
   it('counts what an alarm email adds: the alarms and the dashboard', () => {
     const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm').length;
     const difference =
