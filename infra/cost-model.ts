@@ -91,7 +91,7 @@ const FREE_AT_REST = new Set([
   'AWS::IAM::ManagedPolicy',
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',
-  // A stream's records are free to Lambda triggers; filtered-out records invoke nothing.
+  // A DynamoDB stream's records are free to Lambda triggers (SQS sources are not: see below).
   'AWS::Lambda::EventSourceMapping',
   'AWS::Logs::LogGroup',
   'AWS::SQS::Queue',
@@ -276,11 +276,18 @@ export function costAtRest(template: Json, options: { customMetricsAtRest: numbe
     }
   }
 
+  // Lambda polls an SQS source around the clock, and those receives are billed: not modelled.
+  const sqsMappings = ofType(resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => {
+    const source = m.Properties.EventSourceArn?.['Fn::GetAtt']?.[0] as string | undefined;
+    return source !== undefined && resources[source]?.Type === 'AWS::SQS::Queue';
+  });
+  const unpricedMappings = sqsMappings.length ? ['AWS::Lambda::EventSourceMapping (from an SQS queue)'] : [];
+
   const unpriced = [...new Set(Object.values(resources).map((r) => r.Type as string))].filter(
     (type) =>
       !priced.has(type) && !FREE_AT_REST.has(type) && !type.startsWith('Custom::') && type !== 'AWS::CloudFormation::CustomResource',
   );
-  return { lines, usdPerMonth: lines.reduce((sum, l) => sum + l.usdPerMonth, 0), unpriced };
+  return { lines, usdPerMonth: lines.reduce((sum, l) => sum + l.usdPerMonth, 0), unpriced: [...unpriced, ...unpricedMappings] };
 }
 
 export interface AgentSettings {

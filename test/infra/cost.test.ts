@@ -105,12 +105,14 @@ describe('the cost model', () => {
           Properties: { ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 } },
         },
         Cluster: { Type: 'AWS::RDS::DBCluster', Properties: {} },
+        Queue: { Type: 'AWS::SQS::Queue', Properties: {} },
+        FromQueue: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] } } },
       },
     };
     const cost = costAtRest(template, { customMetricsAtRest: 2 });
     // 730 h: $32.85 NAT + 2 AZs × $7.30 + $1 key + $0.40 secret + 730 × ($0.00013 + $0.00065) + 2 × $0.30.
     expect(cost.usdPerMonth).toBeCloseTo(32.85 + 14.6 + 1 + 0.4 + 0.5694 + 0.6, 6);
-    expect(cost.unpriced).toEqual(['AWS::RDS::DBCluster']);
+    expect(cost.unpriced).toEqual(['AWS::RDS::DBCluster', 'AWS::Lambda::EventSourceMapping (from an SQS queue)']);
   });
 
   it('counts an idle agent’s requests: each resync, and the heartbeats between two resyncs', () => {
