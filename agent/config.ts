@@ -6,7 +6,11 @@ export interface AgentConfig {
   controllerId: string;
   machineId: string;
   apiUrl: string;
-  credential: string;
+  /**
+   * The machine's key, which the agent signs its requests with (the local provider gives one);
+   * absent on EC2, where the agent signs with its instance role.
+   */
+  credential?: string;
   /** Absent: no hints, only the periodic resync. */
   queueUrl?: string;
   /** The local SQS server; absent on AWS. */
@@ -55,26 +59,23 @@ export function readCredentialFromStdin(): string {
 }
 
 /**
- * Where the credential comes from, first found wins:
+ * Where the machine's key comes from, first found wins:
  * - DROVER_AGENT_CREDENTIAL_STDIN=1: standard input (the local provider). Nothing on disk and
  *   nothing in /proc/<pid>/environ, which every process of the same user (a hook) can read: the
  *   scrub below changes only this process's copy of its environment, never what the kernel shows
  *   there;
  * - DROVER_AGENT_CREDENTIAL_FILE: a file;
- * - DROVER_AGENT_CREDENTIAL: the variable itself (EC2 user data: the agent runs as root there and
- *   its machine is the instance, so no other machine's hook shares it).
+ * - DROVER_AGENT_CREDENTIAL: the variable itself.
+ * None of them: the agent has no key and signs with its instance role (EC2).
  */
-function credentialOf(env: NodeJS.ProcessEnv, readStdin: () => string): string {
-  let credential: string | undefined;
-  if (env.DROVER_AGENT_CREDENTIAL_STDIN === '1') credential = readStdin();
-  else if (env.DROVER_AGENT_CREDENTIAL_FILE) credential = readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim();
-  else credential = env.DROVER_AGENT_CREDENTIAL;
-  if (!credential) {
-    throw new ConfigError(
-      'machine agent: no credential: set DROVER_AGENT_CREDENTIAL_STDIN=1 (and write it to standard input), DROVER_AGENT_CREDENTIAL_FILE or DROVER_AGENT_CREDENTIAL',
-    );
+function credentialOf(env: NodeJS.ProcessEnv, readStdin: () => string): string | undefined {
+  if (env.DROVER_AGENT_CREDENTIAL_STDIN === '1') {
+    const credential = readStdin();
+    if (!credential) throw new ConfigError('machine agent: DROVER_AGENT_CREDENTIAL_STDIN=1 but standard input held no key');
+    return credential;
   }
-  return credential;
+  if (env.DROVER_AGENT_CREDENTIAL_FILE) return readFileSync(env.DROVER_AGENT_CREDENTIAL_FILE, 'utf8').trim() || undefined;
+  return env.DROVER_AGENT_CREDENTIAL || undefined;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = readCredentialFromStdin): AgentConfig {
@@ -86,7 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     controllerId: required(env, 'DROVER_CONTROLLER_ID'),
     machineId,
     apiUrl: required(env, 'DROVER_API_URL'),
-    credential,
+    ...(credential !== undefined ? { credential } : {}),
     ...(env.DROVER_QUEUE_URL ? { queueUrl: env.DROVER_QUEUE_URL } : {}),
     ...(env.DROVER_SQS_ENDPOINT ? { sqsEndpoint: env.DROVER_SQS_ENDPOINT } : {}),
     region: env.AWS_REGION ?? 'us-east-1',

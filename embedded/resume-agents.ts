@@ -6,16 +6,15 @@ import type { Machine } from '../shared/domain/entities.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { collections } from '../shared/state/keys.js';
 import { getMany, listAll } from '../shared/state/reads.js';
-import { startRequestFor } from '../shared/provisioner/start-request.js';
+import { agentKeyFor, startRequestFor } from '../shared/provisioner/start-request.js';
 
 export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {
   const refs = (await Promise.all(collections.machineShards(deps.store.model).map((c) => listAll(deps.store, c)))).flat();
   const machines = (await getMany<Machine>(deps.store, refs)).filter((m) => m.instanceId && m.life !== 'dead');
   const resumed: string[] = [];
   for (const machine of machines) {
-    const attempt = machine.provisioningAttempt;
     const queueUrl = await deps.queues.ensure(machine.id);
-    const credential = await deps.credentials.forAttempt({ model: deps.store.model, machineId: machine.id, attempt });
+    const credential = await agentKeyFor(deps, machine);
     const instance = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     if (instance.instanceId === machine.instanceId) resumed.push(machine.id);
   }

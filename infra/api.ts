@@ -1,17 +1,13 @@
 // The drover API: an API Gateway HTTP API (payload v2, what functions/api/handler.ts reads) in
-// front of the api function. Two routes, two ways to authenticate (docs/architecture.md,
-// 'Agents are least-privileged'; functions/api/auth.ts):
-//   ANY /v1/{proxy+}        users: IAM (SigV4). API Gateway checks the signature and the caller's
-//                           execute-api:Invoke permission before the function runs, and passes
-//                           the caller's ARN in the request context, which the handler requires.
-//   ANY /v1/agent/{proxy+}  machine agents: no IAM authorizer. An agent proves which machine it
-//                           is with its per-machine bearer credential (`Bearer machine-<id>:<secret>`),
-//                           which only the handler can check: it is stored hashed on the machine
-//                           item. IAM could only say "some drover instance", and every instance
-//                           shares one role — it would add nothing the credential does not, and
-//                           would give every agent the right to call user routes too.
-// API Gateway picks the most specific route, so /v1/agent/... never falls to the IAM route, and
-// an agent's credential is worth nothing on a user route.
+// front of the api function. Every route is IAM-authorized (SigV4): API Gateway checks the
+// signature and the caller's execute-api:Invoke permission before the function runs, and passes
+// the caller's ARN in the request context (docs/architecture.md, 'Agents are least-privileged').
+//   ANY /v1/{proxy+}        users: those given the user policy below (functions/api/auth.ts).
+//   ANY /v1/agent/{proxy+}  machine agents: the agent role may invoke these routes and no other.
+//                           The role's session name is the instance id, which the handler maps to
+//                           the one machine whose instance it is (functions/api/agent-identity.ts).
+// Nothing is open to unauthenticated callers, so a flood of unsigned requests is refused by API
+// Gateway before it reaches the function or the stage's throttle budget of signed callers.
 import { RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -19,6 +15,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AGENT_ROLE_NAME_VARIABLE } from '../functions/api/agent-identity.js';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
@@ -27,7 +24,9 @@ export const AGENT_ROUTE = '/v1/agent/{proxy+}';
 
 export interface DroverApiProps {
   controllerId: string;
-  handler: lambda.IFunction;
+  handler: lambda.Function;
+  /** The machine agents' instance role: it may call the agent routes, and the handler is told its name. */
+  agentRole: iam.Role;
 }
 
 export class DroverApi extends Construct {
@@ -81,20 +80,20 @@ export class DroverApi extends Construct {
       integration,
       authorizer: new HttpIamAuthorizer(),
     });
-    const agentRoutes = this.httpApi.addRoutes({
+    this.httpApi.addRoutes({
       path: AGENT_ROUTE,
       methods: [apigwv2.HttpMethod.ANY],
       integration,
-      authorizer: new apigwv2.HttpNoneAuthorizer(),
+      authorizer: new HttpIamAuthorizer(),
     });
-    for (const route of agentRoutes) {
-      Validations.of(route).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          'Agent routes are authorised by the handler with the per-machine agent credential (functions/api/auth.ts), which an IAM ' +
-          'authorizer cannot check; see infra/api.ts.',
-      });
-    }
+    props.agentRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'InvokeAgentRoutes',
+        actions: ['execute-api:Invoke'],
+        resources: [this.httpApi.arnForExecuteApi('*', '/v1/agent/*', '*')],
+      }),
+    );
+    props.handler.addEnvironment(AGENT_ROLE_NAME_VARIABLE, props.agentRole.roleName);
 
     this.userPolicy = new iam.ManagedPolicy(this, 'UserPolicy', {
       description: `Lets a drover CLI user call the user routes of controller ${props.controllerId}`,
@@ -107,6 +106,11 @@ export class DroverApi extends Construct {
       ],
     });
     const apiId = Stack.of(this).getLogicalId(this.httpApi.node.defaultChild as CfnElement);
+    Validations.of(props.agentRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${apiId}>/*/*/v1/agent/*]`,
+      reason:
+        'Agents may call every agent route (any operation under /v1/agent) of this API; which machine they act for is checked by the handler.',
+    });
     Validations.of(this.userPolicy).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${apiId}>/*/*/v1/*]`,
       reason: 'Users may call every user route (any method, any operation under /v1) of this API; the API id is fixed.',

@@ -87,9 +87,9 @@ export class Machines extends Construct {
     // exists before the instance) and a policy variable for the caller's instance — a follow-up,
     // not something this stack can assert alone.
     //
-    // What keeps machines apart instead is the agent API credential (functions/api/auth.ts): a
-    // per-machine secret, stored hashed, without which an agent can neither read nor change any
-    // entity. Another machine's queue holds only hints — an entity's name, never a value or a
+    // What keeps machines apart instead is the agent API (functions/api/agent-identity.ts): it
+    // serves an instance only as the machine whose instance it is, so no agent can read or change
+    // another machine's entities. Another machine's queue holds only hints — an entity's name, never a value or a
     // secret (shared/messaging/hint.ts) — and a hint stolen or deleted is covered by the agents'
     // periodic resync, because state, not the message, is the truth.
     this.agentRole.addToPrincipalPolicy(
@@ -103,16 +103,15 @@ export class Machines extends Construct {
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(props.controllerId)}*]`,
       reason:
         'Machine queues are created per machine at run time, after this role exists; the prefix confines agents to machine queues ' +
-        'of this controller, and per-machine isolation is enforced by the agent API credential (see the comment in infra/machines.ts).',
+        'of this controller, and per-machine isolation is enforced by the agent API, which serves an instance only as its own machine (see the comment in infra/machines.ts).',
     });
     this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
 
     this.launchTemplate = new ec2.LaunchTemplate(this, 'MachineLaunchTemplate', {
       instanceProfile: this.instanceProfile,
       securityGroup: this.securityGroup,
-      // IMDSv2 only, one hop: a request forged through a workload (SSRF) cannot read the user
-      // data (which carries the agent credential), and containers on the instance cannot reach
-      // the instance's credentials.
+      // IMDSv2 only, one hop: a request forged through a workload (SSRF) cannot read the
+      // instance role's credentials (the agent's identity), and neither can containers on it.
       requireImdsv2: true,
       httpTokens: ec2.LaunchTemplateHttpTokens.REQUIRED,
       httpEndpoint: true,

@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { AGENT_ENTRY, AgentBundle } from './agent-bundle.js';
 import { DroverApi } from './api.js';
@@ -66,23 +65,6 @@ export class DroverStack extends Stack {
     const agentEntry = props.agentEntry ?? join(REPO_ROOT, AGENT_ENTRY);
     if (existsSync(agentEntry)) this.agentBundle = new AgentBundle(this, 'AgentBundle', { entry: agentEntry });
 
-    // The key agent credentials are derived from (shared/provisioner/agent-credentials.ts): 64
-    // alphanumerics are valid base64url for 48 random bytes. Secrets Manager makes it at deploy
-    // time so it is never in the template or the repository. The provisioner functions get only
-    // its ARN and read it at run time (functions/provisioner/agent-credential-key.ts): a value in
-    // their environment would be readable by anyone allowed lambda:GetFunctionConfiguration, the
-    // secret only by the two provisioner roles granted below.
-    const credentialKey = new secretsmanager.Secret(this, 'AgentCredentialKey', {
-      description: `drover ${controllerId}: the key machine agent credentials are derived from`,
-      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-    });
-    Validations.of(credentialKey).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        "Rotating this key would invalidate every running agent's credential at once; a new key is a new controller, and a single " +
-        "machine's credential is rotated by retry-provisioning (a new attempt).",
-    });
-
     const environment: Partial<Record<FunctionKey, Record<string, string>>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
       notifier: { CONTROLLER_ID: controllerId },
@@ -100,7 +82,6 @@ export class DroverStack extends Stack {
             AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
           }
         : {}),
-      AGENT_CREDENTIAL_KEY_SECRET_ARN: credentialKey.secretArn,
     };
     environment.provisioner = provisionerEnvironment;
     environment.provisionerReconcile = provisionerEnvironment;
@@ -109,7 +90,7 @@ export class DroverStack extends Stack {
     const fn = this.functions.functions;
     const roles = this.functions.roles;
 
-    this.api = new DroverApi(this, 'Api', { controllerId, handler: fn.api });
+    this.api = new DroverApi(this, 'Api', { controllerId, handler: fn.api, agentRole: this.machines.agentRole });
     // The address agents are given at provisioning.
     fn.provisioner.addEnvironment('API_URL', this.api.url);
     fn.provisionerReconcile.addEnvironment('API_URL', this.api.url);
@@ -128,7 +109,6 @@ export class DroverStack extends Stack {
     for (const key of ['provisioner', 'provisionerReconcile'] as const) {
       this.machines.grantProvisioner(roles[key]);
       this.agentBundle?.grantRead(roles[key]);
-      credentialKey.grantRead(roles[key]);
     }
     this.machines.grantNotifier(roles.notifier);
 

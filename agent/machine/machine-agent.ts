@@ -17,6 +17,7 @@ import type { Unit } from '../../shared/domain/entities.js';
 import type { Hint } from '../../shared/messaging/hint.js';
 import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { localAgentKeyId } from '../../shared/api/agent-signing.js';
 import { AgentApiError, createAgentApi, type AgentApi } from '../api-client.js';
 import type { AgentConfig } from '../config.js';
@@ -84,7 +85,11 @@ export class MachineAgent {
         createAgentApi({
           url: config.apiUrl,
           machineId: config.machineId,
-          credentials: { accessKeyId: localAgentKeyId(config.machineId), secretAccessKey: config.credential },
+          // With a key (the local provider), the machine's own; without (EC2), the instance role's.
+          credentials:
+            config.credential !== undefined
+              ? { accessKeyId: localAgentKeyId(config.machineId), secretAccessKey: config.credential }
+              : defaultProvider(),
           region: config.region,
         }),
       this.heartbeat,

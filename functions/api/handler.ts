@@ -15,7 +15,7 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.j
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { runAgentRoute } from './agent-routes.js';
-import { identifyAgent, type AgentIdentity } from './agent-identity.js';
+import { AGENT_ROLE_NAME_VARIABLE, identifyAgent, type AgentIdentity } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
@@ -180,7 +180,8 @@ export const handler: Handler = (event) => {
     store: createStore({ table: process.env.TABLE_NAME ?? '' }),
     charms: s3CharmStore(new S3Client({}), process.env.CHARM_BUCKET ?? ''),
     auth: { kind: 'iam' },
-    agents: { kind: 'instance-role', roleName: process.env.AGENT_ROLE_NAME ?? '' },
+    // Unset, no caller matches: every agent is refused rather than any let in.
+    agents: { kind: 'instance-role', roleName: process.env[AGENT_ROLE_NAME_VARIABLE] ?? '' },
     controller: process.env.CONTROLLER_ID ?? 'drover',
     stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
     agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),

@@ -1,24 +1,19 @@
 // The provisioner's dependencies on AWS, from the function's environment:
 //   TABLE_NAME, CONTROLLER_ID, DEPLOYMENT_ID, API_URL, AGENT_BUNDLE_URL  (required)
-//   AGENT_CREDENTIAL_KEY_SECRET_ARN, or AGENT_CREDENTIAL_KEY outside AWS  (one of them required)
 //   MODEL_NAME (default "default"), AWS_REGION, SUBNET_IDS and SECURITY_GROUP_IDS (comma-separated),
 //   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256, AGENT_BUNDLE_BUCKET and
 //   AGENT_BUNDLE_KEY (then instances get a presigned URL instead of AGENT_BUNDLE_URL),
 //   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
-// The key agent credentials are derived from is read from the secret at run time, never put in
-// the environment, where whoever may read the function's configuration could see it
-// (agent-credential-key.ts).
+// Agents are given no key: on AWS an agent's identity is its instance role
+// (functions/api/agent-identity.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
 import { presignedS3Url } from '../../shared/provider/ec2/presigned-url.js';
-import { derivedAgentCredentials } from '../../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import { createStore } from '../../shared/state/store.js';
-import { agentCredentialKeyFromEnv } from './agent-credential-key.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from './env-names.js';
 
 type Env = Record<string, string | undefined>;
@@ -78,7 +73,6 @@ export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
       agentBundleSha256: env.AGENT_BUNDLE_SHA256,
     }),
     queues: sqsMachineQueues(createSqsClient({ region }), controllerId),
-    credentials: derivedAgentCredentials(agentCredentialKeyFromEnv(env, () => new SecretsManagerClient({ region }))),
     controllerId,
     apiUrl: required(env, 'API_URL'),
     policy,

@@ -13,10 +13,15 @@ export interface StartInstanceRequest {
   attempt: number;
   series: string;
   constraints: Constraints;
-  /** Everything the machine agent needs to start: API address, its credential, its queue. */
+  /** Everything the machine agent needs to start: API address, its queue, and its key if it has one. */
   agent: {
     apiUrl: string;
-    credential: string;
+    /**
+     * The machine's key, which the agent signs its requests with, where an instance has no identity
+     * of its own (the local provider). Absent on EC2: there the instance role is the agent's identity
+     * (functions/api/agent-identity.ts), and nothing secret is handed to an instance.
+     */
+    credential?: string;
     queueUrl: string;
   };
 }

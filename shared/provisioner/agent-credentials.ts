@@ -10,8 +10,8 @@
 // one can guess without the key, and the key gives nothing the provisioner does not already
 // have: it writes the hashes anyway.
 //
-// The key is either given (the local controller, tests) or fetched when first needed (on AWS,
-// from Secrets Manager: functions/provisioner/agent-credential-key.ts), hence the async port.
+// Only the local controller gives agents keys (on AWS an agent's identity is its instance role);
+// the key is its own, made at bootstrap. The port stays async for a key fetched when first needed.
 import { createHmac, randomBytes } from 'node:crypto';
 
 export interface AgentCredentials {

@@ -53,7 +53,11 @@ export interface ProvisionerDeps {
   store: Store;
   provider: Provider;
   queues: MachineQueues;
-  credentials: AgentCredentials;
+  /**
+   * Where machine keys come from, for a provider whose instances have no identity of their own
+   * (the local controller); absent on AWS, where agents sign with their instance role.
+   */
+  credentials?: AgentCredentials;
   /** Tags instances, so that strays of this controller can be found. */
   controllerId: string;
   /** The API address agents are given. */

@@ -26,7 +26,7 @@ import { getMachine } from '../state/reads.js';
 import { removeMachine } from '../state/remove-machine.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { startWithRetries } from './start-instance.js';
-import { startRequestFor } from './start-request.js';
+import { agentKeyFor, startRequestFor } from './start-request.js';
 
 export type ReconcileOutcome =
   /** Alive and provisioned: nothing to do. */
@@ -84,12 +84,13 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
   const { store } = deps;
   const log = logOf(deps);
   const attempt = machine.provisioningAttempt;
-  const credential = await deps.credentials.forAttempt({ model: store.model, machineId: machine.id, attempt });
+  const credential = await agentKeyFor(deps, machine);
   // The queue exists before the agent does, so no hint sent to a new agent is lost. The two are
-  // independent (and each safe to repeat), so they are made at once.
+  // independent (and each safe to repeat), so they are made at once. Where agents are given a key,
+  // its hash is stored for the API to check it against; an agent with an instance role has none.
   const [queueUrl, credentialSet] = await Promise.all([
     deps.queues.ensure(machine.id),
-    setAgentCredentialHash(store, machine.id, hashAgentCredential(credential), attempt),
+    credential === undefined ? undefined : setAgentCredentialHash(store, machine.id, hashAgentCredential(credential), attempt),
   ]);
   if (typeof credentialSet === 'object') {
     log.info('machine changed before provisioning', { machineId: machine.id, attempt, reason: credentialSet.conflict });

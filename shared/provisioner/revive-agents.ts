@@ -16,7 +16,7 @@ import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/machin
 import { getMachine } from '../state/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
-import { startRequestFor } from './start-request.js';
+import { agentKeyFor, startRequestFor } from './start-request.js';
 
 export interface ReviveResult {
   /** Machines whose agent was started again. */
@@ -64,11 +64,7 @@ async function revive(
   const machine = await getMachine(store, instance.machineId);
   // Removed, Dead, or provisioned again meanwhile: the full reconcile reaps the stray.
   if (!wantsRevived(machine, instance)) return 'left';
-  const attempt = machine.provisioningAttempt;
-  const [credential, queueUrl] = await Promise.all([
-    deps.credentials.forAttempt({ model: store.model, machineId: machine.id, attempt }),
-    deps.queues.ensure(machine.id),
-  ]);
+  const [credential, queueUrl] = await Promise.all([agentKeyFor(deps, machine), deps.queues.ensure(machine.id)]);
   try {
     const started = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     // Another attempt's instance: the machine record and the provider disagree; the reconcile decides.

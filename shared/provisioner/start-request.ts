@@ -6,10 +6,15 @@ import type { Machine } from '../domain/entities.js';
 import type { StartInstanceRequest } from '../provider/provider.js';
 import type { ProvisionerDeps } from './deps.js';
 
+/** The key of the machine's current attempt, where agents are given keys (ProvisionerDeps.credentials). */
+export function agentKeyFor(deps: Pick<ProvisionerDeps, 'store' | 'credentials'>, machine: Machine): Promise<string | undefined> {
+  return deps.credentials?.forAttempt({ model: deps.store.model, machineId: machine.id, attempt: machine.provisioningAttempt }) ?? Promise.resolve(undefined);
+}
+
 export function startRequestFor(
   deps: Pick<ProvisionerDeps, 'controllerId' | 'apiUrl'>,
   machine: Machine,
-  agent: { credential: string; queueUrl: string },
+  agent: { credential: string | undefined; queueUrl: string },
 ): StartInstanceRequest {
   return {
     controllerId: deps.controllerId,
@@ -17,6 +22,6 @@ export function startRequestFor(
     attempt: machine.provisioningAttempt,
     series: machine.series,
     constraints: machine.constraints,
-    agent: { apiUrl: deps.apiUrl, ...agent },
+    agent: { apiUrl: deps.apiUrl, queueUrl: agent.queueUrl, ...(agent.credential !== undefined ? { credential: agent.credential } : {}) },
   };
 }

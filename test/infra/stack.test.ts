@@ -16,7 +16,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
-import { KEY_SECRET_ARN_VARIABLE, KEY_VARIABLE } from '../../functions/provisioner/agent-credential-key.js';
+import { AGENT_ROLE_NAME_VARIABLE } from '../../functions/api/agent-identity.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
@@ -132,7 +132,6 @@ const roleLogicalId = (key: FunctionKey) =>
 /** The staged bundle directory of a function (cdk.out/asset.<hash>). */
 const assetDirOf = (key: FunctionKey) =>
   join(assembly.directory, `asset.${String(resources[fnLogicalId(key)]!.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
-const credentialKeySecret = () => logicalIdOf(`drover-${CONTROLLER}/AgentCredentialKey/Resource`);
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 const resourcesOf = (s: Statement) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
 
@@ -438,16 +437,21 @@ describe('IAM', () => {
     for (const key of ['api', 'cleanup', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
-  it('lets agents only receive from machine queues of this controller', () => {
+  it('lets agents only receive from machine queues of this controller, and call the agent routes and no other', () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
     const ss = statementsOfRole(agentRole);
     expect(ss.flatMap(actionsOf).sort()).toEqual([
+      'execute-api:Invoke',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
     ]);
-    expect(JSON.stringify(ss.map((s) => s.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    const invoke = ss.filter((st) => actionsOf(st).includes('execute-api:Invoke'));
+    expect(invoke).toHaveLength(1);
+    expect(JSON.stringify(invoke[0]!.Resource)).toMatch(/\/\*\/\*\/v1\/agent\/\*"/);
   });
 
   it("lets only the api function search logs, its own group only: debug-log reads the agents' records there", () => {
@@ -490,8 +494,14 @@ describe('API', () => {
     expect(routes()['ANY /v1/{proxy+}']!.AuthorizationType).toBe('AWS_IAM');
   });
 
-  it('leaves agent routes to the handler, which checks the per-machine credential', () => {
-    expect(routes()['ANY /v1/agent/{proxy+}']!.AuthorizationType).toBe('NONE');
+  it('authorizes agent routes with IAM too: no route is open to an unsigned caller', () => {
+    for (const [key, route] of Object.entries(routes()))
+      expect((route as { AuthorizationType: string }).AuthorizationType, key).toBe('AWS_IAM');
+  });
+
+  it('tells the api function the agent role, which it maps callers to machines by', () => {
+    const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
+    expect(resources[fnLogicalId('api')]!.Properties.Environment.Variables[AGENT_ROLE_NAME_VARIABLE]).toEqual({ Ref: agentRole });
   });
 
   it('has no other route', () => {
@@ -544,7 +554,6 @@ describe('machines', () => {
       'API_URL',
       'AGENT_BUNDLE_URL',
       'AGENT_BUNDLE_SHA256',
-      KEY_SECRET_ARN_VARIABLE,
       DEPLOYMENT_ID_VARIABLE,
       SUBNET_IDS_VARIABLE,
       'SECURITY_GROUP_IDS',
@@ -571,27 +580,11 @@ describe('machines', () => {
       });
   });
 
-  it("give the provisioner functions the credential key secret's ARN, and no function the key itself", () => {
-    const secret = { Ref: credentialKeySecret() };
-    for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[KEY_SECRET_ARN_VARIABLE], key).toEqual(secret);
-    // Not even as a deploy-time reference: CloudFormation would resolve it into the configuration.
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
-      const env = fn.Properties.Environment.Variables as Json;
-      expect(env[KEY_VARIABLE], id).toBeUndefined();
-      expect(JSON.stringify(env), id).not.toContain('{{resolve:secretsmanager:');
-    }
-  });
-
-  it('let only the provisioner functions read the credential key secret, and no other secret', () => {
-    const reading = statements().filter((s) => actionsOf(s.statement).some((a) => a.startsWith('secretsmanager:')));
-    expect(new Set(reading.flatMap((s) => s.roles))).toEqual(
-      new Set([roleLogicalId('provisioner'), roleLogicalId('provisionerReconcile')]),
-    );
-    for (const { statement } of reading) expect(resourcesOf(statement)).toEqual([{ Ref: credentialKeySecret() }]);
-    for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(allowedActions(roleLogicalId(key)), key).toContain('secretsmanager:GetSecretValue');
-    expect(ofType('AWS::SecretsManager::ResourcePolicy')).toEqual([]);
+  it('hold no secret: agents are identified by their instance role, and nothing secret reaches an instance', () => {
+    expect(ofType('AWS::SecretsManager::Secret')).toEqual([]);
+    expect(statements().filter((s) => actionsOf(s.statement).some((a) => a.startsWith('secretsmanager:')))).toEqual([]);
+    for (const [id, fn] of ofType('AWS::Lambda::Function'))
+      expect(JSON.stringify(fn.Properties.Environment ?? {}), id).not.toMatch(/CREDENTIAL|SECRET/);
   });
 
   it('have the hint dead-letter queue under the name machine-queues.ts gives it, encrypted and TLS-only', () => {

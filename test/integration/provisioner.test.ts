@@ -81,7 +81,7 @@ describe('provisioning Alive machines', () => {
     const id = await addMachine();
     await reconcileMachine(deps, id);
     const m = await machine(id);
-    const credential = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    const credential = await deps.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     // The agent got it (on its standard input), and no file in its directory holds it.
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     expect(existsSync(join(machineDirOf(dataDir, id), 'credential'))).toBe(false);
@@ -119,7 +119,7 @@ describe('provisioning Alive machines', () => {
       constraints: {},
       agent: {
         apiUrl: deps.apiUrl,
-        credential: await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 }),
+        credential: await deps.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 0 }),
         queueUrl: 'q',
       },
     });
@@ -133,7 +133,7 @@ describe('provisioning Alive machines', () => {
   it('the adopted instance carries the credential whose hash is stored', async () => {
     const id = await addMachine();
     await reconcileMachine(deps, id);
-    const credential = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    const credential = await deps.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     // A second provisioner (another Lambda, a restarted controller) derives the same credential.
     const other = provisionerDeps(store, provider, queues, { credentials: deps.credentials });
@@ -225,12 +225,12 @@ describe('provisioning errors', () => {
     const id = await addMachine();
     provider.startFailures.push(permanent('bad image'));
     await reconcileMachine(deps, id);
-    const old = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    const old = await deps.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     await retryProvisioning(store, id);
     await reconcileMachine(deps, id);
     const hash = (await machine(id)).agentCredentialHash;
     expect(verifyAgentCredential(hash, old)).toBe(false);
-    const current = await deps.credentials.forAttempt({ model: store.model, machineId: id, attempt: 1 });
+    const current = await deps.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 1 });
     expect(verifyAgentCredential(hash, current)).toBe(true);
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(current));
   });
@@ -400,7 +400,7 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     expect(alive).not.toBe(pid);
     expect((await machine(id)).instanceId).toBe(instanceIdOf(id));
     expect((await machine(id)).instanceStatus.current).toBe('running');
-    const credential = await revivable.credentials.forAttempt({ model: store.model, machineId: id, attempt: 0 });
+    const credential = await revivable.credentials!.forAttempt({ model: store.model, machineId: id, attempt: 0 });
     expect(await agentCredentialDigest(machineDirOf(dataDir, id))).toBe(digestOf(credential));
     expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
     // Nothing is dead any more: the next look does nothing.

@@ -131,14 +131,15 @@ export class Ec2Provider implements Provider {
       machineId: request.machineId,
       region,
       arch,
-      ...request.agent,
+      apiUrl: request.agent.apiUrl,
+      queueUrl: request.agent.queueUrl,
       agentBundleUrl: typeof bundleUrl === 'string' ? bundleUrl : await bundleUrl(),
       ...(this.options.agentBundleSha256 ? { agentBundleSha256: this.options.agentBundleSha256 } : {}),
     });
     const { deploymentId } = this.options;
     const token = clientToken(request.controllerId, deploymentId, request.machineId, request.attempt);
     // Tags identify the machine for stray detection; they are visible to anyone who may list
-    // instances, so they carry ids only, never the credential.
+    // instances, so they carry ids only.
     const tags: Tag[] = [
       { Key: CONTROLLER_TAG, Value: request.controllerId },
       { Key: DEPLOYMENT_TAG, Value: deploymentId },

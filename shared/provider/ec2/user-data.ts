@@ -2,11 +2,10 @@
 // and the machine agent bundle, then run the agent as a systemd service (the provisioner's job
 // is "non-Dead machines have agents running on live instances", what-we-run-and-why.txt).
 //
-// Secrets: the agent's credential goes only into a root-only env file (0600) and this script.
-// It is never put in tags (DescribeInstances shows tags to anyone who may list instances), and
-// the script never echoes it (no `set -x`): cloud-init copies script output into
-// /var/log/cloud-init-output.log. It does remain readable through the instance metadata service
-// and ec2:DescribeInstanceAttribute, which is why the credential is per machine and revocable.
+// No secrets: user data is readable by anyone allowed ec2:DescribeInstanceAttribute (AWS's
+// ReadOnlyAccess among them) and by every process on the instance through the metadata service.
+// The agent's identity is the instance role (functions/api/agent-identity.ts), so the script
+// carries only ids and addresses.
 import { ProviderError } from '../provider.js';
 
 export interface MachineAgentUserData {
@@ -15,7 +14,6 @@ export interface MachineAgentUserData {
   region: string;
   arch: 'amd64' | 'arm64';
   apiUrl: string;
-  credential: string;
   queueUrl: string;
   /** Where the instance downloads the agent bundle (a gzip tarball with machine-agent.js at its root). */
   agentBundleUrl: string;
@@ -37,7 +35,6 @@ const NODE_ARCH: Record<MachineAgentUserData['arch'], string> = { amd64: 'x64', 
 export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 function envLine(name: string, value: string): string {
-  // The error names the variable, never the value: the value may be the credential.
   if (!SAFE_VALUE.test(value)) {
     throw new ProviderError(`cannot start machine agent: ${name} has characters an env file cannot carry`, false);
   }
@@ -50,7 +47,6 @@ export function renderUserDataScript(d: MachineAgentUserData): string {
     envLine('DROVER_CONTROLLER_ID', d.controllerId),
     envLine('DROVER_MACHINE_ID', d.machineId),
     envLine('DROVER_API_URL', d.apiUrl),
-    envLine('DROVER_AGENT_CREDENTIAL', d.credential),
     envLine('DROVER_QUEUE_URL', d.queueUrl),
     envLine('AWS_REGION', d.region),
   ];
@@ -61,14 +57,14 @@ export function renderUserDataScript(d: MachineAgentUserData): string {
     ? `echo ${shellQuote(`${d.agentBundleSha256.toLowerCase()}  agent.tgz`)} | (cd "$work" && sha256sum -c --quiet -)`
     : '# (no agent bundle checksum configured)';
   return `#!/bin/bash
-# drover machine agent bootstrap. No xtrace: output is logged and the credential must not be.
+# drover machine agent bootstrap.
 set -euo pipefail
 umask 077
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fetch() { curl -fsS --retry 10 --retry-connrefused --retry-delay 3 -o "$2" "$1"; }
 
-# The agent's identity and credential: root-only, read by systemd.
+# The agent's settings: root-only, read by systemd. Its identity is the instance role.
 install -d -m 0700 /etc/drover
 cat > /etc/drover/machine-agent.env <<'DROVER_ENV_END'
 ${env.join('\n')}

@@ -57,6 +57,12 @@ const asProviderError = (e: unknown, action: string) =>
 // The host is the instance: its hardware is what Juju's local provider reports too.
 const hostHardware = () => `arch=${arch() === 'x64' ? 'amd64' : arch()} cores=${cpus().length} mem=${Math.round(totalmem() / 2 ** 20)}M`;
 
+/** A local agent has no identity but the key it is handed; a start without one is refused. */
+function localAgentKey(request: StartInstanceRequest): string {
+  if (!request.agent.credential) throw new ProviderError(`cannot start machine ${request.machineId}: a local machine agent needs its key`, false);
+  return request.agent.credential;
+}
+
 export class LocalProvider implements Provider {
   private readonly dataDir: string;
   private readonly stopGraceMs: number;
@@ -174,7 +180,7 @@ export class LocalProvider implements Provider {
       env: this.agentEnv(request, dir),
       // On a pipe, not in the environment (which any process of this user reads in /proc) nor in
       // a file: the controller derives it again for every start, so nothing keeps it on disk.
-      stdin: `${request.agent.credential}\n`,
+      stdin: `${localAgentKey(request)}\n`,
       adopt: (identity) => {
         record = {
           instanceId,

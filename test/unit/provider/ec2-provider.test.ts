@@ -170,14 +170,14 @@ describe('ec2 provider: startInstance', () => {
     expect(clientToken('c'.repeat(500), 'd'.repeat(500), 'm', 99)).toMatch(/^[\x21-\x7e]{1,64}$/);
   });
 
-  it('puts the credential in the user data only, never in tags', async () => {
+  it('hands the instance no credential, even one in the request: its identity is the instance role', async () => {
     ec2.on(RunInstancesCommand).resolves(launched);
     await provider().startInstance(request());
     const input = runInputs()[0]!;
-    expect(userDataOf(input)).toContain(`DROVER_AGENT_CREDENTIAL=${CREDENTIAL}`);
     expect(userDataOf(input)).toContain('DROVER_MACHINE_ID=7');
-    expect(JSON.stringify(input.TagSpecifications)).not.toContain(CREDENTIAL);
-    expect(JSON.stringify({ ...input, UserData: undefined })).not.toContain(CREDENTIAL);
+    expect(userDataOf(input)).not.toContain(CREDENTIAL);
+    expect(userDataOf(input)).not.toContain('CREDENTIAL');
+    expect(JSON.stringify(input)).not.toContain(CREDENTIAL);
   });
 
   it('downloads the agent bundle from a URL minted for each start', async () => {

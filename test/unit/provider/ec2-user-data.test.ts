@@ -9,7 +9,6 @@ const data: MachineAgentUserData = {
   region: 'us-east-1',
   arch: 'amd64',
   apiUrl: 'https://api.example.com/prod',
-  credential: 'S3CRET-credential_value',
   queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/drover-ctl-1-machine-7',
   agentBundleUrl: "https://bucket.s3.amazonaws.com/agent.tgz?X-Amz-Signature=abc&x=it's",
 };
@@ -31,14 +30,13 @@ describe('machine agent user data', () => {
     expect(result.status).toBe(0);
   });
 
-  it('writes the machine id, API URL, credential and queue URL to a root-only env file', () => {
+  it('writes the machine id, API URL and queue URL to a root-only env file', () => {
     const script = renderUserDataScript(data);
     const envFile = /<<'DROVER_ENV_END'\n([\s\S]*?)\nDROVER_ENV_END\n/.exec(script)?.[1];
     expect(envFile?.split('\n')).toEqual([
       'DROVER_CONTROLLER_ID=ctl-1',
       'DROVER_MACHINE_ID=7',
       'DROVER_API_URL=https://api.example.com/prod',
-      'DROVER_AGENT_CREDENTIAL=S3CRET-credential_value',
       `DROVER_QUEUE_URL=${data.queueUrl}`,
       'AWS_REGION=us-east-1',
     ]);
@@ -47,10 +45,9 @@ describe('machine agent user data', () => {
     expect(script).toContain('EnvironmentFile=/etc/drover/machine-agent.env');
   });
 
-  it('mentions the credential only in the env file, and never traces commands into the log', () => {
+  it("carries no credential: the instance role is the agent's identity", () => {
     const script = renderUserDataScript(data);
-    expect(script.split(data.credential)).toHaveLength(2);
-    expect(script).not.toMatch(/^set -[a-z]*x|xtrace on|set -o xtrace/m);
+    expect(script).not.toMatch(/CREDENTIAL|SECRET|PASSWORD|TOKEN=/i);
   });
 
   it('installs Node.js 22 for the instance arch, verified by checksum', () => {
@@ -75,17 +72,15 @@ describe('machine agent user data', () => {
     expect(script).toContain('systemctl enable --now drover-machine-agent.service');
   });
 
-  it('refuses a value an env file cannot carry, without repeating the value', () => {
-    const credential = 'bad"value$(reboot)';
+  it('refuses a value an env file cannot carry', () => {
     let err: unknown;
     try {
-      renderUserDataScript({ ...data, credential });
+      renderUserDataScript({ ...data, queueUrl: 'https://q/bad"value$(reboot)' });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ProviderError);
-    expect((err as ProviderError).message).toContain('DROVER_AGENT_CREDENTIAL');
-    expect((err as ProviderError).message).not.toContain(credential);
+    expect((err as ProviderError).message).toContain('DROVER_QUEUE_URL');
     expect((err as ProviderError).transient).toBe(false);
   });
 

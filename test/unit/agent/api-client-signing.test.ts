@@ -1,0 +1,87 @@
+// What an agent sends: every request SigV4-signed for execute-api, naming its machine in a signed
+// header, with the session token of instance-role credentials (EC2), and signed again on a retry.
+// The signature is checked as API Gateway would check it (functions/api/verify-signature.ts).
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { createAgentApi } from '../../../agent/api-client.js';
+import { verifySignature } from '../../../functions/api/verify-signature.js';
+import { MACHINE_HEADER } from '../../../shared/api/agent-signing.js';
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** A fetch that records what is sent and answers with the given statuses in turn. */
+function recordingFetch(statuses: number[]) {
+  const sent: Sent[] = [];
+  const fetch = (async (input: URL | string, init?: RequestInit) => {
+    sent.push({
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    });
+    const status = statuses.shift() ?? 200;
+    return new Response(status === 200 ? '{"ok":true}' : '{"error":{"code":"internal","message":"x"}}', { status });
+  }) as typeof globalThis.fetch;
+  return { sent, fetch };
+}
+
+/** The request as API Gateway hands it to the function. */
+function asEvent(request: Sent): APIGatewayProxyEventV2 {
+  const url = new URL(request.url);
+  return {
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers: { ...request.headers, host: url.host },
+    requestContext: { http: { method: request.method } },
+    isBase64Encoded: false,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+const ROLE_CREDENTIALS = { accessKeyId: 'ASIAEXAMPLEINSTANCE', secretAccessKey: 'role-secret', sessionToken: 'session-token' };
+
+describe('an agent request', () => {
+  it("is signed with the instance role's credentials, its machine in a signed header, and checks out as API Gateway checks it", async () => {
+    const { sent, fetch } = recordingFetch([200]);
+    const api = createAgentApi({
+      url: 'https://abc.execute-api.eu-west-1.amazonaws.com',
+      machineId: '3',
+      credentials: ROLE_CREDENTIALS,
+      region: 'eu-west-1',
+      fetch,
+    });
+    await api.call('view', {});
+    const [request] = sent;
+    expect(request!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=ASIAEXAMPLEINSTANCE\/\d{8}\/eu-west-1\/execute-api\/aws4_request, SignedHeaders=[a-z0-9;-]*x-drover-machine/,
+    );
+    expect(request!.headers[MACHINE_HEADER]).toBe('3');
+    expect(request!.headers['x-amz-security-token']).toBe('session-token');
+    const secretOf = async (keyId: string) => (keyId === ROLE_CREDENTIALS.accessKeyId ? ROLE_CREDENTIALS.secretAccessKey : undefined);
+    expect(await verifySignature(asEvent(request!), secretOf, { mustSign: [MACHINE_HEADER] })).toEqual({ keyId: 'ASIAEXAMPLEINSTANCE' });
+    // The same request with another machine named does not.
+    const changed = { ...request!, headers: { ...request!.headers, [MACHINE_HEADER]: '4' } };
+    expect(await verifySignature(asEvent(changed), secretOf, { mustSign: [MACHINE_HEADER] })).toBeUndefined();
+  });
+
+  it('is signed again when it is retried after a server failure', async () => {
+    const { sent, fetch } = recordingFetch([503, 200]);
+    const api = createAgentApi({
+      url: 'http://127.0.0.1:1',
+      machineId: '0',
+      credentials: { accessKeyId: 'machine-0', secretAccessKey: 'k' },
+      region: 'local',
+      fetch,
+      attempts: 2,
+    });
+    await api.call('heartbeat', {});
+    expect(sent).toHaveLength(2);
+    for (const request of sent) expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=machine-0\//);
+    expect(sent[1]!.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+  });
+});
