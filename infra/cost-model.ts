@@ -77,9 +77,15 @@ export const ASSUMPTIONS = {
   agentRequestMs: 50,
   /** The START, END and REPORT lines Lambda writes for every invocation; an idle run logs nothing else. */
   logBytesPerInvocation: 400,
-  /** Each agent request records presence (one write: requests are farther apart than its write interval) and reads once. */
+  /**
+   * Each agent request records presence (one write: an idle agent's requests are farther apart
+   * than its write interval), reads the machine to check who is calling, and a resync reads the
+   * machine's view: two small reads.
+   */
   agentRequestWriteUnits: 1,
-  agentRequestReadUnits: 1,
+  agentRequestReadUnits: 2,
+  /** One line of the API stage's access log (a JSON object of 11 fields). */
+  accessLogBytesPerRequest: 450,
   /** What an empty table holds: DynamoDB bills storage and PITR by size, so ≈ 0. */
   emptyTableBytes: 0,
 } as const;
@@ -153,6 +159,13 @@ function functionKeyOf(fn: Json): FunctionKey | undefined {
   return entry?.[0] as FunctionKey | undefined;
 }
 
+/** What a log line costs: ingested, then stored for its group's retention. */
+function logCost(resources: Record<string, Json>, logGroupId: string | undefined, bytes: number, owner: string): number {
+  const retentionDays = logGroupId ? (resources[logGroupId]?.Properties.RetentionInDays as number | undefined) : undefined;
+  if (retentionDays === undefined) throw new Error(`cost model: ${owner} logs to a group without retention: its storage grows forever`);
+  return (bytes / GB) * (PRICES.logIngestion.usd + PRICES.logStorage.usd * (retentionDays / DAYS_PER_MONTH));
+}
+
 /**
  * What one invocation of a function costs: the request, its GB-seconds, and its log lines —
  * ingested, then stored for the log group's retention.
@@ -163,13 +176,10 @@ export function invocationCost(resources: Record<string, Json>, fn: Json, durati
   const gbSecondPrice = arm ? PRICES.lambdaArmGbSecond.usd : PRICES.lambdaX86GbSecond.usd;
   const logGroupId = fn.Properties.LoggingConfig?.LogGroup?.Ref as string | undefined;
   const retentionDays = logGroupId ? (resources[logGroupId]?.Properties.RetentionInDays as number | undefined) : undefined;
-  if (retentionDays === undefined)
-    throw new Error(`cost model: ${String(fn.Properties.Description)} logs to a group without retention: its storage grows forever`);
-  const logGb = ASSUMPTIONS.logBytesPerInvocation / GB;
   const usd =
     PRICES.lambdaRequest.usd / MILLION +
     (memoryMb / 1024) * (durationMs / 1000) * gbSecondPrice +
-    logGb * (PRICES.logIngestion.usd + PRICES.logStorage.usd * (retentionDays / DAYS_PER_MONTH));
+    logCost(resources, logGroupId, ASSUMPTIONS.logBytesPerInvocation, String(fn.Properties.Description));
   return { usd, basis: `${memoryMb} MB × ${durationMs} ms, ${ASSUMPTIONS.logBytesPerInvocation} B of logs kept ${retentionDays} days` };
 }
 
@@ -302,7 +312,8 @@ export interface AgentSettings {
 /**
  * An idle agent: it long-polls its queue without pause, and speaks to the API at each resync and
  * whenever it has been silent for a heartbeat interval, so between two resyncs it sends
- * ceil(resync / heartbeat) - 1 heartbeats. Jitter moves requests about, not their number per hour.
+ * ceil(resync / heartbeat) - 1 heartbeats. Jitter is left out: it moves requests about, and
+ * changes their number per hour only a little.
  */
 export function costPerIdleAgent(
   template: Json,
@@ -313,6 +324,13 @@ export function costPerIdleAgent(
   const requests = (SECONDS_PER_MONTH / settings.resyncSeconds) * Math.ceil(settings.resyncSeconds / settings.heartbeatSeconds);
   const api = apiFunction(resources);
   const each = invocationCost(resources, api, ASSUMPTIONS.agentRequestMs);
+  const accessLogGroups = ofType(resources, 'AWS::ApiGatewayV2::Stage')
+    .map(([, stage]) => stage.Properties.AccessLogSettings?.DestinationArn?.['Fn::GetAtt']?.[0] as string | undefined)
+    .filter((id) => id !== undefined);
+  const accessLog = accessLogGroups.reduce(
+    (sum, id) => sum + logCost(resources, id, ASSUMPTIONS.accessLogBytesPerRequest, 'the API stage'),
+    0,
+  );
   const lines: CostLine[] = [
     {
       item: 'SQS long polls of its hint queue',
@@ -326,7 +344,12 @@ export function costPerIdleAgent(
     },
     { item: 'Lambda invocations of the API function', basis: `${count(requests)} × (${each.basis})`, usdPerMonth: requests * each.usd },
     {
-      item: 'DynamoDB requests (presence write, view read)',
+      item: 'API access log lines',
+      basis: `${count(requests)} × ${accessLogGroups.length} × ${ASSUMPTIONS.accessLogBytesPerRequest} B`,
+      usdPerMonth: requests * accessLog,
+    },
+    {
+      item: 'DynamoDB requests (presence write, caller and view reads)',
       basis: `${count(requests)} × (${ASSUMPTIONS.agentRequestWriteUnits} WRU + ${ASSUMPTIONS.agentRequestReadUnits} RRU)`,
       usdPerMonth:
         (requests *
