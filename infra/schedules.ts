@@ -15,8 +15,8 @@ export const SCHEDULES = {
   // Housekeeping: the stream provisions and stops machines; the reconcile covers the stream's
   // rare losses, finds strays and instances gone missing, and retries transient provisioning
   // errors (once a minute old, shared/provisioner/deps.ts). Juju looks at transient errors every
-  // minute; here a machine in a transient error (after 10 in-process attempts, and every zone
-  // tried) waits up to 5 minutes more, which saves ~35k invocations a month at rest.
+  // minute; here a machine in a transient error (recorded after the provisioner's own attempts)
+  // waits up to 5 minutes more, which saves ~35k invocations a month at rest.
   provisionerReconcile: Duration.minutes(5),
   // Correctness: the sweep frees leadership leases that have run out, so that the other units
   // claim at once — failover comes within a minute of a lost leader's lease running out
