@@ -84,6 +84,10 @@ export const ASSUMPTIONS = {
    */
   agentRequestWriteUnits: 1,
   agentRequestReadUnits: 2,
+  /** The agent's jitter: a resync every resync × 0.8–1.2 (agent/machine/machine-agent.ts). */
+  resyncJitter: [0.8, 1.2],
+  /** A heartbeat heartbeat × 1–1.2 after the agent's last request (agent/machine/heartbeat.ts). */
+  heartbeatJitter: [1, 1.2],
   /** One line of the API stage's access log (a JSON object of 11 fields). */
   accessLogBytesPerRequest: 450,
   /** What an empty table holds: DynamoDB bills storage and PITR by size, so ≈ 0. */
@@ -309,11 +313,49 @@ export interface AgentSettings {
   longPollSeconds: number;
 }
 
+/** P(sum of k independent uniforms on [0, 1] < x): the Irwin–Hall distribution. */
+function irwinHallCdf(x: number, k: number): number {
+  if (x <= 0) return 0;
+  if (x >= k) return 1;
+  let sum = 0;
+  let binomial = 1;
+  let factorial = 1;
+  for (let i = 2; i <= k; i++) factorial *= i;
+  for (let j = 0; j <= Math.floor(x); j++) {
+    sum += (j % 2 ? -1 : 1) * binomial * (x - j) ** k;
+    binomial = (binomial * (k - j)) / (j + 1);
+  }
+  return sum / factorial;
+}
+
+/**
+ * An idle agent's API requests an hour: one per resync, and the heartbeats between two resyncs.
+ * Resyncs come every resync × U(0.8, 1.2) (agent/machine/machine-agent.ts); a heartbeat comes
+ * heartbeat × U(1, 1.2) after the last request (agent/machine/heartbeat.ts). So the k-th
+ * heartbeat after a resync is sent if heartbeat × (k + 0.2 × IrwinHall(k)) falls before the next
+ * resync; averaged over the resync interval (a renewal cycle), exactly, not by simulation.
+ */
+export function agentRequestsPerHour(settings: Pick<AgentSettings, 'resyncSeconds' | 'heartbeatSeconds'>): number {
+  const { resyncSeconds: resync, heartbeatSeconds: heartbeat } = settings;
+  const [resyncLow, resyncHigh] = ASSUMPTIONS.resyncJitter;
+  const [heartbeatLow, heartbeatHigh] = ASSUMPTIONS.heartbeatJitter;
+  if ((resync * resyncHigh) / (heartbeat * heartbeatLow) > 40)
+    throw new Error('cost model: a heartbeat this much shorter than the resync is not modelled (over 40 a resync)');
+  const steps = 2000;
+  let requests = 0;
+  for (let i = 0; i < steps; i++) {
+    const interval = resync * (resyncLow + ((resyncHigh - resyncLow) * (i + 0.5)) / steps);
+    requests += 1;
+    for (let k = 1; heartbeat * heartbeatLow * k < interval; k++)
+      requests += irwinHallCdf((interval / heartbeat - k * heartbeatLow) / (heartbeatHigh - heartbeatLow), k);
+  }
+  const meanInterval = (resync * (resyncLow + resyncHigh)) / 2;
+  return ((requests / steps) * 3600) / meanInterval;
+}
+
 /**
  * An idle agent: it long-polls its queue without pause, and speaks to the API at each resync and
- * whenever it has been silent for a heartbeat interval, so between two resyncs it sends
- * ceil(resync / heartbeat) - 1 heartbeats. Jitter is left out: it moves requests about, and
- * changes their number per hour only a little.
+ * whenever it has been silent for a heartbeat interval (agentRequestsPerHour).
  */
 export function costPerIdleAgent(
   template: Json,
@@ -321,7 +363,7 @@ export function costPerIdleAgent(
 ): { lines: CostLine[]; usdPerMonth: number; requestsPerMonth: number } {
   const resources = template.Resources as Record<string, Json>;
   const receives = SECONDS_PER_MONTH / settings.longPollSeconds;
-  const requests = (SECONDS_PER_MONTH / settings.resyncSeconds) * Math.ceil(settings.resyncSeconds / settings.heartbeatSeconds);
+  const requests = agentRequestsPerHour(settings) * HOURS_PER_MONTH;
   const api = apiFunction(resources);
   const each = invocationCost(resources, api, ASSUMPTIONS.agentRequestMs);
   const accessLogGroups = ofType(resources, 'AWS::ApiGatewayV2::Stage')

@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../../agent/config.js';
 import { LONG_POLL_SECONDS } from '../../agent/machine/hint-receiver.js';
-import { costAtRest, costPerIdleAgent, costTable, priceTable, runsPerMonth, type AgentSettings } from '../../infra/cost-model.js';
+import {
+  agentRequestsPerHour,
+  costAtRest,
+  costPerIdleAgent,
+  costTable,
+  priceTable,
+  runsPerMonth,
+  type AgentSettings,
+} from '../../infra/cost-model.js';
 import { CONTEXT, createDroverApp } from '../../infra/drover-app.js';
 import { REPO_ROOT } from '../../infra/functions.js';
 
@@ -115,12 +123,30 @@ describe('the cost model', () => {
     expect(cost.unpriced).toEqual(['AWS::RDS::DBCluster', 'AWS::Lambda::EventSourceMapping (from an SQS queue)']);
   });
 
-  it('counts an idle agent’s requests: each resync, and the heartbeats between two resyncs', () => {
-    const requests = (resyncSeconds: number, heartbeatSeconds: number) =>
-      costPerIdleAgent(quiet, { resyncSeconds, heartbeatSeconds, longPollSeconds: LONG_POLL_SECONDS }).requestsPerMonth;
-    expect(requests(600, 300)).toBe(8_760);
-    expect(requests(600, 600)).toBe(4_380);
-    expect(requests(600, 250)).toBe(13_140);
+  it('counts an idle agent’s requests: each resync, and the heartbeats its jitter lets through', () => {
+    // A heartbeat half the resync: two a resync when the resync is late, one when it is early.
+    expect(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 300 })).toBeCloseTo(13.5, 3);
+    // Equal: the heartbeat still beats a late resync a quarter of the time.
+    expect(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 600 })).toBeCloseTo(7.5, 3);
+    // A heartbeat 1.2 × the resync never fires: one request per resync.
+    expect(agentRequestsPerHour({ resyncSeconds: 1200, heartbeatSeconds: 1440 })).toBeCloseTo(3, 6);
+    // Checked against a direct simulation of the two timers.
+    let seed = 1;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const simulate = (resync: number, heartbeat: number, hours: number) => {
+      let requests = 0;
+      let nextResync = resync * (0.8 + 0.4 * random());
+      let nextHeartbeat = heartbeat * (1 + 0.2 * random());
+      while (Math.min(nextResync, nextHeartbeat) < hours * 3600) {
+        const now = Math.min(nextResync, nextHeartbeat);
+        if (nextResync <= nextHeartbeat) nextResync = now + resync * (0.8 + 0.4 * random());
+        nextHeartbeat = now + heartbeat * (1 + 0.2 * random());
+        requests++;
+      }
+      return requests / hours;
+    };
+    expect(simulate(600, 300, 100_000)).toBeCloseTo(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 300 }), 1);
+    expect(simulate(900, 400, 100_000)).toBeCloseTo(agentRequestsPerHour({ resyncSeconds: 900, heartbeatSeconds: 400 }), 1);
   });
 
   it('counts what an alarm email adds: the alarms and the dashboard', () => {
@@ -156,13 +182,13 @@ describe('what it costs', () => {
 
   it(`per idle agent, heartbeat piggy-backed on a 20-min resync: at most $${IDLE_AGENT_BUDGET_USD} a month`, () => {
     // What would bring an idle agent within budget (docs/deploy-to-aws.md, "Cost"): one request
-    // per resync, the heartbeat never sent on its own. A 15-min resync is not enough ($0.0608). It
-    // needs the presence threshold (DEFAULT_AGENT_LOST_AFTER_SECONDS) above the longest silence,
-    // 1.2 × 20 min (jitter) + the API's one-minute presence write interval = 25 min.
-    const piggyBacked = { ...AGENT, resyncSeconds: 1200, heartbeatSeconds: 1200 };
+    // per resync, the heartbeat (1.2 × the resync) never sent on its own. It needs the presence
+    // threshold (DEFAULT_AGENT_LOST_AFTER_SECONDS) above the longest silence: a resync 1.2 × 20 min
+    // after the last one, + the API's one-minute presence write interval = 25 min.
+    const piggyBacked = { ...AGENT, resyncSeconds: 1200, heartbeatSeconds: 1440 };
     const cost = costPerIdleAgent(quiet, piggyBacked);
     console.log(`per idle agent, heartbeat piggy-backed on a 20-min resync:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
-    expect(cost.requestsPerMonth).toBe(2_190);
+    expect(cost.requestsPerMonth).toBeCloseTo(2_190, 6);
     expect(cost.usdPerMonth).toBeLessThanOrEqual(IDLE_AGENT_BUDGET_USD);
   });
 });
