@@ -187,6 +187,10 @@ export function invocationCost(resources: Record<string, Json>, fn: Json, durati
   return { usd, basis: `${memoryMb} MB × ${durationMs} ms, ${ASSUMPTIONS.logBytesPerInvocation} B of logs kept ${retentionDays} days` };
 }
 
+/**
+ * The month's cost of the stack with no models and no machines. `customMetricsAtRest`: how many
+ * custom metrics the code publishes with nothing happening (they are not in the template).
+ */
 export function costAtRest(template: Json, options: { customMetricsAtRest: number }): CostAtRest {
   const resources = template.Resources as Record<string, Json>;
   const lines: CostLine[] = [];
