@@ -4,6 +4,7 @@
 // known to be free at rest, or reported as unpriced, so a new kind of resource cannot slip in
 // unnoticed. Prices are us-east-1 list prices with no free tier: Lambda's, SQS's and CloudWatch's
 // always-free allowances are per account, and a controller should be cheap in a busy account too.
+import { presenceWriteIntervalMs } from '../shared/domain/presence.js';
 import { FUNCTION_SPECS, type FunctionKey } from './functions.js';
 
 type Json = Record<string, any>;
@@ -355,6 +356,22 @@ export function agentRequestsPerHour(settings: Pick<AgentSettings, 'resyncSecond
   }
   const meanInterval = (resync * (resyncLow + resyncHigh)) / 2;
   return ((requests / steps) * 3600) / meanInterval;
+}
+
+/**
+ * The longest an idle agent goes unseen by status: until its next request (a heartbeat, or a
+ * resync if that comes first), plus the API's presence write interval (a request within it of
+ * the last recorded one is not recorded). It must stay under the lost threshold.
+ */
+export function longestUnseenSeconds(
+  settings: Pick<AgentSettings, 'resyncSeconds' | 'heartbeatSeconds'>,
+  lostAfterSeconds: number,
+): number {
+  const silence = Math.min(
+    settings.resyncSeconds * ASSUMPTIONS.resyncJitter[1],
+    settings.heartbeatSeconds * ASSUMPTIONS.heartbeatJitter[1],
+  );
+  return silence + presenceWriteIntervalMs(lostAfterSeconds * 1000) / 1000;
 }
 
 /**

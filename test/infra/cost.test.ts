@@ -13,12 +13,14 @@ import {
   costAtRest,
   costPerIdleAgent,
   costTable,
+  longestUnseenSeconds,
   priceTable,
   runsPerMonth,
   type AgentSettings,
 } from '../../infra/cost-model.js';
 import { CONTEXT, createDroverApp } from '../../infra/drover-app.js';
 import { REPO_ROOT } from '../../infra/functions.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
 
 type Json = Record<string, any>;
 
@@ -178,17 +180,25 @@ describe('what it costs', () => {
     );
     // The floor no setting of the controller moves: SQS's longest receive wait is 20 s.
     expect(cost.lines[0]!.usdPerMonth).toBeLessThan(IDLE_AGENT_BUDGET_USD);
+    // And the settings keep an idle agent seen: 1.2 × 5 min + 1 min, under 12 min.
+    expect(longestUnseenSeconds(AGENT, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBe(420);
+    expect(longestUnseenSeconds(AGENT, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBeLessThan(DEFAULT_AGENT_LOST_AFTER_SECONDS);
   });
 
   it(`per idle agent, heartbeat piggy-backed on a 20-min resync: at most $${IDLE_AGENT_BUDGET_USD} a month`, () => {
     // What would bring an idle agent within budget (docs/deploy-to-aws.md, "Cost"): one request
-    // per resync, the heartbeat (1.2 × the resync) never sent on its own. It needs the presence
-    // threshold (DEFAULT_AGENT_LOST_AFTER_SECONDS) above the longest silence: a resync 1.2 × 20 min
-    // after the last one, + the API's one-minute presence write interval = 25 min.
+    // per resync, the heartbeat (1.2 × the resync) never sent on its own.
     const piggyBacked = { ...AGENT, resyncSeconds: 1200, heartbeatSeconds: 1440 };
     const cost = costPerIdleAgent(quiet, piggyBacked);
     console.log(`per idle agent, heartbeat piggy-backed on a 20-min resync:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
     expect(cost.requestsPerMonth).toBeCloseTo(2_190, 6);
     expect(cost.usdPerMonth).toBeLessThanOrEqual(IDLE_AGENT_BUDGET_USD);
+    // The price: an idle agent unseen for up to 26 min (24 silent, then the API's presence write
+    // interval, a twelfth of the threshold), so the lost threshold must be 27 min, not 12.
+    const lostAfterSeconds = 27 * 60;
+    const unseen = longestUnseenSeconds(piggyBacked, lostAfterSeconds);
+    expect(unseen).toBe(1440 + 135);
+    expect(unseen).toBeLessThan(lostAfterSeconds);
+    expect(longestUnseenSeconds(piggyBacked, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBeGreaterThan(DEFAULT_AGENT_LOST_AFTER_SECONDS);
   });
 });
