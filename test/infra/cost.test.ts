@@ -171,14 +171,12 @@ describe('what it costs', () => {
     expect(cost.usdPerMonth).toBeLessThan(AT_REST_BUDGET_USD);
   });
 
-  it('per idle agent, with the agent’s settings: printed, its SQS long polling alone within the budget', () => {
+  it('per idle agent, with the agent’s settings: printed; over budget, but its long polling alone is within it', () => {
     const cost = costPerIdleAgent(quiet, AGENT);
     console.log(`per idle agent:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
-    expect(cost.usdPerMonth).toBeCloseTo(
-      cost.lines.reduce((sum, l) => sum + l.usdPerMonth, 0),
-      9,
-    );
-    // The floor no setting of the controller moves: SQS's longest receive wait is 20 s.
+    // $0.0804 today (docs/deploy-to-aws.md, "Cost", says what would bring it within budget). The
+    // floor no setting moves: SQS's longest receive wait is 20 s.
+    expect(cost.lines[0]!.item).toMatch(/SQS long polls/);
     expect(cost.lines[0]!.usdPerMonth).toBeLessThan(IDLE_AGENT_BUDGET_USD);
     // And the settings keep an idle agent seen: 1.2 × 5 min + 1 min, under 12 min.
     expect(longestUnseenSeconds(AGENT, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBe(420);
