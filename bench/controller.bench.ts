@@ -371,7 +371,7 @@ async function benchProvisioning(local: DynamoDbLocal): Promise<ProvisionResult>
       store,
       provider: timedProvider,
       // No SQS here: what is timed is the provisioner and the agent's start, not queue creation.
-      queues: { ensure: async (id) => `http://queues.bench/${id}`, remove: async () => undefined },
+      queues: { ensure: async (id) => `http://queues.bench/${id}`, remove: async () => undefined, admitOnly: async () => undefined },
       credentials: derivedAgentCredentials(newAgentCredentialKey()),
       controllerId,
       apiUrl: 'http://127.0.0.1:1/api',

@@ -20,7 +20,8 @@ export const ARCHITECTURE = lambda.Architecture.ARM_64;
 /** The namespace of every drover metric (EMF through Powertools Metrics). */
 export const METRICS_NAMESPACE = 'drover';
 
-export type FunctionKey = 'api' | 'provisioner' | 'provisionerReconcile' | 'cleanup' | 'cleanupSweep' | 'notifier' | 'watchdog';
+export type FunctionKey =
+  'api' | 'provisioner' | 'provisionerReconcile' | 'cleanup' | 'cleanupSweep' | 'notifier' | 'watchdog' | 'teardown';
 
 interface FunctionSpec {
   /** The entry module, relative to the repository root. */
@@ -41,7 +42,7 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     entry: 'functions/api/handler.ts',
     handler: 'handler',
     service: 'api',
-    description: 'drover API: user routes (IAM) and agent routes (per-machine credential)',
+    description: 'drover API: user routes (IAM, users) and agent routes (IAM, the agent role)',
     memorySize: 512,
     // API Gateway HTTP APIs give up after 30 s.
     timeout: Duration.seconds(29),
@@ -96,6 +97,15 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     description: 'drover watchdog: entities Dying too long and provisioning errors -> CloudWatch metrics',
     memorySize: 256,
     timeout: Duration.minutes(1),
+  },
+  teardown: {
+    entry: 'functions/teardown/handler.ts',
+    handler: 'handler',
+    service: 'teardown',
+    description: "drover tear-down: on stack deletion, terminates the controller's instances and deletes its machine queues",
+    memorySize: 256,
+    // Lambda's longest: instances take a few minutes to terminate, and a stack waits for this.
+    timeout: Duration.minutes(15),
   },
 };
 

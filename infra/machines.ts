@@ -8,19 +8,22 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { deadLetterQueueName, queueName } from '../shared/messaging/queue-names.js';
+import { deadLetterQueueName, machineQueuePrefix } from '../shared/messaging/queue-names.js';
+import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '../shared/provider/ec2/instance-types.js';
 
 export interface MachinesProps {
   controllerId: string;
 }
 
-/** `drover-<controller>-m-`: every machine queue's name starts so (shared/messaging/queue-names.ts). */
-export function machineQueuePrefix(controllerId: string): string {
-  const sample = queueName(controllerId, '0');
-  return sample.slice(0, -1);
+export { machineQueuePrefix };
+
+/** Every instance type the ec2 provider can choose: its catalogue's, deprecated ones included (`instance-type` may name them). */
+export function launchableInstanceTypes(): string[] {
+  return EC2_INSTANCE_TYPES.map((t) => t.name);
 }
 
 export class Machines extends Construct {
@@ -78,32 +81,27 @@ export class Machines extends Construct {
       assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
       description: `drover ${props.controllerId} machine agents: receive from machine queues only`,
     });
-    // Agents may only receive from (and acknowledge on) queues named `drover-<controller>-m-*`.
-    //
-    // Why a name prefix and not the one queue of the instance's own machine: the machine id is
-    // not known when this role is made, and every instance of the controller shares it. SQS does
-    // support aws:ResourceTag conditions, but binding a queue to one instance would need the
-    // provisioner to tag each queue with its instance's identity after RunInstances (the queue
-    // exists before the instance) and a policy variable for the caller's instance — a follow-up,
-    // not something this stack can assert alone.
-    //
-    // What keeps machines apart instead is the agent API (functions/api/agent-identity.ts): it
-    // serves an instance only as the machine whose instance it is, so no agent can read or change
-    // another machine's entities. Another machine's queue holds only hints — an entity's name, never a value or a
-    // secret (shared/messaging/hint.ts) — and a hint stolen or deleted is covered by the agents'
-    // periodic resync, because state, not the message, is the truth.
+    // Agents may only receive from (and acknowledge on) their own machine's queue: a queue named
+    // `drover-<controller>-m-*` whose instance tag is the caller's instance. The machine id is not
+    // known when this role is made and every instance shares it, so the provisioner tags each
+    // queue with its instance's ARN once the instance exists (shared/messaging/queue-instance-tag.ts),
+    // and `${ec2:SourceInstanceARN}`, set on every request signed with instance-role credentials,
+    // names the caller. An agent can then neither take nor delete another machine's hints; and it
+    // can read or change no other machine's entities, because the agent API serves an instance
+    // only as its own machine (functions/api/agent-identity.ts).
     this.agentRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        sid: 'OwnMachineQueues',
-        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl'],
+        sid: 'OwnMachineQueue',
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'],
         resources: [this.queueArn(`${machineQueuePrefix(props.controllerId)}*`)],
+        conditions: { StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } },
       }),
     );
     Validations.of(this.agentRole).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(props.controllerId)}*]`,
       reason:
         'Machine queues are created per machine at run time, after this role exists; the prefix confines agents to machine queues ' +
-        'of this controller, and per-machine isolation is enforced by the agent API, which serves an instance only as its own machine (see the comment in infra/machines.ts).',
+        "of this controller, and the instance-tag condition to their own machine's queue (see the comment in infra/machines.ts).",
     });
     this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
 
@@ -163,17 +161,36 @@ export class Machines extends Construct {
     // Instance and volume ids are not known before launch, so RunInstances needs instance/* and
     // volume/* — but only when the request tags them as this controller's, of this deployment
     // (ec2-provider.ts tags both).
+    const taggedByThisDeployment = {
+      [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
+      [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+    };
+    // The instance, besides: only a type drover's catalogue can choose (a stolen or confused
+    // provisioner cannot start a p5.48xlarge), and only with IMDSv2 required (the agent's
+    // identity is its role's credentials, which IMDSv1 would hand to any forged request). These
+    // keys describe the instance resource alone, so the volume gets a statement of its own: a
+    // condition on a key a resource lacks fails, and would refuse the launch.
+    // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html
     add(
       new iam.PolicyStatement({
         sid: 'LaunchTaggedInstances',
         actions: ['ec2:RunInstances'],
-        resources: [instances, volumes],
+        resources: [instances],
         conditions: {
           StringEquals: {
-            [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
-            [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+            ...taggedByThisDeployment,
+            'ec2:InstanceType': launchableInstanceTypes(),
+            'ec2:MetadataHttpTokens': 'required',
           },
         },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'LaunchTaggedVolumes',
+        actions: ['ec2:RunInstances'],
+        resources: [volumes],
+        conditions: { StringEquals: taggedByThisDeployment },
       }),
     );
     // The launch's other resources: this launch template, security group and these subnets. The
@@ -245,7 +262,8 @@ export class Machines extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
       }),
     );
-    this.grantQueueManagement(role, ['sqs:DeleteQueue']);
+    // TagQueue binds a machine's queue to its instance (shared/messaging/queue-instance-tag.ts).
+    this.grantQueueManagement(role, ['sqs:DeleteQueue', 'sqs:TagQueue']);
 
     const arn = (resource: string, name: string, account = '<AWS::AccountId>') =>
       `Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:${account}:${resource}/${name}`;
@@ -253,7 +271,7 @@ export class Machines extends Construct {
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
     acknowledge(
       arn('instance', '*'),
-      'Instance ids do not exist before RunInstances; launch requires the controller tag in the request, termination on the instance.',
+      'Instance ids do not exist before RunInstances; launch requires the controller and deployment tags in the request, a catalogue instance type and IMDSv2, termination the controller tag on the instance.',
     );
     acknowledge(
       arn('volume', '*'),
@@ -271,6 +289,44 @@ export class Machines extends Construct {
       'Resource::*',
       'ec2:DescribeInstances, ec2:DescribeImages and ec2:DescribeSubnets support no resource-level permissions (EC2 requires Resource "*").',
     );
+  }
+
+  /** What the tear-down custom resource is told (functions/teardown/handler.ts). */
+  tearDownEnvironment(): Record<string, string> {
+    return { CONTROLLER_ID: this.controllerId, [DEPLOYMENT_ID_VARIABLE]: this.deploymentId };
+  }
+
+  /**
+   * The tear-down (shared/provisioner/tear-down.ts) lists and terminates this controller's
+   * instances and lists and deletes its machine queues, when the stack is deleted.
+   */
+  grantTearDown(role: iam.Role): void {
+    const stack = Stack.of(this);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'TerminateOwnInstances',
+        actions: ['ec2:TerminateInstances'],
+        resources: [stack.formatArn({ service: 'ec2', resource: 'instance', resourceName: '*' })],
+        conditions: { StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'DescribeInstances', actions: ['ec2:DescribeInstances'], resources: ['*'] }));
+    const machineQueues = this.queueArn(`${machineQueuePrefix(this.controllerId)}*`);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'DeleteMachineQueues', actions: ['sqs:ListQueues', 'sqs:DeleteQueue'], resources: [machineQueues] }),
+    );
+    for (const [finding, reason] of [
+      [
+        'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:instance/*',
+        "Instances are made at run time; termination requires the controller's tag on the instance.",
+      ],
+      ['Resource::*', 'ec2:DescribeInstances supports no resource-level permissions (EC2 requires Resource "*").'],
+      [
+        `Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*`,
+        "Machine queues are made at run time; the name prefix confines the grant to this controller's machine queues.",
+      ],
+    ])
+      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
   }
 
   /** The notifier re-creates a machine queue that is missing when it sends a hint. */

@@ -13,6 +13,7 @@ import { Machines } from './machines.js';
 import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
 import { StateTable } from './state-table.js';
+import { TearDown } from './teardown.js';
 import { StreamConsumers, type ConsumerKey } from './stream-consumers.js';
 
 export interface DroverStackProps extends StackProps {
@@ -85,6 +86,7 @@ export class DroverStack extends Stack {
     };
     environment.provisioner = provisionerEnvironment;
     environment.provisionerReconcile = provisionerEnvironment;
+    environment.teardown = this.machines.tearDownEnvironment();
 
     this.functions = new DroverFunctions(this, 'Functions', { tableName: this.state.table.tableName, environment });
     const fn = this.functions.functions;
@@ -111,6 +113,7 @@ export class DroverStack extends Stack {
       this.agentBundle?.grantRead(roles[key]);
     }
     this.machines.grantNotifier(roles.notifier);
+    this.machines.grantTearDown(roles.teardown);
 
     const consumerKeys: ConsumerKey[] = ['provisioner', 'cleanup', 'notifier'];
     this.consumers = new StreamConsumers(this, 'StreamConsumers', {
@@ -123,6 +126,15 @@ export class DroverStack extends Stack {
       provisionerReconcile: fn.provisionerReconcile,
       cleanupSweep: fn.cleanupSweep,
       watchdog: fn.watchdog,
+    });
+
+    // Deleted before the machines' network and after whatever could start an instance.
+    new TearDown(this, 'TearDown', {
+      handler: fn.teardown,
+      after: this.machines,
+      // The stream consumers (their mappings are made in their scope) and the scheduled
+      // reconcile: the provisioner starts instances, the notifier re-creates missing queues.
+      before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.cleanup, fn.notifier],
     });
 
     if (props.alarmEmail) {

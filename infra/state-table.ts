@@ -40,6 +40,10 @@ export class StateTable extends Construct {
       // Status history entries expire (shared/domain/status-log.ts: Juju keeps 336 h).
       timeToLiveAttribute: 'expiresAt',
       removalPolicy: props.removalPolicy,
+      // A retained table is the model: deleting it by hand (console, CLI, a stray script) takes
+      // turning protection off first (docs/deploy-to-aws.md). One the stack may delete
+      // (drover:retainState=false) must stay deletable, or `cdk destroy` would fail on it.
+      deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
     });
     // Both indexes are KEYS_ONLY: listings read keys, then BatchGetItem the items consistently.
     this.table.addGlobalSecondaryIndex({

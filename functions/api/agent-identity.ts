@@ -32,6 +32,11 @@ export type AgentIdentity =
 
 const ASSUMED_ROLE = /^arn:aws[a-z-]*:sts::\d{12}:assumed-role\/([\w+=,.@-]{1,64})\/(i-[0-9a-f]{8,17})$/;
 
+/** Whether `userArn` is a session of the agent role: an agent, which no user route serves. */
+export function isAgentSession(userArn: string | undefined, identity: AgentIdentity): boolean {
+  return identity.kind === 'instance-role' && ASSUMED_ROLE.exec(userArn ?? '')?.[1] === identity.roleName;
+}
+
 /** The machine id whose agent is calling, or undefined when the request does not prove it. */
 export async function identifyAgent(event: APIGatewayProxyEventV2, store: Store, identity: AgentIdentity): Promise<string | undefined> {
   const claimed = event.headers?.[MACHINE_HEADER] ?? '';

@@ -15,7 +15,7 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.j
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { runAgentRoute } from './agent-routes.js';
-import { AGENT_ROLE_NAME_VARIABLE, identifyAgent, type AgentIdentity } from './agent-identity.js';
+import { AGENT_ROLE_NAME_VARIABLE, identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
@@ -140,7 +140,9 @@ export function createApiHandler(deps: ApiDeps): Handler {
     }
 
     if (!userOp || !Object.hasOwn(requests, userOp)) return errorResponse('not-found', `no route ${method} ${path}; see "drover help"`);
-    if (!authenticateUser(event, deps.auth))
+    // The agent role may call no user route (its policy says so; this holds whatever IAM allows).
+    const caller = authenticateUser(event, deps.auth);
+    if (!caller || isAgentSession(caller, deps.agents))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
     const op = userOp as Operation;
     const readOnly = READ_ONLY.has(op);

@@ -12,11 +12,13 @@ import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
+  type QueueAttributeName,
   SendMessageBatchCommand,
   SetQueueAttributesCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { encodeHint, type Hint } from './hint.js';
+import { tlsOnlyQueuePolicy } from './queue-policy.js';
 import { deadLetterQueueName, queueName } from './queue-names.js';
 
 export { queueName, deadLetterQueueName } from './queue-names.js';
@@ -35,6 +37,11 @@ const VISIBILITY_TIMEOUT_SECONDS = '5';
 const DEAD_LETTER_RETENTION_SECONDS = '86400';
 /** Receives before a hint goes to the dead-letter queue instead of crashing its agent forever. */
 const MAX_RECEIVE_COUNT = 5;
+/**
+ * Encrypted at rest with SQS-owned keys (SSE-SQS): no key to pay for and no kms: grant for the
+ * functions or the agents, as the dead-letter queue in infra/machines.ts.
+ */
+const ENCRYPTED = { SqsManagedSseEnabled: 'true' };
 /** SendMessageBatch takes at most 10 entries. */
 const BATCH_SIZE = 10;
 const DEFAULT_CONCURRENCY = 16;
@@ -60,11 +67,18 @@ const isError = (e: unknown, ...names: string[]) => errorNames(e).some((n) => na
 /** QueueDoesNotExist, under its JSON-protocol name or its legacy query-protocol code. */
 export const isQueueMissing = (e: unknown) => isError(e, 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue');
 
+/**
+ * CreateQueue's "exists with other attributes": the SDK's class name, AWS's legacy code, or the
+ * local server's (fauxqs prefixes its legacy codes with `AWS.SimpleQueueService.`).
+ */
+const isQueueNameTaken = (e: unknown) => isError(e, 'QueueNameExists', 'QueueAlreadyExists', 'AWS.SimpleQueueService.QueueNameExists');
+
 const describe = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 /**
  * CreateQueue is idempotent only while the attributes are identical; if they differ (an older
- * drover made the queue), converge the existing queue to ours instead of failing.
+ * drover made the queue, e.g. before queues were encrypted and TLS-only), converge the existing
+ * queue to ours instead of failing.
  */
 async function createOrConverge(sqs: SQSClient, name: string, attributes: Record<string, string>): Promise<string> {
   try {
@@ -72,10 +86,16 @@ async function createOrConverge(sqs: SQSClient, name: string, attributes: Record
     if (!QueueUrl) throw new Error(`CreateQueue ${name} returned no URL`);
     return QueueUrl;
   } catch (e) {
-    if (!isError(e, 'QueueNameExists', 'QueueAlreadyExists')) throw e;
+    if (!isQueueNameTaken(e)) throw e;
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
     if (!QueueUrl) throw new Error(`GetQueueUrl ${name} returned no URL`);
-    await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: attributes }));
+    // Only what differs: a setting the queue already has is not rewritten (and the local server,
+    // fauxqs, refuses to set SqsManagedSseEnabled at all, though it takes it at creation).
+    const names = Object.keys(attributes) as QueueAttributeName[];
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: names }));
+    const current: Record<string, string | undefined> = Attributes ?? {};
+    const differing = Object.fromEntries(Object.entries(attributes).filter(([key, value]) => current[key] !== value));
+    if (Object.keys(differing).length > 0) await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: differing }));
     return QueueUrl;
   }
 }
@@ -84,11 +104,28 @@ async function createOrConverge(sqs: SQSClient, name: string, attributes: Record
 async function ensureDeadLetterQueue(sqs: SQSClient, controllerId: string): Promise<string> {
   // Not cached: a redrive policy naming a deleted queue is refused, and this runs only when a
   // machine queue is (re)created.
-  const url = await createOrConverge(sqs, deadLetterQueueName(controllerId), { MessageRetentionPeriod: DEAD_LETTER_RETENTION_SECONDS });
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
+  const url = await createOrConverge(sqs, deadLetterQueueName(controllerId), {
+    MessageRetentionPeriod: DEAD_LETTER_RETENTION_SECONDS,
+    ...ENCRYPTED,
+  });
+  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn', 'Policy'] }));
   const arn = Attributes?.QueueArn;
   if (!arn) throw new Error(`dead-letter queue of controller ${controllerId} has no ARN`);
+  // Its ARN is known only once it exists, so a queue made here gets its TLS-only policy in a
+  // second call; one left without it (a process that died in between) gets it on the next ensure.
+  // A policy already there is left alone: on AWS the stack owns this queue and its policy.
+  if (!Attributes?.Policy)
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { Policy: tlsOnlyQueuePolicy(arn) } }));
   return arn;
+}
+
+/**
+ * A queue's ARN from its sibling's: queues of one client share partition, region and account
+ * (arn:<partition>:sqs:<region>:<account>:<name>), so the machine queue's ARN is known before it
+ * exists and its policy goes into the CreateQueue that makes it — no moment without it.
+ */
+function siblingArn(arn: string, name: string): string {
+  return `${arn.slice(0, arn.lastIndexOf(':') + 1)}${name}`;
 }
 
 /** Creates the machine's queue (and the controller's dead-letter queue) if missing; returns its URL. */
@@ -100,6 +137,8 @@ export async function ensureMachineQueue(sqs: SQSClient, controllerId: string, m
     MessageRetentionPeriod: HINT_RETENTION_SECONDS,
     VisibilityTimeout: VISIBILITY_TIMEOUT_SECONDS,
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
+    ...ENCRYPTED,
+    Policy: tlsOnlyQueuePolicy(siblingArn(deadLetterTargetArn, name)),
   });
   cacheOf(sqs).set(name, url);
   return url;

@@ -46,3 +46,8 @@ export function deadLetterQueueName(controllerId: string): string {
   checkControllerId(controllerId);
   return `drover-${controllerId}-dlq`;
 }
+
+/** `drover-<controller>-m-`: the start of every machine queue's name (grants and listings by prefix). */
+export function machineQueuePrefix(controllerId: string): string {
+  return queueName(controllerId, '0').slice(0, -1);
+}

@@ -11,6 +11,8 @@ export interface MachineQueues {
   ensure(machineId: string): Promise<string>;
   /** Deletes the machine's queue; a missing queue is fine. */
   remove(machineId: string): Promise<void>;
+  /** Lets only the instance's agent receive from the queue at `queueUrl`; safe to repeat. */
+  admitOnly(queueUrl: string, instanceId: string): Promise<void>;
 }
 
 export interface ProvisionerPolicy {

@@ -109,6 +109,10 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
     return 'provisioning-error';
   }
   const { instance } = started;
+  // The queue is bound to the instance before the instance is recorded: a provisioner that dies
+  // between the two starts this attempt again, gets the same instance back and binds it again,
+  // so no recorded instance is left with a queue its agent may not read.
+  await deps.queues.admitOnly(queueUrl, instance.instanceId);
   const recorded = await recordInstance(store, machine.id, {
     instanceId: instance.instanceId,
     attempt,

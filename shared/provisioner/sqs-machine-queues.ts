@@ -2,11 +2,13 @@
 // (the agent long-polls it from the first moment), and loses it once the machine is removed.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { deleteMachineQueue, ensureMachineQueue } from '../messaging/machine-queues.js';
+import { admitOnlyInstance } from '../messaging/queue-instance-tag.js';
 import type { MachineQueues } from './deps.js';
 
 export function sqsMachineQueues(sqs: SQSClient, controllerId: string): MachineQueues {
   return {
     ensure: (machineId) => ensureMachineQueue(sqs, controllerId, machineId),
     remove: (machineId) => deleteMachineQueue(sqs, controllerId, machineId),
+    admitOnly: (queueUrl, instanceId) => admitOnlyInstance(sqs, queueUrl, instanceId),
   };
 }

@@ -17,11 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { AGENT_ROLE_NAME_VARIABLE } from '../../functions/api/agent-identity.js';
+import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '../../shared/provider/ec2/instance-types.js';
+import { tlsOnlyStatement } from '../../shared/messaging/queue-policy.js';
 import { ATTR, INDEX } from '../../shared/state/keys.js';
 import { tableDefinition } from '../../shared/state/table.js';
 
@@ -278,9 +281,11 @@ describe('state table', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
   });
 
-  it('is retained when the stack is deleted', () => {
+  it('is retained when the stack is deleted, and protected from deletion by hand', () => {
     expect(table().DeletionPolicy).toBe('Retain');
     expect(table().UpdateReplacePolicy).toBe('Retain');
+    // drover:retainState=false (deletable, unprotected) is test/infra/state-table.test.ts.
+    expect(table().Properties.DeletionProtectionEnabled).toBe(true);
   });
 });
 
@@ -386,19 +391,34 @@ describe('IAM', () => {
   it('lets the provisioner launch only tagged instances, from Canonical images, into the machine network', () => {
     const role = roleLogicalId('provisioner');
     const run = statementsOfRole(role).filter((s) => actionsOf(s).includes('ec2:RunInstances'));
-    const tagged = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
-    expect(tagged.Condition).toEqual({
-      StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID },
+    const tags = { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID };
+    const instances = run.find((s) => s.Sid === 'LaunchTaggedInstances')!;
+    expect(instances.Condition).toEqual({
+      StringEquals: {
+        ...tags,
+        // Only what the catalogue can choose, and IMDSv2: the keys of the instance resource.
+        'ec2:InstanceType': EC2_INSTANCE_TYPES.map((t) => t.name),
+        'ec2:MetadataHttpTokens': 'required',
+      },
     });
-    expect(JSON.stringify(tagged.Resource)).toMatch(/instance\/\*.*volume\/\*/);
+    expect(resourcesOf(instances)).toHaveLength(1);
+    expect(JSON.stringify(instances.Resource)).toMatch(/:instance\/\*"/);
+    // The volume lacks those keys (a condition on them would refuse it): its own statement, tags only.
+    const volumes = run.find((s) => s.Sid === 'LaunchTaggedVolumes')!;
+    expect(volumes.Condition).toEqual({ StringEquals: tags });
+    expect(resourcesOf(volumes)).toHaveLength(1);
+    expect(JSON.stringify(volumes.Resource)).toMatch(/:volume\/\*"/);
+    // No other RunInstances statement may name the instance or volume without those conditions.
+    for (const other of run.filter((s) => s !== instances && s !== volumes))
+      expect(JSON.stringify(other.Resource)).not.toMatch(/:(instance|volume)\//);
     const images = run.find((s) => s.Sid === 'LaunchCanonicalImages')!;
     expect(images.Condition).toEqual({ StringEquals: { 'ec2:Owner': CANONICAL_OWNER_ID } });
     const network = run.find((s) => s.Sid === 'LaunchIntoMachineNetwork')!;
     expect(JSON.stringify(network.Resource)).toContain('launch-template/');
     expect(JSON.stringify(network.Resource)).not.toContain('security-group/*');
     expect(JSON.stringify(network.Resource)).not.toContain('subnet/*');
-    // Every RunInstances resource is covered by exactly these three statements.
-    expect(run).toHaveLength(3);
+    // Every RunInstances resource is covered by exactly these four statements.
+    expect(run).toHaveLength(4);
   });
 
   it("lets the provisioner terminate only this controller's instances, and tag only at launch", () => {
@@ -432,23 +452,25 @@ describe('IAM', () => {
         .flatMap(actionsOf)
         .sort();
     const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
-    expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue'].sort());
+    expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue', 'sqs:TagQueue'].sort());
     expect(queueActions('notifier')).toEqual([...ensure, 'sqs:SendMessage'].sort());
     for (const key of ['api', 'cleanup', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
-  it('lets agents only receive from machine queues of this controller, and call the agent routes and no other', () => {
+  it("lets agents only receive from their own instance's machine queue, and call the agent routes and no other", () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
     const ss = statementsOfRole(agentRole);
     expect(ss.flatMap(actionsOf).sort()).toEqual([
       'execute-api:Invoke',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
-      'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
     ]);
     const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
-    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    expect(queues).toHaveLength(1);
+    expect(JSON.stringify(queues[0]!.Resource)).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    // The queue's instance tag must be the caller's instance (queue-instance-tag.ts tags it).
+    expect(queues[0]!.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } });
     const invoke = ss.filter((st) => actionsOf(st).includes('execute-api:Invoke'));
     expect(invoke).toHaveLength(1);
     expect(JSON.stringify(invoke[0]!.Resource)).toMatch(/\/\*\/\*\/v1\/agent\/\*"/);
@@ -463,6 +485,17 @@ describe('IAM', () => {
     expect(searching.map((s) => s.statement)).toEqual([
       { Sid: 'SearchOwnLogs', Effect: 'Allow', Action: 'logs:FilterLogEvents', Resource: { 'Fn::GetAtt': [apiLogs, 'Arn'] } },
     ]);
+  });
+
+  it("keeps each role's inline policies within IAM's 10,240 characters (the instance-type list made the provisioner's longer)", () => {
+    // Measured on the template, where an ARN is a Fn::Join of its parts: longer than the ARN
+    // IAM stores, so a pass here is a pass there.
+    const size = new Map<string, number>();
+    for (const [, r] of ofType('AWS::IAM::Policy'))
+      for (const { Ref: role } of (r.Properties.Roles ?? []) as { Ref: string }[])
+        size.set(role, (size.get(role) ?? 0) + JSON.stringify(r.Properties.PolicyDocument).length);
+    expect(size.get(roleLogicalId('provisioner'))).toBeGreaterThan(0);
+    for (const [role, chars] of size) expect(chars, role).toBeLessThan(10_240);
   });
 
   it('names every statement of a policy differently (IAM refuses duplicate Sids)', () => {
@@ -589,6 +622,44 @@ describe('machines', () => {
 
   it('have the hint dead-letter queue under the name machine-queues.ts gives it, encrypted and TLS-only', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { QueueName: `drover-${CONTROLLER}-dlq`, SqsManagedSseEnabled: true });
+  });
+
+  it('hold the dead-letter queue to the TLS-only statement machine-queues.ts gives the queues it makes', () => {
+    const dlq = logicalIdOf(`drover-${CONTROLLER}/Machines/HintDeadLetters/Resource`);
+    const policy = ofType('AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues).includes(dlq));
+    const statement = { ...tlsOnlyStatement('arn'), Resource: { 'Fn::GetAtt': [dlq, 'Arn'] } };
+    expect(policy?.[1].Properties.PolicyDocument.Statement).toEqual([statement]);
+  });
+});
+
+describe('stack deletion with machines running', () => {
+  const tearDown = () => {
+    const found = ofType('Custom::DroverTearDown');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+  const dependsOn = (id: string) => [resources[id]!.DependsOn ?? []].flat() as string[];
+
+  it('tears down before the network goes, and after whatever could start an instance', () => {
+    const [id, resource] = tearDown();
+    expect(resource.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [fnLogicalId('teardown'), 'Arn'] });
+    // Deleted before the machines' security group and subnets: it depends on them.
+    for (const [sg] of ofType('AWS::EC2::SecurityGroup')) expect(dependsOn(id), sg).toContain(sg);
+    for (const [subnet] of ofType('AWS::EC2::Subnet')) expect(dependsOn(id), subnet).toContain(subnet);
+    // Deleted after the stream mappings and the schedules: they depend on it.
+    for (const [mapping] of ofType('AWS::Lambda::EventSourceMapping')) expect(dependsOn(mapping), mapping).toContain(id);
+    for (const [rule] of ofType('AWS::Events::Rule')) expect(dependsOn(rule), rule).toContain(id);
+  });
+
+  it("may terminate only the controller's instances and delete only its machine queues", () => {
+    const ss = statementsOfRole(roleLogicalId('teardown'));
+    const terminate = ss.filter((st) => actionsOf(st).includes('ec2:TerminateInstances'));
+    expect(terminate).toHaveLength(1);
+    expect(terminate[0]!.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/drover:controller': CONTROLLER } });
+    const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(queues.flatMap(actionsOf).sort()).toEqual(['sqs:DeleteQueue', 'sqs:ListQueues']);
+    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.Variables[DEPLOYMENT_ID_VARIABLE]).toEqual(DEPLOYMENT_ID);
   });
 });
 

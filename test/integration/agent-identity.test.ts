@@ -9,6 +9,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../embedded/api-server.js';
 import type { AgentIdentity } from '../../functions/api/agent-identity.js';
+import type { UserAuth } from '../../functions/api/auth.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 import { NodeSha256 } from '../../shared/aws/node-sha256.js';
@@ -33,12 +34,12 @@ let store: Store;
 const keys = derivedAgentCredentials(newAgentCredentialKey());
 const keyOf = (machineId: string, attempt = 0) => keys.forAttempt({ model: store.model, machineId, attempt });
 
-async function handlerWith(agents: AgentIdentity) {
+async function handlerWith(agents: AgentIdentity, auth: UserAuth = { kind: 'token', token: 'user-token' }) {
   const dir = await mkdtemp(join(tmpdir(), 'drover-identity-'));
   return createApiHandler({
     store,
     charms: localCharmStore(join(dir, 'charms')),
-    auth: { kind: 'token', token: 'user-token' },
+    auth,
     agents,
     controller: 'test',
     logger: SILENT,
@@ -166,5 +167,15 @@ describe('on AWS: the instance behind the instance role', () => {
       asCaller(instanceRole('i-0aaaaaaaaaaaaaaa0'), '0x'), // a machine id no machine could have
     ];
     for (const event of refused) expect((await api(event)).statusCode).toBe(403);
+  });
+
+  it('no user route serves the agent role, whatever IAM let through', async () => {
+    const api = await handlerWith({ kind: 'instance-role', roleName: ROLE }, { kind: 'iam' });
+    const status = (userArn: string) => {
+      const event = apiEvent('GET', '/v1/status', undefined);
+      return api({ ...event, requestContext: { ...event.requestContext, authorizer: { iam: { userArn } } } as never });
+    };
+    expect((await status(instanceRole('i-0aaaaaaaaaaaaaaa0'))).statusCode).toBe(403);
+    expect((await status('arn:aws:iam::123456789012:user/alice')).statusCode).toBe(200);
   });
 });

@@ -1,13 +1,16 @@
 import {
+  CreateQueueCommand,
   DeleteQueueCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
   ReceiveMessageCommand,
+  SetQueueAttributesCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { deleteMachineQueue, ensureMachineQueue, queueName, sendHints } from '../../shared/messaging/machine-queues.js';
+import { tlsOnlyQueuePolicy } from '../../shared/messaging/queue-policy.js';
 import { useSqsServer } from '../support/sqs.js';
 
 const sqsServer = useSqsServer();
@@ -67,6 +70,88 @@ describe('machine queues', () => {
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes
       ?.QueueArn;
     expect(JSON.parse(Attributes.RedrivePolicy ?? '{}')).toMatchObject({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 });
+  });
+
+  it('encrypts the machine queue and its dead-letter queue, and makes both refuse anything but TLS', async () => {
+    const url = await ensureMachineQueue(sqs, CONTROLLER, '10');
+    const dlq = (await sqs.send(new GetQueueUrlCommand({ QueueName: `drover-${CONTROLLER}-dlq` }))).QueueUrl!;
+    for (const queue of [url, dlq]) {
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['QueueArn', 'SqsManagedSseEnabled', 'Policy'] }),
+      );
+      expect(Attributes.SqsManagedSseEnabled).toBe('true');
+      // The policy names the queue's own ARN: a policy naming another resource would guard nothing.
+      expect(JSON.parse(Attributes.Policy ?? '{}')).toEqual(JSON.parse(tlsOnlyQueuePolicy(Attributes.QueueArn!)));
+    }
+  });
+
+  it('converges queues an older drover made without the TLS-only policy, keeping their URLs', async () => {
+    // Its own controller: this file's other tests have made `ctl`'s dead-letter queue already.
+    const controller = 'older';
+    const dlqName = `drover-${controller}-dlq`;
+    // What ensuring made before queues were TLS-only, with a visibility timeout since changed. SQS
+    // encrypts new queues with SSE-SQS by default, so such a queue has it already (and fauxqs
+    // cannot turn it on later: it refuses SetQueueAttributes SqsManagedSseEnabled).
+    const dlq = (
+      await sqs.send(
+        new CreateQueueCommand({ QueueName: dlqName, Attributes: { MessageRetentionPeriod: '86400', SqsManagedSseEnabled: 'true' } }),
+      )
+    ).QueueUrl!;
+    const old = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: queueName(controller, '11'),
+        Attributes: {
+          ReceiveMessageWaitTimeSeconds: '20',
+          MessageRetentionPeriod: '3600',
+          VisibilityTimeout: '30',
+          SqsManagedSseEnabled: 'true',
+        },
+      }),
+    );
+    const url = await ensureMachineQueue(sqs, controller, '11');
+    expect(url).toBe(old.QueueUrl);
+    for (const queue of [url, dlq]) {
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['QueueArn', 'SqsManagedSseEnabled', 'Policy'] }),
+      );
+      expect(Attributes.SqsManagedSseEnabled).toBe('true');
+      expect(JSON.parse(Attributes.Policy ?? '{}')).toEqual(JSON.parse(tlsOnlyQueuePolicy(Attributes.QueueArn!)));
+    }
+    const { Attributes: machine = {} } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }),
+    );
+    expect(machine.VisibilityTimeout).toBe('5');
+    // And the converged queue still carries hints.
+    expect(await sendHints(sqs, controller, ['11'], { kind: 'machine', id: '11' })).toEqual({ sent: 1, failures: [] });
+    expect(await receiveAll(sqs, url, 1)).toEqual([{ kind: 'machine', id: '11' }]);
+  });
+
+  it("leaves a dead-letter queue's existing policy alone: on AWS the stack owns it", async () => {
+    const controller = 'stack-made';
+    const dlqName = `drover-${controller}-dlq`;
+    const dlq = (
+      await sqs.send(
+        new CreateQueueCommand({ QueueName: dlqName, Attributes: { MessageRetentionPeriod: '86400', SqsManagedSseEnabled: 'true' } }),
+      )
+    ).QueueUrl!;
+    const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+    const stacks = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'FromTheStack',
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'sqs:*',
+          Resource: arn,
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        },
+      ],
+    });
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: dlq, Attributes: { Policy: stacks } }));
+    await ensureMachineQueue(sqs, controller, '12');
+    const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['Policy'] }));
+    expect(JSON.parse(Attributes.Policy!)).toEqual(JSON.parse(stacks));
   });
 
   it('re-creates a queue deleted behind its back and still delivers the hint', async () => {

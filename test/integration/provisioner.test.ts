@@ -77,6 +77,12 @@ describe('provisioning Alive machines', () => {
     expect(await queues.exists(id)).toBe(true);
   });
 
+  it("binds the machine's queue to its instance: the queue admits that instance's agent only", async () => {
+    const id = await addMachine();
+    await reconcileMachine(deps, id);
+    expect(await queues.admits(id)).toMatch(new RegExp(`^arn:aws:ec2:[a-z0-9-]+:\\d*:instance/${instanceIdOf(id)}$`));
+  });
+
   it('gives the agent its own credential and stores only its hash', async () => {
     const id = await addMachine();
     await reconcileMachine(deps, id);

@@ -1,8 +1,9 @@
 // Provisioner test support: a provider wrapper for fault injection, machine queues on the test
 // file's SQS server, and the deps the provisioner runs with (tiny retry delays instead of Juju's 10 s).
 import { randomUUID } from 'node:crypto';
-import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, ListQueueTagsCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
+import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import type { InstanceInfo, Provider, ProviderError, StartInstanceRequest } from '../../shared/provider/provider.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
@@ -68,6 +69,17 @@ export class TestQueues implements MachineQueues {
 
   remove(machineId: string): Promise<void> {
     return this.real.remove(machineId);
+  }
+
+  admitOnly(queueUrl: string, instanceId: string): Promise<void> {
+    return this.real.admitOnly(queueUrl, instanceId);
+  }
+
+  /** The instance the machine's queue admits (its tag), if any. */
+  async admits(machineId: string): Promise<string | undefined> {
+    const { QueueUrl } = await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, machineId) }));
+    const { Tags } = await this.sqs.send(new ListQueueTagsCommand({ QueueUrl }));
+    return Tags?.[INSTANCE_TAG];
   }
 
   /** Whether the machine's queue exists on the server (asked of a client with no URL cache). */

@@ -1,12 +1,14 @@
-// The user data that turns a fresh Ubuntu instance into a drover machine: install Node.js 22
-// and the machine agent bundle, then run the agent as a systemd service (the provisioner's job
-// is "non-Dead machines have agents running on live instances", what-we-run-and-why.txt).
+// The user data that turns a fresh Ubuntu instance into a drover machine: install the pinned
+// Node.js (node-release.ts) and the machine agent bundle, then run the agent as a systemd
+// service: the provisioner's job is that non-Dead machines have agents running on live
+// instances.
 //
 // No secrets: user data is readable by anyone allowed ec2:DescribeInstanceAttribute (AWS's
 // ReadOnlyAccess among them) and by every process on the instance through the metadata service.
 // The agent's identity is the instance role (functions/api/agent-identity.ts), so the script
 // carries only ids and addresses.
 import { ProviderError } from '../provider.js';
+import { nodeTarball } from './node-release.js';
 
 export interface MachineAgentUserData {
   controllerId: string;
@@ -27,9 +29,6 @@ const MAX_USER_DATA_BYTES = 16 * 1024;
 // Env-file values: URL-safe characters only, so neither systemd's EnvironmentFile parser
 // (quotes, backslashes, `$`) nor the quoted heredoc below can change their meaning.
 const SAFE_VALUE = /^[A-Za-z0-9._~:/?#[\]@!&()*+,;=%-]+$/;
-
-const NODE_DIST = 'https://nodejs.org/dist/latest-v22.x';
-const NODE_ARCH: Record<MachineAgentUserData['arch'], string> = { amd64: 'x64', arm64: 'arm64' };
 
 /** Single-quotes a word for bash: 'it'\''s'. */
 export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -53,6 +52,7 @@ export function renderUserDataScript(d: MachineAgentUserData): string {
   if (d.agentBundleSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(d.agentBundleSha256)) {
     throw new ProviderError('cannot start machine agent: agentBundleSha256 is not a hex SHA-256', false);
   }
+  const node = nodeTarball(d.arch);
   const verifyBundle = d.agentBundleSha256
     ? `echo ${shellQuote(`${d.agentBundleSha256.toLowerCase()}  agent.tgz`)} | (cd "$work" && sha256sum -c --quiet -)`
     : '# (no agent bundle checksum configured)';
@@ -71,13 +71,12 @@ ${env.join('\n')}
 DROVER_ENV_END
 chmod 0600 /etc/drover/machine-agent.env
 
-# Node.js 22 from nodejs.org, checked against its published SHA-256 list.
-fetch ${NODE_DIST}/SHASUMS256.txt "$work/SHASUMS256.txt"
-node_tarball=$(grep -oE 'node-v22\\.[0-9]+\\.[0-9]+-linux-${NODE_ARCH[d.arch]}\\.tar\\.xz' "$work/SHASUMS256.txt" | head -n 1)
-fetch "${NODE_DIST}/$node_tarball" "$work/$node_tarball"
-(cd "$work" && grep " $node_tarball\\$" SHASUMS256.txt | sha256sum -c --quiet -)
+# Node.js, the release pinned in shared/provider/ec2/node-release.ts, refused unless its SHA-256
+# is the one pinned there.
+fetch ${shellQuote(node.url)} "$work/node.tar.xz"
+echo ${shellQuote(`${node.sha256}  node.tar.xz`)} | (cd "$work" && sha256sum -c --quiet -)
 install -d -m 0755 /opt/drover /opt/drover/node
-tar -xJf "$work/$node_tarball" -C /opt/drover/node --strip-components=1 --no-same-owner
+tar -xJf "$work/node.tar.xz" -C /opt/drover/node --strip-components=1 --no-same-owner
 
 # The machine agent bundle.
 fetch ${shellQuote(d.agentBundleUrl)} "$work/agent.tgz"

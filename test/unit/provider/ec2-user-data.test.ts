@@ -1,5 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NODE_RELEASE, nodeTarball } from '../../../shared/provider/ec2/node-release.js';
 import { ProviderError } from '../../../shared/provider/provider.js';
 import { renderUserData, renderUserDataScript, shellQuote, type MachineAgentUserData } from '../../../shared/provider/ec2/user-data.js';
 
@@ -50,10 +54,40 @@ describe('machine agent user data', () => {
     expect(script).not.toMatch(/CREDENTIAL|SECRET|PASSWORD|TOKEN=/i);
   });
 
-  it('installs Node.js 22 for the instance arch, verified by checksum', () => {
-    expect(renderUserDataScript(data)).toContain('-linux-x64\\.tar\\.xz');
-    expect(renderUserDataScript({ ...data, arch: 'arm64' })).toContain('-linux-arm64\\.tar\\.xz');
-    expect(renderUserDataScript(data)).toContain('https://nodejs.org/dist/latest-v22.x/SHASUMS256.txt');
+  it('installs the pinned Node.js release for the instance arch, from nodejs.org, never the latest', () => {
+    const amd64 = renderUserDataScript(data);
+    const arm64 = renderUserDataScript({ ...data, arch: 'arm64' });
+    const v = NODE_RELEASE.version;
+    expect(amd64).toContain(`fetch 'https://nodejs.org/dist/v${v}/node-v${v}-linux-x64.tar.xz' "$work/node.tar.xz"`);
+    expect(arm64).toContain(`fetch 'https://nodejs.org/dist/v${v}/node-v${v}-linux-arm64.tar.xz' "$work/node.tar.xz"`);
+    // The digest is the repository's: nothing downloaded decides what is trusted.
+    expect(amd64).toContain(`'${NODE_RELEASE.sha256.x64}  node.tar.xz'`);
+    expect(arm64).toContain(`'${NODE_RELEASE.sha256.arm64}  node.tar.xz'`);
+    for (const script of [amd64, arm64]) expect(script).not.toMatch(/latest|SHASUMS256/);
+  });
+
+  it('pins a Node.js 22 release with one SHA-256 per arch', () => {
+    expect(NODE_RELEASE.version).toMatch(/^22\.\d+\.\d+$/);
+    expect(Object.keys(NODE_RELEASE.sha256).sort()).toEqual(['arm64', 'x64']);
+    for (const digest of Object.values(NODE_RELEASE.sha256)) expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(NODE_RELEASE.sha256.x64).not.toBe(NODE_RELEASE.sha256.arm64);
+    expect(nodeTarball('amd64').sha256).toBe(NODE_RELEASE.sha256.x64);
+  });
+
+  it('stops the boot when the Node.js tarball is not the pinned one', () => {
+    const check = renderUserDataScript(data)
+      .split('\n')
+      .find((line) => line.includes('node.tar.xz') && line.includes('sha256sum'));
+    expect(check).toBeDefined();
+    const work = mkdtempSync(join(tmpdir(), 'drover-node-check-'));
+    try {
+      writeFileSync(join(work, 'node.tar.xz'), 'not the release');
+      const result = spawnSync('bash', ['-euo', 'pipefail', '-c', check!], { env: { ...process.env, work } });
+      expect(result.status).not.toBe(0);
+      expect(result.stdout.toString() + result.stderr.toString()).toContain('FAILED');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('downloads the agent bundle from the given URL, shell-quoted', () => {
