@@ -102,6 +102,8 @@ const FREE_AT_REST = new Set([
   'AWS::IAM::ManagedPolicy',
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',
+  // Settings of asynchronous invocation (retries, event age): no charge of their own.
+  'AWS::Lambda::EventInvokeConfig',
   // A DynamoDB stream's records are free to Lambda triggers (SQS sources are not: see below).
   'AWS::Lambda::EventSourceMapping',
   'AWS::Logs::LogGroup',

@@ -9,6 +9,9 @@ export const CONTEXT = {
   retainState: 'drover:retainState',
   stuckAfterSeconds: 'drover:stuckAfterSeconds',
   alarmEmail: 'drover:alarmEmail',
+  /** A state table made outside the stack (a point-in-time restore), and its stream's ARN. */
+  stateTable: 'drover:stateTable',
+  stateTableStream: 'drover:stateTableStream',
   agentBundleUrl: 'drover:agentBundleUrl',
 } as const;
 
@@ -36,12 +39,17 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
     throw new Error(`${CONTEXT.stuckAfterSeconds} must be a positive number of seconds`);
   const alarmEmail = context(CONTEXT.alarmEmail);
   const todoAgentBundleUrl = context(CONTEXT.agentBundleUrl);
+  const stateTable = context(CONTEXT.stateTable);
+  const stateTableStream = context(CONTEXT.stateTableStream);
+  if ((stateTable === undefined) !== (stateTableStream === undefined))
+    throw new Error(`give both ${CONTEXT.stateTable} and ${CONTEXT.stateTableStream} (the table's LatestStreamArn), or neither`);
   const stack = new DroverStack(app, stackName(controllerId), {
     controllerId,
     retainState: context(CONTEXT.retainState) !== 'false',
     stuckAfterSeconds,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(todoAgentBundleUrl ? { todoAgentBundleUrl } : {}),
+    ...(stateTable && stateTableStream ? { existingState: { tableName: stateTable, streamArn: stateTableStream } } : {}),
     ...stackProps,
   });
   // cdk-nag 3: a validation plugin, run at synthesis; any finding not acknowledged (with its

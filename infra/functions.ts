@@ -33,6 +33,12 @@ interface FunctionSpec {
   description: string;
   memorySize: number;
   timeout: Duration;
+  /**
+   * A scheduled run: at most one at a time (reserved concurrency 1, so a slow run is never
+   * overlapped by the next), and no asynchronous retries piling up behind it (the next run
+   * comes anyway).
+   */
+  scheduled?: true;
 }
 
 // Two entries serve two functions each (a stream handler and a scheduled one): separate functions
@@ -65,6 +71,7 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     // 256 MB halves the GB-seconds of every idle run (infra/cost-model.ts).
     memorySize: 256,
     timeout: Duration.minutes(5),
+    scheduled: true,
   },
   cleanup: {
     entry: 'functions/cleanup/handler.ts',
@@ -81,6 +88,7 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     description: 'drover cleanup: periodic sweep of due cleanups and of lost stream records',
     memorySize: 256,
     timeout: Duration.minutes(5),
+    scheduled: true,
   },
   notifier: {
     entry: 'functions/notifier/handler.ts',
@@ -97,6 +105,7 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     description: 'drover watchdog: entities Dying too long and provisioning errors -> CloudWatch metrics',
     memorySize: 256,
     timeout: Duration.minutes(1),
+    scheduled: true,
   },
   teardown: {
     entry: 'functions/teardown/handler.ts',
@@ -154,6 +163,7 @@ export class DroverFunctions extends Construct {
         architecture: ARCHITECTURE,
         memorySize: spec.memorySize,
         timeout: spec.timeout,
+        ...(spec.scheduled ? { reservedConcurrentExecutions: 1, retryAttempts: 0 } : {}),
         description: spec.description,
         role,
         logGroup,

@@ -12,7 +12,7 @@ import { DroverFunctions, REPO_ROOT, type FunctionKey } from './functions.js';
 import { Machines } from './machines.js';
 import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
-import { StateTable } from './state-table.js';
+import { StateTable, type ExistingTable } from './state-table.js';
 import { TearDown } from './teardown.js';
 import { StreamConsumers, type ConsumerKey } from './stream-consumers.js';
 
@@ -23,6 +23,8 @@ export interface DroverStackProps extends StackProps {
   retainState?: boolean;
   /** Dying for longer than this is "stuck" (default 600 s). */
   stuckAfterSeconds?: number;
+  /** A table restored to a point in time, used instead of the stack's own (state-table.ts). */
+  existingState?: ExistingTable;
   /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
   /**
@@ -59,7 +61,7 @@ export class DroverStack extends Stack {
     const removalPolicy = props.retainState === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     const stuckAfterSeconds = String(props.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS);
 
-    this.state = new StateTable(this, 'State', { removalPolicy });
+    this.state = new StateTable(this, 'State', { removalPolicy, ...(props.existingState ? { existing: props.existingState } : {}) });
     this.charms = new CharmStore(this, 'Charms', { removalPolicy });
     this.machines = new Machines(this, 'Machines', { controllerId });
 

@@ -10,6 +10,18 @@ import { ATTR, INDEX } from '../shared/state/keys.js';
 export interface StateTableProps {
   /** RETAIN (the default) keeps the table, and the model in it, when the stack is deleted. */
   removalPolicy: RemovalPolicy;
+  /**
+   * A table made outside the stack — one restored to a point in time (docs/deploy-to-aws.md,
+   * "Restore the state") — used instead of the stack's own. The stack then never changes or
+   * deletes it: its stream, TTL, recovery and protection are set where it was made.
+   */
+  existing?: ExistingTable;
+}
+
+export interface ExistingTable {
+  tableName: string;
+  /** Its stream's ARN (describe-table's LatestStreamArn): the stream consumers read it. */
+  streamArn: string;
 }
 
 /** What a function does with the table; each maps to the few DynamoDB actions it needs. */
@@ -22,11 +34,18 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 const BATCH_WRITE_ACTIONS = ['dynamodb:BatchWriteItem'];
 
 export class StateTable extends Construct {
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
 
   constructor(scope: Construct, id: string, props: StateTableProps) {
     super(scope, id);
-    this.table = new dynamodb.Table(this, 'Table', {
+    if (props.existing) {
+      this.table = dynamodb.Table.fromTableAttributes(this, 'Table', {
+        tableName: props.existing.tableName,
+        tableStreamArn: props.existing.streamArn,
+      });
+      return;
+    }
+    const table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: ATTR.pk, type: dynamodb.AttributeType.STRING },
       sortKey: { name: ATTR.sk, type: dynamodb.AttributeType.STRING },
       // On demand: nothing is paid for capacity while no one is working (cost at rest ~ storage).
@@ -46,18 +65,19 @@ export class StateTable extends Construct {
       deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
     });
     // Both indexes are KEYS_ONLY: listings read keys, then BatchGetItem the items consistently.
-    this.table.addGlobalSecondaryIndex({
+    table.addGlobalSecondaryIndex({
       indexName: INDEX.byCollection,
       partitionKey: { name: ATTR.collectionPk, type: dynamodb.AttributeType.STRING },
       sortKey: { name: ATTR.collectionSk, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
-    this.table.addGlobalSecondaryIndex({
+    table.addGlobalSecondaryIndex({
       indexName: INDEX.stuck,
       partitionKey: { name: ATTR.stuckPk, type: dynamodb.AttributeType.STRING },
       sortKey: { name: ATTR.stuckSince, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
+    this.table = table;
   }
 
   /**

@@ -53,7 +53,7 @@ export const CONSUMERS: Record<ConsumerKey, ConsumerSettings> = {
 };
 
 export interface StreamConsumersProps {
-  table: dynamodb.Table;
+  table: dynamodb.ITable;
   functions: Record<ConsumerKey, lambda.IFunction>;
 }
 

@@ -1,10 +1,11 @@
 // The provisioner's Lambda functions, thin over shared/provisioner:
 // - `handler`: the table's stream; reconciles every machine a batch touches, and reports the
 //   records of machines that failed (ReportBatchItemFailures) so only they are retried;
-// - `reconcile`: the schedule; the full reconcile that finds strays and covers lost records.
+// - `reconcile`: the schedule; the full reconcile that finds strays and covers lost records,
+//   one run at a time (infra/functions.ts), stopping before the function's timeout.
 // Both build their dependencies from the environment on first use (env.ts), so importing this
 // module needs no AWS configuration.
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { forEachBounded } from '../../shared/provisioner/bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll, type ReconcileAllResult } from '../../shared/provisioner/reconcile-all.js';
@@ -29,13 +30,23 @@ export function createProvisionerHandler(deps: ProvisionerDeps) {
   };
 }
 
+/**
+ * Time kept back from the function's timeout: one machine's reconcile at its slowest (every start
+ * attempt and the pauses between them), and a little for the report.
+ */
+export function reconcileMarginMs(deps: ProvisionerDeps): number {
+  const { startAttempts, retryDelayMs } = policyOf(deps);
+  return startAttempts * retryDelayMs + 30_000;
+}
+
 export function createReconcileHandler(deps: ProvisionerDeps) {
-  return async (_event?: ScheduledEvent): Promise<ReconcileAllResult> => reconcileAll(deps);
+  return async (_event?: ScheduledEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<ReconcileAllResult> =>
+    reconcileAll(deps, context ? { deadline: Date.now() + context.getRemainingTimeInMillis() - reconcileMarginMs(deps) } : {});
 }
 
 let depsFromEnv: ProvisionerDeps | undefined;
 const envDeps = () => (depsFromEnv ??= provisionerDepsFromEnv(process.env));
 
 export const handler = (event: DynamoDBStreamEvent) => createProvisionerHandler(envDeps())(event);
-export const reconcile = (event: ScheduledEvent) => createReconcileHandler(envDeps())(event);
+export const reconcile = (event: ScheduledEvent, context: Context) => createReconcileHandler(envDeps())(event, context);
 export default handler;

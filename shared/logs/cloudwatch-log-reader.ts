@@ -24,11 +24,19 @@ const FIRST_WINDOW_MS = 15 * 60_000;
 /** ...until one would be wider than this: then the rest of the log is one last window. */
 const WIDEST_WINDOW_MS = 3 * 24 * 3600_000;
 
+/**
+ * A page reads for at most this long: API Gateway gives up on the API function after 29 s. A
+ * page that runs out of time returns what it has found and a cursor from where it stopped.
+ */
+export const PAGE_BUDGET_MS = 20_000;
+
 export interface CloudWatchLogReaderOptions {
   client: CloudWatchLogsClient;
   /** The API function's log group (DEBUG_LOG_GROUP, set by infra/stack.ts). */
   logGroupName: string;
   now?: () => number;
+  /** PAGE_BUDGET_MS unless given (tests). */
+  pageBudgetMs?: number;
 }
 
 interface MatchedEvent extends SeenEvent {
@@ -54,6 +62,7 @@ export function debugLogRecord(message: string | undefined): LogRecord | undefin
 
 export function cloudWatchLogReader(options: CloudWatchLogReaderOptions): (query: LogQuery) => Promise<LogPage> {
   const now = options.now ?? Date.now;
+  const budgetMs = options.pageBudgetMs ?? PAGE_BUDGET_MS;
 
   /** Every matching event in [start, end] (both inclusive, as FilterLogEvents reads them), oldest first. */
   async function matching(query: LogQuery, start: number, end: number): Promise<MatchedEvent[]> {
@@ -91,9 +100,11 @@ export function cloudWatchLogReader(options: CloudWatchLogReaderOptions): (query
 
   async function last(query: LogQuery): Promise<LogPage> {
     const end = now();
+    const deadline = end + budgetMs;
     const floor = sinceFloor(query);
     let found: MatchedEvent[] = [];
-    for (let windowEnd = end, width = FIRST_WINDOW_MS; windowEnd >= floor && found.length < query.limit; width *= 4) {
+    // Out of time, it shows the last records found so far: the tail goes on from now either way.
+    for (let windowEnd = end, width = FIRST_WINDOW_MS; windowEnd >= floor && found.length < query.limit && now() < deadline; width *= 4) {
       const windowStart = width > WIDEST_WINDOW_MS ? floor : Math.max(floor, windowEnd - width + 1);
       found = [...(await matching(query, windowStart, windowEnd)), ...found];
       windowEnd = windowStart - 1;
@@ -106,13 +117,23 @@ export function cloudWatchLogReader(options: CloudWatchLogReaderOptions): (query
   async function after(query: LogQuery, text: string): Promise<LogPage> {
     const from = decodeCursor(text);
     const end = Math.max(now(), from.t);
+    const deadline = now() + budgetMs;
     const seen = new Set(from.seen.map((e) => `${e.timestamp}.${e.digest}`));
-    const fresh = (await matching(query, Math.max(from.t, sinceFloor(query)), end)).filter((e) => !seen.has(`${e.timestamp}.${e.digest}`));
+    // Forward in windows of at most WIDEST_WINDOW_MS (a tail's range is one), until the page is
+    // full, the range read, or the time spent: a replay of a long log is read page by page.
+    const fresh: MatchedEvent[] = [];
+    let reached = Math.max(from.t, sinceFloor(query)) - 1;
+    for (let first = true; reached < end && fresh.length < query.limit && (first || now() < deadline); first = false) {
+      const windowEnd = Math.min(end, reached + WIDEST_WINDOW_MS);
+      fresh.push(...(await matching(query, reached + 1, windowEnd)).filter((e) => !seen.has(`${e.timestamp}.${e.digest}`)));
+      reached = windowEnd;
+    }
     const page = fresh.slice(0, query.limit);
-    // All shown: the next read goes back only the grace period. A page cut short: it goes back no
-    // further than the last event shown, so the rest — even at the same millisecond — comes next.
-    const horizon =
-      page.length < fresh.length ? Math.min(end - INGESTION_GRACE_MS, page[page.length - 1]!.timestamp) : end - INGESTION_GRACE_MS;
+    // All read and shown: the next read goes back only the grace period. Stopped short of now: it
+    // starts where this one stopped. A page cut short: it goes back no further than the last
+    // event shown, so the rest — even at the same millisecond — comes next.
+    let horizon = Math.min(end - INGESTION_GRACE_MS, reached + 1);
+    if (page.length < fresh.length) horizon = Math.min(horizon, page[page.length - 1]!.timestamp);
     const cursor = cursorAt(Math.max(from.t, horizon), [...from.seen, ...page]);
     return { records: page.map((e) => e.record), cursor: encodeCursor(cursor) };
   }

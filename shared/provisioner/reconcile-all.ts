@@ -34,14 +34,24 @@ export interface ReconcileAllResult {
   /** Machines whose dead agent was started again (providers that can: revive-agents.ts). */
   revived: string[];
   failures: { machineId?: string; error: string }[];
+  /** Machines left for the next run: the deadline came first. */
+  unfinished: number;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllResult> {
+export interface ReconcileAllOptions {
+  /**
+   * No machine's reconcile starts after this (ms since the epoch): a run cut short by its host's
+   * timeout would leave its work half done and report nothing; the next run does the rest.
+   */
+  deadline?: number;
+}
+
+export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllOptions = {}): Promise<ReconcileAllResult> {
   const { store } = deps;
   const policy = policyOf(deps);
-  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], revived: [], failures: [] };
+  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], revived: [], failures: [], unfinished: 0 };
 
   // First, so an agent started again is listed below and not taken for a missing instance; one the
   // provider will start again later (its back-off) is not missing either, and its status says so.
@@ -54,28 +64,20 @@ export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllR
   const instances = await deps.provider.listInstances(deps.controllerId);
   // Only ids: bounded by the number of machines, never by their size.
   const recorded = new Map<string, { instanceId?: string; recordedAt: number }>();
-
   for (const shard of collections.machineShards(store.model)) {
     let cursor: string | undefined;
     do {
       const page = await listCollection(store, shard, { limit: PAGE, ...(cursor ? { cursor } : {}) });
       cursor = page.cursor;
-      const machines = await getMany<Machine>(store, page.items);
-      for (const m of machines) {
+      for (const m of await getMany<Machine>(store, page.items)) {
         recorded.set(m.id, { ...(m.instanceId ? { instanceId: m.instanceId } : {}), recordedAt: Date.parse(m.instanceStatus.since) });
       }
-      result.machines += machines.length;
-      await forEachBounded(machines, policy.concurrency, async (m) => {
-        try {
-          const outcome = await reconcileMachine(deps, m.id);
-          result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
-        } catch (e) {
-          result.failures.push({ machineId: m.id, error: message(e) });
-        }
-      });
     } while (cursor);
   }
+  result.machines = recorded.size;
 
+  // Strays and missing instances before the machines: they are what only this run finds (the
+  // stream covers the machines), so a run that reaches its deadline has done them.
   const strays = instances.filter((i) => isStray(i, recorded.get(i.machineId)));
   if (strays.length > 0) {
     result.strays = strays.map((i) => i.instanceId);
@@ -97,6 +99,20 @@ export async function reconcileAll(deps: ProvisionerDeps): Promise<ReconcileAllR
   await forEachBounded(missing, policy.concurrency, async ([machineId, r]) => {
     try {
       if ((await markInstanceMissing(store, machineId, r.instanceId!)) !== 'not-applicable') result.missing.push(machineId);
+    } catch (e) {
+      result.failures.push({ machineId, error: message(e) });
+    }
+  });
+
+  const now = () => store.now().getTime();
+  await forEachBounded([...recorded.keys()], policy.concurrency, async (machineId) => {
+    if (options.deadline !== undefined && now() > options.deadline) {
+      result.unfinished++;
+      return;
+    }
+    try {
+      const outcome = await reconcileMachine(deps, machineId);
+      result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     } catch (e) {
       result.failures.push({ machineId, error: message(e) });
     }

@@ -690,6 +690,19 @@ describe('charm store and queues', () => {
 });
 
 describe('functions', () => {
+  it('run each scheduled job one at a time, with no asynchronous retries behind it', () => {
+    for (const key of ['provisionerReconcile', 'cleanupSweep', 'watchdog'] as const) {
+      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBe(1);
+      const invokeConfig = ofType('AWS::Lambda::EventInvokeConfig').find(([, c]) =>
+        JSON.stringify(c.Properties.FunctionName).includes(fnLogicalId(key)),
+      );
+      expect(invokeConfig?.[1].Properties.MaximumRetryAttempts, key).toBe(0);
+    }
+    // What the stream and the API drive is never capped this way.
+    for (const key of ['api', 'provisioner', 'cleanup', 'notifier'] as const)
+      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBeUndefined();
+  });
+
   it('run on Node.js 22 on arm64, with Powertools configured for the drover namespace', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns).toHaveLength(Object.keys(FUNCTION_SPECS).length);

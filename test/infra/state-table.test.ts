@@ -5,6 +5,7 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { createDroverApp } from '../../infra/drover-app.js';
 import { StateTable } from '../../infra/state-table.js';
 
 function tableWith(removalPolicy: RemovalPolicy) {
@@ -26,5 +27,26 @@ describe('state table deletion', () => {
     const table = tableWith(RemovalPolicy.DESTROY);
     expect(table.DeletionPolicy).toBe('Delete');
     expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+  });
+});
+
+describe('a state table restored to a point in time', () => {
+  const existing = {
+    tableName: 'drover-main-StateTable-restored',
+    streamArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/drover-main-StateTable-restored/stream/2026-11-26T10:00:00.000',
+  };
+
+  it('is used as it is: the stack makes no table, and names and reads the given one', () => {
+    const stack = new Stack(new App(), 'Restored');
+    const state = new StateTable(stack, 'State', { removalPolicy: RemovalPolicy.RETAIN, existing });
+    expect(Object.keys(Template.fromStack(stack).findResources('AWS::DynamoDB::Table'))).toEqual([]);
+    expect(stack.resolve(state.table.tableName)).toBe(existing.tableName);
+    expect(state.table.tableStreamArn).toBe(existing.streamArn);
+  });
+
+  it('is named by both settings or neither', () => {
+    expect(() => createDroverApp({ context: { 'drover:stateTable': existing.tableName } })).toThrow(
+      "give both drover:stateTable and drover:stateTableStream (the table's LatestStreamArn), or neither",
+    );
   });
 });

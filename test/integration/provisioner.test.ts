@@ -340,6 +340,16 @@ describe('the full reconcile', () => {
     expect(liveAgentPids(dataDir)).toEqual([]);
   });
 
+  it('past its deadline it still stops strays, then leaves the machines to the next run and says how many', async () => {
+    const [a] = (await addMachines(store, { count: 2 })) as [string, string];
+    provider.phantoms.push({ instanceId: 'i-stray', machineId: '77', state: 'running', addresses: [] });
+    const result = await reconcileAll(deps, { deadline: 0 });
+    expect(result).toMatchObject({ machines: 2, strays: ['i-stray'], unfinished: 2, outcomes: {} });
+    expect((await machine(a)).instanceId).toBeUndefined();
+    // The next run, with time, does them.
+    expect(await reconcileAll(deps)).toMatchObject({ unfinished: 0, outcomes: { started: 2 } });
+  });
+
   it('leaves alone an instance whose machine has none recorded yet (it may be mid-provisioning)', async () => {
     const id = await addMachine();
     provider.startFailures.push(permanent('no'));

@@ -7,6 +7,8 @@ import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTearDownHandler } from '../../functions/teardown/handler.js';
 import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
@@ -138,6 +140,29 @@ describe('the tear-down custom resource', () => {
           }),
         },
       ]);
+    }
+  });
+
+  it("answers with a PUT of the JSON to CloudFormation's presigned URL", async () => {
+    const received: { method?: string; url?: string; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ ...(req.method ? { method: req.method } : {}), ...(req.url ? { url: req.url } : {}), body });
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const handler = createTearDownHandler({ tearDown: async () => ({ terminated: [], queuesDeleted: [] }) });
+      await handler({ ...event('Create'), ResponseURL: `http://127.0.0.1:${port}/answer?sig=1` }, context);
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ method: 'PUT', url: '/answer?sig=1' });
+      expect(JSON.parse(received[0]!.body)).toMatchObject({ Status: 'SUCCESS', RequestId: 'req-1' });
+    } finally {
+      server.close();
     }
   });
 

@@ -5,6 +5,7 @@ import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { describe, expect, it } from 'vitest';
 import { DroverError } from '../../shared/domain/errors.js';
 import { debugLogFilterPattern, MAX_FILTER_PATTERN_LENGTH } from '../../shared/logs/cloudwatch-filter-pattern.js';
+import { encodeCursor } from '../../shared/logs/cloudwatch-log-cursor.js';
 import { cloudWatchLogReader, INGESTION_GRACE_MS } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogRecord } from '../../shared/logs/log-sink.js';
@@ -160,6 +161,30 @@ describe('tailing', () => {
     group.now = late + INGESTION_GRACE_MS + 5000;
     expect(messages(await read({ limit: 100, after: second.cursor }))).toEqual([]);
     expect(messages(await read({ limit: 100 }))).toEqual(['very late', 'on time']);
+  });
+
+  it('reads a long log forward a window at a time when out of time, each page going on where the last stopped', async () => {
+    const group = fakeLogGroup();
+    const read = cloudWatchLogReader({ client: group.client, logGroupName: LOG_GROUP, now: () => group.now, pageBudgetMs: 0 });
+    const day = 24 * 3600_000;
+    const start = group.now - 12 * day;
+    for (let d = 0; d < 12; d++) group.ingest(line(record(`day ${d}`)), { timestamp: start + d * day + 1 });
+    let cursor = encodeCursor({ t: start, seen: [] });
+    const shown: string[] = [];
+    let pages = 0;
+    for (let caughtUp = false; !caughtUp; pages++) {
+      const before = group.mock.commandCalls(FilterLogEventsCommand).length;
+      const page = await read({ limit: 1000, after: cursor });
+      // No time left: one window a page, however long the log.
+      expect(group.mock.commandCalls(FilterLogEventsCommand).length - before).toBe(1);
+      shown.push(...messages(page));
+      caughtUp = page.cursor === cursor || shown.length === 12;
+      cursor = page.cursor;
+    }
+    expect(shown).toEqual(Array.from({ length: 12 }, (_, d) => `day ${d}`));
+    expect(pages).toBeGreaterThan(1);
+    // Caught up: nothing is shown again.
+    expect(messages(await read({ limit: 1000, after: cursor }))).toEqual([]);
   });
 
   it('keeps the cursor short enough for a query string when a thousand lines share a millisecond', async () => {
