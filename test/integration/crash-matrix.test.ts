@@ -23,7 +23,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { runFlow } from '../support/fault-flow.js';
 import { FaultSeam, pointName, type FaultPoint, type StepRef } from '../support/fault-seam.js';
 import { World } from '../support/fault-world.js';
-import { SOAK, SOAK_MS, soakTimeout } from '../support/soak.js';
+import { SOAK, SOAK_CRASH_MS, soakTimeout } from '../support/soak.js';
 import { useSqsServer } from '../support/sqs.js';
 
 /**
@@ -112,7 +112,7 @@ describe('the crash-point matrix', () => {
       let next = 0;
       let done = 0;
       const started = Date.now();
-      const pastBound = () => SOAK && Date.now() - started > SOAK_MS;
+      const pastBound = () => SOAK && Date.now() - started > SOAK_CRASH_MS;
       const run: FaultPoint[] = [];
       const lane = async () => {
         while (next < points.length && !pastBound()) {
@@ -152,6 +152,6 @@ describe('the crash-point matrix', () => {
       expect(reached).toBeGreaterThanOrEqual(Math.floor(run.length * 0.9));
     },
     // Generous: a slow host must not fail a converging matrix; the test never asserts a duration.
-    SOAK ? soakTimeout(30 * 60_000) : Math.max(10 * 60_000, SAMPLE * 90_000),
+    SOAK ? soakTimeout(SOAK_CRASH_MS, 30 * 60_000) : Math.max(10 * 60_000, SAMPLE * 90_000),
   );
 });
