@@ -1,7 +1,13 @@
 // What an operator looks at: one dashboard, and alarms on what needs a human — entities stuck
 // (the watchdog's EMF metrics), stream consumers falling behind (iterator age), and batches the
-// stream mappings gave up on (the failure destination). Alarms cost $0.10 a month each, so there
-// are few; function errors and durations are on the dashboard.
+// stream mappings gave up on (the failure destination). Function errors and durations are on the
+// dashboard.
+//
+// Only when an alarm email is configured (`drover:alarmEmail`, infra/drover-app.ts). An alarm
+// costs $0.10 a month and one that notifies no one helps no one; a dashboard costs $3 a month
+// past an account's first three. Without an email the controller costs ≈ $0 at rest
+// (docs/deploy-to-aws.md, "Cost"), and what is stuck is still in the watchdog's log group and
+// `drover stuck`. Not one composite alarm either: it would cost $0.50 a month to tell no one.
 import { Aws, Duration } from 'aws-cdk-lib';
 import * as cw from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -13,12 +19,15 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, type FunctionKey } from './functions.js';
+import { SCHEDULES } from './schedules.js';
 import type { ConsumerKey } from './stream-consumers.js';
 
 /** The watchdog's metrics (functions/watchdog/handler.ts), dimension service=watchdog. */
 export const WATCHDOG_METRICS = ['DyingTooLong', 'ProvisioningErrors'] as const;
 
 const PERIOD = Duration.minutes(5);
+/** The watchdog publishes one datapoint per run: its alarms compare runs, not empty periods. */
+const WATCHDOG_PERIOD = SCHEDULES.watchdog;
 /** A consumer this far behind the head of the stream is not keeping up. */
 export const ITERATOR_AGE_ALARM = Duration.minutes(5);
 
@@ -30,14 +39,15 @@ export interface ObservabilityProps {
   failureQueue: sqs.IQueue;
   hintDeadLetterQueue: sqs.IQueue;
   httpApi: apigwv2.HttpApi;
-  /** If set, alarms notify this address (an SNS topic with an email subscription). */
-  alarmEmail?: string;
+  /** Alarms notify this address (an SNS topic with an email subscription). */
+  alarmEmail: string;
 }
 
+/** The dashboard and the alarms; the stack adds it only when an alarm email is configured. */
 export class Observability extends Construct {
   readonly dashboard: cw.Dashboard;
   readonly alarms: cw.Alarm[] = [];
-  readonly alarmTopic?: sns.Topic;
+  readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -47,18 +57,16 @@ export class Observability extends Construct {
         metricName: name,
         dimensionsMap: { service: 'watchdog' },
         statistic: 'Maximum',
-        period: PERIOD,
+        period: WATCHDOG_PERIOD,
       });
     const depth = (queue: sqs.IQueue) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD });
     const iteratorAge = (key: ConsumerKey) => props.functions[key].metric('IteratorAge', { statistic: 'Maximum', period: PERIOD });
 
-    if (props.alarmEmail) {
-      // TLS only, but not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the
-      // AWS-managed aws/sns key, a customer key costs $1 a month at rest, and alarm notifications
-      // carry only alarm names and states.
-      this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: `drover ${props.controllerId} alarms`, enforceSSL: true });
-      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-    }
+    // TLS only, but not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the
+    // AWS-managed aws/sns key, a customer key costs $1 a month at rest, and alarm notifications
+    // carry only alarm names and states.
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: `drover ${props.controllerId} alarms`, enforceSSL: true });
+    this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     const alarm = (name: string, metric: cw.IMetric, threshold: number, description: string, evaluationPeriods = 1) => {
       const created = new cw.Alarm(this, name, {
         alarmDescription: `drover ${props.controllerId}: ${description}`,
@@ -71,7 +79,7 @@ export class Observability extends Construct {
         // empty queue that has not been touched.
         treatMissingData: cw.TreatMissingData.NOT_BREACHING,
       });
-      if (this.alarmTopic) created.addAlarmAction(new actions.SnsAction(this.alarmTopic));
+      created.addAlarmAction(new actions.SnsAction(this.alarmTopic));
       this.alarms.push(created);
       return created;
     };

@@ -25,7 +25,7 @@ export interface DroverStackProps extends StackProps {
   stuckAfterSeconds?: number;
   /** A table restored to a point in time, used instead of the stack's own (state-table.ts). */
   existingState?: ExistingTable;
-  /** Where alarms send email; no notifications when absent. */
+  /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
   /**
    * The machine agent's entry module. Default: agent/machine-agent.ts when it exists. When there
@@ -52,7 +52,8 @@ export class DroverStack extends Stack {
   readonly machines: Machines;
   readonly agentBundle?: AgentBundle;
   readonly schedules: Schedules;
-  readonly observability: Observability;
+  /** Only with an alarm email: alarms and a dashboard cost money at rest (observability.ts). */
+  readonly observability?: Observability;
 
   constructor(scope: Construct, id: string, props: DroverStackProps) {
     super(scope, id, { description: `drover controller ${props.controllerId}: a Juju-style controller, serverless`, ...props });
@@ -138,16 +139,18 @@ export class DroverStack extends Stack {
       before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.cleanup, fn.notifier],
     });
 
-    this.observability = new Observability(this, 'Observability', {
-      controllerId,
-      functions: fn,
-      consumers: consumerKeys,
-      watchdogLogs: this.functions.logGroups.watchdog,
-      failureQueue: this.consumers.failureQueue,
-      hintDeadLetterQueue: this.machines.deadLetterQueue,
-      httpApi: this.api.httpApi,
-      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
-    });
+    if (props.alarmEmail) {
+      this.observability = new Observability(this, 'Observability', {
+        controllerId,
+        functions: fn,
+        consumers: consumerKeys,
+        watchdogLogs: this.functions.logGroups.watchdog,
+        failureQueue: this.consumers.failureQueue,
+        hintDeadLetterQueue: this.machines.deadLetterQueue,
+        httpApi: this.api.httpApi,
+        alarmEmail: props.alarmEmail,
+      });
+    }
 
     // The runtime is fixed by the issue (Node 22, arm64), not "the latest".
     for (const key of Object.keys(fn) as FunctionKey[]) {

@@ -27,11 +27,15 @@ export function createWatchdogHandler(deps: WatchdogDeps) {
     const stuck = await listStuck(deps.store, deps.thresholdSeconds);
     const provisioningErrors = stuck.filter((s) => s.life === 'alive' && s.kind === 'machine').length;
     const dyingTooLong = stuck.length - provisioningErrors;
-    metrics.addMetric('DyingTooLong', MetricUnit.Count, dyingTooLong);
-    metrics.addMetric('ProvisioningErrors', MetricUnit.Count, provisioningErrors);
+    // Only what is non-zero: each custom metric that has data costs $0.30 a month, so zeros
+    // published every run would cost $0.60 a month at rest for saying nothing. The alarms read
+    // no data as good news (infra/observability.ts), and publishing nothing at all also keeps
+    // Powertools from logging "No application metrics to publish" on every quiet run.
+    if (dyingTooLong > 0) metrics.addMetric('DyingTooLong', MetricUnit.Count, dyingTooLong);
+    if (provisioningErrors > 0) metrics.addMetric('ProvisioningErrors', MetricUnit.Count, provisioningErrors);
     for (const s of stuck)
       logger.warn('stuck', { entity: s.entity, life: s.life, since: s.since, ageSeconds: s.ageSeconds, reasons: s.reasons });
-    metrics.publishStoredMetrics();
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     return { dyingTooLong, provisioningErrors, stuck };
   };
 }

@@ -70,6 +70,46 @@ describe('stuck entities', () => {
   });
 });
 
+describe('the watchdog publishes only what is non-zero', () => {
+  /** Runs the watchdog once, returning what it wrote to stdout and stderr (EMF goes to stdout). */
+  async function runWatchdog(): Promise<{ report: Awaited<ReturnType<ReturnType<typeof createWatchdogHandler>>>; written: string[] }> {
+    const written: string[] = [];
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const metrics = new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
+    try {
+      const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger() })();
+      return { report, written };
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  }
+
+  it('a quiet run publishes no metric and writes nothing', async () => {
+    await deploy(store, { charm: charms.mysql });
+    const { report, written } = await runWatchdog();
+    expect(report).toMatchObject({ dyingTooLong: 0, provisioningErrors: 0 });
+    expect(written).toEqual([]);
+  });
+
+  it('a non-zero count is published, and the zero beside it is not', async () => {
+    const [id] = (await addMachines(store)) as [string];
+    await recordProvisioningError(store, id, { message: 'boom', transient: false, attempt: 0 });
+    clock = new Date('2026-11-21T11:00:00Z');
+    const { report, written } = await runWatchdog();
+    expect(report).toMatchObject({ dyingTooLong: 0, provisioningErrors: 1 });
+    const emf = written
+      .flatMap((l) => l.split('\n'))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l._aws);
+    expect(emf).toHaveLength(1);
+    expect(emf[0]).toMatchObject({ ProvisioningErrors: 1 });
+    expect(emf[0]).not.toHaveProperty('DyingTooLong');
+  });
+});
+
 function silentLogger() {
   return { warn: () => undefined } as never;
 }

@@ -1,0 +1,202 @@
+// The money a controller costs, computed from its synthesized template (infra/cost-model.ts): at
+// rest ≈ $0 without an alarm email, and an idle agent within its budget. The numbers printed here
+// are the ones docs/deploy-to-aws.md ("Cost") shows. Synthesis skips bundling the functions (their
+// code does not change the bill) so this file stays cheap; test/infra/stack.test.ts bundles.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../../agent/config.js';
+import { LONG_POLL_SECONDS } from '../../agent/machine/hint-receiver.js';
+import {
+  agentRequestsPerHour,
+  costAtRest,
+  costPerIdleAgent,
+  costTable,
+  longestUnseenSeconds,
+  priceTable,
+  runsPerMonth,
+  type AgentSettings,
+} from '../../infra/cost-model.js';
+import { CONTEXT, createDroverApp } from '../../infra/drover-app.js';
+import { REPO_ROOT } from '../../infra/functions.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+
+type Json = Record<string, any>;
+
+/** The budgets: ≈ $0 at rest without an alarm email, and at most 6 cents a month per idle agent. */
+const AT_REST_BUDGET_USD = 0.05;
+const IDLE_AGENT_BUDGET_USD = 0.06;
+
+const AGENT: AgentSettings = {
+  resyncSeconds: DEFAULT_RESYNC_SECONDS,
+  heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+  longPollSeconds: LONG_POLL_SECONDS,
+};
+
+let workDir: string;
+let quiet: Json;
+let monitored: Json;
+
+function synthesize(name: string, extraContext: Record<string, string>): Json {
+  const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Json;
+  // A stand-in agent: the bundle's content is not on the bill.
+  const agentEntry = join(workDir, 'agent', 'machine-agent.ts');
+  mkdirSync(join(workDir, 'agent'), { recursive: true });
+  writeFileSync(agentEntry, "console.log('stand-in machine agent');\n");
+  const { app, stack } = createDroverApp(
+    {
+      outdir: join(workDir, name),
+      // No stack is bundled: functions get placeholder code, the rest of the template is the same.
+      context: { ...context, 'aws:cdk:bundling-stacks': [], [CONTEXT.controllerId]: 'cost', ...extraContext },
+    },
+    { agentEntry },
+  );
+  return app.synth().getStackByName(stack.stackName).template as Json;
+}
+
+beforeAll(() => {
+  workDir = mkdtempSync(join(tmpdir(), 'drover-cost-test-'));
+  quiet = synthesize('quiet', {});
+  monitored = synthesize('monitored', { [CONTEXT.alarmEmail]: 'ops@example.com' });
+}, 120_000);
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+const resourcesOfType = (template: Json, type: string) =>
+  Object.values(template.Resources as Record<string, Json>).filter((r) => r.Type === type);
+
+describe('alarms only with an alarm email', () => {
+  it('without an email: no alarm, no topic, no dashboard', () => {
+    expect(resourcesOfType(quiet, 'AWS::CloudWatch::Alarm')).toHaveLength(0);
+    expect(resourcesOfType(quiet, 'AWS::CloudWatch::CompositeAlarm')).toHaveLength(0);
+    expect(resourcesOfType(quiet, 'AWS::SNS::Topic')).toHaveLength(0);
+    expect(resourcesOfType(quiet, 'AWS::CloudWatch::Dashboard')).toHaveLength(0);
+  });
+
+  it('with an email: every alarm notifies the topic the email is subscribed to', () => {
+    const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBeGreaterThan(0);
+    const [topicId] = Object.entries(monitored.Resources as Record<string, Json>).find(([, r]) => r.Type === 'AWS::SNS::Topic')!;
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect(resourcesOfType(monitored, 'AWS::SNS::Subscription')).toEqual([
+      expect.objectContaining({
+        Properties: expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } }),
+      }),
+    ]);
+  });
+});
+
+describe('the cost model', () => {
+  it('counts the runs of a schedule', () => {
+    expect(runsPerMonth('rate(1 minute)')).toBe(43_800);
+    expect(runsPerMonth('rate(15 minutes)')).toBe(2_920);
+    expect(runsPerMonth('rate(1 hour)')).toBe(730);
+    expect(() => runsPerMonth('cron(0 12 * * ? *)')).toThrow(/use rate/);
+  });
+
+  it('prices every resource in the template, or knows it free at rest', () => {
+    expect(costAtRest(quiet, { customMetricsAtRest: 0 }).unpriced).toEqual([]);
+    expect(costAtRest(monitored, { customMetricsAtRest: 0 }).unpriced).toEqual([]);
+  });
+
+  it('prices what bills by the hour, and names what it cannot price', () => {
+    const template = {
+      Resources: {
+        Nat: { Type: 'AWS::EC2::NatGateway', Properties: {} },
+        Interface: { Type: 'AWS::EC2::VPCEndpoint', Properties: { VpcEndpointType: 'Interface', SubnetIds: ['a', 'b'] } },
+        Gateway: { Type: 'AWS::EC2::VPCEndpoint', Properties: { VpcEndpointType: 'Gateway' } },
+        Key: { Type: 'AWS::KMS::Key', Properties: {} },
+        Secret: { Type: 'AWS::SecretsManager::Secret', Properties: {} },
+        Provisioned: {
+          Type: 'AWS::DynamoDB::Table',
+          Properties: { ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 } },
+        },
+        Cluster: { Type: 'AWS::RDS::DBCluster', Properties: {} },
+        Queue: { Type: 'AWS::SQS::Queue', Properties: {} },
+        FromQueue: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] } } },
+      },
+    };
+    const cost = costAtRest(template, { customMetricsAtRest: 2 });
+    // 730 h: $32.85 NAT + 2 AZs × $7.30 + $1 key + $0.40 secret + 730 × ($0.00013 + $0.00065) + 2 × $0.30.
+    expect(cost.usdPerMonth).toBeCloseTo(32.85 + 14.6 + 1 + 0.4 + 0.5694 + 0.6, 6);
+    expect(cost.unpriced).toEqual(['AWS::RDS::DBCluster', 'AWS::Lambda::EventSourceMapping (from an SQS queue)']);
+  });
+
+  it('counts an idle agent’s requests: each resync, and the heartbeats its jitter lets through', () => {
+    // A heartbeat half the resync: two a resync when the resync is late, one when it is early.
+    expect(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 300 })).toBeCloseTo(13.5, 3);
+    // Equal: the heartbeat still beats a late resync a quarter of the time.
+    expect(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 600 })).toBeCloseTo(7.5, 3);
+    // A heartbeat 1.2 × the resync never fires: one request per resync.
+    expect(agentRequestsPerHour({ resyncSeconds: 1200, heartbeatSeconds: 1440 })).toBeCloseTo(3, 6);
+    // Checked against a direct simulation of the two timers.
+    let seed = 1;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const simulate = (resync: number, heartbeat: number, hours: number) => {
+      let requests = 0;
+      let nextResync = resync * (0.8 + 0.4 * random());
+      let nextHeartbeat = heartbeat * (1 + 0.2 * random());
+      while (Math.min(nextResync, nextHeartbeat) < hours * 3600) {
+        const now = Math.min(nextResync, nextHeartbeat);
+        if (nextResync <= nextHeartbeat) nextResync = now + resync * (0.8 + 0.4 * random());
+        nextHeartbeat = now + heartbeat * (1 + 0.2 * random());
+        requests++;
+      }
+      return requests / hours;
+    };
+    expect(simulate(600, 300, 100_000)).toBeCloseTo(agentRequestsPerHour({ resyncSeconds: 600, heartbeatSeconds: 300 }), 1);
+    expect(simulate(900, 400, 100_000)).toBeCloseTo(agentRequestsPerHour({ resyncSeconds: 900, heartbeatSeconds: 400 }), 1);
+  });
+
+  it('counts what an alarm email adds: the alarms and the dashboard', () => {
+    const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm').length;
+    const difference =
+      costAtRest(monitored, { customMetricsAtRest: 0 }).usdPerMonth - costAtRest(quiet, { customMetricsAtRest: 0 }).usdPerMonth;
+    expect(difference).toBeCloseTo(alarms * 0.1 + 3, 6);
+  });
+});
+
+describe('what it costs', () => {
+  it(`at rest without an alarm email: below $${AT_REST_BUDGET_USD} a month`, () => {
+    // The watchdog publishes a metric only when it is non-zero (test/integration/watchdog.test.ts):
+    // at rest, none.
+    const cost = costAtRest(quiet, { customMetricsAtRest: 0 });
+    const monitoredCost = costAtRest(monitored, { customMetricsAtRest: 0 });
+    console.log(`prices:\n${priceTable()}\n`);
+    console.log(`at rest, without an alarm email:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
+    console.log(`at rest, with an alarm email: $${monitoredCost.usdPerMonth.toFixed(2)} a month\n`);
+    expect(cost.usdPerMonth).toBeLessThan(AT_REST_BUDGET_USD);
+  });
+
+  it('per idle agent, with the agent’s settings: printed; over budget, but its long polling alone is within it', () => {
+    const cost = costPerIdleAgent(quiet, AGENT);
+    console.log(`per idle agent:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
+    // $0.0804 today (docs/deploy-to-aws.md, "Cost", says what would bring it within budget). The
+    // floor no setting moves: SQS's longest receive wait is 20 s.
+    expect(cost.lines[0]!.item).toMatch(/SQS long polls/);
+    expect(cost.lines[0]!.usdPerMonth).toBeLessThan(IDLE_AGENT_BUDGET_USD);
+    // And the settings keep an idle agent seen: 1.2 × 5 min + 1 min, under 12 min.
+    expect(longestUnseenSeconds(AGENT, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBe(420);
+    expect(longestUnseenSeconds(AGENT, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBeLessThan(DEFAULT_AGENT_LOST_AFTER_SECONDS);
+  });
+
+  it(`per idle agent, heartbeat piggy-backed on a 20-min resync: at most $${IDLE_AGENT_BUDGET_USD} a month`, () => {
+    // What would bring an idle agent within budget (docs/deploy-to-aws.md, "Cost"): one request
+    // per resync, the heartbeat (1.2 × the resync) never sent on its own.
+    const piggyBacked = { ...AGENT, resyncSeconds: 1200, heartbeatSeconds: 1440 };
+    const cost = costPerIdleAgent(quiet, piggyBacked);
+    console.log(`per idle agent, heartbeat piggy-backed on a 20-min resync:\n${costTable(cost.lines, cost.usdPerMonth)}\n`);
+    expect(cost.requestsPerMonth).toBeCloseTo(2_190, 6);
+    expect(cost.usdPerMonth).toBeLessThanOrEqual(IDLE_AGENT_BUDGET_USD);
+    // The price: an idle agent unseen for up to 26 min (24 silent, then the API's presence write
+    // interval, a twelfth of the threshold), so the lost threshold must be 27 min, not 12.
+    const lostAfterSeconds = 27 * 60;
+    const unseen = longestUnseenSeconds(piggyBacked, lostAfterSeconds);
+    expect(unseen).toBe(1440 + 135);
+    expect(unseen).toBeLessThan(lostAfterSeconds);
+    expect(longestUnseenSeconds(piggyBacked, DEFAULT_AGENT_LOST_AFTER_SECONDS)).toBeGreaterThan(DEFAULT_AGENT_LOST_AFTER_SECONDS);
+  });
+});
