@@ -12,7 +12,7 @@ export interface StateTableProps {
   removalPolicy: RemovalPolicy;
   /**
    * A table made outside the stack — one restored to a point in time (docs/deploy-to-aws.md,
-   * "Restore the state") — used instead of the stack's own. The stack then never changes or
+   * "Restore the state to an earlier time") — used instead of the stack's own. The stack then never changes or
    * deletes it: its stream, TTL, recovery and protection are set where it was made.
    */
   existing?: ExistingTable;

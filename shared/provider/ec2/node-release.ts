@@ -4,8 +4,8 @@
 // reach an instance only through a commit to this file.
 //
 // 22.23.3 is the newest release of Node 22 (LTS) when pinned. The digests are the release's
-// https://nodejs.org/dist/v22.23.3/SHASUMS256.txt lines. To move to another release, take its
-// SHASUMS256.txt lines for both tarballs, check the file's signature
+// checksum lines (https://nodejs.org/dist/v22.23.3/, the SHASUMS256 file). To move to another
+// release, take its checksum lines for both tarballs, check the file's signature
 // (https://github.com/nodejs/node#verifying-binaries) and change the version and both digests.
 import type { Ec2Arch } from './instance-types.js';
 
