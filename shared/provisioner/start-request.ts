@@ -8,7 +8,10 @@ import type { ProvisionerDeps } from './deps.js';
 
 /** The key of the machine's current attempt, where agents are given keys (ProvisionerDeps.credentials). */
 export function agentKeyFor(deps: Pick<ProvisionerDeps, 'store' | 'credentials'>, machine: Machine): Promise<string | undefined> {
-  return deps.credentials?.forAttempt({ model: deps.store.model, machineId: machine.id, attempt: machine.provisioningAttempt }) ?? Promise.resolve(undefined);
+  return (
+    deps.credentials?.forAttempt({ model: deps.store.model, machineId: machine.id, attempt: machine.provisioningAttempt }) ??
+    Promise.resolve(undefined)
+  );
 }
 
 export function startRequestFor(

@@ -59,7 +59,8 @@ const hostHardware = () => `arch=${arch() === 'x64' ? 'amd64' : arch()} cores=${
 
 /** A local agent has no identity but the key it is handed; a start without one is refused. */
 function localAgentKey(request: StartInstanceRequest): string {
-  if (!request.agent.credential) throw new ProviderError(`cannot start machine ${request.machineId}: a local machine agent needs its key`, false);
+  if (!request.agent.credential)
+    throw new ProviderError(`cannot start machine ${request.machineId}: a local machine agent needs its key`, false);
   return request.agent.credential;
 }
 
