@@ -33,6 +33,7 @@ import { getUnit } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
 import { freshStore } from './table.js';
 import { MACHINE_HEADER } from '../../shared/api/agent-signing.js';
+import { derivedAgentCredentials, newAgentCredentialKey, type AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
 
 export const CONTROLLER = 'agents-test';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,6 +55,8 @@ export interface AgentProcess {
 
 export interface AgentHarness {
   store: Store;
+  /** The machines' keys: a provisioner that starts agents for this harness's API must hand out these. */
+  agentKeys: AgentCredentials;
   charms: CharmStore;
   logs: LogSink;
   api: ApiServer;
@@ -99,13 +102,14 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const logs = fileLogSink(join(dataDir, 'logs'));
   const sqsServer: SqsServer = await startSqsServer();
   const sqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'us-east-1' });
-  // Each agent's key, drawn afresh at each start (startAgent): what the API checks signatures against.
-  const agentKeys = new Map<string, string>();
+  // The machines' keys, as the local controller derives them: startAgent hands them to the agents
+  // it starts, a provisioner given `agentKeys` to the agents it starts, and the API checks both.
+  const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
   const handler = createApiHandler({
     store,
     charms,
     auth: { kind: 'token', token: 'test-token' },
-    agents: { kind: 'machine-keys', keys: { forAttempt: async ({ machineId }) => agentKeys.get(machineId) ?? '' } },
+    agents: { kind: 'machine-keys', keys: agentKeys },
     controller: CONTROLLER,
     logger: SILENT,
     logs,
@@ -143,6 +147,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
 
   return {
     store,
+    agentKeys,
     charms,
     logs,
     api,
@@ -171,8 +176,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       return deploy(store, { charm: meta, charmArchive, ...request });
     },
     async startAgent(machineId, env = {}) {
-      const credential = `secret-${machineId}-${Math.random().toString(36).slice(2)}`;
-      agentKeys.set(machineId, credential);
+      const credential = await agentKeys.forAttempt({ model: store.model, machineId, attempt: 0 });
       await setAgentCredentialHash(store, machineId, hashAgentCredential(credential), 0);
       const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, machineId);
       const dir = machineDir(machineId);

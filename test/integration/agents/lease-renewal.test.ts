@@ -50,7 +50,9 @@ async function twoUnits(name: string) {
   return { leader, follower, agentOf: (p: Placed) => agents.get(p.unit)! };
 }
 
-describe('lease renewal and failover', () => {
+// Leases run their real length here: a busy CI host stretches every wait, and nothing is timed
+// against this bound, which only ends a run that hangs.
+describe('lease renewal and failover', { timeout: 120_000 }, () => {
   it('a live idle leader renews its lease and keeps leading across several lease lengths; no other unit is elected', async () => {
     const { leader, follower } = await twoUnits('renew-a');
     const first = (await getLease(h.store, 'renew-a'))!;

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalProvider } from '../../../shared/provider/local/local-provider.js';
 import { readRecord } from '../../../shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '../../../shared/provider/local/process-identity.js';
-import { derivedAgentCredentials, newAgentCredentialKey } from '../../../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '../../../shared/provisioner/deps.js';
 import { reconcileAll } from '../../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../../shared/provisioner/reconcile-machine.js';
@@ -33,7 +32,7 @@ beforeAll(async () => {
     store: h.store,
     provider,
     queues: sqsMachineQueues(h.sqs, CONTROLLER),
-    credentials: derivedAgentCredentials(newAgentCredentialKey()),
+    credentials: h.agentKeys,
     controllerId: CONTROLLER,
     apiUrl: h.api.url,
     policy: { missingInstanceGraceMs: 0 },
