@@ -1,4 +1,4 @@
-// `npm run bench:agents`: the agents at scale on the local provider (issue 4, "Benchmark").
+// `npm run bench:agents`: the agents at scale on the local provider.
 //
 // 1. Start-up, two series, each N = 1, 10, 100 (BENCH_SERIES), each on a fresh table and agents:
 //    - fresh machines: `deploy -n N`, each unit on a new machine: provisioning included;
@@ -17,7 +17,7 @@
 //    window: the total adds them at their rates (heartbeats at their bound, one per 5 min).
 //    update-status runs in the window (the model's interval set to 1m for it): its hook sets the
 //    status the start hook set, so it should cost no request.
-// 3. Leader failover (issue 10), BENCH_FAILOVERS times (default 20), on FAILOVERS + 1 fresh units:
+// 3. Leader failover, BENCH_FAILOVERS times (default 20), on FAILOVERS + 1 fresh units:
 //    the leader's unit removed → `leader-elected` ran on another unit; p50 and p99.
 //
 // The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a

@@ -3,7 +3,7 @@
 // 1. Stream-to-handler latency: how long after a PutItem the stream poller (embedded/stream-poller.ts)
 //    invokes its handler, beside a raw GetShardIterator/GetRecords loop on the same stream at the same
 //    poll interval (bench/support/raw-stream.ts), interleaved in blocks on one DynamoDB Local.
-//    Target (issue 3 §9): the poller adds ≤ 50 ms to the raw latency, at p50 and at p99.
+//    Target: the poller adds ≤ 50 ms to the raw latency, at p50 and at p99.
 // 2. Provisioning throughput: 200 machines added, then the provisioner handler driven by a poller as
 //    embedded/controller.ts wires it, with the local provider starting the fake agent, until every
 //    machine has an instance id. Every agent is killed at the end.

@@ -1,4 +1,6 @@
-// The machine agent. lifecycles.txt, "Agents": an MA whose machine has JobHostUnits is
+// The machine agent. Juju's "Lifecycles" document, section "Agents"
+// (https://github.com/juju/juju/blob/b3f05534d8f712f5c14c82b9b967bc3c27804814/doc/lifecycles.txt;
+// docs/lifecycle-rules.md lists its rules and tests): an MA whose machine has JobHostUnits is
 // responsible for "detecting undeployed Alive principals assigned to it and deploying them;
 // detecting undeployed non-Alive principals assigned to it and removing them; detecting deployed
 // Dead principals assigned to it, recalling them, and removing them; detecting deployed principals

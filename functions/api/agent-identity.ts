@@ -9,9 +9,9 @@
 //   instance it is. Nothing secret is handed to an instance.
 //   https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/iam-roles-for-amazon-ec2.html
 // - On the local controller, each machine has a key of its own, derived for its current
-//   provisioning attempt (shared/provisioner/agent-credentials.ts) and handed to its agent on a
-//   pipe; the key id is `machine-<id>`, and the signature is checked here as API Gateway would
-//   (verify-signature.ts). retry-provisioning makes a new attempt, and so revokes the old key.
+//   provisioning attempt (agentKeyFor in the provisioner's start-request.ts) and handed to its
+//   agent on a pipe; the key id is `machine-<id>`, and the signature is checked here as API
+//   Gateway would (functions/api/verify-signature.ts). retry-provisioning makes a new attempt, and so revokes the old key.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 import { MACHINE_ID } from '../../shared/api/fields.js';
