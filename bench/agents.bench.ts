@@ -29,11 +29,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../agent/config.js';
 import { createApiHandler } from '../functions/api/handler.js';
-import { createCleanupHandler } from '../functions/cleanup/handler.js';
-import { createNotifierHandler } from '../functions/notifier/handler.js';
-import { createProvisionerHandler } from '../functions/provisioner/handler.js';
+import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { startApiServer } from '../embedded/api-server.js';
-import { LOCAL_PROVISIONING } from '../embedded/controller.js';
+import { LOCAL_PROVISIONING_CONCURRENCY } from '../embedded/controller.js';
+import { pollerSettingsOf } from '../embedded/stream/consumer-settings.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
 import { createStreamPoller } from '../embedded/stream-poller.js';
 import { packCharmDir } from '../shared/charmstore/charm-archive.js';
@@ -196,24 +195,18 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     credentials: agentKeys,
     controllerId: CONTROLLER,
     apiUrl: api.url,
-    policy: { concurrency: LOCAL_PROVISIONING.concurrency },
-  };
-  const consumers = {
-    provisioner: createProvisionerHandler(provisioner),
-    cleanup: createCleanupHandler({ store }),
-    notifier: createNotifierHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT }),
+    policy: { concurrency: LOCAL_PROVISIONING_CONCURRENCY },
   };
   // As the local controller wires them (embedded/controller.ts).
-  const pollers = Object.entries(consumers).map(([name, h]) =>
+  const pollers = STREAM_CONSUMERS.map((consumer) =>
     createStreamPoller({
+      ...pollerSettingsOf(consumer),
       tableName: store.table,
       endpoint: dynamo.endpoint,
       region: 'local',
       credentials: localCredentials(),
-      handler: h as never,
-      functionName: name,
+      handler: consumer.create({ provisioner, changes: { store, sqs, controllerId: CONTROLLER, logger: SILENT } }),
       startingPosition: 'TRIM_HORIZON',
-      batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
       pollIntervalMs: 100,
       onFailure: async () => undefined,
       log: () => undefined,
@@ -539,7 +532,7 @@ function idleTable(idle: Idle): string {
 
 const METHOD = `### Method
 
-- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner, cleanup and notifier handlers on stream pollers (100 ms; the provisioner's batches of ${LOCAL_PROVISIONING.streamBatchSize} records, ${LOCAL_PROVISIONING.concurrency} machines at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
+- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers (100 ms; each with its event source mapping's settings from functions/stream-consumers.ts, ${LOCAL_PROVISIONING_CONCURRENCY} machines started at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
 - The charm's install and config-changed hooks exit 0; its start hook writes the time. Latency per unit = that time − the time of the deploy call. Each series (N = ${SERIES.join(', ')}) runs on a fresh table with no agent left from the one before.
   - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
   - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).

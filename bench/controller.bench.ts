@@ -563,7 +563,7 @@ function methodNotes(): string {
     `- Provisioning: ${MACHINES} machines added with addMachines (20 per transaction), then a poller with createProvisionerHandler as ` +
       'embedded/controller.ts wires it (TRIM_HORIZON, batch size 20, poll interval 100 ms, file checkpoints, default provisioner ' +
       'policy: 8 machines at once), the LocalProvider starting test/support/fake-agent.mjs as the agent (one node process per machine), ' +
-      'in-memory machine queues (test/support/provisioner.ts) instead of fauxqs, and no cleanup/notifier pollers. Times run from ' +
+      'in-memory machine queues (test/support/provisioner.ts) instead of fauxqs, and no changes poller. Times run from ' +
       'poller.start() to each "instance started"; startInstance is timed by a pass-through wrapper around the LocalProvider; every machine is then read back to check its instance id. machines/s = machines ÷ ' +
       'time to the last. At the end the agents get SIGTERM (LocalProvider.shutDownAgents, 2 s grace), then anything left is SIGKILLed ' +
       '(test/support/local-agents.ts killAllAgents) and the temp data dir removed; the run fails if any agent survives.',

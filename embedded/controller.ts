@@ -1,7 +1,7 @@
 // The local controller: the same handlers as on AWS, wired together on one machine.
 //
-//   DynamoDB Local (data on disk) ──stream──> pollers ──> provisioner / cleanup / notifier
-//   HTTP API on 127.0.0.1 ──> the api handler          fauxqs (SQS) <── notifier hints
+//   DynamoDB Local (data on disk) ──stream──> pollers ──> provisioner / changes (hints, cleanups)
+//   HTTP API on 127.0.0.1 ──> the api handler          fauxqs (SQS) <── hints
 //   local provider: machine agents as processes        timers: watchdog, full reconcile, sweep
 //
 // One controller per data directory (embedded/data-dir-lock.ts), and DynamoDB Local is supervised:
@@ -10,9 +10,8 @@ import { appendFile, chmod, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../functions/api/handler.js';
-import { createCleanupHandler, sweep } from '../functions/cleanup/handler.js';
-import { createNotifierHandler } from '../functions/notifier/handler.js';
-import { createProvisionerHandler } from '../functions/provisioner/handler.js';
+import { sweep } from '../functions/cleanup/handler.js';
+import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '../shared/charmstore/charm-store.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
@@ -36,6 +35,7 @@ import { resumeAgents } from './resume-agents.js';
 import { loadOrCreateSecrets, writePrivateJson } from './secrets.js';
 import { sqsEndpointFile, writeSqsEndpoint } from './sqs-endpoint-file.js';
 import { startSqsServer } from './sqs-server.js';
+import { pollerSettingsOf } from './stream/consumer-settings.js';
 import { createStreamPoller, fileCheckpointStore, type StreamPoller } from './stream-poller.js';
 import { superviseDynamoDb, type SupervisorLog } from './supervised-dynamodb.js';
 
@@ -78,14 +78,12 @@ const TABLE = 'drover';
 const LOCAL_REGION = 'local';
 
 /**
- * The provisioner's stream batches are as large as the other consumers' here: a batch of 20
- * records (the AWS setting) holds only a few machines among the units, sequences and status-log
- * entries of the same transactions, and each batch waits for its slowest start. Its concurrency
- * stays at 8: the host's CPU is what agents starting together share, so starting 32 at once made
- * a `deploy -n 100` slower at p50 (16 s against 9 s: every agent finishes late) and no faster at
- * p99, and 4 at once made provisioning the bottleneck (bench/RESULTS.md, "Agents").
+ * How many machines the provisioner starts at once. The host's CPU is what agents starting
+ * together share, so starting 32 at once made a `deploy -n 100` slower at p50 (16 s against 9 s:
+ * every agent finishes late) and no faster at p99, and 4 at once made provisioning the bottleneck
+ * (bench/RESULTS.md, "Agents").
  */
-export const LOCAL_PROVISIONING = { concurrency: 8, streamBatchSize: 100 };
+export const LOCAL_PROVISIONING_CONCURRENCY = 8;
 
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const dataDir = resolve(options.dataDir);
@@ -171,34 +169,35 @@ export async function startController(options: ControllerOptions): Promise<Runni
       credentials: agentKeys,
       controllerId: secrets.controllerId,
       apiUrl: server.url,
-      policy: { concurrency: LOCAL_PROVISIONING.concurrency },
+      policy: { concurrency: LOCAL_PROVISIONING_CONCURRENCY },
       log: { info: (m, d) => logger.info(m, d ?? {}), warn: (m, d) => logger.warn(m, d ?? {}), error: (m, d) => logger.error(m, d ?? {}) },
     };
 
-    // One poller per consumer, as Lambda has one event source mapping per function.
+    // One poller per stream consumer, with its event source mapping's settings (functions/stream-consumers.ts).
     const failures = join(dataDir, 'stream-failures.jsonl');
-    const consumers = {
-      provisioner: createProvisionerHandler(provisioner),
-      cleanup: createCleanupHandler({ store }),
-      notifier: createNotifierHandler({ store, sqs, controllerId: secrets.controllerId }),
-    };
+    const consumers = STREAM_CONSUMERS.map((consumer) => ({
+      consumer,
+      handler: consumer.create({ provisioner, changes: { store, sqs, controllerId: secrets.controllerId } }),
+    }));
     const createPollers = (): StreamPoller[] =>
-      Object.entries(consumers).map(([name, handler]) =>
+      consumers.map(({ consumer, handler }) =>
         createStreamPoller({
+          ...pollerSettingsOf(consumer),
           tableName: TABLE,
           endpoint: dynamo.endpoint,
           region: LOCAL_REGION,
           credentials: localCredentials(),
-          handler: handler as never,
-          functionName: name,
+          handler,
           startingPosition: 'TRIM_HORIZON',
-          checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${name}.json`)),
-          batchSize: name === 'provisioner' ? LOCAL_PROVISIONING.streamBatchSize : 100,
+          checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${consumer.name}.json`)),
           pollIntervalMs: 100,
           // The failure destination: records given up on, kept for the operator.
           onFailure: (f) =>
-            appendFile(failures, JSON.stringify({ consumer: name, shardId: f.shardId, error: String(f.error), records: f.records }) + '\n'),
-          log: (message, details) => logger.warn(message, { poller: name, ...details }),
+            appendFile(
+              failures,
+              JSON.stringify({ consumer: consumer.name, shardId: f.shardId, error: String(f.error), records: f.records }) + '\n',
+            ),
+          log: (message, details) => logger.warn(message, { poller: consumer.name, ...details }),
         }),
       );
     let pollers: StreamPoller[] = [];

@@ -2,7 +2,7 @@
 // 'The stream contract'): it reads the stream and invokes the same handler Lambda would, with the
 // same event, the same batching, the same at-least-once retries, partial batch responses
 // (ReportBatchItemFailures), bisection on error and failure destination. One poller is one
-// mapping: the local controller runs one per stream consumer (provisioner, cleanup, notifier).
+// mapping: the local controller runs one per stream consumer (functions/stream-consumers.ts).
 //
 // Shards are read in parallel, each in order (embedded/stream/shard-reader.ts); a child shard
 // starts only once its parent has been read to its end, as Lambda keeps per-key order across
@@ -47,6 +47,8 @@ export interface StreamPollerOptions {
   streams?: StreamReader;
   /** The stream to read; by default the table's latest stream. */
   streamArn?: string;
+  /** Lambda's event filtering: records this rejects are passed over, never delivered. All by default. */
+  filter?: (record: DynamoDBRecord) => boolean;
   /** Most records per invocation (Lambda: 1–10,000, default 100). */
   batchSize?: number;
   /** How long to gather records before invoking (Lambda: MaximumBatchingWindowInSeconds, default 0). */
@@ -214,6 +216,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       maxBatchingWindowMs: config.maxBatchingWindowMs,
       pollIntervalMs: config.pollIntervalMs,
       toRecord: (record) => toLambdaRecord(record, streamArn),
+      ...(options.filter ? { keep: options.filter } : {}),
       deliver: (records) => deliver(shard, records),
       generation: () => generation,
       onProgress: () => changes.notify(),

@@ -20,8 +20,7 @@ export const ARCHITECTURE = lambda.Architecture.ARM_64;
 /** The namespace of every drover metric (EMF through Powertools Metrics). */
 export const METRICS_NAMESPACE = 'drover';
 
-export type FunctionKey =
-  'api' | 'provisioner' | 'provisionerReconcile' | 'cleanup' | 'cleanupSweep' | 'notifier' | 'watchdog' | 'teardown';
+export type FunctionKey = 'api' | 'provisioner' | 'provisionerReconcile' | 'changes' | 'cleanupSweep' | 'watchdog' | 'teardown';
 
 interface FunctionSpec {
   /** The entry module, relative to the repository root. */
@@ -41,8 +40,9 @@ interface FunctionSpec {
   scheduled?: true;
 }
 
-// Two entries serve two functions each (a stream handler and a scheduled one): separate functions
-// so a long scheduled run never holds up the stream, and each gets its own timeout and metrics.
+// The provisioner's entry serves two functions (a stream handler and a scheduled one), as cleanup
+// work has a stream step (in `changes`) and a scheduled sweep: separate functions so a long
+// scheduled run never holds up the stream, and each gets its own timeout and metrics.
 export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
   api: {
     entry: 'functions/api/handler.ts',
@@ -73,11 +73,11 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     timeout: Duration.minutes(5),
     scheduled: true,
   },
-  cleanup: {
-    entry: 'functions/cleanup/handler.ts',
+  changes: {
+    entry: 'functions/changes/handler.ts',
     handler: 'handler',
-    service: 'cleanup',
-    description: 'drover cleanup: one bounded batch per cleanup document on the stream',
+    service: 'changes',
+    description: 'drover changes: stream -> hints to the machines whose view changed, and the next batch of each cleanup',
     memorySize: 256,
     timeout: Duration.minutes(1),
   },
@@ -89,14 +89,6 @@ export const FUNCTION_SPECS: Record<FunctionKey, FunctionSpec> = {
     memorySize: 256,
     timeout: Duration.minutes(5),
     scheduled: true,
-  },
-  notifier: {
-    entry: 'functions/notifier/handler.ts',
-    handler: 'handler',
-    service: 'notifier',
-    description: 'drover notifier: stream -> a hint on the queue of every machine whose view changed',
-    memorySize: 256,
-    timeout: Duration.minutes(1),
   },
   watchdog: {
     entry: 'functions/watchdog/handler.ts',

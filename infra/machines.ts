@@ -1,7 +1,7 @@
 // Where machines run: a small VPC, the launch template and instance profile of every drover
 // instance, the security group whose ingress follows `expose`, the dead-letter queue of the
 // per-machine hint queues — and the EC2, IAM and SQS permissions of the functions that manage
-// them (the provisioner and the notifier) and of the agents on the instances.
+// them (the provisioner and the changes function, which hints) and of the agents on the instances.
 import { Aws, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -329,8 +329,8 @@ export class Machines extends Construct {
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
   }
 
-  /** The notifier re-creates a machine queue that is missing when it sends a hint. */
-  grantNotifier(role: iam.Role): void {
+  /** The changes function re-creates a machine queue that is missing when it sends a hint. */
+  grantHints(role: iam.Role): void {
     this.grantQueueManagement(role, ['sqs:SendMessage']);
   }
 

@@ -20,7 +20,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, type FunctionKey } from './functions.js';
 import { SCHEDULES } from './schedules.js';
-import type { ConsumerKey } from './stream-consumers.js';
+import type { StreamConsumerName } from '../functions/stream-consumers.js';
 
 /** The watchdog's metrics (functions/watchdog/handler.ts), dimension service=watchdog. */
 export const WATCHDOG_METRICS = ['DyingTooLong', 'ProvisioningErrors'] as const;
@@ -34,7 +34,7 @@ export const ITERATOR_AGE_ALARM = Duration.minutes(5);
 export interface ObservabilityProps {
   controllerId: string;
   functions: Record<FunctionKey, lambda.IFunction>;
-  consumers: readonly ConsumerKey[];
+  consumers: readonly StreamConsumerName[];
   watchdogLogs: logs.ILogGroup;
   failureQueue: sqs.IQueue;
   hintDeadLetterQueue: sqs.IQueue;
@@ -60,7 +60,7 @@ export class Observability extends Construct {
         period: WATCHDOG_PERIOD,
       });
     const depth = (queue: sqs.IQueue) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD });
-    const iteratorAge = (key: ConsumerKey) => props.functions[key].metric('IteratorAge', { statistic: 'Maximum', period: PERIOD });
+    const iteratorAge = (key: StreamConsumerName) => props.functions[key].metric('IteratorAge', { statistic: 'Maximum', period: PERIOD });
 
     // TLS only, but not KMS-encrypted: CloudWatch alarms cannot publish to a topic under the
     // AWS-managed aws/sns key, a customer key costs $1 a month at rest, and alarm notifications

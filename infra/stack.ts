@@ -14,7 +14,8 @@ import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
 import { StateTable, type ExistingTable } from './state-table.js';
 import { TearDown } from './teardown.js';
-import { StreamConsumers, type ConsumerKey } from './stream-consumers.js';
+import { StreamConsumers } from './stream-consumers.js';
+import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 
 export interface DroverStackProps extends StackProps {
   /** Names queues (`drover-<id>-...`) and tags instances; 1–40 letters, digits, hyphens. */
@@ -70,7 +71,7 @@ export class DroverStack extends Stack {
 
     const environment: Partial<Record<FunctionKey, Record<string, string>>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
-      notifier: { CONTROLLER_ID: controllerId },
+      changes: { CONTROLLER_ID: controllerId },
       watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds },
     };
     const provisionerEnvironment = {
@@ -103,9 +104,8 @@ export class DroverStack extends Stack {
     this.state.grant(roles.api, 'read-write');
     this.state.grant(roles.provisioner, 'read-write');
     this.state.grant(roles.provisionerReconcile, 'read-write');
-    this.state.grant(roles.cleanup, 'read-write-batch');
+    this.state.grant(roles.changes, 'read-write-batch');
     this.state.grant(roles.cleanupSweep, 'read-write-batch');
-    this.state.grant(roles.notifier, 'read');
     this.state.grant(roles.watchdog, 'read');
     this.charms.grantReadWrite(roles.api);
     // debug-log: the agents' records the api function wrote to its own log group, read back there.
@@ -114,13 +114,13 @@ export class DroverStack extends Stack {
       this.machines.grantProvisioner(roles[key]);
       this.agentBundle?.grantRead(roles[key]);
     }
-    this.machines.grantNotifier(roles.notifier);
+    this.machines.grantHints(roles.changes);
     this.machines.grantTearDown(roles.teardown);
 
-    const consumerKeys: ConsumerKey[] = ['provisioner', 'cleanup', 'notifier'];
+    const consumerKeys = STREAM_CONSUMERS.map((c) => c.name);
     this.consumers = new StreamConsumers(this, 'StreamConsumers', {
       table: this.state.table,
-      functions: { provisioner: fn.provisioner, cleanup: fn.cleanup, notifier: fn.notifier },
+      functions: { provisioner: fn.provisioner, changes: fn.changes },
     });
     for (const key of consumerKeys) StreamConsumers.acknowledgeStreamGrant(roles[key]);
 
@@ -135,8 +135,8 @@ export class DroverStack extends Stack {
       handler: fn.teardown,
       after: this.machines,
       // The stream consumers (their mappings are made in their scope) and the scheduled
-      // reconcile: the provisioner starts instances, the notifier re-creates missing queues.
-      before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.cleanup, fn.notifier],
+      // reconcile: the provisioner starts instances, the changes function re-creates missing queues.
+      before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.changes],
     });
 
     if (props.alarmEmail) {

@@ -50,7 +50,7 @@ export class StateTable extends Construct {
       sortKey: { name: ATTR.sk, type: dynamodb.AttributeType.STRING },
       // On demand: nothing is paid for capacity while no one is working (cost at rest ~ storage).
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      // The provisioner, cleanup and notifier need what an item was and what it became.
+      // The stream consumers (functions/stream-consumers.ts) need what an item was and what it became.
       stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // The AWS-managed key (aws/dynamodb): visible in the template and in CloudTrail, no key to

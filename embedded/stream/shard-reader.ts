@@ -26,6 +26,8 @@ export interface ShardReaderOptions {
   maxBatchingWindowMs: number;
   pollIntervalMs: number;
   toRecord(record: _Record): DynamoDBRecord;
+  /** Lambda's event filtering: a record this rejects is passed over, never delivered. */
+  keep?(record: DynamoDBRecord): boolean;
   deliver(records: DynamoDBRecord[]): Promise<void>;
   /** The poller's drain generation; see caughtUpGeneration. */
   generation(): number;
@@ -108,12 +110,16 @@ export function readShard(options: ShardReaderOptions): ShardReader {
       let atTip = false;
       if (!ended && buffer.length < options.batchSize) {
         const generation = options.generation();
-        const limit = Math.min(MAX_RECORDS_PER_CALL, options.batchSize - buffer.length);
+        // Filtered, a call may keep few of the records it reads: read as many as a call returns.
+        const limit = options.keep ? MAX_RECORDS_PER_CALL : Math.min(MAX_RECORDS_PER_CALL, options.batchSize - buffer.length);
         try {
           const page = await reader.getRecords({ ShardIterator: iterator, Limit: limit }, signal);
           failedCalls = 0;
           const records = page.Records ?? [];
-          for (const record of records) buffer.push(options.toRecord(record));
+          for (const record of records) {
+            const lambdaRecord = options.toRecord(record);
+            if (!options.keep || options.keep(lambdaRecord)) buffer.push(lambdaRecord);
+          }
           const lastRead = records[records.length - 1]?.dynamodb?.SequenceNumber;
           if (lastRead) cursor = lastRead;
           iterator = page.NextShardIterator;

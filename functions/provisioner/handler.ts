@@ -1,33 +1,48 @@
 // The provisioner's Lambda functions, thin over shared/provisioner:
 // - `handler`: the table's stream; reconciles every machine a batch touches, and reports the
-//   records of machines that failed (ReportBatchItemFailures) so only they are retried;
+//   records of machines that failed (functions/stream-batch.ts) so only they are retried;
 // - `reconcile`: the schedule; the full reconcile that finds strays and covers lost records,
 //   one run at a time (infra/functions.ts), stopping before the function's timeout.
 // Both build their dependencies from the environment on first use (env.ts), so importing this
 // module needs no AWS configuration.
-import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
-import { forEachBounded } from '../../shared/provisioner/bounded.js';
+import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
+import { limiter } from '../../shared/provisioner/bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll, type ReconcileAllResult } from '../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
+import { streamBatchHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { provisionerDepsFromEnv } from './env.js';
-import { machineRecords } from './machine-records.js';
+import { machineIdOf, machinesOf } from './machine-records.js';
 
-export function createProvisionerHandler(deps: ProvisionerDeps) {
-  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const byMachine = [...machineRecords(event.Records ?? [], deps.store.model)];
-    const failed: string[] = [];
-    // Machines in parallel: one machine's StartInstance retries must not hold up the rest.
-    await forEachBounded(byMachine, policyOf(deps).concurrency, async ([machineId, sequenceNumbers]) => {
-      try {
-        await reconcileMachine(deps, machineId);
-      } catch (e) {
+export function createProvisionerHandler(deps: ProvisionerDeps): StreamBatchHandler {
+  return streamBatchHandler(
+    (records) => {
+      // Each machine the batch names is reconciled once, at most `concurrency` at a time: one
+      // machine's StartInstance retries must not hold up the rest. Its records share the outcome.
+      const outcomes = reconcileEach(deps, machinesOf(records, deps.store.model));
+      return async (record) => {
+        const machineId = machineIdOf(record, deps.store.model);
+        if (machineId !== undefined) await outcomes.get(machineId);
+      };
+    },
+    { inParallel: true },
+  );
+}
+
+/** Starts every machine's reconcile; a failed one is logged, and its promise rejects for its records. */
+function reconcileEach(deps: ProvisionerDeps, machineIds: string[]): Map<string, Promise<void>> {
+  const bounded = limiter(policyOf(deps).concurrency);
+  return new Map(
+    machineIds.map((machineId) => {
+      const outcome = bounded(async () => void (await reconcileMachine(deps, machineId))).catch((e: unknown) => {
         logOf(deps).error('cannot reconcile machine', { machineId, error: e instanceof Error ? e.message : String(e) });
-        failed.push(...sequenceNumbers);
-      }
-    });
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  };
+        throw e;
+      });
+      // Awaited by the machine's records; this only keeps the rejection from counting as unhandled meanwhile.
+      outcome.catch(() => undefined);
+      return [machineId, outcome];
+    }),
+  );
 }
 
 /**

@@ -7,19 +7,14 @@ import { refs } from '../../shared/domain/plan.js';
 import { keyOf } from '../../shared/state/keys.js';
 import { imagesOf } from '../../shared/state/stream-record.js';
 
-/** Machine id → the sequence numbers of its records in the batch, in batch order. */
-export function machineRecords(records: DynamoDBRecord[], model: string): Map<string, string[]> {
-  const byMachine = new Map<string, string[]>();
-  for (const record of records) {
-    const machineId = machineIdOf(record, model);
-    const sequenceNumber = record.dynamodb?.SequenceNumber;
-    if (machineId === undefined || sequenceNumber === undefined) continue;
-    byMachine.set(machineId, [...(byMachine.get(machineId) ?? []), sequenceNumber]);
-  }
-  return byMachine;
+/** The machines the batch's records are about, each once, in batch order. */
+export function machinesOf(records: DynamoDBRecord[], model: string): string[] {
+  const ids = records.map((record) => machineIdOf(record, model)).filter((id) => id !== undefined);
+  return [...new Set(ids)];
 }
 
-function machineIdOf(record: DynamoDBRecord, model: string): string | undefined {
+/** The machine a record is about, if it is one of this model's machine items. */
+export function machineIdOf(record: DynamoDBRecord, model: string): string | undefined {
   let images;
   try {
     images = imagesOf(record);

@@ -1,4 +1,4 @@
-// What the notifier tells a machine agent: "look again at this". A hint names an entity and
+// What the changes function's hint step (the notifier) tells a machine agent: "look again at this". A hint names an entity and
 // nothing else — no values, no secrets — because agents re-read state, which is the truth
 // (docs/architecture.md, 'State is the truth; messages are hints'). Lost, duplicated or reordered hints are
 // harmless; a periodic `resync` hint covers the lost ones.

@@ -1,5 +1,5 @@
-// One stream record → hints to the machines it concerns. The notifier Lambda and the local
-// controller's stream poller both go through here (functions/notifier/handler.ts).
+// One stream record → hints to the machines it concerns: the hint step of the `changes` stream
+// function (functions/changes/hints.ts), on AWS and in the local controller alike.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Store } from '../state/store.js';
 import type { StreamImages } from '../state/stream-record.js';

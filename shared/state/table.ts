@@ -1,5 +1,5 @@
 // The table's definition, shared by the local controller, the tests and (by its names) the CDK
-// stack. Streams carry new and old images: the provisioner, cleanup and notifier need both.
+// stack. Streams carry new and old images: the stream consumers (functions/stream-consumers.ts) need both.
 import {
   CreateTableCommand,
   DescribeTableCommand,

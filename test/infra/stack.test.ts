@@ -13,6 +13,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnElement, Token, Validations } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
@@ -20,6 +21,8 @@ import { AGENT_ROLE_NAME_VARIABLE } from '../../functions/api/agent-identity.js'
 import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
 import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
+import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
+import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
@@ -298,13 +301,14 @@ describe('stream consumers', () => {
   const failureQueue = () => logicalIdOf(`drover-${CONTROLLER}/StreamConsumers/StreamFailures/Resource`);
   const filterPatterns = (key: FunctionKey) => (mappingOf(key).FilterCriteria?.Filters ?? []).map((f: Json) => JSON.parse(f.Pattern));
 
-  it('gives only the provisioner, cleanup and notifier the stream', () => {
-    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+  it('gives the stream at most two readers, as DynamoDB advises: one mapping per consumer in the list', () => {
+    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(STREAM_CONSUMERS.length);
+    expect(STREAM_CONSUMERS.length).toBeLessThanOrEqual(2);
   });
 
-  for (const key of ['provisioner', 'cleanup', 'notifier'] as const) {
-    it(`${key}: bisects, reports partial batch failures, retries a bounded number of times for a bounded age, then notes the batch in the failure queue`, () => {
-      const m = mappingOf(key);
+  for (const consumer of STREAM_CONSUMERS) {
+    it(`${consumer.name}: bisects, reports partial batch failures, retries a bounded number of times for a bounded age, then notes the batch in the failure queue`, () => {
+      const m = mappingOf(consumer.name);
       expect(m.EventSourceArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StateTable/), 'StreamArn'] });
       expect(m.BisectBatchOnFunctionError).toBe(true);
       expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -316,6 +320,25 @@ describe('stream consumers', () => {
       expect(m.StartingPosition).toBe('TRIM_HORIZON');
       expect(m.BatchSize).toBeGreaterThan(0);
     });
+
+    it(`${consumer.name}: the local controller's poller gets the settings and the filter the mapping has`, () => {
+      const m = mappingOf(consumer.name);
+      const local = pollerSettingsOf(consumer);
+      expect({
+        batchSize: m.BatchSize,
+        maxRetryAttempts: m.MaximumRetryAttempts,
+        maximumRecordAgeMs: m.MaximumRecordAgeInSeconds * 1000,
+        bisectBatchOnFunctionError: m.BisectBatchOnFunctionError,
+      }).toEqual({
+        batchSize: local.batchSize,
+        maxRetryAttempts: local.maxRetryAttempts,
+        maximumRecordAgeMs: local.maximumRecordAgeMs,
+        bisectBatchOnFunctionError: local.bisectBatchOnFunctionError,
+      });
+      const patterns = filterPatterns(consumer.name);
+      for (const record of SAMPLE_RECORDS)
+        expect(local.filter(record), JSON.stringify(record.dynamodb)).toBe(patterns.some((p: Json) => lambdaPatternMatches(p, record)));
+    });
   }
 
   it('shows the provisioner machine items only: new or changed ones, and removed ones by their old image', () => {
@@ -325,17 +348,37 @@ describe('stream consumers', () => {
     ]);
   });
 
-  it('shows cleanup only cleanup documents that still exist', () => {
-    expect(filterPatterns('cleanup')).toEqual([{ dynamodb: { NewImage: { [ATTR.kind]: { S: ['cleanup'] } } } }]);
-  });
-
-  it('shows the notifier every record but agent presence: which machines care depends on the entity', () => {
-    expect(filterPatterns('notifier')).toEqual([
+  it('shows the changes function every record but agent presence: which machines care depends on the entity', () => {
+    expect(filterPatterns('changes')).toEqual([
       { dynamodb: { NewImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
       { dynamodb: { OldImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
     ]);
   });
 });
+
+/** Stream records of every kind the consumers' filters name, with one image or both, and one that is not drover's. */
+const SAMPLE_RECORDS: DynamoDBRecord[] = ['machine', 'presence', 'cleanup', 'unit'].flatMap((kind) => {
+  const image = { [ATTR.kind]: { S: kind } };
+  return [
+    { eventName: 'INSERT' as const, dynamodb: { NewImage: image } },
+    { eventName: 'MODIFY' as const, dynamodb: { OldImage: image, NewImage: image } },
+    { eventName: 'REMOVE' as const, dynamodb: { OldImage: image } },
+  ];
+});
+SAMPLE_RECORDS.push({ eventName: 'INSERT', dynamodb: { NewImage: { other: { S: 'x' } } } });
+
+/**
+ * Lambda's filter pattern, for the one shape these mappings use: `{ dynamodb: { <image>: { <attr>:
+ * { S: [value | { 'anything-but': [values] }] } } } }`
+ * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html).
+ */
+function lambdaPatternMatches(pattern: Json, record: DynamoDBRecord): boolean {
+  const [image, attributes] = Object.entries(pattern.dynamodb as Record<string, Json>)[0]!;
+  const [attribute, { S: rules }] = Object.entries(attributes as Record<string, Json>)[0]!;
+  const value = (record.dynamodb as Json)?.[image]?.[attribute]?.S;
+  if (value === undefined) return false;
+  return (rules as Json[]).some((rule) => (typeof rule === 'string' ? rule === value : !rule['anything-but'].includes(value)));
+}
 
 describe('IAM', () => {
   const DATA_SERVICES = ['dynamodb', 's3', 'sqs'];
@@ -365,11 +408,10 @@ describe('IAM', () => {
     const read = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
     const write = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
     expect(dynamo('watchdog')).toEqual(read);
-    expect(dynamo('notifier')).toEqual(read);
     expect(dynamo('api')).toEqual([...read, ...write].sort());
     expect(dynamo('provisioner')).toEqual([...read, ...write].sort());
     expect(dynamo('provisionerReconcile')).toEqual([...read, ...write].sort());
-    expect(dynamo('cleanup')).toEqual([...read, ...write, 'dynamodb:BatchWriteItem'].sort());
+    expect(dynamo('changes')).toEqual([...read, ...write, 'dynamodb:BatchWriteItem'].sort());
     expect(dynamo('cleanupSweep')).toEqual([...read, ...write, 'dynamodb:BatchWriteItem'].sort());
     for (const key of Object.keys(FUNCTION_SPECS) as FunctionKey[])
       expect([...allowedActions(roleLogicalId(key))]).not.toContain('dynamodb:Scan');
@@ -443,7 +485,7 @@ describe('IAM', () => {
     expect(pass.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`), 'Arn'] });
   });
 
-  it("lets the provisioner and notifier manage machine queues by the controller's prefix; only the provisioner deletes them", () => {
+  it("lets the provisioner and the changes function manage machine queues by the controller's prefix; only the provisioner deletes them", () => {
     const prefix = machineQueuePrefix(CONTROLLER);
     expect(prefix).toBe(`drover-${CONTROLLER}-m-`);
     const queueActions = (key: FunctionKey) =>
@@ -453,8 +495,8 @@ describe('IAM', () => {
         .sort();
     const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
     expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue', 'sqs:TagQueue'].sort());
-    expect(queueActions('notifier')).toEqual([...ensure, 'sqs:SendMessage'].sort());
-    for (const key of ['api', 'cleanup', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
+    expect(queueActions('changes')).toEqual([...ensure, 'sqs:SendMessage'].sort());
+    for (const key of ['api', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
   it("lets agents only receive from their own instance's machine queue, and call the agent routes and no other", () => {
@@ -699,7 +741,7 @@ describe('functions', () => {
       expect(invokeConfig?.[1].Properties.MaximumRetryAttempts, key).toBe(0);
     }
     // What the stream and the API drive is never capped this way.
-    for (const key of ['api', 'provisioner', 'cleanup', 'notifier'] as const)
+    for (const key of ['api', 'provisioner', 'changes'] as const)
       expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBeUndefined();
   });
 
@@ -787,7 +829,7 @@ describe('schedules, observability and outputs', () => {
   });
 
   it("alarm on each stream consumer's iterator age and on the failure destination", () => {
-    for (const key of ['provisioner', 'cleanup', 'notifier'] as const)
+    for (const { name: key } of STREAM_CONSUMERS)
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'IteratorAge',
         Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnLogicalId(key) } }],

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCleanupHandler } from '../../functions/cleanup/handler.js';
+import { cleanupStep } from '../../functions/changes/cleanups.js';
+import { streamBatchHandler } from '../../functions/stream-batch.js';
 import { setUnitStatus } from '../../shared/state/agent-status.js';
 import { listCleanups } from '../../shared/state/cleanup/run-cleanups.js';
 import { deploy } from '../../shared/state/deploy.js';
@@ -20,7 +21,7 @@ beforeEach(async () => {
 
 const silent = { info: () => undefined, error: () => undefined } as never;
 
-describe('cleanup function', () => {
+describe("the changes function's cleanup step", () => {
   it('runs a batch for each cleanup document in the stream, the same when delivered twice', async () => {
     const { units } = await deploy(store, { charm: charms.mysql, numUnits: 3 });
     for (const u of units) await setUnitStatus(store, u, { agent: { current: 'idle' } });
@@ -28,7 +29,7 @@ describe('cleanup function', () => {
     const [cleanup] = await listCleanups(store);
     const item = await readItem(store, refs.cleanup(cleanup!.id));
     const record = streamRecord({ newItem: item!, sequenceNumber: '100' });
-    const handler = createCleanupHandler({ store, logger: silent });
+    const handler = streamBatchHandler(cleanupStep(store, silent), { inParallel: false });
     expect(await handler(streamEvent([record, record]))).toEqual({ batchItemFailures: [] });
     expect(await handler(streamEvent([record]))).toEqual({ batchItemFailures: [] });
     for (const u of units) expect((await getUnit(store, u))?.life).toBe('dying');

@@ -93,7 +93,7 @@ describe('the crash-point matrix', () => {
       expect(clean.problems).toEqual([]);
       const kinds = new Set(recording.steps.map(kindOf));
       // The recording reaches every process the flow has.
-      expect([...kinds].sort()).toEqual(expect.arrayContaining(['agent', 'api', 'cleanup', 'notifier', 'provisioner']));
+      expect([...kinds].sort()).toEqual(expect.arrayContaining(['agent', 'api', 'changes', 'provisioner']));
 
       const kills = killPoints(recording.steps);
       const fails = failPoints(recording.steps);

@@ -60,12 +60,12 @@ describe('the fault seam', () => {
 
   it('fails a call once with a transient error: the process lives on', async () => {
     const seam = new FaultSeam();
-    const client = seam.attachSqs(createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' }), 'notifier');
-    seam.arm({ process: 'notifier', call: 'ListQueues', count: 1, phase: 'before', action: 'fail' });
+    const client = seam.attachSqs(createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' }), 'changes');
+    seam.arm({ process: 'changes', call: 'ListQueues', count: 1, phase: 'before', action: 'fail' });
     await expect(client.send(new ListQueuesCommand({}))).rejects.toBeInstanceOf(InjectedFault);
-    expect(seam.isDead('notifier')).toBe(false);
+    expect(seam.isDead('changes')).toBe(false);
     await expect(client.send(new ListQueuesCommand({}))).resolves.toBeDefined();
-    expect(seam.steps.map(stepName)).toEqual(['notifier:ListQueues#1', 'notifier:ListQueues#2']);
+    expect(seam.steps.map(stepName)).toEqual(['changes:ListQueues#1', 'changes:ListQueues#2']);
     client.destroy();
   });
 

@@ -1,5 +1,5 @@
 // Duplicated and reordered deliveries (docs/reliability.md, "Duplicated deliveries"): each stream
-// consumer (provisioner, cleanup, notifier) gets every record twice, or a batch replayed from its
+// consumer (provisioner, changes) gets every record twice, or a batch replayed from its
 // first failed record (ReportBatchItemFailures); agents get every hint twice, or late and in
 // reverse order, or a hint a dead agent's long poll took and never deleted. Each run is the flow
 // of test/support/fault-flow.ts against DynamoDB Local and fauxqs, and must leave the table, after
@@ -7,6 +7,7 @@
 // with no extra instance and no extra hook run.
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StreamConsumerName } from '../../functions/stream-consumers.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { addRelation } from '../../shared/state/add-relation.js';
 import { deploy } from '../../shared/state/deploy.js';
@@ -51,12 +52,15 @@ function expectSameAsSingle(world: World): void {
   expect([...world.hookRuns].sort()).toEqual([...single.hookRuns].sort());
 }
 
-/** The first write of each consumer fails, so its batch reports that record and is replayed from it. */
-const FIRST_FAILURE: Record<(typeof CONSUMERS)[number], Omit<FaultPoint, 'action' | 'phase'>> = {
-  provisioner: { process: 'provisioner', call: 'TransactWriteItems', count: 1 },
-  cleanup: { process: 'cleanup', call: 'TransactWriteItems', count: 1 },
-  notifier: { process: 'notifier', call: 'SendMessageBatch', count: 1 },
-};
+/**
+ * The first write of each consumer's steps fails, so its batch reports that record and is
+ * replayed from it: the provisioner's, and the changes function's cleanup and hint steps.
+ */
+const FIRST_FAILURES: [StreamConsumerName, Omit<FaultPoint, 'action' | 'phase'>][] = [
+  ['provisioner', { process: 'provisioner', call: 'TransactWriteItems', count: 1 }],
+  ['changes', { process: 'changes', call: 'TransactWriteItems', count: 1 }],
+  ['changes', { process: 'changes', call: 'SendMessageBatch', count: 1 }],
+];
 
 describe.each(CONSUMERS)('the %s consumer', (consumer) => {
   it('given every stream record twice, and every batch again, changes nothing more than given each once', async () => {
@@ -65,10 +69,12 @@ describe.each(CONSUMERS)('the %s consumer', (consumer) => {
     // It did get them: twice the deliveries of the single run, at least.
     expect(world.tap.deliveries).toBeGreaterThan(single.tap.deliveries);
   }, 120_000);
+});
 
+describe.each(FIRST_FAILURES)('the %s consumer, its first %j failing', (_consumer, point) => {
   it('replays a batch from its first failed record (batchItemFailures) with no effect from the records it had done', async () => {
     const seam = new FaultSeam();
-    seam.arm({ ...FIRST_FAILURE[consumer], phase: 'before', action: 'fail' });
+    seam.arm({ ...point, phase: 'before', action: 'fail' });
     const world = await flowWith({ seam });
     expect(seam.fired).toHaveLength(1);
     expectSameAsSingle(world);
@@ -102,7 +108,7 @@ describe('hints to agents', () => {
       const agent = world.agentOf('0')!;
       await world.command('relate wordpress mysql', (s) => addRelation(s, ['wordpress', 'mysql']));
       await world.command('relate wordpress logging', (s) => addRelation(s, ['wordpress', 'logging']));
-      await world.tap.drain('notifier');
+      await world.tap.drain('changes');
       // The agent that was polling dies holding the hints: received, never deleted.
       const seen = agent.hints.length;
       const taken = await reader.send(

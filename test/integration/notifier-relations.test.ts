@@ -3,7 +3,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetQueueUrlCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createNotifierHandler, type NotifierHandler } from '../../functions/notifier/handler.js';
+import { hintStep } from '../../functions/changes/hints.js';
+import { streamBatchHandler, type StreamBatchHandler } from '../../functions/stream-batch.js';
 import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
@@ -22,7 +23,8 @@ const sqsServer = useSqsServer();
 let store: Store;
 let sqs: SQSClient;
 let controllerId: string;
-let notifier: NotifierHandler;
+/** The changes function's hint step alone, as that function runs it (functions/changes/handler.ts). */
+let notifier: StreamBatchHandler;
 let controllers = 0;
 
 beforeEach(async () => {
@@ -30,7 +32,7 @@ beforeEach(async () => {
   await ensureModel(store);
   sqs = sqsServer.client();
   controllerId = `relations-${++controllers}`;
-  notifier = createNotifierHandler({ store, sqs, controllerId, logger: new Logger({ logLevel: 'SILENT' }) });
+  notifier = streamBatchHandler(hintStep({ store, sqs, controllerId }, new Logger({ logLevel: 'SILENT' })), { inParallel: false });
   // wordpress/0,1 on machines 0,1; mysql/0,1 on machines 2,3; varnish/0 on machine 4.
   await deploy(store, { charm: charms.wordpress, numUnits: 2 });
   await deploy(store, { charm: charms.mysql, numUnits: 2 });

@@ -1,7 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetQueueUrlCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createNotifierHandler, type NotifierHandler } from '../../functions/notifier/handler.js';
+import { hintStep } from '../../functions/changes/hints.js';
+import { streamBatchHandler, type StreamBatchHandler } from '../../functions/stream-batch.js';
 import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
@@ -20,7 +21,8 @@ let store: Store;
 let sqs: SQSClient;
 let controllerId: string;
 let logger: Logger;
-let notifier: NotifierHandler;
+/** The changes function's hint step alone, as that function runs it (functions/changes/handler.ts). */
+let notifier: StreamBatchHandler;
 let controllers = 0;
 
 beforeEach(async () => {
@@ -30,7 +32,7 @@ beforeEach(async () => {
   // Queues are named after the controller: a controller per test keeps tests' queues apart.
   controllerId = `notifier-${++controllers}`;
   logger = new Logger({ serviceName: 'notifier-test', logLevel: 'SILENT' });
-  notifier = createNotifierHandler({ store, sqs, controllerId, logger });
+  notifier = streamBatchHandler(hintStep({ store, sqs, controllerId }, logger), { inParallel: false });
 });
 
 /** Every hint waiting on a machine's queue; [] if it has no queue. */

@@ -162,6 +162,18 @@ describe('stream poller: the Lambda event shape', () => {
     await consumer.drain();
     expect(invocations.map(pks)).toEqual([['r0', 'r1'], ['r2', 'r3'], ['r4']]);
   });
+
+  it('with a filter, delivers only the records it keeps, batchSize of them at a time, and passes over the rest', async () => {
+    await putAll(['a0', 'b0', 'b1', 'a1', 'b2', 'a2', 'b3']);
+    const consumer = poller({ batchSize: 2, filter: (record) => pkOf(record)!.startsWith('a') });
+    await consumer.start();
+    await consumer.drain();
+    expect(invocations.map(pks)).toEqual([['a0', 'a1'], ['a2']]);
+    // Nothing is left behind the filtered records: a later one comes at once.
+    await put('a3');
+    await consumer.drain();
+    expect(invocations.map(pks)).toEqual([['a0', 'a1'], ['a2'], ['a3']]);
+  });
 });
 
 describe('stream poller: retries (at least once)', () => {

@@ -1,5 +1,5 @@
 // Harness for machine-agent integration tests: the real API handler on a local HTTP server over
-// DynamoDB Local, fauxqs for the machine queues, the notifier and cleanup handlers fed by stream
+// DynamoDB Local, fauxqs for the machine queues, the changes function fed by stream
 // pollers (as the local controller runs them), and real machine agent processes
 // (the agent bundled as the local controller bundles it: shared/provider/local/agent-build.ts). Every process a test starts is killed, with its
 // process group (hooks included), when the harness stops.
@@ -11,10 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { createCleanupHandler, sweep } from '../../functions/cleanup/handler.js';
-import { createNotifierHandler } from '../../functions/notifier/handler.js';
+import { createChangesHandler } from '../../functions/changes/handler.js';
+import { sweep } from '../../functions/cleanup/handler.js';
+import { streamConsumer } from '../../functions/stream-consumers.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
+import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { createStreamPoller, type StreamPoller } from '../../embedded/stream-poller.js';
 import { killLeftoverHookGroups } from '../../agent/uniter/hook-groups.js';
 import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
@@ -123,22 +125,20 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     return handler(event);
   });
   const endpoint = inject('dynamoEndpoint');
-  const poller = (name: string, handler: Parameters<typeof createStreamPoller>[0]['handler']) =>
+  // The changes function as the local controller runs it (no provisioner: tests start the agents).
+  const pollers: StreamPoller[] = [
     createStreamPoller({
+      ...pollerSettingsOf(streamConsumer('changes')),
       tableName: store.table,
       endpoint,
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
-      handler,
+      handler: createChangesHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT }),
       onFailure: async () => undefined,
       pollIntervalMs: 50,
       retryDelayMs: 20,
-      functionName: name,
       log: () => undefined,
-    });
-  const pollers: StreamPoller[] = [
-    poller('notifier', createNotifierHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT })),
-    poller('cleanup', createCleanupHandler({ store })),
+    }),
   ];
   await Promise.all(pollers.map((p) => p.start()));
   const sweeper = options.sweepMs !== undefined ? sweepEvery(store, options.sweepMs) : undefined;

@@ -24,6 +24,8 @@ export interface Consumer {
   /** A new instance of the function (new store, new clients: nothing survives a restart). */
   start: () => StreamHandler;
   batchSize: number;
+  /** The mapping's event filter: records it rejects are passed over, never delivered. */
+  filter?: (record: DynamoDBRecord) => boolean;
   /**
    * Every record twice: each batch is first delivered with each record repeated, then again as
    * it is (a replay), before the checkpoint moves.
@@ -112,7 +114,12 @@ export class StreamTap {
   async deliverNext(name: string): Promise<DeliveryOutcome> {
     await this.refresh();
     const m = this.mapping(name);
-    const batch = this.records.slice(m.checkpoint, m.checkpoint + m.consumer.batchSize);
+    const { filter, batchSize } = m.consumer;
+    // Records the filter rejects before the batch's first are settled at once, as Lambda drops them.
+    while (m.checkpoint < this.records.length && filter && !filter(this.records[m.checkpoint]!)) m.checkpoint++;
+    const batch: DynamoDBRecord[] = [];
+    for (let i = m.checkpoint; i < this.records.length && batch.length < batchSize; i++)
+      if (!filter || filter(this.records[i]!)) batch.push(this.records[i]!);
     if (batch.length === 0) return 'idle';
     if (m.consumer.duplicates) {
       const outcome = await this.deliver(

@@ -1,15 +1,16 @@
 // The whole controller on one table, every process on its own clients through one fault seam
-// (fault-seam.ts), driven step by step: the API (user commands), the three stream consumers
-// (provisioner, cleanup, notifier) fed from the table's real stream (fault-stream.ts), their
+// (fault-seam.ts), driven step by step: the API (user commands), the stream consumers
+// (provisioner, changes: functions/stream-consumers.ts) fed from the table's real stream (fault-stream.ts), their
 // schedules, and a model agent per live instance (fault-agents.ts). A process the seam kills is
 // restarted as its host would: a Lambda gets a new instance and the batch again from the
 // checkpoint; an agent restarts with its disk; a user whose command died runs it again.
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { createCleanupHandler, sweep } from '../../functions/cleanup/handler.js';
-import { createNotifierHandler } from '../../functions/notifier/handler.js';
+import { createChangesHandler } from '../../functions/changes/handler.js';
+import { sweep } from '../../functions/cleanup/handler.js';
 import { createProvisionerHandler, createReconcileHandler } from '../../functions/provisioner/handler.js';
+import { recordMatches, STREAM_CONSUMERS, type StreamConsumerName } from '../../functions/stream-consumers.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
@@ -23,11 +24,11 @@ import { ModelAgent, type AgentDisk, type HookRuns } from './fault-agents.js';
 import type { HintChaos } from './fault-hints.js';
 import { MemoryProvider } from './fault-provider.js';
 import { Crash, isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js';
-import { StreamTap } from './fault-stream.js';
+import { StreamTap, type StreamHandler } from './fault-stream.js';
 import { checkInvariants, LifeHistory } from './invariants.js';
 import { readModelState, type ModelState } from './model-state.js';
 
-export const CONSUMERS = ['provisioner', 'cleanup', 'notifier'] as const;
+export const CONSUMERS = STREAM_CONSUMERS.map((c) => c.name);
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
 
@@ -41,8 +42,8 @@ export interface WorldOptions {
   sqsEndpoint: string;
   seam: FaultSeam;
   /** This consumer gets every record twice (fault-stream.ts). */
-  duplicateDeliveries?: (typeof CONSUMERS)[number];
-  /** Hints misdelivered between the notifier and SQS. */
+  duplicateDeliveries?: StreamConsumerName;
+  /** Hints misdelivered between the changes function and SQS. */
   hints?: HintChaos;
 }
 
@@ -76,33 +77,28 @@ export class World {
     readonly observer: Store,
   ) {
     this.tap = new StreamTap({ endpoint: options.dynamoEndpoint, table: observer.table, dynamo: observer.client, seam: options.seam });
-    const duplicates = (name: string) => options.duplicateDeliveries === name;
-    this.tap.add({
-      name: 'provisioner',
-      batchSize: 10,
-      duplicates: duplicates('provisioner'),
-      start: () => createProvisionerHandler(this.provisionerDeps()),
-    });
-    this.tap.add({
-      name: 'cleanup',
-      batchSize: 10,
-      duplicates: duplicates('cleanup'),
-      start: () => createCleanupHandler({ store: this.storeFor('cleanup'), logger: silentLogger }),
-    });
     const hints = options.hints;
     if (hints) this.hintsReleased = () => hints.release();
-    this.tap.add({
-      name: 'notifier',
-      batchSize: 10,
-      duplicates: duplicates('notifier'),
-      start: () =>
-        createNotifierHandler({
-          store: this.storeFor('notifier'),
-          sqs: hints ? hints.attach(this.sqsFor('notifier')) : this.sqsFor('notifier'),
+    // Each consumer with its mapping's filter, in batches of 10: small enough that a flow step
+    // takes several deliveries, each a place to crash.
+    const start: Record<StreamConsumerName, () => StreamHandler> = {
+      provisioner: () => createProvisionerHandler(this.provisionerDeps()),
+      changes: () =>
+        createChangesHandler({
+          store: this.storeFor('changes'),
+          sqs: hints ? hints.attach(this.sqsFor('changes')) : this.sqsFor('changes'),
           controllerId: this.controllerId,
           logger: silentLogger,
         }),
-    });
+    };
+    for (const consumer of STREAM_CONSUMERS)
+      this.tap.add({
+        name: consumer.name,
+        batchSize: 10,
+        filter: (record) => recordMatches(consumer.filter, record),
+        duplicates: options.duplicateDeliveries === consumer.name,
+        start: start[consumer.name],
+      });
   }
 
   static async create(options: WorldOptions): Promise<World> {

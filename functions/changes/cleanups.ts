@@ -1,0 +1,32 @@
+// The cleanup step of the `changes` function: a cleanup document written or advanced gets one
+// bounded batch of its work run (shared/state/cleanup). A batch that leaves work over records its
+// cursor, which is itself a stream record, so the step comes again for the next batch: no
+// invocation grows with the model. The scheduled sweep (functions/cleanup/handler.ts) picks up
+// documents whose `notBefore` has passed and any whose stream record was lost.
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { Cleanup } from '../../shared/domain/entities.js';
+import { runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
+import type { Store } from '../../shared/state/store.js';
+import { imagesOf } from '../../shared/state/stream-record.js';
+import type { RecordHandler } from '../stream-batch.js';
+
+export function cleanupStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
+  return () => {
+    // A document several records of the batch advanced needs one run: it reads the latest state.
+    const ran = new Set<string>();
+    return async (record) => {
+      const images = imagesOf(record);
+      const cleanup = images.newImage as Cleanup | undefined;
+      // Only documents that exist now have work; a REMOVE means it finished.
+      if (images.kind !== 'cleanup' || !cleanup?.id || ran.has(cleanup.id)) return;
+      ran.add(cleanup.id);
+      try {
+        logger.info('cleanup batch', { id: cleanup.id, result: await runCleanupBatch(store, cleanup.id) });
+      } catch (error) {
+        logger.error('cleanup batch failed; the record is reported for retry', { id: cleanup.id, error: error as Error });
+        throw error;
+      }
+    };
+  };
+}

@@ -1,0 +1,63 @@
+// Lambda `changes`: every change on the table's stream but agent presence, record by record in
+// stream order, through two steps:
+//   1. hints: a hint on the queue of every machine whose view changed (hints.ts);
+//   2. cleanups: the next bounded batch of a cleanup document's work (cleanups.ts).
+// One function for both, so the table's stream has two readers (this and the provisioner), as
+// DynamoDB advises ("no more than two processes … from the same streams shard at the same time",
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html). A record fails
+// if either step does, and is retried with both: each step is safe to repeat.
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import type { NotifierDeps } from '../../shared/messaging/notify.js';
+import { createStore } from '../../shared/state/store.js';
+import { streamBatchHandler, type RecordHandler, type StreamBatchHandler } from '../stream-batch.js';
+import { cleanupStep } from './cleanups.js';
+import { hintStep } from './hints.js';
+
+export type ChangesDeps = NotifierDeps & { logger?: Logger };
+
+/** The steps' record handlers, one after another for each record. */
+export function changeSteps(deps: ChangesDeps): (records: DynamoDBRecord[]) => RecordHandler {
+  const logger = deps.logger ?? new Logger({ serviceName: 'changes' });
+  const steps = [hintStep(deps, logger), cleanupStep(deps.store, logger)];
+  return (records) => {
+    const forThisBatch = steps.map((step) => step(records));
+    return async (record) => {
+      for (const step of forThisBatch) await step(record);
+    };
+  };
+}
+
+/**
+ * Records one after another, in the order they were committed, as each step ran when it was a
+ * function of its own: a hint is one send and a cleanup batch a few transactions, so a batch
+ * stays well inside the function's timeout.
+ */
+export function createChangesHandler(deps: ChangesDeps): StreamBatchHandler {
+  return streamBatchHandler(changeSteps(deps), { inParallel: false });
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`changes: environment variable ${name} is not set`);
+  return value;
+}
+
+let fromEnvironment: StreamBatchHandler | undefined;
+
+/**
+ * The Lambda entry point. Built on the first invocation, not at import, so the local controller
+ * and tests can import this module without Lambda's environment.
+ */
+export const handler: StreamBatchHandler = (event) => {
+  fromEnvironment ??= createChangesHandler({
+    store: createStore({
+      table: requiredEnv('TABLE_NAME'),
+      ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
+    }),
+    sqs: createSqsClient(process.env.SQS_ENDPOINT ? { endpoint: process.env.SQS_ENDPOINT } : {}),
+    controllerId: requiredEnv('CONTROLLER_ID'),
+  });
+  return fromEnvironment(event);
+};

@@ -1,0 +1,27 @@
+// The hint step of the `changes` function: a stream record → a hint on the queue of every machine
+// whose view it changed (shared/messaging/notify.ts decides which). Duplicates are harmless, so a
+// record retried after a later step failed hints again at no risk; a record that is not a
+// drover entity is logged and skipped, as failing it would hold the shard.
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { notify, SentHints, type NotifierDeps } from '../../shared/messaging/notify.js';
+import { imagesOf } from '../../shared/state/stream-record.js';
+import type { RecordHandler } from '../stream-batch.js';
+
+export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
+  return () => {
+    // Shared by the batch's records: one hint per machine and entity is enough (SentHints).
+    const sent = new SentHints();
+    return async (record) => {
+      const context = { eventID: record.eventID, eventName: record.eventName, sequenceNumber: record.dynamodb?.SequenceNumber };
+      try {
+        const outcome = await notify(deps, imagesOf(record), sent);
+        if (outcome.kind === 'malformed') logger.warn('skipping a record that is not a drover entity', { ...context, why: outcome.why });
+        else if (outcome.kind === 'sent') logger.debug('hinted', { ...context, hint: outcome.hint, machines: outcome.machines });
+      } catch (error) {
+        logger.error('hints failed; the record is reported for retry', { ...context, error: error as Error });
+        throw error;
+      }
+    };
+  };
+}

@@ -1,0 +1,92 @@
+// The table stream's consumers, in one list. The CDK stack gives each an event source mapping
+// (infra/stream-consumers.ts) and the local controller a stream poller (embedded/controller.ts),
+// both from these entries, so the controller on one machine is fed as the one on AWS is.
+//
+// Two consumers, because DynamoDB advises no more than two readers per shard
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html): the
+// provisioner, and `changes`, which hints agents and runs cleanups.
+//
+// Giving up on a record (after its retries, or once it is too old) loses nothing for good: both
+// are level-triggered and have a periodic resync (the provisioner's reconcile, the cleanup sweep,
+// the agents' resync), which is why bounded retries and age are safe; the failure destination
+// keeps a note of what was given up on.
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
+import { ATTR } from '../shared/state/keys.js';
+import { createChangesHandler, type ChangesDeps } from './changes/handler.js';
+import { createProvisionerHandler } from './provisioner/handler.js';
+import type { StreamBatchHandler } from './stream-batch.js';
+
+export type StreamImage = 'NewImage' | 'OldImage';
+
+/** Which records a consumer is given, by the item attribute naming the entity's kind. */
+export type RecordFilter =
+  /** Records with an image (of those listed) of this kind. */
+  | { kind: string; images: readonly StreamImage[] }
+  /** Records with a new or old image of any other kind: a record that is only ever `kind` matches neither. */
+  | { allKindsBut: string };
+
+export interface StreamConsumerDeps {
+  provisioner: ProvisionerDeps;
+  changes: ChangesDeps;
+}
+
+export type StreamConsumerName = 'provisioner' | 'changes';
+
+export interface StreamConsumer {
+  /** The function on AWS (infra/functions.ts), the poller locally. */
+  name: StreamConsumerName;
+  /** Most records per invocation. */
+  batchSize: number;
+  /** Retries of a failing batch before its records go to the failure destination. */
+  retryAttempts: number;
+  /** Older records go to the failure destination undelivered. */
+  maxRecordAgeSeconds: number;
+  /** Split a failing batch in two and retry each half, to find the failing record sooner. */
+  bisectBatchOnError: boolean;
+  filter: RecordFilter;
+  create(deps: StreamConsumerDeps): StreamBatchHandler;
+}
+
+export const STREAM_CONSUMERS: readonly StreamConsumer[] = [
+  {
+    name: 'provisioner',
+    // A new or changed machine (NewImage), or a removed one (REMOVE has only the OldImage).
+    filter: { kind: 'machine', images: ['NewImage', 'OldImage'] },
+    // Small batches: each waits for its slowest machine, whose start may take all its retries.
+    batchSize: 10,
+    retryAttempts: 5,
+    maxRecordAgeSeconds: 3600,
+    bisectBatchOnError: true,
+    create: (deps) => createProvisionerHandler(deps.provisioner),
+  },
+  {
+    name: 'changes',
+    // Which machines a change concerns depends on the entity (shared/messaging/notify.ts), so
+    // every kind but agent presence, written about once a minute per busy machine and of no
+    // interest to any agent or cleanup: it costs no invocation at all.
+    filter: { allKindsBut: 'presence' },
+    batchSize: 100,
+    retryAttempts: 5,
+    maxRecordAgeSeconds: 3600,
+    bisectBatchOnError: true,
+    create: (deps) => createChangesHandler(deps.changes),
+  },
+];
+
+/** Whether a consumer with this filter is given the record (as Lambda's event filtering decides). */
+export function recordMatches(filter: RecordFilter, record: DynamoDBRecord): boolean {
+  const kindIn = (image: StreamImage): string | undefined => record.dynamodb?.[image]?.[ATTR.kind]?.S;
+  if ('allKindsBut' in filter)
+    return (['NewImage', 'OldImage'] as const).some((image) => {
+      const kind = kindIn(image);
+      return kind !== undefined && kind !== filter.allKindsBut;
+    });
+  return filter.images.some((image) => kindIn(image) === filter.kind);
+}
+
+export function streamConsumer(name: StreamConsumerName): StreamConsumer {
+  const consumer = STREAM_CONSUMERS.find((c) => c.name === name);
+  if (!consumer) throw new Error(`no stream consumer is named ${name}`);
+  return consumer;
+}
