@@ -15,7 +15,8 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { localCredentials, startDynamoDbLocal, type DynamoDbLocal } from '../shared/state/dynamodb-local.js';
+import { localCredentials } from '../shared/state/local-credentials.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-local.js';
 import { ensureTable } from '../shared/state/table.js';
 import { writeSection } from './support/results-file.js';
 

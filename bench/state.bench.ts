@@ -24,7 +24,7 @@ import { runAllCleanups } from '../shared/state/cleanup/run-cleanups.js';
 import { deploy } from '../shared/state/deploy.js';
 import { destroyApplication } from '../shared/state/destroy-application.js';
 import { destroyUnit } from '../shared/state/destroy-unit.js';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../shared/state/dynamodb-local.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-local.js';
 import { enterScope } from '../shared/state/enter-scope.js';
 import { collections } from '../shared/state/keys.js';
 import { ensureModel } from '../shared/state/model.js';

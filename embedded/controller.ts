@@ -14,6 +14,7 @@ import { sweep } from '../functions/cleanup/handler.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '../shared/charmstore/charm-store.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
 import { buildLocalAgent } from '../shared/provider/local/agent-build.js';
@@ -23,7 +24,7 @@ import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { reconcileAll } from '../shared/provisioner/reconcile-all.js';
 import { reviveAgents } from '../shared/provisioner/revive-agents.js';
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
-import { localCredentials } from '../shared/state/dynamodb-local.js';
+import { localCredentials } from '../shared/state/local-credentials.js';
 import { ensureModel } from '../shared/state/model.js';
 import { createStore } from '../shared/state/store.js';
 import { ensureTable } from '../shared/state/table.js';
@@ -147,7 +148,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       auth: { kind: 'token', token: secrets.token },
       agents: { kind: 'machine-keys', keys: agentKeys },
       controller: secrets.controllerId,
-      stuckAfterSeconds: options.stuckAfterSeconds ?? 600,
+      stuckAfterSeconds: options.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS,
       ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
       ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
     });
@@ -237,7 +238,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     });
 
     await resumeAgents(provisioner).catch((e: unknown) => logger.error('cannot resume agents', { error: e as Error }));
-    const watchdog = createWatchdogHandler({ store, thresholdSeconds: options.stuckAfterSeconds ?? 600, logger });
+    const watchdog = createWatchdogHandler({ store, thresholdSeconds: options.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS, logger });
     const every = (ms: number, task: () => Promise<unknown>, name: string) => {
       let running = false;
       const timer = setInterval(() => {

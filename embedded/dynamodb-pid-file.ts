@@ -1,6 +1,6 @@
 // Which DynamoDB Local serves a data directory: its pid and process start time, recorded the
 // moment it is spawned. DynamoDB Local stops when its controller dies (its launcher watches its
-// standard input, shared/state/dynamodb-local.ts); should one still outlive a crash (say, a
+// standard input, embedded/dynamodb-local.ts); should one still outlive a crash (say, a
 // launcher stuck in a long garbage collection), the next start kills it before launching another
 // on the same database directory. The start time makes sure only that very process is killed,
 // never an unrelated one that reused its pid.

@@ -4,7 +4,7 @@
 // database directory, so every client, poller and agent keeps its endpoint. While it is down,
 // `isUp()` is false and the API answers 503 (embedded/database-guard.ts); once it is back, the
 // `onRestarted` listeners run (the controller restarts its stream pollers from their checkpoints).
-import { startDynamoDbLocal, type DynamoDbLocal } from '../shared/state/dynamodb-local.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { forgetDynamoDbPid, recordDynamoDbPid } from './dynamodb-pid-file.js';
 
 export interface SupervisorLog {

@@ -15,7 +15,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { AGENT_ROLE_NAME_VARIABLE } from '../functions/api/agent-identity.js';
+import { setEnvironment } from './functions.js';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
@@ -93,7 +93,7 @@ export class DroverApi extends Construct {
         resources: [this.httpApi.arnForExecuteApi('*', '/v1/agent/*', '*')],
       }),
     );
-    props.handler.addEnvironment(AGENT_ROLE_NAME_VARIABLE, props.agentRole.roleName);
+    setEnvironment(props.handler, { AGENT_ROLE_NAME: props.agentRole.roleName });
 
     this.userPolicy = new iam.ManagedPolicy(this, 'UserPolicy', {
       description: `Lets a drover CLI user call the user routes of controller ${props.controllerId}`,

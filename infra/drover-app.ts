@@ -2,7 +2,8 @@
 // Settings come from context (`cdk deploy -c drover:controllerId=prod`), never from lookups.
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { DEFAULT_STUCK_AFTER_SECONDS, DroverStack, type DroverStackProps } from './stack.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
+import { DroverStack, type DroverStackProps } from './stack.js';
 
 export const CONTEXT = {
   controllerId: 'drover:controllerId',

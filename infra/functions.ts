@@ -10,6 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { FunctionEnvironment, VariableName } from '../functions/environment.js';
 
 /** The repository root: entries, the lock file and tsconfig.json are found from here. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,7 +118,7 @@ const REQUIRE_SHIM =
 export interface DroverFunctionsProps {
   tableName: string;
   /** Every function's own environment, beyond the common one (TABLE_NAME, Powertools). */
-  environment: Partial<Record<FunctionKey, Record<string, string>>>;
+  environment: Partial<Record<FunctionKey, FunctionEnvironment>>;
 }
 
 export class DroverFunctions extends Construct {
@@ -159,14 +160,14 @@ export class DroverFunctions extends Construct {
         description: spec.description,
         role,
         logGroup,
-        environment: {
+        environment: environmentRecord({
           TABLE_NAME: props.tableName,
           POWERTOOLS_SERVICE_NAME: spec.service,
           POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
           POWERTOOLS_LOG_LEVEL: 'INFO',
           NODE_OPTIONS: '--enable-source-maps',
           ...props.environment[key],
-        },
+        }),
         bundling: {
           // The local esbuild (a devDependency) bundles: synthesis never needs Docker.
           forceDockerBundling: false,
@@ -198,11 +199,20 @@ export class DroverFunctions extends Construct {
    * the api function reads the agents' records it logged back for debug-log
    * (shared/logs/cloudwatch-log-reader.ts) — and no other group.
    */
-  searchOwnLogs(key: FunctionKey, variable: string): void {
+  searchOwnLogs(key: FunctionKey, variable: VariableName): void {
     const logGroup = this.logGroups[key];
-    this.functions[key].addEnvironment(variable, logGroup.logGroupName);
+    setEnvironment(this.functions[key], { [variable]: logGroup.logGroupName });
     this.roles[key].addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'SearchOwnLogs', actions: ['logs:FilterLogEvents'], resources: [logGroup.logGroupArn] }),
     );
   }
+}
+
+/** Adds variables to a function's environment: names from functions/environment.ts only. */
+export function setEnvironment(fn: lambda.Function, variables: FunctionEnvironment): void {
+  for (const [name, value] of Object.entries(environmentRecord(variables))) fn.addEnvironment(name, value);
+}
+
+function environmentRecord(variables: FunctionEnvironment): Record<string, string> {
+  return Object.fromEntries(Object.entries(variables).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -10,7 +10,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueueName, machineQueuePrefix } from '../shared/messaging/queue-names.js';
 import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
-import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../functions/provisioner/env-names.js';
+import type { FunctionEnvironment } from '../functions/environment.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '../shared/provider/ec2/instance-types.js';
@@ -131,12 +131,12 @@ export class Machines extends Construct {
   }
 
   /** The provisioner's environment for the ec2 provider (functions/provisioner/env.ts). */
-  provisionerEnvironment(): Record<string, string> {
+  provisionerEnvironment(): FunctionEnvironment {
     return {
-      [DEPLOYMENT_ID_VARIABLE]: this.deploymentId,
+      DEPLOYMENT_ID: this.deploymentId,
       // Every public subnet, one per availability zone: machines spread over them and fall back
       // to another zone when one has no capacity (shared/provider/ec2/subnets.ts).
-      [SUBNET_IDS_VARIABLE]: Fn.join(
+      SUBNET_IDS: Fn.join(
         ',',
         this.vpc.publicSubnets.map((subnet) => subnet.subnetId),
       ),
@@ -292,8 +292,8 @@ export class Machines extends Construct {
   }
 
   /** What the tear-down custom resource is told (functions/teardown/handler.ts). */
-  tearDownEnvironment(): Record<string, string> {
-    return { CONTROLLER_ID: this.controllerId, [DEPLOYMENT_ID_VARIABLE]: this.deploymentId };
+  tearDownEnvironment(): FunctionEnvironment {
+    return { CONTROLLER_ID: this.controllerId, DEPLOYMENT_ID: this.deploymentId };
   }
 
   /**

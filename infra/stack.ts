@@ -8,14 +8,16 @@ import { Construct } from 'constructs';
 import { AGENT_ENTRY, AgentBundle } from './agent-bundle.js';
 import { DroverApi } from './api.js';
 import { CharmStore } from './charm-store.js';
-import { DroverFunctions, REPO_ROOT, type FunctionKey } from './functions.js';
+import { DroverFunctions, REPO_ROOT, setEnvironment, type FunctionKey } from './functions.js';
 import { Machines } from './machines.js';
 import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
 import { StateTable, type ExistingTable } from './state-table.js';
 import { TearDown } from './teardown.js';
 import { StreamConsumers } from './stream-consumers.js';
+import type { FunctionEnvironment } from '../functions/environment.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
 
 export interface DroverStackProps extends StackProps {
   /** Names queues (`drover-<id>-...`) and tags instances; 1–40 letters, digits, hyphens. */
@@ -40,7 +42,6 @@ export interface DroverStackProps extends StackProps {
   todoAgentBundleUrl?: string;
 }
 
-export const DEFAULT_STUCK_AFTER_SECONDS = 600;
 /** What AGENT_BUNDLE_URL says when there is no agent to bundle. */
 export const MISSING_AGENT_BUNDLE_URL = 'https://example.invalid/TODO-agent-machine-agent.ts-not-built';
 
@@ -69,12 +70,12 @@ export class DroverStack extends Stack {
     const agentEntry = props.agentEntry ?? join(REPO_ROOT, AGENT_ENTRY);
     if (existsSync(agentEntry)) this.agentBundle = new AgentBundle(this, 'AgentBundle', { entry: agentEntry });
 
-    const environment: Partial<Record<FunctionKey, Record<string, string>>> = {
+    const environment: Partial<Record<FunctionKey, FunctionEnvironment>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
       changes: { CONTROLLER_ID: controllerId },
       watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds },
     };
-    const provisionerEnvironment = {
+    const provisionerEnvironment: FunctionEnvironment = {
       CONTROLLER_ID: controllerId,
       ...this.machines.provisionerEnvironment(),
       AGENT_BUNDLE_URL: this.agentBundle?.url ?? props.todoAgentBundleUrl ?? MISSING_AGENT_BUNDLE_URL,
@@ -97,8 +98,7 @@ export class DroverStack extends Stack {
 
     this.api = new DroverApi(this, 'Api', { controllerId, handler: fn.api, agentRole: this.machines.agentRole });
     // The address agents are given at provisioning.
-    fn.provisioner.addEnvironment('API_URL', this.api.url);
-    fn.provisionerReconcile.addEnvironment('API_URL', this.api.url);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const) setEnvironment(fn[key], { API_URL: this.api.url });
 
     // Least privilege, function by function: each grant names the few actions the code calls.
     this.state.grant(roles.api, 'read-write');

@@ -21,9 +21,6 @@ import { getMachine } from '../../shared/state/reads.js';
 import type { Store } from '../../shared/state/store.js';
 import { verifySignature } from './verify-signature.js';
 
-/** Where the api function on AWS is told the agent role's name (infra/api.ts sets it). */
-export const AGENT_ROLE_NAME_VARIABLE = 'AGENT_ROLE_NAME';
-
 export type AgentIdentity =
   /** On AWS: callers are instances with the agent role, whose name this is. */
   | { kind: 'instance-role'; roleName: string }

@@ -12,10 +12,12 @@ import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js'
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/store.js';
+import { environmentOf, type Environment } from '../environment.js';
 import { runAgentRoute } from './agent-routes.js';
-import { AGENT_ROLE_NAME_VARIABLE, identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
+import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
@@ -78,7 +80,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     store: deps.store,
     charms: deps.charms,
     controller: deps.controller,
-    stuckAfterSeconds: deps.stuckAfterSeconds ?? 600,
+    stuckAfterSeconds: deps.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS,
     agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
   };
@@ -171,23 +173,25 @@ export function createApiHandler(deps: ApiDeps): Handler {
 let lambdaHandler: Handler | undefined;
 
 /** Agents' records go to this function's own log group (stdout), and debug-log reads them there. */
-function functionLogSink(): LogSink {
-  const logGroupName = process.env.DEBUG_LOG_GROUP;
+function functionLogSink(logGroupName: string | undefined): LogSink {
   return lambdaLogSink(logGroupName ? { read: cloudWatchLogReader({ client: new CloudWatchLogsClient({}), logGroupName }) } : {});
 }
 
 /** The Lambda entry point; built on first use from the function's environment. */
 export const handler: Handler = (event) => {
-  lambdaHandler ??= createApiHandler({
-    store: createStore({ table: process.env.TABLE_NAME ?? '' }),
-    charms: s3CharmStore(new S3Client({}), process.env.CHARM_BUCKET ?? ''),
-    auth: { kind: 'iam' },
-    // Unset, no caller matches: every agent is refused rather than any let in.
-    agents: { kind: 'instance-role', roleName: process.env[AGENT_ROLE_NAME_VARIABLE] ?? '' },
-    controller: process.env.CONTROLLER_ID ?? 'drover',
-    stuckAfterSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
-    agentLostAfterSeconds: Number(process.env.AGENT_LOST_AFTER_SECONDS ?? DEFAULT_AGENT_LOST_AFTER_SECONDS),
-    logs: functionLogSink(),
-  });
+  lambdaHandler ??= fromEnvironment(environmentOf('api function'));
   return lambdaHandler(event);
 };
+
+function fromEnvironment(env: Environment): Handler {
+  return createApiHandler({
+    store: createStore({ table: env.required('TABLE_NAME') }),
+    charms: s3CharmStore(new S3Client({}), env.required('CHARM_BUCKET')),
+    auth: { kind: 'iam' },
+    agents: { kind: 'instance-role', roleName: env.required('AGENT_ROLE_NAME') },
+    controller: env.required('CONTROLLER_ID'),
+    stuckAfterSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
+    agentLostAfterSeconds: env.seconds('AGENT_LOST_AFTER_SECONDS', DEFAULT_AGENT_LOST_AFTER_SECONDS),
+    logs: functionLogSink(env.optional('DEBUG_LOG_GROUP')),
+  });
+}

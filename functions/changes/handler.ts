@@ -11,6 +11,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import type { NotifierDeps } from '../../shared/messaging/notify.js';
 import { createStore } from '../../shared/state/store.js';
+import { environmentOf, type Environment } from '../environment.js';
 import { streamBatchHandler, type RecordHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { cleanupStep } from './cleanups.js';
 import { hintStep } from './hints.js';
@@ -38,26 +39,23 @@ export function createChangesHandler(deps: ChangesDeps): StreamBatchHandler {
   return streamBatchHandler(changeSteps(deps), { inParallel: false });
 }
 
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`changes: environment variable ${name} is not set`);
-  return value;
-}
-
-let fromEnvironment: StreamBatchHandler | undefined;
+let lambdaHandler: StreamBatchHandler | undefined;
 
 /**
  * The Lambda entry point. Built on the first invocation, not at import, so the local controller
  * and tests can import this module without Lambda's environment.
  */
 export const handler: StreamBatchHandler = (event) => {
-  fromEnvironment ??= createChangesHandler({
-    store: createStore({
-      table: requiredEnv('TABLE_NAME'),
-      ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
-    }),
-    sqs: createSqsClient(process.env.SQS_ENDPOINT ? { endpoint: process.env.SQS_ENDPOINT } : {}),
-    controllerId: requiredEnv('CONTROLLER_ID'),
-  });
-  return fromEnvironment(event);
+  lambdaHandler ??= fromEnvironment(environmentOf('changes function'));
+  return lambdaHandler(event);
 };
+
+function fromEnvironment(env: Environment): StreamBatchHandler {
+  const dynamoEndpoint = env.optional('DYNAMODB_ENDPOINT');
+  const sqsEndpoint = env.optional('SQS_ENDPOINT');
+  return createChangesHandler({
+    store: createStore({ table: env.required('TABLE_NAME'), ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}) }),
+    sqs: createSqsClient(sqsEndpoint ? { endpoint: sqsEndpoint } : {}),
+    controllerId: env.required('CONTROLLER_ID'),
+  });
+}

@@ -4,6 +4,7 @@
 import { releaseAbandonedLeases } from '../../shared/state/leadership.js';
 import { listCleanups, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
 import { createStore, type Store } from '../../shared/state/store.js';
+import { environmentOf } from '../environment.js';
 
 /** The schedule's sweep: one batch of every cleanup that is due. */
 export async function runDueCleanups(store: Store): Promise<number> {
@@ -30,4 +31,4 @@ export async function sweep(store: Store): Promise<number> {
 let lambdaStore: Store | undefined;
 
 /** The Lambda entry point; its store is built on first use from the function's environment. */
-export const sweepHandler = () => sweep((lambdaStore ??= createStore({ table: process.env.TABLE_NAME ?? '' })));
+export const sweepHandler = () => sweep((lambdaStore ??= createStore({ table: environmentOf('cleanup sweep').required('TABLE_NAME') })));

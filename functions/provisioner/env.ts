@@ -1,9 +1,7 @@
-// The provisioner's dependencies on AWS, from the function's environment:
-//   TABLE_NAME, CONTROLLER_ID, DEPLOYMENT_ID, API_URL, AGENT_BUNDLE_URL  (required)
-//   MODEL_NAME (default "default"), AWS_REGION, SUBNET_IDS and SECURITY_GROUP_IDS (comma-separated),
-//   INSTANCE_PROFILE_ARN, LAUNCH_TEMPLATE_ID, AGENT_BUNDLE_SHA256, AGENT_BUNDLE_BUCKET and
-//   AGENT_BUNDLE_KEY (then instances get a presigned URL instead of AGENT_BUNDLE_URL),
-//   PROVISIONER_START_ATTEMPTS, PROVISIONER_RETRY_DELAY_MS (defaults: Juju's 10 × 10 s).
+// The provisioner's dependencies on AWS, from the function's environment (functions/environment.ts
+// says what each variable holds): TABLE_NAME, CONTROLLER_ID, DEPLOYMENT_ID, API_URL and
+// AGENT_BUNDLE_URL are required, except that with AGENT_BUNDLE_BUCKET and AGENT_BUNDLE_KEY
+// instances get a presigned URL instead of AGENT_BUNDLE_URL.
 // Agents are given no key: on AWS an agent's identity is its instance role
 // (functions/api/agent-identity.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
@@ -14,29 +12,7 @@ import { presignedS3Url } from '../../shared/provider/ec2/presigned-url.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import { createStore } from '../../shared/state/store.js';
-import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from './env-names.js';
-
-type Env = Record<string, string | undefined>;
-
-function required(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new Error(`the provisioner needs ${name} in its environment`);
-  return value;
-}
-
-const commaSeparated = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function nonNegativeInteger(env: Env, name: string): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, not "${value}"`);
-  return n;
-}
+import { environmentOf } from '../environment.js';
 
 function powertoolsLog(): ProvisionerLog {
   const logger = new Logger({ serviceName: 'provisioner' });
@@ -47,34 +23,35 @@ function powertoolsLog(): ProvisionerLog {
   };
 }
 
-export function provisionerDepsFromEnv(env: Env): ProvisionerDeps {
-  const region = env.AWS_REGION ?? 'us-east-1';
-  const controllerId = required(env, 'CONTROLLER_ID');
+export function provisionerDepsFromEnv(variables: Record<string, string | undefined>): ProvisionerDeps {
+  const env = environmentOf('provisioner', variables);
+  const region = env.optional('AWS_REGION') ?? 'us-east-1';
+  const controllerId = env.required('CONTROLLER_ID');
   const policy: Partial<ProvisionerPolicy> = {};
-  const startAttempts = nonNegativeInteger(env, 'PROVISIONER_START_ATTEMPTS');
-  const retryDelayMs = nonNegativeInteger(env, 'PROVISIONER_RETRY_DELAY_MS');
+  const startAttempts = env.count('PROVISIONER_START_ATTEMPTS');
+  const retryDelayMs = env.count('PROVISIONER_RETRY_DELAY_MS');
   if (startAttempts !== undefined) policy.startAttempts = startAttempts;
   if (retryDelayMs !== undefined) policy.retryDelayMs = retryDelayMs;
+  const bundleBucket = env.optional('AGENT_BUNDLE_BUCKET');
+  const bundleKey = env.optional('AGENT_BUNDLE_KEY');
   return {
-    store: createStore({ table: required(env, 'TABLE_NAME'), model: env.MODEL_NAME || 'default', region }),
+    store: createStore({ table: env.required('TABLE_NAME'), model: env.optional('MODEL_NAME') ?? 'default', region }),
     provider: new Ec2Provider({
       client: new EC2Client({ region }),
       region,
-      deploymentId: required(env, DEPLOYMENT_ID_VARIABLE),
-      subnetIds: commaSeparated(env[SUBNET_IDS_VARIABLE]),
-      securityGroupIds: commaSeparated(env.SECURITY_GROUP_IDS),
-      instanceProfileArn: env.INSTANCE_PROFILE_ARN,
-      launchTemplateId: env.LAUNCH_TEMPLATE_ID,
+      deploymentId: env.required('DEPLOYMENT_ID'),
+      subnetIds: env.list('SUBNET_IDS'),
+      securityGroupIds: env.list('SECURITY_GROUP_IDS'),
+      instanceProfileArn: env.optional('INSTANCE_PROFILE_ARN'),
+      launchTemplateId: env.optional('LAUNCH_TEMPLATE_ID'),
       // The bundle is a private asset: instances get a presigned URL, fresh for each start.
       agentBundleUrl:
-        env.AGENT_BUNDLE_BUCKET && env.AGENT_BUNDLE_KEY
-          ? presignedS3Url({ bucket: env.AGENT_BUNDLE_BUCKET, key: env.AGENT_BUNDLE_KEY, region })
-          : required(env, 'AGENT_BUNDLE_URL'),
-      agentBundleSha256: env.AGENT_BUNDLE_SHA256,
+        bundleBucket && bundleKey ? presignedS3Url({ bucket: bundleBucket, key: bundleKey, region }) : env.required('AGENT_BUNDLE_URL'),
+      agentBundleSha256: env.optional('AGENT_BUNDLE_SHA256'),
     }),
     queues: sqsMachineQueues(createSqsClient({ region }), controllerId),
     controllerId,
-    apiUrl: required(env, 'API_URL'),
+    apiUrl: env.required('API_URL'),
     policy,
     log: powertoolsLog(),
   };

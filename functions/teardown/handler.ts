@@ -8,7 +8,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { tearDownController, type TearDownDeps } from '../../shared/provisioner/tear-down.js';
-import { DEPLOYMENT_ID_VARIABLE } from '../provisioner/env-names.js';
+import { environmentOf } from '../environment.js';
 
 /** Time kept back from the function's own timeout to answer CloudFormation. */
 const ANSWER_MS = 30_000;
@@ -58,22 +58,17 @@ export function createTearDownHandler(deps: TearDownHandlerDeps) {
   };
 }
 
-const required = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
-
 let lambdaHandler: ReturnType<typeof createTearDownHandler> | undefined;
 
 export const handler = (event: CloudFormationCustomResourceEvent, context: Context): Promise<void> => {
+  const env = environmentOf('tear-down function');
   lambdaHandler ??= createTearDownHandler({
     tearDown: (deadline) => {
       const deps: TearDownDeps = {
         ec2: new EC2Client({}),
         sqs: createSqsClient({}),
-        controllerId: required('CONTROLLER_ID'),
-        deploymentId: required(DEPLOYMENT_ID_VARIABLE),
+        controllerId: env.required('CONTROLLER_ID'),
+        deploymentId: env.required('DEPLOYMENT_ID'),
         deadline,
       };
       return tearDownController(deps);

@@ -5,6 +5,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { listStuck, type StuckEntity } from '../../shared/state/stuck.js';
 import { createStore, type Store } from '../../shared/state/store.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
+import { environmentOf, type Environment } from '../environment.js';
 
 export interface WatchdogDeps {
   store: Store;
@@ -44,12 +46,14 @@ let lambdaHandler: (() => Promise<WatchdogReport>) | undefined;
 
 /** The Lambda entry point; built on first use from the function's environment. */
 export const handler = async () => {
-  lambdaHandler ??= createWatchdogHandler({
-    store: createStore({
-      table: process.env.TABLE_NAME ?? '',
-      ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
-    }),
-    thresholdSeconds: Number(process.env.STUCK_AFTER_SECONDS ?? 600),
-  });
+  lambdaHandler ??= fromEnvironment(environmentOf('watchdog'));
   return lambdaHandler();
 };
+
+function fromEnvironment(env: Environment) {
+  const endpoint = env.optional('DYNAMODB_ENDPOINT');
+  return createWatchdogHandler({
+    store: createStore({ table: env.required('TABLE_NAME'), ...(endpoint ? { endpoint } : {}) }),
+    thresholdSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
+  });
+}

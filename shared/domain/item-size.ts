@@ -53,5 +53,6 @@ export function checkConfigSize(config: Record<string, unknown>, application: st
 /** Refuses a charm whose metadata, config options and actions, as stored, would exceed MAX_CHARM_METADATA_BYTES. */
 export function checkCharmSize(charm: { name: string }): void {
   const bytes = Buffer.byteLength(JSON.stringify(charm));
-  if (bytes > MAX_CHARM_METADATA_BYTES) throw tooLarge(`the metadata, config and actions of charm "${charm.name}"`, bytes, MAX_CHARM_METADATA_BYTES);
+  if (bytes > MAX_CHARM_METADATA_BYTES)
+    throw tooLarge(`the metadata, config and actions of charm "${charm.name}"`, bytes, MAX_CHARM_METADATA_BYTES);
 }

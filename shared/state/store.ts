@@ -1,7 +1,7 @@
 // What every state operation works against: a DynamoDB client, the table and the model.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { localCredentials } from './dynamodb-local.js';
+import { localCredentials } from './local-credentials.js';
 import { SnapshotCache, type Speculation } from './snapshot-cache.js';
 
 export interface Store {

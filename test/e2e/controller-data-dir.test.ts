@@ -10,7 +10,7 @@ import { startController, type RunningController } from '../../embedded/controll
 import { LOCK_FILE } from '../../embedded/data-dir-lock.js';
 import { DYNAMODB_PID_FILE, recordDynamoDbPid } from '../../embedded/dynamodb-pid-file.js';
 import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../shared/state/dynamodb-local.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../embedded/dynamodb-local.js';
 import { fakeAgentCommand, tempDataDir } from '../support/local-agents.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;

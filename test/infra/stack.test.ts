@@ -17,12 +17,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
-import { AGENT_ROLE_NAME_VARIABLE } from '../../functions/api/agent-identity.js';
 import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
-import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
+import { VARIABLES } from '../../functions/environment.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
@@ -576,7 +575,7 @@ describe('API', () => {
 
   it('tells the api function the agent role, which it maps callers to machines by', () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
-    expect(resources[fnLogicalId('api')]!.Properties.Environment.Variables[AGENT_ROLE_NAME_VARIABLE]).toEqual({ Ref: agentRole });
+    expect(resources[fnLogicalId('api')]!.Properties.Environment.VariablesAGENT_ROLE_NAME).toEqual({ Ref: agentRole });
   });
 
   it('has no other route', () => {
@@ -621,6 +620,12 @@ describe('machines', () => {
     expect(ofType('AWS::EC2::Subnet').every(([, s]) => s.Properties.MapPublicIpOnLaunch === true)).toBe(true);
   });
 
+  it('write only variables functions/environment.ts names', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function'))
+      for (const name of Object.keys(fn.Properties.Environment?.Variables ?? {}))
+        expect(Object.keys(VARIABLES), `${id}: ${name}`).toContain(name);
+  });
+
   it('give the provisioner everything its ec2 provider reads from the environment', () => {
     const env = resources[fnLogicalId('provisioner')]!.Properties.Environment.Variables as Json;
     for (const name of [
@@ -629,8 +634,8 @@ describe('machines', () => {
       'API_URL',
       'AGENT_BUNDLE_URL',
       'AGENT_BUNDLE_SHA256',
-      DEPLOYMENT_ID_VARIABLE,
-      SUBNET_IDS_VARIABLE,
+      'DEPLOYMENT_ID',
+      'SUBNET_IDS',
       'SECURITY_GROUP_IDS',
       'LAUNCH_TEMPLATE_ID',
       'INSTANCE_PROFILE_ARN',
@@ -642,7 +647,7 @@ describe('machines', () => {
 
   it('give both provisioner functions the deployment id: the UUID that ends the stack id', () => {
     for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[DEPLOYMENT_ID_VARIABLE], key).toEqual(DEPLOYMENT_ID);
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.VariablesDEPLOYMENT_ID, key).toEqual(DEPLOYMENT_ID);
   });
 
   it('give both provisioner functions every public subnet of the machine network, one per zone', () => {
@@ -650,7 +655,7 @@ describe('machines', () => {
     expect(subnets.length).toBeGreaterThanOrEqual(2);
     expect(new Set(subnets.map(([, s]) => JSON.stringify(s.Properties.AvailabilityZone))).size).toBe(subnets.length);
     for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables[SUBNET_IDS_VARIABLE], key).toEqual({
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.VariablesSUBNET_IDS, key).toEqual({
         'Fn::Join': [',', subnets.map(([id]) => ({ Ref: id }))],
       });
   });
@@ -701,7 +706,7 @@ describe('stack deletion with machines running', () => {
     const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
     expect(queues.flatMap(actionsOf).sort()).toEqual(['sqs:DeleteQueue', 'sqs:ListQueues']);
     expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
-    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.Variables[DEPLOYMENT_ID_VARIABLE]).toEqual(DEPLOYMENT_ID);
+    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.VariablesDEPLOYMENT_ID).toEqual(DEPLOYMENT_ID);
   });
 });
 

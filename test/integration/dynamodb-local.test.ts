@@ -1,4 +1,4 @@
-// DynamoDB Local as drover starts it (shared/state/dynamodb-local.ts, through its launcher):
+// DynamoDB Local as drover starts it (embedded/dynamodb-local.ts, through its launcher):
 // reachable from this host only, and gone when the process that started it is gone (docs/reliability.md, defect #9
 // and #1).
 import { spawn } from 'node:child_process';
@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
-import { startDynamoDbLocal } from '../../shared/state/dynamodb-local.js';
+import { startDynamoDbLocal } from '../../embedded/dynamodb-local.js';
 import { waitFor } from '../support/agents.js';
 import { isLoopback, listeningAddresses } from '../support/listening-sockets.js';
 

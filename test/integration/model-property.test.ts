@@ -44,7 +44,7 @@ import { destroyApplication } from '../../shared/state/destroy-application.js';
 import { destroyMachine } from '../../shared/state/destroy-machine.js';
 import { destroyRelation } from '../../shared/state/destroy-relation.js';
 import { destroyUnit, destroyUnitByAgent } from '../../shared/state/destroy-unit.js';
-import { localCredentials } from '../../shared/state/dynamodb-local.js';
+import { localCredentials } from '../../shared/state/local-credentials.js';
 import { enterScope } from '../../shared/state/enter-scope.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/force.js';
 import { leaveScope } from '../../shared/state/leave-scope.js';

@@ -1,7 +1,7 @@
 // Starts one in-memory DynamoDB Local for the whole test run and tells every test file where it
 // is. Test files create their own tables (see test/support/table.ts).
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from '../../shared/state/dynamodb-local.js';
+import { startDynamoDbLocal } from '../../embedded/dynamodb-local.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -16,7 +16,7 @@ import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
-import { localCredentials } from '../../shared/state/dynamodb-local.js';
+import { localCredentials } from '../../shared/state/local-credentials.js';
 import { ensureModel } from '../../shared/state/model.js';
 import { createStore, type Store } from '../../shared/state/store.js';
 import { ensureTable } from '../../shared/state/table.js';

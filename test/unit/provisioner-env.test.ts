@@ -6,7 +6,6 @@ import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client, EC2ServiceE
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provisionerDepsFromEnv } from '../../functions/provisioner/env.js';
-import { DEPLOYMENT_ID_VARIABLE, SUBNET_IDS_VARIABLE } from '../../functions/provisioner/env-names.js';
 import { clientToken } from '../../shared/provider/ec2/ec2-provider.js';
 
 const ec2 = mockClient(EC2Client);
@@ -25,7 +24,7 @@ afterEach(() => {
 const ENV = {
   TABLE_NAME: 't',
   CONTROLLER_ID: 'ctl',
-  [DEPLOYMENT_ID_VARIABLE]: 'deployment-1',
+  DEPLOYMENT_ID: 'deployment-1',
   API_URL: 'https://api.example.com',
   AGENT_CREDENTIAL_KEY: Buffer.alloc(32, 7).toString('base64url'),
   AGENT_BUNDLE_URL: 'https://bundle-bucket.s3.amazonaws.com/agent.tgz',
@@ -66,13 +65,13 @@ describe('provisioner environment', () => {
   });
 
   it('refuses to start without a deployment id, naming the variable', () => {
-    expect(() => provisionerDepsFromEnv({ ...ENV, [DEPLOYMENT_ID_VARIABLE]: undefined })).toThrow(
-      `the provisioner needs ${DEPLOYMENT_ID_VARIABLE} in its environment`,
+    expect(() => provisionerDepsFromEnv({ ...ENV, DEPLOYMENT_ID: undefined })).toThrow(
+      `the provisioner needs DEPLOYMENT_ID in its environment`,
     );
   });
 
   it('spreads machines over the comma-separated subnets, falling back to the next', async () => {
-    const env = { ...ENV, [SUBNET_IDS_VARIABLE]: 'subnet-a, subnet-b,,subnet-c' };
+    const env = { ...ENV, SUBNET_IDS: 'subnet-a, subnet-b,,subnet-c' };
     ec2.on(RunInstancesCommand, { SubnetId: 'subnet-b' }).rejects(
       new EC2ServiceException({
         name: 'InsufficientInstanceCapacity',

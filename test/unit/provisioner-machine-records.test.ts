@@ -16,13 +16,13 @@ const record = (pk: string, kind: string, id: string, seq: string, image: 'NewIm
 describe('machinesOf', () => {
   it("names the batch's machines once each, from new or old images, for this model only", () => {
     const records: DynamoDBRecord[] = [
-        record('default#MACHINE#1', 'machine', '1', '1'),
-        record('default#UNIT#wp/0', 'unit', 'wp/0', '2'),
-        record('default#MACHINE#2', 'machine', '2', '3', 'OldImage'),
-        record('other#MACHINE#1', 'machine', '1', '4'),
-        record('default#MACHINE#1', 'machine', '1', '5'),
-        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '6' } },
-      ];
+      record('default#MACHINE#1', 'machine', '1', '1'),
+      record('default#UNIT#wp/0', 'unit', 'wp/0', '2'),
+      record('default#MACHINE#2', 'machine', '2', '3', 'OldImage'),
+      record('other#MACHINE#1', 'machine', '1', '4'),
+      record('default#MACHINE#1', 'machine', '1', '5'),
+      { eventName: 'MODIFY', dynamodb: { SequenceNumber: '6' } },
+    ];
     expect(machinesOf(records, 'default')).toEqual(['1', '2']);
     expect(records.map((r) => machineIdOf(r, 'default'))).toEqual(['1', undefined, '2', undefined, '1', undefined]);
   });

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { delimiter, dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { localCredentials } from '../shared/state/local-credentials.js';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -34,17 +35,9 @@ export interface DynamoDbLocalOptions {
   onExit?: (reason: string) => void;
 }
 
-/**
- * The launcher: our code, not a copy of the jar's. Resolved when used, not at import: this module
- * is bundled into the Lambda functions too (for localCredentials), where no such file exists.
- */
+/** The launcher: our code, not a copy of the jar's. It lives in embedded/, which no Lambda bundle includes. */
 const launcherSource = () => fileURLToPath(new URL('./DynamoDbLocalLauncher.java', import.meta.url));
 const LAUNCHER_CLASS = 'DynamoDbLocalLauncher';
-
-export function localCredentials() {
-  // DynamoDB Local accepts any credentials; with -sharedDb they do not partition the data.
-  return { accessKeyId: 'local', secretAccessKey: 'local' };
-}
 
 function jarDirectory(): string {
   const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 // Starts DynamoDB Local listening on 127.0.0.1 only, and stops it when its parent goes away.
-// Compiled once and started by shared/state/dynamodb-local.ts (`java -cp DynamoDBLocal.jar:<class
+// Compiled once and started by embedded/dynamodb-local.ts (`java -cp DynamoDBLocal.jar:<class
 // dir> DynamoDbLocalLauncher <DynamoDB Local's own options>`, or from source where it cannot compile).
 //
 // Why this exists:
