@@ -49,7 +49,7 @@ export interface ControllerOptions {
    * machine agents are looked for (and started again: shared/provisioner/revive-agents.ts).
    */
   timers?: { watchdogMs?: number; reconcileMs?: number; sweepMs?: number; agentCheckMs?: number };
-  /** The machine agent; by default agent/machine-agent.ts bundled into the data dir (agent-build.ts). */
+  /** The machine agent; by default agent/main.ts bundled into the data dir (agent-build.ts). */
   agentCommand?: string[];
   stuckAfterSeconds?: number;
   /** An agent silent this long shows as lost/down in status; default 12 min. */

@@ -93,7 +93,7 @@ export function buildAgentBundle(entry: string): BuiltAgentBundle {
 }
 
 export interface AgentBundleProps {
-  /** Absolute path of the agent's entry module (agent/machine-agent.ts). */
+  /** Absolute path of the agent's entry module (agent/main.ts). */
   entry: string;
 }
 

@@ -13,7 +13,6 @@ export const CONTEXT = {
   /** A state table made outside the stack (a point-in-time restore), and its stream's ARN. */
   stateTable: 'drover:stateTable',
   stateTableStream: 'drover:stateTableStream',
-  agentBundleUrl: 'drover:agentBundleUrl',
 } as const;
 
 export const DEFAULT_CONTROLLER_ID = 'main';
@@ -39,7 +38,6 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
   if (!Number.isInteger(stuckAfterSeconds) || stuckAfterSeconds <= 0)
     throw new Error(`${CONTEXT.stuckAfterSeconds} must be a positive number of seconds`);
   const alarmEmail = context(CONTEXT.alarmEmail);
-  const todoAgentBundleUrl = context(CONTEXT.agentBundleUrl);
   const stateTable = context(CONTEXT.stateTable);
   const stateTableStream = context(CONTEXT.stateTableStream);
   if ((stateTable === undefined) !== (stateTableStream === undefined))
@@ -49,7 +47,6 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
     retainState: context(CONTEXT.retainState) !== 'false',
     stuckAfterSeconds,
     ...(alarmEmail ? { alarmEmail } : {}),
-    ...(todoAgentBundleUrl ? { todoAgentBundleUrl } : {}),
     ...(stateTable && stateTableStream ? { existingState: { tableName: stateTable, streamArn: stateTableStream } } : {}),
     ...stackProps,
   });

@@ -1,7 +1,6 @@
 // One drover controller: state, functions, stream consumers, API, charm store, machines,
 // schedules and observability, wired together. Environment-agnostic (no account, no region, no
 // lookups): `cdk synth` needs no credentials and no network.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
@@ -30,20 +29,9 @@ export interface DroverStackProps extends StackProps {
   existingState?: ExistingTable;
   /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
-  /**
-   * The machine agent's entry module. Default: agent/machine-agent.ts when it exists. When there
-   * is none, `todoAgentBundleUrl` must say where instances download a bundle from.
-   */
+  /** The machine agent's entry module (default agent/main.ts); tests give a stand-in. */
   agentEntry?: string;
-  /**
-   * TODO(agent): only for a checkout without agent/machine-agent.ts — a URL of an agent bundle
-   * built elsewhere. Without either, instances boot without an agent (the URL is a placeholder).
-   */
-  todoAgentBundleUrl?: string;
 }
-
-/** What AGENT_BUNDLE_URL says when there is no agent to bundle. */
-export const MISSING_AGENT_BUNDLE_URL = 'https://example.invalid/TODO-agent-machine-agent.ts-not-built';
 
 export class DroverStack extends Stack {
   readonly state: StateTable;
@@ -52,7 +40,7 @@ export class DroverStack extends Stack {
   readonly api: DroverApi;
   readonly charms: CharmStore;
   readonly machines: Machines;
-  readonly agentBundle?: AgentBundle;
+  readonly agentBundle: AgentBundle;
   readonly schedules: Schedules;
   /** Only with an alarm email: alarms and a dashboard cost money at rest (observability.ts). */
   readonly observability?: Observability;
@@ -67,8 +55,7 @@ export class DroverStack extends Stack {
     this.charms = new CharmStore(this, 'Charms', { removalPolicy });
     this.machines = new Machines(this, 'Machines', { controllerId });
 
-    const agentEntry = props.agentEntry ?? join(REPO_ROOT, AGENT_ENTRY);
-    if (existsSync(agentEntry)) this.agentBundle = new AgentBundle(this, 'AgentBundle', { entry: agentEntry });
+    this.agentBundle = new AgentBundle(this, 'AgentBundle', { entry: props.agentEntry ?? join(REPO_ROOT, AGENT_ENTRY) });
 
     const environment: Partial<Record<FunctionKey, FunctionEnvironment>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
@@ -78,15 +65,11 @@ export class DroverStack extends Stack {
     const provisionerEnvironment: FunctionEnvironment = {
       CONTROLLER_ID: controllerId,
       ...this.machines.provisionerEnvironment(),
-      AGENT_BUNDLE_URL: this.agentBundle?.url ?? props.todoAgentBundleUrl ?? MISSING_AGENT_BUNDLE_URL,
-      ...(this.agentBundle
-        ? {
-            AGENT_BUNDLE_SHA256: this.agentBundle.sha256,
-            // For presigning: instances download with curl, and the asset bucket is private.
-            AGENT_BUNDLE_BUCKET: this.agentBundle.asset.s3BucketName,
-            AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
-          }
-        : {}),
+      AGENT_BUNDLE_URL: this.agentBundle.url,
+      AGENT_BUNDLE_SHA256: this.agentBundle.sha256,
+      // For presigning: instances download with curl, and the asset bucket is private.
+      AGENT_BUNDLE_BUCKET: this.agentBundle.asset.s3BucketName,
+      AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
     };
     environment.provisioner = provisionerEnvironment;
     environment.provisionerReconcile = provisionerEnvironment;
@@ -112,7 +95,7 @@ export class DroverStack extends Stack {
     this.functions.searchOwnLogs('api', 'DEBUG_LOG_GROUP');
     for (const key of ['provisioner', 'provisionerReconcile'] as const) {
       this.machines.grantProvisioner(roles[key]);
-      this.agentBundle?.grantRead(roles[key]);
+      this.agentBundle.grantRead(roles[key]);
     }
     this.machines.grantHints(roles.changes);
     this.machines.grantTearDown(roles.teardown);

@@ -5,7 +5,7 @@
 import type { BuildOptions } from 'esbuild';
 
 /** The agent's entry module, relative to the repository root. */
-export const AGENT_ENTRY = 'agent/machine-agent.ts';
+export const AGENT_ENTRY = 'agent/main.ts';
 
 /**
  * Plain JavaScript the agent runs as separate processes, shipped beside machine-agent.js at the

@@ -1,6 +1,6 @@
 // Issue 4's "done when": a charm pair deployed and related on the local controller (npm start's
 // startController: DynamoDB Local on disk, fauxqs, stream pollers, provisioner, local provider
-// running agent/machine-agent.ts) exchange data through their hooks.
+// running agent/main.ts) exchange data through their hooks.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

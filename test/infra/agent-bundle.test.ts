@@ -16,7 +16,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'agent', 'hook-tools'), { recursive: true });
   mkdirSync(join(dir, 'agent', 'lib'), { recursive: true });
   writeFileSync(join(dir, 'agent', 'lib', 'greeting.ts'), 'export const greeting = (who: string): string => `hello ${who}`;\n');
-  entry = join(dir, 'agent', 'machine-agent.ts');
+  entry = join(dir, 'agent', 'main.ts');
   writeFileSync(entry, "import { greeting } from './lib/greeting.js';\nconsole.log(greeting('machine'));\n");
   writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.mjs'), '#!/usr/bin/env node\nconsole.log("tool");\n');
 });

@@ -41,7 +41,7 @@ let monitored: Json;
 function synthesize(name: string, extraContext: Record<string, string>): Json {
   const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Json;
   // A stand-in agent: the bundle's content is not on the bill.
-  const agentEntry = join(workDir, 'agent', 'machine-agent.ts');
+  const agentEntry = join(workDir, 'agent', 'main.ts');
   mkdirSync(join(workDir, 'agent'), { recursive: true });
   writeFileSync(agentEntry, "console.log('stand-in machine agent');\n");
   const { app, stack } = createDroverApp(

@@ -160,13 +160,8 @@ const allowedActions = (role: string) => new Set(statementsOfRole(role).flatMap(
 beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'drover-infra-test-'));
   const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Json;
-  // The real agent when it exists; otherwise a stand-in, so the bundle's wiring is still proven.
-  let agentEntry = join(REPO_ROOT, AGENT_ENTRY);
-  if (!existsSync(agentEntry)) {
-    agentEntry = join(workDir, 'agent', 'machine-agent.ts');
-    mkdirSync(join(workDir, 'agent'), { recursive: true });
-    writeFileSync(agentEntry, "console.log('stand-in machine agent');\n");
-  }
+  // The real agent: its bundle is measured and run below.
+  const agentEntry = join(REPO_ROOT, AGENT_ENTRY);
   built = offline(() => {
     const app = createDroverApp(
       {

@@ -20,7 +20,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'agent', 'hook-tools'), { recursive: true });
   greeting = join(dir, 'agent', 'greeting.ts');
   writeFileSync(greeting, 'export const greeting = (who: string): string => `hello ${who}`;\n');
-  entry = join(dir, 'agent', 'machine-agent.ts');
+  entry = join(dir, 'agent', 'main.ts');
   writeFileSync(entry, "import { greeting } from './greeting.js';\nconsole.log(greeting('machine'));\n");
   writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.mjs'), 'console.log("tool");\n');
   for (const path of [greeting, entry, join(dir, 'agent', 'hook-tools', 'hook-tool.mjs')]) age(path);

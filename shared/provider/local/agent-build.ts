@@ -2,7 +2,7 @@
 // (shared/agent-bundle/esbuild-options.ts), built into `<dataDir>/agent/` when the controller
 // starts, and run as `node <dataDir>/agent/machine-agent.js`.
 //
-// Why a bundle and not `node --import tsx agent/machine-agent.ts`: tsx compiles the agent's
+// Why a bundle and not `node --import tsx agent/main.ts`: tsx compiles the agent's
 // TypeScript in every agent process, ~0.3 CPU-seconds each against ~0.07 s to load the bundle
 // (measured); a `deploy -n 100` on a 2-core host starts 100 agents at once.
 //
