@@ -4,15 +4,7 @@
 import type { Operation, RequestOf } from '../shared/api/requests.js';
 import type { ControllerEntry, SelectedController } from './config.js';
 import { ApiError, CliError } from './errors.js';
-
-/** What a request looks like to a signer: it returns the headers to add. */
-export interface OutgoingRequest {
-  method: 'GET' | 'POST';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string;
-}
-export type RequestSigner = (request: OutgoingRequest) => Promise<Record<string, string>>;
+import type { OutgoingRequest, RequestSigner } from './request-signer.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 

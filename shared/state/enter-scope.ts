@@ -8,7 +8,7 @@ import {
 } from '../domain/plans/enter-scope.js';
 import { refs } from '../domain/plan.js';
 import { sequenceNames } from '../domain/sequences.js';
-import { InconsistentPlanError } from './commit.js';
+import { InconsistentPlanError } from '../domain/merge-changes.js';
 import { getBatch, getSequence, getUnit } from './reads.js';
 import { relationsOf } from './relation-reads.js';
 import { runOperation, type Attempt } from './run-operation.js';

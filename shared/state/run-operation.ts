@@ -17,7 +17,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Plan } from '../domain/plan.js';
 import { DroverError } from '../domain/errors.js';
-import { commit, InconsistentPlanError } from './commit.js';
+import { InconsistentPlanError } from '../domain/merge-changes.js';
+import { commit } from './commit.js';
 import { isItemTooLarge, itemTooLarge } from './item-too-large.js';
 import { Speculation } from './snapshot-cache.js';
 import type { Store } from './store.js';

@@ -6,7 +6,7 @@
 // served and the operation reads again (run-operation.ts). A stale item costs one cancelled
 // transaction, never a wrong write. Reads whose facts a plan does not assert say `fresh`.
 import type { Change } from '../domain/plan.js';
-import { mergeChanges } from './commit.js';
+import { mergeChanges } from '../domain/merge-changes.js';
 import { itemAfterChange, type Known } from './item-after-change.js';
 import { keyOf, type Key } from './keys.js';
 
