@@ -4,8 +4,8 @@
 // fresh queue — which the provider answers with the live agent where one still runs.
 import type { Machine } from '../shared/domain/entities.js';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
-import { collections } from '../shared/state/keys.js';
-import { getMany, listAll } from '../shared/state/reads.js';
+import { collections } from '../shared/state/engine/keys.js';
+import { getMany, listAll } from '../shared/state/engine/reads.js';
 import { agentKeyFor, startRequestFor } from '../shared/provisioner/start-request.js';
 
 export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {

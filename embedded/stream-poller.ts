@@ -10,7 +10,7 @@
 // embedded/stream/batch-delivery.ts.
 import { DynamoDBStreamsClient, type DynamoDBStreamsClientConfig } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamHandler } from 'aws-lambda';
-import { localCredentials } from '../shared/state/local-credentials.js';
+import { localCredentials } from '../shared/state/engine/local-credentials.js';
 import { deliverBatch, type DeliveryPolicy } from './stream/batch-delivery.js';
 import { memoryCheckpointStore, type CheckpointStore, type ShardCheckpoint } from './stream/checkpoints.js';
 import { sequenceNumberOf, toLambdaRecord } from './stream/lambda-event.js';

@@ -12,7 +12,7 @@
 // keeps a note of what was given up on.
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
-import { ATTR } from '../shared/state/keys.js';
+import { ATTR } from '../shared/state/engine/keys.js';
 import { createChangesHandler, type ChangesDeps } from './changes/handler.js';
 import { createProvisionerHandler } from './provisioner/handler.js';
 import type { StreamBatchHandler } from './stream-batch.js';

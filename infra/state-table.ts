@@ -1,11 +1,11 @@
 // The one DynamoDB table that holds all of drover's state. Its key schema, indexes and stream are
-// those of shared/state/table.ts (the definition DynamoDB Local gets), spelled from the same
-// constants in shared/state/keys.ts, so the code and the deployed table cannot drift apart.
+// those of shared/state/engine/table.ts (the definition DynamoDB Local gets), spelled from the same
+// constants in shared/state/engine/keys.ts, so the code and the deployed table cannot drift apart.
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { ATTR, INDEX } from '../shared/state/keys.js';
+import { ATTR, INDEX } from '../shared/state/engine/keys.js';
 
 export interface StateTableProps {
   /** RETAIN (the default) keeps the table, and the model in it, when the stack is deleted. */
@@ -28,7 +28,7 @@ export interface ExistingTable {
 export type TableAccess = 'read' | 'read-write' | 'read-write-batch';
 
 // TransactWriteItems has no IAM action of its own: each item in a transaction is authorised as
-// the PutItem/UpdateItem/DeleteItem/ConditionCheckItem it contains (shared/state/commit.ts).
+// the PutItem/UpdateItem/DeleteItem/ConditionCheckItem it contains (shared/state/engine/commit.ts).
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 // Only cleanup deletes relation settings in bounded BatchWriteItem calls (cleanup/settings.ts).
 const BATCH_WRITE_ACTIONS = ['dynamodb:BatchWriteItem'];
@@ -82,7 +82,7 @@ export class StateTable extends Construct {
 
   /**
    * Grants exactly the item actions of `access`: reads are GetItem and BatchGetItem
-   * (shared/state/reads.ts) and Query on the table and its two named indexes (reads.ts, stuck.ts,
+   * (shared/state/engine/reads.ts) and Query on the table and its two named indexes (reads.ts, stuck.ts,
    * cleanup); never Scan, never an index wildcard.
    */
   grant(grantee: iam.IGrantable, access: TableAccess): void {

@@ -1,10 +1,10 @@
 // The reads behind `drover actions` and `drover exec`'s targets.
 import type { Unit } from '../../shared/domain/entities.js';
 import { invalidArgument, notFound } from '../../shared/domain/errors.js';
-import { collections } from '../../shared/state/keys.js';
-import { getApplication, getMany, listAll } from '../../shared/state/reads.js';
-import { readLeaders } from '../../shared/state/leadership.js';
-import type { Store } from '../../shared/state/store.js';
+import { collections } from '../../shared/state/engine/keys.js';
+import { getApplication, getMany, listAll } from '../../shared/state/engine/reads.js';
+import { readLeaders } from '../../shared/state/operations/leadership.js';
+import type { Store } from '../../shared/state/engine/store.js';
 
 /** `mysql/leader` → the unit holding mysql's leadership, as Juju resolves it before queueing. */
 export async function resolveLeaders(store: Store, units: string[]): Promise<string[]> {

@@ -11,10 +11,10 @@ import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requ
 import type { Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import type { Task } from '../../shared/domain/operations.js';
-import { getTask } from '../../shared/state/operations.js';
-import { getApplication, getRelation, getUnit } from '../../shared/state/reads.js';
-import { listRelations, relationsOf } from '../../shared/state/relation-reads.js';
-import type { Store } from '../../shared/state/store.js';
+import { getTask } from '../../shared/state/operations/action-tasks.js';
+import { getApplication, getRelation, getUnit } from '../../shared/state/engine/reads.js';
+import { listRelations, relationsOf } from '../../shared/state/queries/relation-reads.js';
+import type { Store } from '../../shared/state/engine/store.js';
 
 /**
  * What one route's request touches. Every route declares at least one of these:

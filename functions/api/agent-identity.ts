@@ -16,9 +16,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 import { MACHINE_ID } from '../../shared/api/fields.js';
 import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
-import { verifyAgentCredential } from '../../shared/state/agent-credential.js';
-import { getMachine } from '../../shared/state/reads.js';
-import type { Store } from '../../shared/state/store.js';
+import { verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
+import { getMachine } from '../../shared/state/engine/reads.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { verifySignature } from './verify-signature.js';
 
 export type AgentIdentity =

@@ -1,5 +1,5 @@
 // "Last seen" for agents: every agent API request that succeeds proves the machine's agent is
-// alive and talking, so the API records it (shared/state/presence.ts), and status shows
+// alive and talking, so the API records it (shared/state/operations/presence.ts), and status shows
 // silent agents as lost/down (shared/domain/presence.ts). The agent's own heartbeat is just one
 // more such request, sent only when the agent has had nothing else to say for 5–6 minutes.
 //
@@ -11,8 +11,8 @@
 // remembers it as recorded, since someone just did.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { presenceWriteIntervalMs } from '../../shared/domain/presence.js';
-import { recordPresence } from '../../shared/state/presence.js';
-import type { Store } from '../../shared/state/store.js';
+import { recordPresence } from '../../shared/state/operations/presence.js';
+import type { Store } from '../../shared/state/engine/store.js';
 
 /** Forgets all when this many machines are remembered: a cold cache costs one write per machine, nothing more. */
 const MAX_REMEMBERED = 100_000;

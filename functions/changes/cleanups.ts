@@ -1,14 +1,14 @@
 // The cleanup step of the `changes` function: a cleanup document written or advanced gets one
-// bounded batch of its work run (shared/state/cleanup). A batch that leaves work over records its
+// bounded batch of its work run (shared/state/operations/cleanup). A batch that leaves work over records its
 // cursor, which is itself a stream record, so the step comes again for the next batch: no
 // invocation grows with the model. The scheduled sweep (functions/cleanup/handler.ts) picks up
 // documents whose `notBefore` has passed and any whose stream record was lost.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Cleanup } from '../../shared/domain/entities.js';
-import { runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
-import type { Store } from '../../shared/state/store.js';
-import { imagesOf } from '../../shared/state/stream-record.js';
+import { runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
+import type { Store } from '../../shared/state/engine/store.js';
+import { imagesOf } from '../../shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
 
 export function cleanupStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {

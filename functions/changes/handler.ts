@@ -10,7 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import type { NotifierDeps } from '../../shared/messaging/notify.js';
-import { createStore } from '../../shared/state/store.js';
+import { createStore } from '../../shared/state/engine/store.js';
 import { environmentOf, type Environment } from '../environment.js';
 import { streamBatchHandler, type RecordHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { cleanupStep } from './cleanups.js';

@@ -5,7 +5,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { notify, SentHints, type NotifierDeps } from '../../shared/messaging/notify.js';
-import { imagesOf } from '../../shared/state/stream-record.js';
+import { imagesOf } from '../../shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
 
 export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {

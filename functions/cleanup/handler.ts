@@ -1,9 +1,9 @@
 // The scheduled cleanup sweep. Cleanup documents are run from the stream by the `changes`
 // function (functions/changes/cleanups.ts); this picks up those whose `notBefore` has passed and
 // any whose stream record was lost, and releases leadership leases that ran out.
-import { releaseAbandonedLeases } from '../../shared/state/leadership.js';
-import { listCleanups, runCleanupBatch } from '../../shared/state/cleanup/run-cleanups.js';
-import { createStore, type Store } from '../../shared/state/store.js';
+import { releaseAbandonedLeases } from '../../shared/state/operations/leadership.js';
+import { listCleanups, runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
+import { createStore, type Store } from '../../shared/state/engine/store.js';
 import { environmentOf } from '../environment.js';
 
 /** The schedule's sweep: one batch of every cleanup that is due. */

@@ -11,7 +11,7 @@ import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
 import { presignedS3Url } from '../../shared/provider/ec2/presigned-url.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
-import { createStore } from '../../shared/state/store.js';
+import { createStore } from '../../shared/state/engine/store.js';
 import { environmentOf } from '../environment.js';
 
 function powertoolsLog(): ProvisionerLog {

@@ -4,8 +4,8 @@
 // covers every change the records describe.
 import type { DynamoDBRecord } from 'aws-lambda';
 import { refs } from '../../shared/domain/plan.js';
-import { keyOf } from '../../shared/state/keys.js';
-import { imagesOf } from '../../shared/state/stream-record.js';
+import { keyOf } from '../../shared/state/engine/keys.js';
+import { imagesOf } from '../../shared/state/engine/stream-record.js';
 
 /** The machines the batch's records are about, each once, in batch order. */
 export function machinesOf(records: DynamoDBRecord[], model: string): string[] {

@@ -3,8 +3,8 @@
 // what is stuck shows on the dashboard and can alarm. The API serves the same list (`drover stuck`).
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { listStuck, type StuckEntity } from '../../shared/state/stuck.js';
-import { createStore, type Store } from '../../shared/state/store.js';
+import { listStuck, type StuckEntity } from '../../shared/state/queries/stuck.js';
+import { createStore, type Store } from '../../shared/state/engine/store.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
 import { environmentOf, type Environment } from '../environment.js';
 

@@ -1,5 +1,5 @@
 // The entities of a model, as the domain sees them. The store keeps each as one item (see
-// shared/state/keys.ts); the sets (principals, subordinates, scopes, relations) are bounded by
+// shared/state/engine/keys.ts); the sets (principals, subordinates, scopes, relations) are bounded by
 // the number of applications, never by the number of units, so they fit in an item.
 import type { Constraints } from './constraints.js';
 import type { CharmMeta } from './charm.js';
@@ -110,7 +110,7 @@ export interface Machine {
   /** Counts provisioning attempts; part of the EC2 ClientToken so a retry never starts two. */
   provisioningAttempt: number;
   /**
-   * Hash of the machine agent's credential (shared/state/agent-credential.ts), set by the
+   * Hash of the machine agent's credential (shared/state/operations/agent-credential.ts), set by the
    * provisioner for `agentCredentialAttempt` before it starts the instance; never the credential.
    */
   agentCredentialHash?: string;

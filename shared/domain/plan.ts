@@ -1,6 +1,6 @@
 // A plan is what an operation decided to change, in the domain's terms, together with the facts
 // it relied on (`expect`). The state layer turns one plan into one TransactWriteItems whose
-// conditions are exactly those facts (shared/state/commit.ts), so plans stay pure and testable.
+// conditions are exactly those facts (shared/state/engine/commit.ts), so plans stay pure and testable.
 import type { Life } from './life.js';
 
 export type EntityRef =

@@ -9,10 +9,10 @@
 // but its own stream record hints its machine.
 import type { Machine, Relation, ScopeMember, Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
-import { collections } from '../state/keys.js';
-import { getEach, getMany, getRelation, getUnit, listCollection, listScope, type Page } from '../state/reads.js';
-import type { Store } from '../state/store.js';
-import type { StreamImages } from '../state/stream-record.js';
+import { collections } from '../state/engine/keys.js';
+import { getEach, getMany, getRelation, getUnit, listCollection, listScope, type Page } from '../state/engine/reads.js';
+import type { Store } from '../state/engine/store.js';
+import type { StreamImages } from '../state/engine/stream-record.js';
 import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
 
 /** One BatchGetItem's worth. */

@@ -12,7 +12,7 @@ import type { Application, Machine, Model, Relation, RelationSettings, ScopeMemb
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';
 import type { EntityRef } from '../domain/plan.js';
-import type { StreamImages } from '../state/stream-record.js';
+import type { StreamImages } from '../state/engine/stream-record.js';
 import type { Hint } from './hint.js';
 
 export type Lookup =

@@ -1,8 +1,8 @@
 // One stream record → hints to the machines it concerns: the hint step of the `changes` stream
 // function (functions/changes/hints.ts), on AWS and in the local controller alike.
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { Store } from '../state/store.js';
-import type { StreamImages } from '../state/stream-record.js';
+import type { Store } from '../state/engine/store.js';
+import type { StreamImages } from '../state/engine/stream-record.js';
 import { machinesFor } from './affected-machines.js';
 import type { Hint } from './hint.js';
 import { planHint } from './hint-plan.js';

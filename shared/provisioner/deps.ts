@@ -2,7 +2,7 @@
 // (functions/provisioner/env.ts), the local controller from its own config, tests with the local
 // provider and DynamoDB Local; the reconcile logic is the same in all three.
 import type { Provider } from '../provider/provider.js';
-import type { Store } from '../state/store.js';
+import type { Store } from '../state/engine/store.js';
 import type { AgentCredentials } from './agent-credentials.js';
 
 /** Each machine's SQS queue (shared/messaging/machine-queues.ts on AWS and locally). */

@@ -14,9 +14,9 @@
 //   grace for EC2's eventually consistent DescribeInstances), so one started meanwhile is not.
 import type { Machine } from '../domain/entities.js';
 import type { InstanceInfo } from '../provider/provider.js';
-import { collections } from '../state/keys.js';
-import { markInstanceMissing } from '../state/machine-status.js';
-import { getMany, listCollection } from '../state/reads.js';
+import { collections } from '../state/engine/keys.js';
+import { markInstanceMissing } from '../state/operations/machine-status.js';
+import { getMany, listCollection } from '../state/engine/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';

@@ -19,11 +19,11 @@
 import type { Machine } from '../domain/entities.js';
 import { isDroverError } from '../domain/errors.js';
 import { PROVISIONING_ERROR } from '../domain/plans/provisioning.js';
-import { hashAgentCredential, setAgentCredentialHash } from '../state/agent-credential.js';
-import { ensureMachineDead } from '../state/machine-dead.js';
-import { recordInstance, recordProvisioningError } from '../state/provisioning.js';
-import { getMachine } from '../state/reads.js';
-import { removeMachine } from '../state/remove-machine.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../state/operations/agent-credential.js';
+import { ensureMachineDead } from '../state/operations/machine-dead.js';
+import { recordInstance, recordProvisioningError } from '../state/operations/provisioning.js';
+import { getMachine } from '../state/engine/reads.js';
+import { removeMachine } from '../state/operations/remove-machine.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { startWithRetries } from './start-instance.js';
 import { agentKeyFor, startRequestFor } from './start-request.js';

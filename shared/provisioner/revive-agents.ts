@@ -12,8 +12,8 @@
 // the provisioner removes the instance.
 import type { Machine } from '../domain/entities.js';
 import { ProviderError, type InstanceInfo } from '../provider/provider.js';
-import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/machine-status.js';
-import { getMachine } from '../state/reads.js';
+import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/operations/machine-status.js';
+import { getMachine } from '../state/engine/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
 import { agentKeyFor, startRequestFor } from './start-request.js';

@@ -5,7 +5,7 @@
 // else meanwhile, retrying is pointless.
 import type { Machine } from '../domain/entities.js';
 import { ProviderError, type InstanceInfo, type StartInstanceRequest } from '../provider/provider.js';
-import { getMachine } from '../state/reads.js';
+import { getMachine } from '../state/engine/reads.js';
 import { logOf, policyOf, sleepOf, type ProvisionerDeps } from './deps.js';
 
 export type StartOutcome = { instance: InstanceInfo } | { error: ProviderError } | { superseded: string };

@@ -27,8 +27,8 @@ import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-pr
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '../../shared/provider/ec2/instance-types.js';
 import { tlsOnlyStatement } from '../../shared/messaging/queue-policy.js';
-import { ATTR, INDEX } from '../../shared/state/keys.js';
-import { tableDefinition } from '../../shared/state/table.js';
+import { ATTR, INDEX } from '../../shared/state/engine/keys.js';
+import { tableDefinition } from '../../shared/state/engine/table.js';
 
 const CONTROLLER = 'ci';
 // How the template says "the UUID at the end of the stack id" (arn:...:stack/<name>/<uuid>).
@@ -249,7 +249,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 describe('state table', () => {
   const table = () => ofType('AWS::DynamoDB::Table')[0]![1];
 
-  it('has the key schema, attributes and indexes of shared/state/table.ts', () => {
+  it('has the key schema, attributes and indexes of shared/state/engine/table.ts', () => {
     const expected = tableDefinition('drover');
     const props = table().Properties;
     expect(props.KeySchema).toEqual(expected.KeySchema);

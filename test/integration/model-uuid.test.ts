@@ -2,10 +2,10 @@
 // made before drover stored one, however many controllers start at the same moment.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { refs } from '../../shared/domain/plan.js';
-import { ensureModel } from '../../shared/state/model.js';
-import { getModel } from '../../shared/state/reads.js';
-import { runOperation } from '../../shared/state/run-operation.js';
-import type { Store } from '../../shared/state/store.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { getModel } from '../../shared/state/engine/reads.js';
+import { runOperation } from '../../shared/state/engine/run-operation.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { freshStore } from '../support/table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

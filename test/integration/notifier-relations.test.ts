@@ -8,12 +8,12 @@ import { streamBatchHandler, type StreamBatchHandler } from '../../functions/str
 import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
-import { addRelation } from '../../shared/state/add-relation.js';
-import { deploy } from '../../shared/state/deploy.js';
-import { enterScope } from '../../shared/state/enter-scope.js';
-import { ensureModel } from '../../shared/state/model.js';
-import { writeSettings } from '../../shared/state/relation-settings.js';
-import type { Store } from '../../shared/state/store.js';
+import { addRelation } from '../../shared/state/operations/add-relation.js';
+import { deploy } from '../../shared/state/operations/deploy.js';
+import { enterScope } from '../../shared/state/operations/enter-scope.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { writeSettings } from '../../shared/state/operations/relation-settings.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { useSqsServer } from '../support/sqs.js';
 import { insertRecords, modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';

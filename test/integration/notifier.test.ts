@@ -6,11 +6,11 @@ import { streamBatchHandler, type StreamBatchHandler } from '../../functions/str
 import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
-import { addUnits } from '../../shared/state/add-unit.js';
-import { setApplicationConfig } from '../../shared/state/application-config.js';
-import { deploy } from '../../shared/state/deploy.js';
-import { ensureModel } from '../../shared/state/model.js';
-import type { Store } from '../../shared/state/store.js';
+import { addUnits } from '../../shared/state/operations/add-unit.js';
+import { setApplicationConfig } from '../../shared/state/operations/application-config.js';
+import { deploy } from '../../shared/state/operations/deploy.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { useSqsServer } from '../support/sqs.js';
 import { insertRecords, modifyRecord, streamEvent, streamRecord } from '../support/stream.js';

@@ -14,18 +14,18 @@ import type { ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll } from '../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
 import { reviveAgents } from '../../shared/provisioner/revive-agents.js';
-import { addMachines } from '../../shared/state/add-machine.js';
-import { verifyAgentCredential } from '../../shared/state/agent-credential.js';
-import { toItem } from '../../shared/state/codec.js';
-import { destroyMachine } from '../../shared/state/destroy-machine.js';
-import { keyOf } from '../../shared/state/keys.js';
-import { ensureMachineDead } from '../../shared/state/machine-dead.js';
-import { ensureModel } from '../../shared/state/model.js';
-import { recordInstance, retryProvisioning } from '../../shared/state/provisioning.js';
-import { getMachine } from '../../shared/state/reads.js';
-import { removeMachine } from '../../shared/state/remove-machine.js';
-import { readStatus } from '../../shared/state/status.js';
-import type { Store } from '../../shared/state/store.js';
+import { addMachines } from '../../shared/state/operations/add-machine.js';
+import { verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
+import { toItem } from '../../shared/state/engine/codec.js';
+import { destroyMachine } from '../../shared/state/operations/destroy-machine.js';
+import { keyOf } from '../../shared/state/engine/keys.js';
+import { ensureMachineDead } from '../../shared/state/operations/machine-dead.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { recordInstance, retryProvisioning } from '../../shared/state/operations/provisioning.js';
+import { getMachine } from '../../shared/state/engine/reads.js';
+import { removeMachine } from '../../shared/state/operations/remove-machine.js';
+import { readStatus } from '../../shared/state/queries/status.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import {
   agentCredentialDigest,
   digestOf,

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isDroverError } from '../../shared/domain/errors.js';
-import { addMachines } from '../../shared/state/add-machine.js';
-import { deploy } from '../../shared/state/deploy.js';
-import { ensureModel } from '../../shared/state/model.js';
-import { getApplication, getMachine, getSequence } from '../../shared/state/reads.js';
-import { MAX_ATTEMPTS } from '../../shared/state/run-operation.js';
-import type { Store } from '../../shared/state/store.js';
+import { addMachines } from '../../shared/state/operations/add-machine.js';
+import { deploy } from '../../shared/state/operations/deploy.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { getApplication, getMachine, getSequence } from '../../shared/state/engine/reads.js';
+import { MAX_ATTEMPTS } from '../../shared/state/engine/run-operation.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { injectTransactionConflicts } from '../support/faults.js';
 import { freshStore } from '../support/table.js';

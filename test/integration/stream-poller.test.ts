@@ -14,8 +14,8 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { localCredentials } from '../../shared/state/local-credentials.js';
-import { ensureTable } from '../../shared/state/table.js';
+import { localCredentials } from '../../shared/state/engine/local-credentials.js';
+import { ensureTable } from '../../shared/state/engine/table.js';
 import {
   createStreamPoller,
   fileCheckpointStore,

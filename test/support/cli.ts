@@ -15,8 +15,8 @@ import { run, type CliIo } from '../../cli/main.js';
 import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
-import { ensureModel } from '../../shared/state/model.js';
-import type { Store } from '../../shared/state/store.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { freshStore } from './table.js';
 import { testAgentKeys } from './agent-events.js';
 

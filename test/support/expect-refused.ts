@@ -2,7 +2,7 @@
 // message (and code), and every item of the table is as it was.
 import { expect } from 'vitest';
 import { isDroverError, type ErrorCode } from '../../shared/domain/errors.js';
-import type { Store } from '../../shared/state/store.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { dumpTable } from './table-dump.js';
 
 export async function expectRefusedUnchanged(store: Store, op: () => Promise<unknown>, message: string, code?: ErrorCode): Promise<void> {

@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { startApiServer } from '../../embedded/api-server.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
-import { ensureModel } from '../../shared/state/model.js';
-import { createStore } from '../../shared/state/store.js';
-import { ensureTable } from '../../shared/state/table.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { createStore } from '../../shared/state/engine/store.js';
+import { ensureTable } from '../../shared/state/engine/table.js';
 import { testAgentKeys } from './agent-events.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });

@@ -2,11 +2,11 @@
 // relate → destroy → cleanup → remove, with what must hold once each part has converged. Every
 // expectation is checked whatever was killed, so a run that converged is one whose outcome is
 // the same as the run without faults.
-import { addRelation } from '../../shared/state/add-relation.js';
-import { deploy } from '../../shared/state/deploy.js';
-import { destroyApplication } from '../../shared/state/destroy-application.js';
-import { destroyMachine } from '../../shared/state/destroy-machine.js';
-import { getSettings } from '../../shared/state/reads.js';
+import { addRelation } from '../../shared/state/operations/add-relation.js';
+import { deploy } from '../../shared/state/operations/deploy.js';
+import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
+import { destroyMachine } from '../../shared/state/operations/destroy-machine.js';
+import { getSettings } from '../../shared/state/engine/reads.js';
 import { charms } from './charms.js';
 import { everythingRemoved } from './invariants.js';
 import type { World } from './fault-world.js';

@@ -3,7 +3,7 @@
 // that name the entities, so a failing run says what went wrong rather than only that it did.
 import type { Life } from '../../shared/domain/life.js';
 import { isForward } from '../../shared/domain/life.js';
-import { ATTR } from '../../shared/state/keys.js';
+import { ATTR } from '../../shared/state/engine/keys.js';
 import { indexState, type ModelState } from './model-state.js';
 
 export type Invariant = (state: ModelState) => string[];

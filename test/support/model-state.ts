@@ -3,9 +3,9 @@
 // Scan reads every item, which no operation may do.
 import type { Application, Cleanup, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../../shared/domain/entities.js';
 import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { fromItem } from '../../shared/state/codec.js';
-import { ATTR } from '../../shared/state/keys.js';
-import type { Store } from '../../shared/state/store.js';
+import { fromItem } from '../../shared/state/engine/codec.js';
+import { ATTR } from '../../shared/state/engine/keys.js';
+import type { Store } from '../../shared/state/engine/store.js';
 import { dumpTable } from './table-dump.js';
 
 export interface ModelState {

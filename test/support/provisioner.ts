@@ -8,7 +8,7 @@ import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js
 import type { InstanceInfo, Provider, ProviderError, StartInstanceRequest } from '../../shared/provider/provider.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
 import type { MachineQueues, ProvisionerDeps } from '../../shared/provisioner/deps.js';
-import type { Store } from '../../shared/state/store.js';
+import type { Store } from '../../shared/state/engine/store.js';
 
 export const CONTROLLER_ID = 'test-ctl';
 export const API_URL = 'http://127.0.0.1:1/api';

@@ -78,7 +78,7 @@ export function findBrokenParentPaths(files: RepoFile[], exists: Exists): Findin
 }
 
 /**
- * Mentions of files by their path in the repository (`docs/agents.md`, `shared/state/commit.ts`)
+ * Mentions of files by their path in the repository (`docs/agents.md`, `shared/state/engine/commit.ts`)
  * that name no file of the clone. `topFolders` are the repository's own top-level folders; a path
  * inside a URL (preceded by `/`) is someone else's and is not checked.
  */

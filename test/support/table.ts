@@ -2,8 +2,8 @@
 // state and can run in parallel.
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { ensureTable } from '../../shared/state/table.js';
-import { createStore, type Store } from '../../shared/state/store.js';
+import { ensureTable } from '../../shared/state/engine/table.js';
+import { createStore, type Store } from '../../shared/state/engine/store.js';
 
 export async function freshStore(options: { now?: () => Date } = {}): Promise<Store> {
   const store = createStore({ table: `test-${randomUUID()}`, endpoint: inject('dynamoEndpoint'), region: 'local', ...options });

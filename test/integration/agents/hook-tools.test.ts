@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refs } from '../../../shared/domain/plan.js';
-import { setApplicationConfig } from '../../../shared/state/application-config.js';
-import { destroyUnit } from '../../../shared/state/destroy-unit.js';
-import { getUnitState } from '../../../shared/state/reads.js';
-import { runOperation } from '../../../shared/state/run-operation.js';
-import { readStatus } from '../../../shared/state/status.js';
-import { setModelConfig } from '../../../shared/state/model.js';
+import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
+import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
+import { getUnitState } from '../../../shared/state/engine/reads.js';
+import { runOperation } from '../../../shared/state/engine/run-operation.js';
+import { readStatus } from '../../../shared/state/queries/status.js';
+import { setModelConfig } from '../../../shared/state/operations/model.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const INTERVAL_MS = 2_000;

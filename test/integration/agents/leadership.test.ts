@@ -4,11 +4,11 @@
 // Dying leader resigns, so another unit runs leader-elected soon after remove-unit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refs } from '../../../shared/domain/plan.js';
-import { addRelation } from '../../../shared/state/add-relation.js';
-import { getItem, getRelation } from '../../../shared/state/reads.js';
-import { setApplicationConfig } from '../../../shared/state/application-config.js';
-import { destroyUnit } from '../../../shared/state/destroy-unit.js';
-import { getLeaderSettings, getLease } from '../../../shared/state/leadership.js';
+import { addRelation } from '../../../shared/state/operations/add-relation.js';
+import { getItem, getRelation } from '../../../shared/state/engine/reads.js';
+import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
+import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
+import { getLeaderSettings, getLease } from '../../../shared/state/operations/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -5,11 +5,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../shared/provider/local/process-identity.js';
-import { setApplicationConfig } from '../../../shared/state/application-config.js';
-import { destroyMachine } from '../../../shared/state/destroy-machine.js';
-import { destroyUnit } from '../../../shared/state/destroy-unit.js';
-import { getMachine } from '../../../shared/state/reads.js';
-import { resolveUnit } from '../../../shared/state/resolve-unit.js';
+import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
+import { destroyMachine } from '../../../shared/state/operations/destroy-machine.js';
+import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
+import { getMachine } from '../../../shared/state/engine/reads.js';
+import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -13,8 +13,8 @@ import type { ProvisionerDeps } from '../../../shared/provisioner/deps.js';
 import { reconcileAll } from '../../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../../shared/provisioner/reconcile-machine.js';
 import { sqsMachineQueues } from '../../../shared/provisioner/sqs-machine-queues.js';
-import { getMachine } from '../../../shared/state/reads.js';
-import { resolveUnit } from '../../../shared/state/resolve-unit.js';
+import { getMachine } from '../../../shared/state/engine/reads.js';
+import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
 import { CONTROLLER, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packCharmDir } from '../../../shared/charmstore/charm-archive.js';
 import { parseCharm } from '../../../shared/domain/charm.js';
-import { readStatus } from '../../../shared/state/status.js';
-import { resolveUnit } from '../../../shared/state/resolve-unit.js';
-import { upgradeCharm } from '../../../shared/state/upgrade-charm.js';
+import { readStatus } from '../../../shared/state/queries/status.js';
+import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
+import { upgradeCharm } from '../../../shared/state/operations/upgrade-charm.js';
 import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -1,0 +1,58 @@
+// Entities ↔ items. Set-valued fields are DynamoDB string sets, so membership can be added and
+// removed with ADD/DELETE and asserted with contains(); DynamoDB drops empty sets, so a missing
+// set reads back as [].
+import type { EntityRef } from '../../domain/plan.js';
+import { ATTR, collectionOf, keyOf } from './keys.js';
+
+export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
+  model: [],
+  application: ['relations'],
+  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
+  machine: ['principals', 'addresses'],
+  relation: [],
+  scope: [],
+  settings: [],
+  sequence: [],
+  cleanup: [],
+  statusLog: [],
+  presence: [],
+  operation: [],
+  task: [],
+  unitState: [],
+  lease: [],
+  leaderSettings: [],
+  appSettings: [],
+};
+
+const INTERNAL = new Set<string>(Object.values(ATTR));
+
+export function toItem(model: string, ref: EntityRef, value: Record<string, unknown>): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...keyOf(model, ref), [ATTR.kind]: ref.kind };
+  const collection = collectionOf(model, ref);
+  if (collection) {
+    item[ATTR.collectionPk] = collection.pk;
+    item[ATTR.collectionSk] = collection.sk;
+  }
+  const sets = SET_FIELDS[ref.kind];
+  for (const [name, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (sets.includes(name)) {
+      const members = v as string[];
+      if (members.length > 0) item[name] = new Set(members);
+    } else {
+      item[name] = v;
+    }
+  }
+  return item;
+}
+
+export function fromItem<T>(item: Record<string, unknown>): T {
+  const kind = item[ATTR.kind] as EntityRef['kind'];
+  const value: Record<string, unknown> = {};
+  for (const name of SET_FIELDS[kind] ?? []) value[name] = [];
+  for (const [name, v] of Object.entries(item)) {
+    if (INTERNAL.has(name)) continue;
+    value[name] = v instanceof Set ? [...(v as Set<string>)].sort() : v;
+  }
+  return value as T;
+}

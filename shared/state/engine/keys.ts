@@ -1,0 +1,181 @@
+// Every key and index value of the table is spelled here, and nowhere else.
+//
+// One table. Each entity is its own partition (pk), so no model lives under one partition key
+// and no entity's writes contend with another's. Listings go through the `byCollection` index
+// (KEYS_ONLY, written only when an item is created or deleted, never on status updates). The
+// `stuck` index is sparse: only entities that are not Alive, or machines in provisioning error,
+// carry its keys, for the watchdog. Both indexes are sharded where a collection can be large.
+import { createHash } from 'node:crypto';
+import type { EntityRef } from '../../domain/plan.js';
+
+export const ATTR = {
+  pk: 'pk',
+  sk: 'sk',
+  // Not 'kind': entities have fields of that name (a cleanup's kind).
+  kind: 'entity',
+  collectionPk: 'gsi1pk',
+  collectionSk: 'gsi1sk',
+  stuckPk: 'stuckPk',
+  stuckSince: 'stuckSince',
+} as const;
+
+export const INDEX = {
+  byCollection: 'byCollection',
+  stuck: 'stuck',
+} as const;
+
+/** Shards of the model-wide collections, so that no index partition takes every write. */
+export const MACHINE_SHARDS = 4;
+export const STUCK_SHARDS = 8;
+
+const ITEM_SK = 'ITEM';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+function shardOf(value: string, shards: number): number {
+  return createHash('sha1').update(value).digest().readUInt16BE(0) % shards;
+}
+
+/** Unit numbers and machine ids sort numerically in the index. */
+export const padNumber = (n: number | string) => String(n).padStart(10, '0');
+
+export function keyOf(model: string, ref: EntityRef): Key {
+  switch (ref.kind) {
+    case 'model':
+      return { pk: `${model}#MODEL`, sk: ITEM_SK };
+    case 'application':
+      return { pk: `${model}#APP#${ref.name}`, sk: ITEM_SK };
+    case 'unit':
+      return { pk: `${model}#UNIT#${ref.name}`, sk: ITEM_SK };
+    case 'machine':
+      return { pk: `${model}#MACHINE#${ref.id}`, sk: ITEM_SK };
+    case 'relation':
+      return { pk: `${model}#REL#${ref.key}`, sk: ITEM_SK };
+    case 'scope':
+      // Scope members live in their relation's partition: listing a relation's scope is a Query.
+      return { pk: `${model}#REL#${ref.relation}`, sk: `SCOPE#${ref.unit}` };
+    case 'settings':
+      // Keyed by relation id, not key: a relation re-added under the same key gets a new id and
+      // must not see the old relation's settings (they are deleted later by cleanup).
+      return { pk: `${model}#RELDATA#${ref.relationId}`, sk: `UNIT#${ref.unit}` };
+    case 'sequence':
+      return { pk: `${model}#SEQ#${ref.name}`, sk: ITEM_SK };
+    case 'cleanup':
+      return { pk: `${model}#CLEANUP#${ref.id}`, sk: ITEM_SK };
+    case 'statusLog':
+      // An entity's history is one partition, newest last: `show-status-log` is one Query.
+      return { pk: statusLogPartition(model, ref.entity), sk: `${ref.at}#${ref.type}` };
+    case 'presence':
+      // Its own item, never the machine's: a heartbeat must not change what the provisioner and
+      // the notifier watch (the machine item), and the stream consumers skip this kind.
+      return { pk: `${model}#PRESENCE#${ref.machine}`, sk: ITEM_SK };
+    case 'operation':
+      return { pk: `${model}#OP#${ref.id}`, sk: ITEM_SK };
+    case 'task':
+      return { pk: `${model}#TASK#${ref.id}`, sk: ITEM_SK };
+    case 'unitState':
+      // In the unit's partition but not its item: a hook's state-set must not change the unit
+      // item the notifier watches, and the unit's removal deletes both (remove-unit).
+      return { pk: `${model}#UNIT#${ref.unit}`, sk: 'STATE' };
+    case 'lease':
+      // Its own item, never the application's: extending a lease must not look like a change of
+      // the application to the notifier, nor contend with config and upgrade transactions.
+      return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
+    case 'leaderSettings':
+      return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
+    case 'appSettings':
+      // Beside the units' settings of the relation, so the relation's "settings" cleanup
+      // deletes the application bags with them.
+      return { pk: `${model}#RELDATA#${ref.relationId}`, sk: `APP#${ref.application}` };
+  }
+}
+
+/** The byCollection index entry an item gets when created (absent: not listed). */
+export function collectionOf(model: string, ref: EntityRef): { pk: string; sk: string } | undefined {
+  switch (ref.kind) {
+    case 'application':
+      return { pk: `${model}#APPS`, sk: ref.name };
+    case 'unit': {
+      const [application, number] = ref.name.split('/');
+      return { pk: `${model}#APP#${application}#UNITS`, sk: padNumber(number ?? '') };
+    }
+    case 'machine':
+      return { pk: machineCollection(model, shardOf(ref.id, MACHINE_SHARDS)), sk: padNumber(ref.id) };
+    case 'relation':
+      return { pk: `${model}#RELATIONS`, sk: ref.key };
+    case 'cleanup':
+      return { pk: `${model}#CLEANUPS`, sk: ref.id };
+    case 'lease':
+      // Listed for the sweep that frees the leases of lost leaders (shared/state/operations/leadership.ts).
+      return { pk: `${model}#LEASES`, sk: ref.application };
+    // `drover operations` lists them newest first; TTL removes old ones, and their entries with them.
+    case 'operation':
+      return { pk: `${model}#OPERATIONS`, sk: padNumber(ref.id) };
+    default:
+      return undefined;
+  }
+}
+
+export const collections = {
+  applications: (model: string) => `${model}#APPS`,
+  unitsOf: (model: string, application: string) => `${model}#APP#${application}#UNITS`,
+  relations: (model: string) => `${model}#RELATIONS`,
+  cleanups: (model: string) => `${model}#CLEANUPS`,
+  leases: (model: string) => `${model}#LEASES`,
+  operations: (model: string) => `${model}#OPERATIONS`,
+  machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
+  stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
+};
+
+function machineCollection(model: string, shard: number) {
+  return `${model}#MACHINES#${shard}`;
+}
+
+/** The stuck index partition of an entity. */
+export function stuckPkOf(model: string, ref: EntityRef): string {
+  return `${model}#STUCK#${shardOf(keyOf(model, ref).pk, STUCK_SHARDS)}`;
+}
+
+export const statusLogPartition = (model: string, entity: string) => `${model}#STATUSLOG#${entity}`;
+
+/** The prefix of scope members within a relation's partition. */
+export const SCOPE_SK_PREFIX = 'SCOPE#';
+export const SETTINGS_SK_PREFIX = 'UNIT#';
+export const settingsPartition = (model: string, relationId: number) => keyOf(model, { kind: 'settings', relationId, unit: '' }).pk;
+
+/** Recovers the entity reference from an index entry (KEYS_ONLY projections carry pk/sk). */
+export function refFromKey(model: string, key: Key): EntityRef | undefined {
+  const rest = key.pk.slice(model.length + 1);
+  const [kind, ...parts] = rest.split('#');
+  const id = parts.join('#');
+  if (key.sk !== ITEM_SK) {
+    if (kind === 'REL' && key.sk.startsWith(SCOPE_SK_PREFIX))
+      return { kind: 'scope', relation: id, unit: key.sk.slice(SCOPE_SK_PREFIX.length) };
+    return undefined;
+  }
+  switch (kind) {
+    case 'APP':
+      return { kind: 'application', name: id };
+    case 'UNIT':
+      return { kind: 'unit', name: id };
+    case 'MACHINE':
+      return { kind: 'machine', id };
+    case 'REL':
+      return { kind: 'relation', key: id };
+    case 'CLEANUP':
+      return { kind: 'cleanup', id };
+    case 'LEASE':
+      return { kind: 'lease', application: id };
+    case 'MODEL':
+      return { kind: 'model' };
+    case 'OP':
+      return { kind: 'operation', id };
+    case 'TASK':
+      return { kind: 'task', id };
+    default:
+      return undefined;
+  }
+}

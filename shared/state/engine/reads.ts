@@ -1,0 +1,206 @@
+// Reads for planning. All strongly consistent: a plan must start from the latest committed
+// state, or its conditions would fail needlessly and the operation would retry.
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EntityRef } from '../../domain/plan.js';
+import type { UnitCharmState } from '../../domain/plans/unit-state.js';
+import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
+import { invalidArgument } from '../../domain/errors.js';
+import { fromItem } from './codec.js';
+import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
+import { cacheId } from './snapshot-cache.js';
+import type { Store } from './store.js';
+
+/** How a speculative attempt (run-operation.ts) may answer a read without reading. */
+export interface ReadOptions {
+  /** The plan does not assert what it reads here: read it, whatever the cache knows. */
+  fresh?: boolean;
+  /** Items the plan would create, so its transaction asserts they do not exist: absent unless known. */
+  assumeAbsent?: EntityRef[];
+}
+
+/** What the current speculative attempt (if any) knows of the item without reading it. */
+function known(store: Store, ref: EntityRef, key: Key, options: ReadOptions) {
+  if (!store.speculation || options.fresh) return undefined;
+  // A sequence's value is always asserted by the change that takes numbers from it (absent: its
+  // creation), so a sequence may be taken as absent like the items a plan creates.
+  const mayAssumeAbsent =
+    ref.kind === 'sequence' || (options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false);
+  return store.speculation.lookup(cacheId(key), mayAssumeAbsent);
+}
+
+export async function getItem<T>(store: Store, ref: EntityRef, options: ReadOptions = {}): Promise<T | undefined> {
+  const Key = keyOf(store.model, ref);
+  const cached = known(store, ref, Key, options);
+  if (cached) return cached.value as T | undefined;
+  const { Item } = await store.doc.send(new GetCommand({ TableName: store.table, Key, ConsistentRead: true }));
+  const value = Item ? fromItem<Record<string, unknown>>(Item) : undefined;
+  store.cache?.remember(cacheId(Key), value);
+  return value as T | undefined;
+}
+
+export const getModel = (store: Store) => getItem<Model>(store, { kind: 'model' });
+export const getApplication = (store: Store, name: string) => getItem<Application>(store, { kind: 'application', name });
+export const getUnit = (store: Store, name: string) => getItem<Unit>(store, { kind: 'unit', name });
+export const getMachine = (store: Store, id: string) => getItem<Machine>(store, { kind: 'machine', id });
+export const getRelation = (store: Store, key: string) => getItem<Relation>(store, { kind: 'relation', key });
+export const getCleanup = (store: Store, id: string) => getItem<Cleanup>(store, { kind: 'cleanup', id });
+export const getUnitState = (store: Store, unit: string) => getItem<UnitCharmState>(store, { kind: 'unitState', unit });
+export const getSettings = (store: Store, relationId: number, unit: string) =>
+  getItem<RelationSettings>(store, { kind: 'settings', relationId, unit });
+
+/** A sequence's item: the numbers taken so far. */
+export interface SequenceItem {
+  value: number;
+}
+
+/** Numbers taken so far from a sequence read with getBatch (0 when none was ever taken). */
+export const sequenceValue = (item: SequenceItem | undefined) => item?.value ?? 0;
+
+export async function getSequence(store: Store, name: string): Promise<number> {
+  return sequenceValue(await getItem<SequenceItem>(store, { kind: 'sequence', name }));
+}
+
+/** Gets many items by reference, in batches of 100, keeping the order of `refs`; absent items are skipped. */
+export async function getMany<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<T[]> {
+  return (await getEach<T>(store, refs, options)).filter((x): x is NonNullable<typeof x> => x !== undefined);
+}
+
+/** Like getMany, but aligned with `refs`: undefined where an item does not exist (any more). */
+export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<(T | undefined)[]> {
+  const keys = refs.map((r) => keyOf(store.model, r));
+  const found = new Map<string, T | undefined>();
+  const unknown: Key[] = [];
+  for (const [i, key] of keys.entries()) {
+    const cached = known(store, refs[i]!, key, options);
+    if (cached) found.set(cacheId(key), cached.value as T | undefined);
+    else unknown.push(key);
+  }
+  for (let i = 0; i < unknown.length; i += 100) {
+    const batch = unknown.slice(i, i + 100);
+    let pending: Key[] = batch;
+    while (pending.length) {
+      const out = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[store.table] ?? []) found.set(cacheId(item as Key), fromItem<T>(item));
+      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
+    }
+    for (const key of batch) store.cache?.remember(cacheId(key), found.get(cacheId(key)) as Record<string, unknown> | undefined);
+  }
+  return keys.map((k) => found.get(cacheId(k)));
+}
+
+/**
+ * Reads items of different kinds in one BatchGetItem, strongly consistent like getItem; undefined
+ * where an item does not exist. One request instead of one per item: a small read costs mostly
+ * its request, and next to a small transaction that is not little (bench/RESULTS.md).
+ * The references must be distinct (BatchGetItem refuses duplicate keys).
+ */
+export async function getBatch<T extends unknown[]>(
+  store: Store,
+  refs: { [K in keyof T]: EntityRef },
+  options: ReadOptions = {},
+): Promise<{ [K in keyof T]: T[K] | undefined }> {
+  return (await getEach<unknown>(store, refs, options)) as { [K in keyof T]: T[K] | undefined };
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. Absent on the last page. */
+  cursor?: string;
+}
+
+const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
+/**
+ * The key a cursor was made from. Cursors travel through clients (an agent's relation-units
+ * pages), so one may come back garbled or made up: anything that is not a key this query could
+ * have ended a page at is refused as bad input, before DynamoDB sees it.
+ */
+function decodeCursor(cursor: string | undefined, belongs: (key: Record<string, string>) => boolean): Record<string, string> | undefined {
+  if (!cursor) return undefined;
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+  } catch {
+    key = undefined;
+  }
+  const isKey = key !== null && typeof key === 'object' && !Array.isArray(key) && Object.values(key).every((v) => typeof v === 'string');
+  if (!isKey || !belongs(key as Record<string, string>))
+    throw invalidArgument('invalid cursor: pass back the cursor of the previous page unchanged, or none to start from the first page');
+  return key as Record<string, string>;
+}
+
+const hasExactly = (key: Record<string, string>, names: string[]) =>
+  Object.keys(key).length === names.length && names.every((n) => Object.hasOwn(key, n));
+
+/** Lists the references of one collection of the byCollection index, a page at a time. */
+export async function listCollection(
+  store: Store,
+  collection: string,
+  options: { limit?: number; cursor?: string } = {},
+): Promise<Page<EntityRef>> {
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      IndexName: INDEX.byCollection,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
+      ExpressionAttributeValues: { ':pk': collection },
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(
+        options.cursor,
+        (key) => hasExactly(key, [ATTR.pk, ATTR.sk, ATTR.collectionPk, ATTR.collectionSk]) && key[ATTR.collectionPk] === collection,
+      ),
+    }),
+  );
+  const items = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).filter((r): r is EntityRef => r !== undefined);
+  const cursor = encodeCursor(out.LastEvaluatedKey);
+  return cursor ? { items, cursor } : { items };
+}
+
+/** Every reference in a collection (for collections bounded by the number of applications). */
+export async function listAll(store: Store, collection: string): Promise<EntityRef[]> {
+  const all: EntityRef[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listCollection(store, collection, cursor ? { cursor } : {});
+    all.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return all;
+}
+
+/** The units in a relation's scope, a page at a time. */
+export async function listScope(
+  store: Store,
+  relationKey: string,
+  options: { limit?: number; cursor?: string } = {},
+): Promise<Page<ScopeMember>> {
+  const pk = keyOf(store.model, { kind: 'relation', key: relationKey }).pk;
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': SCOPE_SK_PREFIX },
+      ConsistentRead: true,
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(
+        options.cursor,
+        (key) => hasExactly(key, [ATTR.pk, ATTR.sk]) && key[ATTR.pk] === pk && key[ATTR.sk]!.startsWith(SCOPE_SK_PREFIX),
+      ),
+    }),
+  );
+  const items = (out.Items ?? []).map((i) => fromItem<ScopeMember>(i));
+  const cursor = encodeCursor(out.LastEvaluatedKey);
+  return cursor ? { items, cursor } : { items };
+}
+
+export async function listAllScope(store: Store, relationKey: string): Promise<ScopeMember[]> {
+  const all: ScopeMember[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listScope(store, relationKey, cursor ? { cursor } : {});
+    all.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return all;
+}

@@ -1,0 +1,21 @@
+// "dyingSubordinates": a container relation stopped being Alive. lifecycles.txt: "A subordinate
+// must also become Dying when ... the last Alive relation between its service and its
+// principal's service is no longer Alive. This may come about via juju destroy-relation."
+import { collections } from '../../engine/keys.js';
+import { listCollection } from '../../engine/reads.js';
+import { ensureSubordinateDying } from '../subordinate-dying.js';
+import type { CleanupStep } from './step.js';
+
+export const SUBORDINATES_BATCH = 25;
+
+export const destroyOrphanedSubordinates: CleanupStep = async (store, cleanup) => {
+  const page = await listCollection(store, collections.unitsOf(store.model, cleanup.target), {
+    limit: SUBORDINATES_BATCH,
+    ...(cleanup.cursor ? { cursor: cleanup.cursor } : {}),
+  });
+  for (const ref of page.items) {
+    // Each unit is checked against its own principal: one still related elsewhere stays Alive.
+    if (ref.kind === 'unit') await ensureSubordinateDying(store, ref.name);
+  }
+  return page.cursor ? { cursor: page.cursor } : {};
+};

@@ -1,0 +1,64 @@
+import type { CharmMeta } from '../../domain/charm.js';
+import type { Constraints } from '../../domain/constraints.js';
+import type { Application, Model } from '../../domain/entities.js';
+import { refs } from '../../domain/plan.js';
+import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
+import { sequenceNames } from '../../domain/sequences.js';
+import { addUnits } from './add-unit.js';
+import { foundModel } from './model.js';
+import { readPlacements } from '../queries/placement.js';
+import { getBatch, sequenceValue, type SequenceItem } from '../engine/reads.js';
+import { runOperation, type Attempt } from '../engine/run-operation.js';
+import type { Store } from '../engine/store.js';
+
+export interface DeployRequest {
+  charm: CharmMeta;
+  name?: string;
+  series?: string;
+  constraints?: Constraints;
+  config?: Record<string, string>;
+  numUnits?: number;
+  to?: string[];
+  charmArchive?: string;
+}
+
+/**
+ * Deploys an application. The application, its peer relations and its first units commit in one
+ * transaction; further units (-n beyond one transaction's share) are added in bounded chunks.
+ */
+export async function deploy(store: Store, request: DeployRequest): Promise<DeployResult> {
+  const name = request.name ?? request.charm.name;
+  const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
+  const cannot = `cannot add application "${name}"`;
+  const [application, unitNumbers] = [refs.application(name), refs.sequence(sequenceNames.unitsOf(name))];
+  const attempt: Attempt<DeployResult> = async (store) => {
+    const [[model, existing, relationSequence, unitSequence, machineSequence], placements] = await Promise.all([
+      getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(
+        store,
+        [refs.model(), application, refs.sequence(sequenceNames.relation), unitNumbers, refs.sequence(sequenceNames.machine)],
+        // A new name: the plan creates the application, asserting that it does not exist.
+        { assumeAbsent: [application] },
+      ),
+      readPlacements(store, request.to),
+    ]);
+    return planDeploy(
+      {
+        model: foundModel(store, model),
+        relationSequence: sequenceValue(relationSequence),
+        unitSequence: sequenceValue(unitSequence),
+        machineSequence: sequenceValue(machineSequence),
+        ...(existing ? { existing } : {}),
+      },
+      { ...request, name, numUnits, placements },
+      store.now().toISOString(),
+    );
+  };
+  const result = await runOperation(store, cannot, attempt, { speculate: true });
+  if (result.remainingUnits > 0) {
+    const more = await addUnits(store, name, { count: result.remainingUnits, to: request.to?.slice(result.units.length) });
+    result.units.push(...more.units);
+    result.machines.push(...more.machines);
+    result.remainingUnits = 0;
+  }
+  return result;
+}

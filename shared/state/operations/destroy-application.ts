@@ -1,0 +1,26 @@
+import type { Application, Relation } from '../../domain/entities.js';
+import { refs } from '../../domain/plan.js';
+import { planDestroyApplication, type DestroyApplicationResult } from '../../domain/plans/destroy-application.js';
+import { getApplication, getMany } from '../engine/reads.js';
+import { runOperation } from '../engine/run-operation.js';
+import type { Store } from '../engine/store.js';
+
+/**
+ * remove-application: removes the application at once when nothing would still reference it,
+ * otherwise sets it Dying (its units are destroyed by the 'units' cleanup). Relations without
+ * units in scope go with it; those with units in scope become Dying.
+ */
+export async function destroyApplication(store: Store, name: string): Promise<Exclude<DestroyApplicationResult, 'shedding-relations'>> {
+  for (;;) {
+    const result = await runOperation(store, `cannot destroy application "${name}"`, async () => {
+      const application = await getApplication(store, name);
+      if (!application) return planDestroyApplication({ relations: [], counterparts: [] }, { name }, store.now().toISOString());
+      const relations = await getMany<Relation>(store, application.relations.map(refs.relation));
+      const others = [...new Set(relations.flatMap((r) => r.endpoints.map((ep) => ep.application)))].filter((a) => a !== name);
+      const counterparts = await getMany<Application>(store, others.map(refs.application));
+      return planDestroyApplication({ application, relations, counterparts }, { name }, store.now().toISOString());
+    });
+    // Each batch leaves fewer Alive relations, so this ends.
+    if (result !== 'shedding-relations') return result;
+  }
+}

@@ -1,0 +1,82 @@
+import type { Application, Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
+import {
+  planEnterScope,
+  subordinateOfApplication,
+  subordinateToCreate,
+  type EnterScopeResult,
+  type EnterScopeSnapshot,
+} from '../../domain/plans/enter-scope.js';
+import { refs } from '../../domain/plan.js';
+import { sequenceNames } from '../../domain/sequences.js';
+import { InconsistentPlanError } from '../../domain/merge-changes.js';
+import { getBatch, getSequence, getUnit } from '../engine/reads.js';
+import { relationsOf } from '../queries/relation-reads.js';
+import { runOperation, type Attempt } from '../engine/run-operation.js';
+import type { Store } from '../engine/store.js';
+
+/**
+ * The unit agent joins a relation: enters its scope and writes its initial settings (replacing
+ * any left from before). A principal entering a container-scoped relation with a subordinate
+ * application gets its subordinate unit in the same transaction. Entering again is harmless.
+ */
+export async function enterScope(
+  store: Store,
+  unit: string,
+  relationKey: string,
+  settings: Record<string, string>,
+): Promise<EnterScopeResult> {
+  const scope = refs.scope(relationKey, unit);
+  const attempt: Attempt<EnterScopeResult> = async (store) => {
+    // Entering creates the scope member and (unless left from before) the settings, asserting
+    // that neither exists: a speculative attempt need not read them.
+    const [u, relation, member] = await getBatch<[Unit, Relation, ScopeMember]>(
+      store,
+      [refs.unit(unit), refs.relation(relationKey), scope],
+      {
+        assumeAbsent: [scope],
+      },
+    );
+    const snapshot: EnterScopeSnapshot = { inScope: member !== undefined };
+    if (u) snapshot.unit = u;
+    if (relation) snapshot.relation = relation;
+    if (u && relation) {
+      // The settings' key needs the relation's id: one more request, which also reads the
+      // relation's applications, for the subordinate.
+      const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
+      const settingsRef = refs.settings(relation.id, unit);
+      const [current, ...applications] = await getBatch<[RelationSettings, ...Application[]]>(
+        store,
+        [settingsRef, ...names.map(refs.application)],
+        { assumeAbsent: [settingsRef] },
+      );
+      if (current) snapshot.settingsVersion = current.version;
+      const existing = applications.filter((a): a is Application => a !== undefined);
+      // An Alive or Dying relation's applications exist (removing one removes its relations first):
+      // one missing can only be a stale cache, and would silently skip the subordinate.
+      if (existing.length !== names.length) throw new InconsistentPlanError(`an application of relation "${relationKey}" is missing`);
+      const subordinate = await readSubordinate(store, u, relation, existing);
+      if (subordinate) snapshot.subordinate = subordinate;
+    }
+    return planEnterScope(snapshot, settings, store.now().toISOString());
+  };
+  return runOperation(store, `cannot enter scope of relation "${relationKey}" for unit "${unit}"`, attempt, { speculate: true });
+}
+
+async function readSubordinate(
+  store: Store,
+  unit: Unit,
+  relation: Relation,
+  applications: Application[],
+): Promise<EnterScopeSnapshot['subordinate']> {
+  const name = subordinateToCreate(unit, relation, applications);
+  const application = applications.find((a) => a.name === name);
+  if (!application) return undefined;
+  const existingName = subordinateOfApplication(unit, application.name);
+  const [relations, unitSequence, existing] = await Promise.all([
+    // Fresh: which of its required relations are met is asserted only by the set's size.
+    relationsOf(store, [application], { fresh: true }),
+    getSequence(store, sequenceNames.unitsOf(application.name)),
+    existingName ? getUnit(store, existingName) : Promise.resolve(undefined),
+  ]);
+  return { application, relations, unitSequence, ...(existing ? { existing } : {}) };
+}

@@ -1,0 +1,34 @@
+import type { Constraints } from '../../domain/constraints.js';
+import {
+  planProvisioningError,
+  planRecordInstance,
+  planRetryProvisioning,
+  type InstanceRecord,
+  type RecordInstanceResult,
+} from '../../domain/plans/provisioning.js';
+import { getMachine } from '../engine/reads.js';
+import { runOperation } from '../engine/run-operation.js';
+import type { Store } from '../engine/store.js';
+
+export async function recordInstance(store: Store, machineId: string, record: InstanceRecord): Promise<RecordInstanceResult> {
+  return runOperation<RecordInstanceResult>(store, `cannot record instance of machine ${machineId}`, async () =>
+    planRecordInstance(await getMachine(store, machineId), record, store.now().toISOString()),
+  );
+}
+
+export async function recordProvisioningError(
+  store: Store,
+  machineId: string,
+  error: { message: string; transient: boolean; attempt: number },
+): Promise<void> {
+  await runOperation(store, `cannot set status of machine ${machineId}`, async () =>
+    planProvisioningError(await getMachine(store, machineId), error, store.now().toISOString()),
+  );
+}
+
+/** `retry-provisioning <machine>`, and `resolved <machine> [--constraints "..."]` from what-we-run-and-why.txt. */
+export async function retryProvisioning(store: Store, machineId: string, constraints?: Constraints): Promise<void> {
+  await runOperation(store, `cannot retry provisioning of machine ${machineId}`, async () =>
+    planRetryProvisioning(machineId, await getMachine(store, machineId), store.now().toISOString(), constraints),
+  );
+}

@@ -1,0 +1,35 @@
+import type { CharmMeta } from '../../domain/charm.js';
+import type { Relation } from '../../domain/entities.js';
+import { refs } from '../../domain/plan.js';
+import { planUpgradeCharm, type UpgradeCharmResult } from '../../domain/plans/upgrade-charm.js';
+import { sequenceNames } from '../../domain/sequences.js';
+import { getApplication, getMany, getSequence } from '../engine/reads.js';
+import { runOperation } from '../engine/run-operation.js';
+import type { Store } from '../engine/store.js';
+
+export interface UpgradeCharmRequest {
+  charm: CharmMeta;
+  charmArchive?: string;
+  forceUnits?: boolean;
+}
+
+/**
+ * upgrade-charm: gives the application the next revision of its charm, in one transaction on the
+ * application alone; its unit agents notice the new charm URL and upgrade their charm directories.
+ */
+export async function upgradeCharm(store: Store, name: string, request: UpgradeCharmRequest): Promise<UpgradeCharmResult> {
+  return runOperation(store, `cannot upgrade application "${name}"`, async () => {
+    const [application, relationSequence] = await Promise.all([getApplication(store, name), getSequence(store, sequenceNames.relation)]);
+    const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
+    return planUpgradeCharm(
+      { relations, relationSequence, ...(application ? { application } : {}) },
+      {
+        application: name,
+        charm: request.charm,
+        forceUnits: request.forceUnits ?? false,
+        ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
+      },
+      store.now().toISOString(),
+    );
+  });
+}

@@ -1,0 +1,120 @@
+// The status read model: everything `drover status` shows, read a page at a time so that a model
+// of 100k units never needs one huge response. Pages walk the byCollection index in a fixed order
+// (applications, relations, machines, then each application's units) and fetch items in batches.
+import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
+import type { EntityRef } from '../../domain/plan.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
+import { buildStatus, type StatusDocument, type StatusSnapshot } from '../../domain/status.js';
+import { collections } from '../engine/keys.js';
+import { requireModel } from '../operations/model.js';
+import { readLeaders } from '../operations/leadership.js';
+import { readPresence } from '../operations/presence.js';
+import { getEach, listAll, listCollection, listScope } from '../engine/reads.js';
+import type { Store } from '../engine/store.js';
+
+export interface StatusPage {
+  applications: Application[];
+  relations: Relation[];
+  machines: Machine[];
+  units: Unit[];
+  /** When the agents of this page's machines were last seen (one batch read per page of machines). */
+  presence: Record<string, string>;
+  /** Pass back for the next page; absent on the last. */
+  cursor?: string;
+}
+
+interface Position {
+  collection: number;
+  inner?: string;
+}
+
+const encode = (p: Position) => Buffer.from(JSON.stringify(p)).toString('base64url');
+const decode = (c?: string): Position => (c ? (JSON.parse(Buffer.from(c, 'base64url').toString()) as Position) : { collection: 0 });
+
+async function collectionOrder(store: Store): Promise<string[]> {
+  const apps = (await listAll(store, collections.applications(store.model))).map((r) => (r.kind === 'application' ? r.name : ''));
+  return [
+    collections.applications(store.model),
+    collections.relations(store.model),
+    ...collections.machineShards(store.model),
+    ...apps.sort().map((a) => collections.unitsOf(store.model, a)),
+  ];
+}
+
+export async function readStatusPage(store: Store, options: { cursor?: string; limit?: number } = {}): Promise<StatusPage> {
+  const limit = options.limit ?? 500;
+  const order = await collectionOrder(store);
+  let position = decode(options.cursor);
+  const refs: EntityRef[] = [];
+  while (refs.length < limit && position.collection < order.length) {
+    const page = await listCollection(store, order[position.collection]!, {
+      limit: limit - refs.length,
+      ...(position.inner ? { cursor: position.inner } : {}),
+    });
+    refs.push(...page.items);
+    position = page.cursor ? { collection: position.collection, inner: page.cursor } : { collection: position.collection + 1 };
+  }
+  const items = await getEach<never>(store, refs);
+  // Items deleted since they were listed come back undefined and are skipped.
+  const of = <T>(kind: EntityRef['kind']) => items.filter((item, i) => item !== undefined && refs[i]?.kind === kind) as T[];
+  const machines = of<Machine>('machine');
+  const page: StatusPage = {
+    applications: of<Application>('application'),
+    relations: of<Relation>('relation'),
+    machines,
+    units: of<Unit>('unit'),
+    presence: machines.length
+      ? await readPresence(
+          store,
+          machines.map((m) => m.id),
+        )
+      : {},
+  };
+  if (position.collection < order.length) page.cursor = encode(position);
+  return page;
+}
+
+export interface StatusOptions {
+  controller?: string;
+  /** How long an agent may be silent before it shows as lost/down. */
+  agentLostAfterSeconds?: number;
+}
+
+/** Reads every page, and a few of the scope members that hold each Dying relation. */
+export async function readStatusSnapshot(store: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
+  const model = await requireModel(store);
+  const snapshot: StatusSnapshot = {
+    model,
+    applications: [],
+    units: [],
+    machines: [],
+    relations: [],
+    scopes: {},
+    presence: { lastSeen: {}, lostAfterMs: (options.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS) * 1000 },
+    controller: options.controller ?? 'local',
+  };
+  let cursor: string | undefined;
+  do {
+    const page = await readStatusPage(store, cursor ? { cursor } : {});
+    snapshot.applications.push(...page.applications);
+    snapshot.relations.push(...page.relations);
+    snapshot.machines.push(...page.machines);
+    snapshot.units.push(...page.units);
+    Object.assign(snapshot.presence.lastSeen, page.presence);
+    cursor = page.cursor;
+  } while (cursor);
+  snapshot.leaders = await readLeaders(
+    store,
+    snapshot.applications.map((a) => a.name),
+  );
+  for (const relation of snapshot.relations.filter((r) => r.life === 'dying')) {
+    // A few names are enough to tell the user who to look at; the count says the rest.
+    snapshot.scopes[relation.key] = (await listScope(store, relation.key, { limit: 5 })).items.map((m) => m.unit);
+  }
+  return snapshot;
+}
+
+/** The status document; presence is computed at the store's now, as Juju computes it at status time. */
+export async function readStatus(store: Store, options: StatusOptions = {}): Promise<StatusDocument> {
+  return buildStatus(await readStatusSnapshot(store, options), store.now());
+}
