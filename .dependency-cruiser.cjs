@@ -1,5 +1,7 @@
 // The layering, checked on every `npm test` (test/unit/layering.test.ts runs this):
 //   shared/domain   pure: itself, Node's built-ins and pure libraries only
+//   shared/state    engine/ (store, commit, cache, reads) < queries/ (reads for callers)
+//                   < operations/ (read → plan → commit)
 //   shared/*        the parts every entry point uses; never an entry point
 //   functions/ agent/ cli/   entry points: Lambda handlers, the agents, the CLI; none uses another
 //                            (agents and the CLI reach the controller over HTTP only)
@@ -32,6 +34,20 @@ module.exports = {
       comment: 'Node built-ins that do I/O have no place in pure decisions.',
       from: { path: '^shared/domain/' },
       to: { dependencyTypes: ['core'], path: '^(node:)?(fs|child_process|net|http|https|dgram|dns|worker_threads|cluster)(/|$)' },
+    },
+    {
+      name: 'state-engine-knows-no-operation',
+      severity: 'error',
+      comment: 'shared/state/engine is how any operation or query runs; it never names one.',
+      from: { path: '^shared/state/engine/' },
+      to: { path: '^shared/state/(operations|queries)/' },
+    },
+    {
+      name: 'state-queries-only-read',
+      severity: 'error',
+      comment: 'A query reads; it never calls an operation, which would make a read write.',
+      from: { path: '^shared/state/queries/' },
+      to: { path: '^shared/state/operations/' },
     },
     {
       name: 'shared-is-below-entry-points',

@@ -3,7 +3,7 @@ import type { Unit } from '../../shared/domain/entities.js';
 import { invalidArgument, notFound } from '../../shared/domain/errors.js';
 import { collections } from '../../shared/state/engine/keys.js';
 import { getApplication, getMany, listAll } from '../../shared/state/engine/reads.js';
-import { readLeaders } from '../../shared/state/operations/leadership.js';
+import { readLeaders } from '../../shared/state/queries/leadership.js';
 import type { Store } from '../../shared/state/engine/store.js';
 
 /** `mysql/leader` → the unit holding mysql's leadership, as Juju resolves it before queueing. */

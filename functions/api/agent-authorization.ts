@@ -11,7 +11,7 @@ import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requ
 import type { Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import type { Task } from '../../shared/domain/operations.js';
-import { getTask } from '../../shared/state/operations/action-tasks.js';
+import { getTask } from '../../shared/state/queries/action-tasks.js';
 import { getApplication, getRelation, getUnit } from '../../shared/state/engine/reads.js';
 import { listRelations, relationsOf } from '../../shared/state/queries/relation-reads.js';
 import type { Store } from '../../shared/state/engine/store.js';

@@ -19,7 +19,8 @@ import { destroyMachine } from '../../shared/state/operations/destroy-machine.js
 import { destroyRelation } from '../../shared/state/operations/destroy-relation.js';
 import { destroyUnit } from '../../shared/state/operations/destroy-unit.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '../../shared/state/operations/force.js';
-import { getModelConstraints, requireModel, setModelConfig, setModelConstraints } from '../../shared/state/operations/model.js';
+import { setModelConfig, setModelConstraints } from '../../shared/state/operations/model.js';
+import { getModelConstraints, requireModel } from '../../shared/state/queries/model.js';
 import { effectiveModelConfig } from '../../shared/domain/model-config.js';
 import { retryProvisioning } from '../../shared/state/operations/provisioning.js';
 import { getApplication } from '../../shared/state/engine/reads.js';
@@ -30,7 +31,8 @@ import type { Store } from '../../shared/state/engine/store.js';
 import { listStuck } from '../../shared/state/queries/stuck.js';
 import { upgradeCharm } from '../../shared/state/operations/upgrade-charm.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
-import { cancelTask, enqueueOperation, listOperations, readOperation, readTask } from '../../shared/state/operations/action-tasks.js';
+import { cancelTask, enqueueOperation } from '../../shared/state/operations/action-tasks.js';
+import { listOperations, readOperation, readTask } from '../../shared/state/queries/action-tasks.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 
 export interface UserContext {

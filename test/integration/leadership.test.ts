@@ -16,14 +16,8 @@ import { destroyUnit, destroyUnitByAgent } from '../../shared/state/operations/d
 import { getApplication, getRelation } from '../../shared/state/engine/reads.js';
 import { removeUnit } from '../../shared/state/operations/remove-unit.js';
 import { ensureUnitDead } from '../../shared/state/operations/unit-dead.js';
-import {
-  claimLeadership,
-  getLeaderSettings,
-  getLease,
-  readLeadership,
-  releaseAbandonedLeases,
-  releaseLeadership,
-} from '../../shared/state/operations/leadership.js';
+import { claimLeadership, releaseAbandonedLeases, releaseLeadership } from '../../shared/state/operations/leadership.js';
+import { getLeaderSettings, getLease, readLeadership } from '../../shared/state/queries/leadership.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { recordPresence } from '../../shared/state/operations/presence.js';
 import type { Store } from '../../shared/state/engine/store.js';

@@ -16,7 +16,8 @@ import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/operations/agent-status.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
-import { readPresence, recordPresence } from '../../shared/state/operations/presence.js';
+import { recordPresence } from '../../shared/state/operations/presence.js';
+import { readPresence } from '../../shared/state/queries/presence.js';
 import { readStatus } from '../../shared/state/queries/status.js';
 import type { Store } from '../../shared/state/engine/store.js';
 import { charms } from '../support/charms.js';

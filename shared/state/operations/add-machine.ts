@@ -3,7 +3,7 @@ import { notAlive, invalidArgument } from '../../domain/errors.js';
 import { newMachine } from '../../domain/plans/new-machine.js';
 import { refs, type Change } from '../../domain/plan.js';
 import { sequenceNames, takeNumbers } from '../../domain/sequences.js';
-import { requireModel } from './model.js';
+import { requireModel } from '../queries/model.js';
 import { getSequence } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';

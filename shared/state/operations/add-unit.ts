@@ -5,7 +5,7 @@ import { UNITS_PER_TRANSACTION } from '../../domain/plans/deploy.js';
 import { pendingRequirements } from '../../domain/required-relations.js';
 import { refs } from '../../domain/plan.js';
 import { sequenceNames } from '../../domain/sequences.js';
-import { foundModel } from './model.js';
+import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
 import { getBatch, getMany, sequenceValue, type SequenceItem } from '../engine/reads.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';

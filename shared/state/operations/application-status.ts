@@ -5,7 +5,7 @@ import type { StatusInfo, Unit } from '../../domain/entities.js';
 import { DroverError, notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { collections } from '../engine/keys.js';
-import { getLease } from './leadership.js';
+import { getLease } from '../queries/leadership.js';
 import { getApplication, getMany, getUnit, listAll } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';

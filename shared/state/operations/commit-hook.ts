@@ -13,7 +13,7 @@ import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 import { unitsOnMachine } from './unit-ports.js';
 import { planWriteLeaderSettings } from '../../domain/plans/leadership.js';
-import { getLeaderSettings, getLease } from './leadership.js';
+import { getLeaderSettings, getLease } from '../queries/leadership.js';
 import { planWriteAppSettings } from '../../domain/plans/app-settings.js';
 import { getAppSettings } from '../queries/app-settings.js';
 import { getRelationById } from '../queries/relation-reads.js';

@@ -5,7 +5,7 @@ import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
 import { sequenceNames } from '../../domain/sequences.js';
 import { addUnits } from './add-unit.js';
-import { foundModel } from './model.js';
+import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
 import { getBatch, sequenceValue, type SequenceItem } from '../engine/reads.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';

@@ -1,16 +1,13 @@
-// Leadership reads and operations (shared/domain/leadership.ts, plans/leadership.ts): claim,
-// release, and what each application's units see of it. Whether a lease may be taken depends on
-// its expiry alone (a holder that is gone stops renewing it), which every write asserts.
-import { isClaimable, type LeaderSettings, type Lease, type LeadershipView } from '../../domain/leadership.js';
-import { refs } from '../../domain/plan.js';
+// Leadership operations (shared/domain/leadership.ts, plans/leadership.ts): claim, release, and
+// the sweep of abandoned leases; what units see of it is read in shared/state/queries/leadership.ts.
+// Whether a lease may be taken depends on its expiry alone (a holder that is gone stops renewing
+// it), which every write asserts.
 import { planClaimLeadership, planReleaseAbandoned, planReleaseLeadership, type ClaimResult } from '../../domain/plans/leadership.js';
 import { collections } from '../engine/keys.js';
-import { getEach, getItem, getUnit, listAll } from '../engine/reads.js';
+import { getUnit, listAll } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
-
-export const getLease = (store: Store, application: string) => getItem<Lease>(store, refs.lease(application));
-export const getLeaderSettings = (store: Store, application: string) => getItem<LeaderSettings>(store, refs.leaderSettings(application));
+import { getLease } from '../queries/leadership.js';
 
 /**
  * Claims the application's lease for `unit` (a lease of `durationMs`), or extends it if `unit`
@@ -31,29 +28,6 @@ export async function releaseLeadership(store: Store, unit: string, application:
   return runOperation(store, `cannot release leadership for unit "${unit}"`, async () =>
     planReleaseLeadership(await getLease(store, application), application, unit),
   );
-}
-
-/** What the units of these applications see of their leadership (the agent's view). */
-export async function readLeadership(store: Store, applications: string[]): Promise<LeadershipView[]> {
-  if (applications.length === 0) return [];
-  const leases = await getEach<Lease>(store, applications.map(refs.lease));
-  const settings = await getEach<LeaderSettings>(store, applications.map(refs.leaderSettings));
-  const now = store.now();
-  return applications.map((application, i) => {
-    const lease = leases[i];
-    return {
-      application,
-      ...(lease ? { holder: lease.holder, expiresAt: lease.expiresAt } : {}),
-      claimable: isClaimable(lease, now),
-      settingsVersion: settings[i]?.version ?? 0,
-    };
-  });
-}
-
-/** The leader of each application that has one (for status): the holder, whether or not its lease has expired. */
-export async function readLeaders(store: Store, applications: string[]): Promise<Record<string, string>> {
-  const leases = await getEach<Lease>(store, applications.map(refs.lease));
-  return Object.fromEntries(leases.filter((l): l is Lease => l !== undefined).map((l) => [l.application, l.holder]));
 }
 
 /**

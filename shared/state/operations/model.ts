@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Constraints } from '../../domain/constraints.js';
 import type { Model } from '../../domain/entities.js';
-import { notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { planSetModelConfig, type ModelConfigChange } from '../../domain/plans/model-config.js';
 import { getModel } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
+import { requireModel } from '../queries/model.js';
 
 export const DEFAULT_SERIES = 'jammy';
 
@@ -39,16 +39,6 @@ export async function ensureModel(store: Store, options: { defaultSeries?: strin
   });
 }
 
-export async function requireModel(store: Store): Promise<Model> {
-  return foundModel(store, await getModel(store));
-}
-
-/** The model, read along with other items (getBatch); the error when there is none. */
-export function foundModel(store: Store, model: Model | undefined): Model {
-  if (!model) throw notFound(`model "${store.model}" not found; bootstrap a controller first`);
-  return model;
-}
-
 /** set-model-constraints: replaces the model's constraints wholesale, as Juju does. */
 export async function setModelConstraints(store: Store, constraints: Constraints): Promise<void> {
   await runOperation(store, 'cannot set model constraints', async () => {
@@ -70,8 +60,4 @@ export async function setModelConstraints(store: Store, constraints: Constraints
 /** model-config key=value / --reset: the model's settings as they are after the change. */
 export async function setModelConfig(store: Store, change: ModelConfigChange): Promise<Record<string, string>> {
   return runOperation(store, 'cannot set model config', async () => planSetModelConfig(await requireModel(store), change));
-}
-
-export async function getModelConstraints(store: Store): Promise<Constraints> {
-  return (await requireModel(store)).constraints;
 }

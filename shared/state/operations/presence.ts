@@ -1,21 +1,15 @@
-// Reads and writes of agent presence: one small item per machine saying when its agent was last
-// seen (shared/domain/presence.ts). Not a lifecycle fact, so not a plan or a transaction: a
+// Writes of agent presence: one small item per machine saying when its agent was last seen
+// (shared/domain/presence.ts; status reads them in shared/state/queries/presence.ts). Not a lifecycle fact, so not a plan or a transaction: a
 // single conditional PutItem (half the cost of a one-item transaction).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { refs } from '../../domain/plan.js';
 import { toItem } from '../engine/codec.js';
-import { getEach } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
+import type { PresenceItem } from '../queries/presence.js';
 
 /** A day: long past any threshold, so only the presence of machines gone for good expires (DynamoDB TTL on `expiresAt`). */
 export const PRESENCE_RETENTION_SECONDS = 24 * 3600;
-
-interface PresenceItem {
-  machine: string;
-  seenAt: string;
-  expiresAt: number;
-}
 
 /**
  * Records that the machine's agent was seen now, unless another writer (another API container)
@@ -44,12 +38,4 @@ export async function recordPresence(store: Store, machine: string, minIntervalM
     if (e instanceof ConditionalCheckFailedException) return false;
     throw e;
   }
-}
-
-/** When each machine's agent was last seen, for those that have a presence item. */
-export async function readPresence(store: Store, machines: string[]): Promise<Record<string, string>> {
-  const items = await getEach<PresenceItem>(store, machines.map(refs.presence));
-  const lastSeen: Record<string, string> = {};
-  for (const item of items) if (item) lastSeen[item.machine] = item.seenAt;
-  return lastSeen;
 }

@@ -1,17 +1,11 @@
 // A unit's settings in a relation. They outlive the unit's departure and the relation itself, until
 // the relation's "settings" cleanup deletes them (Juju's
 // https://github.com/juju/juju/blob/2.9/state/cleanup_test.go TestCleanupRelationSettings).
-import { planWriteSettings, settingsNotFound, type SettingsResult } from '../../domain/plans/relation-settings.js';
+import { planWriteSettings, type SettingsResult } from '../../domain/plans/relation-settings.js';
 import { getSettings } from '../engine/reads.js';
 import { relationLabel } from '../queries/relation-reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
-
-export async function readSettings(store: Store, relationId: number, unit: string): Promise<SettingsResult> {
-  const current = await getSettings(store, relationId, unit);
-  if (!current) throw settingsNotFound('read', unit, await relationLabel(store, relationId));
-  return { settings: current.settings, version: current.version };
-}
 
 /** relation-set: `changes` maps keys to values, an empty value deleting the key. */
 export async function writeSettings(

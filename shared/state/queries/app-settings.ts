@@ -3,7 +3,7 @@ import { DroverError } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { mayReadAppSettings, type AppSettings } from '../../domain/plans/app-settings.js';
 import type { Relation } from '../../domain/entities.js';
-import { getLease } from '../operations/leadership.js';
+import { getLease } from './leadership.js';
 import { getItem } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 

@@ -6,9 +6,9 @@ import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
 import { buildStatus, type StatusDocument, type StatusSnapshot } from '../../domain/status.js';
 import { collections } from '../engine/keys.js';
-import { requireModel } from '../operations/model.js';
-import { readLeaders } from '../operations/leadership.js';
-import { readPresence } from '../operations/presence.js';
+import { requireModel } from './model.js';
+import { readLeaders } from './leadership.js';
+import { readPresence } from './presence.js';
 import { getEach, listAll, listCollection, listScope } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 

@@ -8,7 +8,7 @@ import { addRelation } from '../../../shared/state/operations/add-relation.js';
 import { getItem, getRelation } from '../../../shared/state/engine/reads.js';
 import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
 import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
-import { getLeaderSettings, getLease } from '../../../shared/state/operations/leadership.js';
+import { getLeaderSettings, getLease } from '../../../shared/state/queries/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

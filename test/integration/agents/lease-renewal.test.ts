@@ -4,7 +4,7 @@
 // leader-elected within the lease plus a sweep interval (Juju's "within about a minute of the
 // lease running out"); a live idle leader renews and keeps its leadership across many leases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getLease } from '../../../shared/state/operations/leadership.js';
+import { getLease } from '../../../shared/state/queries/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const LEASE_SECONDS = 4;
