@@ -30,7 +30,8 @@ import { finishTask, forgetPendingTask, logTask, startTask } from '../../shared/
 import { claimLeadership, releaseLeadership } from '../../shared/state/operations/leadership.js';
 import { getLeaderSettings, readLeadership } from '../../shared/state/queries/leadership.js';
 import { readAppSettings } from '../../shared/state/queries/app-settings.js';
-import { readApplicationStatus, setApplicationStatus } from '../../shared/state/operations/application-status.js';
+import { readApplicationStatus } from '../../shared/state/queries/application-status.js';
+import { setApplicationStatus } from '../../shared/state/operations/application-status.js';
 import { DEFAULT_LEASE_SECONDS } from '../../shared/domain/leadership.js';
 
 export interface AgentContext {

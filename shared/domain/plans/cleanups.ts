@@ -4,7 +4,7 @@
 // table's stream, locally and on AWS) works through it in bounded batches and deletes it when
 // done.
 import type { Cleanup, CleanupKind } from '../entities.js';
-import { refs, type Change } from '../plan.js';
+import { done, refs, type Change, type Plan } from '../plan.js';
 
 /**
  * Ids are derived from what the cleanup is about, so that scheduling one twice is refused by the
@@ -28,4 +28,16 @@ export function scheduleCleanup(
     ...(options.notBefore ? { notBefore: options.notBefore } : {}),
   };
   return { op: 'create', ref: refs.cleanup(cleanup.id), value: { ...cleanup } };
+}
+
+/** A `--force` cleanup, scheduled once: forcing twice is harmless (the second finds it scheduled). */
+export function planScheduleForce(
+  existing: Cleanup | undefined,
+  kind: CleanupKind,
+  target: string,
+  now: string,
+  incarnation?: string,
+): Plan<void> {
+  if (existing) return done(undefined);
+  return { changes: [scheduleCleanup(kind, target, now, incarnation ? { incarnation } : {})], result: undefined };
 }

@@ -1,5 +1,8 @@
-import type { Constraints } from '../constraints.js';
-import type { Machine } from '../entities.js';
+import { mergeConstraints, type Constraints } from '../constraints.js';
+import type { Machine, Model } from '../entities.js';
+import { notAlive } from '../errors.js';
+import { refs, type Change, type Plan } from '../plan.js';
+import { sequenceNames, takeNumbers } from '../sequences.js';
 
 /** A machine as it starts out: Alive, no instance, waiting for the provisioner. */
 export function newMachine(id: string, series: string, constraints: Constraints, now: string): Machine {
@@ -15,4 +18,32 @@ export function newMachine(id: string, series: string, constraints: Constraints,
     addresses: [],
     createdAt: now,
   };
+}
+
+/**
+ * add-machine: what-we-run-and-why.txt: "when a machine is being added without a unit
+ * associated ... it copies its constraints directly from the environment" (with --constraints
+ * overriding per key, as Juju does). Numbers `count` machines from the machine sequence.
+ */
+export function planAddMachines(
+  model: Model,
+  machineSequence: number,
+  count: number,
+  options: { series?: string; constraints?: Constraints },
+  now: string,
+): Plan<string[]> {
+  if (model.life !== 'alive') throw notAlive(`cannot add a new machine: model "${model.name}" is ${model.life}`);
+  const constraints = mergeConstraints(model.constraints, options.constraints ?? {});
+  const numbers = takeNumbers(sequenceNames.machine, machineSequence, count);
+  const machines = numbers.numbers.map(String);
+  const changes: Change[] = [
+    numbers.change,
+    { op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } },
+    ...machines.map((id): Change => ({
+      op: 'create',
+      ref: refs.machine(id),
+      value: { ...newMachine(id, options.series ?? model.defaultSeries, constraints, now) },
+    })),
+  ];
+  return { changes, result: machines };
 }

@@ -95,3 +95,16 @@ export function planCancelTask(task: Task | undefined, id: string, unitExists: b
   if (unitExists) changes.push({ op: 'update', ref: refs.unit(task.unit), removeFromSet: { pendingTasks: [id] } });
   return { changes, result: { ...task, status: 'cancelled', completed: now } };
 }
+
+/**
+ * A unit still lists a task whose item has expired (TTL) or never was: it leaves the unit's
+ * queue, so the agent does not ask for it forever. Ids are never reused (one sequence), so a task
+ * found absent stays absent: nothing to assert about it.
+ */
+export function planForgetPendingTask(pendingTasks: string[] | undefined, task: Task | undefined, unit: string, id: string): Plan<void> {
+  if (!pendingTasks?.includes(id) || task) return done(undefined);
+  return {
+    changes: [{ op: 'update', ref: refs.unit(unit), removeFromSet: { pendingTasks: [id] }, expect: { contains: { pendingTasks: id } } }],
+    result: undefined,
+  };
+}

@@ -4,7 +4,14 @@ import type { Application, Unit } from '../../domain/entities.js';
 import { type Task, type TaskLogEntry } from '../../domain/operations.js';
 import { refs } from '../../domain/plan.js';
 import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../../domain/plans/enqueue-operation.js';
-import { planCancelTask, planFinishTask, planLogTask, planStartTask, type TaskOutcome } from '../../domain/plans/task-progress.js';
+import {
+  planCancelTask,
+  planFinishTask,
+  planForgetPendingTask,
+  planLogTask,
+  planStartTask,
+  type TaskOutcome,
+} from '../../domain/plans/task-progress.js';
 import { getEach, getMany, getSequence, getUnit } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -25,21 +32,10 @@ export async function startTask(store: Store, id: string): Promise<Task> {
   );
 }
 
-/**
- * A unit still lists a task whose item has expired (TTL) or never was: it leaves the unit's queue,
- * so the agent does not ask for it forever.
- */
 export async function forgetPendingTask(store: Store, unit: string, id: string): Promise<void> {
   await runOperation(store, `cannot forget task ${id}`, async (store) => {
     const [u, task] = await Promise.all([getUnit(store, unit), getTask(store, id)]);
-    if (!u?.pendingTasks?.includes(id) || task) return { changes: [], result: undefined };
-    return {
-      changes: [
-        // Ids are never reused (one sequence), so a task found absent stays absent: nothing to assert.
-        { op: 'update', ref: refs.unit(unit), removeFromSet: { pendingTasks: [id] }, expect: { contains: { pendingTasks: id } } },
-      ],
-      result: undefined,
-    };
+    return planForgetPendingTask(u?.pendingTasks, task, unit, id);
   });
 }
 

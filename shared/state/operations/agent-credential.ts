@@ -31,7 +31,7 @@ export async function setAgentCredentialHash(
   hash: string,
   attempt: number,
 ): Promise<SetAgentCredentialResult> {
-  return runOperation<SetAgentCredentialResult>(store, `cannot set agent credential of machine ${machineId}`, async () =>
+  return runOperation<SetAgentCredentialResult>(store, `cannot set agent credential of machine ${machineId}`, async (store) =>
     planSetAgentCredentialHash(await getMachine(store, machineId), { id: machineId, hash, attempt }),
   );
 }

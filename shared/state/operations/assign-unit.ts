@@ -8,7 +8,7 @@ import type { Store } from '../engine/store.js';
 
 /** Gives a waiting unit its machine, if its required relations are now satisfied; otherwise a no-op. */
 export async function assignUnit(store: Store, name: string): Promise<AssignResult> {
-  return runOperation<AssignResult>(store, `cannot assign unit "${name}" to a machine`, async () => {
+  return runOperation<AssignResult>(store, `cannot assign unit "${name}" to a machine`, async (store) => {
     const unit = (await getUnit(store, name)) as (Unit & { placement?: string }) | undefined;
     const [application, machineSequence, placement] = await Promise.all([
       unit ? getApplication(store, unit.application) : undefined,

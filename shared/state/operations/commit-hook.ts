@@ -42,7 +42,7 @@ export interface HookCommitResult {
 }
 
 export async function commitHookChanges(store: Store, unit: string, hook: HookChanges, now = () => new Date()): Promise<HookCommitResult> {
-  return runOperation(store, `cannot commit the hook's changes for unit "${unit}"`, async () => {
+  return runOperation(store, `cannot commit the hook's changes for unit "${unit}"`, async (store) => {
     const changes: Change[] = [];
     const result: HookCommitResult = { settingsVersions: {} };
     for (const { relationId, changes: settings } of hook.settings) {

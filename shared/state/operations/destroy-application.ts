@@ -12,7 +12,7 @@ import type { Store } from '../engine/store.js';
  */
 export async function destroyApplication(store: Store, name: string): Promise<Exclude<DestroyApplicationResult, 'shedding-relations'>> {
   for (;;) {
-    const result = await runOperation(store, `cannot destroy application "${name}"`, async () => {
+    const result = await runOperation(store, `cannot destroy application "${name}"`, async (store) => {
       const application = await getApplication(store, name);
       if (!application) return planDestroyApplication({ relations: [], counterparts: [] }, { name }, store.now().toISOString());
       const relations = await getMany<Relation>(store, application.relations.map(refs.relation));

@@ -10,7 +10,7 @@ import type { Store } from '../engine/store.js';
 /** remove-relation, by endpoints (`wordpress mysql`, `wordpress:db mysql:server`) or by relation id. */
 export async function destroyRelation(store: Store, target: RelationTarget): Promise<DestroyRelationResult> {
   const description = typeof target === 'number' ? `cannot destroy relation ${target}` : `cannot destroy relation "${target.join(' ')}"`;
-  return runOperation(store, description, async () => {
+  return runOperation(store, description, async (store) => {
     const candidates = await readCandidates(store, target);
     const names = [...new Set(candidates.flatMap((r) => r.endpoints.map((ep) => ep.application)))];
     const applications = await getMany<Application>(store, names.map(refs.application));

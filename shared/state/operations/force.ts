@@ -5,8 +5,7 @@
 // so a cleanup that dies half-way just runs again.
 import type { CleanupKind } from '../../domain/entities.js';
 import { notFound } from '../../domain/errors.js';
-import { done } from '../../domain/plan.js';
-import { cleanupId, scheduleCleanup } from '../../domain/plans/cleanups.js';
+import { cleanupId, planScheduleForce } from '../../domain/plans/cleanups.js';
 import { destroyApplication } from './destroy-application.js';
 import { destroyMachine } from './destroy-machine.js';
 import { destroyUnit, destroyUnitByAgent } from './destroy-unit.js';
@@ -46,10 +45,9 @@ export async function forceRemoveMachine(store: Store, id: string): Promise<void
 
 /** Schedules a force cleanup; forcing twice is harmless (the second finds it scheduled). */
 async function scheduleForce(store: Store, kind: CleanupKind, target: string, incarnation?: string): Promise<void> {
-  await runOperation(store, `cannot force removal of ${target}`, async () => {
-    if (await getCleanup(store, cleanupId(kind, target, incarnation))) return done(undefined);
-    return { changes: [scheduleCleanup(kind, target, store.now().toISOString(), incarnation ? { incarnation } : {})], result: undefined };
-  });
+  await runOperation(store, `cannot force removal of ${target}`, async (store) =>
+    planScheduleForce(await getCleanup(store, cleanupId(kind, target, incarnation)), kind, target, store.now().toISOString(), incarnation),
+  );
 }
 
 /** `remove-unit --force`: Dying now (with the usual checks), then removed by the cleanup. */

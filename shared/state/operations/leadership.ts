@@ -14,7 +14,7 @@ import { getLease } from '../queries/leadership.js';
  * holds it already.
  */
 export async function claimLeadership(store: Store, unit: string, durationMs: number): Promise<ClaimResult> {
-  return runOperation(store, `cannot claim leadership for unit "${unit}"`, async () => {
+  return runOperation(store, `cannot claim leadership for unit "${unit}"`, async (store) => {
     const claimant = await getUnit(store, unit);
     const application = claimant?.application ?? unit.slice(0, unit.lastIndexOf('/'));
     const lease = await getLease(store, application);
@@ -25,7 +25,7 @@ export async function claimLeadership(store: Store, unit: string, durationMs: nu
 
 /** The holder gives its lease up; a unit that does not hold it changes nothing. */
 export async function releaseLeadership(store: Store, unit: string, application: string): Promise<{ released: boolean }> {
-  return runOperation(store, `cannot release leadership for unit "${unit}"`, async () =>
+  return runOperation(store, `cannot release leadership for unit "${unit}"`, async (store) =>
     planReleaseLeadership(await getLease(store, application), application, unit),
   );
 }
@@ -39,7 +39,7 @@ export async function releaseAbandonedLeases(store: Store): Promise<string[]> {
   const released: string[] = [];
   for (const ref of await listAll(store, collections.leases(store.model))) {
     if (ref.kind !== 'lease') continue;
-    const freed = await runOperation(store, `cannot release the abandoned lease of "${ref.application}"`, async () => {
+    const freed = await runOperation(store, `cannot release the abandoned lease of "${ref.application}"`, async (store) => {
       const lease = await getLease(store, ref.application);
       return planReleaseAbandoned(lease, store.now());
     });

@@ -10,7 +10,7 @@ import type { Store } from '../engine/store.js';
  * (and, with it, a Dying counterpart application that nothing else holds). Leaving again is harmless.
  */
 export async function leaveScope(store: Store, unit: string, relationKey: string): Promise<LeaveScopeResult> {
-  return runOperation(store, `cannot leave scope of relation "${relationKey}" for unit "${unit}"`, async () => {
+  return runOperation(store, `cannot leave scope of relation "${relationKey}" for unit "${unit}"`, async (store) => {
     const [u, relation, member] = await Promise.all([
       getUnit(store, unit),
       getRelation(store, relationKey),

@@ -11,7 +11,7 @@ import type { Store } from '../engine/store.js';
 
 /** Sets the machine's instance status to `error: instance "<id>" missing`, if it still has that instance. */
 export async function markInstanceMissing(store: Store, machineId: string, instanceId: string): Promise<MarkInstanceMissingResult> {
-  return runOperation<MarkInstanceMissingResult>(store, `cannot set status of machine ${machineId}`, async () =>
+  return runOperation<MarkInstanceMissingResult>(store, `cannot set status of machine ${machineId}`, async (store) =>
     planMarkInstanceMissing(await getMachine(store, machineId), instanceId, store.now().toISOString()),
   );
 }
@@ -23,14 +23,14 @@ export async function markAgentCrashLooping(
   instanceId: string,
   message: string,
 ): Promise<InstanceStatusResult> {
-  return runOperation<InstanceStatusResult>(store, `cannot set status of machine ${machineId}`, async () =>
+  return runOperation<InstanceStatusResult>(store, `cannot set status of machine ${machineId}`, async (store) =>
     planAgentCrashLooping(await getMachine(store, machineId), instanceId, message, store.now().toISOString()),
   );
 }
 
 /** Clears an instance error once the instance's agent runs again. */
 export async function markInstanceRunningAgain(store: Store, machineId: string, instanceId: string): Promise<InstanceStatusResult> {
-  return runOperation<InstanceStatusResult>(store, `cannot set status of machine ${machineId}`, async () =>
+  return runOperation<InstanceStatusResult>(store, `cannot set status of machine ${machineId}`, async (store) =>
     planInstanceRunningAgain(await getMachine(store, machineId), instanceId, store.now().toISOString()),
   );
 }

@@ -14,7 +14,7 @@ export async function writeSettings(
   unit: string,
   changes: Record<string, string>,
 ): Promise<SettingsResult> {
-  return runOperation(store, `cannot write settings for unit "${unit}" in relation ${relationId}`, async () => {
+  return runOperation(store, `cannot write settings for unit "${unit}" in relation ${relationId}`, async (store) => {
     const current = await getSettings(store, relationId, unit);
     // The label is only needed to say what is missing.
     const label = current ? String(relationId) : await relationLabel(store, relationId);

@@ -8,7 +8,7 @@ import type { Store } from '../engine/store.js';
  * subordinate), and its application too when that was the Dying application's last reference.
  */
 export async function removeUnit(store: Store, name: string): Promise<RemoveUnitResult> {
-  return runOperation(store, `cannot remove unit "${name}"`, async () => {
+  return runOperation(store, `cannot remove unit "${name}"`, async (store) => {
     const unit = await getUnit(store, name);
     if (!unit) return planRemoveUnit({}, { name });
     const [application, machine, principal, state] = await Promise.all([

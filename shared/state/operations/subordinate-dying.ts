@@ -11,7 +11,7 @@ import type { Store } from '../engine/store.js';
  * application to its principal's; otherwise leaves it be.
  */
 export async function ensureSubordinateDying(store: Store, name: string): Promise<SubordinateDyingResult> {
-  return runOperation(store, `cannot destroy unit "${name}"`, async () => {
+  return runOperation(store, `cannot destroy unit "${name}"`, async (store) => {
     const unit = await getUnit(store, name);
     if (!unit?.principal) return planEnsureSubordinateDying({ relations: [], ...(unit ? { unit } : {}) }, { name });
     const [principal, application] = await Promise.all([getUnit(store, unit.principal), getApplication(store, unit.application)]);

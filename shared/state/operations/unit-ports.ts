@@ -17,7 +17,7 @@ export async function unitsOnMachine(store: Store, machineId: string | undefined
 }
 
 export async function setUnitPorts(store: Store, unit: string, changes: PortChange[]): Promise<UnitPortsResult> {
-  return runOperation(store, `cannot change open ports of unit "${unit}"`, async () => {
+  return runOperation(store, `cannot change open ports of unit "${unit}"`, async (store) => {
     const u = await getUnit(store, unit);
     const neighbours = u && changes.some((c) => c.action === 'open') ? await unitsOnMachine(store, u.machine) : [];
     return planSetUnitPorts({ ...(u ? { unit: u } : {}), neighbours }, { unit, changes });

@@ -18,7 +18,7 @@ export interface UpgradeCharmRequest {
  * application alone; its unit agents notice the new charm URL and upgrade their charm directories.
  */
 export async function upgradeCharm(store: Store, name: string, request: UpgradeCharmRequest): Promise<UpgradeCharmResult> {
-  return runOperation(store, `cannot upgrade application "${name}"`, async () => {
+  return runOperation(store, `cannot upgrade application "${name}"`, async (store) => {
     const [application, relationSequence] = await Promise.all([getApplication(store, name), getSequence(store, sequenceNames.relation)]);
     const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
     return planUpgradeCharm(
