@@ -1,7 +1,7 @@
 // The user API over HTTP: `POST /v1/<operation>` with the operation's JSON body, `GET` for reads;
 // errors come back as `{error: {code, message}}`. A local controller takes the bearer token made
 // at bootstrap; an AWS controller takes IAM, so requests are SigV4-signed (cli/sigv4.ts).
-import type { Operation, RequestOf } from '../shared/api/requests.js';
+import type { ReadOperation, RequestOf, WriteOperation } from '../shared/api/requests.js';
 import type { ControllerEntry, SelectedController } from './config.js';
 import { ApiError, CliError } from './errors.js';
 import type { OutgoingRequest, RequestSigner } from './request-signer.js';
@@ -51,12 +51,12 @@ export class ApiClient {
     return this.signer;
   }
 
-  post<O extends Operation, R = unknown>(operation: O, body: RequestOf<O>): Promise<R> {
+  post<O extends WriteOperation, R = unknown>(operation: O, body: RequestOf<O>): Promise<R> {
     return this.request<R>('POST', operation, undefined, body);
   }
 
-  get<R = unknown>(path: string, query?: Record<string, string | string[] | undefined>): Promise<R> {
-    return this.request<R>('GET', path, query);
+  get<R = unknown>(operation: ReadOperation, query?: Record<string, string | string[] | undefined>): Promise<R> {
+    return this.request<R>('GET', operation, query);
   }
 
   private async request<R>(

@@ -6,7 +6,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
 import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
-import { describeIssues, requests, type Operation } from '../../shared/api/requests.js';
+import { describeIssues, methodOf, requests, type Operation } from '../../shared/api/requests.js';
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
@@ -21,7 +21,7 @@ import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-ident
 import { authenticateUser, type UserAuth } from './auth.js';
 import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
 import { PresenceRecorder } from './presence.js';
-import { userRoutes } from './user-routes.js';
+import { runUserRoute } from './user-routes.js';
 
 export interface ApiDeps {
   store: Store;
@@ -46,7 +46,6 @@ export interface ApiDeps {
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** The user operations that only read: GET, with their request in the query string. */
-const READ_ONLY = new Set<string>(['status', 'stuck', 'debug-log', 'status-log', 'show-task', 'show-operation', 'operations', 'actions']);
 
 /** A GET's query string as a request object; a repeated parameter becomes a list. */
 function queryObject(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
@@ -147,14 +146,12 @@ export function createApiHandler(deps: ApiDeps): Handler {
     if (!caller || isAgentSession(caller, deps.agents))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
     const op = userOp as Operation;
-    const readOnly = READ_ONLY.has(op);
-    if (method !== (readOnly ? 'GET' : 'POST'))
-      return errorResponse('invalid-argument', `${op} takes ${readOnly ? 'GET' : 'POST'}, not ${method}`);
+    if (method !== methodOf(op)) return errorResponse('invalid-argument', `${op} takes ${methodOf(op)}, not ${method}`);
     const body = parseBody(event);
     if (!body.ok) return body.response;
     const parsed = requests[op].safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
-    return json(200, await (userRoutes[op] as (c: unknown, b: unknown) => Promise<unknown>)(user, parsed.data));
+    return json(200, await runUserRoute(op, user, parsed.data));
   }
 
   return async (event) => {

@@ -86,7 +86,7 @@ async function configView(store: Store, name: string) {
   return { application: name, charm: app.charm.name, settings };
 }
 
-export const userRoutes: { [O in Operation]: Route<O> } = {
+const userRoutes: { [O in Operation]: Route<O> } = {
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
@@ -230,3 +230,11 @@ export const userRoutes: { [O in Operation]: Route<O> } = {
     return { lines: page.records.map(formatLogLine), cursor: page.cursor };
   },
 };
+
+/** The one way into the user routes: the operation's route, given its request as its schema parsed it. */
+export function runUserRoute<O extends Operation>(op: O, ctx: UserContext, body: RequestOf<O>): Promise<unknown> {
+  // The table is keyed by operation, each route typed by its own request: TypeScript cannot
+  // relate the two through a generic index, so the route is named by its own type here.
+  const route = userRoutes[op] as Route<O>;
+  return route(ctx, body);
+}

@@ -1,5 +1,5 @@
 // The user API's requests, validated with zod by the API and typed for its clients (the CLI).
-// One schema per operation; the route is `POST /v1/<operation>` (status and stuck: GET).
+// One schema per operation; the route is `POST /v1/<operation>`, or GET for the reads (READ_OPERATIONS).
 import { z } from 'zod';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
@@ -118,6 +118,27 @@ export const requests = {
 
 export type Operation = keyof typeof requests;
 export type RequestOf<O extends Operation> = z.infer<(typeof requests)[O]>;
+
+/**
+ * The operations that only read: `GET /v1/<operation>` with the request in the query string.
+ * Every other operation is `POST` with a JSON body. The API refuses the other method, and the
+ * CLI's client (cli/client.ts) takes only these for `get`.
+ */
+export const READ_OPERATIONS = [
+  'status',
+  'stuck',
+  'debug-log',
+  'status-log',
+  'show-task',
+  'show-operation',
+  'operations',
+  'actions',
+] as const satisfies readonly Operation[];
+
+export type ReadOperation = (typeof READ_OPERATIONS)[number];
+export type WriteOperation = Exclude<Operation, ReadOperation>;
+
+export const methodOf = (op: Operation): 'GET' | 'POST' => ((READ_OPERATIONS as readonly Operation[]).includes(op) ? 'GET' : 'POST');
 
 /** Bulk removals answer per entity, as Juju prints a line per entity. */
 export interface EntityResult {
