@@ -5,7 +5,7 @@ import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js'
 import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError, silentFailure } from '../errors.js';
-import { allUnits, type StatusDoc } from '../status/document.js';
+import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
 import { checkedConstraints } from './constraints.js';
 
 async function unitsInError(client: ApiClient): Promise<string[]> {

@@ -2,7 +2,7 @@
 // an application brings its units and their machines; a unit its application, machine and
 // subordinates (a subordinate also its principal); a machine its units and their applications.
 // Selectors may use `*` as a wildcard (`mysql/*`, `word*`).
-import { allUnits, type StatusDoc } from './document.js';
+import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
 
 const globRe = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
 

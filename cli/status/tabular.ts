@@ -2,7 +2,7 @@
 // --relations, Relation provider), subordinates indented under their principal. drover adds, for
 // everything Dying, what it is blocked by, so nobody has to guess why it does not go away.
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
-import { allUnits, type MachineDoc, type StatusDoc, type StatusValue, type UnitDoc } from './document.js';
+import { allUnits, type MachineDoc, type StatusDoc, type StatusValue, type UnitDoc } from '../../shared/domain/status-document.js';
 
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 

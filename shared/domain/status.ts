@@ -1,6 +1,7 @@
 // The status document: Juju 2.9's `juju status --format=json` keys
 // (https://github.com/juju/juju/blob/2.9/cmd/juju/status/formatted.go), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+import type { ApplicationDoc, MachineDoc, StatusDoc, StatusValue, UnitDoc } from './status-document.js';
 import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
@@ -41,7 +42,7 @@ export function formatSince(iso: string): string {
   return `${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}Z`;
 }
 
-function status(info: StatusInfo, life?: string): Record<string, unknown> {
+function status(info: StatusInfo, life?: string): StatusValue {
   return {
     current: info.current,
     ...(info.message ? { message: info.message } : {}),
@@ -81,7 +82,7 @@ function statusBase(series: string): { base?: { name: string; channel: string } 
   return { base: { name, channel } };
 }
 
-function machineDoc(m: Machine, ctx: Context) {
+function machineDoc(m: Machine, ctx: Context): MachineDoc {
   const blocked = machineBlockedBy(m);
   return {
     'juju-status': status(presentMachineStatus(m, isAgentSilent(ctx.presence, m.id, ctx.now)), m.life),
@@ -97,9 +98,9 @@ function machineDoc(m: Machine, ctx: Context) {
   };
 }
 
-function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): Record<string, unknown> {
+function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): UnitDoc {
   const blocked = unitBlockedBy(unit);
-  const subordinates: Record<string, unknown> = {};
+  const subordinates: Record<string, UnitDoc> = {};
   for (const name of unit.subordinates) {
     const sub = byName.get(name);
     if (sub) subordinates[name] = unitDoc(sub, byName, ctx);
@@ -133,7 +134,7 @@ export function applicationVersion(units: Unit[]): string | undefined {
   return latest?.workloadVersion;
 }
 
-function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, ctx: Context) {
+function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, ctx: Context): ApplicationDoc {
   const units = snapshot.units.filter((u) => u.application === app.name);
   const relations: Record<string, string[]> = {};
   const principals = new Set<string>();
@@ -147,7 +148,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     relations[mine.name] = [...new Set([...(relations[mine.name] ?? []), ...related])].sort();
     if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
   }
-  const principalUnits: Record<string, unknown> = {};
+  const principalUnits: Record<string, UnitDoc> = {};
   if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, ctx);
   const blocked = applicationBlockedBy(app, snapshot.relations);
   const version = applicationVersion(units);
@@ -176,7 +177,7 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
 
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
-export function buildStatus(snapshot: StatusSnapshot, now: Date) {
+export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
   const ctx: Context = {
     presence: snapshot.presence,
@@ -184,9 +185,9 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date) {
     charms: new Map(snapshot.applications.map((a) => [a.name, a.charmUrl])),
     leaders: snapshot.leaders ?? {},
   };
-  const machines: Record<string, unknown> = {};
+  const machines: Record<string, MachineDoc> = {};
   for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m, ctx);
-  const applications: Record<string, unknown> = {};
+  const applications: Record<string, ApplicationDoc> = {};
   for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name)))
     applications[app.name] = applicationDoc(app, snapshot, byName, ctx);
   const relations = snapshot.relations
@@ -223,5 +224,3 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date) {
     controller: { timestamp: `${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}Z` },
   };
 }
-
-export type StatusDocument = ReturnType<typeof buildStatus>;

@@ -4,7 +4,8 @@
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
-import { buildStatus, type StatusDocument, type StatusSnapshot } from '../../domain/status.js';
+import type { StatusDoc } from '../../domain/status-document.js';
+import { buildStatus, type StatusSnapshot } from '../../domain/status.js';
 import { collections } from '../engine/keys.js';
 import { requireModel } from './model.js';
 import { readLeaders } from './leadership.js';
@@ -115,6 +116,6 @@ export async function readStatusSnapshot(store: Store, options: StatusOptions = 
 }
 
 /** The status document; presence is computed at the store's now, as Juju computes it at status time. */
-export async function readStatus(store: Store, options: StatusOptions = {}): Promise<StatusDocument> {
+export async function readStatus(store: Store, options: StatusOptions = {}): Promise<StatusDoc> {
   return buildStatus(await readStatusSnapshot(store, options), store.now());
 }

@@ -1,4 +1,5 @@
-// The parts of the status document (shared/domain/status.ts, Juju 2.9's keys) the CLI reads.
+// The status document, as the API sends it and the CLI reads it: built by shared/domain/status.ts
+// with Juju 2.9's keys (cmd/juju/status/formatted.go), one type for both ends.
 export interface StatusValue {
   current: string;
   message?: string;
