@@ -8,7 +8,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiClient } from './client.js';
 import { CliError } from './errors.js';
 import type { CliIo } from './io.js';

@@ -2,7 +2,7 @@
 // it is the calling agent's own machine, or a unit on it, as each route declares
 // (functions/api/agent-routes.ts, checked by functions/api/agent-authorization.ts). Shared field
 // bounds are in ./fields.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOG_LEVELS } from '../logs/log-sink.js';
 import { name, numericId, relationKey, settings, settingsKey, storableNumber, storableRecord } from './fields.js';
 

@@ -3,7 +3,7 @@
 // length everywhere and a refusal always reads the same. Without them, input a client chose
 // (a 3,000-digit task id, an empty settings key, 200,000 names) reached DynamoDB and came back
 // as a 500, or kept the API busy long after the client had given up.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** API Gateway's HTTP API takes request bodies up to 10 MB; the local API server keeps the same bound. */
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // The user API's requests, validated with zod by the API and typed for its clients (the CLI).
 // One schema per operation; the route is `POST /v1/<operation>`, or GET for the reads (READ_OPERATIONS).
-import { z } from 'zod';
+import * as z from 'zod';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);

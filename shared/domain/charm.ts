@@ -3,7 +3,7 @@
 // required-relations-proposal.txt, docs/lifecycle-rules.md's Sources). Every error names the file
 // and the field, so a charm author can fix the charm without reading drover's source.
 import { parseYaml } from './yaml.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseActions, type Actions } from './actions.js';
 import { unsupportedBaseMessage } from './bases.js';
 import { declaredBaseSeries, type BaseFiles } from './charm-bases.js';
