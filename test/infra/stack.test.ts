@@ -570,7 +570,7 @@ describe('API', () => {
 
   it('tells the api function the agent role, which it maps callers to machines by', () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
-    expect(resources[fnLogicalId('api')]!.Properties.Environment.VariablesAGENT_ROLE_NAME).toEqual({ Ref: agentRole });
+    expect(resources[fnLogicalId('api')]!.Properties.Environment.Variables.AGENT_ROLE_NAME).toEqual({ Ref: agentRole });
   });
 
   it('has no other route', () => {
@@ -642,7 +642,7 @@ describe('machines', () => {
 
   it('give both provisioner functions the deployment id: the UUID that ends the stack id', () => {
     for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(resources[fnLogicalId(key)]!.Properties.Environment.VariablesDEPLOYMENT_ID, key).toEqual(DEPLOYMENT_ID);
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables.DEPLOYMENT_ID, key).toEqual(DEPLOYMENT_ID);
   });
 
   it('give both provisioner functions every public subnet of the machine network, one per zone', () => {
@@ -650,7 +650,7 @@ describe('machines', () => {
     expect(subnets.length).toBeGreaterThanOrEqual(2);
     expect(new Set(subnets.map(([, s]) => JSON.stringify(s.Properties.AvailabilityZone))).size).toBe(subnets.length);
     for (const key of ['provisioner', 'provisionerReconcile'] as const)
-      expect(resources[fnLogicalId(key)]!.Properties.Environment.VariablesSUBNET_IDS, key).toEqual({
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables.SUBNET_IDS, key).toEqual({
         'Fn::Join': [',', subnets.map(([id]) => ({ Ref: id }))],
       });
   });
@@ -701,7 +701,7 @@ describe('stack deletion with machines running', () => {
     const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
     expect(queues.flatMap(actionsOf).sort()).toEqual(['sqs:DeleteQueue', 'sqs:ListQueues']);
     expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
-    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.VariablesDEPLOYMENT_ID).toEqual(DEPLOYMENT_ID);
+    expect(resources[fnLogicalId('teardown')]!.Properties.Environment.Variables.DEPLOYMENT_ID).toEqual(DEPLOYMENT_ID);
   });
 });
 
