@@ -8,7 +8,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { NodeSha256 } from '../../shared/aws/node-sha256.js';
-import { SIGNING_SERVICE } from '../../shared/aws/sign-request.js';
+import { SIGNING_SERVICE, signableQuery } from '../../shared/aws/sign-request.js';
 
 /** A signature older or newer than this is refused (API Gateway allows 5 minutes too). */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -67,12 +67,7 @@ export async function verifySignature(
     credentials: { accessKeyId: keyId, secretAccessKey: secret },
     sha256: NodeSha256,
   });
-  const query: Record<string, string | string[]> = {};
-  const params = new URLSearchParams(event.rawQueryString ?? '');
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    query[key] = values.length === 1 ? values[0]! : values;
-  }
+  const query = signableQuery(new URLSearchParams(event.rawQueryString ?? ''));
   const resigned = await signer.sign(
     {
       method: event.requestContext.http.method,

@@ -15,13 +15,19 @@ export interface RequestToSign {
   signingDate?: Date;
 }
 
-/** The headers to send: the request's own, the signature's, and no `host` (fetch sets it from the URL). */
-export async function signRequest(signer: SignatureV4, request: RequestToSign): Promise<Record<string, string>> {
+/** A query string as SigV4 signs it: each key once, with its one value or all of them in order. */
+export function signableQuery(params: URLSearchParams): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const key of new Set(request.url.searchParams.keys())) {
-    const values = request.url.searchParams.getAll(key);
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
     query[key] = values.length === 1 ? values[0]! : values;
   }
+  return query;
+}
+
+/** The headers to send: the request's own, the signature's, and no `host` (fetch sets it from the URL). */
+export async function signRequest(signer: SignatureV4, request: RequestToSign): Promise<Record<string, string>> {
+  const query = signableQuery(request.url.searchParams);
   const signed = await signer.sign(
     {
       method: request.method,

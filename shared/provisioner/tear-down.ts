@@ -3,15 +3,15 @@
 // subnet still used by an instance's network interface cannot be deleted), and delete the
 // machine queues, which the provisioner made at run time and CloudFormation does not know.
 // Each step is safe to repeat: CloudFormation retries a failed delete, and a user may too.
-import { DescribeInstancesCommand, TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { DeleteQueueCommand, ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { isQueueMissing } from '../messaging/machine-queues.js';
 import { machineQueuePrefix } from '../messaging/queue-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../provider/ec2/ec2-provider.js';
+import { terminateInstances } from '../provider/ec2/terminate.js';
 
 /** Every state but `terminated`: an instance in any of them still holds its network interface. */
 const NOT_TERMINATED = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
-const TERMINATE_BATCH = 1000;
 
 export interface TearDownDeps {
   ec2: EC2Client;
@@ -74,9 +74,8 @@ export async function tearDownController(deps: TearDownDeps): Promise<TearDownRe
   const first = await instancesLeft(deps);
   // Already shutting down: terminating them again changes nothing.
   const toTerminate = first.filter((i) => i.state !== 'shutting-down').map((i) => i.id);
-  for (let i = 0; i < toTerminate.length; i += TERMINATE_BATCH) {
-    await deps.ec2.send(new TerminateInstancesCommand({ InstanceIds: toTerminate.slice(i, i + TERMINATE_BATCH) }));
-  }
+  // One may end between the listing and this call: an instance already gone is not an error.
+  await terminateInstances(deps.ec2, toTerminate);
   for (let left = first; left.length > 0; left = await instancesLeft(deps)) {
     if (now() > deps.deadline) {
       throw new Error(

@@ -2,7 +2,7 @@
 // resource of functions/teardown/handler.ts): this deployment's instances are terminated and
 // waited for, its machine queues deleted, nothing of another controller touched, and
 // CloudFormation told how it went. EC2 is mocked (no local server), SQS is fauxqs.
-import { DescribeInstancesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, EC2Client, EC2ServiceException, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -85,6 +85,31 @@ describe('tearing down a controller', () => {
       '1 instances still terminating (i-0slow); delete the stack again to keep waiting',
     );
     expect(await queuesOf(controllerId)).toHaveLength(1);
+  });
+
+  it('goes on when an instance it listed is gone by the time it terminates them', async () => {
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce(page(['i-0aaa', 'running'], ['i-0bbb', 'running']))
+      .resolves({ Reservations: [] });
+    ec2Mock
+      .on(TerminateInstancesCommand)
+      .rejectsOnce(
+        new EC2ServiceException({
+          name: 'InvalidInstanceID.NotFound',
+          message: "The instance ID 'i-0aaa' does not exist",
+          $fault: 'client',
+          $metadata: {},
+        }),
+      )
+      .resolves({});
+    const done = await tearDownController(deps);
+    expect(done.terminated).toEqual(['i-0aaa', 'i-0bbb']);
+    // The gone one is dropped, and the rest terminated.
+    expect(ec2Mock.commandCalls(TerminateInstancesCommand).map((c) => c.args[0].input.InstanceIds)).toEqual([
+      ['i-0aaa', 'i-0bbb'],
+      ['i-0bbb'],
+    ]);
   });
 
   it('is safe to repeat: nothing left is nothing to do', async () => {

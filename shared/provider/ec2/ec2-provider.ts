@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import {
   DescribeInstancesCommand,
   RunInstancesCommand,
-  TerminateInstancesCommand,
   type EC2Client,
   type Instance,
   type RunInstancesCommandInput,
@@ -16,6 +15,7 @@ import {
 import type { InstanceInfo, Provider, StartInstanceRequest } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import { awsErrorCode, toProviderError } from './errors.js';
+import { terminateInstances } from './terminate.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
@@ -33,7 +33,6 @@ const ROOT_DEVICE_NAME = '/dev/sda1';
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
 // States of an instance on its way out or gone: never adopted for a machine.
 const GONE_STATES = ['shutting-down', 'terminated'];
-const TERMINATE_BATCH = 1000; // TerminateInstances' limit per call
 
 export interface Ec2ProviderOptions {
   client: EC2Client;
@@ -236,10 +235,7 @@ export class Ec2Provider implements Provider {
   }
 
   async stopInstances(instanceIds: string[]): Promise<void> {
-    const ids = [...new Set(instanceIds.filter(Boolean))];
-    for (let i = 0; i < ids.length; i += TERMINATE_BATCH) {
-      await this.terminate(ids.slice(i, i + TERMINATE_BATCH));
-    }
+    await terminateInstances(this.client, instanceIds);
   }
 
   async listInstances(controllerId: string): Promise<InstanceInfo[]> {
@@ -289,34 +285,5 @@ export class Ec2Provider implements Provider {
       `cannot run instances: EC2 has an instance for machine ${machineId}'s launch (IdempotentParameterMismatch) but does not list it yet; will retry`,
       true,
     );
-  }
-
-  // Termination must not stop at ids that are already gone: EC2 fails the whole call when any
-  // id is unknown and names the unknown ones, so drop those and try the rest again.
-  private async terminate(batch: string[]): Promise<void> {
-    let remaining = batch;
-    while (remaining.length > 0) {
-      try {
-        await this.client.send(new TerminateInstancesCommand({ InstanceIds: remaining }));
-        return;
-      } catch (e) {
-        if (awsErrorCode(e) !== 'InvalidInstanceID.NotFound') throw toProviderError(e, 'cannot terminate instances');
-        const named = new Set(String((e as Error).message).match(/i-[0-9a-f]+/g) ?? []);
-        const rest = remaining.filter((id) => !named.has(id));
-        if (rest.length === remaining.length) return this.terminateEach(remaining);
-        remaining = rest;
-      }
-    }
-  }
-
-  // The message named no id we sent: fall back to one call per instance.
-  private async terminateEach(ids: string[]): Promise<void> {
-    for (const id of ids) {
-      try {
-        await this.client.send(new TerminateInstancesCommand({ InstanceIds: [id] }));
-      } catch (e) {
-        if (awsErrorCode(e) !== 'InvalidInstanceID.NotFound') throw toProviderError(e, 'cannot terminate instances');
-      }
-    }
   }
 }
