@@ -131,11 +131,14 @@ function decodeCursor(cursor: string | undefined, belongs: (key: Record<string, 
 const hasExactly = (key: Record<string, string>, names: string[]) =>
   Object.keys(key).length === names.length && names.every((n) => Object.hasOwn(key, n));
 
-/** Lists the references of one collection of the byCollection index, a page at a time. */
+/**
+ * Lists the references of one collection of the byCollection index, a page at a time, in the
+ * index's order (or the reverse: `lastFirst`).
+ */
 export async function listCollection(
   store: Store,
   collection: string,
-  options: { limit?: number; cursor?: string } = {},
+  options: { limit?: number; cursor?: string; lastFirst?: boolean } = {},
 ): Promise<Page<EntityRef>> {
   const out = await store.doc.send(
     new QueryCommand({
@@ -144,6 +147,7 @@ export async function listCollection(
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
       ExpressionAttributeValues: { ':pk': collection },
+      ...(options.lastFirst ? { ScanIndexForward: false } : {}),
       Limit: options.limit,
       ExclusiveStartKey: decodeCursor(
         options.cursor,

@@ -3,9 +3,8 @@
 import { notFound } from '../../domain/errors.js';
 import { byTaskId, type Operation, type Task } from '../../domain/operations.js';
 import { refs } from '../../domain/plan.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ATTR, collections, INDEX, refFromKey, type Key } from '../engine/keys.js';
-import { getItem, getMany } from '../engine/reads.js';
+import { collections } from '../engine/keys.js';
+import { getItem, getMany, listCollection } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 
 export const getTask = (store: Store, id: string) => getItem<Task>(store, refs.task(id));
@@ -32,18 +31,8 @@ export async function readOperation(store: Store, id: string): Promise<Operation
 /** The latest operations, newest first (Juju's list-operations shows the last 50 by default). */
 export async function listOperations(store: Store, limit = 50): Promise<OperationView[]> {
   // The index sorts by padded id: newest first is one Query read backwards, however many there are.
-  const out = await store.doc.send(
-    new QueryCommand({
-      TableName: store.table,
-      IndexName: INDEX.byCollection,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': ATTR.collectionPk },
-      ExpressionAttributeValues: { ':pk': collections.operations(store.model) },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  const ids = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).flatMap((r) => (r?.kind === 'operation' ? [r.id] : []));
+  const page = await listCollection(store, collections.operations(store.model), { limit, lastFirst: true });
+  const ids = page.items.flatMap((r) => (r.kind === 'operation' ? [r.id] : []));
   const operations = await getMany<Operation>(store, ids.map(refs.operation));
   const tasks = await getMany<Task>(store, operations.flatMap((o) => o.tasks).map(refs.task));
   return operations.map((o) => ({ ...o, taskItems: tasks.filter((t) => t.operation === o.id).sort((a, b) => byTaskId(a.id, b.id)) }));
