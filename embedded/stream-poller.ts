@@ -4,10 +4,11 @@
 // (ReportBatchItemFailures), bisection on error and failure destination. One poller is one
 // mapping: the local controller runs one per stream consumer (functions/stream-consumers.ts).
 //
-// Shards are read in parallel, each in order (embedded/stream/shard-reader.ts); a child shard
-// starts only once its parent has been read to its end, as Lambda keeps per-key order across
-// shard rollovers. How a batch is retried and when records give up lives in
-// embedded/stream/batch-delivery.ts.
+// Its parts, in embedded/stream/: shards are read in parallel, each in order (shard-reader.ts);
+// which shards exist and which may run (a child only once its parent is read to its end, as
+// Lambda keeps per-key order across shard rollovers) is shard-tree.ts, looked for by
+// discovery-loop.ts; how a batch is retried and when records give up is batch-delivery.ts, and
+// where they go then failure-destination.ts. This file wires them and keeps the checkpoints.
 import { DynamoDBStreamsClient, type DynamoDBStreamsClientConfig } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamHandler } from 'aws-lambda';
 import { localCredentials } from '../shared/state/engine/local-credentials.js';
@@ -15,22 +16,18 @@ import { deliverBatch, type DeliveryPolicy } from './stream/batch-delivery.js';
 import { memoryCheckpointStore, type CheckpointStore, type ShardCheckpoint } from './stream/checkpoints.js';
 import { sequenceNumberOf, toLambdaRecord } from './stream/lambda-event.js';
 import { invokeHandler, type InvokeOptions } from './stream/lambda-invoke.js';
-import { backoff, ChangeSignal, pause, wakeablePause } from './stream/pause.js';
-import { readShard, type ShardReader, type ShardStart } from './stream/shard-reader.js';
-import { latestStreamArn, listShards, streamReader, type ShardInfo, type StreamReader } from './stream/stream-reader.js';
+import { DiscoveryLoop } from './stream/discovery-loop.js';
+import { sendToFailureDestination, type StreamFailure } from './stream/failure-destination.js';
+import { ChangeSignal, pause } from './stream/pause.js';
+import { readShard } from './stream/shard-reader.js';
+import { mergeListing, placeShard, runnableShards, type Shard } from './stream/shard-tree.js';
+import { latestStreamArn, listShards, streamReader, type StreamReader } from './stream/stream-reader.js';
 
 export { fileCheckpointStore, memoryCheckpointStore, type CheckpointStore, type ShardCheckpoint } from './stream/checkpoints.js';
 export { RecordTooOldError } from './stream/batch-delivery.js';
+export type { StreamFailure } from './stream/failure-destination.js';
 export { BatchItemFailuresError, FunctionTimeoutError } from './stream/lambda-invoke.js';
 export { streamReader, type StreamReader } from './stream/stream-reader.js';
-
-/** What the failure destination receives: records given up on, and why. */
-export interface StreamFailure {
-  records: DynamoDBRecord[];
-  error: unknown;
-  shardId: string;
-  streamArn: string;
-}
 
 export interface StreamPollerOptions {
   tableName: string;
@@ -81,17 +78,6 @@ export interface StreamPoller {
   stop(): Promise<void>;
   /** Resolves once every record written before the call is settled (delivered or failed). For tests. */
   drain(): Promise<void>;
-}
-
-interface Shard {
-  info: ShardInfo;
-  /** waiting: for its parent to end; done: read to its end (or skipped, at a LATEST start). */
-  status: 'waiting' | 'running' | 'done';
-  /** Closed before a LATEST start: history this mapping never reads. */
-  skipped?: boolean;
-  start?: ShardStart;
-  reader?: ShardReader;
-  checkpoint?: string;
 }
 
 function settings(options: StreamPollerOptions) {
@@ -150,8 +136,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   const changes = new ChangeSignal();
   /** drain() bumps it; a shard reader that finds nothing new during generation g is caught up to g. */
   let generation = 0;
-  let discoveryWaiters: Array<() => void> = [];
-  let wakeDiscovery = () => {};
+  const discovery = new DiscoveryLoop(() => discover(false), { intervalMs: config.discoveryIntervalMs, signal, log });
 
   const track = (task: Promise<unknown>) => {
     tasks.add(task);
@@ -174,27 +159,15 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     }
   }
 
-  async function sendToFailureDestination(shard: Shard, records: DynamoDBRecord[], error: unknown): Promise<void> {
-    log('giving up on stream records: sending them to the failure destination', {
-      shardId: shard.info.shardId,
-      sequenceNumbers: records.map(sequenceNumberOf),
-      error: String(error),
-    });
-    for (let attempt = 1; ; attempt++) {
-      signal.throwIfAborted();
-      try {
-        return await options.onFailure({ records, error, shardId: shard.info.shardId, streamArn });
-      } catch (destinationError) {
-        log('the failure destination failed; retrying (the shard waits)', { shardId: shard.info.shardId, error: String(destinationError) });
-        await pause(backoff(attempt, config.policy.retryDelayMs, config.policy.maxRetryDelayMs), signal);
-      }
-    }
-  }
-
   function deliver(shard: Shard, records: DynamoDBRecord[]): Promise<void> {
     return deliverBatch(records, config.policy, {
       invoke: (batch) => invokeHandler(options.handler, batch, config.invoke),
-      discard: (batch, error) => sendToFailureDestination(shard, batch, error),
+      discard: (batch, error) =>
+        sendToFailureDestination(
+          options.onFailure,
+          { records: batch, error, shardId: shard.info.shardId, streamArn },
+          { retryDelayMs: config.policy.retryDelayMs, maxRetryDelayMs: config.policy.maxRetryDelayMs, signal, log },
+        ),
       checkpoint: async (record) => {
         shard.checkpoint = sequenceNumberOf(record);
         await saveCheckpoint(shard, { sequenceNumber: shard.checkpoint });
@@ -231,7 +204,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
           await saveCheckpoint(shard, { ...(shard.checkpoint ? { sequenceNumber: shard.checkpoint } : {}), ended: true });
           shard.status = 'done';
           void startRunnableShards();
-          wakeDiscovery(); // its children may not be listed yet
+          discovery.wake(); // its children may not be listed yet
           changes.notify();
         },
         async (error: unknown) => {
@@ -249,33 +222,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
 
   /** Starts every waiting shard whose parent is done (or gone from the stream). */
   function startRunnableShards(): Promise<unknown> {
-    const starting: Promise<void>[] = [];
-    for (const shard of shards.values()) {
-      if (shard.status !== 'waiting') continue;
-      const parent = shard.info.parentShardId ? shards.get(shard.info.parentShardId) : undefined;
-      if (!parent || parent.status === 'done') starting.push(startShard(shard));
-    }
-    return Promise.all(starting);
-  }
-
-  /** Where a newly seen shard starts reading. */
-  function newShard(info: ShardInfo, initial: boolean): Shard {
-    const checkpoint = checkpoints[info.shardId];
-    if (checkpoint?.ended) return { info, status: 'done', ...(checkpoint.sequenceNumber ? { checkpoint: checkpoint.sequenceNumber } : {}) };
-    if (checkpoint?.sequenceNumber) {
-      return {
-        info,
-        status: 'waiting',
-        start: { type: 'AFTER', sequenceNumber: checkpoint.sequenceNumber },
-        checkpoint: checkpoint.sequenceNumber,
-      };
-    }
-    const parent = info.parentShardId ? shards.get(info.parentShardId) : undefined;
-    // A shard born after we started, or the child of one we read, holds only records after ours.
-    if (!initial || (parent && !parent.skipped) || options.startingPosition === 'TRIM_HORIZON') {
-      return { info, status: 'waiting', start: { type: 'TRIM_HORIZON' } };
-    }
-    return info.closed ? { info, status: 'done', skipped: true } : { info, status: 'waiting', start: { type: 'LATEST' } };
+    return Promise.all(runnableShards(shards).map(startShard));
   }
 
   /**
@@ -284,21 +231,14 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
    */
   async function discover(initial: boolean): Promise<{ started: Promise<unknown> }> {
     const listed = await listShards(reader, streamArn, signal);
-    const byId = new Map(listed.map((info) => [info.shardId, info]));
-    const visit = (info: ShardInfo) => {
-      const known = shards.get(info.shardId);
-      if (known) {
-        known.info = info;
-        return;
-      }
-      const parent = info.parentShardId ? byId.get(info.parentShardId) : undefined;
-      if (parent && !shards.has(parent.shardId)) visit(parent);
-      shards.set(info.shardId, newShard(info, initial));
-    };
-    listed.forEach(visit);
-    // Shards trimmed from the stream: forget them once done (their children no longer wait on them).
-    for (const [id, shard] of shards) if (!byId.has(id) && shard.status === 'done') shards.delete(id);
-    const gone = Object.keys(checkpoints).filter((id) => !byId.has(id));
+    const gone = mergeListing(shards, listed, checkpoints, (info, parent) =>
+      placeShard(info, {
+        initial,
+        ...(checkpoints[info.shardId] ? { checkpoint: checkpoints[info.shardId] } : {}),
+        ...(parent ? { parent } : {}),
+        startingPosition: options.startingPosition,
+      }),
+    );
     if (gone.length > 0) {
       for (const id of gone) delete checkpoints[id];
       await store.forget(gone).catch((error: unknown) => log('cannot forget trimmed shards', { error: String(error) }));
@@ -306,42 +246,6 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     const started = startRunnableShards();
     changes.notify();
     return { started };
-  }
-
-  async function discoveryLoop(): Promise<void> {
-    let failures = 0;
-    while (!signal.aborted) {
-      if (discoveryWaiters.length === 0 || failures > 0) {
-        const wait = wakeablePause(
-          failures > 0 ? backoff(failures, config.discoveryIntervalMs, 30_000) : config.discoveryIntervalMs,
-          signal,
-        );
-        wakeDiscovery = wait.wake;
-        await wait.promise;
-        wakeDiscovery = () => {};
-      }
-      if (signal.aborted) break;
-      const waiters = discoveryWaiters;
-      discoveryWaiters = [];
-      try {
-        await discover(false);
-        failures = 0;
-        for (const resolve of waiters) resolve();
-      } catch (error) {
-        discoveryWaiters.unshift(...waiters);
-        if (signal.aborted) break;
-        failures++;
-        log('DescribeStream failed; retrying', { streamArn, error: String(error) });
-      }
-    }
-  }
-
-  /** Resolves after a discovery pass that began after this call (or when stopping). */
-  function discoverySoon(): Promise<void> {
-    return new Promise((resolve) => {
-      discoveryWaiters.push(resolve);
-      wakeDiscovery();
-    });
   }
 
   const poller: StreamPoller = {
@@ -364,7 +268,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         streamArn = arn;
         checkpoints = await store.load();
         const { started } = await discover(true);
-        track(discoveryLoop());
+        track(discovery.run());
         await started;
       } catch (error) {
         await poller.stop();
@@ -375,8 +279,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     stop() {
       stopping ??= (async () => {
         abort.abort();
-        wakeDiscovery();
-        for (const resolve of discoveryWaiters.splice(0)) resolve();
+        discovery.release();
         changes.notify();
         // A reader restarting after a failure adds a task; wait until none is left.
         while (tasks.size > 0) await Promise.allSettled([...tasks]);
@@ -389,7 +292,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     async drain() {
       if (state !== 'running' || signal.aborted) throw new Error('drain() needs a started, running poller');
       const target = ++generation;
-      await discoverySoon();
+      await discovery.soon();
       for (;;) {
         if (signal.aborted) throw new Error('the stream poller stopped before it drained');
         const settled = [...shards.values()].every(
