@@ -20,6 +20,9 @@ import { counterpartApplications } from '../../shared/domain/relation-counterpar
 import { charmEndpoints } from '../../shared/domain/charm.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
+
+/** A step that does something (done and wait are the loop's own). */
+type ExecutableStep = Exclude<Step, { kind: 'done' | 'wait' }>;
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
 import { availabilityZoneOf, hookEnvironment, newContextId, type HookEnvInput } from './hook-env.js';
@@ -237,148 +240,187 @@ export class Uniter {
     saveState(this.deps.unitDir, next);
   }
 
-  private async execute(step: Exclude<Step, { kind: 'done' | 'wait' }>, tools: ToolServer): Promise<void> {
+  /** Carries out one step nextStep() decided (decide.ts), by the method named after it. */
+  private async execute(step: ExecutableStep, tools: ToolServer): Promise<void> {
+    const steps: { [K in ExecutableStep['kind']]: (step: Extract<ExecutableStep, { kind: K }>) => Promise<void> } = {
+      'run-hook': (s) => this.runHook(s.hook, tools),
+      'retry-hook': (s) => this.retryHook(s, tools),
+      'skip-hook': (s) => this.skipHook(s),
+      'clear-resolved': () => this.clearResolved(),
+      'replace-charm': (s) => this.replaceCharm(s),
+      'report-charm': (s) => this.reportCharm(s),
+      'enter-scope': (s) => this.enterScope(s),
+      'leave-scope': (s) => this.leaveScope(s),
+      'forget-relation': (s) => this.forgetRelation(s),
+      'claim-leadership': () => this.claimLeadership(),
+      'renew-leadership': () => this.renewLeadership(),
+      'resign-leadership': () => this.resignLeadership(),
+      deposed: () => this.deposed(),
+      'destroy-unit': () => this.destroyUnit(),
+      'subordinate-dying': () => this.subordinateDying(),
+      'run-action': (s) => this.runAction(s.task, tools),
+      'fail-interrupted-action': (s) => this.failInterruptedAction(s),
+      'unit-dead': () => this.unitDead(),
+    };
+    // The table is keyed by kind, each entry typed by its own step: TypeScript cannot relate the two
+    // through an index, so the entry is called as one taking any executable step.
+    return (steps[step.kind] as (step: ExecutableStep) => Promise<void>)(step);
+  }
+
+  private async retryHook(step: Extract<ExecutableStep, { kind: 'retry-hook' }>, tools: ToolServer): Promise<void> {
     const { api, unitName } = this.deps;
-    switch (step.kind) {
-      case 'run-hook':
-        return this.runHook(step.hook, tools);
-      case 'retry-hook':
-        // As Juju's uniter does, the agent clears the resolved flag once it acts on it
-        // (https://github.com/juju/juju/blob/2.9/worker/uniter/resolver.go).
-        await api.call('clear-resolved', { unit: unitName });
-        this.save({ ...this.local, error: undefined });
-        this.logger.info(OPERATION, `retrying hook "${hookName(step.hook)}" (resolved)`);
-        await this.deps.view.refresh();
-        return this.runHook(step.hook, tools);
-      case 'skip-hook':
-        // `resolved --no-retry`: "treat the failed hook as successful without running it".
-        this.save(afterHook({ ...this.local, error: undefined }, step.hook));
-        await api.call('clear-resolved', { unit: unitName });
-        this.logger.info(OPERATION, `skipped "${hookName(step.hook)}" hook (resolved --no-retry)`);
-        await this.deps.view.refresh();
-        return;
-      case 'clear-resolved':
-        await api.call('clear-resolved', { unit: unitName });
-        await this.deps.view.refresh();
-        return;
-      case 'replace-charm': {
-        const archive = step.charmArchive ? await this.deps.fetchCharm(step.charmArchive) : undefined;
-        // This unit's hooks run only from this loop, so none runs while its directory changes.
-        await replaceCharmDir(this.charmDir, archive);
-        // Recorded only now: killed before this line, the agent replaces the directory again.
-        this.save({ ...this.local, charmUrl: step.charmUrl, ...(step.runHooks ? { upgradeHookPending: true } : {}) });
-        this.logger.info(
-          OPERATION,
-          `upgraded charm to "${step.charmUrl}"${step.runHooks || !this.local.error ? '' : ' (forced, in an error state: no upgrade-charm hook)'}`,
-        );
-        return;
-      }
-      case 'report-charm':
-        await api.call('set-unit-charm', { unit: unitName, charmUrl: step.charmUrl });
-        await this.deps.view.refresh();
-        return;
-      case 'enter-scope': {
-        // charms-in-action.txt: "Write initial relation settings (just one value, private-address),
-        // to ensure that they will be available to observers before they're triggered by the
-        // next step; Signal its existence" — enter-scope does both in one transaction.
-        const view = this.deps.view.current;
-        const settings = { 'private-address': this.addresses(view).private };
-        await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
-        this.save({
-          ...this.local,
-          relations: {
-            ...this.local.relations,
-            [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
-          },
-        });
-        this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
-        this.members.markDirty(step.relation.key);
-        await this.deps.view.refresh();
-        return;
-      }
-      case 'leave-scope': {
-        await api.call('leave-scope', { unit: unitName, relation: step.relation });
-        const { [step.relation]: _left, ...relations } = this.local.relations;
-        this.save({ ...this.local, relations });
-        this.logger.info(MODULE, `left relation "${step.relation}"`);
-        await this.deps.view.refresh();
-        return;
-      }
-      case 'forget-relation': {
-        const { [step.relation]: _gone, ...relations } = this.local.relations;
-        this.save({ ...this.local, relations });
-        return;
-      }
-      case 'claim-leadership': {
-        const result = await this.leadership.claim();
-        this.logger.info(MODULE, result.leader ? 'claimed leadership' : `leadership is held by "${result.holder ?? 'nobody'}"`);
-        await this.deps.view.refresh();
-        // A claim the view still calls possible (a stale view, a race): do not hammer the API.
-        if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);
-        return;
-      }
-      case 'renew-leadership': {
-        // Every ~4.7 min of a leader's life: DEBUG, not shipped (a shipped line costs a request).
-        const result = await this.leadership.claim();
-        if (result.leader) {
-          this.deps.log.log(unitName, 'DEBUG', MODULE, 'renewed leadership', { ship: false });
-          return;
-        }
-        // Lost (it ran out and another unit took it): the view shows the new holder, and the
-        // unit is deposed. A view that still shows this unit must not make it hammer the API.
-        this.logger.info(MODULE, `leadership is held by "${result.holder ?? 'nobody'}"`);
-        await this.deps.view.refresh();
-        if (this.deps.view.current?.leadership?.some((l) => l.holder === unitName)) await this.signal.wait(CLAIM_RETRY_MS);
-        return;
-      }
-      case 'resign-leadership':
-        this.logger.info(MODULE, 'unit is dying: resigning leadership');
-        await this.leadership.release();
-        this.save({ ...this.local, leader: false });
-        await this.deps.view.refresh();
-        return;
-      case 'deposed':
-        this.logger.info(MODULE, 'another unit is leader now');
-        this.leadership.forget();
-        this.save({ ...this.local, leader: false });
-        return;
-      case 'destroy-unit':
-        // lifecycles.txt: "the Unit Agents (UAs) for each unit of a service set their
-        // corresponding units to Dying when they detect their service Dying".
-        this.logger.info(MODULE, 'application is dying: setting the unit dying');
-        await api.call('destroy-unit', { unit: unitName });
-        await this.deps.view.refresh();
-        return;
-      case 'subordinate-dying':
-        this.logger.info(MODULE, 'no alive principal or container relation holds this subordinate: setting it dying');
-        await api.call('subordinate-dying', { unit: unitName });
-        await this.deps.view.refresh();
-        return;
-      case 'run-action':
-        return this.runAction(step.task, tools);
-      case 'fail-interrupted-action':
-        // Juju fails a task its agent was running when it stopped: it may have done part of its work.
-        await api.call('finish-task', {
-          unit: unitName,
-          task: step.task,
-          status: 'failed',
-          message: 'action terminated: the unit agent stopped while it ran',
-          results: {},
-        });
-        this.save({ ...this.local, actionInFlight: undefined });
-        this.logger.error(OPERATION, `task ${step.task} was interrupted: the agent stopped while it ran`);
-        await this.deps.view.refresh();
-        return;
-      case 'unit-dead':
-        await this.status.flush();
-        this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
-        // Ship the unit's log while the unit still exists: once it is removed the controller
-        // refuses lines for it, and debug-log would never show its stop hook.
-        await this.deps.log.drain();
-        await api.call('unit-dead', { unit: unitName });
-        await this.deps.view.refresh();
-        return;
+    // As Juju's uniter does, the agent clears the resolved flag once it acts on it
+    // (https://github.com/juju/juju/blob/2.9/worker/uniter/resolver.go).
+    await api.call('clear-resolved', { unit: unitName });
+    this.save({ ...this.local, error: undefined });
+    this.logger.info(OPERATION, `retrying hook "${hookName(step.hook)}" (resolved)`);
+    await this.deps.view.refresh();
+    return this.runHook(step.hook, tools);
+  }
+
+  private async skipHook(step: Extract<ExecutableStep, { kind: 'skip-hook' }>): Promise<void> {
+    const { api, unitName } = this.deps;
+    // `resolved --no-retry`: "treat the failed hook as successful without running it".
+    this.save(afterHook({ ...this.local, error: undefined }, step.hook));
+    await api.call('clear-resolved', { unit: unitName });
+    this.logger.info(OPERATION, `skipped "${hookName(step.hook)}" hook (resolved --no-retry)`);
+    await this.deps.view.refresh();
+  }
+
+  private async clearResolved(): Promise<void> {
+    const { api, unitName } = this.deps;
+    await api.call('clear-resolved', { unit: unitName });
+    await this.deps.view.refresh();
+  }
+
+  private async replaceCharm(step: Extract<ExecutableStep, { kind: 'replace-charm' }>): Promise<void> {
+    const archive = step.charmArchive ? await this.deps.fetchCharm(step.charmArchive) : undefined;
+    // This unit's hooks run only from this loop, so none runs while its directory changes.
+    await replaceCharmDir(this.charmDir, archive);
+    // Recorded only now: killed before this line, the agent replaces the directory again.
+    this.save({ ...this.local, charmUrl: step.charmUrl, ...(step.runHooks ? { upgradeHookPending: true } : {}) });
+    this.logger.info(
+      OPERATION,
+      `upgraded charm to "${step.charmUrl}"${step.runHooks || !this.local.error ? '' : ' (forced, in an error state: no upgrade-charm hook)'}`,
+    );
+  }
+
+  private async reportCharm(step: Extract<ExecutableStep, { kind: 'report-charm' }>): Promise<void> {
+    const { api, unitName } = this.deps;
+    await api.call('set-unit-charm', { unit: unitName, charmUrl: step.charmUrl });
+    await this.deps.view.refresh();
+  }
+
+  private async enterScope(step: Extract<ExecutableStep, { kind: 'enter-scope' }>): Promise<void> {
+    const { api, unitName } = this.deps;
+    // charms-in-action.txt: "Write initial relation settings (just one value, private-address),
+    // to ensure that they will be available to observers before they're triggered by the
+    // next step; Signal its existence" — enter-scope does both in one transaction.
+    const view = this.deps.view.current;
+    const settings = { 'private-address': this.addresses(view).private };
+    await api.call('enter-scope', { unit: unitName, relation: step.relation.key, settings });
+    this.save({
+      ...this.local,
+      relations: {
+        ...this.local.relations,
+        [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
+      },
+    });
+    this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
+    this.members.markDirty(step.relation.key);
+    await this.deps.view.refresh();
+  }
+
+  private async leaveScope(step: Extract<ExecutableStep, { kind: 'leave-scope' }>): Promise<void> {
+    const { api, unitName } = this.deps;
+    await api.call('leave-scope', { unit: unitName, relation: step.relation });
+    const { [step.relation]: _left, ...relations } = this.local.relations;
+    this.save({ ...this.local, relations });
+    this.logger.info(MODULE, `left relation "${step.relation}"`);
+    await this.deps.view.refresh();
+  }
+
+  private async forgetRelation(step: Extract<ExecutableStep, { kind: 'forget-relation' }>): Promise<void> {
+    const { [step.relation]: _gone, ...relations } = this.local.relations;
+    this.save({ ...this.local, relations });
+  }
+
+  private async claimLeadership(): Promise<void> {
+    const result = await this.leadership.claim();
+    this.logger.info(MODULE, result.leader ? 'claimed leadership' : `leadership is held by "${result.holder ?? 'nobody'}"`);
+    await this.deps.view.refresh();
+    // A claim the view still calls possible (a stale view, a race): do not hammer the API.
+    if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);
+  }
+
+  private async renewLeadership(): Promise<void> {
+    const { unitName } = this.deps;
+    // Every ~4.7 min of a leader's life: DEBUG, not shipped (a shipped line costs a request).
+    const result = await this.leadership.claim();
+    if (result.leader) {
+      this.deps.log.log(unitName, 'DEBUG', MODULE, 'renewed leadership', { ship: false });
+      return;
     }
+    // Lost (it ran out and another unit took it): the view shows the new holder, and the
+    // unit is deposed. A view that still shows this unit must not make it hammer the API.
+    this.logger.info(MODULE, `leadership is held by "${result.holder ?? 'nobody'}"`);
+    await this.deps.view.refresh();
+    if (this.deps.view.current?.leadership?.some((l) => l.holder === unitName)) await this.signal.wait(CLAIM_RETRY_MS);
+  }
+
+  private async resignLeadership(): Promise<void> {
+    this.logger.info(MODULE, 'unit is dying: resigning leadership');
+    await this.leadership.release();
+    this.save({ ...this.local, leader: false });
+    await this.deps.view.refresh();
+  }
+
+  private async deposed(): Promise<void> {
+    this.logger.info(MODULE, 'another unit is leader now');
+    this.leadership.forget();
+    this.save({ ...this.local, leader: false });
+  }
+
+  private async destroyUnit(): Promise<void> {
+    const { api, unitName } = this.deps;
+    // lifecycles.txt: "the Unit Agents (UAs) for each unit of a service set their
+    // corresponding units to Dying when they detect their service Dying".
+    this.logger.info(MODULE, 'application is dying: setting the unit dying');
+    await api.call('destroy-unit', { unit: unitName });
+    await this.deps.view.refresh();
+  }
+
+  private async subordinateDying(): Promise<void> {
+    const { api, unitName } = this.deps;
+    this.logger.info(MODULE, 'no alive principal or container relation holds this subordinate: setting it dying');
+    await api.call('subordinate-dying', { unit: unitName });
+    await this.deps.view.refresh();
+  }
+
+  private async failInterruptedAction(step: Extract<ExecutableStep, { kind: 'fail-interrupted-action' }>): Promise<void> {
+    const { api, unitName } = this.deps;
+    // Juju fails a task its agent was running when it stopped: it may have done part of its work.
+    await api.call('finish-task', {
+      unit: unitName,
+      task: step.task,
+      status: 'failed',
+      message: 'action terminated: the unit agent stopped while it ran',
+      results: {},
+    });
+    this.save({ ...this.local, actionInFlight: undefined });
+    this.logger.error(OPERATION, `task ${step.task} was interrupted: the agent stopped while it ran`);
+    await this.deps.view.refresh();
+  }
+
+  private async unitDead(): Promise<void> {
+    const { api, unitName } = this.deps;
+    await this.status.flush();
+    this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
+    // Ship the unit's log while the unit still exists: once it is removed the controller
+    // refuses lines for it, and debug-log would never show its stop hook.
+    await this.deps.log.drain();
+    await api.call('unit-dead', { unit: unitName });
+    await this.deps.view.refresh();
   }
 
   private addresses(view: AgentView | undefined): { private: string; public: string } {
