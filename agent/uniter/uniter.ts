@@ -26,7 +26,7 @@ type ExecutableStep = Exclude<Step, { kind: 'done' | 'wait' }>;
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
 import { availabilityZoneOf, hookEnvironment, newContextId, type HookEnvInput } from './hook-env.js';
-import { runHookProcess } from './hook-process.js';
+import { runHookProcess, type HookProcessResult } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
 import { LeadershipTracker } from './leadership.js';
@@ -570,88 +570,120 @@ export class Uniter {
     }
   }
 
+  /** Runs one hook: announced, spawned, its changes committed, its outcome recorded. */
   private async runHook(hook: Hook, tools: ToolServer): Promise<void> {
-    const name = hookName(hook);
-    const { unitName } = this.deps;
     const release = await this.deps.hookLock.lock();
     try {
       if (this.stopping) return;
-      // The workload status Juju's uniter sets around hooks
-      // (https://github.com/juju/juju/blob/2.9/worker/uniter/operation/runhook.go): maintenance /
-      // installing charm software before install, unless the charm already set a status;
-      // maintenance / stopping charm software before stop.
-      const workload =
-        hook.kind === 'install' && !this.local.workloadStatusSet
-          ? { current: 'maintenance', message: 'installing charm software' }
-          : hook.kind === 'stop'
-            ? { current: 'maintenance', message: 'stopping charm software' }
-            : undefined;
-      // update-status is routine: it must cost no request of its own beyond the charm's tool calls,
-      // so the agent status stays idle around it (a hook error still shows).
-      const routine = hook.kind === 'update-status';
-      if (!routine) this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
-      // A workload status set for the hook must land before any the hook sets itself.
-      if (workload) await this.status.flush();
+      await this.announceHook(hook);
       this.save({ ...this.local, inFlight: hook });
-
       const view = this.deps.view.current ?? (await this.deps.view.refresh());
-      const id = newContextId(unitName, hook);
-      const ctx = this.hookContext(hook, id, view);
-      const unit = view.units.find((u) => u.name === unitName);
-      const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
-      const secret = tools.register(id, ctx);
-      let result;
-      try {
-        const env = hookEnvironment({
-          ...this.environmentOf(view, id, secret, tools.path),
-          hook,
-          ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
-        });
-        result = await runHookProcess({
-          charmDir: this.charmDir,
-          dispatchPath: `hooks/${name}`,
-          env,
-          onLine: (_stream, line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${name}`, line),
-        });
-      } finally {
-        tools.unregister(id);
-      }
+      const { result, ctx } = await this.spawnHook(hook, tools, view);
       if (this.shuttingDown && result.kind === 'exited' && result.signal !== null) return; // killed with us: stays in flight
-
-      let failure: string | undefined;
-      if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
-      else if (result.kind === 'exited' && result.code !== 0)
-        failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
-      // Remembered: the unit item's version does not hint the agent, so its view may lag.
-      if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
-      let committed: { appVersions?: Record<number, number> } = {};
-      if (!failure) {
-        try {
-          committed = await ctx.flush();
-        } catch (e) {
-          if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
-          failure = `cannot commit the hook's changes: ${e.message}`;
-        }
-      }
-      const workloadStatusSet = this.local.workloadStatusSet || ctx.statusWasSet;
-      const via = result.kind === 'missing' ? '' : ` (via ${result.via})`;
-      if (failure) {
-        this.save({ ...this.local, inFlight: undefined, error: hook, workloadStatusSet });
-        this.logger.error(OPERATION, `hook "${name}"${via} failed: ${failure}`);
-        await this.reportError(hook);
-        return;
-      }
-      this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
-      const ran = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
-      if (routine) this.deps.log.log(unitName, 'DEBUG', OPERATION, ran, { ship: false });
-      else this.logger.info(OPERATION, ran);
-      // As in Juju's runhook.go: unknown if the charm never called status-set by the end of
-      // start; maintenance after stop.
-      if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
-      if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
+      const { failure, committed } = await this.commitHook(result, ctx);
+      await this.recordHook(hook, { result, ctx, view, committed, ...(failure ? { failure } : {}) });
     } finally {
       if (hook.kind === 'update-status') this.updateStatus?.restart();
       release();
     }
+  }
+
+  /**
+   * The statuses Juju's uniter sets around hooks
+   * (https://github.com/juju/juju/blob/2.9/worker/uniter/operation/runhook.go): the agent
+   * executing, and the workload maintenance / installing charm software before install (unless
+   * the charm already set a status), maintenance / stopping charm software before stop.
+   * update-status is routine: it must cost no request of its own beyond the charm's tool calls,
+   * so the agent status stays idle around it (a hook error still shows).
+   */
+  private async announceHook(hook: Hook): Promise<void> {
+    const workload =
+      hook.kind === 'install' && !this.local.workloadStatusSet
+        ? { current: 'maintenance', message: 'installing charm software' }
+        : hook.kind === 'stop'
+          ? { current: 'maintenance', message: 'stopping charm software' }
+          : undefined;
+    if (hook.kind !== 'update-status')
+      this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+    // A workload status set for the hook must land before any the hook sets itself.
+    if (workload) await this.status.flush();
+  }
+
+  /** The hook's process, with its tools served for as long as it runs. */
+  private async spawnHook(hook: Hook, tools: ToolServer, view: AgentView): Promise<{ result: HookProcessResult; ctx: HookContext }> {
+    const { unitName } = this.deps;
+    const name = hookName(hook);
+    const id = newContextId(unitName, hook);
+    const ctx = this.hookContext(hook, id, view);
+    const unit = view.units.find((u) => u.name === unitName);
+    const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+    const secret = tools.register(id, ctx);
+    try {
+      const env = hookEnvironment({
+        ...this.environmentOf(view, id, secret, tools.path),
+        hook,
+        ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
+      });
+      const result = await runHookProcess({
+        charmDir: this.charmDir,
+        dispatchPath: `hooks/${name}`,
+        env,
+        onLine: (_stream, line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${name}`, line),
+      });
+      return { result, ctx };
+    } finally {
+      tools.unregister(id);
+    }
+  }
+
+  /** Why the hook failed, if it did; else its changes, committed in one transaction. */
+  private async commitHook(
+    result: HookProcessResult,
+    ctx: HookContext,
+  ): Promise<{ failure?: string; committed: { appVersions?: Record<number, number> } }> {
+    let failure: string | undefined;
+    if (result.kind === 'spawn-error') failure = `cannot run hook: ${result.message}`;
+    else if (result.kind === 'exited' && result.code !== 0)
+      failure = result.code === null ? `signal: ${result.signal}` : `exit status ${result.code}`;
+    // Remembered: the unit item's version does not hint the agent, so its view may lag.
+    if (ctx.newWorkloadVersion !== undefined) this.workloadVersion = ctx.newWorkloadVersion;
+    if (failure) return { failure, committed: {} };
+    try {
+      return { committed: await ctx.flush() };
+    } catch (e) {
+      if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
+      return { failure: `cannot commit the hook's changes: ${e.message}`, committed: {} };
+    }
+  }
+
+  /** The hook's outcome in the unit's state, its log and its statuses. */
+  private async recordHook(
+    hook: Hook,
+    ran: {
+      result: HookProcessResult;
+      ctx: HookContext;
+      view: AgentView;
+      committed: { appVersions?: Record<number, number> };
+      failure?: string;
+    },
+  ): Promise<void> {
+    const name = hookName(hook);
+    const { result, ctx, view, committed, failure } = ran;
+    const workloadStatusSet = this.local.workloadStatusSet || ctx.statusWasSet;
+    const via = result.kind === 'missing' ? '' : ` (via ${result.via})`;
+    if (failure) {
+      this.save({ ...this.local, inFlight: undefined, error: hook, workloadStatusSet });
+      this.logger.error(OPERATION, `hook "${name}"${via} failed: ${failure}`);
+      await this.reportError(hook);
+      return;
+    }
+    this.save(ownAppWrites(afterHook({ ...this.local, inFlight: undefined, workloadStatusSet }, hook), committed.appVersions, view));
+    const line = result.kind === 'missing' ? `skipped "${name}" hook (${result.why})` : `ran "${name}" hook${via}`;
+    if (hook.kind === 'update-status') this.deps.log.log(this.deps.unitName, 'DEBUG', OPERATION, line, { ship: false });
+    else this.logger.info(OPERATION, line);
+    // As in Juju's runhook.go: unknown if the charm never called status-set by the end of
+    // start; maintenance after stop.
+    if (hook.kind === 'start' && !workloadStatusSet) this.status.set({ workload: { current: 'unknown' } });
+    if (hook.kind === 'stop') this.status.set({ workload: { current: 'maintenance' } });
   }
 }
