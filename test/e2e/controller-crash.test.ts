@@ -9,10 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DYNAMODB_PID_FILE } from '../../embedded/dynamodb-pid-file.js';
+import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
 import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
@@ -156,7 +157,13 @@ describe('a local controller that crashed', () => {
           join(dataDir, 'logs', 'debug-log.jsonl'),
         ];
         expect(written.some((f) => f.endsWith('.db'))).toBe(true);
-        expect(written.filter((f) => f.includes('checkpoints-'))).toHaveLength(3);
+        // One checkpoint file per stream consumer, each of which has had records by now.
+        expect(
+          written
+            .filter((f) => f.includes('checkpoints-'))
+            .map((f) => basename(f))
+            .sort(),
+        ).toEqual(STREAM_CONSUMERS.map((c) => `checkpoints-${c.name}.json`).sort());
         expect(written.filter((f) => modeOf(f) !== 0o600).map((f) => `${f} ${modeOf(f).toString(8)}`)).toEqual([]);
       } finally {
         if (running && running.exitCode === null) {
