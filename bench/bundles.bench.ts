@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../infra/functions.js';
-import { AGENT_ENTRY, agentEsbuildOptions } from '../shared/agent-bundle/esbuild-options.js';
+import { AGENT_ENTRY, agentEsbuildOptions } from '#shared/agent-bundle/esbuild-options.js';
 import { writeSection } from './support/results-file.js';
 
 /** Rewrites the project's zod imports to the named `z` object, as they were. */

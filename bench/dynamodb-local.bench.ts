@@ -15,9 +15,9 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { localCredentials } from '../shared/state/engine/local-credentials.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-local.js';
-import { ensureTable } from '../shared/state/engine/table.js';
+import { ensureTable } from '#shared/state/engine/table.js';
 import { writeSection } from './support/results-file.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);

@@ -10,8 +10,8 @@
 // The copies live under the benchmark's own keys (`bench-raw#…`), in index partitions of their
 // own, outside any model, so no operation lists them.
 import { BatchWriteCommand, DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ATTR } from '../../shared/state/engine/keys.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { ATTR } from '#shared/state/engine/keys.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { keyId, type Item, type SentRequest } from './request-log.js';
 
 type Params = Record<string, any>;

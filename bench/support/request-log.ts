@@ -7,8 +7,8 @@
 // time that takes is kept apart, so a timed section can leave it out.
 import { performance } from 'node:perf_hooks';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { ATTR } from '../../shared/state/engine/keys.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { ATTR } from '#shared/state/engine/keys.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 export type Item = Record<string, unknown>;
 export const keyId = (key: Item) => `${String(key[ATTR.pk])}|${String(key[ATTR.sk])}`;
