@@ -1,8 +1,9 @@
 // The unit agent (uniter): one loop per unit that reads what state says (the machine's shared
 // view, plus the members of its relations), decides the one next thing to do (decide.ts), does
 // it, and waits for a hint when there is nothing left. "One hook at a time per unit" holds by
-// construction, and a machine-wide lock serialises hooks of all units on the machine (reference
-// §4.2 rule 8).
+// construction, and a machine-wide lock serialises hooks of all units on the machine, as Juju's
+// machine lock does (https://github.com/juju/juju/blob/2.9/worker/uniter/uniter.go, acquireExecutionLock;
+// docs/agents.md shows where the lock lives).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Unit } from '../../shared/domain/entities.js';
@@ -313,7 +314,8 @@ export class Uniter {
 
   private async enterScope(step: Extract<ExecutableStep, { kind: 'enter-scope' }>): Promise<void> {
     const { api, unitName } = this.deps;
-    // charms-in-action.txt: "Write initial relation settings (just one value, private-address),
+    // Juju's "Charms in action" (https://github.com/juju/juju/blob/7f5ca4e9229c4320911ac5436e489fd1f59d88c7/doc/charms-in-action.txt):
+    // "Write initial relation settings (just one value, private-address),
     // to ensure that they will be available to observers before they're triggered by the
     // next step; Signal its existence" — enter-scope does both in one transaction.
     const view = this.deps.view.current;
@@ -383,7 +385,8 @@ export class Uniter {
 
   private async destroyUnit(): Promise<void> {
     const { api, unitName } = this.deps;
-    // lifecycles.txt: "the Unit Agents (UAs) for each unit of a service set their
+    // Juju's "Lifecycles" (https://github.com/juju/juju/blob/b3f05534d8f712f5c14c82b9b967bc3c27804814/doc/lifecycles.txt):
+    // "the Unit Agents (UAs) for each unit of a service set their
     // corresponding units to Dying when they detect their service Dying".
     this.logger.info(MODULE, 'application is dying: setting the unit dying');
     await api.call('destroy-unit', { unit: unitName });

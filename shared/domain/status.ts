@@ -51,7 +51,7 @@ function status(info: StatusInfo, life?: string): StatusValue {
   };
 }
 
-/** A unit whose agent is in error shows the error as its workload status, and its agent idle; a silent one is lost (§5.2). */
+/** A unit whose agent is in error shows the error as its workload status, and its agent idle; a silent one is lost (docs/agents.md). */
 function unitStatuses(unit: Unit, ctx: Context) {
   const silent = unit.machine !== undefined && isAgentSilent(ctx.presence, unit.machine, ctx.now);
   const shown = presentUnitStatuses(unit, silent);

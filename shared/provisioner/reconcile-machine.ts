@@ -136,7 +136,7 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
 
 async function finishNeverProvisioned(deps: ProvisionerDeps, machine: Machine): Promise<ReconcileOutcome> {
   if (machine.instanceId) return 'awaiting-agent';
-  // Nothing runs there to set it Dead, so the provisioner does (§1.2 Machines rule 10).
+  // Nothing runs there to set it Dead, so the provisioner does.
   try {
     await ensureMachineDead(deps.store, machine.id);
   } catch (e) {

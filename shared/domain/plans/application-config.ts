@@ -23,7 +23,7 @@ const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValu
 
 /**
  * Sets and resets configuration. A change bumps configVersion, which is what tells every unit
- * agent to run config-changed (charms-in-action.txt: "whenever the service configuration
+ * agent to run config-changed (Juju's "Charms in action" (docs/lifecycle-rules.md, "Sources"): "whenever the service configuration
  * changes"); a change that changes nothing bumps nothing, so no hook runs needlessly.
  */
 export function planSetApplicationConfig(found: Application | undefined, name: string, change: ConfigChange): Plan<{ changed: boolean }> {

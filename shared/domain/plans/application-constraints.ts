@@ -1,5 +1,6 @@
 // set-constraints <application>: replaces the application's constraints wholesale (as Juju).
-// Units already created keep the constraints they collapsed at creation (what-we-run-and-why.txt).
+// Units already created keep the constraints they collapsed at creation (Juju's "What We Run,
+// and Why": docs/lifecycle-rules.md, "Sources").
 import { isEmptyConstraints, type Constraints } from '../constraints.js';
 import type { Application } from '../entities.js';
 import { invalidArgument, notAlive, notFound } from '../errors.js';

@@ -1,5 +1,6 @@
-// `resolved <unit> [--no-retry]`: the user's answer to a hook error. charms-in-action.txt: "If it
-// returns a non-zero exit code, the agent enters an error state and awaits resolution". Juju 2.x
+// `resolved <unit> [--no-retry]`: the user's answer to a hook error. Juju's "Charms in action"
+// (docs/lifecycle-rules.md, "Sources"): "If it returns a non-zero exit code, the agent enters an
+// error state and awaits resolution". Juju 2.x
 // (https://github.com/juju/juju/blob/2.9/state/unit.go SetResolved): the default re-runs the failed
 // hook (retry-hooks); --no-retry treats it as done (no-hooks). The agent clears the mode when it
 // acts on it.
