@@ -23,8 +23,9 @@ const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValu
 
 /**
  * Sets and resets configuration. A change bumps configVersion, which is what tells every unit
- * agent to run config-changed (Juju's "Charms in action" (docs/lifecycle-rules.md, "Sources"): "whenever the service configuration
- * changes"); a change that changes nothing bumps nothing, so no hook runs needlessly.
+ * agent to run config-changed (Juju's "Charms in action", docs/lifecycle-rules.md "Sources":
+ * "whenever the service configuration changes"); a change that changes nothing bumps nothing, so
+ * no hook runs needlessly.
  */
 export function planSetApplicationConfig(found: Application | undefined, name: string, change: ConfigChange): Plan<{ changed: boolean }> {
   const app = aliveApplication(found, name, 'set config');
