@@ -21,8 +21,9 @@ export function newMachine(id: string, series: string, constraints: Constraints,
 }
 
 /**
- * add-machine: Juju's "What We Run, and Why" (docs/lifecycle-rules.md, "Sources"): "when a machine is being added without a unit
- * associated ... it copies its constraints directly from the environment" (with --constraints
+ * add-machine: Juju's "What We Run, and Why" (docs/lifecycle-rules.md, "Sources"): "when a
+ * machine is being added without a unit associated ... it copies its constraints directly from
+ * the environment" (with --constraints
  * overriding per key, as Juju does). Numbers `count` machines from the machine sequence.
  */
 export function planAddMachines(
