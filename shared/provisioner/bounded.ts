@@ -1,10 +1,7 @@
 /** Runs `fn` over `items`, at most `limit` at a time; resolves when all have settled. */
 export async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  const bounded = limiter(limit);
+  await Promise.all(items.map((item) => bounded(() => fn(item))));
 }
 
 /** Runs each task given to it, at most `limit` at a time, in the order given. */
