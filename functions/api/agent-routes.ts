@@ -270,7 +270,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
 
 /** The one way to run an agent route: what it touches is checked first, then it runs. */
 export async function runAgentRoute<O extends AgentOperation>(op: O, ctx: AgentContext, body: AgentRequestOf<O>): Promise<unknown> {
-  const route = agentRoutes[op] as AgentRoute<O>;
+  const route = agentRoutes[op];
   const owned = await authorize(ctx.store, ctx.machine, op, route.touches, body);
   return route.run(ctx, body, owned);
 }

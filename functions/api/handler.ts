@@ -4,9 +4,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { S3Client } from '@aws-sdk/client-s3';
-import { agentRequests, type AgentOperation } from '../../shared/api/agent-requests.js';
-import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
-import { describeIssues, methodOf, requests, type Operation } from '../../shared/api/requests.js';
+import { agentOperations } from '../../shared/api/agent-requests.js';
+import { userOperations } from '../../shared/api/requests.js';
 import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
 import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
@@ -19,7 +18,8 @@ import { environmentOf, type Environment } from '../environment.js';
 import { runAgentRoute } from './agent-routes.js';
 import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
-import { errorResponse, fromError, json, tooLargeResponse } from './http.js';
+import { dispatch, operationNamed } from './dispatch.js';
+import { errorResponse, fromError } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { runUserRoute } from './user-routes.js';
 
@@ -44,33 +44,6 @@ export interface ApiDeps {
 }
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
-
-/** The user operations that only read: GET, with their request in the query string. */
-
-/** A GET's query string as a request object; a repeated parameter becomes a list. */
-function queryObject(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
-  const value: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(event.rawQueryString ?? '')) {
-    const prior = value[k];
-    value[k] = prior === undefined ? v : [...(Array.isArray(prior) ? prior : [prior]), v];
-  }
-  return value;
-}
-
-function parseBody(
-  event: APIGatewayProxyEventV2,
-): { ok: true; value: unknown } | { ok: false; response: APIGatewayProxyStructuredResultV2 } {
-  if (!event.body) return { ok: true, value: event.requestContext.http.method === 'GET' ? queryObject(event) : {} };
-  // Measured before it is decoded or parsed: API Gateway's own bound, kept where no gateway is in front.
-  const bytes = Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (bytes > MAX_REQUEST_BODY_BYTES) return { ok: false, response: tooLargeResponse(bodyTooLarge(bytes)) };
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, response: errorResponse('invalid-argument', 'the request body is not valid JSON') };
-  }
-}
 
 export function createApiHandler(deps: ApiDeps): Handler {
   const logger = deps.logger ?? new Logger({ serviceName: 'api' });
@@ -102,20 +75,15 @@ export function createApiHandler(deps: ApiDeps): Handler {
         isBase64Encoded: true,
       };
     }
-    if (!agentOp || !Object.hasOwn(agentRequests, agentOp) || method !== 'POST')
-      return errorResponse('not-found', `no agent route ${method} ${path}`);
-    const op = agentOp as AgentOperation;
-    const body = parseBody(event);
-    if (!body.ok) return body.response;
-    const parsed = agentRequests[op].safeParse(body.value);
-    if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
+    const op = operationNamed(agentOperations, agentOp);
+    if (!op) return errorResponse('not-found', `no agent route ${method} ${path}`);
     const ctx = {
       store: deps.store,
       machine,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
       ...(deps.logs ? { logs: deps.logs } : {}),
     };
-    return json(200, await runAgentRoute(op, ctx, parsed.data as never));
+    return dispatch(agentOperations, op, event, (o, request) => runAgentRoute(o, ctx, request));
   }
 
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
@@ -140,18 +108,13 @@ export function createApiHandler(deps: ApiDeps): Handler {
       return response;
     }
 
-    if (!userOp || !Object.hasOwn(requests, userOp)) return errorResponse('not-found', `no route ${method} ${path}; see "drover help"`);
+    const op = operationNamed(userOperations, userOp);
+    if (!op) return errorResponse('not-found', `no route ${method} ${path}; see "drover help"`);
     // The agent role may call no user route (its policy says so; this holds whatever IAM allows).
     const caller = authenticateUser(event, deps.auth);
     if (!caller || isAgentSession(caller, deps.agents))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
-    const op = userOp as Operation;
-    if (method !== methodOf(op)) return errorResponse('invalid-argument', `${op} takes ${methodOf(op)}, not ${method}`);
-    const body = parseBody(event);
-    if (!body.ok) return body.response;
-    const parsed = requests[op].safeParse(body.value);
-    if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);
-    return json(200, await runUserRoute(op, user, parsed.data));
+    return dispatch(userOperations, op, event, (o, request) => runUserRoute(o, user, request));
   }
 
   return async (event) => {

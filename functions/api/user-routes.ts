@@ -233,8 +233,5 @@ const userRoutes: { [O in Operation]: Route<O> } = {
 
 /** The one way into the user routes: the operation's route, given its request as its schema parsed it. */
 export function runUserRoute<O extends Operation>(op: O, ctx: UserContext, body: RequestOf<O>): Promise<unknown> {
-  // The table is keyed by operation, each route typed by its own request: TypeScript cannot
-  // relate the two through a generic index, so the route is named by its own type here.
-  const route = userRoutes[op] as Route<O>;
-  return route(ctx, body);
+  return userRoutes[op](ctx, body);
 }

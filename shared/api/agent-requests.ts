@@ -1,8 +1,9 @@
-// The agent API's requests. Every one names the unit or machine it acts on; the API checks that
-// it is the calling agent's own machine, or a unit on it, as each route declares
-// (functions/api/agent-routes.ts, checked by functions/api/agent-authorization.ts). Shared field
-// bounds are in ./fields.ts.
+// The agent API's operations, every one a POST (./contract.ts). Every request names the unit or
+// machine it acts on; the API checks that it is the calling agent's own machine, or a unit on it,
+// as each route declares (functions/api/agent-routes.ts, checked by
+// functions/api/agent-authorization.ts). Shared field bounds are in ./fields.ts.
 import * as z from 'zod';
+import { post, type RequestsOf } from './contract.js';
 import { LOG_LEVELS } from '../logs/log-sink.js';
 import { name, numericId, relationKey, settings, settingsKey, storableNumber, storableRecord } from './fields.js';
 
@@ -18,95 +19,103 @@ const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), 
 /** A page of relation members or log lines: bounded, so no request grows with the model. */
 const MAX_LOG_LINES = 200;
 
-export const agentRequests = {
+export const agentOperations = {
   /** The machine, its units and what their hooks may see: the agent's whole view. */
-  view: z.strictObject({}),
-  'set-unit-status': z.strictObject({ unit, agent: status.optional(), workload: status.optional() }),
-  'set-machine-status': z.strictObject({ status }),
-  'enter-scope': z.strictObject({ unit, relation: relationKey, settings }),
-  'leave-scope': z.strictObject({ unit, relation: relationKey }),
-  'read-settings': z.strictObject({ unit, relationId: z.int().min(0), of: unit }),
-  'write-settings': z.strictObject({ unit, relationId: z.int().min(0), changes: settings }),
-  'destroy-unit': z.strictObject({ unit }),
-  'subordinate-dying': z.strictObject({ unit }),
-  'unit-dead': z.strictObject({ unit }),
-  'remove-unit': z.strictObject({ unit }),
-  'clear-resolved': z.strictObject({ unit }),
+  view: post(z.strictObject({})),
+  'set-unit-status': post(z.strictObject({ unit, agent: status.optional(), workload: status.optional() })),
+  'set-machine-status': post(z.strictObject({ status })),
+  'enter-scope': post(z.strictObject({ unit, relation: relationKey, settings })),
+  'leave-scope': post(z.strictObject({ unit, relation: relationKey })),
+  'read-settings': post(z.strictObject({ unit, relationId: z.int().min(0), of: unit })),
+  'write-settings': post(z.strictObject({ unit, relationId: z.int().min(0), changes: settings })),
+  'destroy-unit': post(z.strictObject({ unit })),
+  'subordinate-dying': post(z.strictObject({ unit })),
+  'unit-dead': post(z.strictObject({ unit })),
+  'remove-unit': post(z.strictObject({ unit })),
+  'clear-resolved': post(z.strictObject({ unit })),
   /** The charm URL whose contents the unit's charm directory now holds. */
-  'set-unit-charm': z.strictObject({ unit, charmUrl: z.string().min(1).max(500) }),
-  'machine-dead': z.strictObject({}),
+  'set-unit-charm': post(z.strictObject({ unit, charmUrl: z.string().min(1).max(500) })),
+  'machine-dead': post(z.strictObject({})),
   /** Nothing but "this agent is alive": sent only when the agent has been quiet for a while (agent/machine/heartbeat.ts). */
-  heartbeat: z.strictObject({}),
+  heartbeat: post(z.strictObject({})),
   /** The units `unit` observes in a relation it is in, with their settings versions; a page at a time. */
-  'relation-units': z.strictObject({
-    unit,
-    relation: relationKey,
-    cursor: z.string().max(2000).optional(),
-    limit: z.int().min(1).max(100).optional(),
-  }),
+  'relation-units': post(
+    z.strictObject({
+      unit,
+      relation: relationKey,
+      cursor: z.string().max(2000).optional(),
+      limit: z.int().min(1).max(100).optional(),
+    }),
+  ),
   /** Take the unit's application's leadership lease if free, or extend it if the unit holds it. */
-  'claim-leadership': z.strictObject({ unit }),
+  'claim-leadership': post(z.strictObject({ unit })),
   /** The unit's application's leader settings (leader-get): any unit may read them. */
-  'leader-settings': z.strictObject({ unit }),
+  'leader-settings': post(z.strictObject({ unit })),
   /** relation-get --app: an application's bag in a relation the unit's application is in. */
-  'read-app-settings': z.strictObject({ unit, relationId: z.int().min(0), application: name }),
+  'read-app-settings': post(z.strictObject({ unit, relationId: z.int().min(0), application: name })),
   /** status-set --application: the leader only. */
-  'set-application-status': z.strictObject({ unit, status }),
+  'set-application-status': post(z.strictObject({ unit, status })),
   /** status-get --application: the leader only. */
-  'application-status': z.strictObject({ unit }),
+  'application-status': post(z.strictObject({ unit })),
   /** Give the lease up (a Dying leader on its way out). */
-  'release-leadership': z.strictObject({ unit }),
+  'release-leadership': post(z.strictObject({ unit })),
   /** A successful hook's open-port/close-port calls, in order. */
-  'set-unit-ports': z.strictObject({ unit, changes: portChanges.min(1) }),
+  'set-unit-ports': post(z.strictObject({ unit, changes: portChanges.min(1) })),
   /** Everything a successful hook buffered (relation-set per relation, ports), in one transaction. */
-  'commit-hook': z.strictObject({
-    unit,
-    settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: settings })).max(100),
-    ports: portChanges,
-    /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
-    charmState: z.record(settingsKey, z.string().max(65_536).nullable()).optional(),
-    /** application-version-set. */
-    workloadVersion: z.string().max(1000).optional(),
-    /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
-    leaderSettings: settings.optional(),
-    /** relation-set --app calls, merged per relation; refused unless the unit leads. */
-    appSettings: z
-      .array(z.strictObject({ relationId: z.int().min(0), changes: settings }))
-      .max(100)
-      .optional(),
-  }),
+  'commit-hook': post(
+    z.strictObject({
+      unit,
+      settings: z.array(z.strictObject({ relationId: z.int().min(0), changes: settings })).max(100),
+      ports: portChanges,
+      /** state-set (a value) and state-delete (null); sizes are checked by the tools and the plan. */
+      charmState: z.record(settingsKey, z.string().max(65_536).nullable()).optional(),
+      /** application-version-set. */
+      workloadVersion: z.string().max(1000).optional(),
+      /** leader-set calls, merged (an empty value deletes the key); refused unless the unit leads. */
+      leaderSettings: settings.optional(),
+      /** relation-set --app calls, merged per relation; refused unless the unit leads. */
+      appSettings: z
+        .array(z.strictObject({ relationId: z.int().min(0), changes: settings }))
+        .max(100)
+        .optional(),
+    }),
+  ),
   /** The uniter takes one of its unit's pending tasks; the answer is the task (run it only if `running`). */
-  'start-task': z.strictObject({ unit, task }),
+  'start-task': post(z.strictObject({ unit, task })),
   /** action-log: one message, stored at once (`drover show-task` shows it while the action runs). */
-  'log-task': z.strictObject({ unit, task, message: z.string().max(16_384) }),
+  'log-task': post(z.strictObject({ unit, task, message: z.string().max(16_384) })),
   /** The task ended: completed, or failed (exit status, action-fail) with a message. */
-  'finish-task': z.strictObject({
-    unit,
-    task,
-    status: z.enum(['completed', 'failed']),
-    message: z.string().max(16_384).optional(),
-    results: storableRecord,
-  }),
+  'finish-task': post(
+    z.strictObject({
+      unit,
+      task,
+      status: z.enum(['completed', 'failed']),
+      message: z.string().max(16_384).optional(),
+      results: storableRecord,
+    }),
+  ),
   /** The unit's charm state, read when a hook first calls state-get. */
-  'unit-state': z.strictObject({ unit }),
+  'unit-state': post(z.strictObject({ unit })),
   /** What goal-state shows the unit: its application's units and its relations' counterparts. */
-  'goal-state': z.strictObject({ unit }),
+  'goal-state': post(z.strictObject({ unit })),
   /** Lines for the controller's debug log, from the machine agent (no unit) or one of its units. */
-  log: z.strictObject({
-    unit: unit.optional(),
-    lines: z
-      .array(
-        z.strictObject({
-          time: z.iso.datetime(),
-          level: z.enum(LOG_LEVELS),
-          module: z.string().min(1).max(200),
-          message: z.string().max(16_384),
-        }),
-      )
-      .min(1)
-      .max(MAX_LOG_LINES),
-  }),
+  log: post(
+    z.strictObject({
+      unit: unit.optional(),
+      lines: z
+        .array(
+          z.strictObject({
+            time: z.iso.datetime(),
+            level: z.enum(LOG_LEVELS),
+            module: z.string().min(1).max(200),
+            message: z.string().max(16_384),
+          }),
+        )
+        .min(1)
+        .max(MAX_LOG_LINES),
+    }),
+  ),
 } as const;
 
-export type AgentOperation = keyof typeof agentRequests;
-export type AgentRequestOf<O extends AgentOperation> = z.infer<(typeof agentRequests)[O]>;
+export type AgentOperation = keyof typeof agentOperations;
+export type AgentRequestOf<O extends AgentOperation> = RequestsOf<typeof agentOperations>[O];

@@ -1,6 +1,7 @@
-// The user API's requests, validated with zod by the API and typed for its clients (the CLI).
-// One schema per operation; the route is `POST /v1/<operation>`, or GET for the reads (READ_OPERATIONS).
+// The user API's operations: each one's method and request schema (./contract.ts), validated with
+// zod by the API and typed for its clients (the CLI). The route is `<method> /v1/<operation>`.
 import * as z from 'zod';
+import { get, post, type ReadOperationsOf, type RequestsOf } from './contract.js';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
@@ -25,120 +26,119 @@ const charm = z.strictObject({
   archive: z.string().optional(),
 });
 
-export const requests = {
-  deploy: z.strictObject({
-    charm,
-    name: name.optional(),
-    series: name.optional(),
-    /** `ubuntu@22.04`: Juju 3's spelling of a series; not with `series`. */
-    base: name.optional(),
-    constraints: constraints.optional(),
-    config: keyValues.optional(),
-    numUnits: z.int().min(0).max(10_000).optional(),
-    to: nameList.optional(),
-  }),
+export const userOperations = {
+  deploy: post(
+    z.strictObject({
+      charm,
+      name: name.optional(),
+      series: name.optional(),
+      /** `ubuntu@22.04`: Juju 3's spelling of a series; not with `series`. */
+      base: name.optional(),
+      constraints: constraints.optional(),
+      config: keyValues.optional(),
+      numUnits: z.int().min(0).max(10_000).optional(),
+      to: nameList.optional(),
+    }),
+  ),
   /** upgrade-charm (refresh): the application takes a new revision of its charm. */
-  'upgrade-charm': z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() }),
-  'add-unit': z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() }),
-  'add-machine': z.strictObject({
-    count: z.int().min(1).max(1000).optional(),
-    series: name.optional(),
-    base: name.optional(),
-    constraints: constraints.optional(),
-  }),
-  'remove-unit': z.strictObject({ units: names, force: z.boolean().optional() }),
-  'remove-application': z.strictObject({ applications: names, force: z.boolean().optional() }),
-  'remove-machine': z.strictObject({ machines: names, force: z.boolean().optional() }),
-  relate: z.strictObject({ endpoints: z.array(name).min(1).max(3) }),
-  'remove-relation': z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })]),
-  'set-constraints': z.strictObject({ application: name, constraints }),
-  'get-constraints': z.strictObject({ application: name }),
-  'set-model-constraints': z.strictObject({ constraints }),
-  'get-model-constraints': z.strictObject({}),
+  'upgrade-charm': post(z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() })),
+  'add-unit': post(z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() })),
+  'add-machine': post(
+    z.strictObject({
+      count: z.int().min(1).max(1000).optional(),
+      series: name.optional(),
+      base: name.optional(),
+      constraints: constraints.optional(),
+    }),
+  ),
+  'remove-unit': post(z.strictObject({ units: names, force: z.boolean().optional() })),
+  'remove-application': post(z.strictObject({ applications: names, force: z.boolean().optional() })),
+  'remove-machine': post(z.strictObject({ machines: names, force: z.boolean().optional() })),
+  relate: post(z.strictObject({ endpoints: z.array(name).min(1).max(3) })),
+  'remove-relation': post(z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })])),
+  'set-constraints': post(z.strictObject({ application: name, constraints })),
+  'get-constraints': post(z.strictObject({ application: name })),
+  'set-model-constraints': post(z.strictObject({ constraints })),
+  'get-model-constraints': post(z.strictObject({})),
   /** Without set or reset: the model's config as it is (every key, its value and source). */
-  'model-config': z.strictObject({ set: keyValues.optional(), reset: nameList.optional() }),
-  config: z.strictObject({ application: name, set: keyValues.optional(), reset: nameList.optional() }),
-  resolved: z.union([
-    z.strictObject({ units: names, noRetry: z.boolean().optional() }),
-    z.strictObject({ machine: name, constraints: constraints.optional() }),
-  ]),
-  'retry-provisioning': z.strictObject({ machines: names }),
-  expose: z.strictObject({ application: name }),
-  unexpose: z.strictObject({ application: name }),
-  status: z.strictObject({}),
-  stuck: z.strictObject({}),
+  'model-config': post(z.strictObject({ set: keyValues.optional(), reset: nameList.optional() })),
+  config: post(z.strictObject({ application: name, set: keyValues.optional(), reset: nameList.optional() })),
+  resolved: post(
+    z.union([
+      z.strictObject({ units: names, noRetry: z.boolean().optional() }),
+      z.strictObject({ machine: name, constraints: constraints.optional() }),
+    ]),
+  ),
+  'retry-provisioning': post(z.strictObject({ machines: names })),
+  expose: post(z.strictObject({ application: name })),
+  unexpose: post(z.strictObject({ application: name })),
+  status: get(z.strictObject({})),
+  stuck: get(z.strictObject({})),
   /**
    * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:
    * without `after`, the last `limit` matching lines (replay: a large limit); with it, the lines
    * logged since that cursor (tailing: pass back each answer's `cursor`). Cursors are opaque: a
    * byte offset locally, up to ~3,500 characters on AWS (shared/logs/cloudwatch-log-cursor.ts).
    */
-  'debug-log': z.strictObject({
-    since: z.iso.datetime().optional(),
-    after: z.string().max(4000).optional(),
-    include: list.optional(),
-    exclude: list.optional(),
-    level: z.string().max(20).optional(),
-    limit: z.coerce.number().int().min(1).max(10_000).optional(),
-  }),
+  'debug-log': get(
+    z.strictObject({
+      since: z.iso.datetime().optional(),
+      after: z.string().max(4000).optional(),
+      include: list.optional(),
+      exclude: list.optional(),
+      level: z.string().max(20).optional(),
+      limit: z.coerce.number().int().min(1).max(10_000).optional(),
+    }),
+  ),
   /** `GET /v1/status-log?entity=mysql/0&type=workload&n=20`: an entity's status history, oldest first. */
-  'status-log': z.strictObject({
-    entity: name,
-    type: z.enum(['unit', 'juju-unit', 'workload', 'machine', 'juju-machine', 'application']).optional(),
-    n: z.coerce.number().int().min(1).max(1000).optional(),
-  }),
+  'status-log': get(
+    z.strictObject({
+      entity: name,
+      type: z.enum(['unit', 'juju-unit', 'workload', 'machine', 'juju-machine', 'application']).optional(),
+      n: z.coerce.number().int().min(1).max(1000).optional(),
+    }),
+  ),
   /** `drover run <unit>... <action> [key=value...]`: one operation, a task per unit. */
-  run: z.strictObject({
-    units: z.array(name).min(1, { error: 'no unit specified' }).max(40),
-    action: name,
-    parameters: storableRecord.optional(),
-  }),
+  run: post(
+    z.strictObject({
+      units: z.array(name).min(1, { error: 'no unit specified' }).max(40),
+      action: name,
+      parameters: storableRecord.optional(),
+    }),
+  ),
   /** `drover exec`: the command on every unit named or of the applications named. */
-  exec: z.strictObject({
-    units: z.array(name).max(40).optional(),
-    applications: z.array(name).max(40).optional(),
-    machines: z.array(name).max(40).optional(),
-    command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
-    /** Seconds; Juju's default is 5 minutes. */
-    timeout: storableNumber().positive().optional(),
-  }),
+  exec: post(
+    z.strictObject({
+      units: z.array(name).max(40).optional(),
+      applications: z.array(name).max(40).optional(),
+      machines: z.array(name).max(40).optional(),
+      command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
+      /** Seconds; Juju's default is 5 minutes. */
+      timeout: storableNumber().positive().optional(),
+    }),
+  ),
   /** `drover cancel-task <id>...`: pending tasks become cancelled. */
-  'cancel-task': z.strictObject({
-    ids: z.array(numericId('task')).min(1).max(100),
-  }),
+  'cancel-task': post(
+    z.strictObject({
+      ids: z.array(numericId('task')).min(1).max(100),
+    }),
+  ),
   /** `GET /v1/show-task?id=2`. */
-  'show-task': z.strictObject({ id: numericId('task') }),
+  'show-task': get(z.strictObject({ id: numericId('task') })),
   /** `GET /v1/show-operation?id=1`. */
-  'show-operation': z.strictObject({ id: numericId('operation') }),
+  'show-operation': get(z.strictObject({ id: numericId('operation') })),
   /** `GET /v1/operations?limit=50`: the latest operations, newest first. */
-  operations: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
+  operations: get(z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() })),
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
-  actions: z.strictObject({ application: name }),
+  actions: get(z.strictObject({ application: name })),
 } as const;
 
-export type Operation = keyof typeof requests;
-export type RequestOf<O extends Operation> = z.infer<(typeof requests)[O]>;
+export type Operation = keyof typeof userOperations;
+export type RequestOf<O extends Operation> = RequestsOf<typeof userOperations>[O];
 
-/**
- * The operations that only read: `GET /v1/<operation>` with the request in the query string.
- * Every other operation is `POST` with a JSON body. The API refuses the other method, and the
- * CLI's client (cli/client.ts) takes only these for `get`.
- */
-export const READ_OPERATIONS = [
-  'status',
-  'stuck',
-  'debug-log',
-  'status-log',
-  'show-task',
-  'show-operation',
-  'operations',
-  'actions',
-] as const satisfies readonly Operation[];
-
-export type ReadOperation = (typeof READ_OPERATIONS)[number];
+/** The operations that only read: the CLI's client takes only these for `get` (cli/client.ts). */
+export type ReadOperation = ReadOperationsOf<typeof userOperations>;
 export type WriteOperation = Exclude<Operation, ReadOperation>;
-
-export const methodOf = (op: Operation): 'GET' | 'POST' => ((READ_OPERATIONS as readonly Operation[]).includes(op) ? 'GET' : 'POST');
 
 /** Bulk removals answer per entity, as Juju prints a line per entity. */
 export interface EntityResult {

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { declaredKinds } from '../../functions/api/agent-authorization.js';
 import { agentRoutes } from '../../functions/api/agent-routes.js';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { agentRequests, type AgentOperation, type AgentRequestOf } from '../../shared/api/agent-requests.js';
+import { agentOperations, type AgentOperation, type AgentRequestOf } from '../../shared/api/agent-requests.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
@@ -144,7 +144,7 @@ function keysOf(value: unknown): Set<string> {
 
 describe('the agent route table', () => {
   it('has a route for every agent request schema, and nothing else', () => {
-    expect(operations.sort()).toEqual(Object.keys(agentRequests).sort());
+    expect(operations.sort()).toEqual(Object.keys(agentOperations).sort());
   });
 
   it.each(operations)('%s declares everything its request names', (op) => {
@@ -152,7 +152,7 @@ describe('the agent route table', () => {
     expect(kinds.length).toBeGreaterThan(0);
     const keys = keysOf(samples[op](own));
     // Every sample is a valid request: the check below reads the real request shape.
-    expect(agentRequests[op].safeParse(samples[op](own)).success).toBe(true);
+    expect(agentOperations[op].request.safeParse(samples[op](own)).success).toBe(true);
     expect(kinds.includes('unit')).toBe(keys.has('unit'));
     expect(kinds.includes('relations')).toBe(keys.has('relation') || keys.has('relationId'));
     expect(kinds.includes('task')).toBe(keys.has('task'));

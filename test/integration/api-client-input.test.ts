@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../embedded/api-server.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { MAX_NAMES_PER_REQUEST, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
-import { requests } from '../../shared/api/requests.js';
+import { userOperations } from '../../shared/api/requests.js';
 import { localCharmStore } from '../../shared/charmstore/charm-store.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { MAX_SETTINGS_BYTES } from '../../shared/domain/item-size.js';
@@ -209,7 +209,7 @@ describe('bounded requests', () => {
     await expectRefused(user('remove-application', { applications: names }), 400, /at most 1000 names/);
     await expectRefused(user('retry-provisioning', { machines: names }), 400, /at most 1000 names/);
     // The bound is the maximum, not one less.
-    expect(requests['remove-unit'].safeParse({ units: names.slice(0, MAX_NAMES_PER_REQUEST) }).success).toBe(true);
+    expect(userOperations['remove-unit'].request.safeParse({ units: names.slice(0, MAX_NAMES_PER_REQUEST) }).success).toBe(true);
   });
 
   it('refuses a body over 10 MB before parsing it: 413', async () => {
