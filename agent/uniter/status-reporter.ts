@@ -1,5 +1,5 @@
-// The unit's statuses, written in order by one worker without holding up the hooks: reference
-// §4.7's agent status (executing `running <hook> hook`, idle, error) and the workload statuses the
+// The unit's statuses, written in order by one worker without holding up the hooks: the agent
+// status Juju's uniter reports (executing `running <hook> hook`, idle, error: https://juju.is/docs/juju/status) and the workload statuses the
 // agent sets around install, start and stop. Updates not yet written are merged (the latest of
 // each wins), so a burst of quick hooks costs a few writes, not one per change. A workload status
 // equal to the one last written is not written again: a charm that sets the same status in every

@@ -48,14 +48,14 @@ function isWorkloadInstalled(workload: StatusInfo): boolean {
   return true;
 }
 
-/** "not applied while allocating or executing install or before the workload is installed" (§5.2). */
+/** "not applied while allocating or executing install or before the workload is installed" (unitstatus.go, above). */
 function canUnitBeLost(unit: Unit): boolean {
   if (unit.agentStatus.current === 'allocating') return false;
   if (unit.agentStatus.current === 'executing' && unit.agentStatus.message === 'running install hook') return false;
   return isWorkloadInstalled(unit.workloadStatus);
 }
 
-/** Machine → `down` "not while pending or stopped" (§5.2); a Dead machine's agent has finished. */
+/** Machine → `down` "not while pending or stopped" (unitstatus.go, above); a Dead machine's agent has finished. */
 function canMachineBeDown(machine: Machine): boolean {
   return !['pending', 'stopped'].includes(machine.agentStatus.current) && machine.life !== 'dead';
 }

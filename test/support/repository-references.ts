@@ -24,6 +24,7 @@ export type Exists = (path: string) => boolean;
 const OUTSIDE_NOTES: { pattern: RegExp; what: string }[] = [
   { pattern: new RegExp('\\b' + 'DESI' + 'GN' + '\\b'), what: 'cites the design notes kept outside the repository' },
   { pattern: new RegExp('reference' + ' §'), what: 'cites a section of a behaviour reference kept outside the repository' },
+  { pattern: new RegExp('§' + '\\d'), what: 'cites a numbered section of a document the repository does not hold' },
   { pattern: new RegExp('juju-' + 'behaviour'), what: 'cites a behaviour reference kept outside the repository' },
   { pattern: new RegExp('seeds' + '/'), what: 'cites a folder of documents kept outside the repository' },
 ];
@@ -47,7 +48,9 @@ export function findOutsideNotes(files: RepoFile[]): Finding[] {
   const found: Finding[] = [];
   for (const file of files) {
     for (const [line, text] of lines(file)) {
-      for (const { pattern, what } of OUTSIDE_NOTES) if (pattern.test(text)) found.push({ path: file.path, line, what });
+      // One finding a line: the first thing it cites that a clone cannot follow.
+      const hit = OUTSIDE_NOTES.find(({ pattern }) => pattern.test(text));
+      if (hit) found.push({ path: file.path, line, what: hit.what });
     }
   }
   return found;

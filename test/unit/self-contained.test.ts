@@ -48,12 +48,13 @@ describe('a repository that explains itself', () => {
       const found = findOutsideNotes([
         { path: 'a.ts', text: `// see ${notes}, "State is the truth"` },
         { path: 'b.ts', text: 'x;\n// ' + 'DESI' + 'GN "Agents are least-privileged"' },
-        { path: 'c.md', text: 'as in reference' + ' §4.5' },
+        { path: 'c.md', text: 'as in reference' + ' §' + '4.5' },
         { path: 'd.md', text: `(${parent}/reference/juju-` + 'behaviour.md)' },
         { path: 'e.ts', text: `// ${parent}/seeds` + '/lifecycles.txt' },
         { path: 'f.ts', text: '// docs/architecture.md, "One transaction per change"' },
+        { path: 'g.ts', text: '/** EBS root volume, rounded up (' + '§' + '2.3 step 6). */' },
       ]);
-      expect(found.map((f) => `${f.path}:${f.line}`)).toEqual(['a.ts:1', 'b.ts:2', 'c.md:1', 'd.md:1', 'e.ts:1']);
+      expect(found.map((f) => `${f.path}:${f.line}`)).toEqual(['a.ts:1', 'b.ts:2', 'c.md:1', 'd.md:1', 'e.ts:1', 'g.ts:1']);
     });
 
     it('in every tracked file', () => {

@@ -2,8 +2,9 @@
 // HookContext.Flush commits them atomically with the hook's other changes:
 // https://github.com/juju/juju/blob/2.9/worker/uniter/runner/context/context.go).
 //
-// Reference §4.4: "Conflicting ranges between units on one machine fail (`port ranges 80/tcp
-// ("a/0") and 80/tcp ("b/0") conflict`)": the units of one machine share its network.
+// Conflicting ranges between units on one machine fail, in Juju's words `port ranges 80/tcp
+// ("a/0") and 80/tcp ("b/0") conflict` (Juju 2.9's state,
+// https://github.com/juju/juju/tree/2.9/state, its port ranges operation): the units of one machine share its network.
 import type { Unit } from '../entities.js';
 import { DroverError, notFound } from '../errors.js';
 import { canonicalPortRange, parsePortRange, portRangesOverlap } from '../port-ranges.js';

@@ -28,7 +28,7 @@ const EC2_ARCHITECTURES: Readonly<Record<string, string>> = { amd64: 'x86_64', a
 export const ubuntuVersion = (series: string): string | undefined =>
   Object.hasOwn(UBUNTU_VERSIONS, series) ? UBUNTU_VERSIONS[series] : undefined;
 
-/** Juju's message when there is no image (§2.3 step 5); not transient: the series is fixed. */
+/** Juju's message when there is no image (Juju's EC2 provider: https://github.com/juju/juju/tree/3.6/internal/provider/ec2); not transient: the series is fixed. */
 export const noImageError = (series: string, region: string, arch: string): ProviderError =>
   new ProviderError(`no metadata for "${series}" images in ${region} with arch ${arch}`, false);
 

@@ -113,7 +113,7 @@ export const EC2_INSTANCE_TYPES: InstanceTypeCatalogue = [
 
 export interface InstanceTypeChoice {
   instanceType: InstanceType;
-  /** EBS root volume: max(root-disk, 8 GiB), rounded up to whole GiB (§2.3 step 6). */
+  /** EBS root volume: max(root-disk, 8 GiB), rounded up to whole GiB (as Juju's EC2 provider sizes it: https://github.com/juju/juju/tree/3.6/internal/provider/ec2). */
   rootVolumeGiB: number;
 }
 
@@ -167,7 +167,7 @@ function byCost(a: InstanceType, b: InstanceType): number {
 
 export function selectInstanceType(constraints: Constraints, catalogue: InstanceTypeCatalogue, region: string): InstanceTypeChoice {
   const cons = effectiveConstraints(constraints, catalogue);
-  // Temporary mem ≥ 1G: presence matters, so `mem=` (explicit zero) disables it (§2.1).
+  // Temporary mem ≥ 1G: presence matters, so `mem=` (explicit zero) disables it (Juju's constraints: https://juju.is/docs/juju/constraint).
   const heuristic = constraints.mem === undefined && !constraints['instance-type'];
   let matches = catalogue.filter((t) => satisfies(t, cons, heuristic ? HEURISTIC_MIN_MEM : 0));
   if (matches.length === 0 && heuristic) {
