@@ -23,15 +23,22 @@ export interface AgentConfig {
   heartbeatMs: number;
 }
 
-/** Ten minutes: with one receive per 20 s that keeps an idle agent near 200 requests an hour. */
-export const DEFAULT_RESYNC_SECONDS = 600;
+/**
+ * Twenty minutes (16 to 24, jittered): the backstop for a lost hint, and an idle agent's only
+ * regular API request. Its cost per idle agent is computed from the template in
+ * docs/deploy-to-aws.md ("Per idle agent"): one request every 20 minutes keeps it within $0.06 a
+ * month beside SQS's long polls.
+ */
+export const DEFAULT_RESYNC_SECONDS = 1200;
 
 /**
- * Five minutes (to six, jittered), counted from the agent's last API request of any kind: at most
- * 12 heartbeats an hour, fewer as the resync's requests count too. The controller's threshold
- * (DEFAULT_AGENT_LOST_AFTER_SECONDS, 12 min) is two of these.
+ * The longest this agent stays silent on the API, counted from its last request of any kind:
+ * 1.2 × the resync, so the resync (at most 1.2 × its interval) always comes first and an idle
+ * agent sends no heartbeat of its own; the heartbeat rides on the resync. It still fires when
+ * resyncs fail or stall. The controller's lost threshold (DEFAULT_AGENT_LOST_AFTER_SECONDS,
+ * shared/domain/presence.ts) is set above the longest silence this allows.
  */
-export const DEFAULT_HEARTBEAT_SECONDS = 300;
+export const DEFAULT_HEARTBEAT_SECONDS = DEFAULT_RESYNC_SECONDS * 1.2;
 
 function positiveSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const seconds = Number(env[name] ?? fallback);

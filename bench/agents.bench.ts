@@ -76,8 +76,6 @@ const SILENT = { error: () => undefined, warn: () => undefined, info: () => unde
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One `view` per resync for a unit in no relation (each relation in scope adds a `relation-units`). */
 const RESYNC_PER_HOUR = 3600 / DEFAULT_RESYNC_SECONDS;
-/** At most one heartbeat per interval since the agent's last request (agent/machine/heartbeat.ts). */
-const HEARTBEATS_PER_HOUR = 3600 / DEFAULT_HEARTBEAT_SECONDS;
 
 /**
  * A charm whose hooks do next to nothing: start sets the workload active and records when it ran,
@@ -527,7 +525,7 @@ function idleTable(idle: Idle): string {
   return [
     '| agents | idle window s | update-status runs in the window | API req / agent-h | SQS receives / agent-h | other SQS / agent-h | total incl. resync and heartbeat / agent-h (≤ 200) | agent RSS MB |',
     '| -----: | ------------: | -------------------------------: | ----------------: | ---------------------: | ------------------: | -------------------------------------------------: | -----------: |',
-    `| ${idle.units} | ${idle.idleSeconds} | ${idle.updateStatusRuns} | ${f(idle.apiPerAgentHour, 1)} | ${f(idle.receivesPerAgentHour, 1)} | ${f(idle.otherSqsPerAgentHour, 1)} | ${f(idle.apiPerAgentHour + idle.receivesPerAgentHour + idle.otherSqsPerAgentHour + RESYNC_PER_HOUR + HEARTBEATS_PER_HOUR, 1)} | ${f(idle.rssMb, 0)} |`,
+    `| ${idle.units} | ${idle.idleSeconds} | ${idle.updateStatusRuns} | ${f(idle.apiPerAgentHour, 1)} | ${f(idle.receivesPerAgentHour, 1)} | ${f(idle.otherSqsPerAgentHour, 1)} | ${f(idle.apiPerAgentHour + idle.receivesPerAgentHour + idle.otherSqsPerAgentHour + RESYNC_PER_HOUR, 1)} | ${f(idle.rssMb, 0)} |`,
   ].join('\n');
 }
 
@@ -538,7 +536,7 @@ const METHOD = `### Method
   - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
   - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).
 - CPU: from the deploy call to the last start, user + system time of this process (process.cpuUsage(): API, stream pollers, handlers, fauxqs, the bench's own polling), of DynamoDB Local (/proc/<pid>/stat, all its threads) and of every agent (/proc/<pid>/stat with the children it reaped: hooks and hook tools). Floor = that CPU time ÷ the host's ${NPROC} cores: the earliest the last unit could start if the work were spread perfectly over the cores and nothing else ran. Other users' jobs share this host (the load average column); their CPU is not counted, so the floor is a lower bound.
-- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every 10 min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. So does the presence heartbeat (one \`heartbeat\` request when the agent has made no other for 5–6 min): not counted in the window's API requests, added at its bound of ${HEARTBEATS_PER_HOUR} an hour (the resync's requests count as presence too, so about 7.5 on average). Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads. In the idle window the model's update-status-hook-interval is ${IDLE_UPDATE_STATUS} (the shortest Juju allows; the default is 5m), so every agent runs update-status there, setting the status its start hook set; the table counts the runs.
+- Idle (after the fresh N = ${Math.max(...SERIES)} series): once every unit has started, 12 s to settle, then a window of ${IDLE_SECONDS} s with nothing changing; requests in the window, per agent, scaled to an hour. The periodic resync (every ${DEFAULT_RESYNC_SECONDS / 60} min ± 20%, one \`view\` and one \`relation-units\` per relation in scope) falls outside the window; the total adds it as ${RESYNC_PER_HOUR} requests an hour for a unit in no relation. The presence heartbeat (after ${DEFAULT_HEARTBEAT_SECONDS / 60} min without any other request, 1.2 × the resync) rides on the resync and adds nothing. Agents hold no DynamoDB credentials: every DynamoDB read they cause is behind an agent API request, so idle API requests = 0 means no DynamoDB reads. In the idle window the model's update-status-hook-interval is ${IDLE_UPDATE_STATUS} (the shortest Juju allows; the default is 5m), so every agent runs update-status there, setting the status its start hook set; the table counts the runs.
 - Leader failover: on a fresh table, ${FAILOVERS + 1} units on fresh machines; once every unit has started and one has run leader-elected, its unit is removed (\`remove-unit\`), and the time until leader-elected ran on another unit (the hook records it) is one sample; that unit is removed next, ${FAILOVERS} times.`;
 
 async function main() {

@@ -10,16 +10,19 @@
 import type { Machine, StatusInfo, Unit } from './entities.js';
 
 /**
- * How long an agent may be silent before it counts as lost. An idle agent speaks at least every
- * 5–6 min (its heartbeat, agent/config.ts) and the API records that at most a minute late
- * (presenceWriteIntervalMs), so 12 min is two missed heartbeats, not one slow one.
+ * How long an agent may be silent before it counts as lost: 27 min. An idle agent speaks at
+ * least every 24 min (its resync, at most 1.2 × 20 min, with the heartbeat riding on it:
+ * agent/config.ts) and the API records that at most a twelfth of the threshold late
+ * (presenceWriteIntervalMs, 2 min 15 s), so a talking agent is never shown lost. The price of an
+ * idle agent within $0.06 a month (docs/deploy-to-aws.md, "Per idle agent"): a dead agent shows
+ * as lost after 27 minutes, not 12.
  */
-export const DEFAULT_AGENT_LOST_AFTER_SECONDS = 720;
+export const DEFAULT_AGENT_LOST_AFTER_SECONDS = 27 * 60;
 
 /**
  * How stale the stored "last seen" may get before the API writes it again. A twelfth of the
- * threshold (a minute by default): fresh enough never to make a speaking agent look lost, and
- * rare enough that a busy agent costs at most one write, and one stream record, a minute.
+ * threshold (2 min 15 s by default): fresh enough never to make a speaking agent look lost, and
+ * rare enough that a busy agent costs at most one write, and one stream record, per interval.
  */
 export const presenceWriteIntervalMs = (lostAfterMs: number) => lostAfterMs / 12;
 
