@@ -13,7 +13,7 @@ export const VARIABLES = {
   API_URL: 'the API address agents are given',
   AGENT_BUNDLE_URL: 'where instances download the machine agent, when it is not a private asset',
   AGENT_BUNDLE_SHA256: "the agent bundle's checksum, checked by the instance",
-  AGENT_BUNDLE_BUCKET: "the agent bundle asset's bucket (instances get a presigned URL)",
+  AGENT_BUNDLE_BUCKET: "the agent bundle asset's bucket (instances read it with their role)",
   AGENT_BUNDLE_KEY: "the agent bundle asset's key",
   SUBNET_IDS: 'the public subnets machines spread over, one per availability zone, comma-separated',
   SECURITY_GROUP_IDS: 'the security groups of every machine, comma-separated',

@@ -111,12 +111,7 @@ export class AgentBundle extends Construct {
     this.asset = new Asset(this, 'Tarball', { path: built.path });
   }
 
-  /** The plain (unsigned) https URL of the object; readable only with credentials. */
-  get url(): string {
-    return this.asset.httpUrl;
-  }
-
-  /** Read access to this one object (for minting presigned URLs), nothing else in the bucket. */
+  /** Read access to this one object (the instances' role downloads it), nothing else in the bucket. */
   grantRead(grantee: iam.IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({

@@ -65,9 +65,8 @@ export class DroverStack extends Stack {
     const provisionerEnvironment: FunctionEnvironment = {
       CONTROLLER_ID: controllerId,
       ...this.machines.provisionerEnvironment(),
-      AGENT_BUNDLE_URL: this.agentBundle.url,
       AGENT_BUNDLE_SHA256: this.agentBundle.sha256,
-      // For presigning: instances download with curl, and the asset bucket is private.
+      // The asset bucket is private: instances read the bundle with their role (s3-get-script.ts).
       AGENT_BUNDLE_BUCKET: this.agentBundle.asset.s3BucketName,
       AGENT_BUNDLE_KEY: this.agentBundle.asset.s3ObjectKey,
     };
@@ -93,10 +92,9 @@ export class DroverStack extends Stack {
     this.charms.grantReadWrite(roles.api);
     // debug-log: the agents' records the api function wrote to its own log group, read back there.
     this.functions.searchOwnLogs('api', 'DEBUG_LOG_GROUP');
-    for (const key of ['provisioner', 'provisionerReconcile'] as const) {
-      this.machines.grantProvisioner(roles[key]);
-      this.agentBundle.grantRead(roles[key]);
-    }
+    for (const key of ['provisioner', 'provisionerReconcile'] as const) this.machines.grantProvisioner(roles[key]);
+    // Instances download the bundle with their own role at first boot (shared/provider/ec2/s3-get-script.ts).
+    this.agentBundle.grantRead(this.machines.agentRole);
     this.machines.grantHints(roles.changes);
     this.machines.grantTearDown(roles.teardown);
 

@@ -1,14 +1,13 @@
 // The provisioner's dependencies on AWS, from the function's environment (functions/environment.ts
 // says what each variable holds): TABLE_NAME, CONTROLLER_ID, DEPLOYMENT_ID, API_URL and
 // AGENT_BUNDLE_URL are required, except that with AGENT_BUNDLE_BUCKET and AGENT_BUNDLE_KEY
-// instances get a presigned URL instead of AGENT_BUNDLE_URL.
+// instances read the bundle from S3 with their own role instead.
 // Agents are given no key: on AWS an agent's identity is its instance role
 // (functions/api/agent-identity.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
-import { presignedS3Url } from '../../shared/provider/ec2/presigned-url.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
 import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
 import { createStore } from '../../shared/state/engine/store.js';
@@ -44,9 +43,8 @@ export function provisionerDepsFromEnv(variables: Record<string, string | undefi
       securityGroupIds: env.list('SECURITY_GROUP_IDS'),
       instanceProfileArn: env.optional('INSTANCE_PROFILE_ARN'),
       launchTemplateId: env.optional('LAUNCH_TEMPLATE_ID'),
-      // The bundle is a private asset: instances get a presigned URL, fresh for each start.
-      agentBundleUrl:
-        bundleBucket && bundleKey ? presignedS3Url({ bucket: bundleBucket, key: bundleKey, region }) : env.required('AGENT_BUNDLE_URL'),
+      // The bundle is a private asset: instances read it with their own role (user-data.ts).
+      agentBundle: bundleBucket && bundleKey ? { bucket: bundleBucket, key: bundleKey } : { url: env.required('AGENT_BUNDLE_URL') },
       agentBundleSha256: env.optional('AGENT_BUNDLE_SHA256'),
     }),
     queues: sqsMachineQueues(createSqsClient({ region }), controllerId),

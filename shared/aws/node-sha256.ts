@@ -1,6 +1,6 @@
 // SHA-256 and HMAC-SHA-256 from node:crypto, in the shape @smithy/signature-v4 wants (the
-// @aws-crypto hashes are not a dependency here). Used by the CLI's request signing and by the
-// provisioner's presigned URLs.
+// @aws-crypto hashes are not a dependency here). Used by the CLI's and agents' request signing and
+// by presigned S3 URLs.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;

@@ -493,11 +493,12 @@ describe('IAM', () => {
     for (const key of ['api', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
-  it("lets agents only receive from their own instance's machine queue, and call the agent routes and no other", () => {
+  it("lets agents only receive from their own instance's machine queue, read their bundle, and call the agent routes and no other", () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
     const ss = statementsOfRole(agentRole);
     expect(ss.flatMap(actionsOf).sort()).toEqual([
       'execute-api:Invoke',
+      's3:GetObject',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:ReceiveMessage',
@@ -510,6 +511,13 @@ describe('IAM', () => {
     const invoke = ss.filter((st) => actionsOf(st).includes('execute-api:Invoke'));
     expect(invoke).toHaveLength(1);
     expect(JSON.stringify(invoke[0]!.Resource)).toMatch(/\/\*\/\*\/v1\/agent\/\*"/);
+    // The one object of the bundle, which the user data downloads with this role (user-data.ts);
+    // no provisioner reads it any more: nothing is presigned for an instance.
+    const bundle = ss.filter((st) => actionsOf(st).includes('s3:GetObject'));
+    expect(bundle).toHaveLength(1);
+    expect(JSON.stringify(bundle[0]!.Resource)).toContain(`/${built.stack.agentBundle.asset.s3ObjectKey}`);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(statementsOfRole(roleLogicalId(key)).flatMap(actionsOf)).not.toContain('s3:GetObject');
   });
 
   it("lets only the api function search logs, its own group only: debug-log reads the agents' records there", () => {
@@ -627,7 +635,8 @@ describe('machines', () => {
       'TABLE_NAME',
       'CONTROLLER_ID',
       'API_URL',
-      'AGENT_BUNDLE_URL',
+      'AGENT_BUNDLE_BUCKET',
+      'AGENT_BUNDLE_KEY',
       'AGENT_BUNDLE_SHA256',
       'DEPLOYMENT_ID',
       'SUBNET_IDS',

@@ -19,7 +19,7 @@ import { terminateInstances } from './terminate.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
-import { renderUserData } from './user-data.js';
+import { renderUserData, type AgentBundleSource } from './user-data.js';
 
 export const CONTROLLER_TAG = 'drover:controller';
 export const MACHINE_TAG = 'drover:machine';
@@ -52,14 +52,11 @@ export interface Ec2ProviderOptions {
    */
   subnetIds?: string[];
   securityGroupIds?: string[];
-  /** The instance profile lets the agent reach its queue (and the bundle, if not presigned). */
+  /** The instance profile lets the agent reach its queue and download its bundle. */
   instanceProfileArn?: string;
   launchTemplateId?: string;
-  /**
-   * Where instances download the machine agent bundle. A function is asked once per start, so
-   * a presigned S3 URL can be minted fresh for each instance rather than expire in config.
-   */
-  agentBundleUrl: string | (() => string | Promise<string>);
+  /** Where instances download the machine agent bundle: the same for every start (user-data.ts). */
+  agentBundle: AgentBundleSource;
   agentBundleSha256?: string;
   catalogue?: InstanceTypeCatalogue;
   findImage?: ImageFinder;
@@ -124,7 +121,6 @@ export class Ec2Provider implements Provider {
     const imageId = await this.findImage(request.series, arch).catch((e: unknown) => {
       throw toProviderError(e, 'cannot find an image');
     });
-    const bundleUrl = this.options.agentBundleUrl;
     const userData = renderUserData({
       controllerId: request.controllerId,
       machineId: request.machineId,
@@ -132,7 +128,7 @@ export class Ec2Provider implements Provider {
       arch,
       apiUrl: request.agent.apiUrl,
       queueUrl: request.agent.queueUrl,
-      agentBundleUrl: typeof bundleUrl === 'string' ? bundleUrl : await bundleUrl(),
+      agentBundle: this.options.agentBundle,
       ...(this.options.agentBundleSha256 ? { agentBundleSha256: this.options.agentBundleSha256 } : {}),
     });
     const { deploymentId } = this.options;
@@ -204,7 +200,7 @@ export class Ec2Provider implements Provider {
       const reservation = await this.client.send(new RunInstancesCommand(input));
       instance = reservation.Instances?.[0];
     } catch (e) {
-      // Same token, different parameters (a newer image, a fresh presigned URL, another subnet):
+      // Same token, different parameters (a newer image or agent bundle after a deployment, another subnet):
       // an earlier call did start the instance, so find it rather than fail or start another.
       if (awsErrorCode(e) !== 'IdempotentParameterMismatch') throw e;
       instance = await this.findByClientToken(input.ClientToken!, machineId);

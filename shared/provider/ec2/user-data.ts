@@ -9,6 +9,14 @@
 // carries only ids and addresses.
 import { ProviderError } from '../provider.js';
 import { nodeTarball } from './node-release.js';
+import { S3_GET_PROGRAM } from './s3-get-script.js';
+
+/**
+ * Where the instance downloads the agent bundle (a gzip tarball with machine-agent.js at its
+ * root): a private S3 object it reads with its instance role (what the stack gives it), or a URL.
+ * Neither changes between retries of one launch, so neither does the user data.
+ */
+export type AgentBundleSource = { bucket: string; key: string } | { url: string };
 
 export interface MachineAgentUserData {
   controllerId: string;
@@ -17,8 +25,7 @@ export interface MachineAgentUserData {
   arch: 'amd64' | 'arm64';
   apiUrl: string;
   queueUrl: string;
-  /** Where the instance downloads the agent bundle (a gzip tarball with machine-agent.js at its root). */
-  agentBundleUrl: string;
+  agentBundle: AgentBundleSource;
   /** If given, the download is verified against it (hex SHA-256). */
   agentBundleSha256?: string;
 }
@@ -79,7 +86,7 @@ install -d -m 0755 /opt/drover /opt/drover/node
 tar -xJf "$work/node.tar.xz" -C /opt/drover/node --strip-components=1 --no-same-owner
 
 # The machine agent bundle.
-fetch ${shellQuote(d.agentBundleUrl)} "$work/agent.tgz"
+${fetchBundle(d.agentBundle, d.region)}
 ${verifyBundle}
 install -d -m 0700 /opt/drover/agent
 tar -xzf "$work/agent.tgz" -C /opt/drover/agent --no-same-owner
@@ -104,6 +111,20 @@ chmod 0644 /etc/systemd/system/drover-machine-agent.service
 systemctl daemon-reload
 systemctl enable --now drover-machine-agent.service
 `;
+}
+
+/** Tries a signed GET of the bundle with the instance role ten times (its credentials may lag the boot). */
+function fetchBundle(source: AgentBundleSource, region: string): string {
+  if ('url' in source) return `fetch ${shellQuote(source.url)} "$work/agent.tgz"`;
+  return `s3_get() {
+  python3 - "$@" <<'DROVER_S3_GET_END'
+${S3_GET_PROGRAM}DROVER_S3_GET_END
+}
+for try in $(seq 10); do
+  s3_get ${shellQuote(source.bucket)} ${shellQuote(source.key)} ${shellQuote(region)} "$work/agent.tgz" && break
+  [ "$try" -lt 10 ] || exit 1
+  sleep 3
+done`;
 }
 
 /** The script, base64-encoded as RunInstances expects. */

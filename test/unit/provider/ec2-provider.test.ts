@@ -27,7 +27,7 @@ const provider = (options: Partial<Ec2ProviderOptions> = {}) =>
     subnetIds: ['subnet-1'],
     securityGroupIds: ['sg-1'],
     instanceProfileArn: 'arn:aws:iam::123456789012:instance-profile/drover-machine',
-    agentBundleUrl: BUNDLE_URL,
+    agentBundle: { url: BUNDLE_URL },
     findImage: async (series, arch) => `ami-${series}-${arch}`,
     ...options,
   });
@@ -134,7 +134,7 @@ describe('ec2 provider: startInstance', () => {
       region: 'us-east-1',
       deploymentId: DEPLOYMENT,
       launchTemplateId: 'lt-1',
-      agentBundleUrl: BUNDLE_URL,
+      agentBundle: { url: BUNDLE_URL },
       findImage: async () => 'ami-1',
     }).startInstance(request());
     const input = runInputs()[0];
@@ -180,12 +180,15 @@ describe('ec2 provider: startInstance', () => {
     expect(JSON.stringify(input)).not.toContain(CREDENTIAL);
   });
 
-  it('downloads the agent bundle from a URL minted for each start', async () => {
+  it('renders the same user data for every retry of one launch, so RunInstances can replay it', async () => {
     ec2.on(RunInstancesCommand).resolves(launched);
-    let n = 0;
-    const p = provider({ agentBundleUrl: async () => `https://bucket/agent.tgz?sig=${++n}` });
+    const p = provider({ agentBundle: { bucket: 'cdk-assets', key: 'abc.tgz' } });
     await p.startInstance(request());
-    expect(userDataOf(runInputs()[0]!)).toContain("'https://bucket/agent.tgz?sig=1'");
+    await p.startInstance(request());
+    const [first, second] = runInputs();
+    expect(first!.ClientToken).toBe(second!.ClientToken);
+    expect(first!.UserData).toBe(second!.UserData);
+    expect(userDataOf(first!)).toContain("s3_get 'cdk-assets' 'abc.tgz' 'us-east-1' \"$work/agent.tgz\"");
   });
 
   it('finds the instance the first call started when a retry is refused for changed parameters', async () => {
@@ -213,7 +216,7 @@ describe('ec2 provider: startInstance', () => {
   });
 
   it('refuses a series without images (default lookup)', async () => {
-    const p = new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundleUrl: BUNDLE_URL });
+    const p = new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundle: { url: BUNDLE_URL } });
     const err = await p.startInstance(request({ series: 'xenial' })).catch((e: unknown) => e);
     expect(err).toMatchObject({ transient: false, message: 'no metadata for "xenial" images in us-east-1 with arch amd64' });
     expect(ec2.calls()).toHaveLength(0);
@@ -222,7 +225,9 @@ describe('ec2 provider: startInstance', () => {
   it('looks the image up with DescribeImages by default', async () => {
     ec2.on(DescribeImagesCommand).resolves({ Images: [{ ImageId: 'ami-canonical', CreationDate: '2024-01-01' }] });
     ec2.on(RunInstancesCommand).resolves(launched);
-    await new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundleUrl: BUNDLE_URL }).startInstance(request());
+    await new Ec2Provider({ client, region: 'us-east-1', deploymentId: DEPLOYMENT, agentBundle: { url: BUNDLE_URL } }).startInstance(
+      request(),
+    );
     expect(runInputs()[0]?.ImageId).toBe('ami-canonical');
   });
 

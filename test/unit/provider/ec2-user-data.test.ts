@@ -14,7 +14,7 @@ const data: MachineAgentUserData = {
   arch: 'amd64',
   apiUrl: 'https://api.example.com/prod',
   queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/drover-ctl-1-machine-7',
-  agentBundleUrl: "https://bucket.s3.amazonaws.com/agent.tgz?X-Amz-Signature=abc&x=it's",
+  agentBundle: { url: "https://bucket.s3.amazonaws.com/agent.tgz?X-Amz-Signature=abc&x=it's" },
 };
 
 describe('machine agent user data', () => {
@@ -91,7 +91,15 @@ describe('machine agent user data', () => {
   });
 
   it('downloads the agent bundle from the given URL, shell-quoted', () => {
-    expect(renderUserDataScript(data)).toContain(`fetch ${shellQuote(data.agentBundleUrl)} "$work/agent.tgz"`);
+    const url = "https://bucket.s3.amazonaws.com/agent.tgz?X-Amz-Signature=abc&x=it's";
+    expect(renderUserDataScript(data)).toContain(`fetch ${shellQuote(url)} "$work/agent.tgz"`);
+  });
+
+  it('or reads it from its bucket with the instance role, retrying, in a script bash accepts', () => {
+    const script = renderUserDataScript({ ...data, agentBundle: { bucket: 'cdk-assets', key: "a'b.tgz" } });
+    expect(script).toContain(`s3_get 'cdk-assets' ${shellQuote("a'b.tgz")} 'us-east-1' "$work/agent.tgz" && break`);
+    expect(script).toContain('python3 - "$@" <<\'DROVER_S3_GET_END\'');
+    expect(spawnSync('bash', ['-n', '-c', script]).status).toBe(0);
   });
 
   it('verifies the agent bundle when a checksum is given', () => {
@@ -119,6 +127,8 @@ describe('machine agent user data', () => {
   });
 
   it('refuses user data over the 16 KiB RunInstances allows', () => {
-    expect(() => renderUserData({ ...data, agentBundleUrl: `https://x/${'a'.repeat(17_000)}` })).toThrow('user data exceeds 16384 bytes');
+    expect(() => renderUserData({ ...data, agentBundle: { url: `https://x/${'a'.repeat(17_000)}` } })).toThrow(
+      'user data exceeds 16384 bytes',
+    );
   });
 });
