@@ -1,6 +1,6 @@
-// deploy <charm-dir> [name]: the charm is read and validated locally (errors before any upload),
-// packed, and sent with the deployment; the answer says what was created, and whether required
-// relations hold the deployment back (required-relations-proposal.txt: "the CLI lists pending
+// deploy <charm-dir> [name], or deploy <bundle> (cli/bundle/apply.ts): the charm is read and
+// validated locally (errors before any upload), packed, and sent with the deployment; the answer
+// says what was created, and whether required relations hold the deployment back (required-relations-proposal.txt: "the CLI lists pending
 // dependencies").
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -9,10 +9,13 @@ import type { RequestOf } from '../../shared/api/requests.js';
 import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
 import { displayBaseOfSeries } from '../../shared/domain/bases.js';
 import { seriesOrBaseFlags } from '../base-flag.js';
-import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
+import { readCharmDir } from '../charm-dir.js';
+import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
+import { deployBundle } from '../bundle/apply.js';
+import { isBundlePath } from '../bundle/bundle-file.js';
 
 interface DeployResponse {
   application: string;
@@ -46,11 +49,24 @@ async function readConfigFlags(values: string[], application: string): Promise<R
   return config;
 }
 
+/** The flags that say how to deploy one charm: a bundle says all of that itself. */
+const BUNDLE_UNSUPPORTED = {
+  numUnits: '--num-units',
+  to: '--to',
+  constraints: '--constraints',
+  series: '--series',
+  base: '--base',
+  config: '--config',
+} as const;
+
 export function registerDeploy(program: Command, cli: Cli): void {
   program
     .command('deploy')
-    .description('Deploy an application from a local charm directory.')
-    .argument('<charm-dir>', 'a charm directory (metadata.yaml, optional config.yaml, hooks/ or dispatch) or a .charm file')
+    .description('Deploy an application from a local charm directory, or a bundle of applications from a bundle file.')
+    .argument(
+      '<charm-or-bundle>',
+      'a charm directory (metadata.yaml, optional config.yaml, hooks/ or dispatch), a .charm file, or a bundle (a .yaml file, or a directory holding bundle.yaml)',
+    )
     .argument('[application-name]', "the application's name (default: the charm's name)")
     .option('-n, --num-units <n>', 'number of units to add (default 1; 0 for subordinates)', nonNegativeInteger('--num-units'))
     .option('--to <placement>', 'machines for the units, comma-separated (e.g. 1,2)', commaList)
@@ -58,6 +74,7 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--series <series>', "the series to deploy on (default: the model's default if the charm supports it)")
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
+    .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
     .addHelpText(
       'after',
       `
@@ -66,14 +83,34 @@ Examples:
   drover deploy ./charms/mysql db -n 3 --constraints "mem=4G"
   drover deploy ./charms/wordpress --config blog-title="My blog" --series focal
   drover deploy ./mysql_ubuntu-22.04-amd64.charm --base ubuntu@22.04
-  drover deploy ./charms/logging          # a subordinate: units come with relations`,
+  drover deploy ./charms/logging          # a subordinate: units come with relations
+  drover deploy ./bundle.yaml --dry-run   # what the bundle would change
+  drover deploy ./bundle.yaml             # every application, unit and relation it lacks`,
     )
     .action(
       async (
         dir: string,
         name: string | undefined,
-        opts: { numUnits?: number; to?: string[]; constraints?: string; series?: string; base?: string; config?: string[] },
+        opts: {
+          numUnits?: number;
+          to?: string[];
+          constraints?: string;
+          series?: string;
+          base?: string;
+          config?: string[];
+          dryRun?: boolean;
+        },
       ) => {
+        if (await isBundlePath(dir)) {
+          const flags: string[] = Object.entries(BUNDLE_UNSUPPORTED).flatMap(([key, flag]) =>
+            opts[key as keyof typeof opts] !== undefined ? [flag] : [],
+          );
+          if (name !== undefined) flags.unshift('[application-name]');
+          // Juju's words for the same refusal.
+          if (flags.length) throw new CliError(`options provided but not supported when deploying a bundle: ${flags.join(', ')}`);
+          return deployBundle(cli, dir, { dryRun: opts.dryRun === true });
+        }
+        if (opts.dryRun) throw new CliError('--dry-run is for bundles: drover deploys a charm at once');
         const seriesOrBase = seriesOrBaseFlags(opts);
         const charm = await readCharmDir(dir);
         const application = name ?? charm.meta.name;
@@ -83,15 +120,8 @@ Examples:
           throw new CliError('cannot use --constraints with subordinate application');
         if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
         const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
-        const archive = await packCharm(dir);
         const request: RequestOf<'deploy'> = {
-          charm: {
-            metadata: charm.metadata,
-            ...(charm.config !== undefined ? { config: charm.config } : {}),
-            ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
-            ...baseFiles(charm),
-            archive: archive.toString('base64'),
-          },
+          charm: await charmRequest(charm),
           ...(name ? { name } : {}),
           ...seriesOrBase,
           ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),

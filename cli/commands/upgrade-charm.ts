@@ -4,7 +4,8 @@
 // config-changed (charms-in-action.txt).
 import type { Command } from 'commander';
 import type { RequestOf } from '../../shared/api/requests.js';
-import { baseFiles, packCharm, readCharmDir } from '../charm-dir.js';
+import { readCharmDir } from '../charm-dir.js';
+import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -37,16 +38,9 @@ Examples:
         throw new UsageError('--path is required: drover upgrades an application from a local charm directory (there is no charm store)');
       }
       const charm = await readCharmDir(opts.path, '--path takes');
-      const archive = await packCharm(opts.path);
       const request: RequestOf<'upgrade-charm'> = {
         application,
-        charm: {
-          metadata: charm.metadata,
-          ...(charm.config !== undefined ? { config: charm.config } : {}),
-          ...(charm.actions !== undefined ? { actions: charm.actions } : {}),
-          ...baseFiles(charm),
-          archive: archive.toString('base64'),
-        },
+        charm: await charmRequest(charm),
         ...(opts.forceUnits ? { forceUnits: true } : {}),
       };
       const client = await cli.client({ timeoutMs: 300_000 });

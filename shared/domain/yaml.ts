@@ -5,7 +5,7 @@
 // memory: the process aborts (exit 134), which no try/catch can stop. Two such deploy requests
 // killed the local controller. Documents drover reads are small and shallow, so the bounds cost
 // nothing real.
-import { CST, Lexer, parse } from 'yaml';
+import { CST, Lexer, parse, parseDocument } from 'yaml';
 
 /** Larger than any charm's metadata or any relation settings file. */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -24,6 +24,22 @@ export class YamlTooLargeError extends Error {}
 
 /** Parses one YAML document, or throws: a parse error, or a YamlTooLargeError saying which bound. */
 export function parseYaml(source: string): unknown {
+  checkBounds(source);
+  return parse(source, { maxAliasCount: MAX_ALIASES });
+}
+
+/**
+ * The same, for a file a user writes whole (a bundle): every error the parser finds, each with
+ * its line, rather than the first. A duplicated key is one of them.
+ */
+export function parseYamlReportingAll(source: string): { value: unknown; errors: string[] } {
+  checkBounds(source);
+  const doc = parseDocument(source, { prettyErrors: true });
+  const errors = doc.errors.map((e) => e.message.split('\n')[0]!.replace(/:$/, ''));
+  return { value: errors.length ? undefined : doc.toJS({ maxAliasCount: MAX_ALIASES }), errors };
+}
+
+function checkBounds(source: string): void {
   if (Buffer.byteLength(source, 'utf8') > MAX_YAML_BYTES) {
     throw new YamlTooLargeError(`the document is larger than ${MAX_YAML_BYTES / 1024} KiB`);
   }
@@ -32,7 +48,6 @@ export function parseYaml(source: string): unknown {
   if (blockColumn > MAX_YAML_BLOCK_COLUMN) {
     throw new YamlTooLargeError(`block collections are indented more than ${MAX_YAML_BLOCK_COLUMN} columns deep`);
   }
-  return parse(source, { maxAliasCount: MAX_ALIASES });
 }
 
 /** The lexer's markers (document, scalar, flow error, byte order): not text, so no columns. */

@@ -1,0 +1,162 @@
+// Everything wrong with a bundle, before anything is deployed: Juju's bundle verification
+// (BundleData.VerifyWithCharms, bundledata.go in https://github.com/juju/charm), in its words, with
+// the charms read from disk. Pure: the charms are given.
+import { chooseSeries, charmEndpoints, parseConfigValues, type CharmMeta } from '../../shared/domain/charm.js';
+import { parseConstraints } from '../../shared/domain/constraints.js';
+import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
+import { isDroverError } from '../../shared/domain/errors.js';
+import { isValidApplicationName } from '../../shared/domain/names.js';
+import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
+import type { Bundle, BundleApplication } from './bundle-file.js';
+import { parseDirective } from './placement.js';
+
+/** What a bundle application's charm turned out to be: its metadata, or why it could not be read. */
+export type CharmOf = (application: string) => CharmMeta | undefined;
+
+const messageOf = (e: unknown) => (isDroverError(e) ? e.message : (e as Error).message);
+
+/** The series an application of the bundle deploys on (its own, else the bundle's, else the charm's choice). */
+export function applicationSeries(bundle: Bundle, app: BundleApplication, meta: CharmMeta): string {
+  const base = app.base ?? (app.series === undefined ? bundle.defaultBase : undefined);
+  const requested = base !== undefined ? baseToSeries(parseBase(base)) : (app.series ?? bundle.series);
+  return chooseSeries(meta, requested);
+}
+
+export function verifyBundle(bundle: Bundle, charmOf: CharmOf): string[] {
+  const problems: string[] = [];
+  if (bundle.applications.size === 0) problems.push('at least one application must be specified');
+  for (const base of [bundle.defaultBase].filter((b) => b !== undefined)) {
+    if (!validBase(base)) problems.push(`bundle declares an invalid base "${base}"`);
+  }
+  const machineRefs = new Map([...bundle.machines.keys()].map((id) => [id, 0]));
+  for (const [id, machine] of bundle.machines) {
+    if (!/^(0|[1-9]\d*)$/.test(id)) problems.push(`invalid machine id "${id}" found in machines`);
+    if (machine.constraints !== undefined) {
+      const bad = constraintsProblem(machine.constraints);
+      if (bad) problems.push(`invalid constraints "${machine.constraints}" in machine "${id}": ${bad}`);
+    }
+    if (machine.base !== undefined && !validBase(machine.base)) problems.push(`invalid base "${machine.base}" for machine "${id}"`);
+  }
+  for (const [name, app] of bundle.applications) problems.push(...verifyApplication(bundle, name, app, charmOf, machineRefs));
+  problems.push(...verifyRelations(bundle, charmOf));
+  for (const [id, count] of machineRefs) if (count === 0) problems.push(`machine "${id}" is not referred to by a placement directive`);
+  return problems;
+}
+
+function validBase(base: string): boolean {
+  try {
+    parseBase(base);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function constraintsProblem(constraints: string): string | undefined {
+  try {
+    parseConstraints(constraints);
+    return undefined;
+  } catch (e) {
+    return messageOf(e);
+  }
+}
+
+function verifyApplication(
+  bundle: Bundle,
+  name: string,
+  app: BundleApplication,
+  charmOf: CharmOf,
+  machineRefs: Map<string, number>,
+): string[] {
+  const problems: string[] = [];
+  if (!isValidApplicationName(name)) problems.push(`invalid application name "${name}"`);
+  if (app.charm === '') problems.push(`empty charm path in application "${name}"`);
+  else if (app.charmPath === undefined)
+    problems.push(`application "${name}": drover deploys local charms; give the charm's path, e.g. "./${app.charm}", not "${app.charm}"`);
+  if (app.base !== undefined && !validBase(app.base)) problems.push(`application "${name}" declares an invalid base "${app.base}"`);
+  if (app.constraints !== undefined) {
+    const bad = constraintsProblem(app.constraints);
+    if (bad) problems.push(`invalid constraints "${app.constraints}" in application "${name}": ${bad}`);
+  }
+  const meta = charmOf(name);
+  if (meta?.subordinate) {
+    if (app.to.length > 0) problems.push(`application "${name}" is subordinate but specifies unit placement`);
+    if (app.numUnits > 0) problems.push(`application "${name}" is subordinate but has non-zero num_units`);
+  }
+  if (meta) {
+    for (const [key, value] of Object.entries(app.options)) {
+      try {
+        parseConfigValues(meta, { [key]: typeof value === 'string' ? value : JSON.stringify(value) });
+      } catch (e) {
+        problems.push(`cannot validate application "${name}": ${messageOf(e)}`);
+      }
+    }
+  }
+  if (app.to.length > app.numUnits) problems.push(`too many units specified in unit placement for application "${name}"`);
+  for (const directive of app.to) {
+    const parsed = parseDirective(directive);
+    if ('error' in parsed) {
+      problems.push(parsed.error);
+      continue;
+    }
+    if (parsed.container !== undefined) {
+      problems.push(`placement "${directive}" of application "${name}": drover machines hold no containers; place the unit on a machine`);
+      continue;
+    }
+    const p = parsed.placement;
+    if (p.kind === 'machine') {
+      if (!machineRefs.has(p.machine)) problems.push(`placement "${directive}" refers to a machine not defined in this bundle`);
+      else machineRefs.set(p.machine, machineRefs.get(p.machine)! + 1);
+    } else if (p.kind === 'unit' || p.kind === 'application') {
+      const target = bundle.applications.get(p.application);
+      if (!target) problems.push(`placement "${directive}" refers to an application not defined in this bundle`);
+      else if (p.kind === 'unit' && p.index >= target.numUnits)
+        problems.push(
+          `placement "${directive}" specifies a unit greater than the ${target.numUnits} unit(s) started by the target application`,
+        );
+    }
+  }
+  return problems;
+}
+
+function verifyRelations(bundle: Bundle, charmOf: CharmOf): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const endpointsOf = (application: string): AppEndpoints | undefined => {
+    const app = bundle.applications.get(application);
+    const meta = charmOf(application);
+    if (!app || !meta) return undefined;
+    let series: string;
+    try {
+      series = applicationSeries(bundle, app, meta);
+    } catch {
+      return undefined;
+    }
+    return { application, series, subordinate: meta.subordinate, endpoints: charmEndpoints(meta) };
+  };
+  for (const pair of bundle.relations) {
+    const shown = JSON.stringify(pair);
+    if (pair.length !== 2) {
+      problems.push(`relation ${shown} has ${pair.length} endpoint(s), not 2`);
+      continue;
+    }
+    const applications = pair.map((ep) => ep.split(':')[0]!);
+    const missing = applications.filter((a) => !bundle.applications.has(a));
+    for (const application of missing) problems.push(`relation ${shown} refers to application "${application}" not defined in this bundle`);
+    if (missing.length) continue;
+    if (applications[0] === applications[1]) {
+      problems.push(`relation ${shown} relates an application to itself`);
+      continue;
+    }
+    // Charms that could not be read are reported once, where they are named.
+    if (applications.some((a) => !endpointsOf(a))) continue;
+    try {
+      const key = relationKey(inferRelation(pair, endpointsOf));
+      if (seen.has(key)) problems.push(`relation ${shown} is defined more than once`);
+      seen.add(key);
+    } catch (e) {
+      problems.push(`cannot relate ${pair.join(' and ')}: ${messageOf(e)}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,158 @@
+// `drover deploy <bundle>` against a real API over DynamoDB Local: a whole model from one YAML
+// file (placement on the bundle's machines, beside another application's units, and on new ones),
+// printed first, made idempotently, changed by a changed bundle, and refused whole, with every
+// problem listed, when it is wrong.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StatusDoc } from '../../shared/domain/status-document.js';
+import { getApplication } from '../../shared/state/engine/reads.js';
+import { charmDir, expectOk, startCliController, type CliHarness } from '../support/cli.js';
+
+let ctl: CliHarness;
+let dir: string;
+beforeEach(async () => {
+  ctl = await startCliController();
+  dir = mkdtempSync(join(tmpdir(), 'drover-bundle-'));
+  // Charm paths are relative to the bundle, as Juju reads them.
+  for (const charm of ['database', 'client', 'cli-logging']) cpSync(charmDir(charm), join(dir, 'charms', charm), { recursive: true });
+});
+afterEach(async () => {
+  await ctl.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const bundle = (options: { dbName?: string; databaseUnits?: number } = {}) => `
+series: jammy
+applications:
+  database:
+    charm: ./charms/database
+    num_units: ${options.databaseUnits ?? 2}
+    to: ["0", new]
+    options:
+      db-name: ${options.dbName ?? 'appdb'}
+  client:
+    charm: ./charms/client
+    num_units: 2
+    to: [database/0, "0"]
+    constraints: mem=2G
+    expose: true
+machines:
+  "0": {}
+relations:
+  - [client:db, database:db]
+`;
+
+const write = (text: string, name = 'bundle.yaml') => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+
+async function status(): Promise<StatusDoc> {
+  return JSON.parse((await expectOk(ctl, ['status', '--format', 'json'])).stdout) as StatusDoc;
+}
+
+describe('deploy <bundle>', () => {
+  it('prints its changes with --dry-run and makes none', async () => {
+    const res = await expectOk(ctl, ['deploy', write(bundle()), '--dry-run']);
+    expect(res.stderr).toBe(
+      [
+        'Changes to deploy bundle:',
+        '- deploy application database from local charm database on jammy with its options',
+        '- deploy application client from local charm client on jammy',
+        '- add new machine 0',
+        '- add unit database/0 to new machine 0',
+        '- add unit database/1 to new machine',
+        '- add unit client/0 to database/0',
+        '- add unit client/1 to new machine 0',
+        '- expose all endpoints of client and allow access from CIDRs 0.0.0.0/0 and ::/0',
+        '- add relation client:db - database:db',
+        '',
+      ].join('\n'),
+    );
+    expect(Object.keys((await status()).applications)).toEqual([]);
+  });
+
+  it('deploys the whole model: units on the bundle machine, beside another unit, and on a new machine; related and exposed', async () => {
+    write(bundle());
+    const res = await expectOk(ctl, ['deploy', dir]); // a directory holding bundle.yaml
+    expect(res.stderr).toMatch(/^Executing changes:\n/);
+    expect(res.stderr).toMatch(/Deploy of bundle completed\.\n$/);
+    const doc = await status();
+    const machineOf = (unit: string) => doc.applications[unit.split('/')[0]!]!.units![unit]!.machine;
+    const zero = machineOf('database/0');
+    expect(machineOf('database/1')).not.toBe(zero);
+    expect(machineOf('client/0')).toBe(zero);
+    expect(machineOf('client/1')).toBe(zero);
+    expect(Object.keys(doc.machines)).toHaveLength(2);
+    expect(doc.applications.client!.exposed).toBe(true);
+    expect((doc.relations ?? []).map((r) => r.key)).toEqual(['client:db database:db']);
+    expect(await getApplication(ctl.store, 'database')).toMatchObject({ config: { 'db-name': 'appdb' } });
+    expect((await expectOk(ctl, ['get-constraints', 'client'])).stdout).toContain('mem=2048M');
+  });
+
+  it('deployed twice changes nothing; a changed bundle adds what is missing and sets what differs', async () => {
+    const path = write(bundle());
+    await expectOk(ctl, ['deploy', path]);
+    const before = await status();
+    expect((await expectOk(ctl, ['deploy', path])).stderr).toBe('No changes to apply.\n');
+    expect(Object.keys((await status()).machines)).toEqual(Object.keys(before.machines));
+
+    write(bundle({ dbName: 'orders', databaseUnits: 3 }));
+    const res = await expectOk(ctl, ['deploy', path]);
+    expect(res.stderr).toBe(
+      [
+        'Executing changes:',
+        '- set application options for database: db-name',
+        '- add unit database/2 to new machine',
+        'Deploy of bundle completed.',
+        '',
+      ].join('\n'),
+    );
+    const after = await status();
+    expect(Object.keys(after.applications.database!.units!)).toHaveLength(3);
+    expect(await getApplication(ctl.store, 'database')).toMatchObject({ config: { 'db-name': 'orders' } });
+  });
+
+  it('is refused whole, every problem listed, and nothing is deployed', async () => {
+    const path = write(`
+applications:
+  database:
+    charm: ./charms/database
+    num_units: 1
+    to: ["7"]
+  client:
+    charm: ./charms/missing
+  logging:
+    charm: ./charms/cli-logging
+    num_units: 1
+  mysql:
+    charm: mysql
+relations:
+  - [database:nope, logging]
+`);
+    const res = await ctl.run(['deploy', path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`ERROR cannot deploy bundle "${path}": `);
+    expect(res.stderr).toContain('nothing was deployed');
+    for (const problem of [
+      'placement "7" refers to a machine not defined in this bundle',
+      'charm path in application "client": charm directory',
+      'application "logging" is subordinate but has non-zero num_units',
+      'application "mysql": drover deploys local charms; give the charm\'s path, e.g. "./mysql", not "mysql"',
+      'cannot relate database:nope and logging: application "database" has no "nope" relation',
+    ])
+      expect(res.stderr).toContain(`- ${problem}`);
+    expect(Object.keys((await status()).applications)).toEqual([]);
+  });
+
+  it('a file that is not valid YAML, or repeats an application, is refused with each error and its line', async () => {
+    const path = write('applications:\n  database:\n    charm: ./charms/database\n  database:\n    charm: ./charms/database\n');
+    const res = await ctl.run(['deploy', path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('- invalid YAML: Map keys must be unique at line 4, column 3');
+    const flags = await ctl.run(['deploy', path, '-n', '2']);
+    expect(flags.stderr).toBe('ERROR options provided but not supported when deploying a bundle: --num-units\n');
+  });
+});
