@@ -9,6 +9,7 @@ import { registerActions } from './commands/actions.js';
 import { registerConfig } from './commands/config.js';
 import { registerConstraints } from './commands/constraints.js';
 import { registerControllers } from './commands/controllers.js';
+import { registerBundles } from './commands/bundles.js';
 import { registerDeploy } from './commands/deploy.js';
 import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
@@ -78,6 +79,7 @@ function buildProgram(io: CliIo): Command {
   registerControllers(program, cli);
   program.commandsGroup('Deploying and scaling:');
   registerDeploy(program, cli);
+  registerBundles(program, cli);
   registerScale(program, cli);
   registerRemovals(program, cli);
   registerUpgradeCharm(program, cli);

@@ -4,40 +4,21 @@
 // deploy that stops half way is finished by running it again, since the changes are recomputed
 // from the model and nothing that exists is added twice.
 import type { ApiClient } from '../client.js';
-import { readCharmDir, type CharmDir } from '../charm-dir.js';
+import type { CharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
-import type { StatusDoc } from '../../shared/domain/status-document.js';
-import type { CharmMeta } from '../../shared/domain/charm.js';
-import { readBundle } from './bundle-file.js';
-import { bundleChanges, type Change, type ModelView } from './changes.js';
+import { bundleChanges, type Change } from './changes.js';
+import { readModel, type ModelView } from './model-view.js';
 import { charmRequest } from '../charm-request.js';
 import { describeChange } from './describe.js';
-import { verifyBundle } from './verify.js';
+import { bundleRefused, loadBundle } from './load.js';
 
 export async function deployBundle(cli: Cli, path: string, options: { dryRun: boolean }): Promise<void> {
-  const read = await readBundle(path);
-  const charms = new Map<string, CharmDir>();
-  const problems = [...read.problems];
-  for (const [name, app] of read.bundle.applications) {
-    if (app.charmPath === undefined) continue;
-    try {
-      charms.set(name, await readCharmDir(app.charmPath, `application "${name}" takes`));
-    } catch (e) {
-      problems.push(`charm path in application "${name}": ${(e as Error).message}`);
-    }
-  }
-  const charmOf = (name: string): CharmMeta | undefined => charms.get(name)?.meta;
-  problems.push(...verifyBundle(read.bundle, charmOf));
-  if (problems.length) throw bundleRefused(read.path, problems);
-
+  const { read, charms, charmOf } = await loadBundle(path, 'deploy');
   const client = await cli.client({ timeoutMs: 300_000 });
-  const { problems: modelProblems, changes } = bundleChanges(
-    read.bundle,
-    charmOf,
-    await readModel(client, [...read.bundle.applications.keys()]),
-  );
-  if (modelProblems.length) throw bundleRefused(read.path, modelProblems);
+  const model = await readModel(client, [...read.bundle.applications.keys()]);
+  const { problems, changes } = bundleChanges(read.bundle, charmOf, model);
+  if (problems.length) throw bundleRefused('deploy', read.path, problems);
   if (changes.length === 0) {
     cli.io.stderr('No changes to apply.\n');
     return;
@@ -46,62 +27,14 @@ export async function deployBundle(cli: Cli, path: string, options: { dryRun: bo
     `${options.dryRun ? 'Changes to deploy bundle' : 'Executing changes'}:\n${changes.map((c) => `- ${describeChange(c)}\n`).join('')}`,
   );
   if (options.dryRun) return;
-  await applyChanges(client, changes, charms);
+  await applyChanges(client, changes, charms, model);
   cli.io.stderr('Deploy of bundle completed.\n');
 }
 
-function bundleRefused(path: string, problems: string[]): CliError {
-  return new CliError(
-    `cannot deploy bundle "${path}": ${problems.length} problem(s); nothing was deployed:\n${problems.map((p) => `- ${p}`).join('\n')}`,
-  );
-}
-
-interface ConfigView {
-  settings: Record<string, { value?: unknown; source: string }>;
-}
-
-/** The applications, units, machines and relations the bundle is compared with. */
-async function readModel(client: ApiClient, names: string[]): Promise<ModelView> {
-  const status = await client.get<StatusDoc>('status');
-  const model: ModelView = { applications: new Map(), relations: new Set((status.relations ?? []).map((r) => r.key)) };
-  for (const name of names) {
-    const app = status.applications[name];
-    if (!app) continue;
-    const [config, constraints] = await Promise.all([
-      client.post<'config', ConfigView>('config', { application: name }),
-      client.post<'get-constraints', { constraints: string }>('get-constraints', { application: name }),
-    ]);
-    const units = Object.entries(app.units ?? {})
-      .map(([unit, doc]) => ({
-        name: unit,
-        number: Number(unit.split('/')[1]),
-        ...(doc.machine !== undefined ? { machine: doc.machine } : {}),
-      }))
-      .sort((a, b) => a.number - b.number)
-      .map(({ number: _, ...unit }) => unit);
-    model.applications.set(name, {
-      charmName: app['charm-name'],
-      exposed: app.exposed,
-      units,
-      config: Object.fromEntries(Object.entries(config.settings).flatMap(([k, s]) => (s.source === 'unset' ? [] : [[k, s.value]]))),
-      constraints: constraints.constraints,
-    });
-  }
-  return model;
-}
-
-async function applyChanges(client: ApiClient, changes: Change[], charms: Map<string, CharmDir>): Promise<void> {
+async function applyChanges(client: ApiClient, changes: Change[], charms: Map<string, CharmDir>, model: ModelView): Promise<void> {
   const bundleMachines = new Map<string, string>();
   /** Each application's units' machines, by the unit's index in the bundle (existing ones first). */
-  const unitMachines = new Map<string, (string | undefined)[]>();
-  const status = await client.get<StatusDoc>('status');
-  for (const [name, app] of Object.entries(status.applications))
-    unitMachines.set(
-      name,
-      Object.entries(app.units ?? {})
-        .sort(([a], [b]) => Number(a.split('/')[1]) - Number(b.split('/')[1]))
-        .map(([, unit]) => unit.machine),
-    );
+  const unitMachines = new Map([...model.applications].map(([name, app]) => [name, app.units.map((u) => u.machine)]));
   for (const change of changes) {
     switch (change.kind) {
       case 'deploy':

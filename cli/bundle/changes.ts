@@ -9,25 +9,8 @@ import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
 import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 import { unitPlacements, type Placement } from './placement.js';
+import type { ModelView } from './model-view.js';
 import { applicationSeries, type CharmOf } from './verify.js';
-
-/** The part of the model a bundle is compared with. */
-export interface ModelView {
-  applications: Map<
-    string,
-    {
-      charmName: string;
-      exposed: boolean;
-      /** Its units in number order, with the machine each is on. */
-      units: { name: string; machine?: string }[];
-      /** Option values as `drover config` shows them (unset options absent). */
-      config: Record<string, unknown>;
-      constraints: string;
-    }
-  >;
-  /** Relation keys (`wordpress:db mysql:db`) of the relations the model has. */
-  relations: Set<string>;
-}
 
 /** Where a unit goes: an existing model machine, a machine of the bundle, a unit's machine, or a new one. */
 export type Target =

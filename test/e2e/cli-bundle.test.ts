@@ -2,10 +2,11 @@
 // file (placement on the bundle's machines, beside another application's units, and on new ones),
 // printed first, made idempotently, changed by a changed bundle, and refused whole, with every
 // problem listed, when it is wrong.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { StatusDoc } from '../../shared/domain/status-document.js';
 import { getApplication } from '../../shared/state/engine/reads.js';
 import { charmDir, expectOk, startCliController, type CliHarness } from '../support/cli.js';
@@ -154,5 +155,55 @@ relations:
     expect(res.stderr).toContain('- invalid YAML: Map keys must be unique at line 4, column 3');
     const flags = await ctl.run(['deploy', path, '-n', '2']);
     expect(flags.stderr).toBe('ERROR options provided but not supported when deploying a bundle: --num-units\n');
+  });
+});
+
+/** The model's shape, whatever its machine numbers: each application's units grouped by machine. */
+function shape(doc: StatusDoc) {
+  const byMachine = new Map<string, string[]>();
+  for (const [app, a] of Object.entries(doc.applications))
+    for (const [unit, u] of Object.entries(a.units ?? {})) byMachine.set(u.machine!, [...(byMachine.get(u.machine!) ?? []), unit].sort());
+  return {
+    applications: Object.fromEntries(
+      Object.entries(doc.applications).map(([app, a]) => [app, { units: Object.keys(a.units ?? {}).length, exposed: a.exposed }]),
+    ),
+    colocated: [...byMachine.values()].map((units) => units.join(' ')).sort(),
+    relations: (doc.relations ?? []).map((r) => r.key).sort(),
+  };
+}
+
+describe('export-bundle and diff-bundle', () => {
+  it('exports the model as a bundle that deploys back to the same shape on another controller', async () => {
+    await expectOk(ctl, ['deploy', write(bundle({ dbName: 'orders' }))]);
+    await expectOk(ctl, ['export-bundle', '--filename', join(dir, 'exported.yaml')]);
+    const exported = parse(readFileSync(join(dir, 'exported.yaml'), 'utf8')) as { applications: Record<string, Record<string, unknown>> };
+    expect(exported.applications.database).toMatchObject({ charm: './database', num_units: 2, options: { 'db-name': 'orders' } });
+    expect(exported.applications.client).toMatchObject({ charm: './client', num_units: 2, expose: true });
+    // The charms where the exported bundle names them, and a fresh controller to deploy it on.
+    for (const charm of ['database', 'client']) cpSync(charmDir(charm), join(dir, charm), { recursive: true });
+    const other = await startCliController();
+    try {
+      const res = await other.run(['deploy', join(dir, 'exported.yaml')]);
+      expect(res.code, res.stderr).toBe(0);
+      const again = JSON.parse((await other.run(['status', '--format', 'json'])).stdout) as StatusDoc;
+      expect(shape(again)).toEqual(shape(await status()));
+      expect(await getApplication(other.store, 'database')).toMatchObject({ config: { 'db-name': 'orders' } });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('diff-bundle shows what differs on each side, and an empty mapping when nothing does', async () => {
+    const path = write(bundle());
+    await expectOk(ctl, ['deploy', path]);
+    expect((await expectOk(ctl, ['diff-bundle', path])).stdout).toBe('{}\n');
+    write(bundle({ dbName: 'orders', databaseUnits: 3 }));
+    await expectOk(ctl, ['deploy', charmDir('cli-logging')]);
+    expect(parse((await expectOk(ctl, ['diff-bundle', path])).stdout)).toEqual({
+      applications: {
+        database: { options: { 'db-name': { bundle: 'orders', model: 'appdb' } }, num_units: { bundle: 3, model: 2 } },
+        logging: { missing: 'bundle' },
+      },
+    });
   });
 });

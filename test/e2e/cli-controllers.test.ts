@@ -269,6 +269,8 @@ describe('as a process', () => {
       'switch',
       'kill-controller',
       'deploy',
+      'export-bundle',
+      'diff-bundle',
       'add-unit',
       'add-machine',
       'remove-unit',

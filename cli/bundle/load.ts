@@ -1,0 +1,38 @@
+// A bundle and its charms read from disk and verified, or refused whole with every problem
+// listed: what deploy and diff-bundle start from.
+import { readCharmDir, type CharmDir } from '../charm-dir.js';
+import { CliError } from '../errors.js';
+import type { CharmMeta } from '../../shared/domain/charm.js';
+import { readBundle, type ReadBundle } from './bundle-file.js';
+import { verifyBundle, type CharmOf } from './verify.js';
+
+export interface LoadedBundle {
+  read: ReadBundle;
+  charms: Map<string, CharmDir>;
+  charmOf: CharmOf;
+}
+
+export async function loadBundle(path: string, verb: 'deploy' | 'diff'): Promise<LoadedBundle> {
+  const read = await readBundle(path);
+  const charms = new Map<string, CharmDir>();
+  const problems = [...read.problems];
+  for (const [name, app] of read.bundle.applications) {
+    if (app.charmPath === undefined) continue;
+    try {
+      charms.set(name, await readCharmDir(app.charmPath, `application "${name}" takes`));
+    } catch (e) {
+      problems.push(`charm path in application "${name}": ${(e as Error).message}`);
+    }
+  }
+  const charmOf = (name: string): CharmMeta | undefined => charms.get(name)?.meta;
+  problems.push(...verifyBundle(read.bundle, charmOf));
+  if (problems.length) throw bundleRefused(verb, read.path, problems);
+  return { read, charms, charmOf };
+}
+
+export function bundleRefused(verb: 'deploy' | 'diff', path: string, problems: string[]): CliError {
+  const outcome = verb === 'deploy' ? '; nothing was deployed' : '';
+  return new CliError(
+    `cannot ${verb} bundle "${path}": ${problems.length} problem(s)${outcome}:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+  );
+}
