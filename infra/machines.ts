@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import { deadLetterQueueName, machineQueuePrefix } from '../shared/messaging/queue-names.js';
 import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
 import type { FunctionEnvironment } from '../functions/environment.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/ec2-provider.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '../shared/provider/ec2/instance-types.js';
 

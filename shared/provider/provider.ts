@@ -1,6 +1,7 @@
 // The Provider port: what the provisioner needs from a cloud. `ec2` implements it on AWS,
 // `local` with agent processes on this host (like Juju's local provider).
 import type { Constraints } from '../domain/constraints.js';
+import type { DesiredFirewall } from '../domain/firewall.js';
 
 export interface StartInstanceRequest {
   /** The controller's id: instances are tagged with it so strays can be found. */
@@ -46,6 +47,34 @@ export class ProviderError extends Error {
   }
 }
 
+/** What one firewall run changed, for the reconcile's report. */
+export interface FirewallReport {
+  /** Applications whose group was created. */
+  created: string[];
+  /** `<application> <range>` rules added and removed. */
+  opened: string[];
+  closed: string[];
+  /** Instances whose groups were changed. */
+  attached: string[];
+  /** Applications whose group was deleted. */
+  deleted: string[];
+  /** Groups of applications that are gone, still attached to an instance on its way out: a later run deletes them. */
+  inUse: string[];
+  failures: string[];
+}
+
+/**
+ * The firewall of a cloud with security groups, one per application (shared/domain/firewall.ts
+ * decides what they hold). Every call is safe to repeat and to run twice at once: it reads what
+ * exists, changes only what differs, and takes "already so" answers as success.
+ */
+export interface Firewall {
+  /** The applications that have a group of this controller now. */
+  applicationGroups(controllerId: string): Promise<string[]>;
+  /** Makes the controller's groups, their rules and the instances' groups what `desired` says; deletes the others. */
+  applyFirewall(controllerId: string, desired: DesiredFirewall): Promise<FirewallReport>;
+}
+
 export interface Provider {
   startInstance(request: StartInstanceRequest): Promise<InstanceInfo>;
   /** Stops (terminates) instances; unknown ids are ignored, so it is safe to retry. */
@@ -58,4 +87,6 @@ export interface Provider {
    * agents. Absent where an instance restarts its own agent (EC2: systemd on the instance).
    */
   listDeadInstances?(controllerId: string): Promise<InstanceInfo[]>;
+  /** Absent where nothing stands between a machine and the network (the local provider). */
+  readonly firewall?: Firewall;
 }

@@ -7,7 +7,7 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { DeleteQueueCommand, ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { isQueueMissing } from '../messaging/machine-queues.js';
 import { machineQueuePrefix } from '../messaging/queue-names.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../provider/ec2/ec2-provider.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../provider/ec2/tags.js';
 import { terminateInstances } from '../provider/ec2/terminate.js';
 
 /** Every state but `terminated`: an instance in any of them still holds its network interface. */

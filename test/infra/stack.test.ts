@@ -23,7 +23,7 @@ import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { VARIABLES } from '../../functions/environment.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/ec2-provider.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '../../shared/provider/ec2/instance-types.js';
 import { tlsOnlyStatement } from '../../shared/messaging/queue-policy.js';

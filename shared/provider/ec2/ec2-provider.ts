@@ -12,19 +12,16 @@ import {
   type RunInstancesCommandInput,
   type Tag,
 } from '@aws-sdk/client-ec2';
-import type { InstanceInfo, Provider, StartInstanceRequest } from '../provider.js';
+import type { Firewall, InstanceInfo, Provider, StartInstanceRequest } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import { awsErrorCode, toProviderError } from './errors.js';
 import { terminateInstances } from './terminate.js';
+import { Ec2Firewall } from './firewall.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
 import { renderUserData, type AgentBundleSource } from './user-data.js';
-
-export const CONTROLLER_TAG = 'drover:controller';
-export const MACHINE_TAG = 'drover:machine';
-/** Which deployment of the controller started the instance (Ec2ProviderOptions.deploymentId). */
-export const DEPLOYMENT_TAG = 'drover:deployment';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG, MACHINE_TAG } from './tags.js';
 
 // Canonical's Ubuntu AMIs boot from /dev/sda1; mapping that name resizes the root volume
 // (any other name would attach a second, empty volume instead).
@@ -51,7 +48,13 @@ export interface Ec2ProviderOptions {
    * chosen and why a full zone falls back to the next). None: EC2's (or the launch template's) choice.
    */
   subnetIds?: string[];
+  /** The machines' shared groups: every instance gets them; the firewall never changes them. */
   securityGroupIds?: string[];
+  /**
+   * The machines' VPC, where the firewall makes each application's group (firewall.ts). None: no
+   * firewall, and exposed applications stay unreachable.
+   */
+  vpcId?: string;
   /** The instance profile lets the agent reach its queue and download its bundle. */
   instanceProfileArn?: string;
   launchTemplateId?: string;
@@ -106,11 +109,20 @@ export class Ec2Provider implements Provider {
   private readonly client: EC2Client;
   private readonly catalogue: InstanceTypeCatalogue;
   private readonly findImage: ImageFinder;
+  readonly firewall?: Firewall;
 
   constructor(private readonly options: Ec2ProviderOptions) {
     this.client = options.client;
     this.catalogue = options.catalogue ?? EC2_INSTANCE_TYPES;
     this.findImage = options.findImage ?? describeImagesFinder(options.client, options.region);
+    if (options.vpcId) {
+      this.firewall = new Ec2Firewall({
+        client: options.client,
+        deploymentId: options.deploymentId,
+        vpcId: options.vpcId,
+        sharedGroupIds: options.securityGroupIds ?? [],
+      });
+    }
   }
 
   async startInstance(request: StartInstanceRequest): Promise<InstanceInfo> {

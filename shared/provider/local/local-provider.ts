@@ -10,7 +10,10 @@
 // - stopInstances ignores unknown ids;
 // - listInstances reads the machine directories, so a new LocalProvider on the same dataDir
 //   (a restarted controller) sees the agents the old one started, and the provisioner's full
-//   reconcile can reap the strays among them.
+//   reconcile can reap the strays among them;
+// - no firewall (Provider.firewall is absent, so the reconcile skips it): a local machine is an
+//   agent process on this host, its workloads listen on 127.0.0.1 beside it, and there is no
+//   security group to open; `expose` only records the application's flag.
 import { arch, cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { ProviderError, type InstanceInfo, type Provider, type StartInstanceRequest } from '../provider.js';

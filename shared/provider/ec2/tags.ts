@@ -1,0 +1,7 @@
+// The tags on everything the ec2 provider makes: instances and volumes (ec2-provider.ts) and the
+// applications' security groups (application-groups.ts). IAM grants the provisioner its EC2
+// actions on resources carrying this controller's tag only (infra/machines.ts).
+export const CONTROLLER_TAG = 'drover:controller';
+export const MACHINE_TAG = 'drover:machine';
+/** Which deployment of the controller made the resource (Ec2ProviderOptions.deploymentId). */
+export const DEPLOYMENT_TAG = 'drover:deployment';
