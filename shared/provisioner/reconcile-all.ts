@@ -1,5 +1,6 @@
 // The periodic full reconcile: the resync that covers lost or failed stream records (docs/architecture.md,
-// 'State is the truth; messages are hints'), and the only place strays are found.
+// 'State is the truth; messages are hints'), the only place strays are found, and where the
+// firewall follows `expose` and open-port (reconcile-firewall.ts says why here).
 //
 // what-we-run-and-why.txt: the provisioner makes sure "that non-Dead machine entities in state
 // have agents running on live instances; and ... that Dead machines, and stray instances, are
@@ -13,12 +14,13 @@
 // - a recorded instance is missing only if it was recorded before the listing began (less a
 //   grace for EC2's eventually consistent DescribeInstances), so one started meanwhile is not.
 import type { Machine } from '../domain/entities.js';
-import type { InstanceInfo } from '../provider/provider.js';
+import type { FirewallReport, InstanceInfo } from '../provider/provider.js';
 import { collections } from '../state/engine/keys.js';
 import { markInstanceMissing } from '../state/operations/machine-status.js';
 import { getMany, listCollection } from '../state/engine/reads.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
+import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
 import { reviveAgents } from './revive-agents.js';
 
@@ -33,6 +35,8 @@ export interface ReconcileAllResult {
   missing: string[];
   /** Machines whose dead agent was started again (providers that can: revive-agents.ts). */
   revived: string[];
+  /** What the firewall step changed (reconcile-firewall.ts); absent where the provider has no firewall. */
+  firewall?: FirewallReport;
   failures: { machineId?: string; error: string }[];
   /** Machines left for the next run: the deadline came first. */
   unfinished: number;
@@ -103,6 +107,17 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
       result.failures.push({ machineId, error: message(e) });
     }
   });
+
+  // Before the machines, whose starts may run into the deadline: this step is only done here.
+  try {
+    const firewall = await reconcileFirewall(store, deps.provider.firewall, deps.controllerId);
+    if (firewall) {
+      result.firewall = firewall;
+      result.failures.push(...firewall.failures.map((error) => ({ error: `firewall: ${error}` })));
+    }
+  } catch (e) {
+    result.failures.push({ error: `cannot reconcile the firewall: ${message(e)}` });
+  }
 
   const now = () => store.now().getTime();
   await forEachBounded([...recorded.keys()], policy.concurrency, async (machineId) => {
