@@ -17,6 +17,7 @@ export const VARIABLES = {
   AGENT_BUNDLE_KEY: "the agent bundle asset's key",
   SUBNET_IDS: 'the public subnets machines spread over, one per availability zone, comma-separated',
   SECURITY_GROUP_IDS: 'the security groups of every machine, comma-separated',
+  VPC_ID: "the machines' VPC, where each exposed application gets its security group",
   INSTANCE_PROFILE_ARN: 'the instance profile of every machine (the agent role)',
   LAUNCH_TEMPLATE_ID: 'the launch template of every machine',
   PROVISIONER_START_ATTEMPTS: "attempts at starting an instance before the machine shows an error (Juju's 10)",

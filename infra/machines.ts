@@ -1,5 +1,5 @@
 // Where machines run: a small VPC, the launch template and instance profile of every drover
-// instance, the security group whose ingress follows `expose`, the dead-letter queue of the
+// instance, their shared security group (never any ingress), the dead-letter queue of the
 // per-machine hint queues — and the EC2, IAM and SQS permissions of the functions that manage
 // them (the provisioner and the changes function, which hints) and of the agents on the instances.
 import { Aws, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -69,11 +69,12 @@ export class Machines extends Construct {
       ),
     });
 
-    // No ingress at deployment: agents poll their queue and call the API, nothing calls them. The
-    // provisioner opens and closes ports here as applications are exposed (`expose`/`open-port`).
+    // No ingress, ever: agents poll their queue and call the API, nothing calls them. Exposed
+    // applications' ports are opened on a group of each application's own, which the provisioner
+    // makes at run time (shared/provider/ec2/firewall.ts); nothing may change this one's rules.
     this.securityGroup = new ec2.SecurityGroup(this, 'MachineSecurityGroup', {
       vpc: this.vpc,
-      description: `drover ${props.controllerId} machines: ingress follows expose/open-port`,
+      description: `drover ${props.controllerId} machines: no ingress; exposed applications have groups of their own`,
       allowAllOutbound: true,
     });
 
@@ -141,14 +142,17 @@ export class Machines extends Construct {
         this.vpc.publicSubnets.map((subnet) => subnet.subnetId),
       ),
       SECURITY_GROUP_IDS: this.securityGroup.securityGroupId,
+      // Where the firewall makes each exposed application's group (shared/provider/ec2/firewall.ts).
+      VPC_ID: this.vpc.vpcId,
       LAUNCH_TEMPLATE_ID: this.launchTemplate.launchTemplateId!,
       INSTANCE_PROFILE_ARN: this.instanceProfile.instanceProfileArn,
     };
   }
 
   /**
-   * The provisioner starts, tags and terminates this controller's instances, opens and closes
-   * ports on the machines' security group, and creates and deletes machine queues.
+   * The provisioner starts, tags and terminates this controller's instances, and creates and
+   * deletes machine queues; its scheduled reconcile also keeps the applications' security groups
+   * (grantFirewall).
    */
   grantProvisioner(role: iam.Role): void {
     const stack = Stack.of(this);
@@ -238,20 +242,14 @@ export class Machines extends Construct {
       }),
     );
     // EC2's Describe* actions support no resource-level permissions: `*` is the only resource
-    // they accept. They read metadata (instances by the controller's tag, Canonical's images, and
-    // the zones of the machine subnets, named when every zone refused a launch).
+    // they accept. They read metadata (instances by the controller's tag, Canonical's images, the
+    // zones of the machine subnets, named when every zone refused a launch, and the applications'
+    // security groups by the controller's tag).
     add(
       new iam.PolicyStatement({
         sid: 'DescribeInstancesAndImages',
-        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets'],
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups'],
         resources: ['*'],
-      }),
-    );
-    add(
-      new iam.PolicyStatement({
-        sid: 'ExposePorts',
-        actions: ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress'],
-        resources: [ec2Arn('security-group', this.securityGroup.securityGroupId)],
       }),
     );
     add(
@@ -287,8 +285,87 @@ export class Machines extends Construct {
     );
     acknowledge(
       'Resource::*',
-      'ec2:DescribeInstances, ec2:DescribeImages and ec2:DescribeSubnets support no resource-level permissions (EC2 requires Resource "*").',
+      'ec2:DescribeInstances, ec2:DescribeImages, ec2:DescribeSubnets and ec2:DescribeSecurityGroups support no resource-level permissions (EC2 requires Resource "*").',
     );
+  }
+
+  /**
+   * The firewall (shared/provider/ec2/firewall.ts): one security group per exposed application,
+   * created in the machines' VPC only with this controller's and deployment's tags, and changed,
+   * deleted or put on an instance only when it (and the instance) carries this controller's tag.
+   * No statement names the machines' shared group for a rule change: its ingress stays empty.
+   * Only the scheduled reconcile runs the firewall (shared/provisioner/reconcile-firewall.ts),
+   * so only its role gets this.
+   */
+  grantFirewall(role: iam.Role): void {
+    const stack = Stack.of(this);
+    const ec2Arn = (resource: string, resourceName: string) => stack.formatArn({ service: 'ec2', resource, resourceName });
+    const groups = ec2Arn('security-group', '*');
+    const ownTag = { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId };
+    const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
+    add(
+      new iam.PolicyStatement({
+        sid: 'CreateTaggedApplicationGroups',
+        actions: ['ec2:CreateSecurityGroup'],
+        resources: [groups],
+        conditions: {
+          StringEquals: {
+            [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId,
+            [`aws:RequestTag/${DEPLOYMENT_TAG}`]: this.deploymentId,
+          },
+        },
+      }),
+    );
+    // The VPC is CreateSecurityGroup's other resource; tag keys describe the new group alone.
+    add(
+      new iam.PolicyStatement({
+        sid: 'CreateApplicationGroupsInMachineVpc',
+        actions: ['ec2:CreateSecurityGroup'],
+        resources: [ec2Arn('vpc', this.vpc.vpcId)],
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'TagApplicationGroupsOnCreateOnly',
+        actions: ['ec2:CreateTags'],
+        resources: [groups],
+        conditions: {
+          StringEquals: { 'ec2:CreateAction': 'CreateSecurityGroup', [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId },
+        },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'ChangeOwnApplicationGroups',
+        actions: ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress', 'ec2:DeleteSecurityGroup'],
+        resources: [groups],
+        conditions: { StringEquals: ownTag },
+      }),
+    );
+    // ModifyInstanceAttribute names the instance and every group it is to have: this
+    // controller's instances and groups, and the shared group, which every instance keeps (this
+    // grant cannot change its rules).
+    add(
+      new iam.PolicyStatement({
+        sid: 'AttachGroupsToOwnInstances',
+        actions: ['ec2:ModifyInstanceAttribute'],
+        resources: [ec2Arn('instance', '*'), groups],
+        conditions: { StringEquals: ownTag },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'KeepSharedGroupOnInstances',
+        actions: ['ec2:ModifyInstanceAttribute'],
+        resources: [ec2Arn('security-group', this.securityGroup.securityGroupId)],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*]',
+      reason:
+        "Application groups are made at run time; creating one requires this controller's and deployment's tags in the request, " +
+        "changing, deleting or attaching one this controller's tag on the group (see grantFirewall in infra/machines.ts).",
+    });
   }
 
   /** What the tear-down custom resource is told (functions/teardown/handler.ts). */
@@ -298,7 +375,8 @@ export class Machines extends Construct {
 
   /**
    * The tear-down (shared/provisioner/tear-down.ts) lists and terminates this controller's
-   * instances and lists and deletes its machine queues, when the stack is deleted.
+   * instances, and lists and deletes its applications' security groups and its machine queues,
+   * when the stack is deleted.
    */
   grantTearDown(role: iam.Role): void {
     const stack = Stack.of(this);
@@ -310,7 +388,23 @@ export class Machines extends Construct {
         conditions: { StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId } },
       }),
     );
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'DescribeInstances', actions: ['ec2:DescribeInstances'], resources: ['*'] }));
+    // The applications' security groups the provisioner made (shared/provider/ec2/firewall.ts),
+    // which CloudFormation does not know and the VPC cannot be deleted with.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'DeleteOwnApplicationGroups',
+        actions: ['ec2:DeleteSecurityGroup'],
+        resources: [stack.formatArn({ service: 'ec2', resource: 'security-group', resourceName: '*' })],
+        conditions: { StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'DescribeInstances',
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeSecurityGroups'],
+        resources: ['*'],
+      }),
+    );
     const machineQueues = this.queueArn(`${machineQueuePrefix(this.controllerId)}*`);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'DeleteMachineQueues', actions: ['sqs:ListQueues', 'sqs:DeleteQueue'], resources: [machineQueues] }),
@@ -320,7 +414,14 @@ export class Machines extends Construct {
         'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:instance/*',
         "Instances are made at run time; termination requires the controller's tag on the instance.",
       ],
-      ['Resource::*', 'ec2:DescribeInstances supports no resource-level permissions (EC2 requires Resource "*").'],
+      [
+        'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*',
+        "Application groups are made at run time; deletion requires the controller's tag on the group.",
+      ],
+      [
+        'Resource::*',
+        'ec2:DescribeInstances and ec2:DescribeSecurityGroups support no resource-level permissions (EC2 requires Resource "*").',
+      ],
       [
         `Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*`,
         "Machine queues are made at run time; the name prefix confines the grant to this controller's machine queues.",

@@ -95,6 +95,7 @@ export class DroverStack extends Stack {
     for (const key of ['provisioner', 'provisionerReconcile'] as const) this.machines.grantProvisioner(roles[key]);
     // Instances download the bundle with their own role at first boot (shared/provider/ec2/s3-get-script.ts).
     this.agentBundle.grantRead(this.machines.agentRole);
+    this.machines.grantFirewall(roles.provisionerReconcile);
     this.machines.grantHints(roles.changes);
     this.machines.grantTearDown(roles.teardown);
 

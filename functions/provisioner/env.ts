@@ -41,6 +41,7 @@ export function provisionerDepsFromEnv(variables: Record<string, string | undefi
       deploymentId: env.required('DEPLOYMENT_ID'),
       subnetIds: env.list('SUBNET_IDS'),
       securityGroupIds: env.list('SECURITY_GROUP_IDS'),
+      vpcId: env.optional('VPC_ID'),
       instanceProfileArn: env.optional('INSTANCE_PROFILE_ARN'),
       launchTemplateId: env.optional('LAUNCH_TEMPLATE_ID'),
       // The bundle is a private asset: instances read it with their own role (user-data.ts).

@@ -1,7 +1,8 @@
 // The stack's tear-down custom resource (infra/teardown.ts): nothing to do when it is created or
 // updated; when the stack is deleted, it stops this deployment's instances and deletes its
-// machine queues (shared/provisioner/tear-down.ts) before CloudFormation removes the network
-// they use, and answers CloudFormation on the presigned URL it was given.
+// applications' security groups and machine queues (shared/provisioner/tear-down.ts) before
+// CloudFormation removes the network they use, and answers CloudFormation on the presigned URL it
+// was given.
 // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/crpg-ref-responses.html
 import { Logger } from '@aws-lambda-powertools/logger';
 import { EC2Client } from '@aws-sdk/client-ec2';
@@ -35,7 +36,9 @@ export function createTearDownHandler(deps: TearDownHandlerDeps) {
     if (event.RequestType === 'Delete') {
       try {
         const done = await deps.tearDown(Date.now() + context.getRemainingTimeInMillis() - ANSWER_MS);
-        reason = `terminated ${done.terminated.length} instances, deleted ${done.queuesDeleted.length} machine queues`;
+        reason =
+          `terminated ${done.terminated.length} instances, deleted ${done.groupsDeleted.length} security groups ` +
+          `and ${done.queuesDeleted.length} machine queues`;
         deps.logger?.info('torn down', { ...done });
       } catch (e) {
         // The stack stops at DELETE_FAILED with this reason; deleting it again tries again.

@@ -1,7 +1,9 @@
 // What deleting a controller's stack must do before CloudFormation can remove its network: stop
 // every instance this deployment started and wait until they are gone (a security group or
-// subnet still used by an instance's network interface cannot be deleted), and delete the
-// machine queues, which the provisioner made at run time and CloudFormation does not know.
+// subnet still used by an instance's network interface cannot be deleted), then delete what the
+// provisioner made at run time and CloudFormation does not know: the applications' security
+// groups (shared/provider/ec2/firewall.ts; the VPC cannot go while they exist) and the machine
+// queues.
 // Each step is safe to repeat: CloudFormation retries a failed delete, and a user may too.
 import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { DeleteQueueCommand, ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -9,6 +11,13 @@ import { isQueueMissing } from '../messaging/machine-queues.js';
 import { machineQueuePrefix } from '../messaging/queue-names.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../provider/ec2/tags.js';
 import { terminateInstances } from '../provider/ec2/terminate.js';
+import { deleteApplicationGroup, describeApplicationGroups } from '../provider/ec2/application-groups.js';
+
+/**
+ * Tries at deleting a group that a terminated instance's network interface still holds: EC2
+ * releases it a little after the instance is gone. With the 5 s pause, about a minute.
+ */
+const GROUP_DELETE_ATTEMPTS = 12;
 
 /** Every state but `terminated`: an instance in any of them still holds its network interface. */
 const NOT_TERMINATED = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
@@ -27,6 +36,8 @@ export interface TearDownDeps {
 
 export interface TearDownResult {
   terminated: string[];
+  /** The applications' security groups deleted (ids). */
+  groupsDeleted: string[];
   queuesDeleted: string[];
 }
 
@@ -84,6 +95,7 @@ export async function tearDownController(deps: TearDownDeps): Promise<TearDownRe
     }
     await pause();
   }
+  const groupsDeleted = await deleteApplicationGroups(deps, pause, now);
   const queuesDeleted: string[] = [];
   for (const url of await machineQueueUrls(deps)) {
     try {
@@ -93,5 +105,29 @@ export async function tearDownController(deps: TearDownDeps): Promise<TearDownRe
     }
     queuesDeleted.push(url);
   }
-  return { terminated: first.map((i) => i.id), queuesDeleted };
+  return { terminated: first.map((i) => i.id), groupsDeleted, queuesDeleted };
+}
+
+/**
+ * Deletes this deployment's application groups, trying again those still in use
+ * (DependencyViolation) a bounded number of times; one already gone is deleted.
+ */
+async function deleteApplicationGroups(deps: TearDownDeps, pause: () => Promise<void>, now: () => number): Promise<string[]> {
+  const groups = await describeApplicationGroups(deps.ec2, deps.controllerId, [
+    { Name: `tag:${DEPLOYMENT_TAG}`, Values: [deps.deploymentId] },
+  ]);
+  let left = groups.map((g) => g.groupId);
+  for (let attempt = 1; ; attempt++) {
+    const inUse: string[] = [];
+    for (const groupId of left) if ((await deleteApplicationGroup(deps.ec2, groupId)) === 'in-use') inUse.push(groupId);
+    left = inUse;
+    if (left.length === 0) return groups.map((g) => g.groupId);
+    if (attempt >= GROUP_DELETE_ATTEMPTS || now() > deps.deadline) {
+      throw new Error(
+        `${left.length} security groups of exposed applications are still in use (${left.join(', ')}); ` +
+          'delete the stack again once the network interfaces holding them are gone',
+      );
+    }
+    await pause();
+  }
 }

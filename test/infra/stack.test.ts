@@ -377,7 +377,13 @@ function lambdaPatternMatches(pattern: Json, record: DynamoDBRecord): boolean {
 describe('IAM', () => {
   const DATA_SERVICES = ['dynamodb', 's3', 'sqs'];
   // Actions whose service accepts no narrower resource: each is explained where it is granted.
-  const STAR_RESOURCE_ALLOWED = new Set(['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'dynamodb:ListStreams']);
+  const STAR_RESOURCE_ALLOWED = new Set([
+    'ec2:DescribeInstances',
+    'ec2:DescribeImages',
+    'ec2:DescribeSubnets',
+    'ec2:DescribeSecurityGroups',
+    'dynamodb:ListStreams',
+  ]);
 
   it('grants no wildcard action anywhere', () => {
     for (const { statement, policy } of statements())
@@ -465,12 +471,73 @@ describe('IAM', () => {
     expect(tags.Condition).toEqual({ StringEquals: { 'ec2:CreateAction': 'RunInstances' } });
   });
 
-  it("lets the provisioner change ingress on the machines' security group only", () => {
+  it("gives no role a way to change the machines' shared security group's rules", () => {
     const sg = logicalIdOf(`drover-${CONTROLLER}/Machines/MachineSecurityGroup/Resource`);
-    const expose = statementsOfRole(roleLogicalId('provisioner')).find((s) => actionsOf(s).includes('ec2:AuthorizeSecurityGroupIngress'))!;
-    expect(actionsOf(expose).sort()).toEqual(['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress']);
-    expect(resourcesOf(expose)).toHaveLength(1);
-    expect(JSON.stringify(expose.Resource)).toContain(sg);
+    const ruleActions = ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress', 'ec2:DeleteSecurityGroup'];
+    const changing = statements().filter((s) => actionsOf(s.statement).some((a) => ruleActions.includes(a) || a === 'ec2:*'));
+    expect(changing.length).toBeGreaterThan(0);
+    for (const { statement } of changing) {
+      // Never the shared group by name, and any group only with this controller's tag on it, which
+      // the shared group does not carry.
+      expect(JSON.stringify(statement.Resource)).not.toContain(sg);
+      expect(statement.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    }
+    const shared = ofType('AWS::EC2::SecurityGroup').find(([id]) => id === sg)![1].Properties;
+    expect(JSON.stringify(shared.Tags ?? [])).not.toContain(CONTROLLER_TAG);
+    // The one statement naming it lets the reconcile keep it on instances while changing their groups.
+    const naming = statements().filter((s) => JSON.stringify(s.statement.Resource).includes(sg));
+    expect(naming.flatMap((s) => actionsOf(s.statement)).filter((a) => a !== 'ec2:RunInstances')).toEqual(['ec2:ModifyInstanceAttribute']);
+  });
+
+  it("lets the scheduled reconcile alone keep application security groups, only with this controller's tags", () => {
+    const ss = statementsOfRole(roleLogicalId('provisionerReconcile'));
+    const bySid = (sid: string) => ss.find((s) => s.Sid === sid)!;
+    const create = bySid('CreateTaggedApplicationGroups');
+    expect(actionsOf(create)).toEqual(['ec2:CreateSecurityGroup']);
+    expect(JSON.stringify(create.Resource)).toMatch(/:security-group\/\*"/);
+    expect(create.Condition).toEqual({
+      StringEquals: { [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER, [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID },
+    });
+    // Its other resource is the machines' VPC, and no other.
+    const vpc = logicalIdOf(`drover-${CONTROLLER}/Machines/Vpc/Resource`);
+    const inVpc = bySid('CreateApplicationGroupsInMachineVpc');
+    expect(JSON.stringify(inVpc.Resource)).toContain(`:vpc/`);
+    expect(JSON.stringify(inVpc.Resource)).toContain(vpc);
+    expect(bySid('TagApplicationGroupsOnCreateOnly').Condition).toEqual({
+      StringEquals: { 'ec2:CreateAction': 'CreateSecurityGroup', [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER },
+    });
+    const change = bySid('ChangeOwnApplicationGroups');
+    expect(actionsOf(change).sort()).toEqual([
+      'ec2:AuthorizeSecurityGroupIngress',
+      'ec2:DeleteSecurityGroup',
+      'ec2:RevokeSecurityGroupIngress',
+    ]);
+    expect(change.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    const attach = bySid('AttachGroupsToOwnInstances');
+    expect(actionsOf(attach)).toEqual(['ec2:ModifyInstanceAttribute']);
+    expect(attach.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+    // Every statement granting a group-creating or group-changing action carries a tag condition
+    // but the VPC's and the shared group's, which name one resource each.
+    const firewallActions = [
+      'ec2:CreateSecurityGroup',
+      'ec2:AuthorizeSecurityGroupIngress',
+      'ec2:RevokeSecurityGroupIngress',
+      'ec2:DeleteSecurityGroup',
+      'ec2:ModifyInstanceAttribute',
+    ];
+    // The stream's provisioner does not run the firewall (shared/provisioner/reconcile-firewall.ts).
+    expect([...allowedActions(roleLogicalId('provisioner'))].filter((a) => firewallActions.includes(a))).toEqual([]);
+    for (const s of ss.filter((st) => actionsOf(st).some((a) => firewallActions.includes(a)))) {
+      if (s.Sid === 'CreateApplicationGroupsInMachineVpc' || s.Sid === 'KeepSharedGroupOnInstances')
+        expect(resourcesOf(s), s.Sid).toHaveLength(1);
+      else expect(JSON.stringify(s.Condition), s.Sid).toMatch(/aws:(Resource|Request)Tag\/drover:controller/);
+    }
+  });
+
+  it("lets the provisioner find the machines' VPC in its environment", () => {
+    const vpc = logicalIdOf(`drover-${CONTROLLER}/Machines/Vpc/Resource`);
+    for (const key of ['provisioner', 'provisionerReconcile'] as const)
+      expect(resources[fnLogicalId(key)]!.Properties.Environment.Variables.VPC_ID, key).toEqual({ Ref: vpc });
   });
 
   it('lets the provisioner pass the agent role to EC2 and nothing else', () => {
@@ -702,8 +769,11 @@ describe('stack deletion with machines running', () => {
     for (const [rule] of ofType('AWS::Events::Rule')) expect(dependsOn(rule), rule).toContain(id);
   });
 
-  it("may terminate only the controller's instances and delete only its machine queues", () => {
+  it("may terminate only the controller's instances and delete only its application groups and machine queues", () => {
     const ss = statementsOfRole(roleLogicalId('teardown'));
+    const groups = ss.filter((st) => actionsOf(st).includes('ec2:DeleteSecurityGroup'));
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/drover:controller': CONTROLLER } });
     const terminate = ss.filter((st) => actionsOf(st).includes('ec2:TerminateInstances'));
     expect(terminate).toHaveLength(1);
     expect(terminate[0]!.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/drover:controller': CONTROLLER } });

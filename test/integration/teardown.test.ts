@@ -2,7 +2,14 @@
 // resource of functions/teardown/handler.ts): this deployment's instances are terminated and
 // waited for, its machine queues deleted, nothing of another controller touched, and
 // CloudFormation told how it went. EC2 is mocked (no local server), SQS is fauxqs.
-import { DescribeInstancesCommand, EC2Client, EC2ServiceException, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  DeleteSecurityGroupCommand,
+  DescribeInstancesCommand,
+  DescribeSecurityGroupsCommand,
+  EC2Client,
+  EC2ServiceException,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -13,7 +20,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createTearDownHandler } from '../../functions/teardown/handler.js';
 import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
 import { machineQueuePrefix } from '../../shared/messaging/queue-names.js';
-import { tearDownController, type TearDownDeps } from '../../shared/provisioner/tear-down.js';
+import { tearDownController, type TearDownDeps, type TearDownResult } from '../../shared/provisioner/tear-down.js';
 import { useSqsServer } from '../support/sqs.js';
 
 const sqsServer = useSqsServer();
@@ -28,8 +35,20 @@ let controllerId: string;
 let deps: TearDownDeps;
 let pauses: number;
 
+const appGroup = (groupId: string, application: string) => ({
+  GroupId: groupId,
+  Tags: [
+    { Key: 'drover:controller', Value: controllerId },
+    { Key: 'drover:application', Value: application },
+  ],
+});
+const inUse = () =>
+  new EC2ServiceException({ name: 'DependencyViolation', message: 'resource has a dependent object', $fault: 'client', $metadata: {} });
+
 beforeEach(() => {
   ec2Mock.reset();
+  // No application group, unless a test says otherwise.
+  ec2Mock.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [] });
   controllerId = `td-${randomUUID().slice(0, 8)}`;
   pauses = 0;
   deps = {
@@ -112,9 +131,45 @@ describe('tearing down a controller', () => {
     ]);
   });
 
+  it("deletes this deployment's application groups once the instances are gone, waiting for those still held", async () => {
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce(page(['i-0run', 'running']))
+      .resolves({ Reservations: [] });
+    ec2Mock.on(TerminateInstancesCommand).resolves({});
+    ec2Mock.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [appGroup('sg-web', 'web'), appGroup('sg-db', 'db')] });
+    ec2Mock.on(DeleteSecurityGroupCommand, { GroupId: 'sg-web' }).rejectsOnce(inUse()).resolves({});
+    ec2Mock.on(DeleteSecurityGroupCommand, { GroupId: 'sg-db' }).resolves({});
+
+    const done = await tearDownController(deps);
+
+    expect(done.groupsDeleted).toEqual(['sg-web', 'sg-db']);
+    expect(ec2Mock.commandCalls(DeleteSecurityGroupCommand).map((c) => c.args[0].input.GroupId)).toEqual(['sg-web', 'sg-db', 'sg-web']);
+    // Only groups of this controller and deployment that serve an application: never the shared one.
+    expect(ec2Mock.commandCalls(DescribeSecurityGroupsCommand)[0]!.args[0].input.Filters).toEqual([
+      { Name: 'tag:drover:controller', Values: [controllerId] },
+      { Name: 'tag-key', Values: ['drover:application'] },
+      { Name: 'tag:drover:deployment', Values: ['deployment-1'] },
+    ]);
+    // Groups only after the instances are gone (one pause for the instance, one for the held group).
+    expect(pauses).toBe(2);
+  });
+
+  it('gives up on a group still in use after its bounded tries, naming it, and deletes no queue', async () => {
+    await ensureMachineQueue(deps.sqs, controllerId, '0');
+    ec2Mock.on(DescribeInstancesCommand).resolves({ Reservations: [] });
+    ec2Mock.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [appGroup('sg-web', 'web')] });
+    ec2Mock.on(DeleteSecurityGroupCommand).rejects(inUse());
+    await expect(tearDownController(deps)).rejects.toThrow(
+      '1 security groups of exposed applications are still in use (sg-web); delete the stack again once the network interfaces holding them are gone',
+    );
+    expect(ec2Mock.commandCalls(DeleteSecurityGroupCommand)).toHaveLength(12);
+    expect(await queuesOf(controllerId)).toHaveLength(1);
+  });
+
   it('is safe to repeat: nothing left is nothing to do', async () => {
     ec2Mock.on(DescribeInstancesCommand).resolves({ Reservations: [] });
-    expect(await tearDownController(deps)).toEqual({ terminated: [], queuesDeleted: [] });
+    expect(await tearDownController(deps)).toEqual({ terminated: [], groupsDeleted: [], queuesDeleted: [] });
     expect(ec2Mock.commandCalls(TerminateInstancesCommand)).toEqual([]);
   });
 });
@@ -134,7 +189,7 @@ describe('the tear-down custom resource', () => {
     }) as CloudFormationCustomResourceEvent;
   const context = { getRemainingTimeInMillis: () => 600_000 };
 
-  async function run(type: 'Create' | 'Update' | 'Delete', tearDown: () => Promise<{ terminated: string[]; queuesDeleted: string[] }>) {
+  async function run(type: 'Create' | 'Update' | 'Delete', tearDown: () => Promise<TearDownResult>) {
     const answers: { url: string; body: Record<string, string> }[] = [];
     let tornDown = 0;
     const handler = createTearDownHandler({
@@ -152,7 +207,7 @@ describe('the tear-down custom resource', () => {
 
   it('does nothing on create or update, and says so to CloudFormation', async () => {
     for (const type of ['Create', 'Update'] as const) {
-      const { answers, tornDown } = await run(type, async () => ({ terminated: [], queuesDeleted: [] }));
+      const { answers, tornDown } = await run(type, async () => ({ terminated: [], groupsDeleted: [], queuesDeleted: [] }));
       expect(tornDown).toBe(0);
       expect(answers).toEqual([
         {
@@ -181,7 +236,7 @@ describe('the tear-down custom resource', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { port } = server.address() as AddressInfo;
-      const handler = createTearDownHandler({ tearDown: async () => ({ terminated: [], queuesDeleted: [] }) });
+      const handler = createTearDownHandler({ tearDown: async () => ({ terminated: [], groupsDeleted: [], queuesDeleted: [] }) });
       await handler({ ...event('Create'), ResponseURL: `http://127.0.0.1:${port}/answer?sig=1` }, context);
       expect(received).toHaveLength(1);
       expect(received[0]).toMatchObject({ method: 'PUT', url: '/answer?sig=1' });
@@ -192,8 +247,11 @@ describe('the tear-down custom resource', () => {
   });
 
   it('tears down on delete and reports what it did; a failure is FAILED with the reason', async () => {
-    const ok = await run('Delete', async () => ({ terminated: ['i-1'], queuesDeleted: ['q1', 'q2'] }));
-    expect(ok.answers[0]!.body).toMatchObject({ Status: 'SUCCESS', Reason: 'terminated 1 instances, deleted 2 machine queues' });
+    const ok = await run('Delete', async () => ({ terminated: ['i-1'], groupsDeleted: ['sg-1'], queuesDeleted: ['q1', 'q2'] }));
+    expect(ok.answers[0]!.body).toMatchObject({
+      Status: 'SUCCESS',
+      Reason: 'terminated 1 instances, deleted 1 security groups and 2 machine queues',
+    });
     const failed = await run('Delete', async () => {
       throw new Error('1 instances still terminating (i-1); delete the stack again to keep waiting');
     });

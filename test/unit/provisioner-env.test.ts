@@ -1,8 +1,15 @@
 // The provisioner Lambda's wiring from its environment: with the agent bundle's bucket and key
 // (what the CDK stack passes), each instance's user data carries a fresh presigned URL, since the
 // bundle is a private asset an instance cannot fetch with plain curl otherwise; the deployment id
-// and the subnets reach the ec2 provider.
-import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client, EC2ServiceException, RunInstancesCommand } from '@aws-sdk/client-ec2';
+// and the subnets reach the ec2 provider, and the machines' VPC its firewall.
+import {
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  DescribeSecurityGroupsCommand,
+  EC2Client,
+  EC2ServiceException,
+  RunInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provisionerDepsFromEnv } from '../../functions/provisioner/env.js';
@@ -43,6 +50,15 @@ const start = (env: Record<string, string | undefined>, machineId = '3') =>
 const runInputs = () => ec2.commandCalls(RunInstancesCommand).map((c) => c.args[0].input);
 
 describe('provisioner environment', () => {
+  it("has a firewall that makes groups in VPC_ID and never changes SECURITY_GROUP_IDS' groups; none without a VPC", async () => {
+    ec2.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [] });
+    ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
+    const firewall = provisionerDepsFromEnv({ ...ENV, VPC_ID: 'vpc-9', SECURITY_GROUP_IDS: 'sg-shared' }).provider.firewall!;
+    await firewall.applyFirewall('ctl', { groups: [], instances: [] });
+    expect(ec2.commandCalls(DescribeSecurityGroupsCommand)[0]!.args[0].input.Filters).toContainEqual({ Name: 'vpc-id', Values: ['vpc-9'] });
+    expect(provisionerDepsFromEnv(ENV).provider.firewall).toBeUndefined();
+  });
+
   it('has instances read the agent bundle from its bucket with their own role when its bucket and key are set', async () => {
     await start({ ...ENV, AGENT_BUNDLE_BUCKET: 'bundle-bucket', AGENT_BUNDLE_KEY: 'assets/agent.tgz' });
     const userData = Buffer.from(runInputs()[0]!.UserData ?? '', 'base64').toString('utf8');
