@@ -679,7 +679,7 @@ describe('machines', () => {
     expect(data.SecurityGroupIds).toHaveLength(1);
   });
 
-  it('start with no ingress: the provisioner opens ports as applications are exposed', () => {
+  it('have a shared security group with no ingress: exposed applications get groups of their own at run time', () => {
     const sg = ofType('AWS::EC2::SecurityGroup')[0]![1].Properties;
     expect(sg.SecurityGroupIngress ?? []).toEqual([]);
     expect(ofType('AWS::EC2::SecurityGroupIngress')).toEqual([]);

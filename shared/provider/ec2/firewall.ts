@@ -63,7 +63,8 @@ export class Ec2Firewall implements Firewall {
       try {
         let group = existing.get(application);
         if (!group) {
-          const groupId = await createApplicationGroup({ ...this.options, controllerId, application });
+          const { client, deploymentId, vpcId } = this.options;
+          const groupId = await createApplicationGroup({ client, deploymentId, vpcId, controllerId, application });
           report.created.push(application);
           group = { application, groupId, group: { GroupId: groupId, IpPermissions: [] } };
         }
@@ -75,7 +76,8 @@ export class Ec2Firewall implements Firewall {
     }
 
     const managed = new Set([...[...existing.values()].map((g) => g.groupId), ...groupIds.values()]);
-    await this.attach(controllerId, desired, groupIds, managed, report);
+    // No group at all (nothing ever exposed, the usual case): no instance can have one to change.
+    if (managed.size > 0) await this.attach(controllerId, desired, groupIds, managed, report);
 
     const wanted = new Set(desired.groups.map((g) => g.application));
     for (const group of existing.values()) {

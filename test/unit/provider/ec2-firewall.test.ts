@@ -244,8 +244,16 @@ describe('ec2 firewall: unexposing and removing', () => {
     expect(inputs(AuthorizeSecurityGroupIngressCommand)).toEqual([{ GroupId: 'sg-web', IpPermissions: [tcp(80)] }]);
   });
 
-  it('lists only groups and instances of this controller, in the machines’ VPC', async () => {
+  it('does not look at instances while the controller has no group and needs none', async () => {
     groupsAre([]);
+    instancesAre(['i-1', [SHARED]]);
+    await firewall.applyFirewall('ctl', { groups: [], instances: [] });
+    expect(inputs(DescribeInstancesCommand)).toEqual([]);
+    expect(inputs(ModifyInstanceAttributeCommand)).toEqual([]);
+  });
+
+  it('lists only groups and instances of this controller, in the machines’ VPC', async () => {
+    groupsAre([group('web', 'sg-web')]);
     instancesAre();
     await firewall.applyFirewall('ctl', { groups: [], instances: [] });
     expect(inputs(DescribeSecurityGroupsCommand)[0]).toMatchObject({
