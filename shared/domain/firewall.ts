@@ -62,9 +62,9 @@ export function desiredFirewall(state: FirewallState): DesiredFirewall {
   }
 
   const instanceOfMachine = new Map(state.machines.flatMap((m) => (m.instanceId ? [[m.id, m.instanceId] as const] : [])));
-  const principals = new Map(state.units.map((u) => [u.name, u]));
+  const unitsByName = new Map(state.units.map((u) => [u.name, u]));
   // A subordinate has no machine of its own: it runs on its principal's.
-  const machineOf = (u: FirewallState['units'][number]) => u.machine ?? (u.principal ? principals.get(u.principal)?.machine : undefined);
+  const machineOf = (u: FirewallState['units'][number]) => u.machine ?? (u.principal ? unitsByName.get(u.principal)?.machine : undefined);
   const byInstance = new Map<string, Set<string>>();
   for (const { application } of groups) {
     for (const unit of unitsOf.get(application) ?? []) {

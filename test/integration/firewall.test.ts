@@ -1,7 +1,8 @@
-// `expose` on AWS, end to end but for EC2: state in DynamoDB Local as the API and agents leave it
-// (deploy, a hook's open-port through the agent operation, expose, unexpose), the provisioner's
-// full reconcile (shared/provisioner/reconcile-all.ts) running the firewall step, and EC2 a mock
-// that keeps the groups and instances it is told about, so each run sees what the last one did.
+// `expose` on AWS, end to end but for EC2: state in DynamoDB Local as the API leaves it (a hook's
+// open-port and close-port through the agent route set-unit-ports, signed by the unit's machine;
+// expose and unexpose through the user routes), the provisioner's full reconcile
+// (shared/provisioner/reconcile-all.ts) running the firewall step, and EC2 a mock that keeps the
+// groups and instances it is told about, so each run sees what the last one did.
 import {
   AuthorizeSecurityGroupIngressCommand,
   CreateSecurityGroupCommand,
@@ -18,17 +19,24 @@ import {
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import type { PortChange } from '../../shared/domain/plans/unit-ports.js';
 import { Ec2Firewall } from '../../shared/provider/ec2/firewall.js';
 import type { InstanceInfo, Provider } from '../../shared/provider/provider.js';
 import type { MachineQueues, ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll } from '../../shared/provisioner/reconcile-all.js';
-import { setExposed } from '../../shared/state/operations/application-config.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { recordInstance } from '../../shared/state/operations/provisioning.js';
-import { setUnitPorts } from '../../shared/state/operations/unit-ports.js';
 import type { Store } from '../../shared/state/engine/store.js';
+import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
@@ -157,9 +165,23 @@ const noQueues: MachineQueues = {
   admitOnly: async () => undefined,
 };
 
+const TOKEN = 'token';
 let store: Store;
 let fake: FakeEc2;
 let deps: ProvisionerDeps;
+let api: ReturnType<typeof createApiHandler>;
+
+/** A user's request (expose, unexpose), which must succeed. */
+async function user(operation: 'expose' | 'unexpose', application: string) {
+  const res = await api(apiEvent('POST', `/v1/${operation}`, { application }, TOKEN));
+  expect(res.statusCode, String(res.body)).toBe(200);
+}
+
+/** A hook's open-port and close-port, as the unit's agent commits them, signed by its machine. */
+async function hookPorts(unit: string, machine: string, changes: PortChange[]) {
+  const res = await api(await agentEvent('POST', '/v1/agent/set-unit-ports', { unit, changes }, { machine }));
+  expect(res.statusCode, String(res.body)).toBe(200);
+}
 
 const mutatingCalls = () =>
   [
@@ -188,17 +210,25 @@ beforeEach(async () => {
   await deploy(store, { charm: charms.wordpress, numUnits: 2 });
   await deploy(store, { charm: charms.mysql, numUnits: 1 });
   for (const machine of ['0', '1', '2']) {
+    await setAgentCredentialHash(store, machine, hashAgentCredential(`secret-${machine}`), 0);
     await recordInstance(store, machine, { instanceId: `i-${machine}`, attempt: 0 });
     fake.instanceGroups.set(`i-${machine}`, [SHARED]);
   }
   deps = { store, provider: providerFor(fake), queues: noQueues, controllerId: CONTROLLER, apiUrl: 'http://127.0.0.1:1/api' };
-  // The hooks' open-port, as the agent API commits them.
-  await setUnitPorts(store, 'wordpress/0', [{ action: 'open', range: '80' }]);
-  await setUnitPorts(store, 'wordpress/1', [
+  api = createApiHandler({
+    store,
+    charms: localCharmStore(join(await mkdtemp(join(tmpdir(), 'drover-firewall-')), 'charms')),
+    auth: { kind: 'token', token: TOKEN },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
+    controller: 'test',
+    logger: { error: () => undefined } as never,
+  });
+  await hookPorts('wordpress/0', '0', [{ action: 'open', range: '80' }]);
+  await hookPorts('wordpress/1', '1', [
     { action: 'open', range: '80' },
     { action: 'open', range: '443/tcp' },
   ]);
-  await setUnitPorts(store, 'mysql/0', [{ action: 'open', range: '3306' }]);
+  await hookPorts('mysql/0', '2', [{ action: 'open', range: '3306' }]);
 });
 
 describe('expose on AWS', () => {
@@ -209,7 +239,7 @@ describe('expose on AWS', () => {
   });
 
   it("exposing opens the application's ports on its instances only, through a group of its own", async () => {
-    await setExposed(store, 'wordpress', true);
+    await user('expose', 'wordpress');
     const result = await reconcile();
 
     expect(result.firewall).toMatchObject({ created: ['wordpress'], attached: ['i-0', 'i-1'] });
@@ -238,13 +268,13 @@ describe('expose on AWS', () => {
   });
 
   it("a unit's close-port closes the port, once no other unit of the application has it open", async () => {
-    await setExposed(store, 'wordpress', true);
+    await user('expose', 'wordpress');
     await reconcile();
-    await setUnitPorts(store, 'wordpress/1', [{ action: 'close', range: '443' }]);
+    await hookPorts('wordpress/1', '1', [{ action: 'close', range: '443' }]);
     await reconcile();
     expect(fake.reachable('i-0')).toEqual(['80/tcp']);
     expect(fake.reachable('i-1')).toEqual(['80/tcp']);
-    await setUnitPorts(store, 'wordpress/0', [{ action: 'close', range: '80' }]);
+    await hookPorts('wordpress/0', '0', [{ action: 'close', range: '80' }]);
     ec2Mock.resetHistory();
     await reconcile();
     // wordpress/1 still has 80 open.
@@ -253,11 +283,11 @@ describe('expose on AWS', () => {
   });
 
   it('unexposing revokes every rule and keeps the group, so exposing again only adds rules', async () => {
-    await setExposed(store, 'wordpress', true);
+    await user('expose', 'wordpress');
     await reconcile();
     const groupId = fake.appGroups()[0]!.GroupId;
 
-    await setExposed(store, 'wordpress', false);
+    await user('unexpose', 'wordpress');
     ec2Mock.resetHistory();
     await reconcile();
     expect(ec2Mock.commandCalls(RevokeSecurityGroupIngressCommand).map((c) => c.args[0].input)).toEqual([
@@ -267,7 +297,7 @@ describe('expose on AWS', () => {
     for (const instance of ['i-0', 'i-1', 'i-2']) expect(fake.reachable(instance)).toEqual([]);
     expect(fake.instanceGroups.get('i-0')).toEqual([SHARED, groupId]);
 
-    await setExposed(store, 'wordpress', true);
+    await user('expose', 'wordpress');
     ec2Mock.resetHistory();
     await reconcile();
     expect(ec2Mock.commandCalls(CreateSecurityGroupCommand)).toHaveLength(0);
@@ -275,7 +305,7 @@ describe('expose on AWS', () => {
   });
 
   it('two reconciles at once converge on one group with each rule once', async () => {
-    await setExposed(store, 'wordpress', true);
+    await user('expose', 'wordpress');
     await Promise.all([reconcileAll(deps), reconcileAll(deps)]);
     await reconcile();
     expect(fake.appGroups()).toHaveLength(1);
