@@ -161,7 +161,7 @@ relations:
 /** The model's shape, whatever its machine numbers: each application's units grouped by machine. */
 function shape(doc: StatusDoc) {
   const byMachine = new Map<string, string[]>();
-  for (const [app, a] of Object.entries(doc.applications))
+  for (const a of Object.values(doc.applications))
     for (const [unit, u] of Object.entries(a.units ?? {})) byMachine.set(u.machine!, [...(byMachine.get(u.machine!) ?? []), unit].sort());
   return {
     applications: Object.fromEntries(
