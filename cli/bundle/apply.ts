@@ -35,7 +35,8 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
   const bundleMachines = new Map<string, string>();
   /** Each application's units' machines, by the unit's index in the bundle (existing ones first). */
   const unitMachines = new Map([...model.applications].map(([name, app]) => [name, app.units.map((u) => u.machine)]));
-  for (const change of changes) {
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i]!;
     switch (change.kind) {
       case 'deploy':
         await client.post('deploy', {
@@ -57,24 +58,40 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
       }
       case 'add-unit': {
         const target = change.target;
+        if (target.kind === 'new') {
+          // Units of one application on new machines, one after another: one request for them all
+          // (add-unit -n), as a command-by-command deploy would send.
+          const run = [change];
+          for (
+            let next = changes[i + 1];
+            next?.kind === 'add-unit' && next.application === change.application && next.target.kind === 'new';
+            next = changes[i + 1]
+          ) {
+            run.push(next);
+            i++;
+          }
+          const added = await client.post<'add-unit', { units: string[]; machines: string[] }>('add-unit', {
+            application: change.application,
+            count: run.length,
+          });
+          const machines = unitMachines.get(change.application) ?? [];
+          run.forEach((unit, k) => (machines[unit.index] = added.machines[k]));
+          unitMachines.set(change.application, machines);
+          break;
+        }
         const machine =
           target.kind === 'model-machine'
             ? target.machine
             : target.kind === 'bundle-machine'
               ? bundleMachines.get(target.machine)
-              : target.kind === 'unit'
-                ? unitMachines.get(target.application)?.[target.index]
-                : undefined;
-        if (target.kind !== 'new' && machine === undefined)
+              : unitMachines.get(target.application)?.[target.index];
+        if (machine === undefined)
           throw new CliError(
             `cannot add unit ${change.application}/${change.index}: the machine it is placed on is not known yet; run the deploy again`,
           );
-        const added = await client.post<'add-unit', { units: string[]; machines: string[] }>('add-unit', {
-          application: change.application,
-          ...(machine !== undefined ? { to: [machine] } : {}),
-        });
+        await client.post('add-unit', { application: change.application, to: [machine] });
         const machines = unitMachines.get(change.application) ?? [];
-        machines[change.index] = machine ?? added.machines[0];
+        machines[change.index] = machine;
         unitMachines.set(change.application, machines);
         break;
       }

@@ -100,19 +100,21 @@ describe('deploy <bundle>', () => {
     expect((await expectOk(ctl, ['deploy', path])).stderr).toBe('No changes to apply.\n');
     expect(Object.keys((await status()).machines)).toEqual(Object.keys(before.machines));
 
-    write(bundle({ dbName: 'orders', databaseUnits: 3 }));
+    write(bundle({ dbName: 'orders', databaseUnits: 4 }));
     const res = await expectOk(ctl, ['deploy', path]);
     expect(res.stderr).toBe(
       [
         'Executing changes:',
         '- set application options for database: db-name',
         '- add unit database/2 to new machine',
+        '- add unit database/3 to new machine',
         'Deploy of bundle completed.',
         '',
       ].join('\n'),
     );
     const after = await status();
-    expect(Object.keys(after.applications.database!.units!)).toHaveLength(3);
+    const added = ['database/2', 'database/3'].map((unit) => after.applications.database!.units![unit]!.machine);
+    expect(new Set([...added, ...Object.keys(before.machines)]).size).toBe(Object.keys(before.machines).length + 2);
     expect(await getApplication(ctl.store, 'database')).toMatchObject({ config: { 'db-name': 'orders' } });
   });
 
