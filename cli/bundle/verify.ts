@@ -25,9 +25,8 @@ export function applicationSeries(bundle: Bundle, app: BundleApplication, meta: 
 export function verifyBundle(bundle: Bundle, charmOf: CharmOf): string[] {
   const problems: string[] = [];
   if (bundle.applications.size === 0) problems.push('at least one application must be specified');
-  for (const base of [bundle.defaultBase].filter((b) => b !== undefined)) {
-    if (!validBase(base)) problems.push(`bundle declares an invalid base "${base}"`);
-  }
+  if (bundle.defaultBase !== undefined && !validBase(bundle.defaultBase))
+    problems.push(`bundle declares an invalid base "${bundle.defaultBase}"`);
   const machineRefs = new Map([...bundle.machines.keys()].map((id) => [id, 0]));
   for (const [id, machine] of bundle.machines) {
     if (!/^(0|[1-9]\d*)$/.test(id)) problems.push(`invalid machine id "${id}" found in machines`);
