@@ -1,5 +1,4 @@
-// The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>`, and
-// the charm archives. Every request is SigV4-signed and names its machine in a signed header
+// The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>`. Every request is SigV4-signed and names its machine in a signed header
 // (functions/api/agent-identity.ts says how the controller checks it): with the instance role's
 // credentials on AWS, with the machine's own key on the local controller. Server failures and
 // network errors are retried a few times with backoff (every agent operation is safe to repeat:
@@ -28,7 +27,8 @@ export class AgentApiError extends Error {
 
 export interface AgentApi {
   call<T = unknown>(op: AgentOperation, body: AgentRequestOf<AgentOperation>): Promise<T>;
-  charm(sha256: string): Promise<Buffer>;
+  /** The API's URL: the local controller's charm URLs are relative to it (agent/charm-cache.ts). */
+  readonly url: string;
 }
 
 export interface AgentApiOptions {
@@ -88,6 +88,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
   }
 
   return {
+    url: base,
     async call<T>(op: AgentOperation, body: unknown): Promise<T> {
       const res = await request(`/v1/agent/${op}`, {
         method: 'POST',
@@ -96,11 +97,6 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
       });
       if (!res.ok) throw await failure(res);
       return (await res.json()) as T;
-    },
-    async charm(sha256: string): Promise<Buffer> {
-      const res = await request(`/v1/agent/charms/${sha256}`, { method: 'GET' });
-      if (!res.ok) throw await failure(res);
-      return Buffer.from(await res.arrayBuffer());
     },
   };
 }

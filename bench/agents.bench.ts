@@ -31,12 +31,13 @@ import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../agent/conf
 import { createApiHandler } from '../functions/api/handler.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { startApiServer } from '../embedded/api-server.js';
+import { charmFileRoutes } from '../embedded/charm-files.js';
 import { LOCAL_PROVISIONING_CONCURRENCY } from '../embedded/controller.js';
 import { pollerSettingsOf } from '../embedded/stream/consumer-settings.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
 import { createStreamPoller } from '../embedded/stream-poller.js';
 import { packCharmDir } from '#shared/charmstore/charm-archive.js';
-import { localCharmStore } from '#shared/charmstore/charm-store.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { parseCharm } from '#shared/domain/charm.js';
 import { UPDATE_STATUS_HOOK_INTERVAL } from '#shared/domain/model-config.js';
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
@@ -174,13 +175,15 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     logs: fileLogSink(join(dataDir, 'logs')),
   });
   const apiCalls = new Map<string, number>();
-  const api = await startApiServer(async (event) => {
-    // Charm downloads name the archive in the path: counted as one operation.
-    // Heartbeats are added at their bound in the idle total; counting one that falls in the window would count it twice.
-    const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
-    if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
-    return handler(event);
-  });
+  const api = await startApiServer(
+    async (event) => {
+      // Heartbeats are added at their bound in the idle total; counting one that falls in the window would count it twice.
+      const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
+      if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
+      return handler(event);
+    },
+    { direct: charmFileRoutes(charms) },
+  );
   const provider = new LocalProvider({
     dataDir,
     agentCommand: await buildLocalAgent(dataDir),

@@ -1,12 +1,14 @@
 // The local API: a plain HTTP server on 127.0.0.1 that turns each request into the very event
 // API Gateway (HTTP API, payload v2) hands the Lambda, and the handler's result back into a
 // response — so the local controller runs the same handler as AWS.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../shared/api/fields.js';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+/** A request the server hands over whole, before reading its body; false: not this route's. */
+export type DirectRoute = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
 class BodyTooLarge extends Error {}
 
@@ -67,14 +69,24 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export async function startApiServer(handler: HttpHandler, options: { port?: number } = {}): Promise<ApiServer> {
+/**
+ * `direct`: requests served as they are, before the body is read, where S3 stands behind the API
+ * on AWS (embedded/charm-files.ts): charm archives, streamed whatever their size.
+ */
+export async function startApiServer(handler: HttpHandler, options: { port?: number; direct?: DirectRoute } = {}): Promise<ApiServer> {
   const server: Server = createServer(async (req, res) => {
     try {
+      if (options.direct && (await options.direct(req, res))) return;
       const result = await handler(toEvent(req, await readBody(req)));
       const body = result.body ?? '';
       res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
       res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
     } catch (e) {
+      // A direct route that failed part way through its answer: the client sees it cut off.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       // The handler answers every error itself; what is left is the body: too large, or cut off.
       // `connection: close`, since the rest of a body too large is not read.
       res.writeHead(e instanceof BodyTooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });

@@ -13,7 +13,7 @@ import { createApiHandler } from '../functions/api/handler.js';
 import { sweep } from '../functions/cleanup/handler.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { createWatchdogHandler } from '../functions/watchdog/handler.js';
-import { localCharmStore } from '../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../shared/charmstore/local-charm-store.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
 import { fileLogSink } from '../shared/logs/file-log-sink.js';
 import { createSqsClient } from '../shared/messaging/sqs-client.js';
@@ -29,6 +29,7 @@ import { ensureModel } from '../shared/state/operations/model.js';
 import { createStore } from '../shared/state/engine/store.js';
 import { ensureTable } from '../shared/state/engine/table.js';
 import { startApiServer } from './api-server.js';
+import { charmFileRoutes } from './charm-files.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { guardedByDatabase } from './database-guard.js';
 import { DYNAMODB_PID_FILE, killOrphanedDynamoDb } from './dynamodb-pid-file.js';
@@ -140,9 +141,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
     // One source of machine keys: the provisioner hands them to agents, the API checks their signatures.
     const agentKeys = derivedAgentCredentials(secrets.agentCredentialKey);
+    const charms = localCharmStore(join(dataDir, 'charms'), secrets.charmUrlKey);
     const api = createApiHandler({
       store,
-      charms: localCharmStore(join(dataDir, 'charms')),
+      charms,
       // The agents' logs, for `drover debug-log`.
       logs,
       auth: { kind: 'token', token: secrets.token },
@@ -152,7 +154,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
       ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
       ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
     });
-    const server = await startApiServer(guardedByDatabase(api, dynamo), { port: options.port ?? secrets.apiPort ?? 0 });
+    const server = await startApiServer(guardedByDatabase(api, dynamo), {
+      port: options.port ?? secrets.apiPort ?? 0,
+      direct: charmFileRoutes(charms),
+    });
     stops.push(() => server.close());
     writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port), sqsPort: sqsServer.port });
 

@@ -99,7 +99,7 @@ export class Deployer {
     const charmDir = join(dir, 'charm');
     const archive = application?.charmArchive;
     if (archive) {
-      const bytes = await this.charmArchive(archive);
+      const bytes = await this.charmArchive(unit.name, archive);
       const staging = `${charmDir}.tmp`;
       await unpackCharmArchive(bytes, staging);
       renameSync(staging, charmDir);

@@ -55,15 +55,11 @@ export class Heartbeat {
 /** The API, telling the heartbeat about every request the controller answered. */
 export function withHeartbeat(api: AgentApi, heartbeat: Heartbeat): AgentApi {
   return {
+    url: api.url,
     async call(op, body) {
       const result = await api.call(op, body);
       heartbeat.spoke();
       return result as never;
-    },
-    async charm(sha256) {
-      const archive = await api.charm(sha256);
-      heartbeat.spoke();
-      return archive;
     },
   };
 }

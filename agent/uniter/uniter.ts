@@ -295,7 +295,7 @@ export class Uniter {
   }
 
   private async replaceCharm(step: Extract<ExecutableStep, { kind: 'replace-charm' }>): Promise<void> {
-    const archive = step.charmArchive ? await this.deps.fetchCharm(step.charmArchive) : undefined;
+    const archive = step.charmArchive ? await this.deps.fetchCharm(this.deps.unitName, step.charmArchive) : undefined;
     // This unit's hooks run only from this loop, so none runs while its directory changes.
     await replaceCharmDir(this.charmDir, archive);
     // Recorded only now: killed before this line, the agent replaces the directory again.

@@ -25,6 +25,7 @@ import type { Store } from '../../shared/state/engine/store.js';
  * - `relations`: relations named by key or id; each must have the unit's application among its
  *   endpoints (a hook sees only the relations its unit is in). Needs `unit`.
  * - `task`: an action task; it must be the unit's own. Needs `unit`.
+ * - `charm`: a charm archive (its sha256); it must be the unit's application's. Needs `unit`.
  * A relation or task that does not exist belongs to no other machine: the route decides what
  * that means (a removed relation's members are none; an expired task is skipped).
  */
@@ -33,6 +34,7 @@ export interface Touches<B> {
   unit?: (body: B) => string | undefined;
   relations?: (body: B) => (string | number)[];
   task?: (body: B) => string;
+  charm?: (body: B) => string;
 }
 
 /** What authorize() found, for the route to use: it has already been checked. */
@@ -52,8 +54,8 @@ export type Authorized = Owned & { readonly [authorized]: true };
 export const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
 
 /** The names of what a declaration covers, for the table-driven test and for refusing empty declarations. */
-export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'relations' | 'task')[] {
-  return (['machine', 'unit', 'relations', 'task'] as const).filter((kind) => touches[kind] !== undefined);
+export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'relations' | 'task' | 'charm')[] {
+  return (['machine', 'unit', 'relations', 'task', 'charm'] as const).filter((kind) => touches[kind] !== undefined);
 }
 
 /**
@@ -106,6 +108,14 @@ export async function authorize<O extends AgentOperation>(
     const task = await getTask(store, taskId);
     if (task && task.unit !== owned.unit.name) throw forbidden(`task ${taskId}`);
     if (task) owned.task = task;
+  }
+  const charm = touches.charm?.(body);
+  if (charm !== undefined) {
+    if (!owned.unit) throw new Error(`agent route ${op} names a charm without the unit it is checked against`);
+    // The archive the unit's application uses now: an agent reads no other charm, not even one
+    // it installed before an upgrade (it keeps its own copy).
+    const application = await getApplication(store, owned.unit.application);
+    if (application?.charmArchive !== charm) throw forbidden(`charm archive ${charm}`);
   }
   return owned as Authorized;
 }

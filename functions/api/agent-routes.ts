@@ -22,6 +22,7 @@ import { removeUnit } from '../../shared/state/operations/remove-unit.js';
 import { clearResolved } from '../../shared/state/operations/resolve-unit.js';
 import { commitHookChanges } from '../../shared/state/operations/commit-hook.js';
 import type { Store } from '../../shared/state/engine/store.js';
+import type { CharmStore } from '../../shared/charmstore/charm-store.js';
 import { ensureSubordinateDying } from '../../shared/state/operations/subordinate-dying.js';
 import { setUnitCharm } from '../../shared/state/operations/unit-charm.js';
 import { ensureUnitDead } from '../../shared/state/operations/unit-dead.js';
@@ -36,6 +37,8 @@ import { DEFAULT_LEASE_SECONDS } from '../../shared/domain/leadership.js';
 
 export interface AgentContext {
   store: Store;
+  /** Where charm archives are, and the URLs to download them from. */
+  charms: CharmStore;
   /** The calling agent's machine, established by its credential. */
   machine: string;
   /** The length of a leadership lease (shared/domain/leadership.ts); default DEFAULT_LEASE_SECONDS. */
@@ -147,6 +150,10 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
       await clearResolved(ctx.store, body.unit);
       return {};
     },
+  },
+  'charm-url': {
+    touches: { unit, charm: (body) => body.charm },
+    run: async (ctx, body) => ({ url: await ctx.charms.downloadUrl(body.charm) }),
   },
   'set-unit-charm': {
     touches: { unit },

@@ -6,7 +6,8 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { agentOperations } from '../../shared/api/agent-requests.js';
 import { userOperations } from '../../shared/api/requests.js';
-import { s3CharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { s3CharmStore } from '../../shared/charmstore/s3-charm-store.js';
 import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
 import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
@@ -62,23 +63,14 @@ export function createApiHandler(deps: ApiDeps): Handler {
   async function agentRoute(
     event: APIGatewayProxyEventV2,
     machine: string,
-    request: { method: string; path: string; charm?: string; op?: string },
+    request: { method: string; path: string; op: string },
   ): Promise<APIGatewayProxyStructuredResultV2> {
-    const { method, path, charm, op: agentOp } = request;
-    if (charm !== undefined && method === 'GET') {
-      const archive = await deps.charms.get(charm);
-      if (!archive) return errorResponse('not-found', `charm archive ${charm} not found`);
-      return {
-        statusCode: 200,
-        headers: { 'content-type': 'application/gzip' },
-        body: archive.toString('base64'),
-        isBase64Encoded: true,
-      };
-    }
+    const { method, path, op: agentOp } = request;
     const op = operationNamed(agentOperations, agentOp);
     if (!op) return errorResponse('not-found', `no agent route ${method} ${path}`);
     const ctx = {
       store: deps.store,
+      charms: deps.charms,
       machine,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
       ...(deps.logs ? { logs: deps.logs } : {}),
@@ -89,19 +81,13 @@ export function createApiHandler(deps: ApiDeps): Handler {
   async function route(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method;
     const path = event.rawPath.replace(/\/+$/, '');
-    const agentCharm = path.match(/^\/v1\/agent\/charms\/([0-9a-f]{64})$/)?.[1];
     const agentOp = path.match(/^\/v1\/agent\/([a-z-]+)$/)?.[1];
     const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
 
-    if (agentCharm || agentOp) {
+    if (agentOp) {
       const machine = await identifyAgent(event, deps.store, deps.agents);
       if (!machine) return errorResponse('unauthorized', "permission denied: the request is not signed by its machine's agent");
-      const response = await agentRoute(event, machine, {
-        method,
-        path,
-        ...(agentCharm ? { charm: agentCharm } : {}),
-        ...(agentOp ? { op: agentOp } : {}),
-      });
+      const response = await agentRoute(event, machine, { method, path, op: agentOp });
       // Only a request that succeeded records the agent as seen (a refused one changes nothing);
       // the agent's heartbeat is pushed back only by successes too (agent/machine/heartbeat.ts).
       if (response.statusCode === 200) await presence.seen(machine);

@@ -33,6 +33,14 @@ export const agentOperations = {
   'unit-dead': post(z.strictObject({ unit })),
   'remove-unit': post(z.strictObject({ unit })),
   'clear-resolved': post(z.strictObject({ unit })),
+  /**
+   * Where to download a charm archive from: `{ url }`, a presigned S3 GET on AWS, a signed path on
+   * the local API server (relative to the API's URL) locally; valid for a few minutes, and only for
+   * the archive of the unit's application. The agent checks the sha256 of what it downloads.
+   */
+  'charm-url': post(
+    z.strictObject({ unit, charm: z.string().regex(/^[0-9a-f]{64}$/, { error: 'a charm archive is named by its sha256, in hex' }) }),
+  ),
   /** The charm URL whose contents the unit's charm directory now holds. */
   'set-unit-charm': post(z.strictObject({ unit, charmUrl: z.string().min(1).max(500) })),
   'machine-dead': post(z.strictObject({})),

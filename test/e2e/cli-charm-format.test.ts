@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
 import { packEntries, unpackCharmArchive, type Entry } from '../../shared/charmstore/charm-archive.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { getApplication, getMachine, getRelation } from '../../shared/state/engine/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
 import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { hostileTarGz, listTree, rawEntries, sandboxViolations, type RawEntry } from '../support/fuzz-archives.js';
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { parseActions } from '../../shared/domain/actions.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';

@@ -12,7 +12,7 @@ import { declaredKinds } from '../../functions/api/agent-authorization.js';
 import { agentRoutes } from '../../functions/api/agent-routes.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { agentOperations, type AgentOperation, type AgentRequestOf } from '../../shared/api/agent-requests.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
@@ -35,6 +35,8 @@ interface Names {
   relationKey: string;
   relationId: number;
   task: string;
+  /** A charm archive, by sha256. */
+  charm: string;
 }
 
 const line = { time: '2024-05-01T10:11:12.000Z', level: 'INFO' as const, module: 'unit.test', message: 'hello' };
@@ -53,6 +55,7 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   'unit-dead': (n) => ({ unit: n.unit }),
   'remove-unit': (n) => ({ unit: n.unit }),
   'clear-resolved': (n) => ({ unit: n.unit }),
+  'charm-url': (n) => ({ unit: n.unit, charm: n.charm }),
   'set-unit-charm': (n) => ({ unit: n.unit, charmUrl: 'local:wordpress-1' }),
   'machine-dead': () => ({}),
   heartbeat: () => ({}),
@@ -80,6 +83,9 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
 };
 
 const operations = Object.keys(agentRoutes) as AgentOperation[];
+/** The archives wordpress and mysql were deployed with (only their hashes matter here). */
+const WORDPRESS_ARCHIVE = 'a'.repeat(64);
+const MYSQL_ARCHIVE = 'b'.repeat(64);
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -100,8 +106,8 @@ beforeEach(async () => {
     logger: { error: () => undefined, warn: () => undefined } as never,
     logs: fileLogSink(join(dir, 'logs')),
   });
-  await deploy(store, { charm: charms.wordpress, numUnits: 2 });
-  await deploy(store, { charm: charms.mysql, numUnits: 1 });
+  await deploy(store, { charm: charms.wordpress, numUnits: 2, charmArchive: WORDPRESS_ARCHIVE });
+  await deploy(store, { charm: charms.mysql, numUnits: 1, charmArchive: MYSQL_ARCHIVE });
   await deploy(store, { charm: charms.riak, numUnits: 1 });
   const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
   for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0']) await enterScope(store, unit, key, { 'private-address': unit });
@@ -113,8 +119,8 @@ beforeEach(async () => {
     parameters: { command: 'true', timeout: 300 },
   });
   const taskOf = (unit: string) => queued.tasks.find((t) => t.unit === unit)!.id;
-  own = { unit: 'wordpress/0', relationKey: key, relationId: id, task: taskOf('wordpress/0') };
-  foreign = { unit: 'wordpress/1', relationKey: ring!.key, relationId: ring!.id, task: taskOf('wordpress/1') };
+  own = { unit: 'wordpress/0', relationKey: key, relationId: id, task: taskOf('wordpress/0'), charm: WORDPRESS_ARCHIVE };
+  foreign = { unit: 'wordpress/1', relationKey: ring!.key, relationId: ring!.id, task: taskOf('wordpress/1'), charm: MYSQL_ARCHIVE };
   expect((await getUnit(store, own.unit))?.machine).toBe('0');
   expect((await getUnit(store, foreign.unit))?.machine).not.toBe('0');
   await setAgentCredentialHash(store, '0', hashAgentCredential('secret-0'), 0);
@@ -156,6 +162,7 @@ describe('the agent route table', () => {
     expect(kinds.includes('unit')).toBe(keys.has('unit'));
     expect(kinds.includes('relations')).toBe(keys.has('relation') || keys.has('relationId'));
     expect(kinds.includes('task')).toBe(keys.has('task'));
+    expect(kinds.includes('charm')).toBe(keys.has('charm'));
     // A route that declares no unit acts on the caller's machine alone.
     if (!keys.has('unit')) expect(kinds).toEqual(['machine']);
   });
@@ -175,6 +182,8 @@ describe("machine 0's agent is refused everything of another machine's, and noth
       });
     if (kinds.includes('task'))
       attempts.push({ what: "another unit's task", body: samples[op]({ ...own, task: foreign.task }), status: 403 });
+    if (kinds.includes('charm'))
+      attempts.push({ what: "another application's charm", body: samples[op]({ ...own, charm: foreign.charm }), status: 403 });
     // A route of the caller's machine alone takes no machine: naming another is a bad request.
     if (kinds.includes('machine')) attempts.push({ what: 'another machine', body: { ...samples[op](own), machine: '1' }, status: 400 });
     expect(attempts.length).toBeGreaterThan(0);

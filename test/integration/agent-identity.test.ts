@@ -14,7 +14,7 @@ import { createApiHandler } from '../../functions/api/handler.js';
 import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 import { NodeSha256 } from '../../shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '../../shared/aws/sign-request.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';

@@ -10,7 +10,7 @@ import { startApiServer } from '../../embedded/api-server.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { MAX_NAMES_PER_REQUEST, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
 import { userOperations } from '../../shared/api/requests.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { MAX_SETTINGS_BYTES } from '../../shared/domain/item-size.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import type { PortChange } from '../../shared/domain/plans/unit-ports.js';
 import { Ec2Firewall } from '../../shared/provider/ec2/firewall.js';
 import type { InstanceInfo, Provider } from '../../shared/provider/provider.js';

@@ -10,7 +10,7 @@ import { createApiHandler } from '../../functions/api/handler.js';
 import { createChangesHandler } from '../../functions/changes/handler.js';
 import { recordMatches, STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { createProvisionerHandler } from '../../functions/provisioner/handler.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { refs } from '../../shared/domain/plan.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/operations/agent-status.js';

@@ -15,12 +15,14 @@ import { createChangesHandler } from '../../functions/changes/handler.js';
 import { sweep } from '../../functions/cleanup/handler.js';
 import { streamConsumer } from '../../functions/stream-consumers.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
+import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
 import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { createStreamPoller, type StreamPoller } from '../../embedded/stream-poller.js';
 import { killLeftoverHookGroups } from '../../agent/uniter/hook-groups.js';
 import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
-import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { parseCharm } from '../../shared/domain/charm.js';
 import type { Unit } from '../../shared/domain/entities.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
@@ -119,11 +121,14 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
   });
   const agentRequests = new Map<string, number>();
-  const api = await startApiServer(async (event) => {
-    const machine = event.headers[MACHINE_HEADER];
-    if (machine !== undefined) agentRequests.set(machine, (agentRequests.get(machine) ?? 0) + 1);
-    return handler(event);
-  });
+  const api = await startApiServer(
+    async (event) => {
+      const machine = event.headers[MACHINE_HEADER];
+      if (machine !== undefined) agentRequests.set(machine, (agentRequests.get(machine) ?? 0) + 1);
+      return handler(event);
+    },
+    { direct: charmFileRoutes(charms) },
+  );
   const endpoint = inject('dynamoEndpoint');
   // The changes function as the local controller runs it (no provisioner: tests start the agents).
   const pollers: StreamPoller[] = [

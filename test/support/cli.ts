@@ -11,8 +11,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
+import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { run, type CliIo } from '../../cli/main.js';
-import { localCharmStore, type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { type CharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import type { LogSink } from '../../shared/logs/log-sink.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
@@ -124,7 +126,7 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
     controller: 'test',
     logger: { error: () => undefined } as never,
   });
-  const server = await startApiServer(handler);
+  const server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
   const home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
   await writeClientConfig(home, 'test', { test: { type: 'local', apiUrl: server.url, token: TOKEN } });
   const env = { DROVER_HOME: home };

@@ -8,8 +8,9 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../../embedded/api-server.js';
+import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/charm-store.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { createStore } from '../../shared/state/engine/store.js';
 import { ensureTable } from '../../shared/state/engine/table.js';
@@ -27,15 +28,17 @@ const store = createStore({ table: `cli-${randomUUID()}`, endpoint: process.env.
 await ensureTable(store.client, store.table);
 await ensureModel(store);
 const token = randomBytes(16).toString('hex');
+const charms = localCharmStore(join(dataDir, 'charms'));
 const server = await startApiServer(
   createApiHandler({
     store,
-    charms: localCharmStore(join(dataDir, 'charms')),
+    charms,
     auth: { kind: 'token', token },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'fake',
     logger: { error: (...args: unknown[]) => console.error(...args) } as never,
   }),
+  { direct: charmFileRoutes(charms) },
 );
 const info = join(dataDir, 'controller.json');
 writeFileSync(`${info}.tmp`, JSON.stringify({ apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });

@@ -5,6 +5,8 @@
 // restarted as its host would: a Lambda gets a new instance and the batch again from the
 // checkpoint; an agent restarts with its disk; a user whose command died runs it again.
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createChangesHandler } from '../../functions/changes/handler.js';
@@ -20,6 +22,7 @@ import { localCredentials } from '../../shared/state/engine/local-credentials.js
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { createStore, type Store } from '../../shared/state/engine/store.js';
 import { ensureTable } from '../../shared/state/engine/table.js';
+import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { ModelAgent, type AgentDisk, type HookRuns } from './fault-agents.js';
 import type { HintChaos } from './fault-hints.js';
 import { MemoryProvider } from './fault-provider.js';
@@ -27,6 +30,8 @@ import { Crash, isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js
 import { StreamTap, type StreamHandler } from './fault-stream.js';
 import { checkInvariants, LifeHistory } from './invariants.js';
 import { readModelState, type ModelState } from './model-state.js';
+
+const NO_ARCHIVES = localCharmStore(join(tmpdir(), 'drover-fault-world-charms'));
 
 export const CONSUMERS = STREAM_CONSUMERS.map((c) => c.name);
 
@@ -210,7 +215,8 @@ export class World {
 
   private newAgent(process: string, machineId: string, running: RunningAgent): ModelAgent {
     return new ModelAgent(
-      { store: this.storeFor(process), machine: machineId },
+      // The model's charms have no archives, so the charm store is never asked for one.
+      { store: this.storeFor(process), charms: NO_ARCHIVES, machine: machineId },
       this.sqsFor(process),
       running.queueUrl,
       running.disk,

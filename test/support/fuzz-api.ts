@@ -87,6 +87,7 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     'unit-dead': { unit },
     'remove-unit': { unit },
     'clear-resolved': { unit },
+    'charm-url': { unit, charm: '0'.repeat(64) },
     'set-unit-charm': { unit, charmUrl: 'local:wordpress-0' },
     'machine-dead': {},
     heartbeat: {},

@@ -10,7 +10,7 @@ function recordingApi() {
       if (op === 'log') batches.push(body as (typeof batches)[number]);
       return {};
     },
-    charm: async () => Buffer.alloc(0),
+    url: 'http://127.0.0.1:1',
   } as unknown as AgentApi;
   return { api, batches };
 }

@@ -1,0 +1,145 @@
+// Agents fetch charm archives by URL (agent operation `charm-url`): the local API server serves
+// the archive to a URL the API signed (embedded/charm-files.ts), and the agent's charm cache
+// downloads it with plain HTTP, checks its sha256 and keeps it (agent/charm-cache.ts). A URL
+// changed, signed by another key or expired is refused; a download that does not hash to the
+// archive asked for is never kept.
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAgentApi } from '../../agent/api-client.js';
+import { charmCache } from '../../agent/charm-cache.js';
+import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
+import { charmFileRoutes } from '../../embedded/charm-files.js';
+import { createApiHandler } from '../../functions/api/handler.js';
+import { localAgentKeyId } from '../../shared/api/agent-signing.js';
+import { localCharmStore, type LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
+import { signLocalUrl } from '../../shared/charmstore/signed-local-url.js';
+import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
+import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
+import { deploy } from '../../shared/state/operations/deploy.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import type { Store } from '../../shared/state/engine/store.js';
+import { testAgentKeys } from '../support/agent-events.js';
+import { charms as testCharms } from '../support/charms.js';
+import { freshStore } from '../support/table.js';
+
+const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
+
+let store: Store;
+let charms: LocalCharmStore;
+let server: ApiServer;
+let archive: string;
+
+beforeEach(async () => {
+  store = await freshStore();
+  await ensureModel(store);
+  const dir = await mkdtemp(join(tmpdir(), 'drover-charm-download-'));
+  charms = localCharmStore(join(dir, 'charms'));
+  archive = await charms.put(await packCharmDir(fileURLToPath(new URL('../charms/database', import.meta.url))));
+  await deploy(store, { charm: testCharms.mysql, numUnits: 1, charmArchive: archive });
+  await setAgentCredentialHash(store, '0', hashAgentCredential('secret-0'), 0);
+  const handler = createApiHandler({
+    store,
+    charms,
+    auth: { kind: 'token', token: 'user-token' },
+    agents: { kind: 'machine-keys', keys: testAgentKeys },
+    controller: 'test',
+    logger: SILENT,
+  });
+  server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
+});
+
+afterEach(() => server.close());
+
+const agentApi = () =>
+  createAgentApi({
+    url: server.url,
+    machineId: '0',
+    credentials: { accessKeyId: localAgentKeyId('0'), secretAccessKey: 'secret-0' },
+    region: 'local',
+    attempts: 1,
+  });
+
+describe('an agent fetches a charm by URL', () => {
+  it('downloads the archive of its unit with plain HTTP, checks it and keeps it', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
+    const fetched: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      fetched.push(String(input));
+      // The URL is the permission: no credential goes with the download.
+      expect(new Headers(init?.headers).has('authorization')).toBe(false);
+      return fetch(input, init);
+    };
+    const bytes = await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive);
+    expect(bytes).toEqual(await charms.get(archive));
+    expect(fetched).toHaveLength(1);
+    expect(fetched[0]).toMatch(new RegExp(`^${server.url}/charm-archives/${archive}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    expect(readdirSync(cacheDir)).toEqual([`${archive}.tar.gz`]);
+    // Kept: a second fetch asks nobody.
+    expect(await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive)).toEqual(bytes);
+    expect(fetched).toHaveLength(1);
+  });
+
+  it('keeps nothing when what arrives is not the archive asked for', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
+    const tampered: typeof fetch = async () => new Response(Buffer.from('not the charm'));
+    await expect(charmCache(agentApi(), cacheDir, tampered)('mysql/0', archive)).rejects.toThrow(
+      new RegExp(`^charm archive ${archive} arrived corrupted \\(sha256 [0-9a-f]{64}\\)$`),
+    );
+    expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it("is refused the URL of a charm its unit's application does not use", async () => {
+    const other = 'c'.repeat(64);
+    await expect(agentApi().call('charm-url', { unit: 'mysql/0', charm: other })).rejects.toMatchObject({
+      status: 403,
+      message: `permission denied: charm archive ${other} is not on this agent's machine`,
+    });
+  });
+});
+
+describe('the local charm archive URLs', () => {
+  const download = (path: string) => fetch(`${server.url}${path}`);
+  const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message;
+
+  it('serve the archive to a URL the API signed', async () => {
+    const res = await download(await charms.downloadUrl(archive));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String((await charms.get(archive))!.length));
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(await charms.get(archive));
+  });
+
+  it('refuse a URL with its signature changed, signed with another key, or for another archive', async () => {
+    const good = await charms.downloadUrl(archive);
+    const flipped = good.replace(/signature=(.)/, (_, c: string) => `signature=${c === '0' ? '1' : '0'}`);
+    const otherKey = signLocalUrl('another key', 'GET', `/charm-archives/${archive}`);
+    const otherArchive = good.replace(archive, 'd'.repeat(64));
+    for (const path of [flipped, otherKey, otherArchive, `/charm-archives/${archive}`]) {
+      const res = await download(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+      expect(await errorOf(res)).toMatch(/^permission denied: the URL is not signed by this controller/);
+    }
+  });
+
+  it('refuse an expired URL', async () => {
+    const expired = signLocalUrl(charms.urlKey, 'GET', `/charm-archives/${archive}`, {}, { now: new Date(Date.now() - 301_000) });
+    const res = await download(expired);
+    expect(res.status).toBe(403);
+    expect(await errorOf(res)).toBe('permission denied: the URL has expired; ask the API for a new one');
+  });
+
+  it('answer 404 for a signed URL of an archive the store does not have', async () => {
+    const res = await download(await charms.downloadUrl('e'.repeat(64)));
+    expect(res.status).toBe(404);
+    expect(existsSync(charms.archivePath('e'.repeat(64)))).toBe(false);
+  });
+
+  it('take no other method', async () => {
+    const res = await fetch(`${server.url}${await charms.downloadUrl(archive)}`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(await charms.get(archive)).toBeDefined();
+  });
+});
