@@ -7,22 +7,17 @@
 // `linkpath` records, and GNU long names. It refuses entries that would land outside the target
 // directory (absolute paths, `..`), since the archive comes from a user.
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from 'node:fs/promises';
-import { dirname, join, posix, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from './tar-blocks.js';
+import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } from './tar-entry-decoder.js';
 
 /** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
 export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
 /** The tar that holds them: their bytes plus a header and padding per entry. */
 const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
 
-export interface Entry {
-  path: string;
-  type: 'file' | 'dir' | 'symlink';
-  mode: number;
-  data?: Buffer;
-  linkTarget?: string;
-}
+export type { Entry } from './tar-entry-decoder.js';
 
 // ---- writing ------------------------------------------------------------------------------
 
@@ -71,36 +66,6 @@ export async function packCharmDir(dir: string): Promise<Buffer> {
 
 // ---- reading ------------------------------------------------------------------------------
 
-function field(h: Buffer, start: number, length: number): string {
-  const raw = h.subarray(start, start + length);
-  const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? length : end).toString('utf8');
-}
-
-function number(h: Buffer, start: number, length: number): number {
-  const raw = h.subarray(start, start + length);
-  // GNU base-256 for sizes of 8 GiB and more: not a charm.
-  if ((raw[0]! & 0x80) !== 0) throw new Error('charm archive: entry too large');
-  const text = raw.toString('ascii').replace(/\0.*$/s, '').trim();
-  return text ? parseInt(text, 8) : 0;
-}
-
-function parsePax(data: Buffer): Record<string, string> {
-  const records: Record<string, string> = {};
-  let offset = 0;
-  while (offset < data.length) {
-    const space = data.indexOf(32, offset);
-    if (space === -1) break;
-    const length = Number(data.subarray(offset, space).toString('ascii'));
-    if (!Number.isFinite(length) || length <= 0) break;
-    const record = data.subarray(space + 1, offset + length - 1).toString('utf8');
-    const eq = record.indexOf('=');
-    if (eq > 0) records[record.slice(0, eq)] = record.slice(eq + 1);
-    offset += length;
-  }
-  return records;
-}
-
 /** The entries of a tar.gz; throws on anything that is not a well-formed archive. */
 export function readCharmArchive(archive: Buffer): Entry[] {
   let tar: Buffer;
@@ -112,42 +77,22 @@ export function readCharmArchive(archive: Buffer): Entry[] {
     throw e;
   }
   const entries: Entry[] = [];
+  const decoder = new TarEntryDecoder();
   let offset = 0;
-  let pax: Record<string, string> = {};
-  let longName: string | undefined;
-  let longLink: string | undefined;
   while (offset + TAR_BLOCK <= tar.length) {
     const h = tar.subarray(offset, offset + TAR_BLOCK);
     if (h.every((b) => b === 0)) break;
-    const size = number(h, 124, 12);
-    const type = String.fromCharCode(h[156]!);
+    const size = headerSize(h);
+    const type = headerType(h);
     const data = tar.subarray(offset + TAR_BLOCK, offset + TAR_BLOCK + size);
     if (data.length < size) throw new Error('charm archive: truncated');
     offset += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
-    if (type === 'x') {
-      pax = parsePax(data);
+    if (isMetadataType(type)) {
+      decoder.metadata(type, data);
       continue;
     }
-    if (type === 'L' || type === 'K') {
-      const value = data.toString('utf8').replace(/\0+$/, '');
-      if (type === 'L') longName = value;
-      else longLink = value;
-      continue;
-    }
-    if (type === 'g') continue;
-    const prefix = field(h, 345, 155);
-    const rawName = pax.path ?? longName ?? (prefix ? `${prefix}/${field(h, 0, 100)}` : field(h, 0, 100));
-    const linkTarget = pax.linkpath ?? longLink ?? field(h, 157, 100);
-    pax = {};
-    longName = longLink = undefined;
-    const path = posix.normalize(rawName.replace(/^(\.\/)+/, '')).replace(/\/+$/, '');
-    if (path === '' || path === '.') continue;
-    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`charm archive: unsafe path "${rawName}"`);
-    const mode = number(h, 100, 8) & 0o777;
-    if (type === '0' || type === '\0' || type === '7') entries.push({ path, type: 'file', mode, data: Buffer.from(data) });
-    else if (type === '5') entries.push({ path, type: 'dir', mode });
-    else if (type === '2') entries.push({ path, type: 'symlink', mode, linkTarget });
-    // Hard links, devices and fifos have no place in a charm: skipped.
+    const entry = decoder.entry(h);
+    if (entry) entries.push(entry.type === 'file' ? { ...entry, data: Buffer.from(data) } : entry);
   }
   return entries;
 }
