@@ -2,10 +2,12 @@
 // manifest.yaml or charmcraft.yaml when metadata.yaml has no series) and its archive stored. A
 // `.charm` zip is converted to the tar.gz the agents unpack, after the same hostile-archive checks
 // the CLI makes, so a client that skips them changes nothing either: the metadata is parsed and
-// the archive checked before anything is stored.
+// the archive checked before anything is stored. A charm uploaded beforehand (`charm.upload`,
+// ./uploaded-charm.ts) is checked as it streams from the store, then kept.
 import type { RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
-import { duplicateEntry, entryBeneathSymlink, readCharmArchive, unsafeLink } from '../../shared/charmstore/charm-archive.js';
+import { readCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { adoptCheckedUpload, invalidArchive, refuseHostileEntries } from './uploaded-charm.js';
 import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
 import { invalidArgument } from '../../shared/domain/errors.js';
 import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
@@ -20,6 +22,9 @@ export async function receiveCharm(charms: CharmStore, body: CharmRequest): Prom
   });
   // Before the archive is stored: a charm too large to keep on its application is refused whole.
   checkCharmSize(charm);
+  if (body.archive !== undefined && body.upload !== undefined)
+    throw invalidArgument('the charm is given twice: send either its archive inline or the sha256 of its upload, not both');
+  if (body.upload !== undefined) return { charm, charmArchive: await adoptCheckedUpload(charms, body.upload) };
   if (!body.archive) return { charm };
   const bytes = Buffer.from(body.archive, 'base64');
   const archive = isZip(bytes) ? await charmZipToArchive(bytes) : checkedTarGz(bytes);
@@ -35,9 +40,8 @@ function checkedTarGz(bytes: Buffer): Buffer {
   try {
     entries = readCharmArchive(bytes);
   } catch (e) {
-    throw invalidArgument(`invalid charm archive: ${(e as Error).message.replace(/^charm archive: /, '')}`);
+    throw invalidArchive(e);
   }
-  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries) ?? duplicateEntry(entries);
-  if (unsafe) throw invalidArgument(`invalid charm archive: "${unsafe.path}" could lead out of the charm`);
+  refuseHostileEntries(entries);
   return bytes;
 }

@@ -103,6 +103,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
       ...(charmArchive ? { charmArchive } : {}),
     });
   },
+  'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
   'upgrade-charm': async (ctx, body) => {
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {

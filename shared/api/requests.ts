@@ -1,10 +1,12 @@
 // The user API's operations: each one's method and request schema (./contract.ts), validated with
 // zod by the API and typed for its clients (the CLI). The route is `<method> /v1/<operation>`.
 import * as z from 'zod';
+import { MAX_CHARM_ARCHIVE_BYTES } from '../charmstore/charm-archive-stream.js';
 import { get, post, type ReadOperationsOf, type RequestsOf } from './contract.js';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'a charm archive is named by its sha256, in lowercase hex' });
 /** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
 const list = z
   .union([z.string(), z.array(z.string())])
@@ -21,9 +23,16 @@ const charm = z.strictObject({
   charmcraft: z.string().optional(),
   /**
    * The charm as a base64 tar.gz (a directory), or a base64 zip (a `.charm` as charmcraft packs
-   * it, converted on arrival); kept in the charm store for the agents.
+   * it, converted on arrival); kept in the charm store for the agents. For small charms only: the
+   * whole request is bounded at a few megabytes (MAX_REQUEST_BODY_BYTES). Any larger charm goes
+   * by `upload`.
    */
   archive: z.string().optional(),
+  /**
+   * The sha256 of a tar.gz uploaded with `charm-upload` (not with `archive`): checked as it
+   * streams and kept in the charm store. A `.charm` zip is converted to a tar.gz before upload.
+   */
+  upload: sha256.optional(),
 });
 
 export const userOperations = {
@@ -40,6 +49,13 @@ export const userOperations = {
       to: nameList.optional(),
     }),
   ),
+  /**
+   * Where to PUT a charm archive of this sha256 and size (a tar.gz): `{ url, headers }`, valid for
+   * a few minutes; send the headers as they are. A presigned S3 PUT on AWS, a signed path on the
+   * local API server locally (relative to the API's URL). Then deploy or upgrade-charm with
+   * `charm.upload: <sha256>`.
+   */
+  'charm-upload': post(z.strictObject({ sha256, size: z.int().min(1).max(MAX_CHARM_ARCHIVE_BYTES) })),
   /** upgrade-charm (refresh): the application takes a new revision of its charm. */
   'upgrade-charm': post(z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() })),
   'add-unit': post(z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() })),

@@ -1,20 +1,30 @@
-// The local controller's charm store: `<directory>/<sha256>.tar.gz`, and URLs on the local API
-// server for them, signed with a key of the controller's (./signed-local-url.ts), that
-// embedded/charm-files.ts serves.
+// The local controller's charm store: `<directory>/<sha256>.tar.gz`, uploads waiting to be checked
+// in `<directory>/uploads/<sha256>`, and URLs on the local API server for both, signed with a key
+// of the controller's (./signed-local-url.ts), that embedded/charm-files.ts serves.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { archiveKey, VALID_KEY, type CharmStore } from './charm-store.js';
-import { signLocalUrl } from './signed-local-url.js';
+import { MAX_CHARM_ARCHIVE_BYTES } from './charm-archive-stream.js';
+import { archiveKey, uploadHeaders, VALID_KEY, type CharmStore } from './charm-store.js';
+import { CHARM_UPLOAD_URL_SECONDS, signLocalUrl } from './signed-local-url.js';
 
 /** Where the local API server serves archives: `GET /charm-archives/<sha256>?expires=…&signature=…`. */
 export const LOCAL_ARCHIVE_PATH = '/charm-archives/';
+/** Where it takes uploads: `PUT /charm-uploads/<sha256>?size=…&expires=…&signature=…`. */
+export const LOCAL_UPLOAD_PATH = '/charm-uploads/';
 
 export interface LocalCharmStore extends CharmStore {
   readonly directory: string;
   /** The key its URLs are signed with. */
   readonly urlKey: string;
   archivePath(key: string): string;
+  uploadPath(sha256: string): string;
+}
+
+function checkedKey(key: string): string {
+  if (!VALID_KEY.test(key)) throw new Error(`not a charm archive key: ${key}`);
+  return key;
 }
 
 /**
@@ -22,11 +32,13 @@ export interface LocalCharmStore extends CharmStore {
  * survive its restart; without one, a key for this process alone.
  */
 export function localCharmStore(directory: string, urlKey = randomBytes(32).toString('hex')): LocalCharmStore {
-  const archivePath = (key: string) => join(directory, `${key}.tar.gz`);
+  const archivePath = (key: string) => join(directory, `${checkedKey(key)}.tar.gz`);
+  const uploadPath = (sha256: string) => join(directory, 'uploads', checkedKey(sha256));
   return {
     directory,
     urlKey,
     archivePath,
+    uploadPath,
     async put(archive) {
       const key = archiveKey(archive);
       await mkdir(directory, { recursive: true });
@@ -41,8 +53,34 @@ export function localCharmStore(directory: string, urlKey = randomBytes(32).toSt
       return readFile(archivePath(key)).catch(() => undefined);
     },
     async downloadUrl(key) {
-      if (!VALID_KEY.test(key)) throw new Error(`not a charm archive key: ${key}`);
-      return signLocalUrl(urlKey, 'GET', `${LOCAL_ARCHIVE_PATH}${key}`);
+      return signLocalUrl(urlKey, 'GET', `${LOCAL_ARCHIVE_PATH}${checkedKey(key)}`);
+    },
+    async uploadTarget(sha256, size) {
+      if (!Number.isInteger(size) || size < 1 || size > MAX_CHARM_ARCHIVE_BYTES) throw new Error(`not a charm archive size: ${size}`);
+      const url = signLocalUrl(
+        urlKey,
+        'PUT',
+        `${LOCAL_UPLOAD_PATH}${checkedKey(sha256)}`,
+        { size: String(size) },
+        { seconds: CHARM_UPLOAD_URL_SECONDS },
+      );
+      return { url, headers: uploadHeaders(sha256, size) };
+    },
+    async openUpload(sha256) {
+      const path = uploadPath(sha256);
+      if (
+        !(await access(path).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return undefined;
+      return createReadStream(path);
+    },
+    async adoptUpload(sha256) {
+      // The same directory, so a rename: the upload becomes the archive at once, never half of it.
+      await rename(uploadPath(sha256), archivePath(sha256));
+      return sha256;
     },
   };
 }

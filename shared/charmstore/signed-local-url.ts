@@ -7,6 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a charm URL lasts: long enough to start the transfer, too short to be worth keeping. */
 export const CHARM_URL_SECONDS = 300;
+/** An upload's URL lasts longer: a slow link may take a while to start sending a gigabyte. */
+export const CHARM_UPLOAD_URL_SECONDS = 900;
 
 export type HttpMethod = 'GET' | 'PUT';
 

@@ -43,6 +43,7 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
   const user: Record<string, Json> = {
     deploy: { charm: { metadata: ctx.metadata, config: 'options: {}\n' }, name: 'db2', numUnits: 1, constraints: 'mem=1G', config: {} },
     'upgrade-charm': { application: 'mysql', charm: { metadata: 'name: mysql\nseries: [jammy, focal]\nprovides:\n  server: mysql\n' } },
+    'charm-upload': { sha256: 'a'.repeat(64), size: 1024 },
     'add-unit': { application: 'wordpress', count: 1 },
     'add-machine': { count: 1, series: 'jammy', constraints: 'cores=2' },
     'remove-unit': { units: ['wordpress/1'] },
