@@ -1,11 +1,12 @@
 // A charm on the user's disk, a directory or a `.charm` packed by charmcraft (a zip): its metadata
 // is read and validated here, before anything is sent (a bad metadata.yaml is the author's to fix,
 // and needs no controller), then the whole charm is packed as a tar.gz for the agents, keeping the
-// hooks' executable bits.
+// hooks' executable bits, and uploaded (cli/charm-upload.ts).
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { MAX_CHARM_ARCHIVE_BYTES } from '../shared/charmstore/charm-archive-stream.js';
 import { charmZipToArchive, readCharmZip, rootFile } from '../shared/charmstore/charm-zip.js';
 import { parseCharm, type CharmMeta } from '../shared/domain/charm.js';
 import { isDroverError } from '../shared/domain/errors.js';
@@ -13,8 +14,7 @@ import { CliError } from './errors.js';
 
 const run = promisify(execFile);
 
-/** The API takes at most 10 MB per request, and base64 makes the archive a third bigger. */
-const MAX_ARCHIVE_BYTES = 7 * 1024 * 1024;
+const MiB = 2 ** 20;
 
 export interface CharmDir {
   /** The directory, or the `.charm` file. */
@@ -103,10 +103,13 @@ async function packDir(dir: string): Promise<Buffer> {
     // tar keeps modes (hooks must stay executable); .git is never part of a charm.
     const { stdout } = await run('tar', ['-czf', '-', '--exclude=.git', '-C', dir, '.'], {
       encoding: 'buffer',
-      maxBuffer: 4 * MAX_ARCHIVE_BYTES,
+      // One byte more than the bound, so an archive over it is told apart from one at it.
+      maxBuffer: MAX_CHARM_ARCHIVE_BYTES + 1,
     });
     return stdout;
   } catch (e) {
+    if (e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+      throw new CliError(`charm "${dir}" packs to more than ${MAX_CHARM_ARCHIVE_BYTES / MiB} MiB; the controller accepts at most that`);
     throw new CliError(`cannot pack charm directory "${dir}": ${(e as Error).message.split('\n')[0]}`);
   }
 }
@@ -119,8 +122,10 @@ export async function packCharm(dir: string): Promise<Buffer> {
         throw new CliError(`cannot read charm "${dir}": ${(e as Error).message}`);
       })
     : await packDir(dir);
-  if (archive.length > MAX_ARCHIVE_BYTES) {
-    throw new CliError(`charm "${dir}" packs to ${(archive.length / 1048576).toFixed(1)} MB; the controller accepts at most 7 MB`);
+  if (archive.length > MAX_CHARM_ARCHIVE_BYTES) {
+    throw new CliError(
+      `charm "${dir}" packs to ${(archive.length / MiB).toFixed(1)} MiB; the controller accepts at most ${MAX_CHARM_ARCHIVE_BYTES / MiB} MiB`,
+    );
   }
   return archive;
 }

@@ -40,7 +40,7 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
     switch (change.kind) {
       case 'deploy':
         await client.post('deploy', {
-          charm: await charmRequest(charms.get(change.application)!),
+          charm: await charmRequest(client, charms.get(change.application)!),
           name: change.application,
           series: change.series,
           numUnits: 0,

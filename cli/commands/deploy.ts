@@ -120,8 +120,9 @@ Examples:
           throw new CliError('cannot use --constraints with subordinate application');
         if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
         const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
+        const client = await cli.client({ timeoutMs: 300_000 });
         const request: RequestOf<'deploy'> = {
-          charm: await charmRequest(charm),
+          charm: await charmRequest(client, charm),
           ...(name ? { name } : {}),
           ...seriesOrBase,
           ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
@@ -129,7 +130,6 @@ Examples:
           ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
           ...(opts.to ? { to: opts.to } : {}),
         };
-        const client = await cli.client({ timeoutMs: 300_000 });
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);
         // Juju 3 names the base and its risk: `on ubuntu@22.04/stable`.

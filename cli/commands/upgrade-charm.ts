@@ -38,12 +38,12 @@ Examples:
         throw new UsageError('--path is required: drover upgrades an application from a local charm directory (there is no charm store)');
       }
       const charm = await readCharmDir(opts.path, '--path takes');
+      const client = await cli.client({ timeoutMs: 300_000 });
       const request: RequestOf<'upgrade-charm'> = {
         application,
-        charm: await charmRequest(charm),
+        charm: await charmRequest(client, charm),
         ...(opts.forceUnits ? { forceUnits: true } : {}),
       };
-      const client = await cli.client({ timeoutMs: 300_000 });
       const result = await client.post<'upgrade-charm', UpgradeCharmResponse>('upgrade-charm', request);
       // Juju 2.9's line for a local charm.
       cli.io.stderr(`Added charm "${result.charmUrl}" to the model.\n`);
