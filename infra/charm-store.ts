@@ -1,13 +1,19 @@
-// Where charm archives live (shared/charmstore/charm-store.ts: `charms/<sha256>.tar.gz`). Private:
-// encrypted, TLS only, every kind of public access blocked. Agents never read it directly; they
-// fetch archives through the agent API with their machine credential.
-import { RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+// Where charm archives live (shared/charmstore/s3-charm-store.ts: `charms/<sha256>.tar.gz`, and
+// uploads waiting to be checked in `uploads/<sha256>`). Private: encrypted, TLS only, every kind
+// of public access blocked. No one but the api function holds a grant on it: the CLI uploads and
+// agents download with URLs the api function presigns with its own role, for one object each and
+// a few minutes (docs/architecture.md, 'Charms').
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 /** The prefix every charm archive is stored under. */
 export const CHARM_PREFIX = 'charms/';
+/** The prefix uploads arrive under, before deploy checks them and copies them to CHARM_PREFIX. */
+export const UPLOAD_PREFIX = 'uploads/';
+/** An upload deploy never took (abandoned, or refused) is gone after this long. */
+export const UPLOAD_EXPIRY_DAYS = 1;
 
 export interface CharmStoreProps {
   /** RETAIN (the default) keeps the charms when the stack is deleted. */
@@ -28,6 +34,7 @@ export class CharmStore extends Construct {
       // Archives are content-addressed (the key is their SHA-256): a version could never differ.
       versioned: false,
       removalPolicy: props.removalPolicy,
+      lifecycleRules: [{ id: 'ExpireUploads', prefix: UPLOAD_PREFIX, expiration: Duration.days(UPLOAD_EXPIRY_DAYS) }],
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
@@ -38,16 +45,19 @@ export class CharmStore extends Construct {
   }
 
   /**
-   * The api function stores and serves archives. ListBucket (on the charm prefix only) is what
-   * makes S3 answer a missing archive with NoSuchKey, which the charm store maps to "not found",
-   * instead of AccessDenied.
+   * The api function stores archives, checks uploads (GetObject on uploads/) and copies them to
+   * charms/ (CopyObject is GetObject on its source and PutObject on its target), and presigns the
+   * uploads' PUTs and the agents' GETs, which S3 allows only as far as this role may. ListBucket
+   * (on these prefixes only) is what makes S3 answer a missing object with NoSuchKey, which the
+   * charm store maps to "not found", instead of AccessDenied.
    */
   grantReadWrite(role: iam.Role): void {
+    const prefixes = [CHARM_PREFIX, UPLOAD_PREFIX];
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'CharmArchives',
         actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [this.bucket.arnForObjects(`${CHARM_PREFIX}*`)],
+        resources: prefixes.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
       }),
     );
     role.addToPrincipalPolicy(
@@ -55,13 +65,14 @@ export class CharmStore extends Construct {
         sid: 'CharmListing',
         actions: ['s3:ListBucket'],
         resources: [this.bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': [`${CHARM_PREFIX}*`] } },
+        conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
       }),
     );
     const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement);
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${CHARM_PREFIX}*]`,
-      reason: 'Charm archives are named by their SHA-256 when uploaded; the grant covers the charm prefix of this bucket only.',
-    });
+    for (const prefix of prefixes)
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+        reason: 'Charm archives and their uploads are named by their SHA-256; the grant covers these two prefixes of this bucket only.',
+      });
   }
 }

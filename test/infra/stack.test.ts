@@ -430,6 +430,20 @@ describe('IAM', () => {
     expect(JSON.stringify(charmStatements)).toContain('/charms/*');
   });
 
+  it('lets the api function get and put exactly charm archives and uploads (what it presigns and copies), nothing else of the bucket', () => {
+    const objects = statementsOfRole(roleLogicalId('api')).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('s3:') && a !== 's3:ListBucket'),
+    );
+    expect(objects).toHaveLength(1);
+    expect(actionsOf(objects[0]!).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+    const suffixes = resourcesOf(objects[0]!).map((r) => {
+      const parts = (r as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+      expect(parts[0]).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^CharmsBucket/), 'Arn'] });
+      return parts[1];
+    });
+    expect(suffixes.sort()).toEqual(['/charms/*', '/uploads/*']);
+  });
+
   it('lets the provisioner launch only tagged instances, from Canonical images, into the machine network', () => {
     const role = roleLogicalId('provisioner');
     const run = statementsOfRole(role).filter((s) => actionsOf(s).includes('ec2:RunInstances'));
@@ -800,6 +814,14 @@ describe('charm store and queues', () => {
     });
     const bucket = ofType('AWS::S3::Bucket')[0]![1];
     expect(bucket.DeletionPolicy).toBe('Retain');
+  });
+
+  it('expire uploads after a day, and never a charm archive', () => {
+    const buckets = ofType('AWS::S3::Bucket');
+    expect(buckets).toHaveLength(1);
+    expect(buckets[0]![1].Properties.LifecycleConfiguration).toEqual({
+      Rules: [{ Id: 'ExpireUploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }],
+    });
   });
 
   it('encrypt every queue and refuse anything but TLS', () => {
