@@ -5,7 +5,7 @@
 // removes the directory. One operation at a time per unit.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { unpackCharmArchiveFile } from '../../shared/charmstore/charm-unpack.js';
 import type { Application, Unit } from '../../shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
 import { charmCache, type CharmFetcher } from '../charm-cache.js';
@@ -99,9 +99,9 @@ export class Deployer {
     const charmDir = join(dir, 'charm');
     const archive = application?.charmArchive;
     if (archive) {
-      const bytes = await this.charmArchive(unit.name, archive);
+      const path = await this.charmArchive(unit.name, archive);
       const staging = `${charmDir}.tmp`;
-      await unpackCharmArchive(bytes, staging);
+      await unpackCharmArchiveFile(path, staging);
       renameSync(staging, charmDir);
     } else {
       // Deployed from metadata alone (no archive): a charm without hooks.

@@ -4,14 +4,15 @@
 // directory is removed, and a missing charm directory (killed between the two renames) is fine.
 // The unit agent's own memory (state.json) lives beside the charm directory, never in it.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { unpackCharmArchiveFile } from '../../shared/charmstore/charm-unpack.js';
 
-export async function replaceCharmDir(charmDir: string, archive: Buffer | undefined): Promise<void> {
+/** `archive`: the path of the new charm's archive (agent/charm-cache.ts). */
+export async function replaceCharmDir(charmDir: string, archive: string | undefined): Promise<void> {
   const staging = `${charmDir}.new`;
   const old = `${charmDir}.old`;
   rmSync(staging, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
-  if (archive) await unpackCharmArchive(archive, staging);
+  if (archive) await unpackCharmArchiveFile(archive, staging);
   else mkdirSync(staging, { recursive: true }); // a charm uploaded without an archive has no hooks
   if (existsSync(charmDir)) renameSync(charmDir, old);
   renameSync(staging, charmDir);

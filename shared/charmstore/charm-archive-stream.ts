@@ -27,27 +27,51 @@ export interface StreamedCharmArchive {
 
 const padded = (size: number) => Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
 
-/** Walks tar blocks as they come: headers decoded, metadata records collected, file data skipped. */
+/**
+ * What a walk does with each entry as it streams past: an unpacker writes it (./charm-unpack.ts).
+ * Each call is awaited before the walk reads on, so a slow disk holds the stream back.
+ */
+export interface TarVisitor {
+  entry(entry: Omit<Entry, 'data'>): Promise<void>;
+  /** The next piece of the current file's data. */
+  data(chunk: Buffer): Promise<void>;
+  /** The current entry's data is complete. */
+  end(): Promise<void>;
+}
+
+/** Walks tar blocks as they come: headers decoded, metadata records collected, file data skipped or visited. */
 class TarWalker {
   readonly entries: Entry[] = [];
   private readonly decoder = new TarEntryDecoder();
   private header = Buffer.alloc(TAR_BLOCK);
   private headerFilled = 0;
-  /** Bytes of file data (and padding) still to skip. */
+  /** The current entry's data still to come, handed to the visitor if the entry is one it was told of. */
+  private dataLeft = 0;
+  private visiting = false;
+  /** Padding after the data, skipped. */
   private skip = 0;
   /** A metadata record being collected: its type, its data so far, and how much of it to keep. */
   private metadata: { type: string; chunks: Buffer[]; have: number; size: number; total: number } | undefined;
   private ended = false;
   private tarBytes = 0;
 
-  constructor(private readonly maxTarBytes: number) {}
+  constructor(
+    private readonly maxTarBytes: number,
+    private readonly visitor?: TarVisitor,
+  ) {}
 
-  push(input: Buffer): void {
+  async push(input: Buffer): Promise<void> {
     this.tarBytes += input.length;
     if (this.tarBytes > this.maxTarBytes) throw new Error(`charm archive: larger than ${this.maxTarBytes / 2 ** 20} MiB uncompressed`);
     let chunk = input;
     while (chunk.length > 0 && !this.ended) {
-      if (this.skip > 0) {
+      if (this.dataLeft > 0) {
+        const n = Math.min(this.dataLeft, chunk.length);
+        if (this.visiting) await this.visitor!.data(chunk.subarray(0, n));
+        this.dataLeft -= n;
+        chunk = chunk.subarray(n);
+        if (this.dataLeft === 0) await this.endEntry();
+      } else if (this.skip > 0) {
         const n = Math.min(this.skip, chunk.length);
         this.skip -= n;
         chunk = chunk.subarray(n);
@@ -66,12 +90,17 @@ class TarWalker {
         chunk.copy(this.header, this.headerFilled, 0, n);
         this.headerFilled += n;
         chunk = chunk.subarray(n);
-        if (this.headerFilled === TAR_BLOCK) this.onHeader();
+        if (this.headerFilled === TAR_BLOCK) await this.onHeader();
       }
     }
   }
 
-  private onHeader(): void {
+  private async endEntry(): Promise<void> {
+    if (this.visiting) await this.visitor!.end();
+    this.visiting = false;
+  }
+
+  private async onHeader(): Promise<void> {
     const h = this.header;
     this.header = Buffer.alloc(TAR_BLOCK);
     this.headerFilled = 0;
@@ -89,23 +118,30 @@ class TarWalker {
     }
     const entry = this.decoder.entry(h);
     if (entry) this.entries.push(entry);
-    this.skip = padded(size);
+    if (entry && this.visitor) {
+      await this.visitor.entry(entry);
+      this.visiting = true;
+    }
+    // Only a file's data is its content; whatever else claims a size is skipped.
+    this.dataLeft = entry?.type === 'file' ? size : 0;
+    this.skip = padded(size) - this.dataLeft;
+    if (this.dataLeft === 0) await this.endEntry();
   }
 
   /** At the end of the stream: an entry cut off part way is a truncated archive. */
   finish(): void {
-    if (!this.ended && (this.skip > 0 || this.metadata)) throw new Error('charm archive: truncated');
+    if (!this.ended && (this.dataLeft > 0 || this.skip > 0 || this.metadata)) throw new Error('charm archive: truncated');
   }
 }
 
 /** The entries of a tar.gz read from `source`; throws on anything that is not a well-formed archive. */
 export async function readCharmArchiveStream(
   source: AsyncIterable<Uint8Array>,
-  options: { maxTarBytes?: number } = {},
+  options: { maxTarBytes?: number; visitor?: TarVisitor } = {},
 ): Promise<StreamedCharmArchive> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const walker = new TarWalker(options.maxTarBytes ?? MAX_STREAMED_CHARM_TAR_BYTES);
+  const walker = new TarWalker(options.maxTarBytes ?? MAX_STREAMED_CHARM_TAR_BYTES, options.visitor);
   async function* hashed() {
     for await (const chunk of source) {
       hash.update(chunk);
@@ -118,7 +154,7 @@ export async function readCharmArchiveStream(
   try {
     await pipeline(Readable.from(hashed()), createGunzip(), async (tar: AsyncIterable<Buffer>) => {
       try {
-        for await (const chunk of tar) walker.push(chunk);
+        for await (const chunk of tar) await walker.push(chunk);
       } catch (e) {
         refusal = e;
         throw e;

@@ -6,8 +6,8 @@
 // The reader takes what common tar tools write: ustar names with prefixes, pax `path` and
 // `linkpath` records, and GNU long names. It refuses entries that would land outside the target
 // directory (absolute paths, `..`), since the archive comes from a user.
-import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from './tar-blocks.js';
 import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } from './tar-entry-decoder.js';
@@ -15,7 +15,7 @@ import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } f
 /** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
 export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
 /** The tar that holds them: their bytes plus a header and padding per entry. */
-const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
+export const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
 
 export type { Entry } from './tar-entry-decoder.js';
 
@@ -158,50 +158,4 @@ export function entryBeneathSymlink(entries: Entry[]): Entry | undefined {
     for (let i = 1; i < parts.length; i++) if (links.has(parts.slice(0, i).join('/'))) return true;
     return false;
   });
-}
-
-/**
- * Writes the archive's entries under `dest`. A charm packed with its directory as the top level
- * (`mysql/metadata.yaml`) is unpacked as if packed from inside it.
- */
-export async function unpackCharmArchive(archive: Buffer, dest: string): Promise<void> {
-  let entries = readCharmArchive(archive);
-  const tops = new Set(entries.map((e) => e.path.split('/')[0]));
-  const [top] = tops;
-  if (
-    tops.size === 1 &&
-    top !== undefined &&
-    !entries.some((e) => e.path === 'metadata.yaml') &&
-    entries.some((e) => e.path === `${top}/metadata.yaml`)
-  ) {
-    entries = entries.filter((e) => e.path !== top).map((e) => ({ ...e, path: e.path.slice(top.length + 1) }));
-  }
-  const beneath = entryBeneathSymlink(entries);
-  if (beneath) throw new Error(`charm archive: "${beneath.path}" lies beneath a symlink`);
-  const twice = duplicateEntry(entries);
-  if (twice) throw new Error(`charm archive: "${twice.path}" appears twice`);
-  const out = unsafeLink(entries);
-  if (out) throw new Error(`charm archive: symlink "${out.path}" leaves the charm`);
-  const root = resolve(dest);
-  await mkdir(root, { recursive: true });
-  for (const entry of entries) {
-    const target = resolve(root, ...entry.path.split('/'));
-    if (!target.startsWith(root + sep)) throw new Error(`charm archive: unsafe path "${entry.path}"`);
-    if (entry.type === 'dir') {
-      await mkdir(target, { recursive: true });
-      await chmod(target, entry.mode | 0o700);
-    } else if (entry.type === 'file') {
-      await mkdir(dirname(target), { recursive: true });
-      // `wx`: O_CREAT|O_EXCL, which never follows a link already there (belt and braces with
-      // the checks above: whatever is at this path, the file is not written through it).
-      await writeFile(target, entry.data ?? Buffer.alloc(0), { mode: entry.mode, flag: 'wx' });
-      await chmod(target, entry.mode);
-    } else {
-      // A link out of the charm would let a later entry write through it.
-      const pointsTo = resolve(dirname(target), entry.linkTarget ?? '');
-      if (pointsTo !== root && !pointsTo.startsWith(root + sep)) throw new Error(`charm archive: symlink "${entry.path}" leaves the charm`);
-      await mkdir(dirname(target), { recursive: true });
-      await symlink(entry.linkTarget ?? '', target);
-    }
-  }
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { unpackCharmArchive } from '../../shared/charmstore/charm-unpack.js';
 import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { hostileTarGz, listTree, rawEntries, sandboxViolations, type RawEntry } from '../support/fuzz-archives.js';

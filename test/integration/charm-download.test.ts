@@ -3,7 +3,7 @@
 // downloads it with plain HTTP, checks its sha256 and keeps it (agent/charm-cache.ts). A URL
 // changed, signed by another key or expired is refused; a download that does not hash to the
 // archive asked for is never kept.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,13 +73,14 @@ describe('an agent fetches a charm by URL', () => {
       expect(new Headers(init?.headers).has('authorization')).toBe(false);
       return fetch(input, init);
     };
-    const bytes = await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive);
-    expect(bytes).toEqual(await charms.get(archive));
+    const path = await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive);
+    expect(path).toBe(join(cacheDir, `${archive}.tar.gz`));
+    expect(readFileSync(path)).toEqual(await charms.get(archive));
     expect(fetched).toHaveLength(1);
     expect(fetched[0]).toMatch(new RegExp(`^${server.url}/charm-archives/${archive}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
     expect(readdirSync(cacheDir)).toEqual([`${archive}.tar.gz`]);
     // Kept: a second fetch asks nobody.
-    expect(await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive)).toEqual(bytes);
+    expect(await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive)).toBe(path);
     expect(fetched).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import { unpackCharmArchive } from '../../shared/charmstore/charm-unpack.js';
 import { charmZipToArchive, readCharmZip, rootFile } from '../../shared/charmstore/charm-zip.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 

@@ -1,0 +1,120 @@
+// A charm archive written out as a charm directory, as agents install it. Streamed twice: once to
+// list its entries and refuse anything that could write outside the directory (the checks of
+// ./charm-archive.ts), once to write them, each file's data as it comes; so an archive of any size
+// (up to the bound of ./charm-archive-stream.ts) is unpacked without being held in memory.
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, open, symlink, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
+import { duplicateEntry, entryBeneathSymlink, MAX_CHARM_TAR_BYTES, unsafeLink, type Entry } from './charm-archive.js';
+import { readCharmArchiveStream, type TarVisitor } from './charm-archive-stream.js';
+
+type Source = () => AsyncIterable<Uint8Array>;
+
+/**
+ * The directory a charm packed with its directory as the top level (`mysql/metadata.yaml`) has
+ * on top, so it is unpacked as if packed from inside it; undefined for a charm packed from inside.
+ */
+function topDirectory(entries: Omit<Entry, 'data'>[]): string | undefined {
+  const tops = new Set(entries.map((e) => e.path.split('/')[0]));
+  const [top] = tops;
+  const packedWithTop =
+    tops.size === 1 &&
+    top !== undefined &&
+    !entries.some((e) => e.path === 'metadata.yaml') &&
+    entries.some((e) => e.path === `${top}/metadata.yaml`);
+  return packedWithTop ? top : undefined;
+}
+
+/** An entry's path within the charm (undefined: the top directory itself, which is not written). */
+const withinCharm = (path: string, top: string | undefined) =>
+  top === undefined ? path : path === top ? undefined : path.slice(top.length + 1);
+
+function checkedEntries(entries: Omit<Entry, 'data'>[], top: string | undefined): Omit<Entry, 'data'>[] {
+  const inCharm = entries.flatMap((e) => {
+    const path = withinCharm(e.path, top);
+    return path === undefined ? [] : [{ ...e, path }];
+  });
+  const beneath = entryBeneathSymlink(inCharm);
+  if (beneath) throw new Error(`charm archive: "${beneath.path}" lies beneath a symlink`);
+  const twice = duplicateEntry(inCharm);
+  if (twice) throw new Error(`charm archive: "${twice.path}" appears twice`);
+  const out = unsafeLink(inCharm);
+  if (out) throw new Error(`charm archive: symlink "${out.path}" leaves the charm`);
+  return inCharm;
+}
+
+/** Writes each entry as the second pass reaches it, checked against the first pass's list. */
+function writer(root: string, top: string | undefined, expected: Omit<Entry, 'data'>[]): TarVisitor & { abandon(): Promise<void> } {
+  let next = 0;
+  let file: { handle: FileHandle; target: string; mode: number } | undefined;
+  return {
+    async entry(raw) {
+      const path = withinCharm(raw.path, top);
+      if (path === undefined) return;
+      const entry = { ...raw, path };
+      if (expected[next++]?.path !== path) throw new Error('charm archive: changed while it was unpacked');
+      const target = resolve(root, ...path.split('/'));
+      if (!target.startsWith(root + sep)) throw new Error(`charm archive: unsafe path "${path}"`);
+      if (entry.type === 'dir') {
+        await mkdir(target, { recursive: true });
+        await chmod(target, entry.mode | 0o700);
+      } else if (entry.type === 'file') {
+        await mkdir(dirname(target), { recursive: true });
+        // `wx`: O_CREAT|O_EXCL, which never follows a link already there (belt and braces with
+        // the checks above: whatever is at this path, the file is not written through it).
+        file = { handle: await open(target, 'wx', entry.mode), target, mode: entry.mode };
+      } else {
+        // A link out of the charm would let a later entry write through it.
+        const pointsTo = resolve(dirname(target), entry.linkTarget ?? '');
+        if (pointsTo !== root && !pointsTo.startsWith(root + sep)) throw new Error(`charm archive: symlink "${path}" leaves the charm`);
+        await mkdir(dirname(target), { recursive: true });
+        await symlink(entry.linkTarget ?? '', target);
+      }
+    },
+    async data(chunk) {
+      if (file) await file.handle.write(chunk);
+    },
+    async end() {
+      if (!file) return;
+      const { handle, target, mode } = file;
+      file = undefined;
+      await handle.close();
+      await chmod(target, mode);
+    },
+    async abandon() {
+      await file?.handle.close().catch(() => undefined);
+      file = undefined;
+    },
+  };
+}
+
+async function unpack(source: Source, dest: string, maxTarBytes?: number): Promise<void> {
+  const limits = maxTarBytes !== undefined ? { maxTarBytes } : {};
+  const { entries } = await readCharmArchiveStream(source(), limits);
+  const top = topDirectory(entries);
+  const expected = checkedEntries(entries, top);
+  const root = resolve(dest);
+  await mkdir(root, { recursive: true });
+  const visitor = writer(root, top, expected);
+  try {
+    await readCharmArchiveStream(source(), { ...limits, visitor });
+  } finally {
+    await visitor.abandon();
+  }
+}
+
+/** Writes an archive held in memory (an inline upload, a test's) under `dest`, within the in-memory bound. */
+export function unpackCharmArchive(archive: Buffer, dest: string): Promise<void> {
+  return unpack(
+    async function* () {
+      yield archive;
+    },
+    dest,
+    MAX_CHARM_TAR_BYTES,
+  );
+}
+
+/** Writes the archive at `path` under `dest`, streaming it: how agents install a downloaded charm. */
+export function unpackCharmArchiveFile(path: string, dest: string): Promise<void> {
+  return unpack(() => createReadStream(path), dest);
+}
