@@ -177,7 +177,7 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
   const apiCalls = new Map<string, number>();
   const api = await startApiServer(
     async (event) => {
-      // Heartbeats are added at their bound in the idle total; counting one that falls in the window would count it twice.
+      // Every agent operation counted by name (a heartbeat rides on the resync, so an idle window has none).
       const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
       if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
       return handler(event);
