@@ -3,14 +3,13 @@
 // machines and units the model lacks, set options and constraints that differ, expose, relate.
 // Nothing is ever removed, so deploying the same bundle twice changes nothing the second time.
 // Pure: the model is given as the CLI read it (apply.ts).
-import { charmEndpoints, configDefaults, type CharmMeta } from '../../shared/domain/charm.js';
-import { parseConstraints } from '../../shared/domain/constraints.js';
+import { configDefaults, type CharmMeta } from '../../shared/domain/charm.js';
 import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
-import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 import { unitPlacements, type Placement } from './placement.js';
 import type { ModelView } from './model-view.js';
-import { applicationSeries, type CharmOf } from './verify.js';
+import { bundleEndpoints, bundleRelationKey, constraintsDiffer, optionText } from './compare.js';
+import { applicationSeries, type CharmOf } from './series.js';
 
 /** Where a unit goes: an existing model machine, a machine of the bundle, a unit's machine, or a new one. */
 export type Target =
@@ -36,9 +35,6 @@ export type Change =
   | { kind: 'expose'; application: string }
   | { kind: 'relate'; endpoints: [string, string] };
 
-/** Option values as the API takes them: strings, as `drover config key=value` sends them. */
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
 /** Problems that only the model reveals (an application of another charm), or the changes. */
 export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView): { problems: string[]; changes: Change[] } {
   const problems: string[] = [];
@@ -55,7 +51,7 @@ export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView
 
   for (const [name, app] of bundle.applications) {
     const existing = model.applications.get(name);
-    const options = Object.fromEntries(Object.entries(app.options).map(([k, v]) => [k, asText(v)]));
+    const options = Object.fromEntries(Object.entries(app.options).map(([k, v]) => [k, optionText(v)]));
     if (!existing) {
       changes.push({
         kind: 'deploy',
@@ -79,33 +75,18 @@ export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView
   for (const [name, app] of bundle.applications)
     if (app.expose && !model.applications.get(name)?.exposed) changes.push({ kind: 'expose', application: name });
 
-  const endpointsOf = (application: string): AppEndpoints | undefined => {
-    const app = bundle.applications.get(application);
-    if (!app) return undefined;
-    const meta = charm(application);
-    return { application, series: applicationSeries(bundle, app, meta), subordinate: meta.subordinate, endpoints: charmEndpoints(meta) };
-  };
+  const endpointsOf = bundleEndpoints(bundle, charmOf);
   for (const pair of bundle.relations) {
-    if (!model.relations.has(relationKey(inferRelation(pair, endpointsOf))))
-      changes.push({ kind: 'relate', endpoints: [pair[0]!, pair[1]!] });
+    if (!model.relations.has(bundleRelationKey(pair, endpointsOf))) changes.push({ kind: 'relate', endpoints: [pair[0]!, pair[1]!] });
   }
   return { problems, changes };
-}
-
-/**
- * Whether a constraint the bundle names has another value on the application. Only those it
- * names: the controller fills in others (an architecture), which the bundle leaves as they are.
- */
-function constraintsDiffer(wanted: string, have: string): boolean {
-  const [w, h] = [parseConstraints(wanted), parseConstraints(have)] as Record<string, unknown>[];
-  return Object.keys(w!).some((key) => JSON.stringify(w![key]) !== JSON.stringify(h![key]));
 }
 
 /** The options whose value in the bundle is not what the application has (its default counts as had). */
 function changedOptions(meta: CharmMeta, current: Record<string, unknown>, wanted: Record<string, string>): Record<string, string> {
   const defaults = configDefaults(meta);
   const have = (key: string) => (current[key] !== undefined ? current[key] : defaults[key]);
-  return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => have(key) === undefined || asText(have(key)) !== value));
+  return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => have(key) === undefined || optionText(have(key)) !== value));
 }
 
 /**

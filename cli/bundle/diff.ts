@@ -3,20 +3,17 @@
 // per application what is missing on either side, and options, constraints, units and exposure
 // that differ (`bundle:` and `model:` values); relations only one side has. An empty mapping:
 // no difference. Pure.
-import { charmEndpoints, configDefaults } from '../../shared/domain/charm.js';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
+import { configDefaults } from '../../shared/domain/charm.js';
 import type { Bundle } from './bundle-file.js';
 import type { ModelView } from './model-view.js';
-import { applicationSeries, type CharmOf } from './verify.js';
+import { bundleEndpoints, bundleRelationKey, constraintsDiffer, optionText } from './compare.js';
+import type { CharmOf } from './series.js';
 
 type Pair = { bundle: unknown; model: unknown };
 export interface BundleDiff {
   applications?: Record<string, { missing: 'bundle' | 'model' } | Record<string, Pair | Record<string, Pair>>>;
   relations?: { 'bundle-additions'?: string[][]; 'model-additions'?: string[][] };
 }
-
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 export function diffBundle(bundle: Bundle, charmOf: CharmOf, model: ModelView): BundleDiff {
   const applications: NonNullable<BundleDiff['applications']> = {};
@@ -31,14 +28,11 @@ export function diffBundle(bundle: Bundle, charmOf: CharmOf, model: ModelView): 
     const options: Record<string, Pair> = {};
     for (const [key, value] of Object.entries(app.options)) {
       const current = have.config[key] ?? defaults[key];
-      if (current === undefined || asText(current) !== asText(value)) options[key] = { bundle: value, model: current ?? null };
+      if (current === undefined || optionText(current) !== optionText(value)) options[key] = { bundle: value, model: current ?? null };
     }
     if (Object.keys(options).length) differences.options = options;
-    if (app.constraints !== undefined) {
-      const [w, h] = [parseConstraints(app.constraints), parseConstraints(have.constraints)] as Record<string, unknown>[];
-      if (Object.keys(w!).some((k) => JSON.stringify(w![k]) !== JSON.stringify(h![k])))
-        differences.constraints = { bundle: app.constraints, model: have.constraints };
-    }
+    if (app.constraints !== undefined && constraintsDiffer(app.constraints, have.constraints))
+      differences.constraints = { bundle: app.constraints, model: have.constraints };
     if (app.numUnits !== have.units.length && !charmOf(name)!.subordinate)
       differences.num_units = { bundle: app.numUnits, model: have.units.length };
     if (app.expose !== have.exposed) differences.expose = { bundle: app.expose, model: have.exposed };
@@ -46,14 +40,8 @@ export function diffBundle(bundle: Bundle, charmOf: CharmOf, model: ModelView): 
   }
   for (const name of model.applications.keys()) if (!bundle.applications.has(name)) applications[name] = { missing: 'bundle' };
 
-  const endpointsOf = (application: string): AppEndpoints | undefined => {
-    const app = bundle.applications.get(application);
-    const meta = charmOf(application);
-    return app && meta
-      ? { application, series: applicationSeries(bundle, app, meta), subordinate: meta.subordinate, endpoints: charmEndpoints(meta) }
-      : undefined;
-  };
-  const bundleKeys = new Map(bundle.relations.map((pair) => [relationKey(inferRelation(pair, endpointsOf)), pair]));
+  const endpointsOf = bundleEndpoints(bundle, charmOf);
+  const bundleKeys = new Map(bundle.relations.map((pair) => [bundleRelationKey(pair, endpointsOf), pair]));
   const bundleAdditions = [...bundleKeys].filter(([key]) => !model.relations.has(key)).map(([, pair]) => pair);
   const modelAdditions = [...model.relations]
     .map((key) => key.split(' '))

@@ -4,7 +4,8 @@ import { readCharmDir, type CharmDir } from '../charm-dir.js';
 import { CliError } from '../errors.js';
 import type { CharmMeta } from '../../shared/domain/charm.js';
 import { readBundle, type ReadBundle } from './bundle-file.js';
-import { verifyBundle, type CharmOf } from './verify.js';
+import type { CharmOf } from './series.js';
+import { verifyBundle } from './verify.js';
 
 export interface LoadedBundle {
   read: ReadBundle;

@@ -1,26 +1,17 @@
 // Everything wrong with a bundle, before anything is deployed: Juju's bundle verification
 // (BundleData.VerifyWithCharms, bundledata.go in https://github.com/juju/charm), in its words, with
 // the charms read from disk. Pure: the charms are given.
-import { chooseSeries, charmEndpoints, parseConfigValues, type CharmMeta } from '../../shared/domain/charm.js';
+import { parseConfigValues } from '../../shared/domain/charm.js';
 import { parseConstraints } from '../../shared/domain/constraints.js';
-import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
+import { parseBase } from '../../shared/domain/bases.js';
 import { isDroverError } from '../../shared/domain/errors.js';
 import { isValidApplicationName } from '../../shared/domain/names.js';
-import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
+import { bundleEndpoints, bundleRelationKey, optionText } from './compare.js';
 import { parseDirective } from './placement.js';
-
-/** What a bundle application's charm turned out to be: its metadata, or why it could not be read. */
-export type CharmOf = (application: string) => CharmMeta | undefined;
+import type { CharmOf } from './series.js';
 
 const messageOf = (e: unknown) => (isDroverError(e) ? e.message : (e as Error).message);
-
-/** The series an application of the bundle deploys on (its own, else the bundle's, else the charm's choice). */
-export function applicationSeries(bundle: Bundle, app: BundleApplication, meta: CharmMeta): string {
-  const base = app.base ?? (app.series === undefined ? bundle.defaultBase : undefined);
-  const requested = base !== undefined ? baseToSeries(parseBase(base)) : (app.series ?? bundle.series);
-  return chooseSeries(meta, requested);
-}
 
 export function verifyBundle(bundle: Bundle, charmOf: CharmOf): string[] {
   const problems: string[] = [];
@@ -85,7 +76,7 @@ function verifyApplication(
   if (meta) {
     for (const [key, value] of Object.entries(app.options)) {
       try {
-        parseConfigValues(meta, { [key]: typeof value === 'string' ? value : JSON.stringify(value) });
+        parseConfigValues(meta, { [key]: optionText(value) });
       } catch (e) {
         problems.push(`cannot validate application "${name}": ${messageOf(e)}`);
       }
@@ -121,18 +112,7 @@ function verifyApplication(
 function verifyRelations(bundle: Bundle, charmOf: CharmOf): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
-  const endpointsOf = (application: string): AppEndpoints | undefined => {
-    const app = bundle.applications.get(application);
-    const meta = charmOf(application);
-    if (!app || !meta) return undefined;
-    let series: string;
-    try {
-      series = applicationSeries(bundle, app, meta);
-    } catch {
-      return undefined;
-    }
-    return { application, series, subordinate: meta.subordinate, endpoints: charmEndpoints(meta) };
-  };
+  const endpointsOf = bundleEndpoints(bundle, charmOf);
   for (const pair of bundle.relations) {
     const shown = JSON.stringify(pair);
     if (pair.length !== 2) {
@@ -150,7 +130,7 @@ function verifyRelations(bundle: Bundle, charmOf: CharmOf): string[] {
     // Charms that could not be read are reported once, where they are named.
     if (applications.some((a) => !endpointsOf(a))) continue;
     try {
-      const key = relationKey(inferRelation(pair, endpointsOf));
+      const key = bundleRelationKey(pair, endpointsOf);
       if (seen.has(key)) problems.push(`relation ${shown} is defined more than once`);
       seen.add(key);
     } catch (e) {
