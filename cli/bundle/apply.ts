@@ -38,16 +38,19 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
     switch (change.kind) {
-      case 'deploy':
-        await client.post('deploy', {
+      case 'deploy': {
+        const deployed = await client.post<'deploy', { units: string[]; machines: string[] }>('deploy', {
           charm: await charmRequest(client, charms.get(change.application)!),
           name: change.application,
           series: change.series,
-          numUnits: 0,
+          numUnits: change.units,
           ...(Object.keys(change.options).length ? { config: change.options } : {}),
           ...(change.constraints !== undefined ? { constraints: change.constraints } : {}),
         });
+        // Each unit deployed with it got its own new machine, in order (none while it waits for required relations).
+        if (deployed.machines.length === deployed.units.length) unitMachines.set(change.application, [...deployed.machines]);
         break;
+      }
       case 'add-machine': {
         const { machines } = await client.post<'add-machine', { machines: string[] }>('add-machine', {
           series: change.series,

@@ -27,6 +27,11 @@ export type Change =
       series: string;
       options: Record<string, string>;
       constraints?: string;
+      /**
+       * Units deployed with it, each on a new machine: an application whose every unit goes to a
+       * new machine gets them as `deploy -n` would, in the one request (and no add-unit).
+       */
+      units: number;
     }
   | { kind: 'add-machine'; machine: string; series: string; constraints?: string }
   | { kind: 'add-unit'; application: string; index: number; target: Target }
@@ -61,6 +66,7 @@ export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView
         series: applicationSeries(bundle, app, charm(name)),
         options,
         ...(app.constraints !== undefined ? { constraints: app.constraints } : {}),
+        units: allOnNewMachines(app) ? app.numUnits : 0,
       });
       continue;
     }
@@ -81,6 +87,9 @@ export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView
   }
   return { problems, changes };
 }
+
+/** Whether every unit of an application goes to a new machine (no `to`, or only `new`). */
+const allOnNewMachines = (app: BundleApplication) => unitPlacements(app.to, app.numUnits).every((p) => p.kind === 'new');
 
 /** The options whose value in the bundle is not what the application has (its default counts as had). */
 function changedOptions(meta: CharmMeta, current: Record<string, unknown>, wanted: Record<string, string>): Record<string, string> {
@@ -124,7 +133,10 @@ function unitChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView): Change
   };
   for (const name of placementOrder(bundle, placements)) {
     const app = bundle.applications.get(name)!;
-    const have = model.applications.get(name)?.units.length ?? 0;
+    const existing = model.applications.get(name);
+    // A new application whose units all go to new machines is deployed with them (above).
+    if (!existing && allOnNewMachines(app)) continue;
+    const have = existing?.units.length ?? 0;
     placements.get(name)!.forEach((p, index) => {
       if (index < have) return;
       let target: Target;

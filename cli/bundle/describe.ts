@@ -19,7 +19,9 @@ export function describeChange(change: Change): string {
   switch (change.kind) {
     case 'deploy': {
       const options = Object.keys(change.options).length ? ' with its options' : '';
-      return `deploy application ${change.application} from local charm ${change.charmName} on ${change.series}${options}`;
+      const deploy = `deploy application ${change.application} from local charm ${change.charmName} on ${change.series}${options}`;
+      const units = Array.from({ length: change.units }, (_, i) => `add unit ${change.application}/${i} to new machine`);
+      return [deploy, ...units].join('\n- ');
     }
     case 'add-machine':
       return `add new machine ${change.machine}${change.constraints ? ` (${change.constraints})` : ''}`;
