@@ -9,8 +9,10 @@ const BASE = {
 };
 
 describe('the machine agent heartbeat setting', () => {
-  it('is 5 minutes unless DROVER_HEARTBEAT_SECONDS says otherwise', () => {
-    expect(configFromEnv(BASE).heartbeatMs).toBe(300_000);
+  it('is 24 minutes, 1.2 × the 20-minute resync, unless DROVER_HEARTBEAT_SECONDS says otherwise', () => {
+    // At 1.2 × the resync the resync always comes first: the heartbeat rides on it (agent/config.ts).
+    expect(configFromEnv(BASE).resyncMs).toBe(1_200_000);
+    expect(configFromEnv(BASE).heartbeatMs).toBe(1_440_000);
     expect(configFromEnv({ ...BASE, DROVER_HEARTBEAT_SECONDS: '2' }).heartbeatMs).toBe(2_000);
   });
 
