@@ -5,10 +5,10 @@
 // the state operations behind them are idempotent); a refusal (4xx) is not.
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import type { AgentOperation, AgentRequestOf } from '../shared/api/agent-requests.js';
-import { MACHINE_HEADER } from '../shared/api/agent-signing.js';
-import { NodeSha256 } from '../shared/aws/node-sha256.js';
-import { signRequest, SIGNING_SERVICE } from '../shared/aws/sign-request.js';
+import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
+import { MACHINE_HEADER } from '#shared/api/agent-signing.js';
+import { NodeSha256 } from '#shared/aws/node-sha256.js';
+import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
 
 export class AgentApiError extends Error {
   constructor(

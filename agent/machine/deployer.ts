@@ -5,8 +5,8 @@
 // removes the directory. One operation at a time per unit.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unpackCharmArchiveFile } from '../../shared/charmstore/charm-unpack.js';
-import type { Application, Unit } from '../../shared/domain/entities.js';
+import { unpackCharmArchiveFile } from '#shared/charmstore/charm-unpack.js';
+import type { Application, Unit } from '#shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
 import { charmCache, type CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';

@@ -4,7 +4,7 @@
 // directory is removed, and a missing charm directory (killed between the two renames) is fine.
 // The unit agent's own memory (state.json) lives beside the charm directory, never in it.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { unpackCharmArchiveFile } from '../../shared/charmstore/charm-unpack.js';
+import { unpackCharmArchiveFile } from '#shared/charmstore/charm-unpack.js';
 
 /** `archive`: the path of the new charm's archive (agent/charm-cache.ts). */
 export async function replaceCharmDir(charmDir: string, archive: string | undefined): Promise<void> {

@@ -6,19 +6,19 @@
 // docs/agents.md shows where the lock lives).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Unit } from '../../shared/domain/entities.js';
+import type { Unit } from '#shared/domain/entities.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
 import type { CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
 import type { ActionToolContext, ToolRelation } from '../hook-tools/tool-context.js';
-import type { Task } from '../../shared/domain/operations.js';
+import type { Task } from '#shared/domain/operations.js';
 import { ActionState } from './action-state.js';
 import { runTask } from './task-process.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
-import { counterpartApplications } from '../../shared/domain/relation-counterparts.js';
-import { charmEndpoints } from '../../shared/domain/charm.js';
+import { counterpartApplications } from '#shared/domain/relation-counterparts.js';
+import { charmEndpoints } from '#shared/domain/charm.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 
@@ -34,7 +34,7 @@ import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
 import { StatusReporter } from './status-reporter.js';
 import { UpdateStatusTimer } from './update-status-timer.js';
-import { updateStatusIntervalMs } from '../../shared/domain/model-config.js';
+import { updateStatusIntervalMs } from '#shared/domain/model-config.js';
 
 export interface SubordinateDeployer {
   /** Deploys and removes the principal's subordinates; true if it changed anything. */

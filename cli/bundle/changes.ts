@@ -3,8 +3,8 @@
 // machines and units the model lacks, set options and constraints that differ, expose, relate.
 // Nothing is ever removed, so deploying the same bundle twice changes nothing the second time.
 // Pure: the model is given as the CLI read it (apply.ts).
-import { configDefaults, type CharmMeta } from '../../shared/domain/charm.js';
-import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
+import { configDefaults, type CharmMeta } from '#shared/domain/charm.js';
+import { baseToSeries, parseBase } from '#shared/domain/bases.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 import { unitPlacements, type Placement } from './placement.js';
 import type { ModelView } from './model-view.js';
