@@ -87,11 +87,11 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
         ctx.store,
         applications.map((a) => a.name),
       );
-      // The model's name is the store's: hooks see it as JUJU_MODEL_NAME; its uuid, JUJU_MODEL_UUID.
+      // Hooks see the model's name as JUJU_MODEL_NAME and its uuid as JUJU_MODEL_UUID.
       // The model's config tells the unit agents their update-status interval; a change hints every
       // machine (shared/messaging/hint-plan.ts), so they read it again at once.
       return {
-        model: ctx.store.model,
+        model: model?.name ?? ctx.store.model,
         ...(model?.uuid ? { modelUuid: model.uuid } : {}),
         machine: visible,
         units,

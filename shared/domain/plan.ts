@@ -5,6 +5,11 @@ import type { Life } from './life.js';
 
 export type EntityRef =
   | { kind: 'model' }
+  /**
+   * A model's name on the controller (shared/domain/models.ts): the one item outside every model,
+   * which keeps the name unique while the model exists and says where its items are.
+   */
+  | { kind: 'modelName'; name: string }
   | { kind: 'application'; name: string }
   | { kind: 'unit'; name: string }
   | { kind: 'machine'; id: string }
@@ -78,6 +83,7 @@ export const done = <T>(result: T): Plan<T> => ({ changes: [], result });
 
 export const refs = {
   model: (): EntityRef => ({ kind: 'model' }),
+  modelName: (name: string): EntityRef => ({ kind: 'modelName', name }),
   application: (name: string): EntityRef => ({ kind: 'application', name }),
   unit: (name: string): EntityRef => ({ kind: 'unit', name }),
   machine: (id: string): EntityRef => ({ kind: 'machine', id }),
@@ -100,6 +106,8 @@ export const refName = (ref: EntityRef): string => {
   switch (ref.kind) {
     case 'model':
       return 'model';
+    case 'modelName':
+      return `model name ${ref.name}`;
     case 'application':
       return `application ${ref.name}`;
     case 'unit':

@@ -101,6 +101,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planAppSettings(oldImage as AppSettings | undefined, newImage as AppSettings | undefined);
     case 'model':
       return planModel(oldImage as Model | undefined, newImage as Model | undefined);
+    case 'modelName':
     case 'sequence':
     case 'cleanup':
     case 'statusLog':

@@ -1,26 +1,34 @@
-// The model: created once (bootstrap), holds the model constraints and model config
-// (model-config.ts plans the config).
+// The model: created once (bootstrap, or add-model: add-model.ts), holds the model constraints
+// and model config (model-config.ts plans the config).
 import type { Constraints } from '../constraints.js';
 import type { Model } from '../entities.js';
-import { refs, type Plan } from '../plan.js';
+import type { ModelName } from '../models.js';
+import { refs, type Change, type Plan } from '../plan.js';
 
 export const DEFAULT_SERIES = 'jammy';
 
 /**
- * Creates the model if it does not exist yet; idempotent. A model made before models had a uuid
- * gets `uuid` here, once: the condition that it still has none makes a concurrent second attempt
- * retry and find the first one's.
+ * Bootstrap's model (the key is its name, `default`): creates it and its name if they do not
+ * exist yet; idempotent. A model made before models had a uuid gets `uuid` here, once, and one
+ * made before there were many models gets its name's item: the conditions that neither exists
+ * yet make a concurrent second attempt retry and find the first one's.
  */
-export function planEnsureModel(existing: Model | undefined, name: string, uuid: string, defaultSeries = DEFAULT_SERIES): Plan<Model> {
-  if (existing?.uuid) return { changes: [], result: existing };
+export function planEnsureModel(
+  existing: Model | undefined,
+  entry: ModelName | undefined,
+  key: string,
+  uuid: string,
+  defaultSeries = DEFAULT_SERIES,
+): Plan<Model> {
+  const changes: Change[] = entry ? [] : [{ op: 'create', ref: refs.modelName(key), value: { name: key, key } satisfies ModelName }];
+  if (existing?.uuid) return { changes, result: existing };
   if (existing) {
-    return {
-      changes: [{ op: 'update', ref: refs.model(), set: { uuid }, expect: { absent: ['uuid'] } }],
-      result: { ...existing, uuid },
-    };
+    changes.push({ op: 'update', ref: refs.model(), set: { uuid }, expect: { absent: ['uuid'] } });
+    return { changes, result: { ...existing, uuid } };
   }
-  const model: Model = { name, uuid, life: 'alive', constraints: {}, defaultSeries, constraintsVersion: 0 };
-  return { changes: [{ op: 'create', ref: refs.model(), value: { ...model } }], result: model };
+  const model: Model = { name: key, uuid, life: 'alive', constraints: {}, defaultSeries, constraintsVersion: 0 };
+  changes.push({ op: 'create', ref: refs.model(), value: { ...model } });
+  return { changes, result: model };
 }
 
 /** set-model-constraints: replaces the model's constraints wholesale, as Juju does. */

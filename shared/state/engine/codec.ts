@@ -6,6 +6,7 @@ import { ATTR, collectionOf, keyOf } from './keys.js';
 
 export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
+  modelName: [],
   application: ['relations'],
   unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
   machine: ['principals', 'addresses'],

@@ -30,6 +30,10 @@ export const STUCK_SHARDS = 8;
 
 const ITEM_SK = 'ITEM';
 
+/** Model names are the controller's: their keys start with no model's key (model names are lower case). */
+const MODEL_NAME_PREFIX = 'CONTROLLER#MODEL#';
+const MODEL_NAMES = 'CONTROLLER#MODELS';
+
 export interface Key {
   pk: string;
   sk: string;
@@ -46,6 +50,9 @@ export function keyOf(model: string, ref: EntityRef): Key {
   switch (ref.kind) {
     case 'model':
       return { pk: `${model}#MODEL`, sk: ITEM_SK };
+    case 'modelName':
+      // The controller's, not a model's: the same key from every model's store.
+      return { pk: `${MODEL_NAME_PREFIX}${ref.name}`, sk: ITEM_SK };
     case 'application':
       return { pk: `${model}#APP#${ref.name}`, sk: ITEM_SK };
     case 'unit':
@@ -114,12 +121,16 @@ export function collectionOf(model: string, ref: EntityRef): { pk: string; sk: s
     // `drover operations` lists them newest first; TTL removes old ones, and their entries with them.
     case 'operation':
       return { pk: `${model}#OPERATIONS`, sk: padNumber(ref.id) };
+    case 'modelName':
+      return { pk: MODEL_NAMES, sk: ref.name };
     default:
       return undefined;
   }
 }
 
 export const collections = {
+  /** Every model of the controller, by name, whichever model's store lists them. */
+  modelNames: () => MODEL_NAMES,
   applications: (model: string) => `${model}#APPS`,
   unitsOf: (model: string, application: string) => `${model}#APP#${application}#UNITS`,
   relations: (model: string) => `${model}#RELATIONS`,
@@ -148,6 +159,8 @@ export const settingsPartition = (model: string, relationId: number) => keyOf(mo
 
 /** Recovers the entity reference from an index entry (KEYS_ONLY projections carry pk/sk). */
 export function refFromKey(model: string, key: Key): EntityRef | undefined {
+  if (key.pk.startsWith(MODEL_NAME_PREFIX) && key.sk === ITEM_SK) return { kind: 'modelName', name: key.pk.slice(MODEL_NAME_PREFIX.length) };
+  if (!key.pk.startsWith(`${model}#`)) return undefined;
   const rest = key.pk.slice(model.length + 1);
   const [kind, ...parts] = rest.split('#');
   const id = parts.join('#');

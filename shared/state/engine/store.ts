@@ -47,3 +47,12 @@ export function createStore(options: StoreOptions): Store {
     ...(options.cache === false ? {} : { cache: new SnapshotCache() }),
   };
 }
+
+/**
+ * The same table, client and cache, for another model's items (`key`: its ModelName's key). The
+ * snapshot cache is shared safely: it is keyed by whole item keys, which carry the model's.
+ */
+export function storeForModel(store: Store, key: string): Store {
+  const { speculation: _ignored, ...rest } = store;
+  return { ...rest, model: key };
+}

@@ -5,15 +5,26 @@ import type { Constraints } from '../../domain/constraints.js';
 import type { Model } from '../../domain/entities.js';
 import { planEnsureModel, planSetModelConstraints } from '../../domain/plans/model.js';
 import { planSetModelConfig, type ModelConfigChange } from '../../domain/plans/model-config.js';
+import { planAddModel, type NewModel } from '../../domain/plans/add-model.js';
 import { getModel } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
-import type { Store } from '../engine/store.js';
+import { storeForModel, type Store } from '../engine/store.js';
 import { requireModel } from '../queries/model.js';
+import { getModelName } from '../queries/models.js';
 
-/** Creates the store's model if it does not exist yet; idempotent. */
+/** Creates bootstrap's model (named by the store's key, `default`) if it does not exist yet; idempotent. */
 export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
-  return runOperation(store, `cannot create model "${store.model}"`, async (store) =>
-    planEnsureModel(await getModel(store), store.model, randomUUID(), options.defaultSeries),
+  return runOperation(store, `cannot create model "${store.model}"`, async (store) => {
+    const [model, entry] = await Promise.all([getModel(store), getModelName(store, store.model)]);
+    return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries);
+  });
+}
+
+/** add-model: a new model under a fresh uuid, its key. */
+export async function addModel(store: Store, request: Omit<NewModel, 'uuid'>): Promise<Model> {
+  const uuid = randomUUID();
+  return runOperation(storeForModel(store, uuid), `cannot add model "${request.name}"`, async (store) =>
+    planAddModel(await getModelName(store, request.name), { ...request, uuid }),
   );
 }
 

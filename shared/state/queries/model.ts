@@ -3,6 +3,7 @@
 import type { Constraints } from '../../domain/constraints.js';
 import type { Model } from '../../domain/entities.js';
 import { notFound } from '../../domain/errors.js';
+import { DEFAULT_MODEL } from '../../domain/models.js';
 import { getModel } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 
@@ -12,7 +13,8 @@ export async function requireModel(store: Store): Promise<Model> {
 
 /** The model, read along with other items (getBatch); the error when there is none. */
 export function foundModel(store: Store, model: Model | undefined): Model {
-  if (!model) throw notFound(`model "${store.model}" not found; bootstrap a controller first`);
+  // A model's key is its name only for bootstrap's; any other's is gone once its key is known.
+  if (!model) throw notFound(store.model === DEFAULT_MODEL ? `model "${store.model}" not found; bootstrap a controller first` : 'model not found; it has been destroyed');
   return model;
 }
 
