@@ -38,7 +38,8 @@ export class ApiClient {
 
   constructor(
     readonly selected: SelectedController,
-    private readonly options: { signal?: AbortSignal; timeoutMs?: number } = {},
+    /** `headers`: sent (and signed) with every request: the model the commands act on. */
+    private readonly options: { signal?: AbortSignal; timeoutMs?: number; headers?: Record<string, string> } = {},
   ) {}
 
   get name(): string {
@@ -70,7 +71,7 @@ export class ApiClient {
     for (const [key, value] of Object.entries(query ?? {})) {
       for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) url.searchParams.append(key, v);
     }
-    const request: OutgoingRequest = { method, url, headers: { accept: 'application/json' } };
+    const request: OutgoingRequest = { method, url, headers: { accept: 'application/json', ...this.options.headers } };
     if (body !== undefined) {
       request.body = JSON.stringify(body);
       request.headers['content-type'] = 'application/json';

@@ -20,6 +20,8 @@ const controllerSchema = z.object({
   dataDir: z.string().optional(),
   /** local: the controller process. */
   pid: z.number().int().optional(),
+  /** The model commands act on when `-m` names none (`switch`, add-model); absent: `default`. */
+  model: z.string().optional(),
 });
 
 const configSchema = z.object({

@@ -1,36 +1,53 @@
-// What every command gets: the io, and the API client of the controller it talks to (chosen by
-// `-m [controller:]model` or the current controller).
+// What every command gets: the io, and the API client of the controller and model it talks to
+// (chosen by `-m [controller:]model`, or the current controller and its current model).
+import { MODEL_HEADER } from '../shared/api/model-header.js';
+import { DEFAULT_MODEL } from '../shared/domain/models.js';
 import { ApiClient } from './client.js';
-import { readConfig, selectController } from './config.js';
-import { CliError } from './errors.js';
+import { readConfig, selectController, type ClientConfig } from './config.js';
 import { colourEnabled, type CliIo } from './io.js';
-
-/** drover controllers hold one model (Juju's `default`). */
-export const MODEL_NAME = 'default';
 
 export interface Cli {
   io: CliIo;
   colour: boolean;
-  /** The API client for the selected controller. */
+  /** The API client for the selected controller, its requests naming the selected model. */
   client(options?: { timeoutMs?: number }): Promise<ApiClient>;
+  /** The API client of a controller by name (switch checks a model there before selecting it). */
+  clientOf(controller: string): Promise<ApiClient>;
+  /** The selected controller's name and the selected model's. */
+  target(): Promise<{ controller: string; model: string }>;
 }
 
-/** Juju's `-m [controller:]model`: the controller part picks the controller. */
-function parseModelOption(value: string | undefined): { controller?: string } {
+/** Juju's `-m [controller:]model`: `ctl:` is that controller's current model, `model` one on the current controller. */
+export function parseModelOption(value: string | undefined): { controller?: string; model?: string } {
   if (!value) return {};
-  const [controller, model] = value.includes(':') ? (value.split(':', 2) as [string, string]) : [undefined, value];
-  if (model && model !== MODEL_NAME) throw new CliError(`model "${model}" not found; drover controllers have one model, "${MODEL_NAME}"`);
-  return controller ? { controller } : {};
+  if (!value.includes(':')) return { model: value };
+  const [controller, model] = value.split(':', 2) as [string, string];
+  return { ...(controller ? { controller } : {}), ...(model ? { model } : {}) };
 }
+
+/** The model a controller's commands act on when none is named: the one `switch` chose. */
+export const currentModelOf = (config: ClientConfig, controller: string) => config.controllers[controller]?.model ?? DEFAULT_MODEL;
 
 export function createCli(io: CliIo, modelOption: () => string | undefined): Cli {
+  async function target() {
+    const requested = parseModelOption(modelOption() ?? io.env.DROVER_MODEL);
+    const config = await readConfig(io.env);
+    const selected = selectController(config, requested.controller);
+    return { selected, model: requested.model ?? currentModelOf(config, selected.name) };
+  }
   return {
     io,
     colour: colourEnabled(io),
     async client(options = {}) {
-      const { controller } = parseModelOption(modelOption() ?? io.env.DROVER_MODEL);
-      const selected = selectController(await readConfig(io.env), controller);
-      return new ApiClient(selected, { signal: io.signal, ...options });
+      const { selected, model } = await target();
+      return new ApiClient(selected, { signal: io.signal, headers: { [MODEL_HEADER]: model }, ...options });
+    },
+    async clientOf(controller) {
+      return new ApiClient(selectController(await readConfig(io.env), controller), { signal: io.signal });
+    },
+    async target() {
+      const { selected, model } = await target();
+      return { controller: selected.name, model };
     },
   };
 }

@@ -14,6 +14,7 @@ import { registerDeploy } from './commands/deploy.js';
 import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
 import { registerModelConfig } from './commands/model-config.js';
+import { registerModels } from './commands/models.js';
 import { registerRelations } from './commands/relations.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
@@ -77,6 +78,8 @@ function buildProgram(io: CliIo): Command {
 
   program.commandsGroup('Controllers:');
   registerControllers(program, cli);
+  program.commandsGroup('Models:');
+  registerModels(program, cli);
   program.commandsGroup('Deploying and scaling:');
   registerDeploy(program, cli);
   registerBundles(program, cli);

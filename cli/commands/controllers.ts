@@ -1,11 +1,12 @@
-// Controllers: bootstrap a local one, register an AWS one, list, switch, kill, unregister. The
+// Controllers: bootstrap a local one, register an AWS one, list, kill, unregister (switch: models.ts). The
 // client config (cli/config.ts) records them; every other command talks to the current one.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ApiClient, regionFromUrl } from '../client.js';
 import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../config.js';
-import { MODEL_NAME, type Cli } from '../context.js';
+import { DEFAULT_MODEL } from '../../shared/domain/models.js';
+import { currentModelOf, type Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { readControllerFile, startLocalController, stopLocalController } from '../local-controller.js';
 import { printData, type DataFormat } from '../output.js';
@@ -57,7 +58,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       const started = await startLocalController(cli.io, dataDir);
       await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
       cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
-      cli.io.stderr(`Model "${MODEL_NAME}" is ready; its data and log are in ${dataDir}\n`);
+      cli.io.stderr(`Model "${DEFAULT_MODEL}" is ready; its data and log are in ${dataDir}\n`);
     });
 
   program
@@ -148,29 +149,9 @@ export function registerControllers(program: Command, cli: Cli): void {
       const rows: Cell[][] = [['Controller', 'Model', 'Type', 'Region', 'API URL']];
       for (const n of names) {
         const c = config.controllers[n]!;
-        rows.push([n === config.current ? `${n}*` : n, MODEL_NAME, c.type, c.region ?? '', c.apiUrl]);
+        rows.push([n === config.current ? `${n}*` : n, currentModelOf(config, n), c.type, c.region ?? '', c.apiUrl]);
       }
       cli.io.stdout(renderTable(rows, cli.colour));
-    });
-
-  program
-    .command('switch')
-    .summary('Change (or show) the current controller.')
-    .description('Make another controller current; with no argument, show the current one.')
-    .argument('[controller]', 'a controller name (or <controller>:<model>)')
-    .addHelpText('after', '\nExamples:\n  drover switch\n  drover switch local')
-    .action(async (target: string | undefined) => {
-      const config = await readConfig(cli.io.env);
-      if (target === undefined) {
-        if (!config.current) throw new CliError('no controller selected; use "drover switch <name>" (see "drover controllers")');
-        return cli.io.stdout(`${config.current}:${MODEL_NAME}\n`);
-      }
-      const [name = '', model] = target.split(':');
-      if (!config.controllers[name] || (model && model !== MODEL_NAME))
-        throw new CliError(`"${target}" is not the name of a model or controller`);
-      const previous = config.current;
-      await updateConfig(cli.io.env, (c) => (c.current = name));
-      cli.io.stderr(`${previous ? `${previous}:${MODEL_NAME}` : '(none)'} -> ${name}:${MODEL_NAME}\n`);
     });
 
   program

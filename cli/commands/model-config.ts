@@ -7,7 +7,6 @@ import { isDroverError } from '../../shared/domain/errors.js';
 import { validateModelConfig, type ModelConfigEntry } from '../../shared/domain/model-config.js';
 import { commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
-import { MODEL_NAME } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { printData } from '../output.js';
 import { renderTable } from '../table.js';
@@ -62,7 +61,7 @@ Examples:
       const [key] = keys;
       if (key !== undefined) {
         const entry = config[key];
-        if (!entry) throw new CliError(`key "${key}" not found in "${MODEL_NAME}" model.`);
+        if (!entry) throw new CliError(`key "${key}" not found in "${(await cli.target()).model}" model.`);
         cli.io.stdout(`${entry.value}\n`);
         return;
       }

@@ -15,6 +15,8 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.j
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/engine/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/engine/store.js';
+import { ensureModel } from '../../shared/state/operations/model.js';
+import { listModelNames } from '../../shared/state/queries/models.js';
 import { environmentOf, type Environment } from '../environment.js';
 import { runAgentRoute } from './agent-routes.js';
 import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
@@ -22,6 +24,7 @@ import { authenticateUser, type UserAuth } from './auth.js';
 import { dispatch, operationNamed } from './dispatch.js';
 import { errorResponse, fromError } from './http.js';
 import { PresenceRecorder } from './presence.js';
+import { storeOfRequest } from './request-model.js';
 import { runUserRoute } from './user-routes.js';
 
 export interface ApiDeps {
@@ -100,7 +103,8 @@ export function createApiHandler(deps: ApiDeps): Handler {
     const caller = authenticateUser(event, deps.auth);
     if (!caller || isAgentSession(caller, deps.agents))
       return errorResponse('unauthorized', 'permission denied: check the credentials in your drover client config');
-    return dispatch(userOperations, op, event, (o, request) => runUserRoute(o, user, request));
+    const store = await storeOfRequest(deps.store, event, userOperations[op].scope);
+    return dispatch(userOperations, op, event, (o, request) => runUserRoute(o, { ...user, store }, request));
   }
 
   return async (event) => {
@@ -129,9 +133,19 @@ export const handler: Handler = (event) => {
   return lambdaHandler(event);
 };
 
+/**
+ * An AWS controller has no bootstrap step of its own (cdk deploy makes the table empty), so the
+ * API makes bootstrap's model, `default`, once per function instance when the controller has no
+ * model at all; the local controller makes it when it starts (embedded/controller.ts).
+ */
+async function bootstrapModel(store: Store): Promise<void> {
+  if ((await listModelNames(store)).length === 0) await ensureModel(store);
+}
+
 function fromEnvironment(env: Environment): Handler {
-  return createApiHandler({
-    store: createStore({ table: env.required('TABLE_NAME') }),
+  const store = createStore({ table: env.required('TABLE_NAME') });
+  const api = createApiHandler({
+    store,
     charms: s3CharmStore(new S3Client({}), env.required('CHARM_BUCKET')),
     auth: { kind: 'iam' },
     agents: { kind: 'instance-role', roleName: env.required('AGENT_ROLE_NAME') },
@@ -140,4 +154,14 @@ function fromEnvironment(env: Environment): Handler {
     agentLostAfterSeconds: env.seconds('AGENT_LOST_AFTER_SECONDS', DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: functionLogSink(env.optional('DEBUG_LOG_GROUP')),
   });
+  let bootstrapped: Promise<void> | undefined;
+  return async (event) => {
+    // A failed attempt is tried again by the next request.
+    bootstrapped ??= bootstrapModel(store).catch((e: unknown) => {
+      bootstrapped = undefined;
+      throw e;
+    });
+    await bootstrapped;
+    return api(event);
+  };
 }

@@ -31,6 +31,7 @@ import { readStatusLog } from '../../shared/state/queries/status-log.js';
 import type { Store } from '../../shared/state/engine/store.js';
 import { listStuck } from '../../shared/state/queries/stuck.js';
 import { upgradeCharm } from '../../shared/state/operations/upgrade-charm.js';
+import { modelRoutes } from './model-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '../../shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '../../shared/state/queries/action-tasks.js';
@@ -87,6 +88,7 @@ async function configView(store: Store, name: string) {
 }
 
 const userRoutes: { [O in Operation]: Route<O> } = {
+  ...modelRoutes,
   status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {

@@ -88,6 +88,10 @@ export const userOperations = {
   'retry-provisioning': post(z.strictObject({ machines: names })),
   expose: post(z.strictObject({ application: name })),
   unexpose: post(z.strictObject({ application: name })),
+  /** The controller's models (shared/domain/models.ts): their scope is the controller. */
+  'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),
+  models: get(z.strictObject({}), { controller: true }),
+  'show-model': get(z.strictObject({ name }), { controller: true }),
   status: get(z.strictObject({})),
   stuck: get(z.strictObject({})),
   /**

@@ -5,6 +5,7 @@
 // controller's first model, `default`, keeps the key `default`, which controllers made before
 // there were many models already use.
 import { invalidArgument } from './errors.js';
+import type { Life } from './life.js';
 
 /** The model bootstrap makes (Juju's `default`), and which a request naming no model means. */
 export const DEFAULT_MODEL = 'default';
@@ -23,3 +24,6 @@ export function checkModelName(name: string): void {
   if (!MODEL_NAME.test(name))
     throw invalidArgument(`"${name}" is not a valid name: model names may only contain lowercase letters, digits and hyphens`);
 }
+
+/** A model's status as `models`, `show-model` and `status` show it: Juju's words. */
+export const modelStatus = (life: Life): 'available' | 'destroying' => (life === 'alive' ? 'available' : 'destroying');

@@ -8,6 +8,7 @@ import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedB
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
 import { isAgentSilent, presentMachineStatus, presentUnitStatuses, type Presence } from './presence.js';
+import { modelStatus } from './models.js';
 
 export interface StatusSnapshot {
   model: Model;
@@ -211,7 +212,7 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
       cloud: 'drover',
       version: '0.1.0',
       'model-status': {
-        current: snapshot.model.life === 'alive' ? 'available' : snapshot.model.life,
+        current: modelStatus(snapshot.model.life),
         since: formatSince(now.toISOString()),
       },
       sla: 'unsupported',

@@ -111,9 +111,10 @@ describe('controllers, switch, unregister', () => {
     expect((await runCli(['switch'], env)).stdout).toBe('one:default\n');
     expect((await runCli(['switch', 'two'], env)).stderr).toBe('one:default -> two:default\n');
     expect((await readConfig()).current).toBe('two');
-    expect(await runCli(['switch', 'three'], env)).toMatchObject({
+    // A controller that is not known (a model name is looked for on the controller: test/e2e/cli-models.test.ts).
+    expect(await runCli(['switch', 'three:default'], env)).toMatchObject({
       code: 1,
-      stderr: 'ERROR "three" is not the name of a model or controller\n',
+      stderr: 'ERROR "three:default" is not the name of a model or controller\n',
     });
     const kill = await runCli(['kill-controller', 'two', '-y'], env);
     expect(kill.stderr).toMatch(/^ERROR controller "two" runs on AWS: destroy it with "cdk destroy"/);

@@ -10,10 +10,12 @@ import { storeForModel, type Store } from '../engine/store.js';
 
 export const getModelName = (store: Store, name: string) => getItem<ModelName>(store, refs.modelName(name));
 
+export const modelNotFound = (name: string) => notFound(`model "${name}" not found; see "drover models"`);
+
 /** The store of the model called `name`; Juju's words when there is none. */
 export async function storeOfModel(store: Store, name: string): Promise<Store> {
   const entry = await getModelName(store, name);
-  if (!entry) throw notFound(`model "${name}" not found; see "drover models"`);
+  if (!entry) throw modelNotFound(name);
   return storeForModel(store, entry.key);
 }
 

@@ -1,0 +1,91 @@
+// Models end to end against a real API over DynamoDB Local: add-model, models, show-model, switch
+// and -m; two models side by side with the same application names, each seeing only its own; and
+// the refusals (a bad name, a name taken, a model that does not exist), which change nothing.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getApplication } from '../../shared/state/engine/reads.js';
+import { listModelNames, storeOfModel } from '../../shared/state/queries/models.js';
+import { charmDir, expectError, expectOk, startCliController, type CliHarness } from '../support/cli.js';
+
+let ctl: CliHarness;
+beforeEach(async () => {
+  ctl = await startCliController();
+});
+afterEach(async () => {
+  await ctl.close();
+});
+
+const ok = (...args: string[]) => expectOk(ctl, args);
+const statusOf = async (...args: string[]) => JSON.parse((await ok('status', '--format', 'json', ...args)).stdout);
+
+describe('models', () => {
+  it('adds a model and switches to it; models, show-model and switch show and change the current one', async () => {
+    const added = await ok('add-model', 'staging', '--config', 'update-status-hook-interval=10m');
+    expect(added.stderr).toBe('Added \'staging\' model on controller "test"\n');
+    expect((await ok('switch')).stdout).toBe('test:staging\n');
+    expect((await ok('models')).stdout).toBe(
+      'Controller: test\n\nModel     Type  Status\ndefault   iaas  available\nstaging*  iaas  available\n',
+    );
+    const listed = JSON.parse((await ok('models', '--format', 'json')).stdout);
+    expect(listed['current-model']).toBe('staging');
+    expect(listed.models.map((m: { 'short-name': string }) => m['short-name'])).toEqual(['default', 'staging']);
+    const shown = JSON.parse((await ok('show-model', '--format', 'json')).stdout);
+    expect(shown.staging).toMatchObject({
+      name: 'admin/staging',
+      'short-name': 'staging',
+      'model-type': 'iaas',
+      life: 'alive',
+      status: { current: 'available' },
+    });
+    expect(shown.staging['model-uuid']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(shown.staging['model-uuid']).not.toBe(
+      JSON.parse((await ok('show-model', 'default', '--format', 'json')).stdout).default['model-uuid'],
+    );
+    // model-config acts on the selected model only.
+    expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('10m\n');
+    expect((await ok('-m', 'default', 'model-config', 'update-status-hook-interval')).stdout).toBe('5m\n');
+    expect((await ok('switch', 'default')).stderr).toBe('test:staging -> test:default\n');
+    expect((await ok('switch', 'test:staging')).stderr).toBe('test:default -> test:staging\n');
+    expect((await ok('add-model', 'prod', '--no-switch')).stderr).toContain("Added 'prod' model");
+    expect((await ok('switch')).stdout).toBe('test:staging\n');
+  });
+
+  it('keeps two models with the same application names apart', async () => {
+    await ok('add-model', 'staging', '--no-switch');
+    await ok('deploy', charmDir('cli-mysql'), '-n', '2');
+    await ok('-m', 'staging', 'deploy', charmDir('cli-mysql'));
+    await ok('-m', 'test:staging', 'deploy', charmDir('cli-wordpress'));
+    const main = await statusOf();
+    const staging = await statusOf('-m', 'staging');
+    expect(main.model.name).toBe('default');
+    expect(staging.model.name).toBe('staging');
+    expect(Object.keys(main.applications)).toEqual(['mysql']);
+    expect(Object.keys(staging.applications).sort()).toEqual(['mysql', 'wordpress']);
+    expect(Object.keys(main.applications.mysql.units)).toEqual(['mysql/0', 'mysql/1']);
+    // Each model numbers its own units and machines from 0.
+    expect(Object.keys(staging.applications.mysql.units)).toEqual(['mysql/0']);
+    expect(Object.keys(staging.machines)).toEqual(['0', '1']);
+    // Removing staging's mysql leaves default's alone.
+    await ok('-m', 'staging', 'remove-application', 'mysql');
+    expect((await getApplication(await storeOfModel(ctl.store, 'staging'), 'mysql'))?.life).toBe('dying');
+    expect((await getApplication(ctl.store, 'mysql'))?.life).toBe('alive');
+    // A relation cannot cross models: staging's wordpress does not see default's mysql.
+    await expectError(ctl, 1, ['-m', 'staging', 'relate', 'wordpress', 'mysql'], /mysql/);
+  });
+
+  it('refuses a bad name, a taken name and a model that does not exist, and changes nothing', async () => {
+    await ok('add-model', 'staging', '--no-switch');
+    await expectError(
+      ctl,
+      1,
+      ['add-model', 'Staging'],
+      '"Staging" is not a valid name: model names may only contain lowercase letters, digits and hyphens',
+    );
+    await expectError(ctl, 1, ['add-model', 'staging'], 'model "staging" already exists');
+    await expectError(ctl, 1, ['add-model', 'x', '--config', 'colour=red'], 'unknown model config key "colour"');
+    await expectError(ctl, 1, ['-m', 'nope', 'status'], 'model "nope" not found; see "drover models"');
+    await expectError(ctl, 1, ['show-model', 'nope'], 'model "nope" not found; see "drover models"');
+    await expectError(ctl, 1, ['switch', 'nope'], '"nope" is not the name of a model or controller');
+    expect((await ok('switch')).stdout).toBe('test:default\n');
+    expect((await listModelNames(ctl.store)).map((m) => m.name)).toEqual(['default', 'staging']);
+  });
+});
