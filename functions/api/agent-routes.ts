@@ -269,7 +269,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
     touches: { machine: 'caller', unit },
     run: async (ctx, body) => {
       const entity = body.unit !== undefined ? entityTag(body.unit) : `machine-${ctx.machine}`;
-      await ctx.logs?.append(body.lines.map((line) => ({ entity, ...line })));
+      await ctx.logs?.append(body.lines.map((line) => ({ model: ctx.store.model, entity, ...line })));
       return {};
     },
   },

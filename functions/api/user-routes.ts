@@ -223,6 +223,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     if (body.level !== undefined && !level)
       throw new DroverError('invalid-argument', `unknown log level "${body.level}"; use TRACE, DEBUG, INFO, WARNING, ERROR or CRITICAL`);
     const page = await ctx.logs.read({
+      model: ctx.store.model,
       limit: body.limit ?? DEBUG_LOG_DEFAULT_LINES,
       ...(body.after !== undefined ? { after: body.after } : {}),
       ...(body.since !== undefined ? { since: body.since } : {}),

@@ -54,10 +54,10 @@ export function debugLogRecord(message: string | undefined): LogRecord | undefin
   }
   const r = (parsed as { debugLog?: Partial<LogRecord> }).debugLog;
   if (!r || typeof r !== 'object') return undefined;
-  const { entity, time, level, module, message: text } = r;
+  const { model, entity, time, level, module, message: text } = r;
   if (typeof entity !== 'string' || typeof time !== 'string' || typeof module !== 'string' || typeof text !== 'string') return undefined;
   if (typeof level !== 'string' || !isLogLevel(level)) return undefined;
-  return { entity, time, level, module, message: text };
+  return { ...(typeof model === 'string' ? { model } : {}), entity, time, level, module, message: text };
 }
 
 export function cloudWatchLogReader(options: CloudWatchLogReaderOptions): (query: LogQuery) => Promise<LogPage> {

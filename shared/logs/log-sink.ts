@@ -6,10 +6,17 @@
 // (file-log-sink.ts); on AWS the API function writes each record as a line on its stdout, which
 // Lambda ships to CloudWatch Logs (lambda-log-sink.ts), where debug-log reads them back with
 // FilterLogEvents (cloudwatch-log-reader.ts).
+import { DEFAULT_MODEL } from '../domain/models.js';
+
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LogRecord {
+  /**
+   * The key of the agent's model (shared/domain/models.ts): entity tags repeat across models.
+   * Absent on records written before there were many models: bootstrap's model's.
+   */
+  model?: string;
   /** The agent's entity tag: `unit-mysql-0`, `machine-0`. */
   entity: string;
   /** ISO 8601. */
@@ -21,6 +28,8 @@ export interface LogRecord {
 }
 
 export interface LogQuery {
+  /** Only the records of this model (its key); absent: every model's. */
+  model?: string;
   /** Only records after this cursor (from an earlier page): tailing. */
   after?: string;
   /** Only records at or after this time (ISO 8601). */
@@ -85,6 +94,7 @@ export function entityMatcher(filter: string): (entity: string) => boolean {
 }
 
 export function recordMatches(record: LogRecord, query: Omit<LogQuery, 'limit' | 'after'>): boolean {
+  if (query.model !== undefined && (record.model ?? DEFAULT_MODEL) !== query.model) return false;
   if (query.level && LOG_LEVELS.indexOf(record.level) < LOG_LEVELS.indexOf(query.level)) return false;
   if (query.since && record.time < query.since) return false;
   if (query.include?.length && !query.include.some((f) => entityMatcher(f)(record.entity))) return false;

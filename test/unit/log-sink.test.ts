@@ -42,6 +42,15 @@ describe('fileLogSink', () => {
     expect((await sink.read({ limit: 10, after: tail.cursor })).records.map((r) => r.message)).toEqual(['e']);
   });
 
+  it("keeps each model's records to itself: the same unit names in two models never mix", async () => {
+    const sink = fileLogSink(mkdtempSync(join(tmpdir(), 'logs-')));
+    // A record written before there were many models is bootstrap's model's.
+    await sink.append([record('unit-mysql-0', 'INFO', 'old'), { ...record('unit-mysql-0', 'INFO', 'staging'), model: 'b0e5' }]);
+    await sink.append([{ ...record('unit-mysql-0', 'INFO', 'default'), model: 'default' }]);
+    expect((await sink.read({ limit: 10, model: 'default' })).records.map((r) => r.message)).toEqual(['old', 'default']);
+    expect((await sink.read({ limit: 10, model: 'b0e5', include: ['mysql/0'] })).records.map((r) => r.message)).toEqual(['staging']);
+  });
+
   it('reads nothing from a log not written yet', async () => {
     expect(await fileLogSink(mkdtempSync(join(tmpdir(), 'logs-'))).read({ limit: 10 })).toEqual({ records: [], cursor: '0' });
   });
