@@ -14,7 +14,12 @@ export async function requireModel(store: Store): Promise<Model> {
 /** The model, read along with other items (getBatch); the error when there is none. */
 export function foundModel(store: Store, model: Model | undefined): Model {
   // A model's key is its name only for bootstrap's; any other's is gone once its key is known.
-  if (!model) throw notFound(store.model === DEFAULT_MODEL ? `model "${store.model}" not found; bootstrap a controller first` : 'model not found; it has been destroyed');
+  if (!model)
+    throw notFound(
+      store.model === DEFAULT_MODEL
+        ? `model "${store.model}" not found; bootstrap a controller first`
+        : 'model not found; it has been destroyed',
+    );
   return model;
 }
 
