@@ -68,13 +68,13 @@ async function logTail(dataDir: string): Promise<string> {
   return lines.length && lines[0] ? `\n${lines.map((l) => `  ${l}`).join('\n')}` : '';
 }
 
-async function answersStatus(file: ControllerFile): Promise<boolean> {
+async function answersModels(file: ControllerFile): Promise<boolean> {
   const client = new ApiClient(
     { name: 'local', controller: { type: 'local', apiUrl: file.apiUrl, token: file.token } },
     { timeoutMs: 5000 },
   );
   try {
-    await client.get('status');
+    await client.get('models');
     return true;
   } catch {
     return false;
@@ -118,7 +118,7 @@ export async function startLocalController(io: CliIo, dataDir: string): Promise<
           `the local controller stopped during startup (${exited}); its log is ${controllerLogPath(dataDir)}${await logTail(dataDir)}`,
         );
       const file = await readControllerFile(dataDir);
-      if (file && (await answersStatus(file))) return file;
+      if (file && (await answersModels(file))) return file;
       if (progress && Date.now() - lastDot > 1000) {
         io.stderr('.');
         lastDot = Date.now();

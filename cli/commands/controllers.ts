@@ -86,7 +86,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       if (!region) throw new CliError(`cannot tell the region of ${apiUrl}; give it with --region`);
       const controller: ControllerEntry = { type: 'aws', apiUrl: url.href.replace(/\/+$/, ''), region };
       // Registering a controller that does not answer, or refuses these credentials, helps nobody.
-      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('status');
+      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('models');
       await record(cli, name, controller);
       cli.io.stderr(`Registered controller "${name}" (${region}); it is now the current controller\n`);
     });
@@ -108,7 +108,7 @@ export function registerControllers(program: Command, cli: Cli): void {
           `no running controller in ${dataDir} (no controller.json); start one with "npm start" or "drover bootstrap local"`,
         );
       const controller: ControllerEntry = { type: 'local', apiUrl: file.apiUrl, token: file.token, dataDir, pid: file.pid };
-      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('status');
+      await new ApiClient({ name, controller }, { signal: cli.io.signal }).get('models');
       await record(cli, name, controller);
       cli.io.stderr(`Registered controller "${name}" at ${file.apiUrl}; it is now the current controller\n`);
     });

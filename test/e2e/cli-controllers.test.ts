@@ -179,7 +179,11 @@ async function signatureCheckingServer(region: string, secret: string) {
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const ok = await verify(req, body);
-      seen.push(`${req.method} ${req.url} ${ok ? 'signed' : 'BAD SIGNATURE'}`);
+      // The model a request names is signed with it, so nothing on the way can change it.
+      const signedModel = (req.headers.authorization ?? '').match(/SignedHeaders=[^,]*\bx-drover-model\b/)
+        ? ` in ${req.headers['x-drover-model']}`
+        : '';
+      seen.push(`${req.method} ${req.url} ${ok ? 'signed' : 'BAD SIGNATURE'}${signedModel}`);
       res.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' });
       res.end(
         ok
@@ -208,7 +212,8 @@ describe('register (an AWS controller)', () => {
     expect((await readConfig()).controllers.prod).toEqual({ type: 'aws', apiUrl: api.url, region: 'eu-west-1' });
     const status = await spawnCli(['status'], aws);
     expect(status.stdout).toMatch(/^Model +Controller/);
-    expect(api.seen).toEqual(['GET /v1/status signed', 'GET /v1/status signed']);
+    // register asks for the controller's models; status acts in the current model, `default`.
+    expect(api.seen).toEqual(['GET /v1/models signed', 'GET /v1/status signed in default']);
 
     const wrong = await spawnCli(['status'], { ...aws, AWS_SECRET_ACCESS_KEY: 'wrong' });
     expect(wrong).toMatchObject({ code: 1 });
