@@ -7,7 +7,7 @@
 // (destroy-model.ts), so a model read Dying with no application and no machine can gain none
 // before this commits. Relations need applications, and cleanups other than this one are work on
 // the model's items still to finish, so both wait too.
-import type { Model } from '../entities.js';
+import type { Application, Model } from '../entities.js';
 import type { ModelName } from '../models.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
 import { sequenceNames } from '../sequences.js';
@@ -45,10 +45,25 @@ export function planRemoveModel(snapshot: RemoveModelSnapshot): Plan<RemoveModel
   const changes: Change[] = [{ op: 'remove', ref: refs.model(), expect: { life: model.life } }];
   if (snapshot.name && snapshot.name.key === snapshot.key)
     changes.push({ op: 'remove', ref: refs.modelName(snapshot.name.name), expect: { equals: { key: snapshot.key } } });
-  // Units' sequences are named after their applications, which are gone: they cannot be listed
-  // without a Scan, and under a key no later model uses they are never read again.
+  // Units' sequences are named after applications, which are gone: planForgetUnitNumbers took
+  // each away as the cleanup went through the applications.
   for (const name of snapshot.sequences.filter((s) => s === sequenceNames.machine || s === sequenceNames.relation))
     changes.push({ op: 'remove', ref: refs.sequence(name) });
   if (snapshot.cleanup) changes.push({ op: 'remove', ref: refs.cleanup(snapshot.cleanup) });
   return { changes, result: 'removed' };
+}
+
+/**
+ * An application's unit numbers in a Dying model, taken away as the cleanup goes through the
+ * applications, since they cannot be listed once the applications are gone. No number is taken
+ * from them again: units are added to Alive applications of Alive models only (new-units.ts), a
+ * subordinate's unit to an Alive application (enter-scope.ts), and deploying the name again is
+ * refused while the model is Dying; the transaction asserts both lives it relied on.
+ */
+export function planForgetUnitNumbers(model: Model, application: Application | undefined, sequence: string | undefined): Plan<boolean> {
+  if (sequence === undefined || model.life === 'alive' || application?.life === 'alive') return done(false);
+  const changes: Change[] = [{ op: 'check', ref: refs.model(), expect: { life: model.life } }];
+  if (application) changes.push({ op: 'check', ref: refs.application(application.name), expect: { life: application.life } });
+  changes.push({ op: 'remove', ref: refs.sequence(sequence) });
+  return { changes, result: true };
 }

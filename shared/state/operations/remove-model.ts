@@ -1,10 +1,9 @@
 // Removes a Dying model once nothing is left in it (shared/domain/plans/remove-model.ts decides),
 // reading what is left right before the transaction. The `model` cleanup calls it, and calls it
 // again later when something was left.
-import type { Model } from '../../domain/entities.js';
-import type { EntityRef } from '../../domain/plan.js';
-import { refs } from '../../domain/plan.js';
-import { planRemoveModel, type ModelContents, type RemoveModelResult } from '../../domain/plans/remove-model.js';
+import type { Application, Model } from '../../domain/entities.js';
+import { done, refs, type EntityRef } from '../../domain/plan.js';
+import { planForgetUnitNumbers, planRemoveModel, type ModelContents, type RemoveModelResult } from '../../domain/plans/remove-model.js';
 import { sequenceNames } from '../../domain/sequences.js';
 import { collections } from '../engine/keys.js';
 import { getBatch, listCollection, type SequenceItem } from '../engine/reads.js';
@@ -52,5 +51,19 @@ export async function removeModelIfEmpty(store: Store, cleanupId: string): Promi
       sequences: [...(machines ? [sequenceNames.machine] : []), ...(relations ? [sequenceNames.relation] : [])],
       ...(cleanup ? { cleanup: cleanupId } : {}),
     });
+  });
+}
+
+/** Takes away the unit numbers of an application of a Dying model once it is not Alive (planForgetUnitNumbers). */
+export async function forgetUnitNumbers(store: Store, application: string): Promise<boolean> {
+  const name = sequenceNames.unitsOf(application);
+  return runOperation(store, `cannot remove unit numbers of application "${application}"`, async (store) => {
+    const [model, app, sequence] = await getBatch<[Model, Application, SequenceItem]>(store, [
+      refs.model(),
+      refs.application(application),
+      refs.sequence(name),
+    ]);
+    if (!model) return done(false);
+    return planForgetUnitNumbers(model, app, sequence ? name : undefined);
   });
 }

@@ -6,7 +6,7 @@ import { planDeploy } from '../../../shared/domain/plans/deploy.js';
 import { modelCleanupId, planDestroyModel } from '../../../shared/domain/plans/destroy-model.js';
 import { planAddMachines } from '../../../shared/domain/plans/new-machine.js';
 import { planNewUnits } from '../../../shared/domain/plans/new-units.js';
-import { planRemoveModel, type ModelContents } from '../../../shared/domain/plans/remove-model.js';
+import { planForgetUnitNumbers, planRemoveModel, type ModelContents } from '../../../shared/domain/plans/remove-model.js';
 import { charms } from '../../support/charms.js';
 import { app, machine, NOW, unit } from './destruction-fixtures.js';
 
@@ -197,6 +197,29 @@ describe('planRemoveModel', () => {
 
   it('never removes an Alive model', () => {
     expect(planRemoveModel({ ...snapshot, model: model() })).toEqual({ changes: [], result: 'not-empty' });
+  });
+});
+
+describe('planForgetUnitNumbers', () => {
+  it('takes the unit numbers of a destroyed application of a Dying model away, asserting both lives', () => {
+    expect(planForgetUnitNumbers(model({ life: 'dying' }), app('mysql', { life: 'dying' }), 'unit#mysql')).toEqual({
+      changes: [
+        { op: 'check', ref: { kind: 'model' }, expect: { life: 'dying' } },
+        { op: 'check', ref: { kind: 'application', name: 'mysql' }, expect: { life: 'dying' } },
+        { op: 'remove', ref: { kind: 'sequence', name: 'unit#mysql' } },
+      ],
+      result: true,
+    });
+    expect(planForgetUnitNumbers(model({ life: 'dying' }), undefined, 'unit#mysql').changes.map((c) => c.ref.kind)).toEqual([
+      'model',
+      'sequence',
+    ]);
+  });
+
+  it('keeps them while the model or the application is Alive, and has nothing to do without them', () => {
+    expect(planForgetUnitNumbers(model(), app('mysql', { life: 'dying' }), 'unit#mysql')).toEqual({ changes: [], result: false });
+    expect(planForgetUnitNumbers(model({ life: 'dying' }), app('mysql'), 'unit#mysql')).toEqual({ changes: [], result: false });
+    expect(planForgetUnitNumbers(model({ life: 'dying' }), undefined, undefined)).toEqual({ changes: [], result: false });
   });
 });
 

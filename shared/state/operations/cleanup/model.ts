@@ -11,7 +11,7 @@ import { isDroverError } from '../../../domain/errors.js';
 import { destroyApplication } from '../destroy-application.js';
 import { destroyMachine } from '../destroy-machine.js';
 import { forceDestroyApplication, forceDestroyMachine } from '../force.js';
-import { removeModelIfEmpty } from '../remove-model.js';
+import { forgetUnitNumbers, removeModelIfEmpty } from '../remove-model.js';
 import { collections } from '../../engine/keys.js';
 import { getMachine, getModel, listCollection } from '../../engine/reads.js';
 import type { Store } from '../../engine/store.js';
@@ -83,8 +83,9 @@ export const destroyModelContents: CleanupStep = async (store, cleanup) => {
 };
 
 async function destroyOneApplication(store: Store, model: Model, name: string): Promise<void> {
-  if (model.force) await forceDestroyApplication(store, name);
-  else await destroyApplication(store, name);
+  await tolerant(() => (model.force ? forceDestroyApplication(store, name) : destroyApplication(store, name)));
+  // Destroyed (Dying or gone) now, so its unit numbers can go: nothing lists them later.
+  await forgetUnitNumbers(store, name);
 }
 
 /**
