@@ -62,8 +62,11 @@ export function modelBlockedBy(model: Model, left: { applications: Application[]
   if (applications.length) reasons.push(`${counted(applications.length, 'application')}: ${list(applications.map((a) => a.name))}`);
   if (machines.length) reasons.push(`${counted(machines.length, 'machine')}: ${list(machines.map((m) => m.id))}`);
   if (!model.force) {
-    for (const unit of left.units.filter((u) => u.agentStatus.current === 'error'))
+    // A few are enough to tell the user what to run; the count says the rest.
+    const inError = left.units.filter((u) => u.agentStatus.current === 'error');
+    for (const unit of inError.slice(0, 5))
       reasons.push(`unit ${unit.name}: ${agentHint(unit)}, or "drover destroy-model ${model.name} --force"`);
+    if (inError.length > 5) reasons.push(`${counted(inError.length - 5, 'more unit')} in error`);
   }
   return reasons.length ? reasons : ['its cleanup, to remove the model'];
 }

@@ -235,6 +235,13 @@ describe('modelBlockedBy', () => {
     ]);
   });
 
+  it('names a few units in error and counts the rest', () => {
+    const units = Array.from({ length: 7 }, (_, i) => unit(`mysql/${i}`, { agentStatus: { current: 'error', since: NOW } }));
+    const reasons = modelBlockedBy(model({ life: 'dying' }), { applications: [], machines: [], units });
+    expect(reasons).toHaveLength(6);
+    expect(reasons[5]).toBe('2 more units in error');
+  });
+
   it('a forced model is not held by units in error; an Alive one by nothing', () => {
     const error = unit('mysql/0', { agentStatus: { current: 'error', since: NOW } });
     expect(modelBlockedBy(model({ life: 'dying', force: true }), { applications: [], machines: [], units: [error] })).toEqual([
