@@ -15,8 +15,8 @@ import { addMachines } from '../../shared/state/operations/add-machine.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
 import { addUnits } from '../../shared/state/operations/add-unit.js';
 import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { MODEL_ROUND_WAIT_MS } from '../../shared/state/operations/cleanup/model.js';
-import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
+import { destroyModelContents, MODEL_ROUND_WAIT_MS } from '../../shared/state/operations/cleanup/model.js';
+import { runAllCleanups, runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { destroyModel } from '../../shared/state/operations/destroy-model.js';
 import { enterScope } from '../../shared/state/operations/enter-scope.js';
@@ -173,6 +173,26 @@ describe('destroy-model', () => {
     staging = await storeOfModel(store, 'staging');
     expect(staging.model).toBe(again.uuid);
     expect(await deploy(staging, { charm: charms.mysql })).toMatchObject({ units: ['mysql/0'], machines: ['0'] });
+  });
+
+  it("a runner that dies after any batch's work and before recording it loses nothing: the batch runs again", async () => {
+    const staging = await stagingModel();
+    await destroyModel(staging);
+    const id = modelCleanupId({ name: 'staging' });
+    for (let round = 0; round < 40 && (await getModel(staging)); round++) {
+      const cleanup = await getCleanup(staging, id);
+      if (cleanup && (!cleanup.notBefore || cleanup.notBefore <= new Date(clock).toISOString())) {
+        // The step's work, then a crash: no cursor recorded. The retry repeats the same batch.
+        await destroyModelContents(staging, cleanup);
+        await runCleanupBatch(staging, id);
+      }
+      await runAllCleanups(staging);
+      await agentsTurn(staging);
+      clock += MODEL_ROUND_WAIT_MS;
+    }
+    expect(await getModel(staging)).toBeUndefined();
+    expect(await getModelName(store, 'staging')).toBeUndefined();
+    expect((await readModelState(staging)).items.filter((i) => !String(i.pk).includes('#STATUSLOG#'))).toEqual([]);
   });
 
   it("the changes function's cleanup step runs the model's cleanup from its stream record", async () => {
