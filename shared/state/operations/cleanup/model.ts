@@ -56,7 +56,7 @@ export const destroyModelContents: CleanupStep = async (store, cleanup) => {
         limit: MODEL_BATCH,
         ...(position.page ? { cursor: position.page } : {}),
       });
-      for (const ref of page.items) if (ref.kind === 'application') await tolerant(() => destroyOneApplication(store, model, ref.name));
+      for (const ref of page.items) if (ref.kind === 'application') await destroyOneApplication(store, model, ref.name);
       return { cursor: encode(page.cursor ? { phase: 'applications', page: page.cursor } : { phase: 'machines', shard: 0 }) };
     }
     case 'machines': {
