@@ -2,6 +2,7 @@
 // user never has to guess why something does not go away (users' first complaint about Juju:
 // "Troubleshooting removals", https://discourse.juju.is/t/troubleshooting-removals/1185).
 import type { Application, Machine, Model, Relation, Unit } from './entities.js';
+import type { ModelContents } from './plans/remove-model.js';
 
 const list = (names: string[], max = 5) =>
   names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
@@ -68,5 +69,19 @@ export function modelBlockedBy(model: Model, left: { applications: Application[]
       reasons.push(`unit ${unit.name}: ${agentHint(unit)}, or "drover destroy-model ${model.name} --force"`);
     if (inError.length > 5) reasons.push(`${counted(inError.length - 5, 'more unit')} in error`);
   }
+  return reasons.length ? reasons : ['its cleanup, to remove the model'];
+}
+
+/**
+ * The same for `drover stuck`, from the first few of each kind left (`shown` of them: a full one
+ * means there may be more). Units in error are stuck entities of their own there, with their hint.
+ */
+export function modelLeftBy(model: Model, left: ModelContents, shown: number): string[] {
+  if (model.life === 'alive') return [];
+  const few = (names: string[]) => (names.length >= shown ? `${names.join(', ')} and maybe more` : names.join(', '));
+  const reasons: string[] = [];
+  if (left.applications.length) reasons.push(`applications: ${few(left.applications)}`);
+  if (left.machines.length) reasons.push(`machines: ${few(left.machines)}`);
+  if (left.cleanups.length) reasons.push(`cleanups: ${few(left.cleanups)}`);
   return reasons.length ? reasons : ['its cleanup, to remove the model'];
 }

@@ -23,6 +23,7 @@ import { enterScope } from '../../shared/state/operations/enter-scope.js';
 import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { getModelName, storeOfModel } from '../../shared/state/queries/models.js';
 import { readStatus } from '../../shared/state/queries/status.js';
+import { listStuck } from '../../shared/state/queries/stuck.js';
 import { charms } from '../support/charms.js';
 import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { agentsTurn } from '../support/model-agents.js';
@@ -161,6 +162,17 @@ describe('destroy-model', () => {
       '1 application: mysql',
       '1 machine: 0',
       'unit mysql/0: its agent is in error (hook failed: "install"): run "drover resolved mysql/0", or "drover destroy-model staging --force"',
+    ]);
+
+    // `drover stuck` and the watchdog: the model, with what is left in it, beside the unit in error.
+    const stuck = await listStuck(staging);
+    expect(stuck.find((s) => s.kind === 'model')).toMatchObject({
+      entity: 'model staging',
+      life: 'dying',
+      reasons: ['applications: mysql', 'machines: 0'],
+    });
+    expect(stuck.find((s) => s.entity === 'unit mysql/0')?.reasons).toEqual([
+      'its agent is in error (hook failed: "install"): run "drover resolved mysql/0"',
     ]);
 
     expect(await destroyModel(staging, { force: true })).toBe('forcing');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelBlockedBy } from '../../../shared/domain/blocked-by.js';
+import { modelBlockedBy, modelLeftBy } from '../../../shared/domain/blocked-by.js';
 import type { Cleanup, Model } from '../../../shared/domain/entities.js';
 import { DroverError } from '../../../shared/domain/errors.js';
 import { planDeploy } from '../../../shared/domain/plans/deploy.js';
@@ -248,5 +248,19 @@ describe('modelBlockedBy', () => {
       'its cleanup, to remove the model',
     ]);
     expect(modelBlockedBy(model(), { applications: [app('mysql')], machines: [], units: [] })).toEqual([]);
+  });
+});
+
+describe('modelLeftBy (drover stuck)', () => {
+  it('names the first few of each kind left, saying when there may be more', () => {
+    const left = { applications: ['a', 'b'], machines: ['0', '1', '2'], relations: [], cleanups: ['units:a:t'] };
+    expect(modelLeftBy(model({ life: 'dying' }), left, 3)).toEqual([
+      'applications: a, b',
+      'machines: 0, 1, 2 and maybe more',
+      'cleanups: units:a:t',
+    ]);
+    expect(modelLeftBy(model({ life: 'dying' }), { applications: [], machines: [], relations: [], cleanups: [] }, 3)).toEqual([
+      'its cleanup, to remove the model',
+    ]);
   });
 });
