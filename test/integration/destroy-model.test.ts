@@ -124,12 +124,20 @@ describe('destroy-model', () => {
 
   it("a Dying model refuses new applications, machines and units in Juju's words, and destroying it again changes nothing", async () => {
     const staging = await stagingModel();
+    await deploy(staging, { charm: charms.varnish, numUnits: 0 });
     expect(await destroyModel(staging)).toBe('dying');
     const refused = (op: () => Promise<unknown>, message: string) => expectRefusedUnchanged(staging, op, message, 'not-alive');
-    await refused(() => deploy(staging, { charm: charms.varnish }), 'cannot add application "varnish": model "staging" is dying');
+    await refused(
+      () => deploy(staging, { charm: charms.varnish, name: 'cache' }),
+      'cannot add application "cache": model "staging" is dying',
+    );
     await refused(() => addMachines(staging), 'cannot add a new machine: model "staging" is dying');
     await refused(() => addUnits(staging, 'mysql'), 'cannot add a new machine: model "staging" is dying');
     await refused(() => addUnits(staging, 'mysql', { to: ['2'] }), 'cannot add unit to application "mysql": model "staging" is dying');
+    await refused(
+      () => addRelation(staging, ['wordpress', 'varnish']),
+      'cannot add relation "wordpress:cache varnish:webcache": model "staging" is dying',
+    );
     const before = await dumpTable(staging);
     expect(await destroyModel(staging)).toBe('already-dying');
     expect(await dumpTable(staging)).toEqual(before);
