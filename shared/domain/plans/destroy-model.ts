@@ -5,9 +5,9 @@
 // (https://github.com/juju/juju/blob/2.9/state/model.go, destroyOps), and the undertaker removes
 // the model once its applications and machines are gone.
 //
-// While the model is Dying nothing new may be made in it: deploy, add-machine and add-unit assert
-// the model Alive in their transactions (deploy.ts, new-machine.ts, new-units.ts), so once the
-// model is Dying and its collections are found empty they stay empty.
+// While the model is Dying nothing new may be made in it: deploy, add-machine, add-unit and relate
+// assert the model Alive in their transactions (deploy.ts, new-machine.ts, new-units.ts,
+// add-relation.ts), so once the model is Dying and its collections are found empty they stay empty.
 import type { Cleanup, Model } from '../entities.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { cleanupId, scheduleCleanup } from './cleanups.js';
