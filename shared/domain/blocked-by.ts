@@ -1,7 +1,8 @@
 // drover's `blocked-by`: for every entity that is Dying, what still holds it, in words, so that a
 // user never has to guess why something does not go away (users' first complaint about Juju:
 // "Troubleshooting removals", https://discourse.juju.is/t/troubleshooting-removals/1185).
-import type { Application, Machine, Relation, Unit } from './entities.js';
+import type { Application, Machine, Model, Relation, Unit } from './entities.js';
+import type { ModelContents } from './plans/remove-model.js';
 
 const list = (names: string[], max = 5) =>
   names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
@@ -46,4 +47,41 @@ export function machineBlockedBy(machine: Machine): string[] {
     return [machine.instanceId ? 'its machine agent, to set it Dead' : 'the provisioner, to remove a machine that was never provisioned'];
   }
   return [machine.instanceId ? `the provisioner, to stop instance ${machine.instanceId}` : 'the provisioner, to remove it'];
+}
+
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * A Dying model is held by what is left in it, which its cleanup destroys
+ * (shared/state/operations/cleanup/model.ts), and, unless forced, by every unit in error: such a
+ * unit stays until it is resolved, and so do its application, its machine and the model.
+ */
+export function modelBlockedBy(model: Model, left: { applications: Application[]; machines: Machine[]; units: Unit[] }): string[] {
+  if (model.life === 'alive') return [];
+  const reasons: string[] = [];
+  const { applications, machines } = left;
+  if (applications.length) reasons.push(`${counted(applications.length, 'application')}: ${list(applications.map((a) => a.name))}`);
+  if (machines.length) reasons.push(`${counted(machines.length, 'machine')}: ${list(machines.map((m) => m.id))}`);
+  if (!model.force) {
+    // A few are enough to tell the user what to run; the count says the rest.
+    const inError = left.units.filter((u) => u.agentStatus.current === 'error');
+    for (const unit of inError.slice(0, 5))
+      reasons.push(`unit ${unit.name}: ${agentHint(unit)}, or "drover destroy-model ${model.name} --force"`);
+    if (inError.length > 5) reasons.push(`${counted(inError.length - 5, 'more unit')} in error`);
+  }
+  return reasons.length ? reasons : ['its cleanup, to remove the model'];
+}
+
+/**
+ * The same for `drover stuck`, from the first few of each kind left (`shown` of them: a full one
+ * means there may be more). Units in error are stuck entities of their own there, with their hint.
+ */
+export function modelLeftBy(model: Model, left: ModelContents, shown: number): string[] {
+  if (model.life === 'alive') return [];
+  const few = (names: string[]) => (names.length >= shown ? `${names.join(', ')} and maybe more` : names.join(', '));
+  const reasons: string[] = [];
+  if (left.applications.length) reasons.push(`applications: ${few(left.applications)}`);
+  if (left.machines.length) reasons.push(`machines: ${few(left.machines)}`);
+  if (left.cleanups.length) reasons.push(`cleanups: ${few(left.cleanups)}`);
+  return reasons.length ? reasons : ['its cleanup, to remove the model'];
 }

@@ -32,6 +32,11 @@ export interface Model {
   config?: Record<string, string>;
   /** Bumped on every model-config change; absent until the first. */
   configVersion?: number;
+  /**
+   * destroy-model --force (shared/domain/plans/destroy-model.ts): the model's cleanup forces its
+   * applications and machines out instead of waiting for their agents. Set once, never cleared.
+   */
+  force?: boolean;
 }
 
 export interface Application {
@@ -154,7 +159,8 @@ export type CleanupKind =
   | 'forceDestroyUnit'
   | 'forceDestroyMachine'
   | 'forceDestroyApplication'
-  | 'dyingSubordinates'; // subordinates whose last Alive container relation went away
+  | 'dyingSubordinates' // subordinates whose last Alive container relation went away
+  | 'model'; // destroy the applications and machines of a Dying model, then remove it
 
 export interface Cleanup {
   id: string;

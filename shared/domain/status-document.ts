@@ -71,6 +71,10 @@ export interface StatusDoc {
     region?: string;
     version?: string;
     sla?: string;
+    /** `destroying` once the model is Dying, with its life. */
+    'model-status'?: StatusValue;
+    /** A Dying model: what is left in it, and what holds it (shared/domain/blocked-by.ts). */
+    'blocked-by'?: string[];
     [key: string]: unknown;
   };
   machines: Record<string, MachineDoc>;

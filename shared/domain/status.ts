@@ -4,7 +4,7 @@
 import type { ApplicationDoc, MachineDoc, StatusDoc, StatusValue, UnitDoc } from './status-document.js';
 import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';
-import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
+import { applicationBlockedBy, machineBlockedBy, modelBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
 import { isAgentSilent, presentMachineStatus, presentUnitStatuses, type Presence } from './presence.js';
@@ -178,6 +178,18 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
 
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
+/** Juju's model status: `available`, and `destroying` once the model is Dying (its life beside it, as entities show theirs). */
+function modelStatusValue(model: Model, now: Date): StatusValue {
+  const since = formatSince(now.toISOString());
+  if (model.life === 'alive') return { current: modelStatus(model.life), since };
+  return {
+    current: modelStatus(model.life),
+    message: model.force ? 'the model is being destroyed (forced)' : 'the model is being destroyed',
+    since,
+    life: model.life,
+  };
+}
+
 export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
   const ctx: Context = {
@@ -204,6 +216,7 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
       };
     })
     .sort((a, b) => a.id - b.id);
+  const modelBlocked = modelBlockedBy(snapshot.model, snapshot);
   return {
     model: {
       name: snapshot.model.name,
@@ -211,11 +224,9 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
       controller: snapshot.controller,
       cloud: 'drover',
       version: '0.1.0',
-      'model-status': {
-        current: modelStatus(snapshot.model.life),
-        since: formatSince(now.toISOString()),
-      },
+      'model-status': modelStatusValue(snapshot.model, now),
       sla: 'unsupported',
+      ...(modelBlocked.length ? { 'blocked-by': modelBlocked } : {}),
     },
     machines,
     applications,

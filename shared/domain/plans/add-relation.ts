@@ -6,7 +6,7 @@
 // have finally been removed". "When a service is Alive ... relations can be added using the
 // service's endpoints."
 import { charmEndpoints } from '../charm.js';
-import type { Application, Relation } from '../entities.js';
+import type { Application, Model, Relation } from '../entities.js';
 import { alreadyExists, DroverError, notAlive } from '../errors.js';
 import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { inferRelation, relationKey, relationScope, type AppEndpoints, type RelationEndpoint } from '../relation-endpoints.js';
@@ -15,6 +15,8 @@ import { sequenceNames, takeNumbers } from '../sequences.js';
 import { scheduleCleanup } from './cleanups.js';
 
 export interface AddRelationSnapshot {
+  /** Nothing new in a model being destroyed (shared/domain/plans/destroy-model.ts). */
+  model: Model;
   /** The applications named by the arguments that exist. */
   applications: Application[];
   /** Every relation those applications are in (their `relations` sets), of any life. */
@@ -51,6 +53,7 @@ export function planAddRelation(snapshot: AddRelationSnapshot, args: string[], n
   const endpoints = inferRelation(args, lookup);
   const key = relationKey(endpoints);
   const cannot = `cannot add relation "${key}"`;
+  if (snapshot.model.life !== 'alive') throw notAlive(`${cannot}: model "${snapshot.model.name}" is ${snapshot.model.life}`);
 
   // "All relations reference the services they are part of": an identical relation, Alive or
   // Dying, is in the applications' relation sets.
@@ -107,5 +110,6 @@ export function planAddRelation(snapshot: AddRelationSnapshot, args: string[], n
     }
     if (after.length > 0) pending.push(describePending(app.name, after));
   }
+  changes.push({ op: 'check', ref: refs.model(), expect: { life: 'alive' } });
   return { changes, result: { key, id: relation.id, pending } };
 }

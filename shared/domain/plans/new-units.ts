@@ -47,6 +47,12 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
   const newMachineCount = waiting
     ? 0
     : input.placements.slice(0, count).filter((p) => !p).length + Math.max(0, count - input.placements.length);
+  // Nothing new in a model being destroyed (Juju's checkModelActive): the machine's words when
+  // the units would bring new machines, as add-machine says it; the unit's otherwise.
+  if (model.life !== 'alive') {
+    const cannot = newMachineCount > 0 ? 'cannot add a new machine' : `cannot add unit to application "${application.name}"`;
+    throw notAlive(`${cannot}: model "${model.name}" is ${model.life}`);
+  }
   const machineNumbers = takeNumbers(sequenceNames.machine, input.machineSequence, newMachineCount);
   const changes: Change[] = [unitNumbers.change];
   if (newMachineCount > 0) changes.push(machineNumbers.change);

@@ -1,12 +1,17 @@
 // What the watchdog sees: entities that are not Alive, and machines in provisioning error, from
 // the sparse `stuck` index (entities leave it when removed, or when a machine's error clears).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { applicationBlockedBy, machineBlockedBy, relationBlockedBy, unitBlockedBy } from '../../domain/blocked-by.js';
-import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
+import { applicationBlockedBy, machineBlockedBy, modelLeftBy, relationBlockedBy, unitBlockedBy } from '../../domain/blocked-by.js';
+import type { Application, Machine, Model, Relation, Unit } from '../../domain/entities.js';
+import { modelCleanupId } from '../../domain/plans/destroy-model.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { ATTR, collections, INDEX, refFromKey, type Key } from '../engine/keys.js';
 import { getEach } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
+import { readModelContents } from './model-contents.js';
+
+/** Names shown of each kind left in a Dying model. */
+const SHOWN = 5;
 
 export interface StuckEntity {
   entity: string;
@@ -81,17 +86,21 @@ export async function listStuck(store: Store, olderThanSeconds = 0): Promise<Stu
     entries.map((e) => e.ref),
   );
   const stuck: StuckEntity[] = [];
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
     const item = items[i];
-    if (!item) return;
+    if (!item) continue;
+    const model = entry.ref.kind === 'model' ? (item as unknown as Model) : undefined;
     stuck.push({
-      entity: label(entry.ref),
+      entity: model ? `model ${model.name}` : label(entry.ref),
       kind: entry.ref.kind,
       life: String(item.life ?? 'alive'),
       since: entry.since,
       ageSeconds: Math.floor((now.getTime() - Date.parse(entry.since)) / 1000),
-      reasons: reasonsFor(entry.ref, item),
+      // What holds a Dying model takes reads: a few of each kind left in it.
+      reasons: model
+        ? modelLeftBy(model, await readModelContents(store, { limit: SHOWN, except: modelCleanupId(model) }), SHOWN)
+        : reasonsFor(entry.ref, item),
     });
-  });
+  }
   return stuck.sort((a, b) => a.since.localeCompare(b.since));
 }

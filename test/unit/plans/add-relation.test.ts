@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Application, Relation } from '../../../shared/domain/entities.js';
+import type { Application, Model, Relation } from '../../../shared/domain/entities.js';
 import { isDroverError, type ErrorCode } from '../../../shared/domain/errors.js';
 import { planAddRelation } from '../../../shared/domain/plans/add-relation.js';
 import { application, linked, NOW, relation } from './relation-fixtures.js';
 
 const WP_DB = 'wordpress:db mysql:server';
+const MODEL: Model = { name: 'default', life: 'alive', constraints: {}, defaultSeries: 'jammy', constraintsVersion: 0 };
 const plan = (applications: Application[], relations: Relation[], args: string[], relationSequence = 3) =>
-  planAddRelation({ applications, relations, relationSequence }, args, NOW);
+  planAddRelation({ model: MODEL, applications, relations, relationSequence }, args, NOW);
 
 describe('planAddRelation', () => {
   it('creates the relation from the sequence, and adds it to both applications', () => {
@@ -33,7 +34,19 @@ describe('planAddRelation', () => {
         addToSet: { relations: [WP_DB] },
         expect: { life: 'alive', lacks: { relations: WP_DB }, equals: { charmUrl: 'local:jammy/mysql-0' } },
       },
+      // Nothing new in a model being destroyed.
+      { op: 'check', ref: { kind: 'model' }, expect: { life: 'alive' } },
     ]);
+  });
+
+  it('a Dying model refuses it: cannot add relation "…": model "<name>" is dying', () => {
+    expect(() =>
+      planAddRelation(
+        { model: { ...MODEL, life: 'dying' }, applications: [wp, mysql], relations: [], relationSequence: 3 },
+        ['wordpress', 'mysql'],
+        NOW,
+      ),
+    ).toThrow(`cannot add relation "${WP_DB}": model "default" is dying`);
   });
 
   const wp = application('wordpress');

@@ -11,6 +11,7 @@ import type { Store } from '../../engine/store.js';
 import { assignWaitingUnits } from './assign-units.js';
 import { destroyOrphanedSubordinates } from './dying-subordinates.js';
 import { forceApplication, forceMachine, forceUnit } from './force.js';
+import { destroyModelContents } from './model.js';
 import { deleteRelationSettings } from './settings.js';
 import type { CleanupStep } from './step.js';
 import { destroyUnitsOfDyingApplication } from './units.js';
@@ -23,6 +24,7 @@ const steps: Record<CleanupKind, CleanupStep> = {
   forceDestroyUnit: forceUnit,
   forceDestroyMachine: forceMachine,
   forceDestroyApplication: forceApplication,
+  model: destroyModelContents,
 };
 
 export type CleanupResult = 'done' | 'more' | 'gone' | 'not-yet';
@@ -48,10 +50,20 @@ export async function runCleanupBatch(store: Store, id: string): Promise<Cleanup
       new UpdateCommand({
         TableName: store.table,
         Key,
-        UpdateExpression: 'SET #cursor = :cursor, #batches = if_not_exists(#batches, :zero) + :one',
+        UpdateExpression: `SET #cursor = :cursor, #batches = if_not_exists(#batches, :zero) + :one${outcome.notBefore ? ', #notBefore = :notBefore' : ''}`,
         ConditionExpression: 'attribute_exists(#pk)',
-        ExpressionAttributeNames: { '#cursor': 'cursor', '#batches': 'batches', '#pk': 'pk' },
-        ExpressionAttributeValues: { ':cursor': outcome.cursor, ':zero': 0, ':one': 1 },
+        ExpressionAttributeNames: {
+          '#cursor': 'cursor',
+          '#batches': 'batches',
+          '#pk': 'pk',
+          ...(outcome.notBefore ? { '#notBefore': 'notBefore' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':cursor': outcome.cursor,
+          ':zero': 0,
+          ':one': 1,
+          ...(outcome.notBefore ? { ':notBefore': outcome.notBefore } : {}),
+        },
       }),
     );
   } catch (e) {
