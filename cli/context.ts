@@ -9,12 +9,15 @@ import { colourEnabled, type CliIo } from './io.js';
 export interface Cli {
   io: CliIo;
   colour: boolean;
-  /** The API client for the selected controller, its requests naming the selected model. */
-  client(options?: { timeoutMs?: number }): Promise<ApiClient>;
+  /**
+   * The API client for the selected controller, its requests naming the selected model; `model`
+   * (`[controller:]model`, a command's argument) selects instead of `-m`.
+   */
+  client(options?: { timeoutMs?: number; model?: string }): Promise<ApiClient>;
   /** The API client of a controller by name (switch checks a model there before selecting it). */
   clientOf(controller: string): Promise<ApiClient>;
   /** The selected controller's name and the selected model's. */
-  target(): Promise<{ controller: string; model: string }>;
+  target(model?: string): Promise<{ controller: string; model: string }>;
 }
 
 /** Juju's `-m [controller:]model`: `ctl:` is that controller's current model, `model` one on the current controller. */
@@ -29,8 +32,8 @@ export function parseModelOption(value: string | undefined): { controller?: stri
 export const currentModelOf = (config: ClientConfig, controller: string) => config.controllers[controller]?.model ?? DEFAULT_MODEL;
 
 export function createCli(io: CliIo, modelOption: () => string | undefined): Cli {
-  async function target() {
-    const requested = parseModelOption(modelOption() ?? io.env.DROVER_MODEL);
+  async function target(model?: string) {
+    const requested = parseModelOption(model ?? modelOption() ?? io.env.DROVER_MODEL);
     const config = await readConfig(io.env);
     const selected = selectController(config, requested.controller);
     return { selected, model: requested.model ?? currentModelOf(config, selected.name) };
@@ -38,15 +41,15 @@ export function createCli(io: CliIo, modelOption: () => string | undefined): Cli
   return {
     io,
     colour: colourEnabled(io),
-    async client(options = {}) {
-      const { selected, model } = await target();
+    async client({ model: requested, ...options } = {}) {
+      const { selected, model } = await target(requested);
       return new ApiClient(selected, { signal: io.signal, headers: { [MODEL_HEADER]: model }, ...options });
     },
     async clientOf(controller) {
       return new ApiClient(selectController(await readConfig(io.env), controller), { signal: io.signal });
     },
-    async target() {
-      const { selected, model } = await target();
+    async target(requested) {
+      const { selected, model } = await target(requested);
       return { controller: selected.name, model };
     },
   };

@@ -11,6 +11,7 @@ import { registerConstraints } from './commands/constraints.js';
 import { registerControllers } from './commands/controllers.js';
 import { registerBundles } from './commands/bundles.js';
 import { registerDeploy } from './commands/deploy.js';
+import { registerDestroyModel } from './commands/destroy-model.js';
 import { registerExec } from './commands/exec.js';
 import { registerLogs } from './commands/logs.js';
 import { registerModelConfig } from './commands/model-config.js';
@@ -80,6 +81,7 @@ function buildProgram(io: CliIo): Command {
   registerControllers(program, cli);
   program.commandsGroup('Models:');
   registerModels(program, cli);
+  registerDestroyModel(program, cli);
   program.commandsGroup('Deploying and scaling:');
   registerDeploy(program, cli);
   registerBundles(program, cli);

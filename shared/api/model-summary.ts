@@ -9,6 +9,8 @@ export interface ModelSummary {
   life: string;
   status: 'available' | 'destroying';
   'default-series': string;
+  /** destroy-model --force was asked: units in error are taken too. */
+  forced?: true;
 }
 
 export const modelSummary = (model: Model): ModelSummary => ({
@@ -18,4 +20,5 @@ export const modelSummary = (model: Model): ModelSummary => ({
   life: model.life,
   status: modelStatus(model.life),
   'default-series': model.defaultSeries,
+  ...(model.force ? { forced: true as const } : {}),
 });

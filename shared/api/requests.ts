@@ -92,6 +92,8 @@ export const userOperations = {
   'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),
   models: get(z.strictObject({}), { controller: true }),
   'show-model': get(z.strictObject({ name }), { controller: true }),
+  /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
+  'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),
   status: get(z.strictObject({})),
   stuck: get(z.strictObject({})),
   /**
