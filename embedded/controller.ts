@@ -25,7 +25,7 @@ import { reconcileAll } from '../shared/provisioner/reconcile-all.js';
 import { reviveAgents } from '../shared/provisioner/revive-agents.js';
 import { sqsMachineQueues } from '../shared/provisioner/sqs-machine-queues.js';
 import { localCredentials } from '../shared/state/engine/local-credentials.js';
-import { ensureModel } from '../shared/state/operations/model.js';
+import { bootstrapModel } from '../shared/state/operations/model.js';
 import { createStore } from '../shared/state/engine/store.js';
 import { ensureTable } from '../shared/state/engine/table.js';
 import { startApiServer } from './api-server.js';
@@ -128,7 +128,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     stops.push(() => dynamo.stop());
     const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
-    await ensureModel(store);
+    await bootstrapModel(store);
 
     const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });
     stops.push(() => sqsServer.stop());

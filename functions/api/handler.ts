@@ -15,8 +15,7 @@ import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.j
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
 import { isItemTooLarge, itemTooLarge } from '../../shared/state/engine/item-too-large.js';
 import { createStore, type Store } from '../../shared/state/engine/store.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { listModelNames } from '../../shared/state/queries/models.js';
+import { bootstrapModel } from '../../shared/state/operations/model.js';
 import { environmentOf, type Environment } from '../environment.js';
 import { runAgentRoute } from './agent-routes.js';
 import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
@@ -133,15 +132,6 @@ export const handler: Handler = (event) => {
   return lambdaHandler(event);
 };
 
-/**
- * An AWS controller has no bootstrap step of its own (cdk deploy makes the table empty), so the
- * API makes bootstrap's model, `default`, once per function instance when the controller has no
- * model at all; the local controller makes it when it starts (embedded/controller.ts).
- */
-async function bootstrapModel(store: Store): Promise<void> {
-  if ((await listModelNames(store)).length === 0) await ensureModel(store);
-}
-
 function fromEnvironment(env: Environment): Handler {
   const store = createStore({ table: env.required('TABLE_NAME') });
   const api = createApiHandler({
@@ -156,7 +146,8 @@ function fromEnvironment(env: Environment): Handler {
   });
   let bootstrapped: Promise<void> | undefined;
   return async (event) => {
-    // A failed attempt is tried again by the next request.
+    // An AWS controller has no bootstrap step of its own (cdk deploy makes the table empty): the
+    // API makes bootstrap's model once per function instance. A failed attempt is tried again.
     bootstrapped ??= bootstrapModel(store).catch((e: unknown) => {
       bootstrapped = undefined;
       throw e;

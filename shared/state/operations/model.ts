@@ -10,7 +10,7 @@ import { getModel } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import { storeForModel, type Store } from '../engine/store.js';
 import { requireModel } from '../queries/model.js';
-import { getModelName } from '../queries/models.js';
+import { getModelName, listModelNames } from '../queries/models.js';
 
 /** Creates bootstrap's model (named by the store's key, `default`) if it does not exist yet; idempotent. */
 export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
@@ -18,6 +18,15 @@ export async function ensureModel(store: Store, options: { defaultSeries?: strin
     const [model, entry] = await Promise.all([getModel(store), getModelName(store, store.model)]);
     return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries);
   });
+}
+
+/**
+ * A controller starts with bootstrap's model: made when the controller has no model at all (a new
+ * one, or one from before models had names, whose `default` gets its name). Once there are
+ * models, none is made again, so a destroyed `default` stays destroyed, as in Juju.
+ */
+export async function bootstrapModel(store: Store): Promise<void> {
+  if ((await listModelNames(store)).length === 0) await ensureModel(store);
 }
 
 /** add-model: a new model under a fresh uuid, its key. */
