@@ -13,7 +13,7 @@ export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {
   const machines = (await getMany<Machine>(deps.store, refs)).filter((m) => m.instanceId && m.life !== 'dead');
   const resumed: string[] = [];
   for (const machine of machines) {
-    const queueUrl = await deps.queues.ensure(machine.id);
+    const queueUrl = await deps.queues.ensure(deps.store.model, machine.id);
     const credential = await agentKeyFor(deps, machine);
     const instance = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     if (instance.instanceId === machine.instanceId) resumed.push(machine.id);

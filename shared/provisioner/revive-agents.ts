@@ -64,7 +64,7 @@ async function revive(
   const machine = await getMachine(store, instance.machineId);
   // Removed, Dead, or provisioned again meanwhile: the full reconcile reaps the stray.
   if (!wantsRevived(machine, instance)) return 'left';
-  const [credential, queueUrl] = await Promise.all([agentKeyFor(deps, machine), deps.queues.ensure(machine.id)]);
+  const [credential, queueUrl] = await Promise.all([agentKeyFor(deps, machine), deps.queues.ensure(store.model, machine.id)]);
   try {
     const started = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     // Another attempt's instance: the machine record and the provider disagree; the reconcile decides.

@@ -290,7 +290,7 @@ describe('removing machines', () => {
 
   it('a removed machine still gets its queue deleted (the provisioner died between the two)', async () => {
     const id = await addMachine();
-    await queues.ensure(id);
+    await queues.ensure('default', id);
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
     await removeMachine(store, id);

@@ -69,8 +69,8 @@ const queuesOf = async (controller: string) =>
 describe('tearing down a controller', () => {
   it("terminates this deployment's instances, waits until none is left, then deletes its machine queues only", async () => {
     const other = `td-${randomUUID().slice(0, 8)}`;
-    for (const m of ['0', '1']) await ensureMachineQueue(deps.sqs, controllerId, m);
-    await ensureMachineQueue(deps.sqs, other, '0');
+    for (const m of ['0', '1']) await ensureMachineQueue(deps.sqs, controllerId, 'default', m);
+    await ensureMachineQueue(deps.sqs, other, 'default', '0');
     ec2Mock
       .on(DescribeInstancesCommand)
       .resolvesOnce(page(['i-0run', 'running'], ['i-0going', 'shutting-down']))
@@ -97,7 +97,7 @@ describe('tearing down a controller', () => {
   });
 
   it('gives up at its deadline, naming the instances still terminating, and deletes no queue meanwhile', async () => {
-    await ensureMachineQueue(deps.sqs, controllerId, '0');
+    await ensureMachineQueue(deps.sqs, controllerId, 'default', '0');
     ec2Mock.on(DescribeInstancesCommand).resolves(page(['i-0slow', 'shutting-down']));
     let clock = 0;
     await expect(tearDownController({ ...deps, deadline: 2, now: () => clock++ })).rejects.toThrow(
@@ -156,7 +156,7 @@ describe('tearing down a controller', () => {
   });
 
   it('gives up on a group still in use after its bounded tries, naming it, and deletes no queue', async () => {
-    await ensureMachineQueue(deps.sqs, controllerId, '0');
+    await ensureMachineQueue(deps.sqs, controllerId, 'default', '0');
     ec2Mock.on(DescribeInstancesCommand).resolves({ Reservations: [] });
     ec2Mock.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [appGroup('sg-web', 'web')] });
     ec2Mock.on(DeleteSecurityGroupCommand).rejects(inUse());
