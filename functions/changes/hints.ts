@@ -22,7 +22,8 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
       const { deps: modelDeps, sent } = forModel(model);
       try {
         const outcome = await notify(modelDeps, imagesOf(record), sent);
-        if (outcome.kind === 'malformed') logger.warn('skipping a record that is not a drover entity', { ...context, model, why: outcome.why });
+        if (outcome.kind === 'malformed')
+          logger.warn('skipping a record that is not a drover entity', { ...context, model, why: outcome.why });
         else if (outcome.kind === 'sent') logger.debug('hinted', { ...context, model, hint: outcome.hint, machines: outcome.machines });
       } catch (error) {
         logger.error('hints failed; the record is reported for retry', { ...context, model, error: error as Error });

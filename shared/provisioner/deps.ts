@@ -1,6 +1,7 @@
 // What the provisioner works with. Lambda builds it from its environment
 // (functions/provisioner/env.ts), the local controller from its own config, tests with the local
 // provider and DynamoDB Local; the reconcile logic is the same in all three.
+import { DEFAULT_MODEL_KEY } from '../domain/models.js';
 import type { Provider } from '../provider/provider.js';
 import { storeForModel, type Store } from '../state/engine/store.js';
 import type { AgentCredentials } from './agent-credentials.js';
@@ -76,6 +77,12 @@ export interface ProvisionerDeps {
 export const policyOf = (deps: ProvisionerDeps): ProvisionerPolicy => ({ ...DEFAULT_POLICY, ...deps.policy });
 export const logOf = (deps: ProvisionerDeps): ProvisionerLog => deps.log ?? silentLog;
 export const sleepOf = (deps: ProvisionerDeps) => deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+/**
+ * How reports name a machine: machine ids repeat across models, so another model's carries its
+ * model's key; a `default` machine is named by its id, as before there were many models.
+ */
+export const machineLabel = (model: string, machineId: string) => (model === DEFAULT_MODEL_KEY ? machineId : `${model}:${machineId}`);
 
 /**
  * The same provisioner, for the model whose key is `model`: everything it does to a machine (its

@@ -151,6 +151,7 @@ function providerFor(fake: FakeEc2): Provider {
     listInstances: async (): Promise<InstanceInfo[]> =>
       [...fake.instanceGroups.keys()].map((instanceId) => ({
         instanceId,
+        model: 'default',
         machineId: instanceId.slice(2),
         state: 'running',
         addresses: [],

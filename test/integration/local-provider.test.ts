@@ -10,6 +10,7 @@ const CONTROLLER = 'ctl1';
 
 const request = (machineId: string, attempt = 0, overrides: Partial<StartInstanceRequest> = {}): StartInstanceRequest => ({
   controllerId: CONTROLLER,
+  model: 'default',
   machineId,
   attempt,
   series: 'jammy',

@@ -119,6 +119,7 @@ describe('provisioning Alive machines', () => {
     // The first provisioner got as far as StartInstance...
     const first = await local.startInstance({
       controllerId: CONTROLLER_ID,
+      model: 'default',
       machineId: id,
       attempt: 0,
       series: 'jammy',
@@ -315,6 +316,7 @@ describe('the full reconcile', () => {
     // An agent for a machine state never heard of (left by a crashed controller, say)...
     const unknown = await local.startInstance({
       controllerId: CONTROLLER_ID,
+      model: 'default',
       machineId: '42',
       attempt: 0,
       series: 'jammy',
@@ -322,7 +324,7 @@ describe('the full reconcile', () => {
       agent: { apiUrl: 'a', credential: 'c', queueUrl: 'q' },
     });
     // ...and an instance of machine `id` that is not the one recorded.
-    provider.phantoms.push({ instanceId: 'i-phantom', machineId: id, state: 'running', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-phantom', model: 'default', machineId: id, state: 'running', addresses: [] });
     const result = await reconcileAll(deps);
     expect(result.strays.sort()).toEqual([unknown.instanceId, 'i-phantom'].sort());
     expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
@@ -342,7 +344,7 @@ describe('the full reconcile', () => {
 
   it('past its deadline it still stops strays, then leaves the machines to the next run and says how many', async () => {
     const [a] = (await addMachines(store, { count: 2 })) as [string, string];
-    provider.phantoms.push({ instanceId: 'i-stray', machineId: '77', state: 'running', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-stray', model: 'default', machineId: '77', state: 'running', addresses: [] });
     const result = await reconcileAll(deps, { deadline: 0 });
     expect(result).toMatchObject({ machines: 2, strays: ['i-stray'], unfinished: 2, outcomes: {} });
     expect((await machine(a)).instanceId).toBeUndefined();
@@ -354,7 +356,7 @@ describe('the full reconcile', () => {
     const id = await addMachine();
     provider.startFailures.push(permanent('no'));
     await reconcileMachine(deps, id); // in error: reconcileAll will not provision it
-    provider.phantoms.push({ instanceId: 'i-starting', machineId: id, state: 'pending', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-starting', model: 'default', machineId: id, state: 'pending', addresses: [] });
     expect((await reconcileAll(deps)).strays).toEqual([]);
   });
 

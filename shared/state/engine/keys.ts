@@ -171,7 +171,8 @@ export function modelOfKey(pk: string): string | undefined {
 
 /** Recovers the entity reference from an index entry (KEYS_ONLY projections carry pk/sk). */
 export function refFromKey(model: string, key: Key): EntityRef | undefined {
-  if (key.pk.startsWith(MODEL_NAME_PREFIX) && key.sk === ITEM_SK) return { kind: 'modelName', name: key.pk.slice(MODEL_NAME_PREFIX.length) };
+  if (key.pk.startsWith(MODEL_NAME_PREFIX) && key.sk === ITEM_SK)
+    return { kind: 'modelName', name: key.pk.slice(MODEL_NAME_PREFIX.length) };
   if (!key.pk.startsWith(`${model}#`)) return undefined;
   const rest = key.pk.slice(model.length + 1);
   const [kind, ...parts] = rest.split('#');
