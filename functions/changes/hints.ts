@@ -16,9 +16,14 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
     const forModel = perModel(deps.store, (store) => ({ deps: { ...deps, store }, sent: new SentHints() }));
     return async (record) => {
       const context = { eventID: record.eventID, eventName: record.eventName, sequenceNumber: record.dynamodb?.SequenceNumber };
-      // The controller's own items (model names) concern no machine.
       const model = modelOfRecord(record);
-      if (model === undefined) return;
+      if (model === undefined) {
+        // The controller's own items (model names) concern no machine; anything else without a
+        // model in its key is not drover's.
+        if (imagesOf(record).kind !== 'modelName')
+          logger.warn('skipping a record that is not a drover entity', { ...context, why: 'its key names no model' });
+        return;
+      }
       const { deps: modelDeps, sent } = forModel(model);
       try {
         const outcome = await notify(modelDeps, imagesOf(record), sent);
