@@ -11,6 +11,7 @@ import { machineDirOf } from '../../shared/provider/local/machine-dir.js';
 import { getApplication, getMachine, getModel, getUnit } from '../../shared/state/engine/reads.js';
 import { createStore, storeForModel, type Store } from '../../shared/state/engine/store.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
+import { setApplicationConfig } from '../../shared/state/operations/application-config.js';
 import { addModel } from '../../shared/state/operations/model.js';
 import { CHARMS, waitFor } from '../support/agents.js';
 
@@ -91,6 +92,26 @@ describe('agents of two models on one local controller', () => {
         }
         expect((await getModel(inDefault))!.uuid).not.toBe((await getModel(other))!.uuid);
         expect((await getMachine(inDefault, '0'))!.instanceId).not.toBe((await getMachine(other, '0'))!.instanceId);
+
+        // A change in the second model reaches its machine's agent (the hint on that model's
+        // machine 0 queue), and only that one: `default`'s database/0 keeps its config.
+        const hookLog = (dir: string) => readFileSync(join(dir, 'units', 'database-0', 'hook-log'), 'utf8');
+        await setApplicationConfig(other, 'database', { set: { 'db-name': 'in-other' } });
+        await waitFor(
+          'config-changed in the second model',
+          () => hookLog(dirs.other),
+          (log) => log.includes('db-name=in-other'),
+          60_000,
+        );
+        await setApplicationConfig(inDefault, 'database', { set: { 'db-name': 'in-default' } });
+        await waitFor(
+          'config-changed in default',
+          () => hookLog(dirs.default),
+          (log) => log.includes('db-name=in-default'),
+          60_000,
+        );
+        expect(hookLog(dirs.default)).not.toContain('db-name=in-other');
+        expect(hookLog(dirs.other)).not.toContain('db-name=in-default');
       } finally {
         await controller.stop();
         rmSync(dataDir, { recursive: true, force: true });
