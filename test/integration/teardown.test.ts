@@ -67,9 +67,11 @@ const queuesOf = async (controller: string) =>
   (await sqsServer.client().send(new ListQueuesCommand({ QueueNamePrefix: machineQueuePrefix(controller) }))).QueueUrls ?? [];
 
 describe('tearing down a controller', () => {
-  it("terminates this deployment's instances, waits until none is left, then deletes its machine queues only", async () => {
+  it("terminates this deployment's instances, waits until none is left, then deletes its machine queues only, of every model", async () => {
     const other = `td-${randomUUID().slice(0, 8)}`;
     for (const m of ['0', '1']) await ensureMachineQueue(deps.sqs, controllerId, 'default', m);
+    // Machine 0 of a second model: its queue is this controller's too.
+    await ensureMachineQueue(deps.sqs, controllerId, randomUUID(), '0');
     await ensureMachineQueue(deps.sqs, other, 'default', '0');
     ec2Mock
       .on(DescribeInstancesCommand)
@@ -91,7 +93,7 @@ describe('tearing down a controller', () => {
       { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped', 'shutting-down'] },
     ]);
     expect(pauses).toBe(2);
-    expect(done.queuesDeleted).toHaveLength(2);
+    expect(done.queuesDeleted).toHaveLength(3);
     expect(await queuesOf(controllerId)).toEqual([]);
     expect(await queuesOf(other)).toHaveLength(1);
   });
