@@ -20,12 +20,12 @@ import { toItem } from '../../shared/state/engine/codec.js';
 import { destroyMachine } from '../../shared/state/operations/destroy-machine.js';
 import { keyOf } from '../../shared/state/engine/keys.js';
 import { ensureMachineDead } from '../../shared/state/operations/machine-dead.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
+import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { recordInstance, retryProvisioning } from '../../shared/state/operations/provisioning.js';
 import { getMachine } from '../../shared/state/engine/reads.js';
 import { removeMachine } from '../../shared/state/operations/remove-machine.js';
 import { readStatus } from '../../shared/state/queries/status.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import {
   agentCredentialDigest,
   digestOf,
@@ -301,6 +301,20 @@ describe('removing machines', () => {
 });
 
 describe('the full reconcile', () => {
+  it("covers every model: machine 0 of each gets its instance, and neither is taken for the other's stray", async () => {
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    expect(await reconcileAll(deps)).toMatchObject({ machines: 2, outcomes: { started: 2 }, strays: [], failures: [] });
+    const again = await reconcileAll(deps);
+    expect(again).toMatchObject({ machines: 2, strays: [], missing: [], failures: [] });
+    expect(again.outcomes.started).toBeUndefined();
+    expect((await local.listInstances(CONTROLLER_ID)).map((i) => `${i.model}/${i.machineId}`).sort()).toEqual(
+      [`default/${a}`, `${other.model}/${b}`].sort(),
+    );
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+  });
+
   it('provisions Alive machines and removes Dead ones, as a resync after lost stream records', async () => {
     const [a, b] = (await addMachines(store, { count: 2 })) as [string, string];
     await destroyMachine(store, b);
@@ -520,7 +534,7 @@ describe('the stream handler', () => {
     expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
   });
 
-  it('ignores records of other kinds and of other models', async () => {
+  it('ignores records of other kinds, and of a machine its model does not have', async () => {
     const id = await addMachine();
     const other = machineRecord(await machine(id), 'INSERT', 'other-model');
     const app: DynamoDBRecord = {
@@ -533,6 +547,20 @@ describe('the stream handler', () => {
     };
     expect(await createProvisionerHandler(deps)({ Records: [other, app] })).toEqual({ batchItemFailures: [] });
     expect(provider.startCalls).toBe(0);
+  });
+
+  it('provisions machine 0 of each model a batch names, each in its own model: two agents, two queues', async () => {
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    expect(b).toBe(a);
+    const records = [machineRecord(await machine(a), 'INSERT'), machineRecord((await getMachine(other, b))!, 'INSERT', other.model)];
+    expect(await createProvisionerHandler(deps)({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
+    expect((await getMachine(other, b))!.instanceId).toBe(`local-${CONTROLLER_ID}-${other.model}-${b}-0`);
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+    expect(await queues.exists(a)).toBe(true);
+    expect(await queues.exists(b, other.model)).toBe(true);
   });
 
   it('a removal record deletes the queue of the removed machine', async () => {
