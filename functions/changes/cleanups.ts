@@ -15,7 +15,8 @@ import { modelOfRecord, perModel } from '../stream-models.js';
 export function cleanupStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
     // A document several records of the batch advanced needs one run: it reads the latest state.
-    // Cleanup ids are numbered per model, so each model has its own.
+    // Cleanup ids name their target (`units:mysql`, shared/domain/plans/cleanups.ts), which another
+    // model may have too: each model remembers its own.
     const forModel = perModel(store, (store) => ({ store, ran: new Set<string>() }));
     return async (record) => {
       const images = imagesOf(record);

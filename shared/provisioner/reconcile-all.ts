@@ -19,8 +19,8 @@ import type { Machine } from '../domain/entities.js';
 import type { FirewallReport, InstanceInfo } from '../provider/provider.js';
 import { collections } from '../state/engine/keys.js';
 import { markInstanceMissing } from '../state/operations/machine-status.js';
-import { getMany, listCollection } from '../state/engine/reads.js';
-import type { Store } from '../state/engine/store.js';
+import { getMany, getModel, listCollection } from '../state/engine/reads.js';
+import { storeForModel, type Store } from '../state/engine/store.js';
 import { storesToSweep } from '../state/queries/models-to-sweep.js';
 import { forEachBounded } from './bounded.js';
 import { logOf, machineLabel, policyOf, type ProvisionerDeps } from './deps.js';
@@ -72,7 +72,7 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
   const listedAt = store.now().getTime();
   const instances = await deps.provider.listInstances(deps.controllerId);
   // Every model's machines, each under its label (machine ids repeat across models).
-  const models = await storesToSweep(store);
+  const models = await modelsOf(store, instances);
   const recorded = new Map<string, RecordedMachine>();
   for (const modelStore of models) for (const m of await recordedMachines(modelStore)) recorded.set(machineLabel(m.store.model, m.id), m);
   result.machines = recorded.size;
@@ -134,6 +134,22 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
   if (result.failures.length > 0) log.error('full reconcile finished with failures', { ...result });
   else log.info('full reconcile finished', { ...result });
   return result;
+}
+
+/**
+ * The models to reconcile: every model listed, and the model of any instance that the listing (an
+ * index read, eventually consistent) does not show yet but whose model item is there, so that no
+ * instance of a model made a moment ago is taken for a stray.
+ */
+async function modelsOf(store: Store, instances: InstanceInfo[]): Promise<Store[]> {
+  const models = await storesToSweep(store);
+  const listed = new Set(models.map((s) => s.model));
+  for (const key of new Set(instances.map((i) => i.model))) {
+    if (listed.has(key)) continue;
+    const unlisted = storeForModel(store, key);
+    if (await getModel(unlisted)) models.push(unlisted);
+  }
+  return models;
 }
 
 /** A machine as the full reconcile needs it: only ids, bounded by the number of machines, never by their size. */
