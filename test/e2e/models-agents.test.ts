@@ -50,7 +50,7 @@ describe('agents of two models on one local controller', () => {
     { timeout: 180_000 },
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-models-'));
-      const controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+      let controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
       try {
         // `default` through the user API, as drover deploy does.
         const res = await fetch(`${controller.apiUrl}/v1/deploy`, {
@@ -112,6 +112,19 @@ describe('agents of two models on one local controller', () => {
         );
         expect(hookLog(dirs.default)).not.toContain('db-name=in-other');
         expect(hookLog(dirs.other)).not.toContain('db-name=in-default');
+
+        // A controller restarted resumes the agents of both models (embedded/resume-agents.ts),
+        // and the second model's hears of its next change.
+        await controller.stop();
+        controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+        const restarted = createStore({ table: TABLE, endpoint: controller.databaseEndpoint, region: LOCAL_REGION, cache: false });
+        await setApplicationConfig(storeForModel(restarted, other.model), 'database', { set: { 'db-name': 'after-restart' } });
+        await waitFor(
+          'config-changed after the restart',
+          () => hookLog(dirs.other),
+          (log) => log.includes('db-name=after-restart'),
+          60_000,
+        );
       } finally {
         await controller.stop();
         rmSync(dataDir, { recursive: true, force: true });

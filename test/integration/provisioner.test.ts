@@ -439,6 +439,30 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     expect(await reviveAgents(revivable)).toEqual({ revived: [], refused: [], newlyRefused: [], failures: [] });
   });
 
+  it("a killed agent of another model is started again in its own model, with that model's key; `default`'s machine 0 is left alone", async () => {
+    const revivable = provisionerDeps(store, local, queues);
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    await reconcileMachine(revivable, a);
+    await reconcileMachine({ ...revivable, store: other }, b);
+    const untouched = readRecord(machineDirOf(dataDir, a))!.pid;
+    const pid = readRecord(machineDirOf(dataDir, b, other.model))!.pid;
+    process.kill(pid, 'SIGKILL');
+    await eventually(
+      () => isProcessAlive({ pid }),
+      (alive) => !alive,
+    );
+    expect(await reconcileAll(revivable)).toMatchObject({ revived: [`${other.model}:${b}`], missing: [], strays: [], failures: [] });
+    const revived = readRecord(machineDirOf(dataDir, b, other.model))!;
+    expect(revived.pid).not.toBe(pid);
+    expect(isProcessAlive(revived)).toBe(true);
+    expect(readRecord(machineDirOf(dataDir, a))!.pid).toBe(untouched);
+    const credential = await revivable.credentials!.forAttempt({ model: other.model, machineId: b, attempt: 0 });
+    expect(verifyAgentCredential((await getMachine(other, b))!.agentCredentialHash, credential)).toBe(true);
+    expect(await agentCredentialDigest(machineDirOf(dataDir, b, other.model))).toBe(digestOf(credential));
+  });
+
   it('an agent in its restart back-off shows it in the machine status, and running again once restarted', async () => {
     const crashing = localProvider(dataDir, {
       env: { FAKE_AGENT_EXIT_CODE: '1' },
