@@ -6,7 +6,7 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
-import { MACHINE_HEADER } from '#shared/api/agent-signing.js';
+import { MACHINE_HEADER, MODEL_HEADER } from '#shared/api/agent-signing.js';
 import { NodeSha256 } from '#shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
 
@@ -33,6 +33,8 @@ export interface AgentApi {
 
 export interface AgentApiOptions {
   url: string;
+  /** The key of the machine's model. */
+  model: string;
   machineId: string;
   /** What signs: the machine's key on the local controller, the instance role's credentials on AWS. */
   credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
@@ -64,7 +66,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
         const headers = await signRequest(signer, {
           method: init.method ?? 'GET',
           url,
-          headers: { ...(init.headers as Record<string, string>), [MACHINE_HEADER]: options.machineId },
+          headers: { ...(init.headers as Record<string, string>), [MACHINE_HEADER]: options.machineId, [MODEL_HEADER]: options.model },
           ...(typeof init.body === 'string' ? { body: init.body } : {}),
         });
         const res = await doFetch(url, { ...init, headers });

@@ -1,9 +1,16 @@
 // The machine agent's settings, from the environment its provider gave it: the local provider
 // (shared/provider/local/local-provider.ts) or EC2 user data (shared/provider/ec2/user-data.ts).
 import { readFileSync } from 'node:fs';
+import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 
 export interface AgentConfig {
   controllerId: string;
+  /**
+   * The key of the model the machine belongs to (DROVER_MODEL): machine ids repeat across models,
+   * so the agent names both to the API and in its queue's name. `default` when unset, the model of
+   * every agent started before there were many models.
+   */
+  model: string;
   machineId: string;
   apiUrl: string;
   /**
@@ -92,6 +99,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
   const heartbeatSeconds = positiveSeconds(env, 'DROVER_HEARTBEAT_SECONDS', DEFAULT_HEARTBEAT_SECONDS);
   return {
     controllerId: required(env, 'DROVER_CONTROLLER_ID'),
+    model: env.DROVER_MODEL || DEFAULT_MODEL_KEY,
     machineId,
     apiUrl: required(env, 'DROVER_API_URL'),
     ...(credential !== undefined ? { credential } : {}),

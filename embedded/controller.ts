@@ -67,17 +67,19 @@ export interface RunningController {
   dataDir: string;
   /** The supervised DynamoDB Local's pid while it runs (tests kill it to show it comes back). */
   databasePid(): number | undefined;
+  /** DynamoDB Local's address, the same across its restarts (tests read the table behind the API). */
+  databaseEndpoint: string;
   stop(): Promise<void>;
 }
 
-const TABLE = 'drover';
+export const TABLE = 'drover';
 /**
  * The region every local client names, the controller's and the agents' alike. The SQS server
  * keys queues by region (their ARN) but hands out one URL per name: a queue re-created by an
  * agent in another region than the controller's replaced the controller's under the same URL,
  * and a long poll waiting on the old one missed every hint.
  */
-const LOCAL_REGION = 'local';
+export const LOCAL_REGION = 'local';
 
 /**
  * How many machines the provisioner starts at once. The host's CPU is what agents starting
@@ -273,6 +275,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       token: secrets.token,
       dataDir,
       databasePid: () => dynamo.pid(),
+      databaseEndpoint: dynamo.endpoint,
       stop: stopAll,
     };
   } catch (e) {

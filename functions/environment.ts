@@ -9,7 +9,6 @@ export const VARIABLES = {
   TABLE_NAME: 'the state table',
   CONTROLLER_ID: "this controller's id: machine queue names, instance tags",
   DEPLOYMENT_ID: "this deployment of the controller (the stack id's UUID): in every ClientToken and instance tag",
-  MODEL_NAME: 'the model the provisioner serves (default "default")',
   API_URL: 'the API address agents are given',
   AGENT_BUNDLE_URL: 'where instances download the machine agent, when it is not a private asset',
   AGENT_BUNDLE_SHA256: "the agent bundle's checksum, checked by the instance",

@@ -6,6 +6,9 @@
 // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html): the
 // provisioner, and `changes`, which hints agents and runs cleanups.
 //
+// The stream carries every model of the controller: each consumer acts on a record in the model
+// its key names (functions/stream-models.ts), and the controller's own items concern neither.
+//
 // Giving up on a record (after its retries, or once it is too old) loses nothing for good: both
 // are level-triggered and have a periodic resync (the provisioner's reconcile, the cleanup sweep,
 // the agents' resync), which is why bounded retries and age are safe; the failure destination

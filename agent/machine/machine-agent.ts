@@ -86,6 +86,7 @@ export class MachineAgent {
       options.api ??
         createAgentApi({
           url: config.apiUrl,
+          model: config.model,
           machineId: config.machineId,
           // With a key (the local provider), the machine's own; without (EC2), the instance role's.
           credentials:
@@ -293,7 +294,7 @@ export class MachineAgent {
       queueUrl: config.queueUrl,
       log: this.log,
       onHints: (hints) => this.onHints(hints),
-      recreateQueue: (sqs) => ensureMachineQueue(sqs, config.controllerId, config.machineId),
+      recreateQueue: (sqs) => ensureMachineQueue(sqs, config.controllerId, config.model, config.machineId),
       moved: () => {
         const now = readSqsEndpoint(endpointFile);
         if (!now || now === endpoint) return undefined;

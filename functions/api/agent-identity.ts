@@ -1,24 +1,28 @@
 // Which machine's agent is calling. Every agent request is SigV4-signed and names its machine in
-// the signed `x-drover-machine` header; what proves the claim differs by where the controller
-// runs, and nothing else about agents does:
+// the signed `x-drover-machine` header and its machine's model in the signed `x-drover-model`
+// header (a model's key; an agent started before there were many models sends none and is taken
+// for one of `default`). Machine ids repeat across models, so the claim is checked in the claimed
+// model, which must exist, and its store is what the agent's request works against. What proves
+// the claim differs by where the controller runs, and nothing else about agents does:
 //
 // - On AWS, API Gateway's IAM authorization has checked the signature. An instance role's
 //   credentials carry the instance id as their role session name
 //   (arn:aws:sts::<account>:assumed-role/<agent role>/i-0abc...), and only EC2 can assume the
-//   agent role, so the caller is that instance: the claimed machine must be the one whose
-//   instance it is. Nothing secret is handed to an instance.
+//   agent role, so the caller is that instance: the claimed machine, in the claimed model, must be
+//   the one whose instance it is. Nothing secret is handed to an instance.
 //   https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/iam-roles-for-amazon-ec2.html
 // - On the local controller, each machine has a key of its own, derived for its current
-//   provisioning attempt (agentKeyFor in the provisioner's start-request.ts) and handed to its
+//   model and provisioning attempt (agentKeyFor in the provisioner's start-request.ts) and handed to its
 //   agent on a pipe; the key id is `machine-<id>`, and the signature is checked here as API
 //   Gateway would (functions/api/verify-signature.ts). retry-provisioning makes a new attempt, and so revokes the old key.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
-import { MACHINE_ID } from '../../shared/api/fields.js';
+import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
+import { MACHINE_ID, MODEL_KEY } from '../../shared/api/fields.js';
+import { DEFAULT_MODEL_KEY } from '../../shared/domain/models.js';
 import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
 import { verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
-import { getMachine } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { getMachine, getModel } from '../../shared/state/engine/reads.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import { verifySignature } from './verify-signature.js';
 
 export type AgentIdentity =
@@ -34,28 +38,68 @@ export function isAgentSession(userArn: string | undefined, identity: AgentIdent
   return identity.kind === 'instance-role' && ASSUMED_ROLE.exec(userArn ?? '')?.[1] === identity.roleName;
 }
 
-/** The machine id whose agent is calling, or undefined when the request does not prove it. */
-export async function identifyAgent(event: APIGatewayProxyEventV2, store: Store, identity: AgentIdentity): Promise<string | undefined> {
+/** The agent that proved who it is: its machine's id, and the store of its machine's model. */
+export interface IdentifiedAgent {
+  machine: string;
+  store: Store;
+}
+
+/**
+ * Models this process has found to exist, by table and key: an agent request then costs the one
+ * read of its machine, as before there were many models. Remembering is safe: the machine itself
+ * is read on every request, and its agent is let in only while it is there. Bounded: forgetting
+ * costs one read.
+ */
+const existingModels = new Set<string>();
+const MAX_REMEMBERED_MODELS = 10_000;
+
+async function modelExists(store: Store): Promise<boolean> {
+  const remembered = `${store.table}\u0000${store.model}`;
+  if (existingModels.has(remembered)) return true;
+  if (!(await getModel(store))) return false;
+  if (existingModels.size >= MAX_REMEMBERED_MODELS) existingModels.clear();
+  existingModels.add(remembered);
+  return true;
+}
+
+/** The machine of the claimed model, if that model exists (an agent of a removed model is no one's). */
+async function claimedMachine(store: Store, machineId: string) {
+  const [exists, machine] = await Promise.all([modelExists(store), getMachine(store, machineId)]);
+  return exists ? machine : undefined;
+}
+
+/** The machine whose agent is calling, with its model's store; undefined when the request does not prove it. */
+export async function identifyAgent(
+  event: APIGatewayProxyEventV2,
+  store: Store,
+  identity: AgentIdentity,
+): Promise<IdentifiedAgent | undefined> {
   const claimed = event.headers?.[MACHINE_HEADER] ?? '';
-  if (!MACHINE_ID.test(claimed)) return undefined;
+  const modelHeader = event.headers?.[MODEL_HEADER];
+  const model = modelHeader ?? DEFAULT_MODEL_KEY;
+  if (!MACHINE_ID.test(claimed) || !MODEL_KEY.test(model)) return undefined;
+  const modelStore = storeForModel(store, model);
   if (identity.kind === 'instance-role') {
     const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam;
     const [, role, instanceId] = ASSUMED_ROLE.exec(iam?.userArn ?? '') ?? [];
     if (role !== identity.roleName || instanceId === undefined) return undefined;
-    const machine = await getMachine(store, claimed);
-    return machine?.instanceId === instanceId ? claimed : undefined;
+    // Machine 0 of another model has another instance: an instance is one model's machine only.
+    const machine = await claimedMachine(modelStore, claimed);
+    return machine?.instanceId === instanceId ? { machine: claimed, store: modelStore } : undefined;
   }
   const signed = await verifySignature(
     event,
     async (keyId) => {
       if (keyId !== localAgentKeyId(claimed)) return undefined;
-      const machine = await getMachine(store, claimed);
+      const machine = await claimedMachine(modelStore, claimed);
       if (!machine) return undefined;
-      const key = await identity.keys.forAttempt({ model: store.model, machineId: claimed, attempt: machine.provisioningAttempt });
+      // Derived for the model too: machine 0 of another model has another key.
+      const key = await identity.keys.forAttempt({ model, machineId: claimed, attempt: machine.provisioningAttempt });
       // The key must be the one issued for the machine's current attempt, and not yet revoked.
       return verifyAgentCredential(machine.agentCredentialHash, key) ? key : undefined;
     },
-    { mustSign: [MACHINE_HEADER] },
+    // A model named must be signed, or it could be changed in flight; one not named means `default`.
+    { mustSign: modelHeader === undefined ? [MACHINE_HEADER] : [MACHINE_HEADER, MODEL_HEADER] },
   );
-  return signed ? claimed : undefined;
+  return signed ? { machine: claimed, store: modelStore } : undefined;
 }

@@ -18,7 +18,7 @@ import { createStore, type Store } from '../../shared/state/engine/store.js';
 import { bootstrapModel } from '../../shared/state/operations/model.js';
 import { environmentOf, type Environment } from '../environment.js';
 import { runAgentRoute } from './agent-routes.js';
-import { identifyAgent, isAgentSession, type AgentIdentity } from './agent-identity.js';
+import { identifyAgent, isAgentSession, type AgentIdentity, type IdentifiedAgent } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
 import { dispatch, operationNamed } from './dispatch.js';
 import { errorResponse, fromError } from './http.js';
@@ -64,14 +64,15 @@ export function createApiHandler(deps: ApiDeps): Handler {
   /** One agent request from an authenticated machine. */
   async function agentRoute(
     event: APIGatewayProxyEventV2,
-    machine: string,
+    { machine, store }: IdentifiedAgent,
     request: { method: string; path: string; op: string },
   ): Promise<APIGatewayProxyStructuredResultV2> {
     const { method, path, op: agentOp } = request;
     const op = operationNamed(agentOperations, agentOp);
     if (!op) return errorResponse('not-found', `no agent route ${method} ${path}`);
     const ctx = {
-      store: deps.store,
+      // The agent's own model (agent-identity.ts), whatever model a user request would name.
+      store,
       charms: deps.charms,
       machine,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
@@ -87,12 +88,12 @@ export function createApiHandler(deps: ApiDeps): Handler {
     const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
 
     if (agentOp) {
-      const machine = await identifyAgent(event, deps.store, deps.agents);
-      if (!machine) return errorResponse('unauthorized', "permission denied: the request is not signed by its machine's agent");
-      const response = await agentRoute(event, machine, { method, path, op: agentOp });
+      const agent = await identifyAgent(event, deps.store, deps.agents);
+      if (!agent) return errorResponse('unauthorized', "permission denied: the request is not signed by its machine's agent");
+      const response = await agentRoute(event, agent, { method, path, op: agentOp });
       // Only a request that succeeded records the agent as seen (a refused one changes nothing);
       // the agent's heartbeat is pushed back only by successes too (agent/machine/heartbeat.ts).
-      if (response.statusCode === 200) await presence.seen(machine);
+      if (response.statusCode === 200) await presence.seen(agent.machine, agent.store);
       return response;
     }
 

@@ -29,18 +29,22 @@ export class PresenceRecorder {
     this.intervalMs = presenceWriteIntervalMs(lostAfterMs);
   }
 
-  /** The machine's agent made a request now. Never fails the request: presence is a courtesy to status. */
-  async seen(machine: string): Promise<void> {
-    const now = this.store.now().getTime();
-    const last = this.recordedAt.get(machine);
+  /**
+   * The machine's agent made a request now; `store` is its model's (machine ids repeat across
+   * models, so it is remembered by both). Never fails the request: presence is a courtesy to status.
+   */
+  async seen(machine: string, store: Store = this.store): Promise<void> {
+    const now = store.now().getTime();
+    const remembered = `${store.model}\u0000${machine}`;
+    const last = this.recordedAt.get(remembered);
     if (last !== undefined && now - last < this.intervalMs) return;
     try {
-      await recordPresence(this.store, machine, this.intervalMs);
+      await recordPresence(store, machine, this.intervalMs);
       if (this.recordedAt.size >= MAX_REMEMBERED) this.recordedAt.clear();
-      this.recordedAt.set(machine, now);
+      this.recordedAt.set(remembered, now);
     } catch (e) {
       // Unremembered: the agent's next request tries again.
-      this.logger.warn('cannot record agent presence', { machine, error: e as Error });
+      this.logger.warn('cannot record agent presence', { model: store.model, machine, error: e as Error });
     }
   }
 }

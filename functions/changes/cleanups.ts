@@ -10,21 +10,27 @@ import { runCleanupBatch } from '../../shared/state/operations/cleanup/run-clean
 import type { Store } from '../../shared/state/engine/store.js';
 import { imagesOf } from '../../shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
+import { modelOfRecord, perModel } from '../stream-models.js';
 
 export function cleanupStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
     // A document several records of the batch advanced needs one run: it reads the latest state.
-    const ran = new Set<string>();
+    // Cleanup ids name their target (`units:mysql`, shared/domain/plans/cleanups.ts), which another
+    // model may have too: each model remembers its own.
+    const forModel = perModel(store, (store) => ({ store, ran: new Set<string>() }));
     return async (record) => {
       const images = imagesOf(record);
       const cleanup = images.newImage as Cleanup | undefined;
+      const model = modelOfRecord(record);
       // Only documents that exist now have work; a REMOVE means it finished.
-      if (images.kind !== 'cleanup' || !cleanup?.id || ran.has(cleanup.id)) return;
+      if (images.kind !== 'cleanup' || !cleanup?.id || model === undefined) return;
+      const { store: modelStore, ran } = forModel(model);
+      if (ran.has(cleanup.id)) return;
       ran.add(cleanup.id);
       try {
-        logger.info('cleanup batch', { id: cleanup.id, result: await runCleanupBatch(store, cleanup.id) });
+        logger.info('cleanup batch', { model, id: cleanup.id, result: await runCleanupBatch(modelStore, cleanup.id) });
       } catch (error) {
-        logger.error('cleanup batch failed; the record is reported for retry', { id: cleanup.id, error: error as Error });
+        logger.error('cleanup batch failed; the record is reported for retry', { model, id: cleanup.id, error: error as Error });
         throw error;
       }
     };

@@ -7,19 +7,31 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { notify, SentHints, type NotifierDeps } from '../../shared/messaging/notify.js';
 import { imagesOf } from '../../shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
+import { modelOfRecord, perModel } from '../stream-models.js';
 
 export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
-    // Shared by the batch's records: one hint per machine and entity is enough (SentHints).
-    const sent = new SentHints();
+    // Shared by the batch's records of one model: one hint per machine and entity is enough
+    // (SentHints); each model has its own machines, queues and store.
+    const forModel = perModel(deps.store, (store) => ({ deps: { ...deps, store }, sent: new SentHints() }));
     return async (record) => {
       const context = { eventID: record.eventID, eventName: record.eventName, sequenceNumber: record.dynamodb?.SequenceNumber };
+      const model = modelOfRecord(record);
+      if (model === undefined) {
+        // The controller's own items (model names) concern no machine; anything else without a
+        // model in its key is not drover's.
+        if (imagesOf(record).kind !== 'modelName')
+          logger.warn('skipping a record that is not a drover entity', { ...context, why: 'its key names no model' });
+        return;
+      }
+      const { deps: modelDeps, sent } = forModel(model);
       try {
-        const outcome = await notify(deps, imagesOf(record), sent);
-        if (outcome.kind === 'malformed') logger.warn('skipping a record that is not a drover entity', { ...context, why: outcome.why });
-        else if (outcome.kind === 'sent') logger.debug('hinted', { ...context, hint: outcome.hint, machines: outcome.machines });
+        const outcome = await notify(modelDeps, imagesOf(record), sent);
+        if (outcome.kind === 'malformed')
+          logger.warn('skipping a record that is not a drover entity', { ...context, model, why: outcome.why });
+        else if (outcome.kind === 'sent') logger.debug('hinted', { ...context, model, hint: outcome.hint, machines: outcome.machines });
       } catch (error) {
-        logger.error('hints failed; the record is reported for retry', { ...context, error: error as Error });
+        logger.error('hints failed; the record is reported for retry', { ...context, model, error: error as Error });
         throw error;
       }
     };

@@ -1,12 +1,13 @@
 // The scheduled cleanup sweep. Cleanup documents are run from the stream by the `changes`
 // function (functions/changes/cleanups.ts); this picks up those whose `notBefore` has passed and
-// any whose stream record was lost, and releases leadership leases that ran out.
+// any whose stream record was lost, and releases leadership leases that ran out, in every model.
 import { releaseAbandonedLeases } from '../../shared/state/operations/leadership.js';
 import { listCleanups, runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
 import { createStore, type Store } from '../../shared/state/engine/store.js';
+import { storesToSweep } from '../../shared/state/queries/models-to-sweep.js';
 import { environmentOf } from '../environment.js';
 
-/** The schedule's sweep: one batch of every cleanup that is due. */
+/** The schedule's sweep of one model (the store's): one batch of every cleanup that is due. */
 export async function runDueCleanups(store: Store): Promise<number> {
   const now = store.now().toISOString();
   let ran = 0;
@@ -19,13 +20,26 @@ export async function runDueCleanups(store: Store): Promise<number> {
 }
 
 /**
- * The whole periodic sweep: due cleanups, and the leases that have run out (their leaders did
- * not renew them) — nothing else tells the other units that a silent leader is gone, so without
- * this they would claim only at their next resync.
+ * The whole periodic sweep, of every model: due cleanups, and the leases that have run out (their
+ * leaders did not renew them) — nothing else tells the other units that a silent leader is gone,
+ * so without this they would claim only at their next resync. A model that fails does not keep
+ * the others from their sweep; the run fails after them, so the failure is seen. Returns the
+ * cleanup batches run.
  */
 export async function sweep(store: Store): Promise<number> {
-  await releaseAbandonedLeases(store);
-  return runDueCleanups(store);
+  let ran = 0;
+  const failures: unknown[] = [];
+  for (const modelStore of await storesToSweep(store)) {
+    try {
+      await releaseAbandonedLeases(modelStore);
+      ran += await runDueCleanups(modelStore);
+    } catch (e) {
+      failures.push(e);
+    }
+  }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `the cleanup sweep failed in ${failures.length} models`);
+  return ran;
 }
 
 let lambdaStore: Store | undefined;

@@ -34,7 +34,8 @@ export function provisionerDepsFromEnv(variables: Record<string, string | undefi
   const bundleBucket = env.optional('AGENT_BUNDLE_BUCKET');
   const bundleKey = env.optional('AGENT_BUNDLE_KEY');
   return {
-    store: createStore({ table: env.required('TABLE_NAME'), model: env.optional('MODEL_NAME') ?? 'default', region }),
+    // Any model's store: the provisioner serves every model, each through its own (deps.ts, provisionerForModel).
+    store: createStore({ table: env.required('TABLE_NAME'), region }),
     provider: new Ec2Provider({
       client: new EC2Client({ region }),
       region,

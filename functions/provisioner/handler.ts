@@ -7,40 +7,45 @@
 // module needs no AWS configuration.
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { limiter } from '../../shared/provisioner/bounded.js';
-import { logOf, policyOf, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
+import { logOf, policyOf, provisionerForModel, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll, type ReconcileAllResult } from '../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
 import { streamBatchHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { provisionerDepsFromEnv } from './env.js';
-import { machineIdOf, machinesOf } from './machine-records.js';
+import { machineOf, machinesOf, type RecordedMachine } from './machine-records.js';
 
 export function createProvisionerHandler(deps: ProvisionerDeps): StreamBatchHandler {
   return streamBatchHandler(
     (records) => {
       // Each machine the batch names is reconciled once, at most `concurrency` at a time: one
       // machine's StartInstance retries must not hold up the rest. Its records share the outcome.
-      const outcomes = reconcileEach(deps, machinesOf(records, deps.store.model));
+      const outcomes = reconcileEach(deps, machinesOf(records));
       return async (record) => {
-        const machineId = machineIdOf(record, deps.store.model);
-        if (machineId !== undefined) await outcomes.get(machineId);
+        const machine = machineOf(record);
+        if (machine !== undefined) await outcomes.get(machine.key);
       };
     },
     { inParallel: true },
   );
 }
 
-/** Starts every machine's reconcile; a failed one is logged, and its promise rejects for its records. */
-function reconcileEach(deps: ProvisionerDeps, machineIds: string[]): Map<string, Promise<void>> {
+/**
+ * Starts every machine's reconcile, each in its own model; a failed one is logged, and its promise
+ * rejects for its records. Keyed by the machine's item key: machine ids repeat across models.
+ */
+function reconcileEach(deps: ProvisionerDeps, machines: RecordedMachine[]): Map<string, Promise<void>> {
   const bounded = limiter(policyOf(deps).concurrency);
   return new Map(
-    machineIds.map((machineId) => {
-      const outcome = bounded(async () => void (await reconcileMachine(deps, machineId))).catch((e: unknown) => {
-        logOf(deps).error('cannot reconcile machine', { machineId, error: e instanceof Error ? e.message : String(e) });
-        throw e;
-      });
+    machines.map(({ model, machineId, key }) => {
+      const outcome = bounded(async () => void (await reconcileMachine(provisionerForModel(deps, model), machineId))).catch(
+        (e: unknown) => {
+          logOf(deps).error('cannot reconcile machine', { model, machineId, error: e instanceof Error ? e.message : String(e) });
+          throw e;
+        },
+      );
       // Awaited by the machine's records; this only keeps the rejection from counting as unhandled meanwhile.
       outcome.catch(() => undefined);
-      return [machineId, outcome];
+      return [key, outcome];
     }),
   );
 }

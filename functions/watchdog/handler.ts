@@ -1,10 +1,12 @@
 // Scheduled: finds entities Dying for longer than a threshold and machines in provisioning error,
 // and emits them as CloudWatch metrics (EMF, through Powertools Metrics) and log lines, so that
 // what is stuck shows on the dashboard and can alarm. The API serves the same list (`drover stuck`).
+// One run covers every model of the controller: the metrics count them all, each log line says whose.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { listStuck, type StuckEntity } from '../../shared/state/queries/stuck.js';
 import { createStore, type Store } from '../../shared/state/engine/store.js';
+import { storesToSweep } from '../../shared/state/queries/models-to-sweep.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
 import { environmentOf, type Environment } from '../environment.js';
 
@@ -19,14 +21,17 @@ export interface WatchdogDeps {
 export interface WatchdogReport {
   dyingTooLong: number;
   provisioningErrors: number;
-  stuck: StuckEntity[];
+  /** Every model's, each with its model's key. */
+  stuck: (StuckEntity & { model: string })[];
 }
 
 export function createWatchdogHandler(deps: WatchdogDeps) {
   const metrics = deps.metrics ?? new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
   const logger = deps.logger ?? new Logger({ serviceName: 'watchdog' });
   return async (): Promise<WatchdogReport> => {
-    const stuck = await listStuck(deps.store, deps.thresholdSeconds);
+    const stuck: WatchdogReport['stuck'] = [];
+    for (const store of await storesToSweep(deps.store))
+      stuck.push(...(await listStuck(store, deps.thresholdSeconds)).map((s) => ({ ...s, model: store.model })));
     const provisioningErrors = stuck.filter((s) => s.life === 'alive' && s.kind === 'machine').length;
     const dyingTooLong = stuck.length - provisioningErrors;
     // Only what is non-zero: each custom metric that has data costs $0.30 a month, so zeros
@@ -36,7 +41,14 @@ export function createWatchdogHandler(deps: WatchdogDeps) {
     if (dyingTooLong > 0) metrics.addMetric('DyingTooLong', MetricUnit.Count, dyingTooLong);
     if (provisioningErrors > 0) metrics.addMetric('ProvisioningErrors', MetricUnit.Count, provisioningErrors);
     for (const s of stuck)
-      logger.warn('stuck', { entity: s.entity, life: s.life, since: s.since, ageSeconds: s.ageSeconds, reasons: s.reasons });
+      logger.warn('stuck', {
+        model: s.model,
+        entity: s.entity,
+        life: s.life,
+        since: s.since,
+        ageSeconds: s.ageSeconds,
+        reasons: s.reasons,
+      });
     if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     return { dyingTooLong, provisioningErrors, stuck };
   };

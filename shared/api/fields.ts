@@ -55,6 +55,12 @@ export const numericId = (what: string) =>
 export const MACHINE_ID = new RegExp(`^\\d{1,${MAX_ID_DIGITS}}$`);
 
 /**
+ * A model's key as an agent names its model (`default`, or a uuid: shared/domain/models.ts):
+ * letters, digits and hyphens only, so no claim can reach into another key of the table.
+ */
+export const MODEL_KEY = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
  * Settings keys (relation-set, leader-set, config): never empty (DynamoDB refuses an empty map key,
  * and Juju's `key=value` needs a key), and bounded.
  */

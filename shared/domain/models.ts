@@ -10,6 +10,13 @@ import type { Life } from './life.js';
 /** The model bootstrap makes (Juju's `default`), and which a request naming no model means. */
 export const DEFAULT_MODEL = 'default';
 
+/**
+ * The key of bootstrap's model, the same as its name: what names a machine outside the table
+ * (its queue, its instance's tags and token, its local directory) stays as it was before there
+ * were many models for this model's machines, and names another model's only with its key in it.
+ */
+export const DEFAULT_MODEL_KEY = DEFAULT_MODEL;
+
 /** The name's item: where the model named so keeps its items. */
 export interface ModelName {
   name: string;

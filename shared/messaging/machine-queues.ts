@@ -128,9 +128,9 @@ function siblingArn(arn: string, name: string): string {
   return `${arn.slice(0, arn.lastIndexOf(':') + 1)}${name}`;
 }
 
-/** Creates the machine's queue (and the controller's dead-letter queue) if missing; returns its URL. */
-export async function ensureMachineQueue(sqs: SQSClient, controllerId: string, machineId: string): Promise<string> {
-  const name = queueName(controllerId, machineId);
+/** Creates the machine's queue (and the controller's dead-letter queue) if missing; returns its URL. `model`: the machine's model's key. */
+export async function ensureMachineQueue(sqs: SQSClient, controllerId: string, model: string, machineId: string): Promise<string> {
+  const name = queueName(controllerId, model, machineId);
   const deadLetterTargetArn = await ensureDeadLetterQueue(sqs, controllerId);
   const url = await createOrConverge(sqs, name, {
     ReceiveMessageWaitTimeSeconds: RECEIVE_WAIT_SECONDS,
@@ -159,8 +159,8 @@ async function lookUpQueue(sqs: SQSClient, name: string): Promise<string | undef
 }
 
 /** Deletes the machine's queue (its machine is gone); a queue already gone is fine. */
-export async function deleteMachineQueue(sqs: SQSClient, controllerId: string, machineId: string): Promise<void> {
-  const name = queueName(controllerId, machineId);
+export async function deleteMachineQueue(sqs: SQSClient, controllerId: string, model: string, machineId: string): Promise<void> {
+  const name = queueName(controllerId, model, machineId);
   const url = await lookUpQueue(sqs, name);
   cacheOf(sqs).delete(name);
   if (!url) return;
@@ -195,12 +195,12 @@ async function sendBatches(sqs: SQSClient, url: string, bodies: string[]): Promi
   return sent;
 }
 
-async function sendToMachine(sqs: SQSClient, controllerId: string, machineId: string, bodies: string[]): Promise<number> {
-  const name = queueName(controllerId, machineId);
+async function sendToMachine(sqs: SQSClient, controllerId: string, model: string, machineId: string, bodies: string[]): Promise<number> {
+  const name = queueName(controllerId, model, machineId);
   let recreated = false;
   let url = await lookUpQueue(sqs, name);
   if (!url) {
-    url = await ensureMachineQueue(sqs, controllerId, machineId);
+    url = await ensureMachineQueue(sqs, controllerId, model, machineId);
     recreated = true;
   }
   try {
@@ -210,18 +210,19 @@ async function sendToMachine(sqs: SQSClient, controllerId: string, machineId: st
     // once and resend; a second miss is a real failure for the caller to retry.
     if (!isQueueMissing(e) || recreated) throw e;
     cacheOf(sqs).delete(name);
-    url = await ensureMachineQueue(sqs, controllerId, machineId);
+    url = await ensureMachineQueue(sqs, controllerId, model, machineId);
     return sendBatches(sqs, url, bodies);
   }
 }
 
 /**
- * Sends the hints to each machine's queue, a few machines at a time. One machine's failure never
+ * Sends the hints to the queue of each of the model's machines (`model`: its key), a few machines at a time. One machine's failure never
  * stops the others and never throws: it is returned, so the caller can retry what failed.
  */
 export async function sendHints(
   sqs: SQSClient,
   controllerId: string,
+  model: string,
   machineIds: Iterable<string>,
   hints: Hint | Hint[],
   options: { concurrency?: number } = {},
@@ -236,7 +237,7 @@ export async function sendHints(
       const machineId = machines[next++]!;
       try {
         // Await first: `sent += await ...` would read `sent` before the await and lose updates.
-        const sent = await sendToMachine(sqs, controllerId, machineId, bodies);
+        const sent = await sendToMachine(sqs, controllerId, model, machineId, bodies);
         result.sent += sent;
       } catch (e) {
         result.failures.push({ machineId, error: describe(e) });

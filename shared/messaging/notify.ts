@@ -57,7 +57,7 @@ export async function notify(deps: NotifierDeps, images: StreamImages, sent = ne
   for await (const page of machinesFor(deps.store, plan)) {
     const targets = sent.unsent(page, plan.hint);
     if (targets.length === 0) continue;
-    const result = await sendHints(deps.sqs, deps.controllerId, targets, plan.hint);
+    const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);
     const failed = new Set(result.failures.map((f) => f.machineId));
     sent.remember(
       targets.filter((m) => !failed.has(m)),

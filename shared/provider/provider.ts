@@ -6,6 +6,12 @@ import type { DesiredFirewall } from '../domain/firewall.js';
 export interface StartInstanceRequest {
   /** The controller's id: instances are tagged with it so strays can be found. */
   controllerId: string;
+  /**
+   * The key of the machine's model. Machine ids repeat across models, so the provider's identity of
+   * a machine (EC2's token and tags, the local machine directory and instance id) is made of both;
+   * for the `default` model's machines it is what it was before there were many models.
+   */
+  model: string;
   machineId: string;
   /**
    * Counts provisioning attempts of this machine. Together with the machine id it makes the
@@ -29,6 +35,8 @@ export interface StartInstanceRequest {
 
 export interface InstanceInfo {
   instanceId: string;
+  /** The key of the model of the machine the instance was started for. */
+  model: string;
   machineId: string;
   /** The provider's view: pending, running, stopping, stopped, terminated. */
   state: string;

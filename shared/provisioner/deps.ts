@@ -1,16 +1,20 @@
 // What the provisioner works with. Lambda builds it from its environment
 // (functions/provisioner/env.ts), the local controller from its own config, tests with the local
 // provider and DynamoDB Local; the reconcile logic is the same in all three.
+import { DEFAULT_MODEL_KEY } from '../domain/models.js';
 import type { Provider } from '../provider/provider.js';
-import type { Store } from '../state/engine/store.js';
+import { storeForModel, type Store } from '../state/engine/store.js';
 import type { AgentCredentials } from './agent-credentials.js';
 
-/** Each machine's SQS queue (shared/messaging/machine-queues.ts on AWS and locally). */
+/**
+ * Each machine's SQS queue (shared/messaging/machine-queues.ts on AWS and locally), named by its
+ * model's key and its id: machine ids repeat across models.
+ */
 export interface MachineQueues {
   /** Creates the machine's queue if missing; returns its URL. */
-  ensure(machineId: string): Promise<string>;
+  ensure(model: string, machineId: string): Promise<string>;
   /** Deletes the machine's queue; a missing queue is fine. */
-  remove(machineId: string): Promise<void>;
+  remove(model: string, machineId: string): Promise<void>;
   /** Lets only the instance's agent receive from the queue at `queueUrl`; safe to repeat. */
   admitOnly(queueUrl: string, instanceId: string): Promise<void>;
 }
@@ -73,3 +77,18 @@ export interface ProvisionerDeps {
 export const policyOf = (deps: ProvisionerDeps): ProvisionerPolicy => ({ ...DEFAULT_POLICY, ...deps.policy });
 export const logOf = (deps: ProvisionerDeps): ProvisionerLog => deps.log ?? silentLog;
 export const sleepOf = (deps: ProvisionerDeps) => deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+/**
+ * How reports name a machine: machine ids repeat across models, so another model's carries its
+ * model's key; a `default` machine is named by its id, as before there were many models.
+ */
+export const machineLabel = (model: string, machineId: string) => (model === DEFAULT_MODEL_KEY ? machineId : `${model}:${machineId}`);
+
+/**
+ * The same provisioner, for the model whose key is `model`: everything it does to a machine (its
+ * reads, its queue, its instance) is that model's, as the store says.
+ */
+export const provisionerForModel = (deps: ProvisionerDeps, model: string): ProvisionerDeps => ({
+  ...deps,
+  store: storeForModel(deps.store, model),
+});

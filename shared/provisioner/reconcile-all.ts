@@ -10,22 +10,27 @@
 // - an instance is a stray only if, read later, its machine is gone (machine ids are never reused,
 //   so it cannot come back) or has a different instance recorded (recordInstance never replaces
 //   one). An instance of a machine with no instance recorded may be mid-provisioning, and is
-//   left to reconcileMachine, which adopts it (same attempt) or supersedes it;
+//   left to reconcileMachine, which adopts it (same attempt) or supersedes it; an instance of a
+//   model that is gone (its name's item read after the listing; models-to-sweep.ts says why
+//   `default` is always swept) is a stray too;
 // - a recorded instance is missing only if it was recorded before the listing began (less a
 //   grace for EC2's eventually consistent DescribeInstances), so one started meanwhile is not.
 import type { Machine } from '../domain/entities.js';
 import type { FirewallReport, InstanceInfo } from '../provider/provider.js';
 import { collections } from '../state/engine/keys.js';
 import { markInstanceMissing } from '../state/operations/machine-status.js';
-import { getMany, listCollection } from '../state/engine/reads.js';
+import { getMany, getModel, listCollection } from '../state/engine/reads.js';
+import { storeForModel, type Store } from '../state/engine/store.js';
+import { storesToSweep } from '../state/queries/models-to-sweep.js';
 import { forEachBounded } from './bounded.js';
-import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
+import { logOf, machineLabel, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
 import { reviveAgents } from './revive-agents.js';
 
 const PAGE = 100;
 
+/** Every model's machines; machines are named as machineLabel says (deps.ts). */
 export interface ReconcileAllResult {
   machines: number;
   outcomes: Partial<Record<ReconcileOutcome, number>>;
@@ -66,23 +71,15 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
 
   const listedAt = store.now().getTime();
   const instances = await deps.provider.listInstances(deps.controllerId);
-  // Only ids: bounded by the number of machines, never by their size.
-  const recorded = new Map<string, { instanceId?: string; recordedAt: number }>();
-  for (const shard of collections.machineShards(store.model)) {
-    let cursor: string | undefined;
-    do {
-      const page = await listCollection(store, shard, { limit: PAGE, ...(cursor ? { cursor } : {}) });
-      cursor = page.cursor;
-      for (const m of await getMany<Machine>(store, page.items)) {
-        recorded.set(m.id, { ...(m.instanceId ? { instanceId: m.instanceId } : {}), recordedAt: Date.parse(m.instanceStatus.since) });
-      }
-    } while (cursor);
-  }
+  // Every model's machines, each under its label (machine ids repeat across models).
+  const models = await modelsOf(store, instances);
+  const recorded = new Map<string, RecordedMachine>();
+  for (const modelStore of models) for (const m of await recordedMachines(modelStore)) recorded.set(machineLabel(m.store.model, m.id), m);
   result.machines = recorded.size;
 
   // Strays and missing instances before the machines: they are what only this run finds (the
   // stream covers the machines), so a run that reaches its deadline has done them.
-  const strays = instances.filter((i) => isStray(i, recorded.get(i.machineId)));
+  const strays = instances.filter((i) => isStray(i, recorded.get(machineLabel(i.model, i.machineId))));
   if (strays.length > 0) {
     result.strays = strays.map((i) => i.instanceId);
     try {
@@ -100,17 +97,17 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
       !restartsLater.has(machineId) &&
       r.recordedAt < listedAt - policy.missingInstanceGraceMs,
   );
-  await forEachBounded(missing, policy.concurrency, async ([machineId, r]) => {
+  await forEachBounded(missing, policy.concurrency, async ([label, r]) => {
     try {
-      if ((await markInstanceMissing(store, machineId, r.instanceId!)) !== 'not-applicable') result.missing.push(machineId);
+      if ((await markInstanceMissing(r.store, r.id, r.instanceId!)) !== 'not-applicable') result.missing.push(label);
     } catch (e) {
-      result.failures.push({ machineId, error: message(e) });
+      result.failures.push({ machineId: label, error: message(e) });
     }
   });
 
   // Before the machines, whose starts may run into the deadline: this step is only done here.
   try {
-    const firewall = await reconcileFirewall(store, deps.provider.firewall, deps.controllerId);
+    const firewall = await reconcileFirewall(models, deps.provider.firewall, deps.controllerId);
     if (firewall) {
       result.firewall = firewall;
       result.failures.push(...firewall.failures.map((error) => ({ error: `firewall: ${error}` })));
@@ -120,16 +117,16 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
   }
 
   const now = () => store.now().getTime();
-  await forEachBounded([...recorded.keys()], policy.concurrency, async (machineId) => {
+  await forEachBounded([...recorded], policy.concurrency, async ([label, machine]) => {
     if (options.deadline !== undefined && now() > options.deadline) {
       result.unfinished++;
       return;
     }
     try {
-      const outcome = await reconcileMachine(deps, machineId);
+      const outcome = await reconcileMachine({ ...deps, store: machine.store }, machine.id);
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     } catch (e) {
-      result.failures.push({ machineId, error: message(e) });
+      result.failures.push({ machineId: label, error: message(e) });
     }
   });
 
@@ -139,6 +136,50 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
   return result;
 }
 
+/**
+ * The models to reconcile: every model listed, and the model of any instance that the listing (an
+ * index read, eventually consistent) does not show yet but whose model item is there, so that no
+ * instance of a model made a moment ago is taken for a stray.
+ */
+async function modelsOf(store: Store, instances: InstanceInfo[]): Promise<Store[]> {
+  const models = await storesToSweep(store);
+  const listed = new Set(models.map((s) => s.model));
+  for (const key of new Set(instances.map((i) => i.model))) {
+    if (listed.has(key)) continue;
+    const unlisted = storeForModel(store, key);
+    if (await getModel(unlisted)) models.push(unlisted);
+  }
+  return models;
+}
+
+/** A machine as the full reconcile needs it: only ids, bounded by the number of machines, never by their size. */
+interface RecordedMachine {
+  store: Store;
+  id: string;
+  instanceId?: string;
+  recordedAt: number;
+}
+
+async function recordedMachines(store: Store): Promise<RecordedMachine[]> {
+  const found: RecordedMachine[] = [];
+  for (const shard of collections.machineShards(store.model)) {
+    let cursor: string | undefined;
+    do {
+      const page = await listCollection(store, shard, { limit: PAGE, ...(cursor ? { cursor } : {}) });
+      cursor = page.cursor;
+      for (const m of await getMany<Machine>(store, page.items))
+        found.push({
+          store,
+          id: m.id,
+          ...(m.instanceId ? { instanceId: m.instanceId } : {}),
+          recordedAt: Date.parse(m.instanceStatus.since),
+        });
+    } while (cursor);
+  }
+  return found;
+}
+
+/** An instance of no machine (its model gone too), or of a machine that has another instance recorded. */
 function isStray(instance: InstanceInfo, machine: { instanceId?: string } | undefined): boolean {
   if (!machine) return true;
   return machine.instanceId !== undefined && machine.instanceId !== instance.instanceId;

@@ -55,7 +55,7 @@ export async function reconcileMachine(deps: ProvisionerDeps, machineId: string)
   if (!machine) {
     // Removal and queue deletion are two steps; this covers a provisioner that died between
     // them (the stream record of the removal brings us here).
-    await deps.queues.remove(machineId);
+    await deps.queues.remove(deps.store.model, machineId);
     return 'gone';
   }
   switch (machine.life) {
@@ -89,7 +89,7 @@ async function provision(deps: ProvisionerDeps, machine: Machine): Promise<Recon
   // independent (and each safe to repeat), so they are made at once. Where agents are given a key,
   // its hash is stored for the API to check it against; an agent with an instance role has none.
   const [queueUrl, credentialSet] = await Promise.all([
-    deps.queues.ensure(machine.id),
+    deps.queues.ensure(deps.store.model, machine.id),
     credential === undefined ? undefined : setAgentCredentialHash(store, machine.id, hashAgentCredential(credential), attempt),
   ]);
   if (typeof credentialSet === 'object') {
@@ -147,7 +147,7 @@ async function finishNeverProvisioned(deps: ProvisionerDeps, machine: Machine): 
   // Read again: an instance recorded by a provisioner that was mid-start must be stopped too.
   const dead = await getMachine(deps.store, machine.id);
   if (!dead) {
-    await deps.queues.remove(machine.id);
+    await deps.queues.remove(deps.store.model, machine.id);
     return 'gone';
   }
   return decommission(deps, dead);
@@ -158,7 +158,7 @@ async function decommission(deps: ProvisionerDeps, machine: Machine): Promise<Re
   // reconcile finishes, never an instance that nothing in state points to.
   if (machine.instanceId) await deps.provider.stopInstances([machine.instanceId]);
   await removeMachine(deps.store, machine.id);
-  await deps.queues.remove(machine.id);
+  await deps.queues.remove(deps.store.model, machine.id);
   logOf(deps).info('machine removed', { machineId: machine.id, instanceId: machine.instanceId });
   return 'removed';
 }

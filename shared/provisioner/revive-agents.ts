@@ -15,9 +15,10 @@ import { ProviderError, type InstanceInfo } from '../provider/provider.js';
 import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/operations/machine-status.js';
 import { getMachine } from '../state/engine/reads.js';
 import { forEachBounded } from './bounded.js';
-import { logOf, policyOf, type ProvisionerDeps } from './deps.js';
+import { logOf, machineLabel, policyOf, provisionerForModel, type ProvisionerDeps } from './deps.js';
 import { agentKeyFor, startRequestFor } from './start-request.js';
 
+/** Machines are named as machineLabel says (deps.ts): their id, and their model's key unless it is `default`. */
 export interface ReviveResult {
   /** Machines whose agent was started again. */
   revived: string[];
@@ -34,20 +35,23 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const wantsRevived = (machine: Machine | undefined, instance: InstanceInfo): machine is Machine =>
   machine !== undefined && machine.life !== 'dead' && machine.instanceId === instance.instanceId;
 
+/** Every model's dead agents: the provider lists the controller's instances, each with its machine's model. */
 export async function reviveAgents(deps: ProvisionerDeps): Promise<ReviveResult> {
   const result: ReviveResult = { revived: [], refused: [], newlyRefused: [], failures: [] };
   if (!deps.provider.listDeadInstances) return result;
   const dead = await deps.provider.listDeadInstances(deps.controllerId);
   await forEachBounded(dead, policyOf(deps).concurrency, async (instance) => {
+    const machine = machineLabel(instance.model, instance.machineId);
     try {
-      const outcome = await revive(deps, instance);
-      if (outcome === 'revived') result.revived.push(instance.machineId);
+      // A model that is gone has no machine to revive: revive finds none and leaves the instance.
+      const outcome = await revive(provisionerForModel(deps, instance.model), instance);
+      if (outcome === 'revived') result.revived.push(machine);
       else if (outcome !== 'left') {
-        result.refused.push({ machineId: instance.machineId, reason: outcome.refused });
-        if (outcome.statusChanged) result.newlyRefused.push(instance.machineId);
+        result.refused.push({ machineId: machine, reason: outcome.refused });
+        if (outcome.statusChanged) result.newlyRefused.push(machine);
       }
     } catch (e) {
-      result.failures.push({ machineId: instance.machineId, error: message(e) });
+      result.failures.push({ machineId: machine, error: message(e) });
     }
   });
   // A back-off lasts minutes and this runs every few seconds: a refusal is told once, when it is new.
@@ -64,7 +68,7 @@ async function revive(
   const machine = await getMachine(store, instance.machineId);
   // Removed, Dead, or provisioned again meanwhile: the full reconcile reaps the stray.
   if (!wantsRevived(machine, instance)) return 'left';
-  const [credential, queueUrl] = await Promise.all([agentKeyFor(deps, machine), deps.queues.ensure(machine.id)]);
+  const [credential, queueUrl] = await Promise.all([agentKeyFor(deps, machine), deps.queues.ensure(store.model, machine.id)]);
   try {
     const started = await deps.provider.startInstance(startRequestFor(deps, machine, { credential, queueUrl }));
     // Another attempt's instance: the machine record and the provider disagree; the reconcile decides.

@@ -7,8 +7,8 @@ import type { MachineQueues } from './deps.js';
 
 export function sqsMachineQueues(sqs: SQSClient, controllerId: string): MachineQueues {
   return {
-    ensure: (machineId) => ensureMachineQueue(sqs, controllerId, machineId),
-    remove: (machineId) => deleteMachineQueue(sqs, controllerId, machineId),
+    ensure: (model, machineId) => ensureMachineQueue(sqs, controllerId, model, machineId),
+    remove: (model, machineId) => deleteMachineQueue(sqs, controllerId, model, machineId),
     admitOnly: (queueUrl, instanceId) => admitOnlyInstance(sqs, queueUrl, instanceId),
   };
 }

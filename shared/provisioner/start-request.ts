@@ -1,7 +1,8 @@
 // What the provider is asked to start for a machine: the same request whether the provisioner
 // starts its first instance, the local controller resumes its agents after a restart, or a dead
 // agent is started again. The attempt and the machine id make the idempotency token, so each of
-// these asked twice starts one instance.
+// these asked twice starts one instance. The model's key comes with them: machine ids repeat
+// across models.
 import type { Machine } from '../domain/entities.js';
 import type { StartInstanceRequest } from '../provider/provider.js';
 import type { ProvisionerDeps } from './deps.js';
@@ -15,12 +16,13 @@ export function agentKeyFor(deps: Pick<ProvisionerDeps, 'store' | 'credentials'>
 }
 
 export function startRequestFor(
-  deps: Pick<ProvisionerDeps, 'controllerId' | 'apiUrl'>,
+  deps: Pick<ProvisionerDeps, 'controllerId' | 'apiUrl' | 'store'>,
   machine: Machine,
   agent: { credential: string | undefined; queueUrl: string },
 ): StartInstanceRequest {
   return {
     controllerId: deps.controllerId,
+    model: deps.store.model,
     machineId: machine.id,
     attempt: machine.provisioningAttempt,
     series: machine.series,

@@ -11,16 +11,16 @@ import { startApiServer } from '../../embedded/api-server.js';
 import type { AgentIdentity } from '../../functions/api/agent-identity.js';
 import type { UserAuth } from '../../functions/api/auth.js';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
+import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
 import { NodeSha256 } from '../../shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '../../shared/aws/sign-request.js';
 import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
+import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { recordInstance, recordProvisioningError, retryProvisioning } from '../../shared/state/operations/provisioning.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import { agentEvent, signEvent } from '../support/agent-events.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
@@ -130,6 +130,45 @@ describe('on the local controller: each machine signs with its own key', () => {
     expect((await api(await agentEvent('POST', '/v1/agent/view', {}, { machine: '0', secret: await keyOf('0', 1) }))).statusCode).toBe(200);
   });
 
+  it("in a controller of two models, machine 0 of each is its own: model A's agent is refused as model B's machine 0", async () => {
+    // Model B, with its own machine 0 (its unit `db/0`) and that machine's own key: derived for B.
+    const b = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    await deploy(b, { charm: charms.mysql, name: 'db', numUnits: 1 });
+    const keyOfB = (machineId: string) => keys.forAttempt({ model: b.model, machineId, attempt: 0 });
+    await setAgentCredentialHash(b, '0', hashAgentCredential(await keyOfB('0')), 0);
+    const api = await handlerWith({ kind: 'machine-keys', keys });
+    const view = (by: { machine: string; secret: string; model?: string }) => agentEvent('POST', '/v1/agent/view', {}, by);
+
+    const before = await dumpTable(store);
+    const refused = [
+      // `default`'s machine 0, with its own key, claiming B's machine 0.
+      await view({ machine: '0', secret: await keyOf('0'), model: b.model }),
+      // B's machine 0, with its own key, claiming `default`'s (named, and by naming no model).
+      await view({ machine: '0', secret: await keyOfB('0'), model: 'default' }),
+      await view({ machine: '0', secret: await keyOfB('0') }),
+      // A model that does not exist, and a claim that is no model's key.
+      await view({ machine: '0', secret: await keyOf('0'), model: '00000000-0000-4000-8000-000000000000' }),
+      await view({ machine: '0', secret: await keyOf('0'), model: 'default#MACHINE#0' }),
+    ];
+    // B's model named, but outside the signature: whoever relays the request could change it.
+    const unsigned = await view({ machine: '0', secret: await keyOfB('0'), model: b.model });
+    unsigned.headers.authorization = unsigned.headers.authorization!.replace(`;${MODEL_HEADER}`, '');
+    refused.push(unsigned);
+    for (const event of refused) {
+      const res = await api(event);
+      expect(res.statusCode).toBe(403);
+      expect(bodyOf(res).error?.message).toBe(NOT_SIGNED);
+    }
+    expect(await dumpTable(store)).toEqual(before);
+
+    // Each machine 0 as itself sees its own model's unit only.
+    const own = await api(await view({ machine: '0', secret: await keyOfB('0'), model: b.model }));
+    expect(own.statusCode).toBe(200);
+    expect(bodyOf(own).units?.map((u) => u.name)).toEqual(['db/0']);
+    const ownDefault = await api(await view({ machine: '0', secret: await keyOf('0'), model: 'default' }));
+    expect(bodyOf(ownDefault).units?.map((u) => u.name)).toEqual(['mysql/0']);
+  });
+
   it('a user token, or no credential at all, is refused on the agent routes', async () => {
     const api = await handlerWith({ kind: 'machine-keys', keys });
     expect((await api(apiEvent('POST', '/v1/agent/view', {}, 'user-token'))).statusCode).toBe(403);
@@ -167,6 +206,21 @@ describe('on AWS: the instance behind the instance role', () => {
       asCaller(instanceRole('i-0aaaaaaaaaaaaaaa0'), '0x'), // a machine id no machine could have
     ];
     for (const event of refused) expect((await api(event)).statusCode).toBe(403);
+  });
+
+  it("an instance is one model's machine: machine 0 of model B is not machine 0 of `default`", async () => {
+    const b = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    await deploy(b, { charm: charms.mysql, name: 'db', numUnits: 1 });
+    await recordInstance(b, '0', { instanceId: 'i-0ddddddddddddddd3', attempt: 0 });
+    const api = await handlerWith({ kind: 'instance-role', roleName: ROLE });
+    const inModel = (event: APIGatewayProxyEventV2, model: string) => ({ ...event, headers: { ...event.headers, [MODEL_HEADER]: model } });
+    // `default`'s machine 0 claiming B's, and B's claiming `default`'s (named, and by naming no model).
+    expect((await api(inModel(asCaller(instanceRole('i-0aaaaaaaaaaaaaaa0'), '0'), b.model))).statusCode).toBe(403);
+    expect((await api(inModel(asCaller(instanceRole('i-0ddddddddddddddd3'), '0'), 'default'))).statusCode).toBe(403);
+    expect((await api(asCaller(instanceRole('i-0ddddddddddddddd3'), '0'))).statusCode).toBe(403);
+    const own = await api(inModel(asCaller(instanceRole('i-0ddddddddddddddd3'), '0'), b.model));
+    expect(own.statusCode).toBe(200);
+    expect(bodyOf(own).units?.map((u) => u.name)).toEqual(['db/0']);
   });
 
   it('no user route serves the agent role, whatever IAM let through', async () => {

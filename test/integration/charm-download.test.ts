@@ -57,6 +57,7 @@ afterEach(() => server.close());
 const agentApi = () =>
   createAgentApi({
     url: server.url,
+    model: 'default',
     machineId: '0',
     credentials: { accessKeyId: localAgentKeyId('0'), secretAccessKey: 'secret-0' },
     region: 'local',

@@ -75,6 +75,7 @@ describe('the fault seam', () => {
     seam.arm({ process: 'provisioner', call: 'listInstances', count: 1, phase: 'before', action: 'kill' });
     const request = {
       controllerId: 'c',
+      model: 'default',
       machineId: '0',
       attempt: 0,
       series: 'jammy',

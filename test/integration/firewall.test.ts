@@ -32,9 +32,10 @@ import type { MachineQueues, ProvisionerDeps } from '../../shared/provisioner/de
 import { reconcileAll } from '../../shared/provisioner/reconcile-all.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
+import { setExposed } from '../../shared/state/operations/application-config.js';
+import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { recordInstance } from '../../shared/state/operations/provisioning.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
@@ -51,6 +52,8 @@ class FakeEc2 {
     [SHARED, { GroupId: SHARED, GroupName: 'machines', VpcId: VPC, IpPermissions: [], Tags: [] }],
   ]);
   readonly instanceGroups = new Map<string, string[]>();
+  /** The model and machine of an instance not of `default` (whose machine id follows `i-`). */
+  readonly instanceMachines = new Map<string, { model: string; machineId: string }>();
   private next = 1;
 
   constructor() {
@@ -151,7 +154,7 @@ function providerFor(fake: FakeEc2): Provider {
     listInstances: async (): Promise<InstanceInfo[]> =>
       [...fake.instanceGroups.keys()].map((instanceId) => ({
         instanceId,
-        machineId: instanceId.slice(2),
+        ...(fake.instanceMachines.get(instanceId) ?? { model: 'default', machineId: instanceId.slice(2) }),
         state: 'running',
         addresses: [],
       })),
@@ -177,9 +180,9 @@ async function user(operation: 'expose' | 'unexpose', application: string) {
   expect(res.statusCode, String(res.body)).toBe(200);
 }
 
-/** A hook's open-port and close-port, as the unit's agent commits them, signed by its machine. */
-async function hookPorts(unit: string, machine: string, changes: PortChange[]) {
-  const res = await api(await agentEvent('POST', '/v1/agent/set-unit-ports', { unit, changes }, { machine }));
+/** A hook's open-port and close-port, as the unit's agent commits them, signed by its machine (of `model`, a key). */
+async function hookPorts(unit: string, machine: string, changes: PortChange[], model?: string) {
+  const res = await api(await agentEvent('POST', '/v1/agent/set-unit-ports', { unit, changes }, { machine, ...(model ? { model } : {}) }));
   expect(res.statusCode, String(res.body)).toBe(200);
 }
 
@@ -232,6 +235,34 @@ beforeEach(async () => {
 });
 
 describe('expose on AWS', () => {
+  it("a second model's application of the same name gets a group of its own, on its own instance, and no run deletes either", async () => {
+    // wordpress/0 of model `other`, on that model's machine 0, with port 8080 open.
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    await deploy(other, { charm: charms.wordpress, numUnits: 1 });
+    await setAgentCredentialHash(other, '0', hashAgentCredential('secret-0'), 0);
+    await recordInstance(other, '0', { instanceId: 'i-other-0', attempt: 0 });
+    fake.instanceGroups.set('i-other-0', [SHARED]);
+    fake.instanceMachines.set('i-other-0', { model: other.model, machineId: '0' });
+    await hookPorts('wordpress/0', '0', [{ action: 'open', range: '8080' }], other.model);
+    await user('expose', 'wordpress');
+    await setExposed(other, 'wordpress', true);
+
+    const result = await reconcile();
+    expect(result.strays).toEqual([]);
+    expect(
+      fake
+        .appGroups()
+        .map((g) => g.GroupName)
+        .sort(),
+    ).toEqual([`drover-${CONTROLLER}-wordpress`, `drover-${CONTROLLER}-${other.model}.wordpress`].sort());
+    expect(fake.reachable('i-0')).toEqual(['443/tcp', '80/tcp']);
+    expect(fake.reachable('i-other-0')).toEqual(['8080/tcp']);
+    // A second run finds nothing to change: each model's group is the other's no stray.
+    ec2Mock.resetHistory();
+    await reconcile();
+    expect(mutatingCalls()).toBe(0);
+  });
+
   it('opens nothing while no application is exposed, whatever ports the units opened', async () => {
     await reconcile();
     expect(mutatingCalls()).toBe(0);

@@ -50,10 +50,10 @@ async function receiving(sqs: SQSClient, options: { moved?: () => SQSClient | un
   const log: string[] = [];
   const receiver = new HintReceiver({
     sqs,
-    queueUrl: await ensureMachineQueue(sqs, CONTROLLER, MACHINE),
+    queueUrl: await ensureMachineQueue(sqs, CONTROLLER, 'default', MACHINE),
     onHints: (h) => hints.push(...h),
     log: recordingLog(log),
-    recreateQueue: (current) => ensureMachineQueue(current, CONTROLLER, MACHINE),
+    recreateQueue: (current) => ensureMachineQueue(current, CONTROLLER, 'default', MACHINE),
     ...options,
   });
   receiver.start();
@@ -94,7 +94,7 @@ describe('hint receiver', () => {
       expect(log.some((l) => l.includes('the machine queue was missing and has been re-created'))).toBe(true);
       expect(Math.max(...retryDelays(log))).toBeLessThanOrEqual(4_000);
 
-      const result = await sendHints(client(second.endpoint), CONTROLLER, [MACHINE], { kind: 'unit', id: 'mysql/0' });
+      const result = await sendHints(client(second.endpoint), CONTROLLER, 'default', [MACHINE], { kind: 'unit', id: 'mysql/0' });
       expect(result.failures).toEqual([]);
       await waitFor(
         'the hint',
@@ -138,7 +138,7 @@ describe('hint receiver', () => {
     );
     expect(log.some((l) => l.includes('the SQS server moved'))).toBe(true);
 
-    await sendHints(client(second.endpoint), CONTROLLER, [MACHINE], { kind: 'unit', id: 'mysql/1' });
+    await sendHints(client(second.endpoint), CONTROLLER, 'default', [MACHINE], { kind: 'unit', id: 'mysql/1' });
     await waitFor(
       'the hint',
       () => hints,

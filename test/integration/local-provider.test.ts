@@ -10,6 +10,7 @@ const CONTROLLER = 'ctl1';
 
 const request = (machineId: string, attempt = 0, overrides: Partial<StartInstanceRequest> = {}): StartInstanceRequest => ({
   controllerId: CONTROLLER,
+  model: 'default',
   machineId,
   attempt,
   series: 'jammy',
@@ -29,6 +30,29 @@ afterEach(async () => {
 });
 
 describe('local provider', () => {
+  it("tells machine 1 of another model from `default`'s: its own directory, instance id, agent and model", async () => {
+    const provider = localProvider(dataDir);
+    const model = '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70';
+    const inDefault = await provider.startInstance(request('1'));
+    const inOther = await provider.startInstance(request('1', 0, { model }));
+    expect(inDefault).toMatchObject({ instanceId: `local-${CONTROLLER}-1-0`, model: 'default', machineId: '1' });
+    expect(inOther).toMatchObject({ instanceId: `local-${CONTROLLER}-${model}-1-0`, model, machineId: '1' });
+    const [a, b] = [readRecord(machineDirOf(dataDir, '1'))!, readRecord(machineDirOf(dataDir, '1', model))!];
+    expect(machineDirOf(dataDir, '1', model)).not.toBe(machineDirOf(dataDir, '1'));
+    expect(a.pid).not.toBe(b.pid);
+    expect(isAlive(a.pid) && isAlive(b.pid)).toBe(true);
+    expect(b.model).toBe(model);
+    expect(readFileSync(`/proc/${b.pid}/environ`, 'utf8')).toContain(`DROVER_MODEL=${model}`);
+    expect((await provider.listInstances(CONTROLLER)).map((i) => i.instanceId).sort()).toEqual(
+      [inDefault.instanceId, inOther.instanceId].sort(),
+    );
+    // Each start of the same attempt is answered with its own model's agent, and stopping one leaves the other.
+    expect((await provider.startInstance(request('1', 0, { model }))).instanceId).toBe(inOther.instanceId);
+    await provider.stopInstances([inOther.instanceId]);
+    expect(isAlive(b.pid)).toBe(false);
+    expect((await provider.listInstances(CONTROLLER)).map((i) => i.instanceId)).toEqual([inDefault.instanceId]);
+  });
+
   it('starts a machine agent process that is alive and listed', async () => {
     const provider = localProvider(dataDir);
     const info = await provider.startInstance(request('1'));

@@ -44,14 +44,14 @@ async function receiveAll(client: SQSClient, url: string, expected: number): Pro
 }
 
 async function urlOf(client: SQSClient, machineId: string): Promise<string> {
-  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, machineId) }));
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, 'default', machineId) }));
   return QueueUrl!;
 }
 
 describe('machine queues', () => {
   it('a hint received by an agent that died before deleting it comes back to the next long poll', async () => {
-    const url = await ensureMachineQueue(sqs, CONTROLLER, '9');
-    await sendHints(sqs, CONTROLLER, ['9'], { kind: 'unit', id: 'mysql/0' });
+    const url = await ensureMachineQueue(sqs, CONTROLLER, 'default', '9');
+    await sendHints(sqs, CONTROLLER, 'default', ['9'], { kind: 'unit', id: 'mysql/0' });
     // The killed agent's long poll took the hint and never deleted it.
     const taken = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect(taken.Messages).toHaveLength(1);
@@ -61,9 +61,9 @@ describe('machine queues', () => {
   });
 
   it('creates a machine queue idempotently, long-polling, short-lived, with a dead-letter queue', async () => {
-    const url = await ensureMachineQueue(sqs, CONTROLLER, '0');
-    expect(await ensureMachineQueue(sqs, CONTROLLER, '0')).toBe(url);
-    expect(await ensureMachineQueue(sqsServer.client(), CONTROLLER, '0')).toBe(url);
+    const url = await ensureMachineQueue(sqs, CONTROLLER, 'default', '0');
+    expect(await ensureMachineQueue(sqs, CONTROLLER, 'default', '0')).toBe(url);
+    expect(await ensureMachineQueue(sqsServer.client(), CONTROLLER, 'default', '0')).toBe(url);
     const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }));
     expect(Attributes).toMatchObject({ ReceiveMessageWaitTimeSeconds: '20', MessageRetentionPeriod: '3600', VisibilityTimeout: '5' });
     const dlq = await sqs.send(new GetQueueUrlCommand({ QueueName: `drover-${CONTROLLER}-dlq` }));
@@ -73,7 +73,7 @@ describe('machine queues', () => {
   });
 
   it('encrypts the machine queue and its dead-letter queue, and makes both refuse anything but TLS', async () => {
-    const url = await ensureMachineQueue(sqs, CONTROLLER, '10');
+    const url = await ensureMachineQueue(sqs, CONTROLLER, 'default', '10');
     const dlq = (await sqs.send(new GetQueueUrlCommand({ QueueName: `drover-${CONTROLLER}-dlq` }))).QueueUrl!;
     for (const queue of [url, dlq]) {
       const { Attributes = {} } = await sqs.send(
@@ -99,7 +99,7 @@ describe('machine queues', () => {
     ).QueueUrl!;
     const old = await sqs.send(
       new CreateQueueCommand({
-        QueueName: queueName(controller, '11'),
+        QueueName: queueName(controller, 'default', '11'),
         Attributes: {
           ReceiveMessageWaitTimeSeconds: '20',
           MessageRetentionPeriod: '3600',
@@ -108,7 +108,7 @@ describe('machine queues', () => {
         },
       }),
     );
-    const url = await ensureMachineQueue(sqs, controller, '11');
+    const url = await ensureMachineQueue(sqs, controller, 'default', '11');
     expect(url).toBe(old.QueueUrl);
     for (const queue of [url, dlq]) {
       const { Attributes = {} } = await sqs.send(
@@ -122,7 +122,7 @@ describe('machine queues', () => {
     );
     expect(machine.VisibilityTimeout).toBe('5');
     // And the converged queue still carries hints.
-    expect(await sendHints(sqs, controller, ['11'], { kind: 'machine', id: '11' })).toEqual({ sent: 1, failures: [] });
+    expect(await sendHints(sqs, controller, 'default', ['11'], { kind: 'machine', id: '11' })).toEqual({ sent: 1, failures: [] });
     expect(await receiveAll(sqs, url, 1)).toEqual([{ kind: 'machine', id: '11' }]);
   });
 
@@ -149,29 +149,29 @@ describe('machine queues', () => {
       ],
     });
     await sqs.send(new SetQueueAttributesCommand({ QueueUrl: dlq, Attributes: { Policy: stacks } }));
-    await ensureMachineQueue(sqs, controller, '12');
+    await ensureMachineQueue(sqs, controller, 'default', '12');
     const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['Policy'] }));
     expect(JSON.parse(Attributes.Policy!)).toEqual(JSON.parse(stacks));
   });
 
   it('re-creates a queue deleted behind its back and still delivers the hint', async () => {
-    await ensureMachineQueue(sqs, CONTROLLER, '1');
-    await sendHints(sqs, CONTROLLER, ['1'], { kind: 'machine', id: '1' }); // caches the URL
+    await ensureMachineQueue(sqs, CONTROLLER, 'default', '1');
+    await sendHints(sqs, CONTROLLER, 'default', ['1'], { kind: 'machine', id: '1' }); // caches the URL
     const other = sqsServer.client();
     await other.send(new DeleteQueueCommand({ QueueUrl: await urlOf(other, '1') }));
 
-    const result = await sendHints(sqs, CONTROLLER, ['1'], { kind: 'unit', id: 'mysql/0' });
+    const result = await sendHints(sqs, CONTROLLER, 'default', ['1'], { kind: 'unit', id: 'mysql/0' });
     expect(result).toEqual({ sent: 1, failures: [] });
     expect(await receiveAll(other, await urlOf(other, '1'), 1)).toEqual([{ kind: 'unit', id: 'mysql/0' }]);
   });
 
   it('creates the queue of a machine that never had one on the first hint', async () => {
-    expect(await sendHints(sqs, CONTROLLER, ['2'], { kind: 'machine', id: '2' })).toEqual({ sent: 1, failures: [] });
+    expect(await sendHints(sqs, CONTROLLER, 'default', ['2'], { kind: 'machine', id: '2' })).toEqual({ sent: 1, failures: [] });
     expect(await receiveAll(sqs, await urlOf(sqs, '2'), 1)).toEqual([{ kind: 'machine', id: '2' }]);
   });
 
   it('sends hints in batches of ten, and an agent long-polling receives them as they arrive', async () => {
-    const url = await ensureMachineQueue(sqs, CONTROLLER, '3');
+    const url = await ensureMachineQueue(sqs, CONTROLLER, 'default', '3');
     const agent = sqsServer.client();
     // The queue's ReceiveMessageWaitTimeSeconds (20 s) applies: the receive waits for the send.
     const started = Date.now();
@@ -179,7 +179,7 @@ describe('machine queues', () => {
     await new Promise((r) => setTimeout(r, 200));
     const counts = countCommands(sqs);
     const hints: Hint[] = Array.from({ length: 25 }, (_, i) => ({ kind: 'unit', id: `app/${i}` }));
-    expect(await sendHints(sqs, CONTROLLER, ['3'], hints)).toEqual({ sent: 25, failures: [] });
+    expect(await sendHints(sqs, CONTROLLER, 'default', ['3'], hints)).toEqual({ sent: 25, failures: [] });
     expect(counts.get('SendMessageBatchCommand')).toBe(3);
     const first = await waiting;
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -191,7 +191,7 @@ describe('machine queues', () => {
   });
 
   it('reports one machine that cannot be reached and still delivers to the others', async () => {
-    const broken = queueName(CONTROLLER, '5');
+    const broken = queueName(CONTROLLER, 'default', '5');
     sqs.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as { QueueUrl?: string };
@@ -200,19 +200,19 @@ describe('machine queues', () => {
       },
       { step: 'initialize', name: 'breakMachine5' },
     );
-    const result = await sendHints(sqs, CONTROLLER, ['4', '5', '6'], { kind: 'resync', id: '' });
+    const result = await sendHints(sqs, CONTROLLER, 'default', ['4', '5', '6'], { kind: 'resync', id: '' });
     expect(result.sent).toBe(2);
     expect(result.failures).toEqual([{ machineId: '5', error: 'Error: injected outage' }]);
     expect(await receiveAll(sqs, await urlOf(sqs, '6'), 1)).toEqual([{ kind: 'resync', id: '' }]);
   });
 
   it('deletes a machine queue, and tolerates one already gone', async () => {
-    await ensureMachineQueue(sqs, CONTROLLER, '7');
-    await deleteMachineQueue(sqs, CONTROLLER, '7');
-    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, '7') }))).rejects.toMatchObject({
+    await ensureMachineQueue(sqs, CONTROLLER, 'default', '7');
+    await deleteMachineQueue(sqs, CONTROLLER, 'default', '7');
+    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: queueName(CONTROLLER, 'default', '7') }))).rejects.toMatchObject({
       name: 'QueueDoesNotExist',
     });
-    await expect(deleteMachineQueue(sqs, CONTROLLER, '7')).resolves.toBeUndefined();
-    await expect(deleteMachineQueue(sqs, CONTROLLER, 'never')).resolves.toBeUndefined();
+    await expect(deleteMachineQueue(sqs, CONTROLLER, 'default', '7')).resolves.toBeUndefined();
+    await expect(deleteMachineQueue(sqs, CONTROLLER, 'default', 'never')).resolves.toBeUndefined();
   });
 });

@@ -44,7 +44,7 @@ async function hintedMachines(): Promise<Record<string, Hint[]>> {
   for (const machine of ['0', '1', '2', '3', '4', '5']) {
     let url: string | undefined;
     try {
-      url = (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(controllerId, machine) }))).QueueUrl;
+      url = (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(controllerId, 'default', machine) }))).QueueUrl;
     } catch (e) {
       if (isQueueMissing(e)) continue;
       throw e;

@@ -39,7 +39,7 @@ beforeEach(async () => {
 async function hintsOf(machineId: string): Promise<Hint[]> {
   let url: string | undefined;
   try {
-    url = (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(controllerId, machineId) }))).QueueUrl;
+    url = (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(controllerId, 'default', machineId) }))).QueueUrl;
   } catch (e) {
     if (isQueueMissing(e)) return [];
     throw e;
@@ -54,7 +54,7 @@ async function hintsOf(machineId: string): Promise<Hint[]> {
 
 /** Makes SendMessageBatch to one machine's queue fail, as an SQS outage would. */
 function breakQueueOf(machineId: string) {
-  const name = queueName(controllerId, machineId);
+  const name = queueName(controllerId, 'default', machineId);
   sqs.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { QueueUrl?: string };

@@ -20,12 +20,12 @@ import { toItem } from '../../shared/state/engine/codec.js';
 import { destroyMachine } from '../../shared/state/operations/destroy-machine.js';
 import { keyOf } from '../../shared/state/engine/keys.js';
 import { ensureMachineDead } from '../../shared/state/operations/machine-dead.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
+import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { recordInstance, retryProvisioning } from '../../shared/state/operations/provisioning.js';
 import { getMachine } from '../../shared/state/engine/reads.js';
 import { removeMachine } from '../../shared/state/operations/remove-machine.js';
 import { readStatus } from '../../shared/state/queries/status.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import {
   agentCredentialDigest,
   digestOf,
@@ -119,6 +119,7 @@ describe('provisioning Alive machines', () => {
     // The first provisioner got as far as StartInstance...
     const first = await local.startInstance({
       controllerId: CONTROLLER_ID,
+      model: 'default',
       machineId: id,
       attempt: 0,
       series: 'jammy',
@@ -290,7 +291,7 @@ describe('removing machines', () => {
 
   it('a removed machine still gets its queue deleted (the provisioner died between the two)', async () => {
     const id = await addMachine();
-    await queues.ensure(id);
+    await queues.ensure('default', id);
     await destroyMachine(store, id);
     await ensureMachineDead(store, id);
     await removeMachine(store, id);
@@ -300,6 +301,20 @@ describe('removing machines', () => {
 });
 
 describe('the full reconcile', () => {
+  it("covers every model: machine 0 of each gets its instance, and neither is taken for the other's stray", async () => {
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    expect(await reconcileAll(deps)).toMatchObject({ machines: 2, outcomes: { started: 2 }, strays: [], failures: [] });
+    const again = await reconcileAll(deps);
+    expect(again).toMatchObject({ machines: 2, strays: [], missing: [], failures: [] });
+    expect(again.outcomes.started).toBeUndefined();
+    expect((await local.listInstances(CONTROLLER_ID)).map((i) => `${i.model}/${i.machineId}`).sort()).toEqual(
+      [`default/${a}`, `${other.model}/${b}`].sort(),
+    );
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+  });
+
   it('provisions Alive machines and removes Dead ones, as a resync after lost stream records', async () => {
     const [a, b] = (await addMachines(store, { count: 2 })) as [string, string];
     await destroyMachine(store, b);
@@ -315,6 +330,7 @@ describe('the full reconcile', () => {
     // An agent for a machine state never heard of (left by a crashed controller, say)...
     const unknown = await local.startInstance({
       controllerId: CONTROLLER_ID,
+      model: 'default',
       machineId: '42',
       attempt: 0,
       series: 'jammy',
@@ -322,7 +338,7 @@ describe('the full reconcile', () => {
       agent: { apiUrl: 'a', credential: 'c', queueUrl: 'q' },
     });
     // ...and an instance of machine `id` that is not the one recorded.
-    provider.phantoms.push({ instanceId: 'i-phantom', machineId: id, state: 'running', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-phantom', model: 'default', machineId: id, state: 'running', addresses: [] });
     const result = await reconcileAll(deps);
     expect(result.strays.sort()).toEqual([unknown.instanceId, 'i-phantom'].sort());
     expect((await local.listInstances(CONTROLLER_ID)).map((i) => i.instanceId)).toEqual([instanceIdOf(id)]);
@@ -342,7 +358,7 @@ describe('the full reconcile', () => {
 
   it('past its deadline it still stops strays, then leaves the machines to the next run and says how many', async () => {
     const [a] = (await addMachines(store, { count: 2 })) as [string, string];
-    provider.phantoms.push({ instanceId: 'i-stray', machineId: '77', state: 'running', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-stray', model: 'default', machineId: '77', state: 'running', addresses: [] });
     const result = await reconcileAll(deps, { deadline: 0 });
     expect(result).toMatchObject({ machines: 2, strays: ['i-stray'], unfinished: 2, outcomes: {} });
     expect((await machine(a)).instanceId).toBeUndefined();
@@ -354,7 +370,7 @@ describe('the full reconcile', () => {
     const id = await addMachine();
     provider.startFailures.push(permanent('no'));
     await reconcileMachine(deps, id); // in error: reconcileAll will not provision it
-    provider.phantoms.push({ instanceId: 'i-starting', machineId: id, state: 'pending', addresses: [] });
+    provider.phantoms.push({ instanceId: 'i-starting', model: 'default', machineId: id, state: 'pending', addresses: [] });
     expect((await reconcileAll(deps)).strays).toEqual([]);
   });
 
@@ -421,6 +437,30 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     expect(verifyAgentCredential((await machine(id)).agentCredentialHash, credential)).toBe(true);
     // Nothing is dead any more: the next look does nothing.
     expect(await reviveAgents(revivable)).toEqual({ revived: [], refused: [], newlyRefused: [], failures: [] });
+  });
+
+  it("a killed agent of another model is started again in its own model, with that model's key; `default`'s machine 0 is left alone", async () => {
+    const revivable = provisionerDeps(store, local, queues);
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    await reconcileMachine(revivable, a);
+    await reconcileMachine({ ...revivable, store: other }, b);
+    const untouched = readRecord(machineDirOf(dataDir, a))!.pid;
+    const pid = readRecord(machineDirOf(dataDir, b, other.model))!.pid;
+    process.kill(pid, 'SIGKILL');
+    await eventually(
+      () => isProcessAlive({ pid }),
+      (alive) => !alive,
+    );
+    expect(await reconcileAll(revivable)).toMatchObject({ revived: [`${other.model}:${b}`], missing: [], strays: [], failures: [] });
+    const revived = readRecord(machineDirOf(dataDir, b, other.model))!;
+    expect(revived.pid).not.toBe(pid);
+    expect(isProcessAlive(revived)).toBe(true);
+    expect(readRecord(machineDirOf(dataDir, a))!.pid).toBe(untouched);
+    const credential = await revivable.credentials!.forAttempt({ model: other.model, machineId: b, attempt: 0 });
+    expect(verifyAgentCredential((await getMachine(other, b))!.agentCredentialHash, credential)).toBe(true);
+    expect(await agentCredentialDigest(machineDirOf(dataDir, b, other.model))).toBe(digestOf(credential));
   });
 
   it('an agent in its restart back-off shows it in the machine status, and running again once restarted', async () => {
@@ -518,7 +558,7 @@ describe('the stream handler', () => {
     expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
   });
 
-  it('ignores records of other kinds and of other models', async () => {
+  it('ignores records of other kinds, and of a machine its model does not have', async () => {
     const id = await addMachine();
     const other = machineRecord(await machine(id), 'INSERT', 'other-model');
     const app: DynamoDBRecord = {
@@ -531,6 +571,20 @@ describe('the stream handler', () => {
     };
     expect(await createProvisionerHandler(deps)({ Records: [other, app] })).toEqual({ batchItemFailures: [] });
     expect(provider.startCalls).toBe(0);
+  });
+
+  it('provisions machine 0 of each model a batch names, each in its own model: two agents, two queues', async () => {
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    const [a] = (await addMachines(store)) as [string];
+    const [b] = (await addMachines(other)) as [string];
+    expect(b).toBe(a);
+    const records = [machineRecord(await machine(a), 'INSERT'), machineRecord((await getMachine(other, b))!, 'INSERT', other.model)];
+    expect(await createProvisionerHandler(deps)({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect((await machine(a)).instanceId).toBe(instanceIdOf(a));
+    expect((await getMachine(other, b))!.instanceId).toBe(`local-${CONTROLLER_ID}-${other.model}-${b}-0`);
+    expect(liveAgentPids(dataDir)).toHaveLength(2);
+    expect(await queues.exists(a)).toBe(true);
+    expect(await queues.exists(b, other.model)).toBe(true);
   });
 
   it('a removal record deletes the queue of the removed machine', async () => {

@@ -67,10 +67,12 @@ const queuesOf = async (controller: string) =>
   (await sqsServer.client().send(new ListQueuesCommand({ QueueNamePrefix: machineQueuePrefix(controller) }))).QueueUrls ?? [];
 
 describe('tearing down a controller', () => {
-  it("terminates this deployment's instances, waits until none is left, then deletes its machine queues only", async () => {
+  it("terminates this deployment's instances, waits until none is left, then deletes its machine queues only, of every model", async () => {
     const other = `td-${randomUUID().slice(0, 8)}`;
-    for (const m of ['0', '1']) await ensureMachineQueue(deps.sqs, controllerId, m);
-    await ensureMachineQueue(deps.sqs, other, '0');
+    for (const m of ['0', '1']) await ensureMachineQueue(deps.sqs, controllerId, 'default', m);
+    // Machine 0 of a second model: its queue is this controller's too.
+    await ensureMachineQueue(deps.sqs, controllerId, randomUUID(), '0');
+    await ensureMachineQueue(deps.sqs, other, 'default', '0');
     ec2Mock
       .on(DescribeInstancesCommand)
       .resolvesOnce(page(['i-0run', 'running'], ['i-0going', 'shutting-down']))
@@ -91,13 +93,13 @@ describe('tearing down a controller', () => {
       { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped', 'shutting-down'] },
     ]);
     expect(pauses).toBe(2);
-    expect(done.queuesDeleted).toHaveLength(2);
+    expect(done.queuesDeleted).toHaveLength(3);
     expect(await queuesOf(controllerId)).toEqual([]);
     expect(await queuesOf(other)).toHaveLength(1);
   });
 
   it('gives up at its deadline, naming the instances still terminating, and deletes no queue meanwhile', async () => {
-    await ensureMachineQueue(deps.sqs, controllerId, '0');
+    await ensureMachineQueue(deps.sqs, controllerId, 'default', '0');
     ec2Mock.on(DescribeInstancesCommand).resolves(page(['i-0slow', 'shutting-down']));
     let clock = 0;
     await expect(tearDownController({ ...deps, deadline: 2, now: () => clock++ })).rejects.toThrow(
@@ -156,7 +158,7 @@ describe('tearing down a controller', () => {
   });
 
   it('gives up on a group still in use after its bounded tries, naming it, and deletes no queue', async () => {
-    await ensureMachineQueue(deps.sqs, controllerId, '0');
+    await ensureMachineQueue(deps.sqs, controllerId, 'default', '0');
     ec2Mock.on(DescribeInstancesCommand).resolves({ Reservations: [] });
     ec2Mock.on(DescribeSecurityGroupsCommand).resolves({ SecurityGroups: [appGroup('sg-web', 'web')] });
     ec2Mock.on(DeleteSecurityGroupCommand).rejects(inUse());

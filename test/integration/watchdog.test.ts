@@ -5,10 +5,10 @@ import { addMachines } from '../../shared/state/operations/add-machine.js';
 import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { destroyUnit } from '../../shared/state/operations/destroy-unit.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
+import { addModel, ensureModel } from '../../shared/state/operations/model.js';
 import { recordProvisioningError, retryProvisioning } from '../../shared/state/operations/provisioning.js';
 import { listStuck } from '../../shared/state/queries/stuck.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { storeForModel, type Store } from '../../shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
@@ -67,6 +67,26 @@ describe('stuck entities', () => {
       .map((l) => JSON.parse(l))
       .find((l) => l._aws);
     expect(emf).toMatchObject({ DyingTooLong: 1, ProvisioningErrors: 1 });
+  });
+});
+
+describe('the watchdog of a controller of many models', () => {
+  it("reports every model's stuck entities, each with its model's key", async () => {
+    const other = storeForModel(store, (await addModel(store, { name: 'other' })).uuid!);
+    for (const s of [store, other]) {
+      const [id] = (await addMachines(s)) as [string];
+      await recordProvisioningError(s, id, { message: `boom in ${s.model}`, transient: false, attempt: 0 });
+    }
+    clock = new Date('2026-11-21T11:00:00Z');
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const report = await createWatchdogHandler({
+      store,
+      thresholdSeconds: 600,
+      metrics: new Metrics({ namespace: 'drover' }),
+      logger: silentLogger(),
+    })().finally(() => out.mockRestore());
+    expect(report.provisioningErrors).toBe(2);
+    expect(report.stuck.map((s) => `${s.model} ${s.entity}`).sort()).toEqual([`${other.model} machine 0`, 'default machine 0'].sort());
   });
 });
 

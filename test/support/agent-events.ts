@@ -2,7 +2,7 @@
 // (agent/api-client.ts), with a machine key, and the keys the API checks them against.
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localAgentKeyId, MACHINE_HEADER } from '../../shared/api/agent-signing.js';
+import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
 import { NodeSha256 } from '../../shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '../../shared/aws/sign-request.js';
 import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
@@ -14,6 +14,8 @@ export const testAgentKeys: AgentCredentials = { forAttempt: async ({ machineId 
 export interface Signature {
   /** The machine the request names. */
   machine: string;
+  /** The model's key the request names; by default none, which the API takes for `default`. */
+  model?: string;
   /** The key it is signed with; by default the machine's own test key. */
   secret?: string;
   /** The key id; by default the machine's. */
@@ -40,7 +42,10 @@ export async function signEvent(event: APIGatewayProxyEventV2, by: Signature): P
   const headers = await signRequest(signer, {
     method: event.requestContext.http.method,
     url: new URL(`http://${host}${event.rawPath}${query}`),
-    headers: { ...event.headers, [MACHINE_HEADER]: by.machine } as Record<string, string>,
+    headers: { ...event.headers, [MACHINE_HEADER]: by.machine, ...(by.model !== undefined ? { [MODEL_HEADER]: by.model } : {}) } as Record<
+      string,
+      string
+    >,
     ...(body !== undefined ? { body } : {}),
     ...(by.at ? { signingDate: by.at } : {}),
   });

@@ -183,7 +183,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     async startAgent(machineId, env = {}) {
       const credential = await agentKeys.forAttempt({ model: store.model, machineId, attempt: 0 });
       await setAgentCredentialHash(store, machineId, hashAgentCredential(credential), 0);
-      const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, machineId);
+      const queueUrl = await ensureMachineQueue(sqs, CONTROLLER, 'default', machineId);
       const dir = machineDir(machineId);
       mkdirSync(dir, { recursive: true });
       const child = spawn(node!, agentArgs, {

@@ -24,6 +24,7 @@ export class MemoryProvider implements Provider {
     if (known) return this.instances.get(known)!.info;
     const info: InstanceInfo = {
       instanceId: `i-${request.machineId}-${request.attempt}`,
+      model: request.model,
       machineId: request.machineId,
       state: 'running',
       addresses: ['10.0.0.1'],

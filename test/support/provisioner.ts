@@ -62,13 +62,13 @@ export class TestQueues implements MachineQueues {
     this.real = sqsMachineQueues(sqs, controllerId);
   }
 
-  async ensure(machineId: string): Promise<string> {
+  async ensure(model: string, machineId: string): Promise<string> {
     if (this.failing.has(machineId)) throw new Error(`cannot create queue of machine ${machineId}`);
-    return this.real.ensure(machineId);
+    return this.real.ensure(model, machineId);
   }
 
-  remove(machineId: string): Promise<void> {
-    return this.real.remove(machineId);
+  remove(model: string, machineId: string): Promise<void> {
+    return this.real.remove(model, machineId);
   }
 
   admitOnly(queueUrl: string, instanceId: string): Promise<void> {
@@ -76,16 +76,16 @@ export class TestQueues implements MachineQueues {
   }
 
   /** The instance the machine's queue admits (its tag), if any. */
-  async admits(machineId: string): Promise<string | undefined> {
-    const { QueueUrl } = await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, machineId) }));
+  async admits(machineId: string, model = 'default'): Promise<string | undefined> {
+    const { QueueUrl } = await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, model, machineId) }));
     const { Tags } = await this.sqs.send(new ListQueueTagsCommand({ QueueUrl }));
     return Tags?.[INSTANCE_TAG];
   }
 
   /** Whether the machine's queue exists on the server (asked of a client with no URL cache). */
-  async exists(machineId: string): Promise<boolean> {
+  async exists(machineId: string, model = 'default'): Promise<boolean> {
     try {
-      await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, machineId) }));
+      await this.sqs.send(new GetQueueUrlCommand({ QueueName: queueName(this.controllerId, model, machineId) }));
       return true;
     } catch (e) {
       if (isQueueMissing(e)) return false;

@@ -41,6 +41,7 @@ const ENV = {
 const start = (env: Record<string, string | undefined>, machineId = '3') =>
   provisionerDepsFromEnv(env).provider.startInstance({
     controllerId: 'ctl',
+    model: 'default',
     machineId,
     attempt: 0,
     series: 'jammy',
@@ -70,7 +71,7 @@ describe('provisioner environment', () => {
   it('puts the deployment id in the token and the tags, and lists by it', async () => {
     await start(ENV);
     const input = runInputs()[0]!;
-    expect(input.ClientToken).toBe(clientToken('ctl', 'deployment-1', '3', 0));
+    expect(input.ClientToken).toBe(clientToken('ctl', 'deployment-1', 'default', '3', 0));
     expect(input.TagSpecifications?.[0]?.Tags).toContainEqual({ Key: 'drover:deployment', Value: 'deployment-1' });
     ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
     await provisionerDepsFromEnv(ENV).provider.listInstances('ctl');

@@ -21,7 +21,8 @@ import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
 import { renderUserData, type AgentBundleSource } from './user-data.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG, MACHINE_TAG } from './tags.js';
+import { DEFAULT_MODEL_KEY } from '../../domain/models.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG, MACHINE_TAG, MODEL_TAG } from './tags.js';
 
 // Canonical's Ubuntu AMIs boot from /dev/sda1; mapping that name resizes the root volume
 // (any other name would attach a second, empty volume instead).
@@ -71,18 +72,26 @@ export interface Ec2ProviderOptions {
  * provisioning error the user retried) gets a new one, and so does every machine of a new
  * deployment (Ec2ProviderOptions.deploymentId). sha256 hex is exactly EC2's 64-char limit.
  */
-export function clientToken(controllerId: string, deploymentId: string, machineId: string, attempt: number): string {
-  return createHash('sha256')
-    .update(JSON.stringify([controllerId, deploymentId, machineId, attempt]))
-    .digest('hex');
+export function clientToken(controllerId: string, deploymentId: string, model: string, machineId: string, attempt: number): string {
+  // Machine 0 of another model is another machine; `default`'s tokens are what they were before
+  // there were many models, so a start retried across an upgrade still replays its own.
+  const identity =
+    model === DEFAULT_MODEL_KEY
+      ? [controllerId, deploymentId, machineId, attempt]
+      : [controllerId, deploymentId, model, machineId, attempt];
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
+
+/** The model an instance was started for: its tag, or `default` where it has none (MODEL_TAG). */
+const modelOfTags = (tags: Tag[] | undefined): string => tagValue(tags, MODEL_TAG) ?? DEFAULT_MODEL_KEY;
 
 const tagValue = (tags: Tag[] | undefined, key: string): string | undefined => tags?.find((t) => t.Key === key)?.Value;
 
-function toInstanceInfo(instance: Instance, machineId: string, hardware?: string): InstanceInfo {
+function toInstanceInfo(instance: Instance, model: string, machineId: string, hardware?: string): InstanceInfo {
   const addresses = [instance.PrivateIpAddress, instance.PublicIpAddress, instance.Ipv6Address].filter((a): a is string => Boolean(a));
   return {
     instanceId: instance.InstanceId ?? '',
+    model,
     machineId,
     state: instance.State?.Name ?? 'pending',
     ...(hardware ? { hardware } : {}),
@@ -135,6 +144,7 @@ export class Ec2Provider implements Provider {
     });
     const userData = renderUserData({
       controllerId: request.controllerId,
+      model: request.model,
       machineId: request.machineId,
       region,
       arch,
@@ -144,14 +154,22 @@ export class Ec2Provider implements Provider {
       ...(this.options.agentBundleSha256 ? { agentBundleSha256: this.options.agentBundleSha256 } : {}),
     });
     const { deploymentId } = this.options;
-    const token = clientToken(request.controllerId, deploymentId, request.machineId, request.attempt);
+    const token = clientToken(request.controllerId, deploymentId, request.model, request.machineId, request.attempt);
     // Tags identify the machine for stray detection; they are visible to anyone who may list
-    // instances, so they carry ids only.
+    // instances, so they carry ids only. A `default` machine's are what they were before there
+    // were many models; another model's carry its key (MODEL_TAG) and show it in the name.
+    const inDefault = request.model === DEFAULT_MODEL_KEY;
     const tags: Tag[] = [
       { Key: CONTROLLER_TAG, Value: request.controllerId },
       { Key: DEPLOYMENT_TAG, Value: deploymentId },
       { Key: MACHINE_TAG, Value: request.machineId },
-      { Key: 'Name', Value: `drover-${request.controllerId}-machine-${request.machineId}` },
+      ...(inDefault ? [] : [{ Key: MODEL_TAG, Value: request.model }]),
+      {
+        Key: 'Name',
+        Value: inDefault
+          ? `drover-${request.controllerId}-machine-${request.machineId}`
+          : `drover-${request.controllerId}-${request.model}-machine-${request.machineId}`,
+      },
     ];
     const input: RunInstancesCommandInput = {
       ClientToken: token,
@@ -182,7 +200,7 @@ export class Ec2Provider implements Provider {
     const instance = await this.launchInSomeZone(input, request.machineId).catch((e: unknown) => {
       throw toProviderError(e, 'cannot run instances');
     });
-    return toInstanceInfo(instance, request.machineId, formatHardware(choice, instance.Placement?.AvailabilityZone));
+    return toInstanceInfo(instance, request.model, request.machineId, formatHardware(choice, instance.Placement?.AvailabilityZone));
   }
 
   /**
@@ -265,7 +283,7 @@ export class Ec2Provider implements Provider {
         for (const reservation of page.Reservations ?? []) {
           for (const instance of reservation.Instances ?? []) {
             // An instance without a machine tag is a stray too: '' matches no machine.
-            out.push(toInstanceInfo(instance, tagValue(instance.Tags, MACHINE_TAG) ?? ''));
+            out.push(toInstanceInfo(instance, modelOfTags(instance.Tags), tagValue(instance.Tags, MACHINE_TAG) ?? ''));
           }
         }
         nextToken = page.NextToken;

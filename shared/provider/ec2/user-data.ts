@@ -7,6 +7,7 @@
 // ReadOnlyAccess among them) and by every process on the instance through the metadata service.
 // The agent's identity is the instance role (functions/api/agent-identity.ts), so the script
 // carries only ids and addresses.
+import { DEFAULT_MODEL_KEY } from '../../domain/models.js';
 import { ProviderError } from '../provider.js';
 import { nodeTarball } from './node-release.js';
 import { S3_GET_PROGRAM } from './s3-get-script.js';
@@ -20,6 +21,8 @@ export type AgentBundleSource = { bucket: string; key: string } | { url: string 
 
 export interface MachineAgentUserData {
   controllerId: string;
+  /** The key of the machine's model (DROVER_MODEL, agent/config.ts). */
+  model: string;
   machineId: string;
   region: string;
   arch: 'amd64' | 'arm64';
@@ -51,6 +54,10 @@ function envLine(name: string, value: string): string {
 export function renderUserDataScript(d: MachineAgentUserData): string {
   const env = [
     envLine('DROVER_CONTROLLER_ID', d.controllerId),
+    // Only for another model than `default`, which the agent assumes without it: a `default`
+    // machine's user data stays what it was before there were many models, so a retried start
+    // replays its launch (ec2-provider.ts, clientToken) with the same parameters.
+    ...(d.model === DEFAULT_MODEL_KEY ? [] : [envLine('DROVER_MODEL', d.model)]),
     envLine('DROVER_MACHINE_ID', d.machineId),
     envLine('DROVER_API_URL', d.apiUrl),
     envLine('DROVER_QUEUE_URL', d.queueUrl),

@@ -23,6 +23,7 @@ import {
   listMachineDirs,
   localInstanceId,
   machineDirOf,
+  modelOfRecord,
   readRecord,
   removeMachineDir,
   writeRecord,
@@ -33,7 +34,7 @@ import { isProcessAlive } from './process-identity.js';
 import { decideRestart, forgetRestarts, RESTART_POLICY, type RestartPolicy } from './restart-backoff.js';
 
 export interface LocalProviderOptions {
-  /** Where machine directories live (`<dataDir>/machines/<id>/`). */
+  /** Where machine directories live (`<dataDir>/machines/<id>/`, another model's under `<dataDir>/models/`: machine-dir.ts). */
   dataDir: string;
   /** The machine agent: a program and its arguments, e.g. `['node', 'agent/machine-agent.js']`. */
   agentCommand: string[];
@@ -81,7 +82,7 @@ export class LocalProvider implements Provider {
   }
 
   async startInstance(request: StartInstanceRequest): Promise<InstanceInfo> {
-    const dir = machineDirOf(this.dataDir, request.machineId);
+    const dir = machineDirOf(this.dataDir, request.machineId, request.model);
     try {
       return await withMachineLock(dir, this.lockTimeoutMs, () => this.startLocked(dir, request));
     } catch (e) {
@@ -176,7 +177,7 @@ export class LocalProvider implements Provider {
       killLeftoverGroup(existing);
     }
     clearRecord(dir);
-    const instanceId = localInstanceId(request.controllerId, request.machineId, request.attempt);
+    const instanceId = localInstanceId(request.controllerId, request.model, request.machineId, request.attempt);
     let record: LocalInstanceRecord | undefined;
     await spawnAgent({
       command: this.options.agentCommand,
@@ -189,6 +190,7 @@ export class LocalProvider implements Provider {
         record = {
           instanceId,
           controllerId: request.controllerId,
+          model: request.model,
           machineId: request.machineId,
           attempt: request.attempt,
           series: request.series,
@@ -220,6 +222,7 @@ export class LocalProvider implements Provider {
       ...env,
       ...this.options.env,
       DROVER_CONTROLLER_ID: request.controllerId,
+      DROVER_MODEL: request.model,
       DROVER_MACHINE_ID: request.machineId,
       DROVER_API_URL: request.agent.apiUrl,
       DROVER_AGENT_CREDENTIAL_STDIN: '1',
@@ -232,6 +235,7 @@ export class LocalProvider implements Provider {
 function toInstanceInfo(record: LocalInstanceRecord): InstanceInfo {
   return {
     instanceId: record.instanceId,
+    model: modelOfRecord(record),
     machineId: record.machineId,
     state: 'running',
     hardware: hostHardware(),

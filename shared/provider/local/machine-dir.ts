@@ -1,5 +1,7 @@
 // The on-disk layout of the local provider: one directory per machine,
-// `<dataDir>/machines/<machine id>/`, holding
+// `<dataDir>/machines/<machine id>/` for the `default` model's machines (where they were before
+// there were many models) and `<dataDir>/models/<model key>/machines/<machine id>/` for another
+// model's (machine ids repeat across models), holding
 //   instance.json  who runs here: controller, machine, attempt, pid and process start time
 //   agent.pid      the agent's pid, for people and scripts
 //   restarts.json  how often its agent died soon after starting (restart-backoff.ts)
@@ -11,6 +13,7 @@
 // controller restart) finds the running agents again from these files.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_MODEL_KEY } from '../../domain/models.js';
 import type { ProcessIdentity } from './process-identity.js';
 
 export const FILES = {
@@ -25,30 +28,48 @@ export const FILES = {
 export interface LocalInstanceRecord extends ProcessIdentity {
   instanceId: string;
   controllerId: string;
+  /** The key of the machine's model; absent in records written before there were many models: `default`. */
+  model?: string;
   machineId: string;
   attempt: number;
   series: string;
   startedAt: string;
 }
 
-/** Instance ids name controller, machine and attempt, as EC2's ClientToken is derived from them. */
-export const localInstanceId = (controllerId: string, machineId: string, attempt: number) =>
-  `local-${controllerId}-${machineId}-${attempt}`;
+/**
+ * Instance ids name controller, model, machine and attempt, as EC2's ClientToken is derived from
+ * them; a `default` machine's leave the model out, as they did before there were many models.
+ */
+export const localInstanceId = (controllerId: string, model: string, machineId: string, attempt: number) =>
+  model === DEFAULT_MODEL_KEY ? `local-${controllerId}-${machineId}-${attempt}` : `local-${controllerId}-${model}-${machineId}-${attempt}`;
 
-export const machinesDir = (dataDir: string) => join(dataDir, 'machines');
+/** The model of the machine a record is about (LocalInstanceRecord.model). */
+export const modelOfRecord = (record: LocalInstanceRecord) => record.model ?? DEFAULT_MODEL_KEY;
+
+export const machinesDir = (dataDir: string, model: string = DEFAULT_MODEL_KEY) =>
+  model === DEFAULT_MODEL_KEY ? join(dataDir, 'machines') : join(dataDir, 'models', encodeURIComponent(model), 'machines');
 
 /** Machine ids of containers hold slashes (`0/lxd/1`); escaping keeps one flat directory per machine. */
-export const machineDirOf = (dataDir: string, machineId: string) => join(machinesDir(dataDir), encodeURIComponent(machineId));
+export const machineDirOf = (dataDir: string, machineId: string, model: string = DEFAULT_MODEL_KEY) =>
+  join(machinesDir(dataDir, model), encodeURIComponent(machineId));
 
-export function listMachineDirs(dataDir: string): string[] {
+const subdirectories = (dir: string): string[] => {
   try {
-    return readdirSync(machinesDir(dataDir), { withFileTypes: true })
+    return readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .map((e) => join(machinesDir(dataDir), e.name));
+      .map((e) => join(dir, e.name));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
+};
+
+/** Every machine directory of every model. */
+export function listMachineDirs(dataDir: string): string[] {
+  return [
+    ...subdirectories(machinesDir(dataDir)),
+    ...subdirectories(join(dataDir, 'models')).flatMap((model) => subdirectories(join(model, 'machines'))),
+  ];
 }
 
 export function ensureMachineDir(dir: string): void {

@@ -31,8 +31,9 @@ export const STUCK_SHARDS = 8;
 const ITEM_SK = 'ITEM';
 
 /** Model names are the controller's: their keys start with no model's key (model names are lower case). */
-const MODEL_NAME_PREFIX = 'CONTROLLER#MODEL#';
-const MODEL_NAMES = 'CONTROLLER#MODELS';
+const CONTROLLER_PREFIX = 'CONTROLLER#';
+const MODEL_NAME_PREFIX = `${CONTROLLER_PREFIX}MODEL#`;
+const MODEL_NAMES = `${CONTROLLER_PREFIX}MODELS`;
 
 export interface Key {
   pk: string;
@@ -156,6 +157,17 @@ export const statusLogPartition = (model: string, entity: string) => `${model}#S
 export const SCOPE_SK_PREFIX = 'SCOPE#';
 export const SETTINGS_SK_PREFIX = 'UNIT#';
 export const settingsPartition = (model: string, relationId: number) => keyOf(model, { kind: 'settings', relationId, unit: '' }).pk;
+
+/**
+ * The key of the model an item belongs to, from its partition key (a stream record's `pk`): every
+ * model's keys start with the model's key and `#`. Undefined for the controller's own items (model
+ * names, under `CONTROLLER#`), which belong to no model, and for a key that is not drover's.
+ */
+export function modelOfKey(pk: string): string | undefined {
+  if (pk.startsWith(CONTROLLER_PREFIX)) return undefined;
+  const end = pk.indexOf('#');
+  return end > 0 ? pk.slice(0, end) : undefined;
+}
 
 /** Recovers the entity reference from an index entry (KEYS_ONLY projections carry pk/sk). */
 export function refFromKey(model: string, key: Key): EntityRef | undefined {

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createAgentApi } from '../../../agent/api-client.js';
 import { verifySignature } from '../../../functions/api/verify-signature.js';
-import { MACHINE_HEADER } from '../../../shared/api/agent-signing.js';
+import { MACHINE_HEADER, MODEL_HEADER } from '../../../shared/api/agent-signing.js';
 
 interface Sent {
   url: string;
@@ -46,10 +46,11 @@ function asEvent(request: Sent): APIGatewayProxyEventV2 {
 const ROLE_CREDENTIALS = { accessKeyId: 'ASIAEXAMPLEINSTANCE', secretAccessKey: 'role-secret', sessionToken: 'session-token' };
 
 describe('an agent request', () => {
-  it("is signed with the instance role's credentials, its machine in a signed header, and checks out as API Gateway checks it", async () => {
+  it("is signed with the instance role's credentials, its machine and model in signed headers, and checks out as API Gateway checks it", async () => {
     const { sent, fetch } = recordingFetch([200]);
     const api = createAgentApi({
       url: 'https://abc.execute-api.eu-west-1.amazonaws.com',
+      model: 'm-1',
       machineId: '3',
       credentials: ROLE_CREDENTIALS,
       region: 'eu-west-1',
@@ -61,18 +62,23 @@ describe('an agent request', () => {
       /^AWS4-HMAC-SHA256 Credential=ASIAEXAMPLEINSTANCE\/\d{8}\/eu-west-1\/execute-api\/aws4_request, SignedHeaders=[a-z0-9;-]*x-drover-machine/,
     );
     expect(request!.headers[MACHINE_HEADER]).toBe('3');
+    expect(request!.headers[MODEL_HEADER]).toBe('m-1');
     expect(request!.headers['x-amz-security-token']).toBe('session-token');
     const secretOf = async (keyId: string) => (keyId === ROLE_CREDENTIALS.accessKeyId ? ROLE_CREDENTIALS.secretAccessKey : undefined);
-    expect(await verifySignature(asEvent(request!), secretOf, { mustSign: [MACHINE_HEADER] })).toEqual({ keyId: 'ASIAEXAMPLEINSTANCE' });
-    // The same request with another machine named does not.
+    const mustSign = [MACHINE_HEADER, MODEL_HEADER];
+    expect(await verifySignature(asEvent(request!), secretOf, { mustSign })).toEqual({ keyId: 'ASIAEXAMPLEINSTANCE' });
+    // The same request with another machine or another model named does not.
     const changed = { ...request!, headers: { ...request!.headers, [MACHINE_HEADER]: '4' } };
-    expect(await verifySignature(asEvent(changed), secretOf, { mustSign: [MACHINE_HEADER] })).toBeUndefined();
+    expect(await verifySignature(asEvent(changed), secretOf, { mustSign })).toBeUndefined();
+    const otherModel = { ...request!, headers: { ...request!.headers, [MODEL_HEADER]: 'm-2' } };
+    expect(await verifySignature(asEvent(otherModel), secretOf, { mustSign })).toBeUndefined();
   });
 
   it('is signed again when it is retried after a server failure', async () => {
     const { sent, fetch } = recordingFetch([503, 200]);
     const api = createAgentApi({
       url: 'http://127.0.0.1:1',
+      model: 'default',
       machineId: '0',
       credentials: { accessKeyId: 'machine-0', secretAccessKey: 'k' },
       region: 'local',

@@ -48,3 +48,12 @@ describe('the machine agent credential', () => {
     expect(() => configFromEnv(env, () => '')).toThrow('machine agent: DROVER_AGENT_CREDENTIAL_STDIN=1 but standard input held no key');
   });
 });
+
+describe("the machine agent's model", () => {
+  it('is the key DROVER_MODEL names, and `default` where it names none (agents started before there were many models)', () => {
+    expect(configFromEnv({ ...BASE, DROVER_MODEL: '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70' }).model).toBe(
+      '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70',
+    );
+    expect(configFromEnv(BASE).model).toBe('default');
+  });
+});

@@ -34,6 +34,7 @@ const provider = (options: Partial<Ec2ProviderOptions> = {}) =>
 
 const request = (overrides: Partial<StartInstanceRequest> = {}): StartInstanceRequest => ({
   controllerId: 'ctl-1',
+  model: 'default',
   machineId: '7',
   attempt: 0,
   series: 'jammy',
@@ -75,7 +76,7 @@ describe('ec2 provider: startInstance', () => {
     ];
     expect(runInputs()).toEqual([
       {
-        ClientToken: clientToken('ctl-1', DEPLOYMENT, '7', 0),
+        ClientToken: clientToken('ctl-1', DEPLOYMENT, 'default', '7', 0),
         MinCount: 1,
         MaxCount: 1,
         ImageId: 'ami-jammy-amd64',
@@ -103,6 +104,7 @@ describe('ec2 provider: startInstance', () => {
     ec2.on(RunInstancesCommand).resolves(launched);
     expect(await provider().startInstance(request({ constraints: parseConstraints('mem=2G root-disk=20G') }))).toEqual({
       instanceId: 'i-0abc',
+      model: 'default',
       machineId: '7',
       state: 'pending',
       hardware: 'arch=amd64 cores=2 cpu-power=616 mem=2048M root-disk=20480M availability-zone=us-east-1a',
@@ -154,20 +156,37 @@ describe('ec2 provider: startInstance', () => {
 
   it('changes the token with the attempt, the machine, the deployment and the controller', () => {
     const tokens = new Set([
-      clientToken('ctl-1', DEPLOYMENT, '7', 0),
-      clientToken('ctl-1', DEPLOYMENT, '7', 1),
-      clientToken('ctl-1', DEPLOYMENT, '8', 0),
-      clientToken('ctl-2', DEPLOYMENT, '7', 0),
-      clientToken('ctl-1', 'another-deployment', '7', 0),
-      clientToken('ctl-1', DEPLOYMENT, '70', 0),
-      clientToken('ctl-17', DEPLOYMENT, '0', 0),
-      clientToken('ctl-1', `${DEPLOYMENT}7`, '', 0),
+      clientToken('ctl-1', DEPLOYMENT, 'default', '7', 0),
+      clientToken('ctl-1', DEPLOYMENT, 'default', '7', 1),
+      clientToken('ctl-1', DEPLOYMENT, 'default', '8', 0),
+      clientToken('ctl-2', DEPLOYMENT, 'default', '7', 0),
+      clientToken('ctl-1', 'another-deployment', 'default', '7', 0),
+      clientToken('ctl-1', DEPLOYMENT, 'default', '70', 0),
+      clientToken('ctl-17', DEPLOYMENT, 'default', '0', 0),
+      clientToken('ctl-1', `${DEPLOYMENT}7`, 'default', '', 0),
     ]);
     expect(tokens.size).toBe(8);
   });
 
+  it("tells machine 0 of another model from `default`'s by token, tags and the agent's model; `default`'s stay as they were", async () => {
+    ec2.on(RunInstancesCommand).resolves(launched);
+    await provider().startInstance(request({ machineId: '0' }));
+    await provider().startInstance(request({ model: '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70', machineId: '0' }));
+    const [inDefault, inOther] = runInputs();
+    expect(inDefault?.ClientToken).toBe(clientToken('ctl-1', DEPLOYMENT, 'default', '0', 0));
+    expect(inOther?.ClientToken).toBe(clientToken('ctl-1', DEPLOYMENT, '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70', '0', 0));
+    expect(inOther?.ClientToken).not.toBe(inDefault?.ClientToken);
+    const tags = (input: typeof inDefault) => input?.TagSpecifications?.[0]?.Tags ?? [];
+    expect(tags(inDefault).map((t) => t.Key)).not.toContain('drover:model');
+    expect(tags(inDefault)).toContainEqual({ Key: 'Name', Value: 'drover-ctl-1-machine-0' });
+    expect(tags(inOther)).toContainEqual({ Key: 'drover:model', Value: '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70' });
+    expect(tags(inOther)).toContainEqual({ Key: 'Name', Value: 'drover-ctl-1-5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70-machine-0' });
+    expect(userDataOf(inDefault!)).not.toContain('DROVER_MODEL');
+    expect(userDataOf(inOther!)).toContain('DROVER_MODEL=5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70');
+  });
+
   it('makes a token EC2 accepts: at most 64 ASCII characters', () => {
-    expect(clientToken('c'.repeat(500), 'd'.repeat(500), 'm', 99)).toMatch(/^[\x21-\x7e]{1,64}$/);
+    expect(clientToken('c'.repeat(500), 'd'.repeat(500), 'default', 'm', 99)).toMatch(/^[\x21-\x7e]{1,64}$/);
   });
 
   it('hands the instance no credential, even one in the request: its identity is the instance role', async () => {
@@ -199,7 +218,7 @@ describe('ec2 provider: startInstance', () => {
     const info = await provider().startInstance(request({ attempt: 3 }));
     expect(info).toMatchObject({ instanceId: 'i-first', machineId: '7', state: 'running', addresses: ['10.0.0.9'] });
     expect(ec2.commandCalls(DescribeInstancesCommand)[0]?.args[0].input).toEqual({
-      Filters: [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 3)] }],
+      Filters: [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, 'default', '7', 3)] }],
     });
   });
 
@@ -366,6 +385,15 @@ describe('ec2 provider: listInstances', () => {
                   { Key: 'drover:machine', Value: '0' },
                 ],
               },
+              {
+                InstanceId: 'i-3',
+                State: { Name: 'running' },
+                Tags: [
+                  { Key: 'drover:controller', Value: 'ctl-1' },
+                  { Key: 'drover:model', Value: '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70' },
+                  { Key: 'drover:machine', Value: '0' },
+                ],
+              },
             ],
           },
         ],
@@ -376,9 +404,11 @@ describe('ec2 provider: listInstances', () => {
           { Instances: [{ InstanceId: 'i-2', State: { Name: 'stopped' }, Tags: [{ Key: 'drover:controller', Value: 'ctl-1' }] }] },
         ],
       });
+    // An instance without a model tag is a `default` machine's, as every one started before there were many models.
     expect(await provider().listInstances('ctl-1')).toEqual([
-      { instanceId: 'i-1', machineId: '0', state: 'running', addresses: ['10.0.0.1', '3.3.3.3'] },
-      { instanceId: 'i-2', machineId: '', state: 'stopped', addresses: [] },
+      { instanceId: 'i-1', model: 'default', machineId: '0', state: 'running', addresses: ['10.0.0.1', '3.3.3.3'] },
+      { instanceId: 'i-3', model: '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70', machineId: '0', state: 'running', addresses: [] },
+      { instanceId: 'i-2', model: 'default', machineId: '', state: 'stopped', addresses: [] },
     ]);
     const filters = [
       { Name: 'tag:drover:controller', Values: ['ctl-1'] },
@@ -405,13 +435,13 @@ describe('ec2 provider: across deployments, a terminated instance is never adopt
   it('gives a redeployed controller new tokens, so EC2 does not replay the old instance of machine 0', async () => {
     // EC2 keeps the old deployment's token for a day after its instance is terminated: a launch
     // with that token replays the terminated instance, any other token starts a new one.
-    const oldToken = clientToken('ctl-1', OLD, '0', 0);
+    const oldToken = clientToken('ctl-1', OLD, 'default', '0', 0);
     ec2.on(RunInstancesCommand).resolves(launched);
     ec2.on(RunInstancesCommand, { ClientToken: oldToken }).resolves({ Instances: [terminated] });
     const info = await provider({ deploymentId: NEW }).startInstance(request({ machineId: '0' }));
     expect(info.instanceId).toBe('i-0abc');
-    expect(runInputs().map((i) => i.ClientToken)).toEqual([clientToken('ctl-1', NEW, '0', 0)]);
-    expect(clientToken('ctl-1', NEW, '0', 0)).not.toBe(oldToken);
+    expect(runInputs().map((i) => i.ClientToken)).toEqual([clientToken('ctl-1', NEW, 'default', '0', 0)]);
+    expect(clientToken('ctl-1', NEW, 'default', '0', 0)).not.toBe(oldToken);
   });
 
   const refusals: [string, (replay: object) => void, string, string][] = [
@@ -489,8 +519,8 @@ describe('ec2 provider: a mismatch whose instance EC2 does not list yet', () => 
     // Both tries looked for the same token: no new attempt, no second instance.
     const lookedFor = ec2.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input.Filters);
     expect(lookedFor).toEqual([
-      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 0)] }],
-      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, '7', 0)] }],
+      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, 'default', '7', 0)] }],
+      [{ Name: 'client-token', Values: [clientToken('ctl-1', DEPLOYMENT, 'default', '7', 0)] }],
     ]);
   });
 });
@@ -544,7 +574,7 @@ describe('ec2 provider: availability zones', () => {
       expect(info.hardware).toContain('availability-zone=us-east-1b');
       const calls = runInputs();
       expect(calls.map((i) => i.SubnetId)).toEqual(['subnet-a', 'subnet-b']);
-      expect(new Set(calls.map((i) => i.ClientToken))).toEqual(new Set([clientToken('ctl-1', DEPLOYMENT, '0', 0)]));
+      expect(new Set(calls.map((i) => i.ClientToken))).toEqual(new Set([clientToken('ctl-1', DEPLOYMENT, 'default', '0', 0)]));
       // Everything but the subnet is the same launch.
       expect({ ...calls[0], SubnetId: undefined }).toEqual({ ...calls[1], SubnetId: undefined });
     });

@@ -9,6 +9,7 @@ import { renderUserData, renderUserDataScript, shellQuote, type MachineAgentUser
 
 const data: MachineAgentUserData = {
   controllerId: 'ctl-1',
+  model: 'default',
   machineId: '7',
   region: 'us-east-1',
   arch: 'amd64',
