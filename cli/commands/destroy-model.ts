@@ -92,11 +92,12 @@ export function registerDestroyModel(program: Command, cli: Cli): void {
       }
       await client.post('destroy-model', { name: model, ...(opts.force ? { force: true } : {}) });
       cli.io.stderr('Destroying model\n');
-      // A destroyed current model is no one's to act on: the controller's commands go back to `default`.
+      if (opts.wait) await waitForRemoval(cli, client, model, timeoutMs);
+      // A model gone (or forced to go) is no one's to act on: the controller's commands go back to
+      // `default`. One held by a unit in error stays current, for `resolved`.
       const { controller } = await cli.target(target);
       await updateConfig(cli.io.env, (config) => {
         if (config.controllers[controller]?.model === model) delete config.controllers[controller].model;
       });
-      if (opts.wait) await waitForRemoval(cli, client, model, timeoutMs);
     });
 }

@@ -88,4 +88,23 @@ describe('models', () => {
     expect((await ok('switch')).stdout).toBe('test:default\n');
     expect((await listModelNames(ctl.store)).map((m) => m.name)).toEqual(['default', 'staging']);
   });
+
+  it('destroy-model asks first, showing what goes with the model; no answer, a bad flag or a missing model changes nothing', async () => {
+    await ok('add-model', 'staging', '--no-switch');
+    await ok('-m', 'staging', 'deploy', charmDir('cli-mysql'));
+    const asked = await ctl.run(['destroy-model', 'staging'], { stdin: ['n'] });
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toBe(
+      'WARNING This command will destroy the "staging" model and affect the following resources. It cannot be stopped.\n\n' +
+        ' - 1 machine will be destroyed\n  - machine list: "0"\n - 1 application will be removed\n  - application list: "mysql"\n\n' +
+        'Continue? (y/N): ERROR model destruction aborted\n',
+    );
+    await expectError(ctl, 2, ['destroy-model', 'staging', '-y', '--no-wait'], '--no-wait without --force not valid');
+    await expectError(ctl, 1, ['destroy-model', 'nope', '-y'], 'model "nope" not found; see "drover models"');
+    expect((await statusOf('-m', 'staging')).model['model-status']).toMatchObject({ current: 'available' });
+    // --force --no-wait returns once destruction is under way (this harness runs no cleanups).
+    const rushed = await ok('destroy-model', 'test:staging', '-y', '--force', '--no-wait');
+    expect(rushed.stderr).toBe('Destroying model\n');
+    expect((await statusOf('-m', 'staging')).model['model-status']).toMatchObject({ current: 'destroying' });
+  });
 });
