@@ -36,7 +36,7 @@ const APPLICATIONS = 10;
 const UNITS_EACH = 10;
 /** Which application requires which one's endpoint: a chain, and three across it. */
 const RELATIONS: [number, number][] = [...Array.from({ length: 9 }, (_, i) => [i, i + 1] as [number, number]), [0, 2], [3, 5], [6, 8]];
-const HEADING = '## Bundle deploy (npm run bench:bundle-deploy)';
+const HEADING = '## Bundle deploy (npm run bench:state, after the state core; alone: npm run bench:bundle-deploy)';
 const TOKEN = 'bench';
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 
