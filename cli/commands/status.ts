@@ -5,7 +5,7 @@ import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData, parseDuration, printData, sleep, type DataFormat } from '../output.js';
 import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
-import { selectStatus } from '../status/select.js';
+import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
 
 type StatusFormat = 'tabular' | DataFormat;
@@ -52,7 +52,7 @@ Examples:
       const interval = opts.watch !== undefined ? parseDuration(opts.watch) : undefined;
       const client = await cli.client();
       if (interval === undefined) {
-        const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status'), selectors), opts);
+        const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status', statusQuery(selectors)), selectors), opts);
         cli.io.stdout(out);
         if (note) cli.io.stderr(note);
         return;
@@ -60,7 +60,7 @@ Examples:
       // --watch: redraw until interrupted; a failed read is shown and the next one tried.
       do {
         try {
-          const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status'), selectors), opts);
+          const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status', statusQuery(selectors)), selectors), opts);
           cli.io.stdout(`${cli.io.stdoutIsTTY ? '\x1b[H\x1b[2J' : ''}${out}${note ?? ''}\n`);
         } catch (e) {
           if (cli.io.signal.aborted) break;
@@ -77,7 +77,7 @@ Examples:
     .addOption(formatOption())
     .addHelpText('after', '\nExamples:\n  drover show-machine 0\n  drover show-machine 0 1 --format json')
     .action(async (ids: string[], opts: { format: DataFormat }) => {
-      const doc = await (await cli.client()).get<StatusDoc>('status');
+      const doc = await (await cli.client()).get<StatusDoc>('status', { machine: ids });
       const machines: Record<string, unknown> = {};
       for (const id of ids) {
         const machine = doc.machines[id];
@@ -94,7 +94,7 @@ Examples:
     .addOption(formatOption())
     .addHelpText('after', '\nExamples:\n  drover show-unit mysql/0\n  drover show-unit mysql/0 logging/1 --format json')
     .action(async (names: string[], opts: { format: DataFormat }) => {
-      const units = allUnits(await (await cli.client()).get<StatusDoc>('status'));
+      const units = allUnits(await (await cli.client()).get<StatusDoc>('status', { unit: names }));
       const out: Record<string, unknown> = {};
       for (const name of names) {
         const found = units.find((u) => u.name === name);
@@ -117,7 +117,7 @@ Examples:
     .addOption(formatOption())
     .addHelpText('after', '\nExamples:\n  drover show-application mysql\n  drover show-application mysql --format json')
     .action(async (names: string[], opts: { format: DataFormat }) => {
-      const doc = await (await cli.client()).get<StatusDoc>('status');
+      const doc = await (await cli.client()).get<StatusDoc>('status', { application: names });
       const out: Record<string, unknown> = {};
       for (const name of names) {
         const app = doc.applications[name];

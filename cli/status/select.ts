@@ -2,7 +2,21 @@
 // an application brings its units and their machines; a unit its application, machine and
 // subordinates (a subordinate also its principal); a machine its units and their applications.
 // Selectors may use `*` as a wildcard (`mysql/*`, `word*`).
+import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js';
 import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
+
+/**
+ * The status request for selectors: exact names are read on the server, only what they can show
+ * (shared/state/queries/status-selection.ts); a wildcard needs every name, so the whole model.
+ * Either way selectStatus then keeps what Juju shows.
+ */
+export function statusQuery(selectors: string[]): { application?: string[]; unit?: string[]; machine?: string[] } {
+  if (!selectors.length || selectors.some((s) => s.includes('*'))) return {};
+  const machine = selectors.filter(isValidMachineId);
+  const unit = selectors.filter(isValidUnitName);
+  const application = selectors.filter((s) => !isValidMachineId(s) && !isValidUnitName(s));
+  return { ...(application.length ? { application } : {}), ...(unit.length ? { unit } : {}), ...(machine.length ? { machine } : {}) };
+}
 
 const globRe = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
 

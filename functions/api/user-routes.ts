@@ -89,7 +89,14 @@ async function configView(store: Store, name: string) {
 
 const userRoutes: { [O in Operation]: Route<O> } = {
   ...modelRoutes,
-  status: (ctx) => readStatus(ctx.store, { controller: ctx.controller, agentLostAfterSeconds: ctx.agentLostAfterSeconds }),
+  status: (ctx, body) => {
+    const selected = body.application || body.unit || body.machine;
+    return readStatus(ctx.store, {
+      controller: ctx.controller,
+      agentLostAfterSeconds: ctx.agentLostAfterSeconds,
+      ...(selected ? { select: { applications: body.application ?? [], units: body.unit ?? [], machines: body.machine ?? [] } } : {}),
+    });
+  },
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
   deploy: async (ctx, body) => {
     const series = requestedSeries(body);

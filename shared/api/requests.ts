@@ -94,7 +94,11 @@ export const userOperations = {
   'show-model': get(z.strictObject({ name }), { controller: true }),
   /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
   'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),
-  status: get(z.strictObject({})),
+  /**
+   * The model's status; with `application`, `unit` or `machine` (exact names), only what those can
+   * show (shared/state/queries/status-selection.ts): `status mysql` reads mysql, not the model.
+   */
+  status: get(z.strictObject({ application: list.optional(), unit: list.optional(), machine: list.optional() })),
   stuck: get(z.strictObject({})),
   /**
    * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:

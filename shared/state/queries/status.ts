@@ -11,6 +11,7 @@ import { requireModel } from './model.js';
 import { readLeaders } from './leadership.js';
 import { readPresence } from './presence.js';
 import { getEach, listAll, listCollection, listScope } from '../engine/reads.js';
+import { readSelectedContents, type StatusSelection } from './status-selection.js';
 import type { Store } from '../engine/store.js';
 
 export interface StatusPage {
@@ -79,9 +80,11 @@ export interface StatusOptions {
   controller?: string;
   /** How long an agent may be silent before it shows as lost/down. */
   agentLostAfterSeconds?: number;
+  /** Only what these exact names can show (status-selection.ts); absent: the whole model. */
+  select?: StatusSelection;
 }
 
-/** Reads every page, and a few of the scope members that hold each Dying relation. */
+/** Reads every page (or only what a selection can show), and a few of the scope members that hold each Dying relation. */
 export async function readStatusSnapshot(store: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
   const model = await requireModel(store);
   const snapshot: StatusSnapshot = {
@@ -94,16 +97,26 @@ export async function readStatusSnapshot(store: Store, options: StatusOptions = 
     presence: { lastSeen: {}, lostAfterMs: (options.agentLostAfterSeconds ?? DEFAULT_AGENT_LOST_AFTER_SECONDS) * 1000 },
     controller: options.controller ?? 'local',
   };
-  let cursor: string | undefined;
-  do {
-    const page = await readStatusPage(store, cursor ? { cursor } : {});
-    snapshot.applications.push(...page.applications);
-    snapshot.relations.push(...page.relations);
-    snapshot.machines.push(...page.machines);
-    snapshot.units.push(...page.units);
-    Object.assign(snapshot.presence.lastSeen, page.presence);
-    cursor = page.cursor;
-  } while (cursor);
+  if (options.select) {
+    Object.assign(snapshot, await readSelectedContents(store, options.select));
+    snapshot.presence.lastSeen = snapshot.machines.length
+      ? await readPresence(
+          store,
+          snapshot.machines.map((m) => m.id),
+        )
+      : {};
+  } else {
+    let cursor: string | undefined;
+    do {
+      const page = await readStatusPage(store, cursor ? { cursor } : {});
+      snapshot.applications.push(...page.applications);
+      snapshot.relations.push(...page.relations);
+      snapshot.machines.push(...page.machines);
+      snapshot.units.push(...page.units);
+      Object.assign(snapshot.presence.lastSeen, page.presence);
+      cursor = page.cursor;
+    } while (cursor);
+  }
   snapshot.leaders = await readLeaders(
     store,
     snapshot.applications.map((a) => a.name),
