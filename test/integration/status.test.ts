@@ -56,4 +56,13 @@ describe('status read model', () => {
     expect(seen.filter((s) => s.startsWith('mysql/'))).toHaveLength(12);
     expect(new Set(seen).size).toBe(24);
   });
+
+  it("never evicts the operations' snapshot cache: what operations plan from stays, and nothing is added", async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 3 });
+    const cached = store.cache!.size;
+    expect(cached).toBeGreaterThan(0);
+    await readStatus(store);
+    await readStatus(store, { select: { applications: ['mysql'] } });
+    expect(store.cache!.size).toBe(cached);
+  });
 });

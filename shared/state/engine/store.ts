@@ -56,3 +56,12 @@ export function storeForModel(store: Store, key: string): Store {
   const { speculation: _ignored, ...rest } = store;
   return { ...rest, model: key };
 }
+
+/**
+ * The same store, reading without the snapshot cache: for reads of many items that no plan will
+ * use (status), which would otherwise push out what operations plan from.
+ */
+export function withoutCache(store: Store): Store {
+  const { cache: _cache, speculation: _speculation, ...rest } = store;
+  return rest;
+}

@@ -12,7 +12,7 @@ import { readLeaders } from './leadership.js';
 import { readPresence } from './presence.js';
 import { getEach, listAll, listCollection, listScope } from '../engine/reads.js';
 import { readSelectedContents, type StatusSelection } from './status-selection.js';
-import type { Store } from '../engine/store.js';
+import { withoutCache, type Store } from '../engine/store.js';
 
 export interface StatusPage {
   applications: Application[];
@@ -85,7 +85,9 @@ export interface StatusOptions {
 }
 
 /** Reads every page (or only what a selection can show), and a few of the scope members that hold each Dying relation. */
-export async function readStatusSnapshot(store: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
+export async function readStatusSnapshot(given: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
+  // A status read touches every item of the model; none of it may evict what operations plan from.
+  const store = withoutCache(given);
   const model = await requireModel(store);
   const snapshot: StatusSnapshot = {
     model,
