@@ -4,6 +4,7 @@
 // drover entity is logged and skipped, as failing it would hold the shard.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { ScopeReads } from '../../shared/messaging/affected-machines.js';
 import { notify, SentHints, type NotifierDeps } from '../../shared/messaging/notify.js';
 import { imagesOf } from '../../shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
@@ -12,8 +13,9 @@ import { modelOfRecord, perModel } from '../stream-models.js';
 export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
     // Shared by the batch's records of one model: one hint per machine and entity is enough
-    // (SentHints); each model has its own machines, queues and store.
-    const forModel = perModel(deps.store, (store) => ({ deps: { ...deps, store }, sent: new SentHints() }));
+    // (SentHints), and one read of each relation's scope (ScopeReads); each model has its own
+    // machines, queues and store.
+    const forModel = perModel(deps.store, (store) => ({ deps: { ...deps, store }, sent: new SentHints(), reads: new ScopeReads() }));
     return async (record) => {
       const context = { eventID: record.eventID, eventName: record.eventName, sequenceNumber: record.dynamodb?.SequenceNumber };
       const model = modelOfRecord(record);
@@ -24,9 +26,9 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
           logger.warn('skipping a record that is not a drover entity', { ...context, why: 'its key names no model' });
         return;
       }
-      const { deps: modelDeps, sent } = forModel(model);
+      const { deps: modelDeps, sent, reads } = forModel(model);
       try {
-        const outcome = await notify(modelDeps, imagesOf(record), sent);
+        const outcome = await notify(modelDeps, imagesOf(record), sent, reads);
         if (outcome.kind === 'malformed')
           logger.warn('skipping a record that is not a drover entity', { ...context, model, why: outcome.why });
         else if (outcome.kind === 'sent') logger.debug('hinted', { ...context, model, hint: outcome.hint, machines: outcome.machines });

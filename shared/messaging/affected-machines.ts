@@ -44,8 +44,37 @@ async function* machinesOfApplication(store: Store, application: string): AsyncG
   } while (cursor);
 }
 
-/** The machines of the units in a relation's scope, a page at a time. */
-async function* machinesInScope(store: Store, relationKey: string): AsyncGenerator<string[]> {
+const MAX_REMEMBERED_MACHINES = 100_000;
+
+/**
+ * The machines of each relation's scope, as one batch of stream records read them. Every record of
+ * a batch was committed before the batch was delivered, so the first read of a scope already sees
+ * every member the batch's records added; the batch's other scope and settings records of that
+ * relation take the same machines without reading the scope again (a unit that left since costs
+ * one needless hint). So a relation of N units costs N/100 scope reads per batch, not per record.
+ * Bounded: past MAX_REMEMBERED_MACHINES a scope is read again each time.
+ */
+export class ScopeReads {
+  private readonly scopes = new Map<string, string[]>();
+  private remembered = 0;
+  machinesOf(relationKey: string): string[] | undefined {
+    return this.scopes.get(relationKey);
+  }
+  remember(relationKey: string, machines: string[]): void {
+    if (this.remembered + machines.length > MAX_REMEMBERED_MACHINES) return;
+    this.scopes.set(relationKey, machines);
+    this.remembered += machines.length;
+  }
+}
+
+/** The machines of the units in a relation's scope, a page at a time (once per batch: ScopeReads). */
+async function* machinesInScope(store: Store, relationKey: string, reads: ScopeReads): AsyncGenerator<string[]> {
+  const known = reads.machinesOf(relationKey);
+  if (known) {
+    for (let i = 0; i < known.length; i += PAGE_SIZE) yield known.slice(i, i + PAGE_SIZE);
+    return;
+  }
+  const all: string[] = [];
   let cursor: string | undefined;
   do {
     const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
@@ -55,9 +84,12 @@ async function* machinesInScope(store: Store, relationKey: string): AsyncGenerat
         page.items.map((m) => refs.unit(m.unit)),
       ),
     );
+    all.push(...machines);
     if (machines.length > 0) yield machines;
     cursor = page.cursor;
   } while (cursor);
+  // Only a scope read to its end is remembered (a consumer that stopped early read part of it).
+  reads.remember(relationKey, [...new Set(all)]);
 }
 
 /**
@@ -65,12 +97,17 @@ async function* machinesInScope(store: Store, relationKey: string): AsyncGenerat
  * ever joins units on one machine (a principal and its subordinates), so that machine is all;
  * a global one involves every unit in scope.
  */
-async function* machinesOfRelationPeers(store: Store, relation: Relation | undefined, unit: Unit | undefined): AsyncGenerator<string[]> {
+async function* machinesOfRelationPeers(
+  store: Store,
+  relation: Relation | undefined,
+  unit: Unit | undefined,
+  reads: ScopeReads,
+): AsyncGenerator<string[]> {
   if (unit?.machine) yield [unit.machine];
-  if (relation && relation.scope !== 'container') yield* machinesInScope(store, relation.key);
+  if (relation && relation.scope !== 'container') yield* machinesInScope(store, relation.key, reads);
 }
 
-async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> {
+async function* resolve(store: Store, lookup: Lookup, reads: ScopeReads): AsyncGenerator<string[]> {
   switch (lookup.kind) {
     case 'machines': {
       const ids = await existingMachines(store, lookup.ids);
@@ -86,8 +123,8 @@ async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> 
       // An application's bag (hint-plan.ts names the application, not a unit): every container
       // of a container-scoped relation sees it too.
       const applicationBag = !lookup.unit.includes('/');
-      if (applicationBag && relation?.scope === 'container') yield* machinesInScope(store, relation.key);
-      else yield* machinesOfRelationPeers(store, relation, unit);
+      if (applicationBag && relation?.scope === 'container') yield* machinesInScope(store, relation.key, reads);
+      else yield* machinesOfRelationPeers(store, relation, unit, reads);
       return;
     }
     case 'allMachines':
@@ -111,16 +148,16 @@ async function* resolve(store: Store, lookup: Lookup): AsyncGenerator<string[]> 
       const relations = await getMany<Relation>(store, unit.scopes.map(refs.relation));
       const relation = relations.find((r) => r.id === lookup.relationId);
       // Not in scope any more: its departure reached the others through the scope record.
-      if (relation) yield* machinesOfRelationPeers(store, relation, unit);
+      if (relation) yield* machinesOfRelationPeers(store, relation, unit, reads);
       return;
     }
   }
 }
 
-/** The machines to hint for a plan, page by page. */
-export async function* machinesFor(store: Store, plan: HintPlan): AsyncGenerator<string[]> {
+/** The machines to hint for a plan, page by page; `reads`: what this batch already read. */
+export async function* machinesFor(store: Store, plan: HintPlan, reads = new ScopeReads()): AsyncGenerator<string[]> {
   if (plan.kind !== 'hint') return;
-  for (const lookup of plan.lookups) yield* resolve(store, lookup);
+  for (const lookup of plan.lookups) yield* resolve(store, lookup, reads);
 }
 
 /** One stream record's images → the machines whose agents must look again, page by page. */

@@ -3,7 +3,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
-import { machinesFor } from './affected-machines.js';
+import { machinesFor, ScopeReads } from './affected-machines.js';
 import type { Hint } from './hint.js';
 import { planHint } from './hint-plan.js';
 import { sendHints, type HintFailure } from './machine-queues.js';
@@ -49,12 +49,17 @@ export class SentHints {
   }
 }
 
-export async function notify(deps: NotifierDeps, images: StreamImages, sent = new SentHints()): Promise<NotifyOutcome> {
+export async function notify(
+  deps: NotifierDeps,
+  images: StreamImages,
+  sent = new SentHints(),
+  reads = new ScopeReads(),
+): Promise<NotifyOutcome> {
   const plan = planHint(images);
   if (plan.kind !== 'hint') return plan;
   const failures: HintFailure[] = [];
   let machines = 0;
-  for await (const page of machinesFor(deps.store, plan)) {
+  for await (const page of machinesFor(deps.store, plan, reads)) {
     const targets = sent.unsent(page, plan.hint);
     if (targets.length === 0) continue;
     const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);

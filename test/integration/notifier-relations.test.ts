@@ -96,4 +96,45 @@ describe('notifier and relations', () => {
     await notifier(streamEvent([streamRecord({ oldItem: unit! }), streamRecord({ oldItem: gone })]));
     expect(await hintedMachines()).toEqual(each(['4'], { kind: 'unit', id: 'varnish/0' }));
   });
+
+  it("a batch of one relation's scope and settings records reads the scope once, and hints each machine as before", async () => {
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
+    const scopeQueries = countScopeQueries(key);
+    const records = [
+      ...(await insertRecords(
+        store,
+        ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1'].map((u) => refs.scope(key, u)),
+      )),
+      await modifyRecord(store, refs.settings(id, 'mysql/0'), () => writeSettings(store, id, 'mysql/0', { host: 'b' })),
+      await modifyRecord(store, refs.settings(id, 'mysql/1'), () => writeSettings(store, id, 'mysql/1', { host: 'c' })),
+    ];
+    await notifier(streamEvent(records));
+    expect(scopeQueries()).toBe(1);
+    const hinted = await hintedMachines();
+    expect(Object.keys(hinted).sort()).toEqual(['0', '1', '2', '3']);
+    for (const machine of ['0', '1', '2', '3'])
+      expect(hinted[machine]).toEqual(
+        expect.arrayContaining([
+          { kind: 'relation', id: key },
+          { kind: 'settings', id: `${id}:mysql/0` },
+          { kind: 'settings', id: `${id}:mysql/1` },
+        ]),
+      );
+  });
 });
+
+/** Counts the queries of a relation's scope (its partition's SCOPE# members) the store sends from now on. */
+function countScopeQueries(relationKey: string): () => number {
+  let count = 0;
+  const send = store.doc.send.bind(store.doc);
+  store.doc.send = ((
+    command: { input?: { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } },
+    ...rest: unknown[]
+  ) => {
+    const values = Object.values(command.input?.ExpressionAttributeValues ?? {}).map(String);
+    if (values.some((v) => v.endsWith(`REL#${relationKey}`)) && values.some((v) => v.startsWith('SCOPE#'))) count++;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof store.doc.send;
+  return () => count;
+}
