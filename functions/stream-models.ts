@@ -2,8 +2,8 @@
 // stream carries them all; each record's partition key starts with its model's key
 // (shared/state/engine/keys.ts), and the consumers act on it through that model's store.
 import type { DynamoDBRecord } from 'aws-lambda';
-import { ATTR, modelOfKey } from '../shared/state/engine/keys.js';
-import { storeForModel, type Store } from '../shared/state/engine/store.js';
+import { ATTR, modelOfKey } from '#shared/state/engine/keys.js';
+import { storeForModel, type Store } from '#shared/state/engine/store.js';
 
 /** The record's model key; undefined for the controller's own items (model names) and for items not drover's. */
 export function modelOfRecord(record: DynamoDBRecord): string | undefined {

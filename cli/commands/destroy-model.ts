@@ -3,8 +3,8 @@
 // Juju, the command asks first, then waits for the model to be gone, saying what is left; a unit
 // in hook error holds the model until it is resolved or the model is destroyed with --force.
 import type { Command } from 'commander';
-import type { ModelSummary } from '../../shared/api/model-summary.js';
-import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
+import type { ModelSummary } from '#shared/api/model-summary.js';
+import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import type { ApiClient } from '../client.js';
 import { updateConfig } from '../config.js';
 import type { Cli } from '../context.js';

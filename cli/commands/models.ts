@@ -2,10 +2,10 @@
 // Which model every other command acts on is `-m [controller:]model`, or the one `switch` (or
 // add-model) chose, recorded per controller in the client config (cli/config.ts).
 import { Option, type Command } from 'commander';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { checkModelName } from '../../shared/domain/models.js';
-import { validateModelConfig } from '../../shared/domain/model-config.js';
-import type { ModelSummary } from '../../shared/api/model-summary.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { checkModelName } from '#shared/domain/models.js';
+import { validateModelConfig } from '#shared/domain/model-config.js';
+import type { ModelSummary } from '#shared/api/model-summary.js';
 import { collect, splitAssignment } from '../arguments.js';
 import { readConfig, updateConfig } from '../config.js';
 import { currentModelOf, type Cli } from '../context.js';

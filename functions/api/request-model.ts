@@ -1,10 +1,10 @@
 // The store a user request acts through: the controller's for operations on its models, else the
 // store of the model the request names (shared/api/model-header.ts), bootstrap's when it names none.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { MODEL_HEADER } from '../../shared/api/model-header.js';
-import { checkModelName, DEFAULT_MODEL } from '../../shared/domain/models.js';
-import { storeForModel, type Store } from '../../shared/state/engine/store.js';
-import { getModelName, modelNotFound } from '../../shared/state/queries/models.js';
+import { MODEL_HEADER } from '#shared/api/model-header.js';
+import { checkModelName, DEFAULT_MODEL } from '#shared/domain/models.js';
+import { storeForModel, type Store } from '#shared/state/engine/store.js';
+import { getModelName, modelNotFound } from '#shared/state/queries/models.js';
 
 export async function storeOfRequest(store: Store, event: APIGatewayProxyEventV2, scope: 'model' | 'controller'): Promise<Store> {
   if (scope === 'controller') return store;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startController } from '../../embedded/controller.js';
-import type { StatusDoc } from '../../shared/domain/status-document.js';
+import type { StatusDoc } from '#shared/domain/status-document.js';
 import { waitFor } from '../support/agents.js';
 import { charmDir, runCli } from '../support/cli.js';
 

@@ -2,8 +2,8 @@
 // and -m; two models side by side with the same application names, each seeing only its own; and
 // the refusals (a bad name, a name taken, a model that does not exist), which change nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getApplication } from '../../shared/state/engine/reads.js';
-import { listModelNames, storeOfModel } from '../../shared/state/queries/models.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import { listModelNames, storeOfModel } from '#shared/state/queries/models.js';
 import { charmDir, expectError, expectOk, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

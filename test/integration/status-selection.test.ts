@@ -3,14 +3,14 @@
 // from the whole model, and the server read nothing of applications the selectors cannot show.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectStatus, statusQuery } from '../../cli/status/select.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
-import { enterScope } from '../../shared/state/operations/enter-scope.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { readStatus } from '../../shared/state/queries/status.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyApplication } from '#shared/state/operations/destroy-application.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

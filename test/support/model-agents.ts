@@ -3,19 +3,19 @@
 // machines never provisioned), over any model's store. The agent API serves one model per
 // controller for now, so tests of a second model play their part here instead of running agents.
 // A unit whose agent is in error does nothing, as a real one waits for `resolved`.
-import type { Unit } from '../../shared/domain/entities.js';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { collections } from '../../shared/state/engine/keys.js';
-import { getApplication, getMany, getMachine, getUnit, listAll } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
-import { refs } from '../../shared/domain/plan.js';
-import { destroyUnitByAgent } from '../../shared/state/operations/destroy-unit.js';
-import { leaveScope } from '../../shared/state/operations/leave-scope.js';
-import { ensureMachineDead } from '../../shared/state/operations/machine-dead.js';
-import { removeMachine } from '../../shared/state/operations/remove-machine.js';
-import { removeUnit } from '../../shared/state/operations/remove-unit.js';
-import { ensureSubordinateDying } from '../../shared/state/operations/subordinate-dying.js';
-import { ensureUnitDead } from '../../shared/state/operations/unit-dead.js';
+import type { Unit } from '#shared/domain/entities.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { collections } from '#shared/state/engine/keys.js';
+import { getApplication, getMany, getMachine, getUnit, listAll } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
+import { refs } from '#shared/domain/plan.js';
+import { destroyUnitByAgent } from '#shared/state/operations/destroy-unit.js';
+import { leaveScope } from '#shared/state/operations/leave-scope.js';
+import { ensureMachineDead } from '#shared/state/operations/machine-dead.js';
+import { removeMachine } from '#shared/state/operations/remove-machine.js';
+import { removeUnit } from '#shared/state/operations/remove-unit.js';
+import { ensureSubordinateDying } from '#shared/state/operations/subordinate-dying.js';
+import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
 
 /** A step refused for now (a principal waiting for its subordinates): the next turn tries again. */
 async function step(action: () => Promise<unknown>): Promise<void> {

@@ -2,8 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { modelOfRecord, perModel } from '../../functions/stream-models.js';
-import { collectionOf, keyOf, modelOfKey } from '../../shared/state/engine/keys.js';
-import { createStore } from '../../shared/state/engine/store.js';
+import { collectionOf, keyOf, modelOfKey } from '#shared/state/engine/keys.js';
+import { createStore } from '#shared/state/engine/store.js';
 
 const UUID = '5d2c4a8e-0d3b-4f7e-9c1a-2b3c4d5e6f70';
 

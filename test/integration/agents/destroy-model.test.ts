@@ -3,12 +3,12 @@
 // their units and set their machines Dead; this test removes Dead machines as the provisioner does
 // (the harness runs none). A unit in hook error holds the model until destroy-model --force.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collections } from '../../../shared/state/engine/keys.js';
-import { getMachine, getModel, listAll } from '../../../shared/state/engine/reads.js';
-import { destroyModel } from '../../../shared/state/operations/destroy-model.js';
-import { removeMachine } from '../../../shared/state/operations/remove-machine.js';
-import { getModelName } from '../../../shared/state/queries/models.js';
-import { readStatus } from '../../../shared/state/queries/status.js';
+import { collections } from '#shared/state/engine/keys.js';
+import { getMachine, getModel, listAll } from '#shared/state/engine/reads.js';
+import { destroyModel } from '#shared/state/operations/destroy-model.js';
+import { removeMachine } from '#shared/state/operations/remove-machine.js';
+import { getModelName } from '#shared/state/queries/models.js';
+import { readStatus } from '#shared/state/queries/status.js';
 import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { modelBlockedBy, modelLeftBy } from '../../../shared/domain/blocked-by.js';
-import type { Cleanup, Model } from '../../../shared/domain/entities.js';
-import { DroverError } from '../../../shared/domain/errors.js';
-import { planDeploy } from '../../../shared/domain/plans/deploy.js';
-import { modelCleanupId, planDestroyModel } from '../../../shared/domain/plans/destroy-model.js';
-import { planAddMachines } from '../../../shared/domain/plans/new-machine.js';
-import { planNewUnits } from '../../../shared/domain/plans/new-units.js';
-import { planForgetUnitNumbers, planRemoveModel, type ModelContents } from '../../../shared/domain/plans/remove-model.js';
+import { modelBlockedBy, modelLeftBy } from '#shared/domain/blocked-by.js';
+import type { Cleanup, Model } from '#shared/domain/entities.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { planDeploy } from '#shared/domain/plans/deploy.js';
+import { modelCleanupId, planDestroyModel } from '#shared/domain/plans/destroy-model.js';
+import { planAddMachines } from '#shared/domain/plans/new-machine.js';
+import { planNewUnits } from '#shared/domain/plans/new-units.js';
+import { planForgetUnitNumbers, planRemoveModel, type ModelContents } from '#shared/domain/plans/remove-model.js';
 import { charms } from '../../support/charms.js';
 import { app, machine, NOW, unit } from './destruction-fixtures.js';
 

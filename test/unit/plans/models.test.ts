@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Model } from '../../../shared/domain/entities.js';
-import { planAddModel } from '../../../shared/domain/plans/add-model.js';
-import { planEnsureModel } from '../../../shared/domain/plans/model.js';
-import { collectionOf, collections, keyOf, refFromKey } from '../../../shared/state/engine/keys.js';
+import type { Model } from '#shared/domain/entities.js';
+import { planAddModel } from '#shared/domain/plans/add-model.js';
+import { planEnsureModel } from '#shared/domain/plans/model.js';
+import { collectionOf, collections, keyOf, refFromKey } from '#shared/state/engine/keys.js';
 
 const UUID = '6f1c2d3e-0000-4000-8000-000000000001';
 
