@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { charmDir, spawnCli } from '../support/cli.js';
 
 describe('the walkthrough, against the real local controller', () => {
-  it('bootstrap, deploy, relate, status, scale, remove, kill-controller', { timeout: 180_000 }, async () => {
+  it('bootstrap, deploy, relate, status, scale, remove, a second model, kill-controller', { timeout: 180_000 }, async () => {
     const home = await mkdtemp(join(tmpdir(), 'drover-walkthrough-'));
     const env = { DROVER_HOME: home };
     const drover = async (...args: string[]) => {
