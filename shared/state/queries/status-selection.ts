@@ -22,15 +22,17 @@ export interface StatusSelection {
 type Contents = Pick<StatusSnapshot, 'applications' | 'units' | 'machines' | 'relations'>;
 
 export async function readSelectedContents(store: Store, selection: StatusSelection): Promise<Contents> {
-  const selectedMachines = await getMany<Machine>(store, (selection.machines ?? []).map(refs.machine));
+  // A name given twice is read once (BatchGetItem refuses a key twice).
+  const distinct = (names: string[]) => [...new Set(names)];
+  const selectedMachines = await getMany<Machine>(store, distinct(selection.machines ?? []).map(refs.machine));
   const seedUnits = await getMany<Unit>(
     store,
-    [...(selection.units ?? []), ...selectedMachines.flatMap((m) => m.principals)].map(refs.unit),
+    distinct([...(selection.units ?? []), ...selectedMachines.flatMap((m) => m.principals)]).map(refs.unit),
   );
   const applications = new Map<string, Application>();
   const units = new Map<string, Unit>();
   const asked = new Set<string>();
-  let wanted = [...new Set([...(selection.applications ?? []), ...seedUnits.map((u) => u.application)])];
+  let wanted = distinct([...(selection.applications ?? []), ...seedUnits.map((u) => u.application)]);
   // Whole applications, until the subordinates and principals of their units bring no new one.
   while (wanted.length) {
     for (const name of wanted) asked.add(name);
@@ -40,7 +42,7 @@ export async function readSelectedContents(store: Store, selection: StatusSelect
     const read = await getMany<Unit>(store, unitRefs);
     for (const unit of read) units.set(unit.name, unit);
     const related = read.flatMap((u) => [...u.subordinates, ...(u.principal ? [u.principal] : [])].map((unit) => unit.split('/')[0]!));
-    wanted = [...new Set(related)].filter((name) => !asked.has(name));
+    wanted = distinct(related).filter((name) => !asked.has(name));
   }
   const machineIds = new Set([...selectedMachines.map((m) => m.id), ...[...units.values()].flatMap((u) => (u.machine ? [u.machine] : []))]);
   const machines = await getMany<Machine>(store, [...machineIds].map(refs.machine));
