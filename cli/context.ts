@@ -1,7 +1,7 @@
 // What every command gets: the io, and the API client of the controller and model it talks to
 // (chosen by `-m [controller:]model`, or the current controller and its current model).
-import { MODEL_HEADER } from '../shared/api/model-header.js';
-import { DEFAULT_MODEL } from '../shared/domain/models.js';
+import { MODEL_HEADER } from '#shared/api/model-header.js';
+import { DEFAULT_MODEL } from '#shared/domain/models.js';
 import { ApiClient } from './client.js';
 import { readConfig, selectController, type ClientConfig } from './config.js';
 import { colourEnabled, type CliIo } from './io.js';

@@ -4,7 +4,7 @@
 // 2 on usage errors.
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, type Argument } from 'commander';
-import { DroverError } from '../shared/domain/errors.js';
+import { DroverError } from '#shared/domain/errors.js';
 import { registerActions } from './commands/actions.js';
 import { registerConfig } from './commands/config.js';
 import { registerConstraints } from './commands/constraints.js';

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ApiClient, regionFromUrl } from '../client.js';
 import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../config.js';
-import { DEFAULT_MODEL } from '../../shared/domain/models.js';
+import { DEFAULT_MODEL } from '#shared/domain/models.js';
 import { currentModelOf, type Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { readControllerFile, startLocalController, stopLocalController } from '../local-controller.js';

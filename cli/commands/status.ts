@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData, parseDuration, printData, sleep, type DataFormat } from '../output.js';
-import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
+import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
 
