@@ -27,6 +27,7 @@ import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
 import { Mutex, Signal } from '../signal.js';
 import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
+import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
 import { ViewSource, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
@@ -48,6 +49,10 @@ export interface MachineAgentOptions {
   nodePath: string;
   api?: AgentApi;
   sqs?: SQSClient;
+  /** Hooks in-process (the agent simulator, bench/support/agent-simulator/); child processes when absent. */
+  hookRunner?: HookRunner;
+  /** Where log lines are echoed; this process's stdout when absent. */
+  logEcho?: (line: string) => void;
 }
 
 const MODULE = 'juju.worker.machiner';
@@ -97,7 +102,7 @@ export class MachineAgent {
         }),
       this.heartbeat,
     );
-    this.log = new AgentLog(config.machineId, this.api);
+    this.log = new AgentLog(config.machineId, this.api, options.logEcho);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
     this.deployer = new Deployer(config.machineDir, this.api, this.log, this.supervisor);
@@ -259,6 +264,7 @@ export class MachineAgent {
       baseEnv: process.env,
       subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
       fetchCharm: this.deployer.charmArchive,
+      ...(this.options.hookRunner ? { hookRunner: this.options.hookRunner } : {}),
       ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });
   }

@@ -27,6 +27,9 @@ export interface HookProcessOptions {
   onLine: (stream: 'stdout' | 'stderr', line: string) => void;
 }
 
+/** What runs a hook: runHookProcess, or an in-process stand-in that speaks to the same tool server. */
+export type HookRunner = (options: HookProcessOptions) => Promise<HookProcessResult>;
+
 /** After the hook exits, how long its output pipes may stay open (a daemon it started may hold them). */
 const OUTPUT_GRACE_MS = 500;
 

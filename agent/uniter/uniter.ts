@@ -27,7 +27,7 @@ type ExecutableStep = Exclude<Step, { kind: 'done' | 'wait' }>;
 import { HookContext } from './hook-context.js';
 import { networkInfoFor } from './network-info.js';
 import { availabilityZoneOf, hookEnvironment, newContextId, type HookEnvInput } from './hook-env.js';
-import { runHookProcess, type HookProcessResult } from './hook-process.js';
+import { runHookProcess, type HookProcessResult, type HookRunner } from './hook-process.js';
 import { failureData, hookName, isRelationHook, runningMessage, type Hook } from './hooks.js';
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
 import { LeadershipTracker } from './leadership.js';
@@ -60,6 +60,8 @@ export interface UniterDeps {
   fetchCharm: CharmFetcher;
   /** The charm URL the deployer unpacked into the charm directory (its deployed.json). */
   deployedCharmUrl?: string;
+  /** Runs a hook's executable; a child process unless the agent simulator (bench/) runs hooks in-process. */
+  hookRunner?: HookRunner;
 }
 
 const MODULE = 'juju.worker.uniter';
@@ -627,7 +629,7 @@ export class Uniter {
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
       });
-      const result = await runHookProcess({
+      const result = await (this.deps.hookRunner ?? runHookProcess)({
         charmDir: this.charmDir,
         dispatchPath: `hooks/${name}`,
         env,

@@ -1,0 +1,173 @@
+// The local controller's wiring in this process, as bench/agents.bench.ts assembles it (and
+// embedded/controller.ts runs it): a table in DynamoDB Local, fauxqs, the stream consumers of
+// functions/stream-consumers.ts on pollers with their mappings' settings, the API on 127.0.0.1 —
+// with simulated machines (simulated-machines.ts) as the provider, so every machine the
+// provisioner starts is a real machine agent in this process running a trivial charm in-process.
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { startApiServer } from '../../../embedded/api-server.js';
+import { charmFileRoutes } from '../../../embedded/charm-files.js';
+import { LOCAL_PROVISIONING_CONCURRENCY } from '../../../embedded/controller.js';
+import { startSqsServer } from '../../../embedded/sqs-server.js';
+import { pollerSettingsOf } from '../../../embedded/stream/consumer-settings.js';
+import { createStreamPoller, type StreamPoller } from '../../../embedded/stream-poller.js';
+import { createApiHandler } from '../../../functions/api/handler.js';
+import { STREAM_CONSUMERS, type StreamConsumerName } from '../../../functions/stream-consumers.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
+import { fileLogSink } from '#shared/logs/file-log-sink.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { derivedAgentCredentials, newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
+import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
+import { createStore, type Store } from '#shared/state/engine/store.js';
+import { ensureTable } from '#shared/state/engine/table.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { inProcessHooks, type InProcessCharm } from './in-process-hooks.js';
+import { SharedHintPolls } from './shared-hint-polls.js';
+import { SimulatedMachines } from './simulated-machines.js';
+
+const CONTROLLER = 'sim';
+const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+
+/**
+ * The charm every simulated unit runs: what bench/agents.bench.ts's trivial charm does, without
+ * processes. install and config-changed do nothing; start sets the workload active.
+ */
+export const TRIVIAL_CHARM: InProcessCharm = {
+  install: [],
+  'config-changed': [],
+  start: [['status-set', 'active']],
+};
+
+export interface SimulatedControllerOptions {
+  dynamoEndpoint: string;
+  /** Receives in flight at once, all simulated agents together (shared-hint-polls.ts). */
+  hintWorkers?: number;
+}
+
+export interface SimulatedController {
+  /** Stores on the one table, one per role, so a bench can count each role's requests apart. */
+  stores: { user: Store; api: Store; changes: Store; provisioner: Store };
+  apiUrl: string;
+  /** Agent API requests by operation, and stream records handed to each consumer. */
+  apiCalls: Map<string, number>;
+  streamRecords: Map<StreamConsumerName, number>;
+  machines: SimulatedMachines;
+  hints: SharedHintPolls;
+  /** The trivial charm's metadata and archive, for deploy. */
+  charm: { meta: CharmMeta; archive: string };
+  /** Waits until the stream pollers have handed every record so far to their consumers. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A charm directory whose hooks exist (the runner looks for them) but never run as processes. */
+function writeCharmDir(charm: InProcessCharm): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-charm-'));
+  mkdirSync(join(dir, 'hooks'));
+  writeFileSync(join(dir, 'metadata.yaml'), 'name: sim\nsummary: a charm the agent simulator runs in-process\nseries: [jammy]\n');
+  for (const hook of Object.keys(charm)) {
+    writeFileSync(join(dir, 'hooks', hook), '#!/bin/sh\n# run in-process by bench/support/agent-simulator/in-process-hooks.ts\nexit 0\n');
+    chmodSync(join(dir, 'hooks', hook), 0o755);
+  }
+  return dir;
+}
+
+export async function startSimulatedController(options: SimulatedControllerOptions): Promise<SimulatedController> {
+  const table = `sim-${randomUUID()}`;
+  const storeOf = () => createStore({ table, endpoint: options.dynamoEndpoint, region: 'local' });
+  const stores = { user: storeOf(), api: storeOf(), changes: storeOf(), provisioner: storeOf() };
+  await ensureTable(stores.user.client, table);
+  await ensureModel(stores.user);
+  const dataDir = mkdtempSync(join(tmpdir(), 'sim-controller-'));
+  const sqsServer = await startSqsServer();
+  const sqs = createSqsClient({ endpoint: sqsServer.endpoint });
+  const agentSqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'local' });
+  const charms = localCharmStore(join(dataDir, 'charms'));
+  const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
+  const handler = createApiHandler({
+    store: stores.api,
+    charms,
+    auth: { kind: 'token', token: 'sim' },
+    agents: { kind: 'machine-keys', keys: agentKeys },
+    controller: CONTROLLER,
+    logger: SILENT,
+    logs: fileLogSink(join(dataDir, 'logs')),
+  });
+  const apiCalls = new Map<string, number>();
+  const api = await startApiServer(
+    async (event) => {
+      const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
+      if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
+      return handler(event);
+    },
+    { direct: charmFileRoutes(charms) },
+  );
+  const hints = new SharedHintPolls({ sqs: agentSqs, ...(options.hintWorkers ? { workers: options.hintWorkers } : {}) });
+  const charmDir = writeCharmDir(TRIVIAL_CHARM);
+  const machines = new SimulatedMachines({
+    dataDir: join(dataDir, 'machines'),
+    sqsEndpoint: sqsServer.endpoint,
+    sqs: agentSqs,
+    hints,
+    hookRunner: inProcessHooks(TRIVIAL_CHARM),
+  });
+  const provisioner = {
+    store: stores.provisioner,
+    provider: machines,
+    queues: sqsMachineQueues(sqs, CONTROLLER),
+    credentials: agentKeys,
+    controllerId: CONTROLLER,
+    apiUrl: api.url,
+    policy: { concurrency: LOCAL_PROVISIONING_CONCURRENCY },
+  };
+  const streamRecords = new Map<StreamConsumerName, number>();
+  const pollers: StreamPoller[] = STREAM_CONSUMERS.map((consumer) => {
+    const handle = consumer.create({ provisioner, changes: { store: stores.changes, sqs, controllerId: CONTROLLER, logger: SILENT } });
+    return createStreamPoller({
+      ...pollerSettingsOf(consumer),
+      tableName: table,
+      endpoint: options.dynamoEndpoint,
+      region: 'local',
+      credentials: localCredentials(),
+      handler: (event) => {
+        streamRecords.set(consumer.name, (streamRecords.get(consumer.name) ?? 0) + event.Records.length);
+        return handle(event);
+      },
+      startingPosition: 'TRIM_HORIZON',
+      pollIntervalMs: 100,
+      onFailure: async () => undefined,
+      log: () => undefined,
+    });
+  });
+  for (const p of pollers) await p.start();
+  const archive = await charms.put(await packCharmDir(charmDir));
+  rmSync(charmDir, { recursive: true, force: true });
+  return {
+    stores,
+    apiUrl: api.url,
+    apiCalls,
+    streamRecords,
+    machines,
+    hints,
+    charm: { meta: parseCharm('name: sim\nsummary: a charm the agent simulator runs in-process\nseries: [jammy]\n'), archive },
+    drain: async () => {
+      for (const p of pollers) await p.drain();
+    },
+    stop: async () => {
+      for (const p of pollers) await p.stop();
+      await machines.stopAll();
+      await hints.stop();
+      await api.close();
+      sqs.destroy();
+      agentSqs.destroy();
+      await sqsServer.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

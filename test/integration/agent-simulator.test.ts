@@ -1,0 +1,69 @@
+// The agent simulator (bench/support/agent-simulator/) that bench/scale.bench.ts drives thousands
+// of units with: real machine and unit agents in one process, hooks in-process. This test keeps
+// it honest as the agent evolves: deployed units on simulated machines must reach what real
+// agents reach — machines started, every unit's charm reported, its agent idle and its workload
+// active (status-set from the start hook, through the tool socket), one leader per application —
+// through the same agent API calls a real agent makes.
+import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import { startSimulatedController, type SimulatedController } from '../../bench/support/agent-simulator/simulated-controller.js';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function settled(doc: StatusDoc): boolean {
+  const units = allUnits(doc);
+  const machines = Object.values(doc.machines);
+  return (
+    units.every((u) => u.unit['workload-status'].current === 'active' && u.unit['juju-status'].current === 'idle') &&
+    machines.every((m) => m['juju-status'].current === 'started')
+  );
+}
+
+describe('agent simulator', () => {
+  let controller: SimulatedController;
+  beforeAll(async () => {
+    controller = await startSimulatedController({ dynamoEndpoint: inject('dynamoEndpoint'), hintWorkers: 4 });
+  });
+  afterAll(async () => {
+    await controller?.stop();
+  });
+
+  it('brings every deployed unit on its simulated machine to started, idle and active, one leader per application', async () => {
+    const { stores, charm } = controller;
+    await deploy(stores.user, { charm: charm.meta, name: 'alpha', charmArchive: charm.archive, numUnits: 4 });
+    await deploy(stores.user, { charm: charm.meta, name: 'beta', charmArchive: charm.archive, numUnits: 2 });
+    let doc = await readStatus(stores.user);
+    for (const deadline = Date.now() + 60_000; !settled(doc) && Date.now() < deadline; doc = await readStatus(stores.user)) {
+      await pause(250);
+    }
+    const units = allUnits(doc);
+    expect(units.map((u) => u.name).sort()).toEqual(['alpha/0', 'alpha/1', 'alpha/2', 'alpha/3', 'beta/0', 'beta/1']);
+    for (const { name, unit } of units) {
+      expect({ name, workload: unit['workload-status'].current, agent: unit['juju-status'].current }).toEqual({
+        name,
+        workload: 'active',
+        agent: 'idle',
+      });
+    }
+    expect(Object.values(doc.machines).map((m) => m['juju-status'].current)).toEqual(Array(6).fill('started'));
+    expect(controller.machines.size).toBe(6);
+    // Leadership is claimed by the agents themselves, one unit per application.
+    for (const app of ['alpha', 'beta']) {
+      expect(units.filter((u) => u.application === app && u.unit.leader).length, app).toBe(1);
+    }
+    // The real agent's calls for a unit's start, each at least once per unit or machine.
+    const calls = controller.apiCalls;
+    expect(calls.get('set-unit-charm')).toBeGreaterThanOrEqual(6);
+    expect(calls.get('set-machine-status')).toBeGreaterThanOrEqual(6);
+    expect(calls.get('set-unit-status')).toBeGreaterThanOrEqual(6);
+    expect(calls.get('claim-leadership')).toBeGreaterThanOrEqual(2);
+    expect(calls.get('log')).toBeGreaterThanOrEqual(1);
+    expect(calls.get('view')).toBeGreaterThanOrEqual(6);
+    // Hints arrived through the shared receives, from the real queues.
+    expect(controller.hints.receives).toBeGreaterThan(0);
+    expect(await controller.machines.ended()).toEqual([]);
+  });
+});
