@@ -7,6 +7,7 @@
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { startSimulatedController, type SimulatedController } from '../../bench/support/agent-simulator/simulated-controller.js';
@@ -24,8 +25,17 @@ function settled(doc: StatusDoc): boolean {
 
 describe('agent simulator', () => {
   let controller: SimulatedController;
+  const started: string[] = [];
+  const configChanged: string[] = [];
   beforeAll(async () => {
-    controller = await startSimulatedController({ dynamoEndpoint: inject('dynamoEndpoint'), hintWorkers: 4 });
+    controller = await startSimulatedController({
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      hintWorkers: 4,
+      onHookRan: (hook, unit) => {
+        if (hook === 'start') started.push(unit);
+        if (hook === 'config-changed') configChanged.push(unit);
+      },
+    });
   });
   afterAll(async () => {
     await controller?.stop();
@@ -65,5 +75,13 @@ describe('agent simulator', () => {
     // Hints arrived through the shared receives, from the real queues.
     expect(controller.hints.receives).toBeGreaterThan(0);
     expect(await controller.machines.ended()).toEqual([]);
-  });
+    expect(started.sort()).toEqual(units.map((u) => u.name).sort());
+  }, 90_000);
+
+  it("hears of a change through its machines' queues: a config change runs config-changed on that application's units", async () => {
+    const before = configChanged.length;
+    await setApplicationConfig(controller.stores.user, 'beta', { set: { tuning: 'fast' } });
+    for (const deadline = Date.now() + 60_000; configChanged.length < before + 2 && Date.now() < deadline;) await pause(250);
+    expect(configChanged.slice(before).sort()).toEqual(['beta/0', 'beta/1']);
+  }, 90_000);
 });

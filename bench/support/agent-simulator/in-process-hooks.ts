@@ -44,8 +44,9 @@ function callTool(env: Record<string, string>, cwd: string, [command, ...args]: 
  * A HookRunner for the charm's hooks: a hook the charm directory has (as the real runner finds
  * it) runs its tool calls in order and exits 1 at the first that fails; a hook it lacks is
  * missing, as for the real runner. A hook the charm has but `charm` does not name exits 0.
+ * `onRan` hears of every hook that exited 0, once its tool calls are done.
  */
-export function inProcessHooks(charm: InProcessCharm): HookRunner {
+export function inProcessHooks(charm: InProcessCharm, onRan?: (hook: string, unit: string) => void): HookRunner {
   return async ({ charmDir, dispatchPath, env, onLine }) => {
     const found = findExecutable(charmDir, dispatchPath);
     if ('kind' in found) return found as Extract<HookProcessResult, { kind: 'missing' }>;
@@ -57,6 +58,8 @@ export function inProcessHooks(charm: InProcessCharm): HookRunner {
       for (const line of (answer.stderr ?? '').split('\n').filter(Boolean)) onLine('stderr', line);
       if (answer.code !== 0) return { kind: 'exited', code: 1, signal: null, via: found.via };
     }
+    // Its tool calls are committed (status-set answers once its status is written).
+    onRan?.(hook, env.JUJU_UNIT_NAME ?? '');
     return { kind: 'exited', code: 0, signal: null, via: found.via };
   };
 }

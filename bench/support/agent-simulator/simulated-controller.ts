@@ -48,6 +48,10 @@ export interface SimulatedControllerOptions {
   dynamoEndpoint: string;
   /** Receives in flight at once, all simulated agents together (shared-hint-polls.ts). */
   hintWorkers?: number;
+  /** Every hook that ran and exited 0, by hook and unit (the start hook's status-set is written by then). */
+  onHookRan?: (hook: string, unit: string) => void;
+  /** Every agent's log line, as a real agent prints it; dropped when absent. */
+  logEcho?: (line: string) => void;
 }
 
 export interface SimulatedController {
@@ -66,11 +70,25 @@ export interface SimulatedController {
   stop(): Promise<void>;
 }
 
+/** Endpoints to relate simulated applications by, and an option to change their config by; their hooks are missing. */
+const METADATA = `name: sim
+summary: a charm the agent simulator runs in-process
+series: [jammy]
+provides:
+  api: sim-api
+requires:
+  backend: sim-api
+`;
+const CONFIG = `options:
+  tuning: {type: string, default: '', description: any value}
+`;
+
 /** A charm directory whose hooks exist (the runner looks for them) but never run as processes. */
 function writeCharmDir(charm: InProcessCharm): string {
   const dir = mkdtempSync(join(tmpdir(), 'sim-charm-'));
   mkdirSync(join(dir, 'hooks'));
-  writeFileSync(join(dir, 'metadata.yaml'), 'name: sim\nsummary: a charm the agent simulator runs in-process\nseries: [jammy]\n');
+  writeFileSync(join(dir, 'metadata.yaml'), METADATA);
+  writeFileSync(join(dir, 'config.yaml'), CONFIG);
   for (const hook of Object.keys(charm)) {
     writeFileSync(join(dir, 'hooks', hook), '#!/bin/sh\n# run in-process by bench/support/agent-simulator/in-process-hooks.ts\nexit 0\n');
     chmodSync(join(dir, 'hooks', hook), 0o755);
@@ -115,7 +133,8 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     sqsEndpoint: sqsServer.endpoint,
     sqs: agentSqs,
     hints,
-    hookRunner: inProcessHooks(TRIVIAL_CHARM),
+    hookRunner: inProcessHooks(TRIVIAL_CHARM, options.onHookRan),
+    ...(options.logEcho ? { logEcho: options.logEcho } : {}),
   });
   const provisioner = {
     store: stores.provisioner,
@@ -155,7 +174,7 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     streamRecords,
     machines,
     hints,
-    charm: { meta: parseCharm('name: sim\nsummary: a charm the agent simulator runs in-process\nseries: [jammy]\n'), archive },
+    charm: { meta: parseCharm(METADATA, CONFIG), archive },
     drain: async () => {
       for (const p of pollers) await p.drain();
     },
