@@ -27,6 +27,7 @@ import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { ensureModel } from '#shared/state/operations/model.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { inProcessHooks, type InProcessCharm } from './in-process-hooks.js';
 import { SharedHintPolls } from './shared-hint-polls.js';
 import { SimulatedMachines } from './simulated-machines.js';
@@ -52,6 +53,8 @@ export interface SimulatedControllerOptions {
   onHookRan?: (hook: string, unit: string) => void;
   /** Every agent's log line, as a real agent prints it; dropped when absent. */
   logEcho?: (line: string) => void;
+  /** Connections the simulated agents share to the API (bounded-fetch.ts); default 128. */
+  apiSockets?: number;
 }
 
 export interface SimulatedController {
@@ -134,6 +137,7 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     sqs: agentSqs,
     hints,
     hookRunner: inProcessHooks(TRIVIAL_CHARM, options.onHookRan),
+    fetch: boundedFetch(options.apiSockets ?? 128),
     ...(options.logEcho ? { logEcho: options.logEcho } : {}),
   });
   const provisioner = {
