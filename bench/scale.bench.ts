@@ -1,0 +1,438 @@
+// `npm run bench:scale`: the controller driven at thousands of units by simulated agents
+// (bench/support/agent-simulator/: the real machine and unit agents in this process, hooks
+// in-process), one machine per unit. For each size (BENCH_SIZES, default 1000,5000; 20000 only
+// when asked), on a fresh table:
+//
+// 1. Start-up: applications of 100 units each, deployed one after another; units started per
+//    second (deploy of the first to the start hook of the last), beside the raw write rate of
+//    DynamoDB Local for the same writes (the writes of a 10-unit application's whole start-up,
+//    captured, replayed on fresh keys: bench/support/raw-writes.ts), measured in the same run.
+// 2. Per-operation DynamoDB requests in the big model: add-unit, set-unit-status, relate.
+// 3. `status <app>` of a 10-unit application, and the full status, with their reads and times.
+// 4. The notifier (the `changes` function) on an application-wide change: a config change of a
+//    100-unit application, its reads per stream record, and the wave until every unit ran
+//    config-changed.
+//
+// Everything goes through public entry points (the agent API, deploy and the other operations,
+// readStatus), so the bench measures whatever main has. Records a section in bench/RESULTS.md.
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { availableParallelism, cpus, freemem, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-local.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import { createStore, type Store } from '#shared/state/engine/store.js';
+import { ensureTable } from '#shared/state/engine/table.js';
+import { startSimulatedController, type SimulatedController } from './support/agent-simulator/simulated-controller.js';
+import { findProcess, ownCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
+import { RawWriter, describeShape, writeShapes, type WriteShape } from './support/raw-writes.js';
+import { RequestCounter, minus, plus, type Counts } from './support/request-counter.js';
+import { RequestLog, reads, tally, writes } from './support/request-log.js';
+import { writeSection } from './support/results-file.js';
+import { forEachLimited } from './support/timing.js';
+
+const HEADING = '## Scale (npm run bench:scale)';
+const SIZES = (process.env.BENCH_SIZES ?? '1000,5000').split(',').filter(Boolean).map(Number);
+const APP_UNITS = 100;
+const PROBE_UNITS = 10;
+/** Units' worth of raw writes replayed (at most): enough for a steady rate. */
+const RAW_UNITS = Number(process.env.BENCH_RAW_UNITS ?? 300);
+const RAW_CONCURRENCY = 32;
+const TARGET_RATIO = 0.8;
+const NPROC = availableParallelism();
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Application names may not end in a number after a hyphen: 12 → "app-bc". */
+const appName = (i: number) => `app-${[...String(i)].map((d) => 'abcdefghij'[Number(d)]).join('')}`;
+
+interface Op {
+  name: string;
+  reads: number;
+  writeActions: number;
+  transactions: number;
+}
+
+interface SizeResult {
+  units: number;
+  deploySeconds: number;
+  startSeconds: number;
+  unitsPerSecond: number;
+  /** From the 10th to the 90th percentile start: the rate once agents are up and before the tail. */
+  steadyPerSecond: number;
+  started: number;
+  /** Every role's DynamoDB requests during the start-up, per unit. */
+  perUnit: Counts;
+  apiPerUnit: number;
+  cpu: { controller: number; dynamodb: number };
+  sqsReceivesPerSecond: number;
+  rssMb: number;
+  /** The hottest partitions' writes per second during the start-up. */
+  hottest: { pk: string; perSecond: number }[];
+  raw: { unitsPerSecond: number; writesPerUnit: number; actionsPerUnit: number; shape: string; maxActions: number };
+  ops: Op[];
+  statusApp: { reads: number; ms: number; bytes: number };
+  statusFull: { reads: number; ms: number; bytes: number };
+  notifier: { records: number; reads: number; waveRecords: number; waveReads: number; waveSeconds: number; waveUnits: number };
+}
+
+/** Start times of units by name, from the in-process start hooks. */
+const startedAt = new Map<string, number>();
+const configChangedAt = new Map<string, number>();
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; !condition(); await pause(100)) if (Date.now() > deadline) return false;
+  return true;
+}
+
+/** Deploys the 10-unit probe application, recording every write of its whole start-up with snapshots. */
+async function captureProbe(
+  controller: SimulatedController,
+  dynamo: DynamoDbLocal,
+): Promise<{ shapes: WriteShape[]; userLog: RequestLog }> {
+  const { stores } = controller;
+  const reader = createStore({ table: stores.user.table, endpoint: dynamo.endpoint, region: 'local' });
+  const logs = [stores.user, stores.api, stores.changes, stores.provisioner].map((s) => new RequestLog(s, reader));
+  const nest = (i: number, fn: () => Promise<void>): Promise<unknown> =>
+    i === logs.length
+      ? fn()
+      : logs[i]!.capture(() => nest(i + 1, fn), { snapshots: true }).then(({ requests }) => shapes.push(...writeShapes(requests)));
+  const shapes: WriteShape[] = [];
+  await nest(0, async () => {
+    await deploy(stores.user, {
+      charm: controller.charm.meta,
+      name: 'probe',
+      charmArchive: controller.charm.archive,
+      numUnits: PROBE_UNITS,
+    });
+    await waitFor(() => [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length === PROBE_UNITS, 5 * 60_000);
+    // The agent's idle status after start, and what the stream consumers do about it.
+    await pause(3_000);
+    await controller.drain();
+  });
+  return { shapes, userLog: logs[0]! };
+}
+
+async function rawRate(dynamo: DynamoDbLocal, shapes: WriteShape[], units: number): Promise<number> {
+  const store = createStore({ table: `sim-raw-${randomUUID()}`, endpoint: dynamo.endpoint, region: 'local' });
+  await ensureTable(store.client, store.table);
+  try {
+    const writer = new RawWriter(store, 'unit-start');
+    const replays = Math.max(1, Math.round(units / PROBE_UNITS));
+    await writer.prepare(shapes, replays);
+    const t0 = performance.now();
+    await forEachLimited([...Array(replays).keys()], RAW_CONCURRENCY, () => writer.runAll(shapes));
+    return (replays * PROBE_UNITS) / ((performance.now() - t0) / 1000);
+  } finally {
+    await store.client.send(new DeleteTableCommand({ TableName: store.table }));
+  }
+}
+
+async function measured(log: RequestLog, name: string, fn: () => Promise<unknown>): Promise<Op> {
+  const { requests } = await log.capture(fn);
+  const t = tally(requests);
+  return { name, reads: reads(t), writeActions: writes(t), transactions: t.transactions };
+}
+
+async function timedStatus(log: RequestLog, store: Store, select?: string[]): Promise<{ reads: number; ms: number; bytes: number }> {
+  const runs: { reads: number; ms: number; bytes: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const { value, requests } = await log.capture(() => readStatus(store, select ? { select: { applications: select } } : {}));
+    runs.push({ reads: reads(tally(requests)), ms: performance.now() - t0, bytes: JSON.stringify(value).length });
+  }
+  return runs.sort((a, b) => a.ms - b.ms)[1]!;
+}
+
+async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, size: number): Promise<SizeResult> {
+  startedAt.clear();
+  configChangedAt.clear();
+  const controller = await startSimulatedController({
+    dynamoEndpoint: dynamo.endpoint,
+    onHookRan: (hook, unit) => {
+      if (hook === 'start') startedAt.set(unit, Date.now());
+      if (hook === 'config-changed' && startedAt.has(unit)) configChangedAt.set(unit, Date.now());
+    },
+  });
+  const { stores } = controller;
+  const counters = Object.values(stores).map((s) => new RequestCounter(s));
+  const changesCounter = counters[2]!;
+  try {
+    console.error(`bench:scale: ${size} units: the probe application, its writes captured…`);
+    const { shapes, userLog } = await captureProbe(controller, dynamo);
+    const rawWrites = shapes.length / PROBE_UNITS;
+    const rawActions =
+      shapes.reduce((n, s) => n + ('transaction' in s ? s.transaction.length : 'batch' in s ? s.batch.length : 1), 0) / PROBE_UNITS;
+    const maxActions = Math.max(...shapes.map((s) => ('transaction' in s ? s.transaction.length : 'batch' in s ? s.batch.length : 1)));
+
+    const bulk = size - PROBE_UNITS;
+    console.error(`bench:scale: ${size} units: deploying ${bulk} units, one machine each…`);
+    const countsBefore = plus(...counters.map((c) => c.now()));
+    const apiBefore = [...controller.apiCalls.values()].reduce((a, b) => a + b, 0);
+    const receivesBefore = controller.hints.receives;
+    const cpuBefore = { controller: ownCpuSeconds(), dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) : NaN };
+    for (const c of counters) c.byPartition = true;
+    const t0 = Date.now();
+    const apps: string[] = [];
+    for (let i = 0, left = bulk; left > 0; i++, left -= APP_UNITS) {
+      apps.push(appName(i));
+      await deploy(stores.user, {
+        charm: controller.charm.meta,
+        name: appName(i),
+        charmArchive: controller.charm.archive,
+        numUnits: Math.min(APP_UNITS, left),
+      });
+    }
+    const deploySeconds = (Date.now() - t0) / 1000;
+    let lastReport = Date.now();
+    await waitFor(() => {
+      if (Date.now() - lastReport > 15_000) {
+        lastReport = Date.now();
+        console.error(`bench:scale: ${startedAt.size - PROBE_UNITS}/${bulk} started after ${Math.round((Date.now() - t0) / 1000)} s`);
+      }
+      return startedAt.size - PROBE_UNITS >= bulk;
+    }, 60 * 60_000);
+    const starts = [...startedAt]
+      .filter(([u]) => !u.startsWith('probe/'))
+      .map(([, at]) => at)
+      .sort((a, b) => a - b);
+    const end = starts[starts.length - 1] ?? Date.now();
+    const startSeconds = (end - t0) / 1000;
+    for (const c of counters) c.byPartition = false;
+    const cpu = {
+      controller: ownCpuSeconds() - cpuBefore.controller,
+      dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) - cpuBefore.dynamodb : NaN,
+    };
+    const perUnitTotal = minus(plus(...counters.map((c) => c.now())), countsBefore);
+    const perUnit: Counts = {
+      reads: perUnitTotal.reads / bulk,
+      writes: perUnitTotal.writes / bulk,
+      writeActions: perUnitTotal.writeActions / bulk,
+      transactions: perUnitTotal.transactions / bulk,
+    };
+    const apiPerUnit = ([...controller.apiCalls.values()].reduce((a, b) => a + b, 0) - apiBefore) / bulk;
+    const sqsReceivesPerSecond = (controller.hints.receives - receivesBefore) / startSeconds;
+    const partitions = new Map<string, number>();
+    for (const c of counters) for (const [pk, n] of c.partitions) partitions.set(pk, (partitions.get(pk) ?? 0) + n);
+    const hottest = [...partitions]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([pk, n]) => ({ pk: pk.replace(/^[^#]+#/, '<model>#'), perSecond: n / startSeconds }));
+    const rssMb = process.memoryUsage().rss / 2 ** 20;
+    const p10 = starts[Math.floor(starts.length * 0.1)]!;
+    const p90 = starts[Math.floor(starts.length * 0.9)]!;
+    const steadyPerSecond = (0.8 * starts.length) / Math.max(0.001, (p90 - p10) / 1000);
+    console.error(`bench:scale: ${size} units: ${bulk} started in ${startSeconds.toFixed(1)} s; raw replay…`);
+
+    // Side by side: DynamoDB Local's rate for the same writes, right after.
+    const rawUnitsPerSecond = await rawRate(dynamo, shapes, Math.min(RAW_UNITS, bulk));
+
+    console.error(`bench:scale: ${size} units: notifier on an application-wide change…`);
+    await controller.drain();
+    const changeCounts = changesCounter.now();
+    const records0 = controller.streamRecords.get('changes') ?? 0;
+    const configured = apps[0]!;
+    const waveStart = Date.now();
+    await setApplicationConfig(stores.user, configured, { set: { tuning: `size-${size}` } });
+    await controller.drain();
+    const firstCounts = changesCounter.now();
+    const records1 = controller.streamRecords.get('changes') ?? 0;
+    const waveUnits = Math.min(APP_UNITS, bulk);
+    const isConfigured = (u: string) => u.startsWith(`${configured}/`);
+    await waitFor(() => [...configChangedAt.keys()].filter(isConfigured).length >= waveUnits, 5 * 60_000);
+    const waveSeconds = (Math.max(...[...configChangedAt].filter(([u]) => isConfigured(u)).map(([, at]) => at)) - waveStart) / 1000;
+    await pause(2_000);
+    await controller.drain();
+    const notifier = {
+      records: records1 - records0,
+      reads: firstCounts.reads - changeCounts.reads,
+      waveRecords: (controller.streamRecords.get('changes') ?? 0) - records0,
+      waveReads: changesCounter.now().reads - changeCounts.reads,
+      waveSeconds,
+      waveUnits: [...configChangedAt.keys()].filter(isConfigured).length,
+    };
+
+    console.error(`bench:scale: ${size} units: status and operations…`);
+    const statusApp = await timedStatus(userLog, stores.user, ['probe']);
+    const statusFull = await timedStatus(userLog, stores.user);
+    // Each measured once, after one of the same kind on other entities (the snapshot cache warm).
+    for (const name of ['rel-a', 'rel-b', 'rel-c', 'rel-d'])
+      await deploy(stores.user, { charm: controller.charm.meta, name, charmArchive: controller.charm.archive, numUnits: 0 });
+    await addUnits(stores.user, apps[apps.length - 1]!, { count: 1 });
+    await setUnitStatus(stores.user, 'probe/1', { workload: { current: 'active', message: 'bench' } });
+    await addRelation(stores.user, ['rel-a:backend', 'rel-b:api']);
+    const ops = [
+      await measured(userLog, 'add-unit', () => addUnits(stores.user, apps[0]!, { count: 1 })),
+      await measured(userLog, 'set-unit-status', () =>
+        setUnitStatus(stores.user, 'probe/0', { workload: { current: 'active', message: 'bench' } }),
+      ),
+      await measured(userLog, 'relate', () => addRelation(stores.user, ['rel-c:backend', 'rel-d:api'])),
+    ];
+    const ended = await controller.machines.ended();
+    if (ended.length > 0) console.error(`bench:scale: agents that stopped by themselves: ${JSON.stringify(ended.slice(0, 5))}`);
+    return {
+      units: size,
+      deploySeconds,
+      startSeconds,
+      unitsPerSecond: bulk / startSeconds,
+      steadyPerSecond,
+      started: starts.length + [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length,
+      perUnit,
+      apiPerUnit,
+      cpu,
+      sqsReceivesPerSecond,
+      rssMb,
+      hottest,
+      raw: {
+        unitsPerSecond: rawUnitsPerSecond,
+        writesPerUnit: rawWrites,
+        actionsPerUnit: rawActions,
+        shape: describeShape(shapes),
+        maxActions,
+      },
+      ops,
+      statusApp,
+      statusFull,
+      notifier,
+    };
+  } finally {
+    await controller.stop();
+    await stores.user.client.send(new DeleteTableCommand({ TableName: stores.user.table })).catch(() => undefined);
+  }
+}
+
+const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
+
+function startTable(results: SizeResult[]): string {
+  return [
+    `| units (machines) | started | deploy calls s | first deploy → last start s | units/s | units/s, 10th–90th start | raw DynamoDB Local units/s (same writes) | ratio (target ≥ ${TARGET_RATIO}) | CPU s controller / DynamoDB Local | agent API req / unit | DynamoDB req / unit: reads / writes (items) | SQS receives/s | RSS MB |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...results.map(
+      (r) =>
+        `| ${r.units} (${r.units}) | ${r.started} | ${f(r.deploySeconds)} | ${f(r.startSeconds)} | ${f(r.unitsPerSecond, 2)} | ${f(r.steadyPerSecond, 2)} | ${f(r.raw.unitsPerSecond, 2)} | ${f(r.unitsPerSecond / r.raw.unitsPerSecond, 2)} | ${f(r.cpu.controller)} / ${f(r.cpu.dynamodb)} | ${f(r.apiPerUnit)} | ${f(r.perUnit.reads)} / ${f(r.perUnit.writes)} (${f(r.perUnit.writeActions)}) | ${f(r.sqsReceivesPerSecond)} | ${f(r.rssMb, 0)} |`,
+    ),
+  ].join('\n');
+}
+
+function opsTable(results: SizeResult[]): string {
+  const names = results[0]?.ops.map((o) => o.name) ?? [];
+  return [
+    `| operation | ${results.map((r) => `${r.units} units: reads / items written (transactions)`).join(' | ')} |`,
+    `| --- | ${results.map(() => '---:').join(' | ')} |`,
+    ...names.map(
+      (name) =>
+        `| ${name} | ${results
+          .map((r) => {
+            const o = r.ops.find((x) => x.name === name)!;
+            return `${o.reads} / ${o.writeActions} (${o.transactions})`;
+          })
+          .join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
+function statusTable(results: SizeResult[]): string {
+  return [
+    '| units | `status probe` (10 units): reads / ms / KiB | full status: reads / ms / KiB | full status ms per unit | full status bytes per unit |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...results.map(
+      (r) =>
+        `| ${r.units} | ${r.statusApp.reads} / ${f(r.statusApp.ms)} / ${f(r.statusApp.bytes / 1024)} | ${r.statusFull.reads} / ${f(r.statusFull.ms, 0)} / ${f(r.statusFull.bytes / 1024, 0)} | ${f(r.statusFull.ms / r.units, 3)} | ${f(r.statusFull.bytes / r.units, 0)} |`,
+    ),
+  ].join('\n');
+}
+
+function notifierTable(results: SizeResult[]): string {
+  return [
+    '| units | the change: records / notifier reads / reads per record | the wave (every unit ran config-changed): units / s / records / reads / reads per record |',
+    '| ---: | ---: | ---: |',
+    ...results.map(
+      (r) =>
+        `| ${r.units} | ${r.notifier.records} / ${r.notifier.reads} / ${f(r.notifier.reads / Math.max(1, r.notifier.records), 2)} | ${r.notifier.waveUnits} / ${f(r.notifier.waveSeconds)} / ${r.notifier.waveRecords} / ${r.notifier.waveReads} / ${f(r.notifier.waveReads / Math.max(1, r.notifier.waveRecords), 2)} |`,
+    ),
+  ].join('\n');
+}
+
+function writesTable(results: SizeResult[]): string {
+  return [
+    "| units | a unit start's writes (captured on the probe application, per unit): requests / items | largest request, items | shape (10 units) | hottest partitions during start-up, items written per second |",
+    '| ---: | ---: | ---: | --- | --- |',
+    ...results.map(
+      (r) =>
+        `| ${r.units} | ${f(r.raw.writesPerUnit)} / ${f(r.raw.actionsPerUnit)} | ${r.raw.maxActions} | ${r.raw.shape} | ${r.hottest.map((h) => `\`${h.pk}\` ${f(h.perSecond)}`).join(', ')} |`,
+    ),
+  ].join('\n');
+}
+
+/** Linear in units from the largest size measured; what each figure is at 100k units / 10k machines. */
+function extrapolation(results: SizeResult[]): string {
+  const r = results[results.length - 1]!;
+  const k = 100_000 / r.units;
+  const fullBytes = r.statusFull.bytes * k;
+  const fullMs = r.statusFull.ms * k;
+  const fullReads = r.statusFull.reads * k;
+  return [
+    `From the ${r.units}-unit run, scaled linearly to 100,000 units (AWS figures from the AWS quotas pages; a real 10k-machine model packs 10 units a machine, which shrinks the machines' share of status):`,
+    '',
+    '| figure | measured | at 100k units | the AWS limit it approaches |',
+    '| --- | ---: | ---: | --- |',
+    `| full status document | ${f(r.statusFull.bytes / 1024, 0)} KiB | ${f(fullBytes / 2 ** 20)} MiB | Lambda's 6 MB response payload: a full status of 100k units in one response is over it (${f(fullBytes / (6 * 2 ** 20), 1)}×); the paged read (readStatusPage) must reach the client in pages |`,
+    `| full status time | ${f(r.statusFull.ms, 0)} ms | ${f(fullMs / 1000)} s (DynamoDB Local on this host) | API Gateway's 29 s integration timeout, Lambda's 15 min |`,
+    `| full status reads | ${r.statusFull.reads} requests | ${f(fullReads, 0)} requests | 3,000 RCU per partition: each page is a Query of the sharded byCollection index, so reads spread over shards, not one partition |`,
+    `| \`status <app>\` (10 units) | ${r.statusApp.reads} reads, ${f(r.statusApp.ms)} ms | the same if flat (compare the sizes above) | none |`,
+    `| unit starts | ${f(r.unitsPerSecond, 1)} /s, ${f(r.perUnit.writeActions)} items written each | 100k units at this rate: ${f(100_000 / r.unitsPerSecond / 60, 0)} min | DynamoDB's 1,000 WCU per partition: the hottest partition took ${r.hottest[0] ? `${f(r.hottest[0].perSecond)} items/s (\`${r.hottest[0].pk}\`)` : '–'} at this rate, so it holds up to ${r.hottest[0] ? f((1000 / r.hottest[0].perSecond) * r.unitsPerSecond, 0) : '–'} unit starts/s (an item over 1 KB costs more WCU); a table's default quota is 40,000 WCU |`,
+    `| largest transaction in a unit start | ${r.raw.maxActions} items | the same (no transaction grows with the model) | 100 actions / 4 MB per transaction |`,
+    `| notifier, application-wide change of ${r.notifier.waveUnits} units | ${r.notifier.reads} reads for ${r.notifier.records} record(s) | an application of 100k units on 10k machines: the unit listing in pages of 100 (${f(100_000 / 100, 0)} index Queries) and a hint on each of 10k machine queues (one SQS send request each) | Lambda's 15 min per invocation for one record's fan-out; SQS standard queues take a nearly unlimited request rate; 3,000 RCU per partition for the units' index pages |`,
+  ].join('\n');
+}
+
+function method(results: SizeResult[]): string {
+  return `### Method
+
+- The local controller's wiring in this one process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) in this process, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls, each queue again after 0.2 s doubling to 20 s while empty: an idle agent costs one receive per 20 s, as a real one's long poll; a hint to an idle agent may wait up to 20 s).
+- One machine per unit (\`deploy -n\`), applications of ${APP_UNITS} units deployed one after another, plus a 10-unit application \`probe\` deployed first. Units started per second = the bulk units ÷ the time from the first bulk deploy call to the last start hook's \`status-set active\` written. CPU: this process (API, pollers, handlers, fauxqs, the simulated agents) and DynamoDB Local, over that window, on a ${NPROC}-core host shared with other jobs (load average in the header).
+- Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of a fresh table (bench/support/raw-writes.ts), ${RAW_CONCURRENCY} replays at once, ${Math.min(RAW_UNITS, (results[0]?.units ?? 0) - PROBE_UNITS)}+ units' worth, right after the start-up: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
+- Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; status read by readStatus (the API's own read), the median of 3 runs; the DynamoDB requests counted by middleware on the client.
+- Notifier: \`config\` of one ${APP_UNITS}-unit application; the changes function's reads until its pollers drained (the change itself), then until every unit of it ran config-changed (the wave: agents' view reads are API reads, not the function's).`;
+}
+
+async function main() {
+  const before = loadavg();
+  const began = Date.now();
+  const dynamo = await startDynamoDbLocal();
+  const dynamoPid = findProcess('DynamoDBLocal.jar', `-port ${dynamo.port}`);
+  const results: SizeResult[] = [];
+  try {
+    for (const size of SIZES) {
+      results.push(await runSize(dynamo, dynamoPid, size));
+      console.error(startTable(results));
+    }
+  } finally {
+    await dynamo.stop();
+  }
+  const header = `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${NPROC} (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(freemem() / 2 ** 30)} GiB free. Sizes ${SIZES.join(', ')}; whole run ${Math.round((Date.now() - began) / 1000)} s; 1-minute load average ${before[0]!.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`;
+  const body = [
+    header,
+    '### Start-up',
+    startTable(results),
+    writesTable(results),
+    '### Operations in the big model',
+    opsTable(results),
+    '### Status',
+    statusTable(results),
+    '### Notifier',
+    notifierTable(results),
+    '### At 100k units / 10k machines on AWS',
+    extrapolation(results),
+    method(results),
+  ].join('\n\n');
+  console.log(body);
+  await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
+}
+
+await main();
