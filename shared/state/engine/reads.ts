@@ -21,10 +21,7 @@ export interface ReadOptions {
 /** What the current speculative attempt (if any) knows of the item without reading it. */
 function known(store: Store, ref: EntityRef, key: Key, options: ReadOptions) {
   if (!store.speculation || options.fresh) return undefined;
-  // A sequence's value is always asserted by the change that takes numbers from it (absent: its
-  // creation), so a sequence may be taken as absent like the items a plan creates.
-  const mayAssumeAbsent =
-    ref.kind === 'sequence' || (options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false);
+  const mayAssumeAbsent = options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false;
   return store.speculation.lookup(cacheId(key), mayAssumeAbsent);
 }
 
