@@ -5,7 +5,7 @@ import { refName, type Change, type EntityRef, type Expect } from './plan.js';
 
 /**
  * A plan no transaction can carry: a bug when planned from a fresh read, but possible from a
- * stale snapshot (a new machine numbered like an existing one it also places a unit on).
+ * stale snapshot (shared/state/engine/snapshot-cache.ts).
  */
 export class InconsistentPlanError extends Error {}
 
