@@ -3,7 +3,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
-import { machinesFor, ScopeReads } from './affected-machines.js';
+import { machinesFor } from './affected-machines.js';
+import { BatchReads } from './batch-reads.js';
 import type { Hint } from './hint.js';
 import { planHint } from './hint-plan.js';
 import { sendHints, type HintFailure } from './machine-queues.js';
@@ -53,7 +54,7 @@ export async function notify(
   deps: NotifierDeps,
   images: StreamImages,
   sent = new SentHints(),
-  reads = new ScopeReads(),
+  reads = new BatchReads(),
 ): Promise<NotifyOutcome> {
   const plan = planHint(images);
   if (plan.kind !== 'hint') return plan;

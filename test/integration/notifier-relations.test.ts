@@ -9,6 +9,7 @@ import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { enterScope } from '../../shared/state/operations/enter-scope.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
@@ -122,7 +123,39 @@ describe('notifier and relations', () => {
         ]),
       );
   });
+
+  it("a batch's reads grow with the relations and units it names, not with its records times the scope", async () => {
+    await addUnits(store, 'mysql', { count: 10 });
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    const members = ['wordpress/0', 'wordpress/1', ...Array.from({ length: 12 }, (_, i) => `mysql/${i}`)];
+    for (const unit of members) await enterScope(store, unit, key, { host: unit });
+    const records = [
+      ...(await insertRecords(
+        store,
+        members.map((u) => refs.scope(key, u)),
+      )),
+      ...(await Promise.all(
+        members.map((u) => modifyRecord(store, refs.settings(id, u), () => writeSettings(store, id, u, { host: `${u}-b` }))),
+      )),
+    ];
+    const reads = countReads();
+    await notifier(streamEvent(records));
+    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query).
+    expect(reads()).toBe(3);
+    expect(Object.keys(await hintedMachines()).length).toBeGreaterThan(0);
+  });
 });
+
+/** Counts the reads (GetItem, BatchGetItem, Query) the store sends from now on. */
+function countReads(): () => number {
+  let count = 0;
+  const send = store.doc.send.bind(store.doc);
+  store.doc.send = ((command: object, ...rest: unknown[]) => {
+    if (['GetCommand', 'BatchGetCommand', 'QueryCommand'].includes(command.constructor.name)) count++;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof store.doc.send;
+  return () => count;
+}
 
 /** Counts the queries of a relation's scope (its partition's SCOPE# members) the store sends from now on. */
 function countScopeQueries(relationKey: string): () => number {
