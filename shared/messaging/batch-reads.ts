@@ -54,6 +54,12 @@ export class BatchReads {
     return keys.map((k) => this.relationsRead.get(k));
   }
 
+  /** A relation the batch has read, by its id (settings records name their relation by id). */
+  relationWithId(id: number): Relation | undefined {
+    for (const relation of this.relationsRead.values()) if (relation?.id === id) return relation;
+    return undefined;
+  }
+
   /** The machines remembered for a scope or an application's units (`scopeKey`, `applicationKey`). */
   machinesOf(key: string): string[] | undefined {
     return this.machines.get(key);

@@ -42,12 +42,26 @@ const MAX_REMEMBERED = 10_000;
 export class SentHints {
   private readonly sent = new Set<string>();
   private key = (machine: string, hint: Hint) => `${machine}\u0000${hint.kind}\u0000${hint.id}`;
-  unsent(machines: string[], hint: Hint): string[] {
-    return machines.filter((m) => !this.sent.has(this.key(m, hint)));
+  /** `coveredBy`: a hint that, sent to a machine, already makes its agent read what `hint` names. */
+  unsent(machines: string[], hint: Hint, coveredBy?: Hint): string[] {
+    return machines.filter((m) => !this.sent.has(this.key(m, hint)) && !(coveredBy && this.sent.has(this.key(m, coveredBy))));
   }
   remember(machines: string[], hint: Hint): void {
     for (const m of machines) if (this.sent.size < MAX_REMEMBERED) this.sent.add(this.key(m, hint));
   }
+}
+
+/**
+ * A unit's settings hint is covered by a hint of its whole relation sent in the same batch: on a
+ * relation hint an agent reads every member's settings version (agent/uniter/relation-members.ts),
+ * and it reads after every record of the batch was committed. So when 2,000 units enter one
+ * relation, each writing its settings in the transaction that enters its scope, the 2,000
+ * settings records add no hint to the 2,000 scope records' (which would be N² sends).
+ */
+function coveringHint(hint: Hint, reads: BatchReads): Hint | undefined {
+  if (hint.kind !== 'settings') return undefined;
+  const relation = reads.relationWithId(Number(hint.id.split(':')[0]));
+  return relation ? { kind: 'relation', id: relation.key } : undefined;
 }
 
 export async function notify(
@@ -60,8 +74,9 @@ export async function notify(
   if (plan.kind !== 'hint') return plan;
   const failures: HintFailure[] = [];
   let machines = 0;
+  const coveredBy = coveringHint(plan.hint, reads);
   for await (const page of machinesFor(deps.store, plan, reads)) {
-    const targets = sent.unsent(page, plan.hint);
+    const targets = sent.unsent(page, plan.hint, coveredBy);
     if (targets.length === 0) continue;
     const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);
     const failed = new Set(result.failures.map((f) => f.machineId));

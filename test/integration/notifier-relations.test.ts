@@ -98,7 +98,7 @@ describe('notifier and relations', () => {
     expect(await hintedMachines()).toEqual(each(['4'], { kind: 'unit', id: 'varnish/0' }));
   });
 
-  it("a batch of one relation's scope and settings records reads the scope once, and hints each machine as before", async () => {
+  it("a batch of one relation's scope and settings records reads the scope once, and hints each machine once: the relation's hint covers the settings", async () => {
     const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
     for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
     const scopeQueries = countScopeQueries(key);
@@ -112,12 +112,23 @@ describe('notifier and relations', () => {
     ];
     await notifier(streamEvent(records));
     expect(scopeQueries()).toBe(1);
+    // On a relation hint an agent reads every member's settings version, after the whole batch was committed.
+    expect(await hintedMachines()).toEqual(each(['0', '1', '2', '3'], { kind: 'relation', id: key }));
+  });
+
+  it('settings records hint as before when no hint of their relation went out in the batch', async () => {
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    for (const unit of ['wordpress/0', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
+    const records = [
+      await modifyRecord(store, refs.settings(id, 'mysql/0'), () => writeSettings(store, id, 'mysql/0', { host: 'b' })),
+      await modifyRecord(store, refs.settings(id, 'mysql/1'), () => writeSettings(store, id, 'mysql/1', { host: 'c' })),
+    ];
+    await notifier(streamEvent(records));
     const hinted = await hintedMachines();
-    expect(Object.keys(hinted).sort()).toEqual(['0', '1', '2', '3']);
-    for (const machine of ['0', '1', '2', '3'])
+    expect(Object.keys(hinted).sort()).toEqual(['0', '2', '3']);
+    for (const machine of ['0', '2', '3'])
       expect(hinted[machine]).toEqual(
         expect.arrayContaining([
-          { kind: 'relation', id: key },
           { kind: 'settings', id: `${id}:mysql/0` },
           { kind: 'settings', id: `${id}:mysql/1` },
         ]),
