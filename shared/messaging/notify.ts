@@ -75,7 +75,13 @@ export async function notify(
   const failures: HintFailure[] = [];
   let machines = 0;
   const coveredBy = coveringHint(plan.hint, reads);
-  for await (const page of machinesFor(deps.store, plan, reads)) {
+  const pages = machinesFor(deps.store, plan, reads)[Symbol.asyncIterator]();
+  for (let next = pages.next(); ;) {
+    const { value: page, done } = await next;
+    if (done) break;
+    // The next page is read while this one is sent: a large fan-out takes the longer of the two, not their sum.
+    next = pages.next();
+    next.catch(() => undefined); // a failed read is thrown where it is awaited, not reported as unhandled first
     const targets = sent.unsent(page, plan.hint, coveredBy);
     if (targets.length === 0) continue;
     const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);
