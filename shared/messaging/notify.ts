@@ -31,7 +31,12 @@ export class HintDeliveryError extends Error {
   }
 }
 
-const MAX_REMEMBERED = 10_000;
+/**
+ * Machine–hint pairs a batch remembers: a relation of 100,000 units in scope is 100,000 pairs for
+ * its relation hint, which must stay remembered for the batch's other records of that relation to
+ * send nothing (about 10 MB; the changes function has 256 MB).
+ */
+const MAX_REMEMBERED = 200_000;
 
 /**
  * The hints already sent while handling one batch of records. Every record of a batch was
@@ -40,14 +45,27 @@ const MAX_REMEMBERED = 10_000;
  * Bounded, so a huge fan-out stops remembering instead of growing without limit.
  */
 export class SentHints {
-  private readonly sent = new Set<string>();
-  private key = (machine: string, hint: Hint) => `${machine}\u0000${hint.kind}\u0000${hint.id}`;
+  /** Per hint (kind and entity), the machines it was sent to. */
+  private readonly sent = new Map<string, Set<string>>();
+  private remembered = 0;
+  private key = (hint: Hint) => `${hint.kind}\u0000${hint.id}`;
   /** `coveredBy`: a hint that, sent to a machine, already makes its agent read what `hint` names. */
   unsent(machines: string[], hint: Hint, coveredBy?: Hint): string[] {
-    return machines.filter((m) => !this.sent.has(this.key(m, hint)) && !(coveredBy && this.sent.has(this.key(m, coveredBy))));
+    const sent = this.sent.get(this.key(hint));
+    const covered = coveredBy && this.sent.get(this.key(coveredBy));
+    return machines.filter((m) => !sent?.has(m) && !covered?.has(m));
   }
   remember(machines: string[], hint: Hint): void {
-    for (const m of machines) if (this.sent.size < MAX_REMEMBERED) this.sent.add(this.key(m, hint));
+    const key = this.key(hint);
+    let sent = this.sent.get(key);
+    if (!sent) this.sent.set(key, (sent = new Set()));
+    for (const m of machines) {
+      if (this.remembered >= MAX_REMEMBERED) return;
+      if (!sent.has(m)) {
+        sent.add(m);
+        this.remembered++;
+      }
+    }
   }
 }
 
