@@ -9,11 +9,13 @@
 //    Replayed once every unit is in scope, so every batch reads the whole scope: the worst case.
 // 2. The last SAMPLE units' records again, at full scope, both ways: in batches of 100, and each
 //    record alone (a batch of one: nothing shared, what a per-record notifier would cost).
-// 3. An application-wide change (config): one record, every unit of one application.
+// 3. An application-wide change (config): one record, every unit of one application; then the
+//    same on an application of WIDE_UNITS units (its own machines and queues).
 // Per record: DynamoDB read requests, hints sent (SQS message entries), milliseconds. Records a
 // section in bench/RESULTS.md.
 //
 // BENCH_UNITS (default 1000): units per application. BENCH_SAMPLE (default 10): units in step 2.
+// BENCH_WIDE_UNITS (default 20000; 0 to leave out): the large application of step 3.
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -43,12 +45,14 @@ import { writeSection } from './support/results-file.js';
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 1000);
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 10);
+const WIDE_UNITS = Number(process.env.BENCH_WIDE_UNITS ?? 20_000);
 const BATCH = 100;
 const HEADING = '## Notifier fan-out (npm run bench:notifier)';
 const CONTROLLER = 'bench-notifier';
 
 const server = parseCharm('name: db\nseries: [jammy]\nprovides:\n  db: {interface: sql}\n');
 const client = parseCharm('name: app\nseries: [jammy]\nrequires:\n  db: {interface: sql}\n');
+const wide = parseCharm('name: wide\nseries: [jammy]\n');
 
 /** Counts the message entries sent to SQS (SendMessage and each SendMessageBatch entry). */
 function countSends(sqs: SQSClient): () => number {
@@ -88,9 +92,12 @@ async function main() {
     const { key, id } = await addRelation(store, ['app', 'db']);
     const units = [...Array(UNITS).keys()].flatMap((i) => [`db/${i}`, `app/${i}`]);
     for (const unit of units) await enterScope(store, unit, key, { 'private-address': `10.0.0.${units.indexOf(unit) % 250}` });
+    const ensureQueues = async (machines: string[]) => {
+      for (let i = 0; i < machines.length; i += 20)
+        await Promise.all(machines.slice(i, i + 20).map((m) => ensureMachineQueue(sqs, CONTROLLER, store.model, m)));
+    };
     const machines = sides.flatMap((s) => s.machines);
-    for (let i = 0; i < machines.length; i += 20)
-      await Promise.all(machines.slice(i, i + 20).map((m) => ensureMachineQueue(sqs, CONTROLLER, store.model, m)));
+    await ensureQueues(machines);
     console.error(
       `built ${units.length} units in scope, ${machines.length} queues, in ${((performance.now() - built) / 1000).toFixed(0)} s`,
     );
@@ -100,7 +107,8 @@ async function main() {
       Promise.all(
         [refs.scope(key, unit), refs.settings(id, unit)].map(async (ref) => streamRecord({ newItem: (await readItem(store, ref))! })),
       );
-    const records = (await Promise.all(units.map(recordsOf))).flat();
+    const records: DynamoDBRecord[] = [];
+    for (let i = 0; i < units.length; i += 50) records.push(...(await Promise.all(units.slice(i, i + 50).map(recordsOf))).flat());
 
     const notifier = streamBatchHandler(hintStep({ store, sqs, controllerId: CONTROLLER }, new Logger({ logLevel: 'SILENT' })), {
       inParallel: false,
@@ -127,6 +135,18 @@ async function main() {
       1,
     );
     const relation = (await readItem(store, refs.relation(key))) as unknown as Relation;
+    let wideChange: Cost | undefined;
+    if (WIDE_UNITS > 0) {
+      const started = performance.now();
+      const { machines: wideMachines } = await deploy(store, { charm: wide, numUnits: WIDE_UNITS });
+      await ensureQueues(wideMachines);
+      console.error(`built ${WIDE_UNITS} more units and queues in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      const item = (await readItem(store, refs.application('wide')))!;
+      wideChange = await run(
+        [streamRecord({ oldItem: item, newItem: { ...item, configVersion: Number(item.configVersion ?? 0) + 1 } })],
+        1,
+      );
+    }
 
     const per = (n: number, c: Cost) => (n / c.records).toFixed(2);
     const row = (what: string, c: Cost) =>
@@ -142,6 +162,7 @@ async function main() {
       row(`the last ${SAMPLE} units' records at full scope, batches of ${BATCH}`, sampleBatched),
       row(`the same records, each alone (nothing shared)`, sampleAlone),
       row(`an application-wide change (${UNITS} units)`, applicationWide),
+      ...(wideChange ? [row(`an application-wide change (${WIDE_UNITS} units)`, wideChange)] : []),
       '',
       `At full scope, a batch costs ×${(sampleBatched.reads / sampleAlone.reads).toFixed(3)} the reads and ×${(sampleBatched.sends / sampleAlone.sends).toFixed(3)} the hints of the same records handled one by one.`,
     ].join('\n');
