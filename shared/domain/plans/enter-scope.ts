@@ -6,7 +6,7 @@
 // relations, which may cause the creation of subordinate units". charms-in-action.txt: "Write initial
 // relation settings (just one value, private-address) ... Signal its existence".
 import { checkSettingsSize } from '../item-size.js';
-import type { Application, Relation, Unit } from '../entities.js';
+import type { Application, Relation, ScopeMember, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
 import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
 import { pendingRequirements } from '../required-relations.js';
@@ -67,7 +67,7 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
     checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
-      { op: 'create', ref: refs.scope(relation.key, unit.name), value: { relation: relation.key, unit: unit.name } },
+      { op: 'create', ref: refs.scope(relation.key, unit.name), value: scopeMember(relation.key, unit) },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
       {
         op: 'update',
@@ -83,6 +83,9 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
   const result: EnterScopeResult = created.name !== undefined ? { subordinate: created.name } : {};
   return changes.length ? { changes, result } : done(result);
 }
+
+const scopeMember = (relation: string, unit: Unit) =>
+  ({ relation, unit: unit.name, ...(unit.machine !== undefined ? { machine: unit.machine } : {}) }) satisfies ScopeMember;
 
 /**
  * The unit's initial settings, replacing any left from an earlier stay in scope. The version
