@@ -45,8 +45,8 @@ export class FrameError extends Error {}
 
 /**
  * The longest each field before the arguments may be. They bound what a process that has not yet
- * shown a secret can make the agent hold: the server checks the secret as soon as the context id
- * has arrived, so such a connection holds less than a kilobyte.
+ * shown a secret can make the agent buffer: the server checks the secret as soon as the context
+ * id has arrived, within a request's first 600 bytes.
  */
 const HEAD = [
   { name: 'protocol', max: TOOL_PROTOCOL.length },
