@@ -83,8 +83,8 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     CHARM_DIR: input.charmDir,
     JUJU_CHARM_DIR: input.charmDir,
     JUJU_CONTEXT_ID: input.contextId,
-    // drover's own: Juju's tools run as root beside a root agent; here any process of the
-    // controller's user could otherwise drive the unit's socket with the context id alone.
+    // drover's own: Juju's tools run as root beside a root agent; here any local process could
+    // otherwise drive the unit's tool server with the context id alone.
     DROVER_HOOK_SECRET: input.secret,
     // TCP, as Juju's jujuc socket is where a unix socket will not do: the tools are bash scripts,
     // and bash reaches TCP (/dev/tcp) but no unix socket.

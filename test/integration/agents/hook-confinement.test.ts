@@ -1,6 +1,6 @@
 // docs/reliability.md, defect #10, with real agents: a unit's tool server answers only the hook running now, by its
 // secret. A process a hook left behind (it knows that hook's context id and secret) is refused
-// once the hook has ended, and refused by another unit's socket even with that unit's running
+// once the hook has ended, and refused by another unit's server even with that unit's running
 // context id, which any process of the same user can read in /proc.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
