@@ -93,7 +93,7 @@ describe('agents on the local controller', () => {
       const agent = readRecord(listMachineDirs(dataDir)[0]!);
       expect(agent && isProcessAlive(agent)).toBe(true);
       expect(readFileSync(join(dataDir, 'agent', 'machine-agent.js'), 'utf8')).toContain('machine agent');
-      // The resumed agent hears of the change and its hook tool (from the rebuilt bundle) answers.
+      // The resumed agent hears of the change and its hook tools answer.
       await call('config', { application: 'database', set: { 'db-name': 'after-restart' } });
       await waitFor('config-changed after the restart', hookLog, (log) => log.includes('db-name=after-restart'), 60_000);
     } finally {

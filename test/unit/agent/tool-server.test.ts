@@ -342,6 +342,19 @@ describe('the tool server, given what no tool sends', () => {
     });
   });
 
+  it('answers whatever bytes follow a valid beginning, and keeps serving (property)', async () => {
+    const beginnings = [head(), head() + frame('relation-get'), head() + frame('relation-get', '1', 'host')];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...beginnings), fc.uint8Array({ maxLength: 200 }), async (beginning, tail) => {
+        const answer = await rawRequest(Buffer.concat([Buffer.from(beginning), tail]), { end: true });
+        expect([0, 1, 2]).toContain(answer.code);
+        if (answer.code !== 0) expect(answer.stderr).toMatch(/^ERROR /);
+      }),
+      { numRuns: 200 },
+    );
+    expect(await hookCalls('relation-get', ['host'])).toEqual({ code: 0, stdout: '10.0.0.1\n', stderr: '' });
+  });
+
   it('answers a request that ends early, or never completes, instead of waiting for it forever', async () => {
     expect(await rawRequest(head() + frame('relation-get'), { end: true })).toEqual({
       code: 1,
