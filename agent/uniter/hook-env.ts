@@ -3,7 +3,7 @@
 // .../context/env.go, `ubuntuEnv`). JUJU_DISPATCH_PATH is added by hook-process.ts, which knows
 // whether it runs a hook or an action. Built from scratch rather than from the agent's own
 // environment: the agent holds its API credential, which no hook may see.
-import { JUJU_VERSION } from '../../shared/domain/juju-version.js';
+import { JUJU_VERSION } from '#shared/domain/juju-version.js';
 import type { Hook } from './hooks.js';
 import { hookName, isRelationHook } from './hooks.js';
 

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startController } from '../../embedded/controller.js';
-import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
-import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { CHARMS, waitFor } from '../support/agents.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentDirOf, buildLocalAgent } from '../../shared/provider/local/agent-build.js';
+import { agentDirOf, buildLocalAgent } from '#shared/provider/local/agent-build.js';
 
 let dir: string;
 let entry: string;

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRelation } from '../../../shared/state/operations/add-relation.js';
-import { recordInstance } from '../../../shared/state/operations/provisioning.js';
-import { getApplication, getModel } from '../../../shared/state/engine/reads.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { recordInstance } from '#shared/state/operations/provisioning.js';
+import { getApplication, getModel } from '#shared/state/engine/reads.js';
 import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

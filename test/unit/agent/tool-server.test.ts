@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installHookTools } from '../../../agent/hook-tools/install-tools.js';
 import { MAX_PAYLOAD_BYTES, TOOL_PROTOCOL } from '../../../agent/hook-tools/tool-frame.js';
 import { ToolServer } from '../../../agent/hook-tools/tool-server.js';
-import { MAX_YAML_BYTES } from '../../../shared/domain/yaml.js';
+import { MAX_YAML_BYTES } from '#shared/domain/yaml.js';
 import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
 
 const TOOL = fileURLToPath(new URL('../../../agent/hook-tools/hook-tool.bash', import.meta.url));
