@@ -63,7 +63,8 @@ if [[ $tool == relation-set || $tool == state-set ]]; then
 fi
 
 { exec 3<>"/dev/tcp/${address%:*}/${address##*:}"; } 2>/dev/null || fail "cannot reach the unit agent at $address"
-# An agent that stops reading answers why; a write that fails must not kill the tool first.
+# An agent that stops reading has refused the request and answers why: a failed write must not
+# kill the tool with SIGPIPE before it reads that answer.
 trap '' PIPE
 {
   printf '%s\0' "$PROTOCOL" "$DROVER_HOOK_SECRET" "$JUJU_CONTEXT_ID" "$PWD" "$tool" "$#" "$@" "$kind" "${#payload}"

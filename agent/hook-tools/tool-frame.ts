@@ -60,7 +60,9 @@ const DECIMAL = /^(0|[1-9]\d*)$/;
 
 /** Reads one request from the bytes of a connection as they arrive; throws FrameError at the first wrong byte it can tell. */
 export class RequestReader {
-  private pending: Buffer = Buffer.alloc(0);
+  /** The field still arriving, as the chunks that brought it. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private readonly fields: string[] = [];
   private fieldBytes = 0;
   private argc?: number;
@@ -83,20 +85,20 @@ export class RequestReader {
   push(chunk: Buffer): void {
     if (this.done) return;
     if (this.payloadLength !== undefined) return this.pushPayload(chunk);
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    for (;;) {
-      const end = this.pending.indexOf(0);
-      if (end < 0) break;
-      const field = this.pending.subarray(0, end);
-      this.pending = this.pending.subarray(end + 1);
-      this.takeField(field);
-      if (this.payloadLength !== undefined) {
-        const rest = this.pending;
-        this.pending = Buffer.alloc(0);
-        return this.pushPayload(rest);
-      }
+    // Each byte is looked at once: a field arriving in many chunks is kept as those chunks and
+    // joined when its NUL comes, so a long argument costs no more than its length.
+    let rest = chunk;
+    for (let end = rest.indexOf(0); end >= 0; end = rest.indexOf(0)) {
+      this.takeField(Buffer.concat([...this.pending, rest.subarray(0, end)]));
+      this.pending = [];
+      this.pendingBytes = 0;
+      rest = rest.subarray(end + 1);
+      if (this.payloadLength !== undefined) return this.pushPayload(rest);
     }
-    this.checkLength(this.pending.length, false);
+    if (rest.length === 0) return;
+    this.pending.push(rest);
+    this.pendingBytes += rest.length;
+    this.checkLength(this.pendingBytes, false);
   }
 
   private get expectedFields(): number | undefined {
@@ -106,7 +108,8 @@ export class RequestReader {
   /** A field too long, whole or still arriving, is refused before more of it is buffered. */
   private checkLength(bytes: number, whole: boolean): void {
     const index = this.fields.length;
-    if (index === 0 && !whole && !TOOL_PROTOCOL.startsWith(this.pending.toString('latin1'))) throw new FrameError(`not ${TOOL_PROTOCOL}`);
+    if (index === 0 && !whole && !TOOL_PROTOCOL.startsWith(Buffer.concat(this.pending).toString('latin1')))
+      throw new FrameError(`not ${TOOL_PROTOCOL}`);
     const head = HEAD[index];
     if (head && bytes > head.max) throw new FrameError(`${head.name} too long`);
     if (this.fieldBytes + bytes > MAX_FIELDS_BYTES) throw new FrameError(`request too large: its fields exceed ${MAX_FIELDS_BYTES} bytes`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installHookTools } from '../../../agent/hook-tools/install-tools.js';
-import { MAX_PAYLOAD_BYTES, TOOL_PROTOCOL } from '../../../agent/hook-tools/tool-frame.js';
+import { MAX_FIELDS_BYTES, MAX_PAYLOAD_BYTES, TOOL_PROTOCOL } from '../../../agent/hook-tools/tool-frame.js';
 import { ToolServer } from '../../../agent/hook-tools/tool-server.js';
 import { MAX_YAML_BYTES } from '#shared/domain/yaml.js';
 import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
@@ -18,7 +18,7 @@ const TOOL = fileURLToPath(new URL('../../../agent/hook-tools/hook-tool.bash', i
 const dir = mkdtempSync(join(tmpdir(), 'tool-server-'));
 const toolsDir = join(dir, 'tools');
 /** Short, so that the test of a request that never completes waits little. */
-const DEADLINE_MS = 300;
+const DEADLINE_MS = 1_000;
 let server: ToolServer;
 let secret: string;
 const sets: Record<string, string>[] = [];
@@ -323,10 +323,15 @@ describe('the tool server, given what no tool sends', () => {
     expect(await hookCalls('relation-get', ['host'])).toMatchObject({ code: 0 });
   });
 
-  it('refuses a request too large from its declared length, before its payload arrives', async () => {
+  it('refuses a request too large: from its declared length, before its payload arrives, or once its fields pass their bound', async () => {
     expect(await rawRequest(head() + frame('relation-set', '0', 'stdin', String(MAX_PAYLOAD_BYTES + 1)))).toEqual({
       code: 1,
       stderr: `ERROR bad request: request too large: a payload of ${MAX_PAYLOAD_BYTES + 1} bytes exceeds ${MAX_PAYLOAD_BYTES}\n`,
+    });
+    // An argument that never ends is refused once the fields pass their bound.
+    expect(await rawRequest(head() + frame('relation-get', '1') + 'x'.repeat(MAX_FIELDS_BYTES))).toEqual({
+      code: 1,
+      stderr: `ERROR bad request: request too large: its fields exceed ${MAX_FIELDS_BYTES} bytes\n`,
     });
   });
 
