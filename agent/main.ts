@@ -1,5 +1,5 @@
 // The machine agent's entry point, bundled by esbuild as machine-agent.js with
-// hook-tools/hook-tool.mjs beside it (the bundle must ship that file at that relative path): into
+// hook-tools/hook-tool.bash beside it (the bundle must ship that file at that relative path): into
 // the data dir by the local controller (shared/provider/local/agent-build.ts), into a tarball for
 // EC2 instances (infra/agent-bundle.ts).
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,7 @@ scrubCredential(process.env);
 
 const agent = new MachineAgent({
   config,
-  toolScript: fileURLToPath(new URL('./hook-tools/hook-tool.mjs', import.meta.url)),
-  nodePath: process.execPath,
+  toolScript: fileURLToPath(new URL('./hook-tools/hook-tool.bash', import.meta.url)),
 });
 process.on('SIGTERM', () => agent.stop());
 process.on('SIGINT', () => agent.stop());

@@ -1,83 +1,64 @@
-// The unit agent's end of the hook tools: a unix socket (JUJU_AGENT_SOCKET) taking one JSON
-// request per connection, `{contextId, secret, command, args, cwd, stdin?, fileContent?}`, and
-// answering `{code, stdout, stderr, file?}`. A request names a hook context by its id and proves
-// it belongs to it with the context's secret: 32 random bytes drawn when the hook starts, given
-// to it (and to nothing else) in DROVER_HOOK_SECRET, and forgotten when it ends. A context id is
-// no proof: it is in the hook's environment under Juju's name for everyone to read, and in logs.
-// So a process left behind by a hook that has ended, or by another unit's hook, is refused: it
-// does not know the running hook's secret. (A process of the same user that reads the running
-// hook's /proc/<pid>/environ can learn it; docs/agents.md, "What a hook can reach".)
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The unit agent's end of the hook tools: a TCP server on 127.0.0.1, on a port of its own per
+// unit (JUJU_AGENT_SOCKET_NETWORK=tcp, JUJU_AGENT_SOCKET_ADDRESS=127.0.0.1:<port>, as Juju gives
+// hooks when its jujuc socket is TCP), taking one request per connection in the frame of
+// tool-frame.ts. TCP because bash, which the tools are written in so that they start in a
+// millisecond, can open a TCP connection (/dev/tcp) but not a unix socket.
+//
+// A request names a hook context by its id and proves it belongs to it with the context's secret:
+// 32 random bytes drawn when the hook starts, given to it (and to nothing else) in
+// DROVER_HOOK_SECRET, and forgotten when it ends. A context id is no proof: it is in the hook's
+// environment under Juju's name for everyone to read, and in logs. Any local user can connect to
+// a TCP port, so the secret is all that keeps out a process left behind by a hook that has ended,
+// another unit's hook, or another user's process; docs/agents.md, "What a hook can reach".
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { runTool } from './commands/index.js';
 import type { ToolContext, ToolResult } from './tool-context.js';
+import { encodeAnswer, FrameError, RequestReader, type ToolRequest } from './tool-frame.js';
 
-const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-/** sockaddr_un holds 108 bytes on Linux (104 on macOS). */
-const MAX_SOCKET_PATH = 100;
-
-interface ToolRequest {
-  contextId: string;
-  secret: string;
-  command: string;
-  args: string[];
-  cwd: string;
-  stdin?: string;
-  fileContent?: string;
-}
+const SECRET_BYTES = 32;
+const HOST = '127.0.0.1';
+/**
+ * How long a request may take to arrive, and an answered connection to close. A tool writes its
+ * whole request at once, so this bounds only a connection that will never send one.
+ */
+export const REQUEST_DEADLINE_MS = 10_000;
 
 interface Registered {
   secret: Buffer;
   ctx: ToolContext;
 }
 
-const SECRET_BYTES = 32;
+const refusal = (message: string): ToolResult => ({ code: 1, stdout: '', stderr: `ERROR bad request: ${message}\n` });
 
 function sameSecret(given: string, expected: Buffer): boolean {
   const bytes = Buffer.from(given, 'base64url');
   return bytes.length === expected.length && timingSafeEqual(bytes, expected);
 }
 
-/** The socket path for a unit directory; deep directories get a short one in the temp dir. */
-export function socketPathFor(unitDir: string): string {
-  const path = join(unitDir, 'agent.sock');
-  if (Buffer.byteLength(path) <= MAX_SOCKET_PATH) return path;
-  return join(tmpdir(), `drover-${createHash('sha256').update(unitDir).digest('hex').slice(0, 16)}.sock`);
-}
-
-function isRequest(v: unknown): v is ToolRequest {
-  const r = v as ToolRequest;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.contextId === 'string' &&
-    typeof r.secret === 'string' &&
-    typeof r.command === 'string' &&
-    Array.isArray(r.args) &&
-    r.args.every((a) => typeof a === 'string') &&
-    typeof r.cwd === 'string' &&
-    (r.stdin === undefined || typeof r.stdin === 'string') &&
-    (r.fileContent === undefined || typeof r.fileContent === 'string')
-  );
-}
-
 export class ToolServer {
   private readonly contexts = new Map<string, Registered>();
   private server?: Server;
+  private port?: number;
 
-  constructor(readonly path: string) {}
+  constructor(private readonly options: { deadlineMs?: number } = {}) {}
+
+  /** `127.0.0.1:<port>`, the hooks' JUJU_AGENT_SOCKET_ADDRESS; known once started. */
+  get address(): string {
+    if (this.port === undefined) throw new Error('the tool server has not started');
+    return `${HOST}:${this.port}`;
+  }
 
   async start(): Promise<void> {
-    rmSync(this.path, { force: true }); // left by an agent that was killed
-    // Half-open: the tool ends its side once it has sent the request; the answer comes later.
+    // Half-open: a client that shuts down its side once it has sent the request still gets the
+    // answer (the tools do not: bash cannot).
     const server = createServer({ allowHalfOpen: true }, (socket) => this.serve(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.path, () => resolve());
+      // Port 0: the system picks a free port, so units on one machine never contend for one.
+      server.listen(0, HOST, () => resolve());
     });
+    this.port = (server.address() as AddressInfo).port;
     this.server = server;
   }
 
@@ -85,7 +66,6 @@ export class ToolServer {
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(this.path, { force: true });
   }
 
   /** Opens the context for its hook's tools; returns the secret they must present (DROVER_HOOK_SECRET). */
@@ -100,41 +80,62 @@ export class ToolServer {
   }
 
   private serve(socket: Socket): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const reader = new RequestReader();
+    let registered: Registered | undefined;
+    let answered = false;
+    let running = false;
+    // Until the request has arrived, then until the peer has read the answer and closed.
+    let deadline = setTimeout(() => reply(refusal(`no whole request within ${this.deadlineMs / 1000} s`)), this.deadlineMs);
+    const reply = (result: ToolResult) => {
+      if (answered || socket.destroyed) return;
+      answered = true;
+      clearTimeout(deadline);
+      socket.end(encodeAnswer(result));
+      // Whatever else the peer sends is read and dropped, so that closing does not reset the
+      // connection before the answer is read; a peer that never closes is cut off.
+      deadline = setTimeout(() => socket.destroy(), this.deadlineMs);
+    };
     socket.on('error', () => undefined); // the tool went away; nothing to answer
+    socket.on('close', () => clearTimeout(deadline));
+    socket.on('end', () => {
+      if (!running) reply(refusal('the request ended before its last byte'));
+    });
     socket.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        socket.destroy();
-        return;
+      if (answered) return;
+      try {
+        reader.push(chunk);
+      } catch (e) {
+        if (!(e instanceof FrameError)) throw e;
+        return reply(refusal(e.message));
       }
-      chunks.push(chunk);
-      if (chunk.includes(10)) void this.answer(socket, Buffer.concat(chunks));
+      // The secret is checked as soon as it can be, before the rest of the request is buffered.
+      if (!registered && reader.identity) {
+        const { secret, contextId } = reader.identity;
+        const known = this.contexts.get(contextId);
+        if (!known) return reply(refusal(`unknown context id "${contextId}"`));
+        if (!sameSecret(secret, known.secret)) return reply(refusal(`wrong secret for context id "${contextId}"`));
+        registered = known;
+      }
+      const request = reader.request;
+      if (registered && request && !running) {
+        running = true;
+        clearTimeout(deadline);
+        void this.run(registered, request).then(reply);
+      }
     });
   }
 
-  private async answer(socket: Socket, data: Buffer): Promise<void> {
-    let result: ToolResult;
-    let request: unknown;
-    try {
-      request = JSON.parse(data.subarray(0, data.indexOf(10)).toString('utf8'));
-    } catch {
-      request = undefined;
-    }
-    if (!isRequest(request)) result = { code: 1, stdout: '', stderr: 'ERROR bad request\n' };
-    else {
-      const registered = this.contexts.get(request.contextId);
-      if (!registered) result = { code: 1, stdout: '', stderr: `ERROR bad request: unknown context id "${request.contextId}"\n` };
-      else if (!sameSecret(request.secret, registered.secret))
-        result = { code: 1, stdout: '', stderr: `ERROR bad request: wrong secret for context id "${request.contextId}"\n` };
-      else
-        result = await runTool(registered.ctx, request.command, request.args, {
-          cwd: request.cwd,
-          ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
-          ...(request.fileContent !== undefined ? { fileContent: request.fileContent } : {}),
-        });
-    }
-    socket.end(JSON.stringify(result));
+  private get deadlineMs(): number {
+    return this.options.deadlineMs ?? REQUEST_DEADLINE_MS;
+  }
+
+  private async run(registered: Registered, request: ToolRequest): Promise<ToolResult> {
+    // The hook may have ended while its request was arriving.
+    if (this.contexts.get(request.contextId) !== registered) return refusal(`unknown context id "${request.contextId}"`);
+    return runTool(registered.ctx, request.command, request.args, {
+      cwd: request.cwd,
+      ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
+      ...(request.fileContent !== undefined ? { fileContent: request.fileContent } : {}),
+    });
   }
 }

@@ -44,9 +44,8 @@ export type MachineAgentOutcome = 'dead' | 'stopped' | 'refused';
 
 export interface MachineAgentOptions {
   config: AgentConfig;
-  /** agent/hook-tools/hook-tool.mjs, wherever this agent was installed. */
+  /** agent/hook-tools/hook-tool.bash, wherever this agent was installed. */
   toolScript: string;
-  nodePath: string;
   api?: AgentApi;
   sqs?: SQSClient;
   /** Hooks in-process (the agent simulator, bench/support/agent-simulator/); child processes when absent. */
@@ -133,7 +132,7 @@ export class MachineAgent {
       if (leftovers > 0)
         this.log.log(undefined, 'WARNING', MODULE, `killed ${leftovers} hook process group(s) left running by a previous agent`);
       recordHookGroupsIn(hookGroups);
-      installHookTools(join(config.machineDir, 'tools'), this.options.nodePath, this.options.toolScript);
+      installHookTools(join(config.machineDir, 'tools'), this.options.toolScript);
       // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
       void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {
         this.log.log(undefined, 'WARNING', MODULE, `cannot report the machine started: ${(e as Error).message}`);

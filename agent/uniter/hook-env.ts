@@ -3,7 +3,7 @@
 // .../context/env.go, `ubuntuEnv`). JUJU_DISPATCH_PATH is added by hook-process.ts, which knows
 // whether it runs a hook or an action. Built from scratch rather than from the agent's own
 // environment: the agent holds its API credential, which no hook may see.
-import { JUJU_VERSION } from '../../shared/domain/juju-version.js';
+import { JUJU_VERSION } from '#shared/domain/juju-version.js';
 import type { Hook } from './hooks.js';
 import { hookName, isRelationHook } from './hooks.js';
 
@@ -26,7 +26,8 @@ export interface HookEnvInput {
   contextId: string;
   /** What the hook's tools prove they are its with (agent/hook-tools/tool-server.ts). */
   secret: string;
-  socketPath: string;
+  /** The unit's tool server, `127.0.0.1:<port>` (agent/hook-tools/tool-server.ts). */
+  socketAddress: string;
   apiAddresses: string[];
   modelName: string;
   /** The model's uuid (stored with the model); empty only for a model made before uuids. */
@@ -82,13 +83,15 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     CHARM_DIR: input.charmDir,
     JUJU_CHARM_DIR: input.charmDir,
     JUJU_CONTEXT_ID: input.contextId,
-    // drover's own: Juju's tools run as root beside a root agent; here any process of the
-    // controller's user could otherwise drive the unit's socket with the context id alone.
+    // drover's own: Juju's tools run as root beside a root agent; here any local process could
+    // otherwise drive the unit's tool server with the context id alone.
     DROVER_HOOK_SECRET: input.secret,
-    JUJU_AGENT_SOCKET_ADDRESS: input.socketPath,
-    JUJU_AGENT_SOCKET_NETWORK: 'unix',
+    // TCP, as Juju's jujuc socket is where a unix socket will not do: the tools are bash scripts,
+    // and bash reaches TCP (/dev/tcp) but no unix socket.
+    JUJU_AGENT_SOCKET_ADDRESS: input.socketAddress,
+    JUJU_AGENT_SOCKET_NETWORK: 'tcp',
     // Juju 2's name for the socket, still read by older hook tools and charms.
-    JUJU_AGENT_SOCKET: input.socketPath,
+    JUJU_AGENT_SOCKET: input.socketAddress,
     JUJU_UNIT_NAME: input.unitName,
     JUJU_MODEL_UUID: input.modelUuid ?? '',
     JUJU_MODEL_NAME: input.modelName,

@@ -10,7 +10,7 @@ import type { Unit } from '#shared/domain/entities.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
 import type { CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
-import { ToolServer, socketPathFor } from '../hook-tools/tool-server.js';
+import { ToolServer } from '../hook-tools/tool-server.js';
 import type { ActionToolContext, ToolRelation } from '../hook-tools/tool-context.js';
 import type { Task } from '#shared/domain/operations.js';
 import { ActionState } from './action-state.js';
@@ -157,7 +157,7 @@ export class Uniter {
     this.local.recovering = this.local.installed && this.local.started;
     if (this.local.error) await this.reportError(this.local.error);
 
-    const tools = new ToolServer(socketPathFor(unitDir));
+    const tools = new ToolServer();
     await tools.start();
     this.logger.info(MODULE, `unit "${unitName}" started`);
     let confirmedGone = false;
@@ -441,7 +441,7 @@ export class Uniter {
   }
 
   /** The environment every hook and task of this unit shares (hook-env.ts adds what runs). */
-  private environmentOf(view: AgentView, contextId: string, secret: string, socketPath: string): HookEnvInput {
+  private environmentOf(view: AgentView, contextId: string, secret: string, socketAddress: string): HookEnvInput {
     const unit = view.units.find((u) => u.name === this.deps.unitName);
     const zone = availabilityZoneOf(view.machine.hardware);
     return {
@@ -451,7 +451,7 @@ export class Uniter {
       unitName: this.deps.unitName,
       contextId,
       secret,
-      socketPath,
+      socketAddress,
       apiAddresses: this.deps.apiAddresses,
       modelName: view.model,
       ...(view.modelUuid ? { modelUuid: view.modelUuid } : {}),
@@ -538,7 +538,7 @@ export class Uniter {
       const secret = tools.register(contextId, ctx);
       let ran;
       try {
-        const env = hookEnvironment({ ...this.environmentOf(view, contextId, secret, tools.path), action: { name: task.action, id } });
+        const env = hookEnvironment({ ...this.environmentOf(view, contextId, secret, tools.address), action: { name: task.action, id } });
         ran = await runTask({
           task,
           charmDir: this.charmDir,
@@ -625,7 +625,7 @@ export class Uniter {
     const secret = tools.register(id, ctx);
     try {
       const env = hookEnvironment({
-        ...this.environmentOf(view, id, secret, tools.path),
+        ...this.environmentOf(view, id, secret, tools.address),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
       });

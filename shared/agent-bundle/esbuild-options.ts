@@ -1,6 +1,6 @@
 // How the machine agent is bundled: one ESM file holding the agent and everything it imports (the
-// AWS SDK included, since an EC2 instance has none), with the plain-JavaScript scripts the agent
-// runs as separate processes shipped beside it. Shared by the EC2 bundle (infra/agent-bundle.ts)
+// AWS SDK included, since an EC2 instance has none), with the scripts the agent installs as hook
+// tools shipped beside it. Shared by the EC2 bundle (infra/agent-bundle.ts)
 // and the local provider's (shared/provider/local/agent-build.ts), so both run the same code.
 import type { BuildOptions } from 'esbuild';
 
@@ -8,10 +8,10 @@ import type { BuildOptions } from 'esbuild';
 export const AGENT_ENTRY = 'agent/main.ts';
 
 /**
- * Plain JavaScript the agent runs as separate processes, shipped beside machine-agent.js at the
- * same path relative to it as in agent/ (hook tools start `node hook-tools/hook-tool.mjs`).
+ * Scripts the agent reads at run time, shipped beside machine-agent.js at the same path relative
+ * to it as in agent/ (the hook tools are copies of `hook-tools/hook-tool.bash`).
  */
-export const AGENT_SCRIPTS = ['hook-tools/hook-tool.mjs'];
+export const AGENT_SCRIPTS = ['hook-tools/hook-tool.bash'];
 
 /** The bundled agent's file name, and the package.json that makes Node load it as ESM. */
 export const AGENT_SCRIPT = 'machine-agent.js';

@@ -141,6 +141,11 @@ export interface Relation {
 export interface ScopeMember {
   relation: string;
   unit: string;
+  /**
+   * The unit's machine, so that whoever must tell the scope's units (the notifier) lists their
+   * machines in one Query. A unit never moves; absent on members written before it was kept.
+   */
+  machine?: string;
   /** Set once the unit is Dying: peers treat it as departed though it is still in scope. */
   departing?: boolean;
 }

@@ -5,7 +5,7 @@ import { refName, type Change, type EntityRef, type Expect } from './plan.js';
 
 /**
  * A plan no transaction can carry: a bug when planned from a fresh read, but possible from a
- * stale snapshot (a new machine numbered like an existing one it also places a unit on).
+ * stale snapshot (shared/state/engine/snapshot-cache.ts).
  */
 export class InconsistentPlanError extends Error {}
 
@@ -56,6 +56,13 @@ function mergeContains(a: Expect['contains'], b: Expect['contains']): Expect['co
   return merged;
 }
 
+/** Both bounds hold when the higher one does. */
+function mergeAtLeast(a: Expect['atLeast'], b: Expect['atLeast']): Expect['atLeast'] {
+  const merged: Record<string, number> = { ...a };
+  for (const [attribute, n] of Object.entries(b ?? {})) merged[attribute] = Math.max(n, merged[attribute] ?? n);
+  return merged;
+}
+
 function mergeExpect(a?: Expect, b?: Expect): Expect | undefined {
   if (!a) return b;
   if (!b) return a;
@@ -66,5 +73,6 @@ function mergeExpect(a?: Expect, b?: Expect): Expect | undefined {
     contains: mergeContains(a.contains, b.contains),
     lacks: { ...a.lacks, ...b.lacks },
     setSize: { ...a.setSize, ...b.setSize },
+    atLeast: mergeAtLeast(a.atLeast, b.atLeast),
   };
 }

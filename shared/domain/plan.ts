@@ -49,6 +49,12 @@ export interface Expect {
   lacks?: Record<string, string>;
   /** Exact size of a set attribute (0: absent, as DynamoDB drops empty sets). */
   setSize?: Record<string, number>;
+  /**
+   * Lower bounds of number attributes. Where a plan's decision rests only on a count being at
+   * least so much ("not the last unit"), asserting the bound instead of the value read lets
+   * concurrent increments and decrements that keep it true commit without cancelling each other.
+   */
+  atLeast?: Record<string, number>;
 }
 
 export type Change =

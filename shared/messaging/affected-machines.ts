@@ -10,13 +10,17 @@
 import type { Machine, Relation, ScopeMember, Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { collections } from '../state/engine/keys.js';
-import { getEach, getMany, getRelation, getUnit, listCollection, listScope, type Page } from '../state/engine/reads.js';
+import { getEach, getMany, listCollection, listScope, type Page } from '../state/engine/reads.js';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
+import { applicationKey, BatchReads, scopeKey } from './batch-reads.js';
 import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
 
-/** One BatchGetItem's worth. */
-const PAGE_SIZE = 100;
+/**
+ * Keys listed per Query: a page of an application's units or of a scope is one Query (well under
+ * its 1 MB) and, where the machines must be read, a few BatchGetItems side by side (getEach).
+ */
+export const PAGE_SIZE = 1000;
 
 const machinesOf = (units: Unit[]) => [...new Set(units.map((u) => u.machine).filter((m): m is string => !!m))];
 
@@ -24,6 +28,24 @@ const machinesOf = (units: Unit[]) => [...new Set(units.map((u) => u.machine).fi
 async function existingMachines(store: Store, ids: string[]): Promise<string[]> {
   const found = await getEach<Machine>(store, ids.map(refs.machine));
   return ids.filter((_, i) => found[i] !== undefined);
+}
+
+/**
+ * Machines a page at a time, once per batch: the first consumer reads them through `read` and the
+ * batch remembers them once read to the end; later ones take them from `reads` (batch-reads.ts).
+ */
+async function* readOnce(reads: BatchReads, key: string, read: () => AsyncGenerator<string[]>): AsyncGenerator<string[]> {
+  const known = reads.machinesOf(key);
+  if (known) {
+    for (let i = 0; i < known.length; i += PAGE_SIZE) yield known.slice(i, i + PAGE_SIZE);
+    return;
+  }
+  const all = new Set<string>();
+  for await (const machines of read()) {
+    for (const m of machines) all.add(m);
+    yield machines;
+  }
+  reads.rememberMachines(key, [...all]);
 }
 
 /**
@@ -44,53 +66,25 @@ async function* machinesOfApplication(store: Store, application: string): AsyncG
   } while (cursor);
 }
 
-const MAX_REMEMBERED_MACHINES = 100_000;
-
 /**
- * The machines of each relation's scope, as one batch of stream records read them. Every record of
- * a batch was committed before the batch was delivered, so the first read of a scope already sees
- * every member the batch's records added; the batch's other scope and settings records of that
- * relation take the same machines without reading the scope again (a unit that left since costs
- * one needless hint). So a relation of N units costs N/100 scope reads per batch, not per record.
- * Bounded: past MAX_REMEMBERED_MACHINES a scope is read again each time.
+ * The machines of the units in a relation's scope, a page at a time. A member names its unit's
+ * machine (enter-scope writes it; a unit never moves), so a page is one Query; only members
+ * written before members carried it cost a read of their units.
  */
-export class ScopeReads {
-  private readonly scopes = new Map<string, string[]>();
-  private remembered = 0;
-  machinesOf(relationKey: string): string[] | undefined {
-    return this.scopes.get(relationKey);
-  }
-  remember(relationKey: string, machines: string[]): void {
-    if (this.remembered + machines.length > MAX_REMEMBERED_MACHINES) return;
-    this.scopes.set(relationKey, machines);
-    this.remembered += machines.length;
-  }
-}
-
-/** The machines of the units in a relation's scope, a page at a time (once per batch: ScopeReads). */
-async function* machinesInScope(store: Store, relationKey: string, reads: ScopeReads): AsyncGenerator<string[]> {
-  const known = reads.machinesOf(relationKey);
-  if (known) {
-    for (let i = 0; i < known.length; i += PAGE_SIZE) yield known.slice(i, i + PAGE_SIZE);
-    return;
-  }
-  const all: string[] = [];
+async function* machinesInScope(store: Store, relationKey: string): AsyncGenerator<string[]> {
   let cursor: string | undefined;
   do {
     const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
-    const machines = machinesOf(
-      await getMany<Unit>(
-        store,
-        page.items.map((m) => refs.unit(m.unit)),
-      ),
-    );
-    all.push(...machines);
+    const unnamed = page.items.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
+    const named = page.items.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
+    const machines = [...new Set([...named, ...machinesOf(unnamed.length ? await getMany<Unit>(store, unnamed) : [])])];
     if (machines.length > 0) yield machines;
     cursor = page.cursor;
   } while (cursor);
-  // Only a scope read to its end is remembered (a consumer that stopped early read part of it).
-  reads.remember(relationKey, [...new Set(all)]);
 }
+
+const scopeMachines = (store: Store, relationKey: string, reads: BatchReads) =>
+  readOnce(reads, scopeKey(relationKey), () => machinesInScope(store, relationKey));
 
 /**
  * The units that must see a change by `unit` in `relation`. A container-scoped relation only
@@ -101,13 +95,13 @@ async function* machinesOfRelationPeers(
   store: Store,
   relation: Relation | undefined,
   unit: Unit | undefined,
-  reads: ScopeReads,
+  reads: BatchReads,
 ): AsyncGenerator<string[]> {
   if (unit?.machine) yield [unit.machine];
-  if (relation && relation.scope !== 'container') yield* machinesInScope(store, relation.key, reads);
+  if (relation && relation.scope !== 'container') yield* scopeMachines(store, relation.key, reads);
 }
 
-async function* resolve(store: Store, lookup: Lookup, reads: ScopeReads): AsyncGenerator<string[]> {
+async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncGenerator<string[]> {
   switch (lookup.kind) {
     case 'machines': {
       const ids = await existingMachines(store, lookup.ids);
@@ -115,15 +109,16 @@ async function* resolve(store: Store, lookup: Lookup, reads: ScopeReads): AsyncG
       return;
     }
     case 'unitsOfApplications':
-      for (const application of lookup.applications) yield* machinesOfApplication(store, application);
+      for (const application of lookup.applications)
+        yield* readOnce(reads, applicationKey(application), () => machinesOfApplication(store, application));
       return;
     case 'scopeChanged': {
-      const [relation, unit] = await Promise.all([getRelation(store, lookup.relation), getUnit(store, lookup.unit)]);
+      const [[relation], unit] = await Promise.all([reads.relations(store, [lookup.relation]), reads.unit(store, lookup.unit)]);
       // Relation gone: it is removed only with an empty scope, so only the member is left to tell.
       // An application's bag (hint-plan.ts names the application, not a unit): every container
       // of a container-scoped relation sees it too.
       const applicationBag = !lookup.unit.includes('/');
-      if (applicationBag && relation?.scope === 'container') yield* machinesInScope(store, relation.key, reads);
+      if (applicationBag && relation?.scope === 'container') yield* scopeMachines(store, relation.key, reads);
       else yield* machinesOfRelationPeers(store, relation, unit, reads);
       return;
     }
@@ -143,10 +138,10 @@ async function* resolve(store: Store, lookup: Lookup, reads: ScopeReads): AsyncG
     case 'settingsChanged': {
       // Settings are keyed by relation id; the writer's scopes name the relations it is in,
       // which is cheaper than searching every relation of the model for the id.
-      const unit = await getUnit(store, lookup.unit);
+      const unit = await reads.unit(store, lookup.unit);
       if (!unit) return;
-      const relations = await getMany<Relation>(store, unit.scopes.map(refs.relation));
-      const relation = relations.find((r) => r.id === lookup.relationId);
+      const relations = await reads.relations(store, unit.scopes);
+      const relation = relations.find((r) => r?.id === lookup.relationId);
       // Not in scope any more: its departure reached the others through the scope record.
       if (relation) yield* machinesOfRelationPeers(store, relation, unit, reads);
       return;
@@ -155,7 +150,7 @@ async function* resolve(store: Store, lookup: Lookup, reads: ScopeReads): AsyncG
 }
 
 /** The machines to hint for a plan, page by page; `reads`: what this batch already read. */
-export async function* machinesFor(store: Store, plan: HintPlan, reads = new ScopeReads()): AsyncGenerator<string[]> {
+export async function* machinesFor(store: Store, plan: HintPlan, reads = new BatchReads()): AsyncGenerator<string[]> {
   if (plan.kind !== 'hint') return;
   for (const lookup of plan.lookups) yield* resolve(store, lookup, reads);
 }

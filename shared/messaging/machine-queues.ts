@@ -44,7 +44,12 @@ const MAX_RECEIVE_COUNT = 5;
 const ENCRYPTED = { SqsManagedSseEnabled: 'true' };
 /** SendMessageBatch takes at most 10 entries. */
 const BATCH_SIZE = 10;
-const DEFAULT_CONCURRENCY = 16;
+/**
+ * Sends in flight at once: an application-wide change on 100,000 units is 100,000 sends, which
+ * at ~10 ms each must fit the notifier's 60 s (docs/architecture.md, "The notifier's reads");
+ * kept under the SDK's 50 sockets per client, so none waits for a socket.
+ */
+const DEFAULT_CONCURRENCY = 48;
 
 // Resolved queue URLs, per client (a client is bound to one endpoint). Entries are dropped when
 // a send finds the queue gone, so a stale URL costs one failed call, never a lost machine.

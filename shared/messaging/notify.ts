@@ -3,7 +3,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
-import { machinesFor, ScopeReads } from './affected-machines.js';
+import { machinesFor } from './affected-machines.js';
+import { BatchReads } from './batch-reads.js';
 import type { Hint } from './hint.js';
 import { planHint } from './hint-plan.js';
 import { sendHints, type HintFailure } from './machine-queues.js';
@@ -30,7 +31,12 @@ export class HintDeliveryError extends Error {
   }
 }
 
-const MAX_REMEMBERED = 10_000;
+/**
+ * Machine–hint pairs a batch remembers: a relation of 100,000 units in scope is 100,000 pairs for
+ * its relation hint, which must stay remembered for the batch's other records of that relation to
+ * send nothing (about 10 MB; the changes function has 256 MB).
+ */
+const MAX_REMEMBERED = 200_000;
 
 /**
  * The hints already sent while handling one batch of records. Every record of a batch was
@@ -39,28 +45,62 @@ const MAX_REMEMBERED = 10_000;
  * Bounded, so a huge fan-out stops remembering instead of growing without limit.
  */
 export class SentHints {
-  private readonly sent = new Set<string>();
-  private key = (machine: string, hint: Hint) => `${machine}\u0000${hint.kind}\u0000${hint.id}`;
-  unsent(machines: string[], hint: Hint): string[] {
-    return machines.filter((m) => !this.sent.has(this.key(m, hint)));
+  /** Per hint (kind and entity), the machines it was sent to. */
+  private readonly sent = new Map<string, Set<string>>();
+  private remembered = 0;
+  private key = (hint: Hint) => `${hint.kind}\u0000${hint.id}`;
+  /** `coveredBy`: a hint that, sent to a machine, already makes its agent read what `hint` names. */
+  unsent(machines: string[], hint: Hint, coveredBy?: Hint): string[] {
+    const sent = this.sent.get(this.key(hint));
+    const covered = coveredBy && this.sent.get(this.key(coveredBy));
+    return machines.filter((m) => !sent?.has(m) && !covered?.has(m));
   }
   remember(machines: string[], hint: Hint): void {
-    for (const m of machines) if (this.sent.size < MAX_REMEMBERED) this.sent.add(this.key(m, hint));
+    const key = this.key(hint);
+    let sent = this.sent.get(key);
+    if (!sent) this.sent.set(key, (sent = new Set()));
+    for (const m of machines) {
+      if (this.remembered >= MAX_REMEMBERED) return;
+      if (!sent.has(m)) {
+        sent.add(m);
+        this.remembered++;
+      }
+    }
   }
+}
+
+/**
+ * A unit's settings hint is covered by a hint of its whole relation sent in the same batch: on a
+ * relation hint an agent reads every member's settings version (agent/uniter/relation-members.ts),
+ * and it reads after every record of the batch was committed. So when 2,000 units enter one
+ * relation, each writing its settings in the transaction that enters its scope, the 2,000
+ * settings records add no hint to the 2,000 scope records' (which would be N² sends).
+ */
+function coveringHint(hint: Hint, reads: BatchReads): Hint | undefined {
+  if (hint.kind !== 'settings') return undefined;
+  const relation = reads.relationWithId(Number(hint.id.split(':')[0]));
+  return relation ? { kind: 'relation', id: relation.key } : undefined;
 }
 
 export async function notify(
   deps: NotifierDeps,
   images: StreamImages,
   sent = new SentHints(),
-  reads = new ScopeReads(),
+  reads = new BatchReads(),
 ): Promise<NotifyOutcome> {
   const plan = planHint(images);
   if (plan.kind !== 'hint') return plan;
   const failures: HintFailure[] = [];
   let machines = 0;
-  for await (const page of machinesFor(deps.store, plan, reads)) {
-    const targets = sent.unsent(page, plan.hint);
+  const coveredBy = coveringHint(plan.hint, reads);
+  const pages = machinesFor(deps.store, plan, reads)[Symbol.asyncIterator]();
+  for (let next = pages.next(); ;) {
+    const { value: page, done } = await next;
+    if (done) break;
+    // The next page is read while this one is sent: a large fan-out takes the longer of the two, not their sum.
+    next = pages.next();
+    next.catch(() => undefined); // a failed read is thrown where it is awaited, not reported as unhandled first
+    const targets = sent.unsent(page, plan.hint, coveredBy);
     if (targets.length === 0) continue;
     const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);
     const failed = new Set(result.failures.map((f) => f.machineId));

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startController } from '../../embedded/controller.js';
-import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
-import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { CHARMS, waitFor } from '../support/agents.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
@@ -93,7 +93,7 @@ describe('agents on the local controller', () => {
       const agent = readRecord(listMachineDirs(dataDir)[0]!);
       expect(agent && isProcessAlive(agent)).toBe(true);
       expect(readFileSync(join(dataDir, 'agent', 'machine-agent.js'), 'utf8')).toContain('machine agent');
-      // The resumed agent hears of the change and its hook tool (from the rebuilt bundle) answers.
+      // The resumed agent hears of the change and its hook tools answer.
       await call('config', { application: 'database', set: { 'db-name': 'after-restart' } });
       await waitFor('config-changed after the restart', hookLog, (log) => log.includes('db-name=after-restart'), 60_000);
     } finally {

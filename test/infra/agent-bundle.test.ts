@@ -18,7 +18,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'agent', 'lib', 'greeting.ts'), 'export const greeting = (who: string): string => `hello ${who}`;\n');
   entry = join(dir, 'agent', 'main.ts');
   writeFileSync(entry, "import { greeting } from './lib/greeting.js';\nconsole.log(greeting('machine'));\n");
-  writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.mjs'), '#!/usr/bin/env node\nconsole.log("tool");\n');
+  writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.bash'), '#!/bin/bash\necho tool\n');
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +32,7 @@ describe('the machine agent bundle', () => {
     const script = readFileSync(join(out, 'machine-agent.js'), 'utf8');
     expect(script).toContain('hello');
     expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
-    expect(statSync(join(out, 'hook-tools', 'hook-tool.mjs')).mode & 0o777).toBe(0o755);
+    expect(statSync(join(out, 'hook-tools', 'hook-tool.bash')).mode & 0o777).toBe(0o755);
     expect(statSync(join(out, 'machine-agent.js')).mode & 0o777).toBe(0o644);
   });
 

@@ -176,4 +176,18 @@ describe('the end of a Dying application', () => {
     expect(results.filter((r) => r.applicationRemoved)).toHaveLength(1);
     expect(await getApplication(store, 'mysql')).toBeUndefined();
   });
+
+  it('six units of a Dying application removed at once: each decrements while others stay, and the last removes it, exactly once', async () => {
+    const units = (await deploy(store, { charm: charms.mysql, numUnits: 6 })).units;
+    for (const unit of units) await startAgent(unit);
+    await destroyApplication(store, 'mysql');
+    for (const unit of units) {
+      await destroyUnitByAgent(store, unit);
+      await ensureUnitDead(store, unit);
+    }
+    const results = await Promise.all(units.map((unit) => removeUnit(store, unit)));
+    expect(results.map((r) => r.removed)).toEqual(units.map(() => true));
+    expect(results.filter((r) => r.applicationRemoved)).toHaveLength(1);
+    expect(await getApplication(store, 'mysql')).toBeUndefined();
+  });
 });

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentDirOf, buildLocalAgent } from '../../shared/provider/local/agent-build.js';
+import { agentDirOf, buildLocalAgent } from '#shared/provider/local/agent-build.js';
 
 let dir: string;
 let entry: string;
@@ -22,8 +22,8 @@ beforeAll(() => {
   writeFileSync(greeting, 'export const greeting = (who: string): string => `hello ${who}`;\n');
   entry = join(dir, 'agent', 'main.ts');
   writeFileSync(entry, "import { greeting } from './greeting.js';\nconsole.log(greeting('machine'));\n");
-  writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.mjs'), 'console.log("tool");\n');
-  for (const path of [greeting, entry, join(dir, 'agent', 'hook-tools', 'hook-tool.mjs')]) age(path);
+  writeFileSync(join(dir, 'agent', 'hook-tools', 'hook-tool.bash'), '#!/bin/bash\necho tool\n');
+  for (const path of [greeting, entry, join(dir, 'agent', 'hook-tools', 'hook-tool.bash')]) age(path);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +38,7 @@ describe("the local provider's agent bundle", () => {
     const result = run(command);
     expect(result.stderr).toMatch(/^ERROR /);
     expect(result.status).toBe(2);
-    expect(statSync(join(agentDirOf(dataDir), 'hook-tools', 'hook-tool.mjs')).mode & 0o777).toBe(0o755);
+    expect(statSync(join(agentDirOf(dataDir), 'hook-tools', 'hook-tool.bash')).mode & 0o777).toBe(0o755);
   });
 
   it('is built again only when one of its sources changed', async () => {
@@ -56,6 +56,6 @@ describe("the local provider's agent bundle", () => {
     await buildLocalAgent(dataDir, entry);
     expect(statSync(script).ino).not.toBe(first);
     expect(run(command).stdout).toBe('good day machine\n');
-    expect(readFileSync(join(agentDirOf(dataDir), 'hook-tools', 'hook-tool.mjs'), 'utf8')).toContain('tool');
+    expect(readFileSync(join(agentDirOf(dataDir), 'hook-tools', 'hook-tool.bash'), 'utf8')).toContain('tool');
   });
 });

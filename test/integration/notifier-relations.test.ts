@@ -9,6 +9,7 @@ import { refs } from '../../shared/domain/plan.js';
 import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { enterScope } from '../../shared/state/operations/enter-scope.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
@@ -97,7 +98,7 @@ describe('notifier and relations', () => {
     expect(await hintedMachines()).toEqual(each(['4'], { kind: 'unit', id: 'varnish/0' }));
   });
 
-  it("a batch of one relation's scope and settings records reads the scope once, and hints each machine as before", async () => {
+  it("a batch of one relation's scope and settings records reads the scope once, and hints each machine once: the relation's hint covers the settings", async () => {
     const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
     for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
     const scopeQueries = countScopeQueries(key);
@@ -111,18 +112,61 @@ describe('notifier and relations', () => {
     ];
     await notifier(streamEvent(records));
     expect(scopeQueries()).toBe(1);
+    // On a relation hint an agent reads every member's settings version, after the whole batch was committed.
+    expect(await hintedMachines()).toEqual(each(['0', '1', '2', '3'], { kind: 'relation', id: key }));
+  });
+
+  it('settings records hint as before when no hint of their relation went out in the batch', async () => {
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    for (const unit of ['wordpress/0', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
+    const records = [
+      await modifyRecord(store, refs.settings(id, 'mysql/0'), () => writeSettings(store, id, 'mysql/0', { host: 'b' })),
+      await modifyRecord(store, refs.settings(id, 'mysql/1'), () => writeSettings(store, id, 'mysql/1', { host: 'c' })),
+    ];
+    await notifier(streamEvent(records));
     const hinted = await hintedMachines();
-    expect(Object.keys(hinted).sort()).toEqual(['0', '1', '2', '3']);
-    for (const machine of ['0', '1', '2', '3'])
+    expect(Object.keys(hinted).sort()).toEqual(['0', '2', '3']);
+    for (const machine of ['0', '2', '3'])
       expect(hinted[machine]).toEqual(
         expect.arrayContaining([
-          { kind: 'relation', id: key },
           { kind: 'settings', id: `${id}:mysql/0` },
           { kind: 'settings', id: `${id}:mysql/1` },
         ]),
       );
   });
+
+  it("a batch's reads grow with the relations and units it names, not with its records times the scope", async () => {
+    await addUnits(store, 'mysql', { count: 10 });
+    const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
+    const members = ['wordpress/0', 'wordpress/1', ...Array.from({ length: 12 }, (_, i) => `mysql/${i}`)];
+    for (const unit of members) await enterScope(store, unit, key, { host: unit });
+    const records = [
+      ...(await insertRecords(
+        store,
+        members.map((u) => refs.scope(key, u)),
+      )),
+      ...(await Promise.all(
+        members.map((u) => modifyRecord(store, refs.settings(id, u), () => writeSettings(store, id, u, { host: `${u}-b` }))),
+      )),
+    ];
+    const reads = countReads();
+    await notifier(streamEvent(records));
+    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query).
+    expect(reads()).toBe(3);
+    expect(Object.keys(await hintedMachines()).length).toBeGreaterThan(0);
+  });
 });
+
+/** Counts the reads (GetItem, BatchGetItem, Query) the store sends from now on. */
+function countReads(): () => number {
+  let count = 0;
+  const send = store.doc.send.bind(store.doc);
+  store.doc.send = ((command: object, ...rest: unknown[]) => {
+    if (['GetCommand', 'BatchGetCommand', 'QueryCommand'].includes(command.constructor.name)) count++;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof store.doc.send;
+  return () => count;
+}
 
 /** Counts the queries of a relation's scope (its partition's SCOPE# members) the store sends from now on. */
 function countScopeQueries(relationKey: string): () => number {

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication, getMachine, getSequence } from '../../shared/state/engine/reads.js';
-import { MAX_ATTEMPTS } from '../../shared/state/engine/run-operation.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication, getMachine, getSequence } from '#shared/state/engine/reads.js';
+import { MAX_ATTEMPTS } from '#shared/state/engine/run-operation.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { injectTransactionConflicts } from '../support/faults.js';
 import { freshStore } from '../support/table.js';
@@ -42,8 +42,9 @@ describe('transaction cancellation', () => {
     expect(a.defaultSeries).toBe('noble');
   });
 
-  it('two operations racing for the same sequence both commit, with distinct numbers', async () => {
-    // Two add-machines race for machine id 0; the loser re-plans from the new sequence value.
+  it('two operations taking numbers from the same sequence at once both commit, with distinct numbers', async () => {
+    // Two add-machines at once: each reserves its own id before its transaction
+    // (shared/state/engine/number-reservations.ts).
     const [a, b] = await Promise.all([addMachines(store), addMachines(store)]);
     expect([...a!, ...b!].sort()).toEqual(['0', '1']);
     expect(await getSequence(store, 'machine')).toBe(2);

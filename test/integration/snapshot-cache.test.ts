@@ -4,21 +4,21 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { refs, type Change } from '../../shared/domain/plan.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { addUnits } from '../../shared/state/operations/add-unit.js';
-import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { commit } from '../../shared/state/engine/commit.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyRelation } from '../../shared/state/operations/destroy-relation.js';
-import { destroyUnit } from '../../shared/state/operations/destroy-unit.js';
-import { enterScope } from '../../shared/state/operations/enter-scope.js';
-import { keyOf } from '../../shared/state/engine/keys.js';
-import { ensureModel, setModelConstraints } from '../../shared/state/operations/model.js';
-import { getApplication, getItem, getUnit } from '../../shared/state/engine/reads.js';
-import { cacheId } from '../../shared/state/engine/snapshot-cache.js';
-import { createStore, type Store } from '../../shared/state/engine/store.js';
+import { refs, type Change } from '#shared/domain/plan.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { commit } from '#shared/state/engine/commit.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { keyOf } from '#shared/state/engine/keys.js';
+import { ensureModel, setModelConstraints } from '#shared/state/operations/model.js';
+import { getApplication, getItem, getUnit } from '#shared/state/engine/reads.js';
+import { cacheId } from '#shared/state/engine/snapshot-cache.js';
+import { createStore, type Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
@@ -108,16 +108,18 @@ describe('the cache after a commit', () => {
 });
 
 describe('a speculative operation', () => {
-  it('costs its transaction alone when the cache knows what it reads', async () => {
-    // Deploying read the model and the machine sequence, and wrote the application and its unit sequence.
+  it('costs its transaction and its number reservations alone when the cache knows what it reads', async () => {
+    // Deploying read the model and wrote the application.
     await deploy(store, { charm: charms.wordpress });
     const counts = countRequests(store);
     await addUnits(store, 'wordpress');
     expect(reads(counts)).toBe(0);
+    // The unit's number and its machine's id (shared/state/engine/number-reservations.ts).
+    expect(counts.get('UpdateItemCommand')).toBe(2);
     expect(counts.get('TransactWriteItemsCommand')).toBe(1);
   });
 
-  it('deploying under a new name reads nothing: the application and its unit sequence are asserted absent', async () => {
+  it('deploying under a new name reads nothing: the application is asserted absent', async () => {
     await deploy(store, { charm: charms.mysql });
     const counts = countRequests(store);
     await deploy(store, { charm: charms.mysql, name: 'db2' });
@@ -142,8 +144,9 @@ describe('a speculative operation', () => {
     expect((await getUnit(other, units[0]!))?.constraints).toMatchObject({ mem: 3072 });
   });
 
-  it('a stale machine sequence that numbers a new machine like the one it places a unit on still adds both units', async () => {
-    // Found by the model property: `other` last saw the machine sequence at 1, then `store` took 1.
+  it('a machine added by another process meanwhile does not get its id taken again by a new machine', async () => {
+    // Found by the model property, when plans numbered machines from the sequence value they read:
+    // `other` last saw the machine sequence at 1, then `store` took 1.
     await deploy(other, { charm: charms.mysql });
     const [placed] = (await addMachines(store))!;
     const { units, machines } = await addUnits(other, 'mysql', { count: 2, to: [placed!] });

@@ -1,7 +1,7 @@
 // The hook tools drover provides: Juju 3.6's, as docs/juju-compat.md lists them with what drover
 // does with each.
 // Each runs inside the agent, which has the hook's context; the executable a hook calls only
-// forwards its arguments (agent/hook-tools/hook-tool.mjs).
+// forwards its arguments (agent/hook-tools/hook-tool.bash).
 import type { ToolContext, ToolIO, ToolResult } from '../tool-context.js';
 import { ToolError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';

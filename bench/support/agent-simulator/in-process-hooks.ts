@@ -1,10 +1,11 @@
 // Hooks run inside the simulated agent's process instead of as child processes: thousands of
 // units on two cores cannot each spawn a shell and a Node hook tool per call. Everything around
 // the hook stays the real unit agent's (agent/uniter/uniter.ts): it finds the hook as the real
-// runner does (findExecutable), and each hook tool the hook calls goes, as hook-tool.mjs sends it,
-// over the unit agent's own tool socket with the hook's context id and secret. So status-set is
+// runner does (findExecutable), and each hook tool the hook calls goes, as hook-tool.bash sends it,
+// to the unit agent's own tool server with the hook's context id and secret. So status-set is
 // served by the real tool server and status reporter, in the order a real hook would see.
 import { connect } from 'node:net';
+import { decodeAnswer, encodeRequest } from '../../../agent/hook-tools/tool-frame.js';
 import { findExecutable, type HookProcessResult, type HookRunner } from '../../../agent/uniter/hook-process.js';
 
 /** A hook tool call: the tool and its arguments, e.g. `['status-set', 'active']`. */
@@ -14,29 +15,31 @@ export type ToolCall = [tool: string, ...args: string[]];
 export type InProcessCharm = Record<string, ToolCall[]>;
 
 interface ToolAnswer {
-  code?: number;
-  stdout?: string;
-  stderr?: string;
+  code: number;
+  stdout: string;
+  stderr: string;
 }
 
-/** One hook tool call over the unit agent's socket, as agent/hook-tools/hook-tool.mjs makes it. */
+/** One hook tool call over the unit agent's tool server, as agent/hook-tools/hook-tool.bash makes it. */
 function callTool(env: Record<string, string>, cwd: string, [command, ...args]: ToolCall): Promise<ToolAnswer> {
-  const socketPath = env.JUJU_AGENT_SOCKET_ADDRESS ?? env.JUJU_AGENT_SOCKET;
-  if (!socketPath || !env.JUJU_CONTEXT_ID || !env.DROVER_HOOK_SECRET)
-    return Promise.resolve({ code: 1, stderr: 'ERROR hook environment without the agent socket, context id or secret' });
+  const { JUJU_AGENT_SOCKET_ADDRESS: address = '', JUJU_CONTEXT_ID: contextId, DROVER_HOOK_SECRET: secret } = env;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  if (!port || !contextId || !secret)
+    return Promise.resolve({ code: 1, stdout: '', stderr: 'ERROR hook environment without the agent address, context id or secret' });
   return new Promise((resolve) => {
-    const socket = connect(socketPath);
+    const socket = connect(port, address.slice(0, address.lastIndexOf(':')));
     const chunks: Buffer[] = [];
-    socket.on('error', (e) => resolve({ code: 1, stderr: `ERROR cannot reach the unit agent: ${e.message}` }));
+    socket.on('error', (e) => resolve({ code: 1, stdout: '', stderr: `ERROR cannot reach the unit agent: ${e.message}` }));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ToolAnswer);
-      } catch {
-        resolve({ code: 1, stderr: 'ERROR the unit agent sent an unreadable answer' });
-      }
+      const answer = decodeAnswer(Buffer.concat(chunks));
+      resolve(
+        answer
+          ? { code: answer.code, stdout: answer.body, stderr: answer.stderr }
+          : { code: 1, stdout: '', stderr: 'ERROR the unit agent sent an unreadable answer' },
+      );
     });
-    socket.end(`${JSON.stringify({ contextId: env.JUJU_CONTEXT_ID, secret: env.DROVER_HOOK_SECRET, command, args, cwd })}\n`);
+    socket.end(encodeRequest({ contextId, secret, command, args, cwd }));
   });
 }
 

@@ -43,7 +43,7 @@ interface Simulated {
   outcome: Promise<MachineAgentOutcome | Error>;
 }
 
-const TOOL_SCRIPT = fileURLToPath(new URL('../../../agent/hook-tools/hook-tool.mjs', import.meta.url));
+const TOOL_SCRIPT = fileURLToPath(new URL('../../../agent/hook-tools/hook-tool.bash', import.meta.url));
 
 export class SimulatedMachines implements Provider {
   private readonly running = new Map<string, Simulated>();
@@ -88,7 +88,6 @@ export class SimulatedMachines implements Provider {
         heartbeatMs: DEFAULT_HEARTBEAT_SECONDS * 1000,
       },
       toolScript: TOOL_SCRIPT,
-      nodePath: process.execPath,
       sqs: this.options.hints.clientFor(this.options.sqs),
       hookRunner: this.options.hookRunner,
       logEcho: this.options.logEcho ?? (() => undefined),

@@ -11,7 +11,7 @@ import { alreadyExists, DroverError, notAlive } from '../errors.js';
 import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { inferRelation, relationKey, relationScope, type AppEndpoints, type RelationEndpoint } from '../relation-endpoints.js';
 import { describePending, pendingRequirements } from '../required-relations.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 import { scheduleCleanup } from './cleanups.js';
 
 export interface AddRelationSnapshot {
@@ -21,8 +21,8 @@ export interface AddRelationSnapshot {
   applications: Application[];
   /** Every relation those applications are in (their `relations` sets), of any life. */
   relations: Relation[];
-  /** Numbers taken so far from the model's relation sequence. */
-  relationSequence: number;
+  /** Where the relation's id comes from. */
+  numbers: Numbers;
 }
 
 export interface AddRelationResult {
@@ -79,17 +79,17 @@ export function planAddRelation(snapshot: AddRelationSnapshot, args: string[], n
     }
   }
 
-  const ids = takeNumbers(sequenceNames.relation, snapshot.relationSequence, 1);
+  const [id] = snapshot.numbers.take(sequenceNames.relation, 1);
   const relation: Relation = {
     key,
-    id: ids.numbers[0]!,
+    id: id!,
     life: 'alive',
     endpoints,
     scope: relationScope(endpoints),
     unitCount: 0,
     createdAt: now,
   };
-  const changes: Change[] = [ids.change, { op: 'create', ref: refs.relation(key), value: { ...relation } }];
+  const changes: Change[] = [{ op: 'create', ref: refs.relation(key), value: { ...relation } }];
   const pending: string[] = [];
   for (const app of apps) {
     const current = relationsOf(app, snapshot.relations);

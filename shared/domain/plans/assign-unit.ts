@@ -4,7 +4,7 @@
 import type { Application, Machine, Relation, Unit } from '../entities.js';
 import { refs, done, type Change, type Plan } from '../plan.js';
 import { pendingRequirements } from '../required-relations.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
 import { placeOnExistingMachine } from './new-units.js';
 
@@ -14,7 +14,8 @@ export interface AssignSnapshot {
   relations: Relation[];
   /** The machine the user asked for at add-unit (`--to`), if any. */
   placement?: Machine;
-  machineSequence: number;
+  /** Where a new machine's id comes from. */
+  numbers: Numbers;
 }
 
 export type AssignResult = { assigned: false; reason: string } | { assigned: true; machine: string; newMachine: boolean };
@@ -57,9 +58,8 @@ export function planAssignUnit(s: AssignSnapshot, now: string): Plan<AssignResul
     changes.push(placed);
     machine = unit.placement;
   } else {
-    const ids = takeNumbers(sequenceNames.machine, s.machineSequence, 1);
-    machine = String(ids.numbers[0]);
-    changes.push(ids.change, {
+    machine = String(s.numbers.take(sequenceNames.machine, 1)[0]);
+    changes.push({
       op: 'create',
       ref: refs.machine(machine),
       value: { ...newMachine(machine, unit.series, unit.constraints, now), principals: [unit.name] },

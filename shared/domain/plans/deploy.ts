@@ -12,6 +12,7 @@ import { alreadyExists, invalidArgument, notAlive } from '../errors.js';
 import { isValidApplicationName } from '../names.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { describePending, pendingRequirements } from '../required-relations.js';
+import type { Numbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
 import { newPeerRelations } from './peer-relations.js';
 
@@ -34,9 +35,8 @@ export interface DeployIntent {
 export interface DeploySnapshot {
   model: Model;
   existing?: Application;
-  relationSequence: number;
-  unitSequence: number;
-  machineSequence: number;
+  /** Where the peer relations' ids, the unit numbers and the new machines' ids come from. */
+  numbers: Numbers;
 }
 
 export interface DeployResult {
@@ -72,7 +72,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   const constraints: Constraints = subordinate ? {} : { ...intent.constraints };
   if (!subordinate && constraints.arch === undefined) constraints.arch = model.constraints.arch || 'amd64';
 
-  const peers = newPeerRelations(name, intent.charm, [], snapshot.relationSequence, now);
+  const peers = newPeerRelations(name, intent.charm, [], snapshot.numbers, now);
   const peerRelations = peers.relations;
 
   const application: Application = {
@@ -107,8 +107,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     const planned = planNewUnits({
       model,
       application,
-      unitSequence: snapshot.unitSequence,
-      machineSequence: snapshot.machineSequence,
+      numbers: snapshot.numbers,
       count,
       placements: intent.placements ?? [],
       pending,

@@ -20,7 +20,7 @@
 //   cleanup, written in the same transaction, destroys them in batches.
 import type { Application, Relation } from '../entities.js';
 import { notFound } from '../errors.js';
-import { refs, type Change, type Plan } from '../plan.js';
+import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 import { removeRelation } from './references.js';
 
@@ -83,12 +83,13 @@ export function planDestroyApplication(
       changes.push(...removeRelation(relation, snapshot.counterparts, now, { skip: name }));
       removedKeys.push(relation.key);
     } else {
-      // Units in scope: Dying; the last of them to leave scope removes it.
+      // Units in scope: Dying; the last of them to leave scope removes it. That holds while any
+      // unit is in scope, whoever enters or leaves meanwhile.
       changes.push({
         op: 'update',
         ref: refs.relation(relation.key),
         set: { life: 'dying' },
-        expect: { life: 'alive', equals: { unitCount: relation.unitCount } },
+        expect: { life: 'alive', atLeast: { unitCount: 1 } },
       });
     }
     // "If the relation has container scope, and no other container-scoped relation between its
@@ -114,7 +115,10 @@ export function planDestroyApplication(
     return { changes, result: 'shedding-relations' };
   }
 
-  const expect = { life: 'alive' as const, equals: { unitCount: app.unitCount }, setSize: { relations: app.relations.length } };
+  // With units, the cleanup destroys them all, however many there are by then: the decision rests
+  // on there being at least one. Without, on there being none.
+  const units: Expect = app.unitCount > 0 ? { atLeast: { unitCount: 1 } } : { equals: { unitCount: 0 } };
+  const expect: Expect = { life: 'alive', ...units, setSize: { relations: app.relations.length } };
   if (app.unitCount > 0 || removedKeys.length < app.relations.length) {
     // "some entity will still hold a reference to the service after the transaction completes".
     changes.push({ op: 'update', ref: refs.application(name), set: { life: 'dying' }, ...dropKeys, expect });

@@ -53,8 +53,9 @@ export function planDestroyRelation(snapshot: DestroyRelationSnapshot, target: R
     op: 'update',
     ref: refs.relation(key),
     set: { life: 'dying' },
-    // A unit entering or leaving scope meanwhile changes the count: plan again.
-    expect: { life: 'alive', equals: { unitCount: relation.unitCount } },
+    // Units in scope make it Dying rather than removed: that holds while any is in scope, so a unit
+    // entering or leaving meanwhile does not cancel this; the last one leaving does (plan again).
+    expect: { life: 'alive', atLeast: { unitCount: 1 } },
   });
   return { changes, result: { key, id, outcome: 'dying' } };
 }

@@ -4,15 +4,15 @@
 // against its unit's charm (an undefined action or bad params refuse the whole request, so
 // nothing is queued), and its parameters are stored with the schema's defaults filled in.
 //
-// One transaction: the ids (asserting the sequence value read), the operation, the tasks, and
-// each unit's `pendingTasks` (asserting the unit is not Dead). The unit item changing is what
+// The ids are reserved before (shared/domain/sequences.ts); then one transaction: the operation,
+// the tasks, and each unit's `pendingTasks` (asserting the unit is not Dead). The unit item changing is what
 // hints its machine's agent.
 import { validateActionParams, type ActionSpec } from '../actions.js';
 import type { Application, Unit } from '../entities.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { EXEC_ACTION, expiresAt, unitTag, type Operation, type Task } from '../operations.js';
 import { refs, type Change, type Plan } from '../plan.js';
-import { takeNumbers } from '../sequences.js';
+import type { Numbers } from '../sequences.js';
 
 /** At most this many units per operation: one transaction holds 2 items per unit plus 2. */
 export const MAX_TASKS_PER_OPERATION = 40;
@@ -39,8 +39,8 @@ export interface EnqueueSnapshot {
   /** The receivers, aligned with the intent's `units` (undefined: no such unit). */
   units: (Unit | undefined)[];
   applications: Application[];
-  /** Numbers taken so far from the task sequence. */
-  taskSequence: number;
+  /** Where the operation's and the tasks' ids come from. */
+  numbers: Numbers;
 }
 
 export interface EnqueueIntent {
@@ -81,8 +81,7 @@ export function planEnqueueOperation(snapshot: EnqueueSnapshot, intent: EnqueueI
     return { unit, parameters: validateActionParams(spec, intent.parameters) };
   });
 
-  const { numbers, change: sequence } = takeNumbers(TASK_SEQUENCE, snapshot.taskSequence, 1 + checked.length);
-  const [operationId, ...taskIds] = numbers.map((n) => String(n + 1));
+  const [operationId, ...taskIds] = snapshot.numbers.take(TASK_SEQUENCE, 1 + checked.length).map((n) => String(n + 1));
   const expires = expiresAt(now);
   const tasks: Task[] = checked.map(({ unit, parameters }, i) => ({
     id: taskIds[i]!,
@@ -104,7 +103,7 @@ export function planEnqueueOperation(snapshot: EnqueueSnapshot, intent: EnqueueI
     enqueued: now,
     expiresAt: expires,
   };
-  const changes: Change[] = [sequence, { op: 'create', ref: refs.operation(operation.id), value: { ...operation } }];
+  const changes: Change[] = [{ op: 'create', ref: refs.operation(operation.id), value: { ...operation } }];
   for (const task of tasks) {
     changes.push({ op: 'create', ref: refs.task(task.id), value: { ...task } });
     changes.push({ op: 'update', ref: refs.unit(task.unit), addToSet: { pendingTasks: [task.id] }, expect: { life: ['alive', 'dying'] } });

@@ -6,11 +6,11 @@
 // relations, which may cause the creation of subordinate units". charms-in-action.txt: "Write initial
 // relation settings (just one value, private-address) ... Signal its existence".
 import { checkSettingsSize } from '../item-size.js';
-import type { Application, Relation, Unit } from '../entities.js';
+import type { Application, Relation, ScopeMember, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
 import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
 import { pendingRequirements } from '../required-relations.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 
 export interface EnterScopeSnapshot {
   unit?: Unit;
@@ -21,12 +21,13 @@ export interface EnterScopeSnapshot {
   settingsVersion?: number;
   /**
    * Read only when a principal enters a container-scoped relation with a subordinate
-   * application: that application, its relations, and its unit sequence.
+   * application: that application and its relations.
    */
   subordinate?: {
     application: Application;
     relations: Relation[];
-    unitSequence: number;
+    /** Where the new subordinate's number comes from. */
+    numbers: Numbers;
     /** The principal's existing subordinate of that application (undefined: none, or not found). */
     existing?: Unit;
   };
@@ -66,7 +67,7 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
     checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
-      { op: 'create', ref: refs.scope(relation.key, unit.name), value: { relation: relation.key, unit: unit.name } },
+      { op: 'create', ref: refs.scope(relation.key, unit.name), value: scopeMember(relation.key, unit) },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
       {
         op: 'update',
@@ -82,6 +83,9 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
   const result: EnterScopeResult = created.name !== undefined ? { subordinate: created.name } : {};
   return changes.length ? { changes, result } : done(result);
 }
+
+const scopeMember = (relation: string, unit: Unit) =>
+  ({ relation, unit: unit.name, ...(unit.machine !== undefined ? { machine: unit.machine } : {}) }) satisfies ScopeMember;
 
 /**
  * The unit's initial settings, replacing any left from an earlier stay in scope. The version
@@ -122,8 +126,7 @@ function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: st
   const required = app.charm.endpoints.some((ep) => ep.required);
   if (pendingRequirements(app, subordinate.relations).length > 0) return nothing;
 
-  const number = takeNumbers(sequenceNames.unitsOf(app.name), subordinate.unitSequence, 1);
-  const name = `${app.name}/${number.numbers[0]}`;
+  const name = `${app.name}/${subordinate.numbers.take(sequenceNames.unitsOf(app.name), 1)[0]}`;
   const sub: Unit = {
     name,
     application: app.name,
@@ -154,7 +157,6 @@ function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: st
     name,
     changes: [
       { op: 'check', ref: refs.relation(relation.key), expect: { life: 'alive' } },
-      number.change,
       { op: 'create', ref: refs.unit(name), value: { ...sub } },
       { op: 'update', ref: refs.unit(unit.name), addToSet: { subordinates: [name] }, expect: principalExpect },
       { op: 'update', ref: refs.application(app.name), add: { unitCount: 1 }, expect: appExpect },

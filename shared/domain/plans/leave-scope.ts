@@ -49,9 +49,11 @@ export function planLeaveScope(snapshot: LeaveScopeSnapshot, unitName: string, n
     op: 'update',
     ref: refs.relation(relation.key),
     add: { unitCount: -1 },
-    // While Alive, concurrent leavers may decrement together. Once Dying, the count must be the
-    // one read: two units leaving together must not both think the other is still in scope.
-    expect: relation.life === 'alive' ? { life: 'alive' } : { life: relation.life, equals: { unitCount: relation.unitCount } },
+    // While Alive, concurrent leavers may decrement together. Once Dying, two units leaving
+    // together must not both think the other is still in scope: each asserts that another unit
+    // stays (at least two, itself included), so of the last two one is cancelled, and plans again
+    // as the last to leave.
+    expect: relation.life === 'alive' ? { life: 'alive' } : { life: relation.life, atLeast: { unitCount: 2 } },
   });
   return { changes, result: { removedRelation: false } };
 }

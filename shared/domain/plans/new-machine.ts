@@ -2,7 +2,7 @@ import { mergeConstraints, type Constraints } from '../constraints.js';
 import type { Machine, Model } from '../entities.js';
 import { notAlive } from '../errors.js';
 import { refs, type Change, type Plan } from '../plan.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 
 /** A machine as it starts out: Alive, no instance, waiting for the provisioner. */
 export function newMachine(id: string, series: string, constraints: Constraints, now: string): Machine {
@@ -28,17 +28,15 @@ export function newMachine(id: string, series: string, constraints: Constraints,
  */
 export function planAddMachines(
   model: Model,
-  machineSequence: number,
+  numbers: Numbers,
   count: number,
   options: { series?: string; constraints?: Constraints },
   now: string,
 ): Plan<string[]> {
   if (model.life !== 'alive') throw notAlive(`cannot add a new machine: model "${model.name}" is ${model.life}`);
   const constraints = mergeConstraints(model.constraints, options.constraints ?? {});
-  const numbers = takeNumbers(sequenceNames.machine, machineSequence, count);
-  const machines = numbers.numbers.map(String);
+  const machines = numbers.take(sequenceNames.machine, count).map(String);
   const changes: Change[] = [
-    numbers.change,
     { op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } },
     ...machines.map((id): Change => ({
       op: 'create',

@@ -11,15 +11,14 @@ import { invalidArgument, notAlive } from '../errors.js';
 import type { Endpoint } from '../charm.js';
 import { refs, type Change } from '../plan.js';
 import { waitingForRelationsMessage } from '../required-relations.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
 
 export interface NewUnitsInput {
   model: Model;
   application: Application;
-  /** Numbers taken so far from the application's unit sequence and from the machine sequence. */
-  unitSequence: number;
-  machineSequence: number;
+  /** Where the unit numbers and the new machines' ids come from. */
+  numbers: Numbers;
   count: number;
   /** Per unit, in order: an existing machine to place it on (`--to`), or none for a new machine. */
   placements: (Machine | undefined)[];
@@ -42,7 +41,6 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
   if (application.subordinate) {
     throw invalidArgument(`cannot add unit to application "${application.name}": application is a subordinate`);
   }
-  const unitNumbers = takeNumbers(sequenceNames.unitsOf(application.name), input.unitSequence, count);
   const waiting = input.pending.length > 0;
   const newMachineCount = waiting
     ? 0
@@ -53,15 +51,15 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
     const cannot = newMachineCount > 0 ? 'cannot add a new machine' : `cannot add unit to application "${application.name}"`;
     throw notAlive(`${cannot}: model "${model.name}" is ${model.life}`);
   }
-  const machineNumbers = takeNumbers(sequenceNames.machine, input.machineSequence, newMachineCount);
-  const changes: Change[] = [unitNumbers.change];
-  if (newMachineCount > 0) changes.push(machineNumbers.change);
+  const unitNumbers = input.numbers.take(sequenceNames.unitsOf(application.name), count);
+  const machineNumbers = input.numbers.take(sequenceNames.machine, newMachineCount);
+  const changes: Change[] = [];
 
   const constraints = mergeConstraints(model.constraints, application.constraints);
   const units: string[] = [];
   const machines: string[] = [];
   let nextMachine = 0;
-  unitNumbers.numbers.forEach((n, i) => {
+  unitNumbers.forEach((n, i) => {
     const name = `${application.name}/${n}`;
     const placement = input.placements[i];
     let machine: string | undefined;
@@ -70,7 +68,7 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
         changes.push(placeOnExistingMachine(name, application, placement));
         machine = placement.id;
       } else {
-        machine = String(machineNumbers.numbers[nextMachine++]);
+        machine = String(machineNumbers[nextMachine++]);
         machines.push(machine);
         changes.push({
           op: 'create',

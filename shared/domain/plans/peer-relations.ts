@@ -3,28 +3,28 @@
 import { charmEndpoints, type CharmMeta } from '../charm.js';
 import type { Relation } from '../entities.js';
 import { refs, type Change } from '../plan.js';
-import { sequenceNames, takeNumbers } from '../sequences.js';
+import { sequenceNames, type Numbers } from '../sequences.js';
 
 /** The relation key of an application's peer endpoint: `riak:ring`. */
 export const peerRelationKey = (application: string, endpoint: string) => `${application}:${endpoint}`;
 
 /**
  * New peer relations for the charm's peer endpoints that `existing` (relation keys) lacks, with
- * their ids taken from the relation sequence (read as `relationSequence`).
+ * their ids taken from the relation sequence.
  */
 export function newPeerRelations(
   application: string,
   charm: CharmMeta,
   existing: string[],
-  relationSequence: number,
+  numbers: Numbers,
   now: string,
 ): { relations: Relation[]; changes: Change[] } {
   const peers = charmEndpoints(charm).filter((ep) => ep.role === 'peer' && !existing.includes(peerRelationKey(application, ep.name)));
   if (peers.length === 0) return { relations: [], changes: [] };
-  const ids = takeNumbers(sequenceNames.relation, relationSequence, peers.length);
+  const ids = numbers.take(sequenceNames.relation, peers.length);
   const relations: Relation[] = peers.map((ep, i) => ({
     key: peerRelationKey(application, ep.name),
-    id: ids.numbers[i]!,
+    id: ids[i]!,
     life: 'alive',
     endpoints: [{ application, ...ep }],
     scope: ep.scope,
@@ -33,6 +33,6 @@ export function newPeerRelations(
   }));
   return {
     relations,
-    changes: [ids.change, ...relations.map((r): Change => ({ op: 'create', ref: refs.relation(r.key), value: { ...r } }))],
+    changes: relations.map((r): Change => ({ op: 'create', ref: refs.relation(r.key), value: { ...r } })),
   };
 }

@@ -14,16 +14,24 @@ import { scheduleCleanup } from './cleanups.js';
  * one unit, or is in at least two relations, decrement its relation count; otherwise remove the
  * counterpart service."
  *
- * The change asserts the counts it read whenever the application is not Alive, so two removals
- * racing to drop the last two references cannot both decrement and leave it behind.
+ * Whenever the application is not Alive, the change asserts what its decision rests on, so two
+ * removals racing to drop the last two references cannot both decrement and leave it behind.
+ * While a unit stays after this one (the count read less this unit is at least one), it rests on
+ * that alone: the change asserts the count is still at least what keeps one, so the removals of
+ * many units of a Dying application decrement together, and only the one that would leave none
+ * behind is cancelled and plans again, from the count the others left. Otherwise it asserts the
+ * counts it read.
  */
 export function releaseApplication(app: Application, release: { unit?: boolean; relation?: string }): Change {
-  const units = app.unitCount - (release.unit ? 1 : 0);
+  const released = release.unit ? 1 : 0;
+  const units = app.unitCount - released;
   const relations = app.relations.filter((r) => r !== release.relation);
   const expect: Expect =
     app.life === 'alive'
       ? { life: 'alive' }
-      : { life: app.life, equals: { unitCount: app.unitCount }, setSize: { relations: app.relations.length } };
+      : units > 0
+        ? { life: app.life, atLeast: { unitCount: 1 + released } }
+        : { life: app.life, equals: { unitCount: app.unitCount }, setSize: { relations: app.relations.length } };
   if (release.relation !== undefined) expect.contains = { relations: release.relation };
   if (app.life !== 'alive' && units === 0 && relations.length === 0) {
     return { op: 'remove', ref: refs.application(app.name), expect };

@@ -55,10 +55,14 @@ export function planRemoveModel(snapshot: RemoveModelSnapshot): Plan<RemoveModel
 
 /**
  * An application's unit numbers in a Dying model, taken away as the cleanup goes through the
- * applications, since they cannot be listed once the applications are gone. No number is taken
+ * applications, since they cannot be listed once the applications are gone. No number is used
  * from them again: units are added to Alive applications of Alive models only (new-units.ts), a
  * subordinate's unit to an Alive application (enter-scope.ts), and deploying the name again is
- * refused while the model is Dying; the transaction asserts both lives it relied on.
+ * refused while the model is Dying; the transaction asserts both lives it relied on. Numbers are
+ * reserved before that transaction (shared/state/engine/number-reservations.ts), after reading
+ * both lives Alive: a reservation that lands after this removal, from an operation that read
+ * them just before the model and the application were destroyed, puts the counter back as a
+ * stray item of a removed model, which its operation then refuses to use.
  */
 export function planForgetUnitNumbers(model: Model, application: Application | undefined, sequence: string | undefined): Plan<boolean> {
   if (sequence === undefined || model.life === 'alive' || application?.life === 'alive') return done(false);

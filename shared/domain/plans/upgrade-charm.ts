@@ -18,6 +18,7 @@ import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
 import type { Application, ConfigValue, Relation } from '../entities.js';
 import { invalidArgument, notAlive, notFound } from '../errors.js';
 import { refs, type Plan } from '../plan.js';
+import type { Numbers } from '../sequences.js';
 import { newPeerRelations } from './peer-relations.js';
 
 export interface UpgradeCharmIntent {
@@ -33,8 +34,8 @@ export interface UpgradeCharmSnapshot {
   application?: Application;
   /** The relations named in `application.relations` that exist. */
   relations: Relation[];
-  /** Numbers taken so far from the model's relation sequence, for the peer relations the new charm adds. */
-  relationSequence: number;
+  /** Where the ids of the peer relations the new charm adds come from. */
+  numbers: Numbers;
 }
 
 export interface UpgradeCharmResult {
@@ -97,8 +98,7 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
   const config = upgradedConfig(app, charm);
   const configChanged = !sameConfig(config, app.config);
   // Juju creates the peer relations a new revision adds; a Dying application gets no new relations.
-  const peers =
-    app.life === 'alive' ? newPeerRelations(name, charm, app.relations, snapshot.relationSequence, now) : { relations: [], changes: [] };
+  const peers = app.life === 'alive' ? newPeerRelations(name, charm, app.relations, snapshot.numbers, now) : { relations: [], changes: [] };
   return {
     changes: [
       ...peers.changes,

@@ -11,8 +11,8 @@
 // the next start hashes those files again (~10 ms). A new source file can only enter the bundle
 // through an import added to one already there, which changes that file's digest.
 //
-// Each file is written under a temporary name and renamed, the stamp last, so an agent adopted
-// from before a restart, which still starts its hook tool from this directory, never runs half a
+// Each file is written under a temporary name and renamed, the stamp last, so an agent starting
+// from this directory meanwhile (one revived beside a running controller) never reads half a
 // file, and a build interrupted by a crash is simply done again.
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';

@@ -60,6 +60,7 @@ function condition(x: Expression, expect: Expect | undefined, mustExist: boolean
     for (const member of Array.isArray(v) ? v : [v]) parts.push(`contains(${x.name(a)}, ${x.value(member)})`);
   }
   for (const [a, v] of Object.entries(expect?.lacks ?? {})) parts.push(`NOT contains(${x.name(a)}, ${x.value(v)})`);
+  for (const [a, n] of Object.entries(expect?.atLeast ?? {})) parts.push(`${x.path(a)} >= ${x.value(n)}`);
   for (const [a, n] of Object.entries(expect?.setSize ?? {})) {
     parts.push(n === 0 ? `attribute_not_exists(${x.name(a)})` : `size(${x.name(a)}) = ${x.value(n)}`);
   }

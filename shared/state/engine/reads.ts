@@ -21,10 +21,7 @@ export interface ReadOptions {
 /** What the current speculative attempt (if any) knows of the item without reading it. */
 function known(store: Store, ref: EntityRef, key: Key, options: ReadOptions) {
   if (!store.speculation || options.fresh) return undefined;
-  // A sequence's value is always asserted by the change that takes numbers from it (absent: its
-  // creation), so a sequence may be taken as absent like the items a plan creates.
-  const mayAssumeAbsent =
-    ref.kind === 'sequence' || (options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false);
+  const mayAssumeAbsent = options.assumeAbsent?.some((r) => JSON.stringify(r) === JSON.stringify(ref)) ?? false;
   return store.speculation.lookup(cacheId(key), mayAssumeAbsent);
 }
 
@@ -65,6 +62,9 @@ export async function getMany<T>(store: Store, refs: EntityRef[], options: ReadO
   return (await getEach<T>(store, refs, options)).filter((x): x is NonNullable<typeof x> => x !== undefined);
 }
 
+/** BatchGetItems one read keeps in flight: parallel, yet well under any table's capacity per request burst. */
+const BATCH_GETS_AT_ONCE = 4;
+
 /** Like getMany, but aligned with `refs`: undefined where an item does not exist (any more). */
 export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<(T | undefined)[]> {
   const keys = refs.map((r) => keyOf(store.model, r));
@@ -75,8 +75,8 @@ export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadO
     if (cached) found.set(cacheId(key), cached.value as T | undefined);
     else unknown.push(key);
   }
-  for (let i = 0; i < unknown.length; i += 100) {
-    const batch = unknown.slice(i, i + 100);
+  const batches = Array.from({ length: Math.ceil(unknown.length / 100) }, (_, i) => unknown.slice(i * 100, i * 100 + 100));
+  const readBatch = async (batch: Key[]) => {
     let pending: Key[] = batch;
     while (pending.length) {
       const out = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }));
@@ -84,7 +84,14 @@ export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadO
       pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
     }
     for (const key of batch) store.cache?.remember(cacheId(key), found.get(cacheId(key)) as Record<string, unknown> | undefined);
-  }
+  };
+  // A few BatchGetItems at once: a large read (a status page, an application's machines) waits
+  // for the slowest of a few round trips instead of their sum.
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GETS_AT_ONCE, batches.length) }, worker));
   return keys.map((k) => found.get(cacheId(k)));
 }
 

@@ -3,7 +3,7 @@
 import type { Application, Unit } from '../../domain/entities.js';
 import { type Task, type TaskLogEntry } from '../../domain/operations.js';
 import { refs } from '../../domain/plan.js';
-import { planEnqueueOperation, TASK_SEQUENCE, type EnqueueIntent, type EnqueueResult } from '../../domain/plans/enqueue-operation.js';
+import { planEnqueueOperation, type EnqueueIntent, type EnqueueResult } from '../../domain/plans/enqueue-operation.js';
 import {
   planCancelTask,
   planFinishTask,
@@ -12,17 +12,20 @@ import {
   planStartTask,
   type TaskOutcome,
 } from '../../domain/plans/task-progress.js';
-import { getEach, getMany, getSequence, getUnit } from '../engine/reads.js';
+import { getEach, getMany, getUnit } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 import { getTask } from '../queries/action-tasks.js';
 
 export async function enqueueOperation(store: Store, intent: EnqueueIntent): Promise<EnqueueResult> {
+  // The operation's and tasks' ids, kept across attempts.
+  const reservations = new NumberReservations(store);
   return runOperation(store, `cannot queue action "${intent.action}"`, async (store) => {
-    const [units, taskSequence] = await Promise.all([getEach<Unit>(store, intent.units.map(refs.unit)), getSequence(store, TASK_SEQUENCE)]);
+    const units = await getEach<Unit>(store, intent.units.map(refs.unit));
     const names = [...new Set(units.filter((u): u is Unit => !!u).map((u) => u.application))];
     const applications = await getMany<Application>(store, names.map(refs.application));
-    return planEnqueueOperation({ units, applications, taskSequence }, intent, store.now().toISOString());
+    return reservations.plan((numbers) => planEnqueueOperation({ units, applications, numbers }, intent, store.now().toISOString()));
   });
 }
 

@@ -2,8 +2,7 @@
 import type { Constraints } from '../../domain/constraints.js';
 import { invalidArgument } from '../../domain/errors.js';
 import { planAddMachines } from '../../domain/plans/new-machine.js';
-import { sequenceNames } from '../../domain/sequences.js';
-import { getSequence } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 import { requireModel } from '../queries/model.js';
@@ -19,10 +18,12 @@ export async function addMachines(
   const ids: string[] = [];
   for (let added = 0; added < count; added += MACHINES_PER_TRANSACTION) {
     const chunk = Math.min(MACHINES_PER_TRANSACTION, count - added);
+    // The chunk's ids, kept across attempts.
+    const reservations = new NumberReservations(store);
     ids.push(
       ...(await runOperation(store, 'cannot add a new machine', async (store) => {
-        const [model, machineSequence] = await Promise.all([requireModel(store), getSequence(store, sequenceNames.machine)]);
-        return planAddMachines(model, machineSequence, chunk, options, store.now().toISOString());
+        const model = await requireModel(store);
+        return reservations.plan((numbers) => planAddMachines(model, numbers, chunk, options, store.now().toISOString()));
       })),
     );
   }

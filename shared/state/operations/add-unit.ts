@@ -4,10 +4,10 @@ import { planNewUnits, type NewUnits } from '../../domain/plans/new-units.js';
 import { UNITS_PER_TRANSACTION } from '../../domain/plans/deploy.js';
 import { pendingRequirements } from '../../domain/required-relations.js';
 import { refs } from '../../domain/plan.js';
-import { sequenceNames } from '../../domain/sequences.js';
 import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
-import { getBatch, getMany, sequenceValue, type SequenceItem } from '../engine/reads.js';
+import { getBatch, getMany } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 
@@ -31,30 +31,28 @@ export async function addUnits(
   for (let done = 0; done < count; done += UNITS_PER_TRANSACTION) {
     const chunk = Math.min(UNITS_PER_TRANSACTION, count - done);
     const to = options.to?.slice(done, done + chunk);
+    // The chunk's unit numbers and new machines' ids, kept across attempts.
+    const reservations = new NumberReservations(store);
     const attempt: Attempt<NewUnits> = async (store) => {
-      const [[modelItem, app, machineSequence, unitSequence], placements] = await Promise.all([
-        getBatch<[Model, Application, SequenceItem, SequenceItem]>(store, [
-          refs.model(),
-          refs.application(application),
-          refs.sequence(sequenceNames.machine),
-          refs.sequence(sequenceNames.unitsOf(application)),
-        ]),
+      const [[modelItem, app], placements] = await Promise.all([
+        getBatch<[Model, Application]>(store, [refs.model(), refs.application(application)]),
         readPlacements(store, to),
       ]);
       const model = foundModel(store, modelItem);
       if (!app) throw notFound(`cannot add unit to application "${application}": application "${application}" not found`);
       // Fresh: the plan does not assert which required relations are met.
       const relations = await getMany<Relation>(store, app.relations.map(refs.relation), { fresh: true });
-      const planned = planNewUnits({
-        model,
-        application: app,
-        unitSequence: sequenceValue(unitSequence),
-        machineSequence: sequenceValue(machineSequence),
-        count: chunk,
-        placements,
-        pending: pendingRequirements(app, relations),
-        now: store.now().toISOString(),
-      });
+      const planned = await reservations.plan((numbers) =>
+        planNewUnits({
+          model,
+          application: app,
+          numbers,
+          count: chunk,
+          placements,
+          pending: pendingRequirements(app, relations),
+          now: store.now().toISOString(),
+        }),
+      );
       return { changes: planned.changes, result: planned };
     };
     const added = await runOperation(store, `cannot add unit to application "${application}"`, attempt, { speculate: true });

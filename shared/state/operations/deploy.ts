@@ -3,11 +3,11 @@ import type { Constraints } from '../../domain/constraints.js';
 import type { Application, Model } from '../../domain/entities.js';
 import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
-import { sequenceNames } from '../../domain/sequences.js';
 import { addUnits } from './add-unit.js';
 import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
-import { getBatch, sequenceValue, type SequenceItem } from '../engine/reads.js';
+import { getBatch } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 
@@ -30,27 +30,25 @@ export async function deploy(store: Store, request: DeployRequest): Promise<Depl
   const name = request.name ?? request.charm.name;
   const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
   const cannot = `cannot add application "${name}"`;
-  const [application, unitNumbers] = [refs.application(name), refs.sequence(sequenceNames.unitsOf(name))];
+  const application = refs.application(name);
+  // The peer relations' ids, the first units' numbers and their machines' ids, kept across attempts.
+  const reservations = new NumberReservations(store);
   const attempt: Attempt<DeployResult> = async (store) => {
-    const [[model, existing, relationSequence, unitSequence, machineSequence], placements] = await Promise.all([
-      getBatch<[Model, Application, SequenceItem, SequenceItem, SequenceItem]>(
+    const [[model, existing], placements] = await Promise.all([
+      getBatch<[Model, Application]>(
         store,
-        [refs.model(), application, refs.sequence(sequenceNames.relation), unitNumbers, refs.sequence(sequenceNames.machine)],
+        [refs.model(), application],
         // A new name: the plan creates the application, asserting that it does not exist.
         { assumeAbsent: [application] },
       ),
       readPlacements(store, request.to),
     ]);
-    return planDeploy(
-      {
-        model: foundModel(store, model),
-        relationSequence: sequenceValue(relationSequence),
-        unitSequence: sequenceValue(unitSequence),
-        machineSequence: sequenceValue(machineSequence),
-        ...(existing ? { existing } : {}),
-      },
-      { ...request, name, numUnits, placements },
-      store.now().toISOString(),
+    return reservations.plan((numbers) =>
+      planDeploy(
+        { model: foundModel(store, model), numbers, ...(existing ? { existing } : {}) },
+        { ...request, name, numUnits, placements },
+        store.now().toISOString(),
+      ),
     );
   };
   const result = await runOperation(store, cannot, attempt, { speculate: true });

@@ -7,9 +7,9 @@ import {
   type EnterScopeSnapshot,
 } from '../../domain/plans/enter-scope.js';
 import { refs } from '../../domain/plan.js';
-import { sequenceNames } from '../../domain/sequences.js';
 import { InconsistentPlanError } from '../../domain/merge-changes.js';
-import { getBatch, getSequence, getUnit } from '../engine/reads.js';
+import { getBatch, getUnit } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { relationsOf } from '../queries/relation-reads.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -26,6 +26,8 @@ export async function enterScope(
   settings: Record<string, string>,
 ): Promise<EnterScopeResult> {
   const scope = refs.scope(relationKey, unit);
+  // A new subordinate's number, kept across attempts.
+  const reservations = new NumberReservations(store);
   const attempt: Attempt<EnterScopeResult> = async (store) => {
     // Entering creates the scope member and (unless left from before) the settings, asserting
     // that neither exists: a speculative attempt need not read them.
@@ -55,7 +57,11 @@ export async function enterScope(
       // one missing can only be a stale cache, and would silently skip the subordinate.
       if (existing.length !== names.length) throw new InconsistentPlanError(`an application of relation "${relationKey}" is missing`);
       const subordinate = await readSubordinate(store, u, relation, existing);
-      if (subordinate) snapshot.subordinate = subordinate;
+      if (subordinate) {
+        return reservations.plan((numbers) =>
+          planEnterScope({ ...snapshot, subordinate: { ...subordinate, numbers } }, settings, store.now().toISOString()),
+        );
+      }
     }
     return planEnterScope(snapshot, settings, store.now().toISOString());
   };
@@ -67,16 +73,15 @@ async function readSubordinate(
   unit: Unit,
   relation: Relation,
   applications: Application[],
-): Promise<EnterScopeSnapshot['subordinate']> {
+): Promise<Omit<NonNullable<EnterScopeSnapshot['subordinate']>, 'numbers'> | undefined> {
   const name = subordinateToCreate(unit, relation, applications);
   const application = applications.find((a) => a.name === name);
   if (!application) return undefined;
   const existingName = subordinateOfApplication(unit, application.name);
-  const [relations, unitSequence, existing] = await Promise.all([
+  const [relations, existing] = await Promise.all([
     // Fresh: which of its required relations are met is asserted only by the set's size.
     relationsOf(store, [application], { fresh: true }),
-    getSequence(store, sequenceNames.unitsOf(application.name)),
     existingName ? getUnit(store, existingName) : Promise.resolve(undefined),
   ]);
-  return { application, relations, unitSequence, ...(existing ? { existing } : {}) };
+  return { application, relations, ...(existing ? { existing } : {}) };
 }

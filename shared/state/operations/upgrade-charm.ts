@@ -2,8 +2,8 @@ import type { CharmMeta } from '../../domain/charm.js';
 import type { Relation } from '../../domain/entities.js';
 import { refs } from '../../domain/plan.js';
 import { planUpgradeCharm, type UpgradeCharmResult } from '../../domain/plans/upgrade-charm.js';
-import { sequenceNames } from '../../domain/sequences.js';
-import { getApplication, getMany, getSequence } from '../engine/reads.js';
+import { getApplication, getMany } from '../engine/reads.js';
+import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 
@@ -18,18 +18,22 @@ export interface UpgradeCharmRequest {
  * application alone; its unit agents notice the new charm URL and upgrade their charm directories.
  */
 export async function upgradeCharm(store: Store, name: string, request: UpgradeCharmRequest): Promise<UpgradeCharmResult> {
+  // Ids of the peer relations the new charm adds, kept across attempts.
+  const reservations = new NumberReservations(store);
   return runOperation(store, `cannot upgrade application "${name}"`, async (store) => {
-    const [application, relationSequence] = await Promise.all([getApplication(store, name), getSequence(store, sequenceNames.relation)]);
+    const application = await getApplication(store, name);
     const relations = application ? await getMany<Relation>(store, application.relations.map(refs.relation)) : [];
-    return planUpgradeCharm(
-      { relations, relationSequence, ...(application ? { application } : {}) },
-      {
-        application: name,
-        charm: request.charm,
-        forceUnits: request.forceUnits ?? false,
-        ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
-      },
-      store.now().toISOString(),
+    return reservations.plan((numbers) =>
+      planUpgradeCharm(
+        { relations, numbers, ...(application ? { application } : {}) },
+        {
+          application: name,
+          charm: request.charm,
+          forceUnits: request.forceUnits ?? false,
+          ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
+        },
+        store.now().toISOString(),
+      ),
     );
   });
 }

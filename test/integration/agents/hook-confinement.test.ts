@@ -1,12 +1,11 @@
-// docs/reliability.md, defect #10, with real agents: a unit's tool socket answers only the hook running now, by its
+// docs/reliability.md, defect #10, with real agents: a unit's tool server answers only the hook running now, by its
 // secret. A process a hook left behind (it knows that hook's context id and secret) is refused
-// once the hook has ended, and refused by another unit's socket even with that unit's running
+// once the hook has ended, and refused by another unit's server even with that unit's running
 // context id, which any process of the same user can read in /proc.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketPathFor } from '../../../agent/hook-tools/tool-server.js';
 import { startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;
@@ -53,7 +52,8 @@ describe("a hook's tools", () => {
     const vars = (env: Record<string, string>) => ({
       JUJU_CONTEXT_ID: env.JUJU_CONTEXT_ID!,
       DROVER_HOOK_SECRET: env.DROVER_HOOK_SECRET!,
-      JUJU_AGENT_SOCKET: env.JUJU_AGENT_SOCKET!,
+      JUJU_AGENT_SOCKET_NETWORK: env.JUJU_AGENT_SOCKET_NETWORK!,
+      JUJU_AGENT_SOCKET_ADDRESS: env.JUJU_AGENT_SOCKET_ADDRESS!,
     });
     expect(leftover.DROVER_HOOK_SECRET).toMatch(/^[\w-]{43}$/);
     await waitFor(
@@ -76,11 +76,18 @@ describe("a hook's tools", () => {
     );
     const [hook] = readdirSync(join(h.machineDir(machineB), 'running-hooks')).map(Number);
     const running = envFile(`/proc/${hook}/environ`);
-    const socketB = socketPathFor(h.unitDir(machineB, unitB));
-    expect(running.JUJU_AGENT_SOCKET).toBe(socketB);
-    // With A's secret, B's socket and B's live context id are no use.
+    expect(running.JUJU_UNIT_NAME).toBe(unitB);
+    // Each unit's tool server has a port of its own, which any local process can connect to.
+    const serverB = running.JUJU_AGENT_SOCKET_ADDRESS!;
+    expect(serverB).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(serverB).not.toBe(leftover.JUJU_AGENT_SOCKET_ADDRESS);
+    // With A's secret, B's server and B's live context id are no use.
     expect(
-      await tool(machineB, 'config-get', { ...vars(leftover), JUJU_AGENT_SOCKET: socketB, JUJU_CONTEXT_ID: running.JUJU_CONTEXT_ID! }),
+      await tool(machineB, 'config-get', {
+        ...vars(leftover),
+        JUJU_AGENT_SOCKET_ADDRESS: serverB,
+        JUJU_CONTEXT_ID: running.JUJU_CONTEXT_ID!,
+      }),
     ).toEqual({
       code: 1,
       stdout: '',

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRelation } from '../../../shared/state/operations/add-relation.js';
-import { recordInstance } from '../../../shared/state/operations/provisioning.js';
-import { getApplication, getModel } from '../../../shared/state/engine/reads.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { recordInstance } from '#shared/state/operations/provisioning.js';
+import { getApplication, getModel } from '#shared/state/engine/reads.js';
 import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;
@@ -65,7 +65,7 @@ describe('the hook environment of a dispatch charm', () => {
       // No provider has reported a zone for this machine yet: exported empty, as Juju does.
       JUJU_AVAILABILITY_ZONE: '',
       JUJU_SLA: 'unsupported',
-      JUJU_AGENT_SOCKET_NETWORK: 'unix',
+      JUJU_AGENT_SOCKET_NETWORK: 'tcp',
       CLOUD_API_VERSION: '',
       JUJU_CHARM_HTTP_PROXY: '',
       JUJU_CHARM_HTTPS_PROXY: '',
@@ -77,7 +77,7 @@ describe('the hook environment of a dispatch charm', () => {
       TERM: 'tmux-256color',
     });
     expect(env.JUJU_CONTEXT_ID).toMatch(new RegExp(`^${unit}-start-\\d+$`));
-    expect(env.JUJU_AGENT_SOCKET_ADDRESS).toMatch(/\S/);
+    expect(env.JUJU_AGENT_SOCKET_ADDRESS).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(env.JUJU_API_ADDRESSES).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(env.PATH?.startsWith(`${join(h.machineDir(machine), 'tools')}:`)).toBe(true);
     // Not a relation hook: no relation variables; and never the agent's credential: of drover's own

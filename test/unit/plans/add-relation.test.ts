@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { Application, Model, Relation } from '../../../shared/domain/entities.js';
-import { isDroverError, type ErrorCode } from '../../../shared/domain/errors.js';
-import { planAddRelation } from '../../../shared/domain/plans/add-relation.js';
+import type { Application, Model, Relation } from '#shared/domain/entities.js';
+import { isDroverError, type ErrorCode } from '#shared/domain/errors.js';
+import { planAddRelation } from '#shared/domain/plans/add-relation.js';
+import { sequentialNumbers } from '#shared/domain/sequences.js';
 import { application, linked, NOW, relation } from './relation-fixtures.js';
 
 const WP_DB = 'wordpress:db mysql:server';
 const MODEL: Model = { name: 'default', life: 'alive', constraints: {}, defaultSeries: 'jammy', constraintsVersion: 0 };
-const plan = (applications: Application[], relations: Relation[], args: string[], relationSequence = 3) =>
-  planAddRelation({ model: MODEL, applications, relations, relationSequence }, args, NOW);
+const plan = (applications: Application[], relations: Relation[], args: string[], nextRelation = 3) =>
+  planAddRelation({ model: MODEL, applications, relations, numbers: sequentialNumbers({ relation: nextRelation }) }, args, NOW);
 
 describe('planAddRelation', () => {
-  it('creates the relation from the sequence, and adds it to both applications', () => {
+  it('creates the relation with the next number of the sequence, and adds it to both applications', () => {
     const p = plan([application('wordpress'), application('mysql')], [], ['wordpress', 'mysql']);
     expect(p.result).toEqual({ key: WP_DB, id: 3, pending: [] });
     expect(p.changes).toEqual([
-      { op: 'update', ref: { kind: 'sequence', name: 'relation' }, set: { value: 4 }, expect: { equals: { value: 3 } } },
       {
         op: 'create',
         ref: { kind: 'relation', key: WP_DB },
@@ -42,7 +42,7 @@ describe('planAddRelation', () => {
   it('a Dying model refuses it: cannot add relation "…": model "<name>" is dying', () => {
     expect(() =>
       planAddRelation(
-        { model: { ...MODEL, life: 'dying' }, applications: [wp, mysql], relations: [], relationSequence: 3 },
+        { model: { ...MODEL, life: 'dying' }, applications: [wp, mysql], relations: [], numbers: sequentialNumbers() },
         ['wordpress', 'mysql'],
         NOW,
       ),
@@ -154,7 +154,7 @@ describe('planAddRelation', () => {
   it('takes the container scope for a principal and a subordinate', () => {
     const p = plan([wp, application('logging')], [], ['wordpress', 'logging']);
     expect(p.result.key).toBe('logging:logging-directory wordpress:logging-dir');
-    expect(p.changes[1]).toMatchObject({ op: 'create', value: { scope: 'container' } });
+    expect(p.changes[0]).toMatchObject({ op: 'create', value: { scope: 'container' } });
   });
 
   it('stays under the transaction bound', () => {

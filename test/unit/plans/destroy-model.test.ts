@@ -7,6 +7,7 @@ import { modelCleanupId, planDestroyModel } from '#shared/domain/plans/destroy-m
 import { planAddMachines } from '#shared/domain/plans/new-machine.js';
 import { planNewUnits } from '#shared/domain/plans/new-units.js';
 import { planForgetUnitNumbers, planRemoveModel, type ModelContents } from '#shared/domain/plans/remove-model.js';
+import { sequentialNumbers } from '#shared/domain/sequences.js';
 import { charms } from '../../support/charms.js';
 import { app, machine, NOW, unit } from './destruction-fixtures.js';
 
@@ -100,7 +101,7 @@ describe('a Dying model refuses anything new', () => {
   const dying = model({ life: 'dying' });
 
   it('deploy: cannot add application "x": model "<name>" is dying', () => {
-    const snapshot = { model: dying, relationSequence: 0, unitSequence: 0, machineSequence: 0 };
+    const snapshot = { model: dying, numbers: sequentialNumbers() };
     expect(refusal(() => planDeploy(snapshot, { charm: charms.mysql, numUnits: 1 }, NOW))).toEqual([
       'not-alive',
       'cannot add application "mysql": model "staging" is dying',
@@ -108,7 +109,7 @@ describe('a Dying model refuses anything new', () => {
   });
 
   it('add-machine: cannot add a new machine: model "<name>" is dying', () => {
-    expect(refusal(() => planAddMachines(dying, 0, 1, {}, NOW))).toEqual([
+    expect(refusal(() => planAddMachines(dying, sequentialNumbers(), 1, {}, NOW))).toEqual([
       'not-alive',
       'cannot add a new machine: model "staging" is dying',
     ]);
@@ -118,8 +119,7 @@ describe('a Dying model refuses anything new', () => {
     const input = {
       model: dying,
       application: app('mysql'),
-      unitSequence: 1,
-      machineSequence: 1,
+      numbers: sequentialNumbers({ 'unit#mysql': 1, machine: 1 }),
       count: 1,
       placements: [],
       pending: [],
@@ -132,8 +132,7 @@ describe('a Dying model refuses anything new', () => {
     const input = {
       model: dying,
       application: app('mysql'),
-      unitSequence: 1,
-      machineSequence: 1,
+      numbers: sequentialNumbers({ 'unit#mysql': 1, machine: 1 }),
       count: 1,
       placements: [machine('0')],
       pending: [],
@@ -143,7 +142,7 @@ describe('a Dying model refuses anything new', () => {
   });
 
   it('an Alive model still takes them, each transaction asserting it Alive', () => {
-    const plan = planAddMachines(model(), 0, 1, {}, NOW);
+    const plan = planAddMachines(model(), sequentialNumbers(), 1, {}, NOW);
     expect(plan.changes).toContainEqual({
       op: 'check',
       ref: { kind: 'model' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planRemoveUnit } from '../../../shared/domain/plans/remove-unit.js';
+import { planRemoveUnit } from '#shared/domain/plans/remove-unit.js';
 import { app, machine, unit } from './destruction-fixtures.js';
 
 describe('planRemoveUnit', () => {
@@ -82,5 +82,33 @@ describe('planRemoveUnit', () => {
     );
     expect(plan.result.applicationRemoved).toBe(removed);
     expect(plan.changes.at(-1)?.op).toBe(removed ? 'remove' : 'update');
+  });
+
+  it('a Dying application keeping other units asserts only that one more is there: removals of its units do not cancel each other', () => {
+    const plan = planRemoveUnit(
+      { unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', { life: 'dying', unitCount: 5 }) },
+      { name: 'wordpress/0' },
+    );
+    expect(plan.changes.at(-1)).toEqual({
+      op: 'update',
+      ref: { kind: 'application', name: 'wordpress' },
+      add: { unitCount: -1 },
+      // At least two (this unit and another) when it commits; the last of them plans again and removes it.
+      expect: { life: 'dying', atLeast: { unitCount: 2 } },
+    });
+  });
+
+  it('the last unit of a Dying application in a relation asserts the counts it read: the application stays for the relation', () => {
+    const plan = planRemoveUnit(
+      {
+        unit: unit('wordpress/0', { life: 'dead' }),
+        application: app('wordpress', { life: 'dying', unitCount: 1, relations: ['riak:ring'] }),
+      },
+      { name: 'wordpress/0' },
+    );
+    expect(plan.changes.at(-1)).toMatchObject({
+      op: 'update',
+      expect: { life: 'dying', equals: { unitCount: 1 }, setSize: { relations: 1 } },
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseCharm } from '../../../shared/domain/charm.js';
-import type { Application, Relation } from '../../../shared/domain/entities.js';
-import { planUpgradeCharm, upgradedConfig, type UpgradeCharmIntent } from '../../../shared/domain/plans/upgrade-charm.js';
+import { parseCharm } from '#shared/domain/charm.js';
+import { sequentialNumbers } from '#shared/domain/sequences.js';
+import type { Application, Relation } from '#shared/domain/entities.js';
+import { planUpgradeCharm, upgradedConfig, type UpgradeCharmIntent } from '#shared/domain/plans/upgrade-charm.js';
 import { charms } from '../../support/charms.js';
 import { application, linked, NOW, relation } from './relation-fixtures.js';
 
@@ -24,7 +25,7 @@ requires:
 
 const plan = (app: Application | undefined, relations: Relation[], intent: Partial<UpgradeCharmIntent> = {}) =>
   planUpgradeCharm(
-    { relations, relationSequence: 7, ...(app ? { application: app } : {}) },
+    { relations, numbers: sequentialNumbers({ relation: 7 }), ...(app ? { application: app } : {}) },
     { application: 'wordpress', charm: wordpress2, charmArchive: 'sha-2', forceUnits: false, ...intent },
     NOW,
   );
@@ -147,7 +148,6 @@ describe('planUpgradeCharm', () => {
     };
     const p = plan(app, [ring], { charm: withPeers });
     expect(p.changes.filter((c) => c.ref.kind !== 'application')).toEqual([
-      { op: 'update', ref: { kind: 'sequence', name: 'relation' }, set: { value: 8 }, expect: { equals: { value: 7 } } },
       {
         op: 'create',
         ref: { kind: 'relation', key: 'wordpress:cluster' },

@@ -1,0 +1,108 @@
+#!/bin/bash
+# Every hook tool (juju-log, relation-get, ...), named by the file it is installed as, as Juju's
+# jujuc is by its links: sends its name, arguments and working directory to the unit agent and
+# prints what the agent answers, exiting with its code. All parsing and formatting happens in the
+# agent, which holds the hook's context. bash with builtins alone, no JSON: a call costs a bash
+# start and one round trip over TCP to 127.0.0.1, a few milliseconds where a Node client took
+# sixty (bench/RESULTS.md), and an ops charm calls a tool for every line it logs. The frame is
+# described in agent/hook-tools/tool-frame.ts.
+#
+# Files are this process's business, never the agent's: it reads the file `--file <path>` names
+# and sends what it holds, and writes the answer of `-o <path>` itself, so a hook can make the
+# agent read or write nothing the hook could not (agent/hook-tools/tool-context.ts).
+
+LC_ALL=C # ${#var} counts bytes, and read -N reads them
+PROTOCOL=drover-tool/1
+MAX_PAYLOAD_BYTES=4194304 # agent/hook-tools/tool-frame.ts, MAX_PAYLOAD_BYTES
+tool=${0##*/}
+
+fail() {
+  printf 'ERROR %s\n' "$1" >&2
+  exit 1
+}
+
+[[ -n $JUJU_CONTEXT_ID ]] || fail 'JUJU_CONTEXT_ID not set'
+[[ -n $DROVER_HOOK_SECRET ]] || fail 'DROVER_HOOK_SECRET not set'
+address=$JUJU_AGENT_SOCKET_ADDRESS
+[[ -n $address ]] || fail 'JUJU_AGENT_SOCKET_ADDRESS not set'
+[[ ${JUJU_AGENT_SOCKET_NETWORK:-tcp} == tcp ]] || fail "JUJU_AGENT_SOCKET_NETWORK is \"$JUJU_AGENT_SOCKET_NETWORK\": these tools speak tcp"
+
+# Only relation-set and state-set take --file; with `-` (ops's way of calling both) they read
+# standard input, and no other tool may wait on it. read -N stops at the count or the end, and
+# reads a pipe in blocks where -d '' would read it a byte at a time; it drops NUL bytes, which no
+# YAML document (what both tools parse) may hold.
+kind=none
+payload=
+if [[ $tool == relation-set || $tool == state-set ]]; then
+  file=
+  value_next=
+  for arg; do
+    if [[ -n $value_next ]]; then
+      file=$arg
+      value_next=
+    elif [[ $arg == --file ]]; then
+      value_next=1
+    elif [[ $arg == --file=* ]]; then
+      file=${arg#--file=}
+    fi
+  done
+  if [[ $file == - ]]; then
+    kind=stdin
+    IFS= read -r -N $((MAX_PAYLOAD_BYTES + 1)) payload
+  elif [[ -n $file ]]; then
+    kind=file
+    [[ -d $file ]] && fail "cannot read $file: Is a directory"
+    if ! { exec 4<"$file"; } 2>/dev/null; then
+      why=$({ : <"$file"; } 2>&1)
+      fail "cannot read $file: ${why##*: }"
+    fi
+    IFS= read -r -N $((MAX_PAYLOAD_BYTES + 1)) payload <&4
+    exec 4<&-
+  fi
+  ((${#payload} <= MAX_PAYLOAD_BYTES)) || fail "cannot read $file: more than $MAX_PAYLOAD_BYTES bytes"
+fi
+
+{ exec 3<>"/dev/tcp/${address%:*}/${address##*:}"; } 2>/dev/null || fail "cannot reach the unit agent at $address"
+# An agent that stops reading has refused the request and answers why: a failed write must not
+# kill the tool with SIGPIPE before it reads that answer.
+trap '' PIPE
+{
+  printf '%s\0' "$PROTOCOL" "$DROVER_HOOK_SECRET" "$JUJU_CONTEXT_ID" "$PWD" "$tool" "$#" "$@" "$kind" "${#payload}"
+  printf '%s' "$payload"
+} >&3 2>/dev/null
+
+IFS= read -r header <&3
+[[ $header =~ ^drover-tool/1\ ([0-9]+)\ ([0-9]+)\ ([0-9]+)\ ([0-9]+)\ ([01])$ ]] ||
+  fail "the unit agent at $address sent no answer"
+code=${BASH_REMATCH[1]}
+stderr_bytes=${BASH_REMATCH[2]}
+path_bytes=${BASH_REMATCH[3]}
+body_bytes=${BASH_REMATCH[4]}
+raw=${BASH_REMATCH[5]}
+why=
+errors=
+path=
+body=
+((stderr_bytes == 0)) || IFS= read -r -N "$stderr_bytes" errors <&3
+((path_bytes == 0)) || IFS= read -r -N "$path_bytes" path <&3
+# No bash variable holds a NUL byte: a body with one (raw) is copied as it comes; it ends the answer.
+((raw || body_bytes == 0)) || IFS= read -r -N "$body_bytes" body <&3
+
+if [[ -n $path ]]; then
+  if ((raw)); then
+    why=$({ cat <&3 >"$path"; } 2>&1)
+  elif ! { printf '%s' "$body" >"$path"; } 2>/dev/null; then
+    why=$({ : >>"$path"; } 2>&1)
+    why=${why:-cannot open it}
+  fi
+  if [[ -n $why ]]; then
+    code=1
+    errors="ERROR cannot write $path: ${why##*: }"$'\n'$errors
+  fi
+elif ((raw)); then
+  cat <&3
+else
+  printf '%s' "$body"
+fi
+printf '%s' "$errors" >&2
+exit "$code"
