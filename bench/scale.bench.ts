@@ -15,6 +15,7 @@
 //
 // Everything goes through public entry points (the agent API, deploy and the other operations,
 // readStatus), so the bench measures whatever main has. Records a section in bench/RESULTS.md.
+import { PAGE_SIZE } from '#shared/messaging/affected-machines.js';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, freemem, loadavg } from 'node:os';
@@ -406,7 +407,7 @@ function extrapolation(results: SizeResult[]): string {
     `| \`status <app>\` (10 units) | ${r.statusApp.reads} reads, ${f(r.statusApp.ms)} ms | the same if flat (compare the sizes above) | none |`,
     `| unit starts | ${f(r.unitsPerSecond, 1)} /s, ${f(r.perUnit.writeActions)} items written each | 100k units at this rate: ${f(100_000 / r.unitsPerSecond / 60, 0)} min | DynamoDB's 1,000 WCU per partition: the hottest partition took ${r.hottest[0] ? `${f(r.hottest[0].perSecond)} items/s (\`${r.hottest[0].pk}\`)` : '–'} at this rate, so it holds up to ${r.hottest[0] ? f((1000 / r.hottest[0].perSecond) * r.unitsPerSecond, 0) : '–'} unit starts/s (an item over 1 KB costs more WCU); a table's default quota is 40,000 WCU |`,
     `| largest transaction in a unit start | ${r.raw.maxActions} items | the same (no transaction grows with the model) | 100 actions / 4 MB per transaction |`,
-    `| notifier, application-wide change of ${r.notifier.waveUnits} units | ${r.notifier.reads} reads for ${r.notifier.records} record(s) | an application of 100k units on 10k machines: the unit listing in pages of 100 (${f(100_000 / 100, 0)} index Queries) and a hint on each of 10k machine queues (one SQS send request each) | Lambda's 15 min per invocation for one record's fan-out; SQS standard queues take a nearly unlimited request rate; 3,000 RCU per partition for the units' index pages |`,
+    `| notifier, application-wide change of ${r.notifier.waveUnits} units | ${r.notifier.reads} reads for ${r.notifier.records} record(s) | an application of 100k units on 10k machines: the unit listing in pages of ${PAGE_SIZE} (${f(100_000 / PAGE_SIZE, 0)} index Queries, ${f(100_000 / 100, 0)} BatchGetItems 4 at a time, the next page read while one is sent) and a hint on each of 10k machine queues (one SQS send each, 48 in flight) | the changes function's 60 s timeout (infra/functions.ts) for one record's fan-out; SQS standard queues take a nearly unlimited request rate; 3,000 RCU per partition for the units' index pages |`,
   ].join('\n');
 }
 
