@@ -4,6 +4,7 @@
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
+import { DroverError } from '../../domain/errors.js';
 import type { StatusDoc } from '../../domain/status-document.js';
 import { buildStatus, type StatusSnapshot } from '../../domain/status.js';
 import { collections } from '../engine/keys.js';
@@ -82,7 +83,22 @@ export interface StatusOptions {
   agentLostAfterSeconds?: number;
   /** Only what these exact names can show (status-selection.ts); absent: the whole model. */
   select?: StatusSelection;
+  /** Refuse a whole model of more entities than this (its document would not fit one response). */
+  maxEntities?: number;
 }
+
+/**
+ * The most entities a one-shot whole-model status answers, for clients older than paged status:
+ * at about 500 bytes an entity (bench/RESULTS.md, "Paged status") that is 2.5 MB, well inside
+ * Lambda's 6 MB response and API Gateway's 29 s.
+ */
+export const ONE_SHOT_MAX_ENTITIES = 5000;
+
+const tooBigForOneResponse = (max: number) =>
+  new DroverError(
+    'not-supported',
+    `this model is too big for its status in one response (more than ${max} applications, units, machines and relations): upgrade drover, whose status reads it a page at a time`,
+  );
 
 /** Reads every page (or only what a selection can show), and a few of the scope members that hold each Dying relation. */
 export async function readStatusSnapshot(given: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
@@ -109,8 +125,11 @@ export async function readStatusSnapshot(given: Store, options: StatusOptions = 
       : {};
   } else {
     let cursor: string | undefined;
+    let entities = 0;
     do {
       const page = await readStatusPage(store, cursor ? { cursor } : {});
+      entities += page.applications.length + page.relations.length + page.machines.length + page.units.length;
+      if (options.maxEntities !== undefined && entities > options.maxEntities) throw tooBigForOneResponse(options.maxEntities);
       snapshot.applications.push(...page.applications);
       snapshot.relations.push(...page.relations);
       snapshot.machines.push(...page.machines);
