@@ -13,6 +13,16 @@ import {
   type UnitDoc,
 } from './status-document.js';
 
+/** No page's JSON is larger, whatever the model (test/integration/status-pages.test.ts checks it). */
+export const STATUS_PAGE_MAX_BYTES = 1_000_000;
+
+/**
+ * Entities per page at most (and the page size clients ask for). A unit's entry measures about
+ * 450 bytes with a subordinate, an application's about 500 (bench/RESULTS.md, "Paged status"):
+ * 1,000 of them is about half a megabyte; when messages are long, the byte budget ends a page sooner.
+ */
+export const MAX_PAGE_ENTITIES = 1000;
+
 export const STATUS_SECTIONS = ['applications', 'units', 'machines', 'relations'] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 

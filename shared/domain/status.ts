@@ -288,7 +288,11 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
     applications[app.name] = applicationWithUnits(doc, principalUnits);
   }
   const relations = snapshot.relations.map((r) => relationDoc(r, snapshot.scopes[r.key] ?? [])).sort((a, b) => a.id - b.id);
-  const modelBlocked = modelBlockedBy(snapshot.model, snapshot);
+  // Machines in the order of their ids, as the status lists them (and as a paged read counts them).
+  const modelBlocked = modelBlockedBy(snapshot.model, {
+    ...snapshot,
+    machines: [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id)),
+  });
   return {
     model: { ...modelDoc(snapshot.model, snapshot.controller, now), ...(modelBlocked.length ? { 'blocked-by': modelBlocked } : {}) },
     machines,

@@ -5,7 +5,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { refs } from '#shared/domain/plan.js';
 import type { Unit } from '#shared/domain/entities.js';
-import { assembleStatus, type StatusPage } from '#shared/domain/status-page.js';
+import { assembleStatus, STATUS_PAGE_MAX_BYTES, type StatusPage } from '#shared/domain/status-page.js';
 import { toItem } from '#shared/state/engine/codec.js';
 import { collections } from '#shared/state/engine/keys.js';
 import { getMany, listAll } from '#shared/state/engine/reads.js';
@@ -25,7 +25,9 @@ import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
 import { ensureModel } from '#shared/state/operations/model.js';
 import { readStatus } from '#shared/state/queries/status.js';
-import { readStatusPageDoc, STATUS_PAGE_MAX_BYTES } from '#shared/state/queries/status-pages.js';
+import { readStatusPageDoc } from '#shared/state/queries/status-pages.js';
+import { renderTabular } from '../../cli/status/tabular.js';
+import { TabularStatusPrinter } from '../../cli/status/tabular-stream.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
@@ -150,6 +152,8 @@ describe('status a page at a time', () => {
     let step = 0;
     const pages = await readPages(3, async () => {
       step++;
+      // A model that grows as fast as it is read is never read to its end: changes for a while.
+      if (step > 8) return;
       // Entities added ahead of and behind the cursor, and some taken away, between pages.
       await addUnits(store, step % 2 || step > 4 ? 'mysql' : 'wordpress', { count: 1 });
       await addMachines(store, {});
@@ -182,7 +186,7 @@ describe('status a page at a time', () => {
       for (const unit of page.units ?? []) expect(unit.unit).toHaveProperty('juju-status.current');
       for (const machine of Object.values(page.machines ?? {})) expect(machine).toHaveProperty('instance-id');
     }
-  });
+  }, 120_000);
 
   it('refuses a cursor it did not make, and a page size that is no whole number, changing nothing', async () => {
     await deploy(store, { charm: charms.mysql, numUnits: 3 });
@@ -213,5 +217,43 @@ describe('status a page at a time', () => {
     expect(cached).toBeGreaterThan(0);
     await readPages(2);
     expect(store.cache!.size).toBe(cached);
+  });
+});
+
+describe('tabular status printed as its pages arrive', () => {
+  const print = (pages: StatusPage[], relations = true) => {
+    const chunks: string[] = [];
+    const printer = new TabularStatusPrinter((text) => chunks.push(text), { relations, colour: false });
+    const afterEach: number[] = [];
+    for (const page of pages) {
+      printer.add(page);
+      afterEach.push(chunks.length);
+    }
+    return { out: chunks.join(''), afterEach, empty: printer.empty };
+  };
+  /** Lines with their runs of spaces as one: columns are sized per chunk, the cells are the same. */
+  const cells = (text: string) => text.split('\n').map((line) => line.replace(/ +/g, ' '));
+
+  it("prints a one-page model exactly as the whole document's tabular form", async () => {
+    await richModel();
+    const pages = await readPages();
+    expect(pages).toHaveLength(1);
+    for (const relations of [true, false])
+      expect(print(pages, relations).out).toBe(renderTabular(await readStatus(store), { relations, colour: false }));
+  });
+
+  it('prints each section as its pages come, every row once, the header once', async () => {
+    await richModel();
+    const pages = await readPages(2);
+    const { out, afterEach } = print(pages);
+    // Rows were printed before the last page came: the applications' with the first pages.
+    expect(afterEach[1]).toBeGreaterThan(1);
+    expect(cells(out)).toEqual(cells(renderTabular(await readStatus(store), { relations: true, colour: false })));
+  });
+
+  it('says when the model is empty', async () => {
+    expect(print(await readPages()).empty).toBe(true);
+    await addMachines(store, {});
+    expect(print(await readPages()).empty).toBe(false);
   });
 });

@@ -18,12 +18,8 @@ const position = z
     section: z.enum(STATUS_SECTIONS),
     /** After this entity of the section's current collection (a listing cursor). */
     after: text.optional(),
-    /** machines: the shard being listed. */
-    shard: z
-      .int()
-      .min(0)
-      .max(MACHINE_SHARDS - 1)
-      .optional(),
+    /** machines: each shard's listing cursor, '' from its start, null once done. */
+    shards: z.array(text.nullable()).length(MACHINE_SHARDS).optional(),
     /** units: the application whose units are being listed (from `after`, or its first). */
     application: text.optional(),
     /** units: every unit of `application` was sent; go on with the next principal application. */
@@ -49,7 +45,7 @@ const position = z
     (p) =>
       (p.section === 'units' || (p.application === undefined && p.done === undefined)) &&
       (p.section === 'units' ? p.after === undefined || (p.application !== undefined && !p.done) : true) &&
-      (p.section === 'machines' || p.shard === undefined) &&
+      (p.section === 'machines' ? p.after === undefined : p.shards === undefined) &&
       (p.section === 'applications' ? true : p.partial === undefined),
   );
 

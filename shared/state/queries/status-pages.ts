@@ -42,9 +42,9 @@ import {
   type SummaryUnit,
   type UnitsSummary,
 } from '../../domain/status.js';
-import { STATUS_SECTIONS, type StatusPage, type StatusSection, type UnitEntry } from '../../domain/status-page.js';
+import { MAX_PAGE_ENTITIES, STATUS_SECTIONS, type StatusPage, type StatusSection, type UnitEntry } from '../../domain/status-page.js';
 import { limiter } from '../../domain/bounded.js';
-import { collections, MACHINE_SHARDS } from '../engine/keys.js';
+import { collectionOf, collections } from '../engine/keys.js';
 import { collectionCursorAfter, getEach, getProjected, listCollection, listScope } from '../engine/reads.js';
 import { withoutCache, type Store } from '../engine/store.js';
 import { readLeaders } from './leadership.js';
@@ -52,17 +52,8 @@ import { requireModel } from './model.js';
 import { readPresence } from './presence.js';
 import { decodePosition, encodePosition, type Counted, type Position } from './status-page-cursor.js';
 
-/** No page's JSON is larger, whatever the model (test/integration/status-pages.test.ts checks it). */
-export const STATUS_PAGE_MAX_BYTES = 1_000_000;
-/** What the entities of a page may take; the rest is for the model, the cursor and the scales. */
+/** What the entities of a page may take; the rest (of STATUS_PAGE_MAX_BYTES) is for the model, the cursor and the scales. */
 const ENTITY_BYTES = 900_000;
-/**
- * Entities per page at most. A unit's entry measures about 450 bytes with a subordinate, an
- * application's about 500 (bench/RESULTS.md, "Paged status"): 1,000 of them is about half a
- * megabyte, and the byte budget above ends a page early when messages are long.
- */
-export const MAX_PAGE_ENTITIES = 1000;
-export const DEFAULT_PAGE_ENTITIES = MAX_PAGE_ENTITIES;
 /**
  * Units whose projection one page reads for its applications' summaries: at most this, and fewer
  * for a smaller page (SUMMARY_UNITS_PER_ENTITY for each entity asked), so small pages come quickly too.
@@ -323,17 +314,40 @@ function positionBefore(store: Store, position: Position, listed: EntityRef[], u
 // ---------------------------------------------------------------------------------------------
 // machines
 
+/**
+ * Machines are listed from their shards at once and merged in the order of their ids, so a table
+ * printed as the pages come is in order: each shard keeps its own position, and a page takes only
+ * ids no shard can still have a smaller one of.
+ */
 async function machinesSection(reader: Reader, position: Position): Promise<Position | undefined> {
   const { store, page } = reader;
-  let shard = position.shard ?? 0;
-  let after = position.after;
-  while (shard < MACHINE_SHARDS) {
-    if (reader.budget.entities <= 0) return { section: 'machines', shard, ...(after ? { after } : {}) };
-    const listed = await listCollection(store, collections.machineShards(store.model)[shard]!, {
-      limit: reader.budget.entities,
-      ...(after ? { cursor: after } : {}),
-    });
-    const machines = await readEach<Machine>(reader, listed.items);
+  const shards = collections.machineShards(store.model);
+  // Per shard: after this entity (a listing cursor), from its start (''), or done (null).
+  const state: (string | null)[] = position.shards ?? shards.map(() => '');
+  const at = (): Position => ({ section: 'machines', shards: [...state] });
+  const sortKey = (ref: EntityRef) => collectionOf(store.model, ref)?.sk ?? '';
+  while (reader.budget.entities > 0) {
+    const live = shards.flatMap((collection, shard) => (state[shard] === null ? [] : [{ collection, shard }]));
+    if (!live.length) return undefined;
+    const listings = await Promise.all(
+      live.map(({ collection, shard }) =>
+        reader.bounded(() =>
+          listCollection(store, collection, { limit: reader.budget.entities, ...(state[shard] ? { cursor: state[shard] } : {}) }),
+        ),
+      ),
+    );
+    // Up to the smallest last id of the shards that have more: beyond it, one of them may hold a smaller id.
+    const bounds = listings.flatMap((l) => (l.cursor ? [sortKey(l.items[l.items.length - 1]!)] : []));
+    const bound = bounds.length ? bounds.sort()[0]! : undefined;
+    const merged = listings
+      .flatMap((listed, i) => listed.items.map((ref) => ({ ref, shard: live[i]!.shard })))
+      .filter(({ ref }) => bound === undefined || sortKey(ref) <= bound)
+      .sort((a, b) => (sortKey(a.ref) < sortKey(b.ref) ? -1 : 1))
+      .slice(0, reader.budget.entities);
+    const machines = await readEach<Machine>(
+      reader,
+      merged.map((m) => m.ref),
+    );
     const lastSeen = await readPresenceOf(
       reader,
       machines.map((m) => m?.id),
@@ -342,19 +356,20 @@ async function machinesSection(reader: Reader, position: Position): Promise<Posi
     for (const [i, machine] of machines.entries()) {
       if (machine) {
         const doc = machineDoc(machine, ctx);
-        if (!fits(reader, bytes(doc) + bytes(machine.id) + 2, hasEntities(page)))
-          return { section: 'machines', shard, ...(after ? { after } : {}) };
+        if (!fits(reader, bytes(doc) + bytes(machine.id) + 2, hasEntities(page))) return at();
         (page.machines ??= {})[machine.id] = doc;
         if (reader.left) reader.left.machines = countIn(reader.left.machines, machine.id);
       }
-      after = collectionCursorAfter(store, listed.items[i]!);
+      state[merged[i]!.shard] = collectionCursorAfter(store, merged[i]!.ref);
     }
-    if (!listed.cursor) {
-      shard++;
-      after = undefined;
+    // A shard is done when its listing ended and all of it was taken.
+    for (const [i, listed] of listings.entries()) {
+      const shard = live[i]!.shard;
+      const taken = merged.filter((m) => m.shard === shard).length;
+      if (!listed.cursor && taken === listed.items.length) state[shard] = null;
     }
   }
-  return undefined;
+  return at();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,7 +425,7 @@ export async function readStatusPageDoc(given: Store, options: StatusPageOptions
     page.controller = controllerDoc(now);
   }
   const empty = { count: 0, first: [] };
-  const entities = Math.min(options.limit ?? DEFAULT_PAGE_ENTITIES, MAX_PAGE_ENTITIES);
+  const entities = Math.min(options.limit ?? MAX_PAGE_ENTITIES, MAX_PAGE_ENTITIES);
   const reader: Reader = {
     store,
     model,
