@@ -17,9 +17,9 @@ import {
 export const STATUS_PAGE_MAX_BYTES = 1_000_000;
 
 /**
- * Entities per page at most (and the page size clients ask for). A unit's entry measures about
- * 450 bytes with a subordinate, an application's about 500 (bench/RESULTS.md, "Paged status"):
- * 1,000 of them is about half a megabyte; when messages are long, the byte budget ends a page sooner.
+ * Entities per page at most (and the page size clients ask for). Entries measure about 290 bytes
+ * an entity on average (units with their machines; bench/RESULTS.md, "Status selectors"): 1,000
+ * of them is about 300 KB. When messages are long, the byte budget ends a page sooner.
  */
 export const MAX_PAGE_ENTITIES = 1000;
 

@@ -89,8 +89,8 @@ export interface StatusOptions {
 
 /**
  * The most entities a one-shot whole-model status answers, for clients older than paged status:
- * at about 500 bytes an entity (bench/RESULTS.md, "Paged status") that is 2.5 MB, well inside
- * Lambda's 6 MB response and API Gateway's 29 s.
+ * at about 270 bytes an entity (bench/RESULTS.md, "Status selectors") that is under 1.5 MB, and
+ * about 5 s of reads, well inside Lambda's 6 MB response and API Gateway's 29 s.
  */
 export const ONE_SHOT_MAX_ENTITIES = 5000;
 
