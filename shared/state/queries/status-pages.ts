@@ -191,14 +191,19 @@ async function applicationsSection(reader: Reader, position: Position): Promise<
       const summarized = summaries[i];
       if (app && summarized) {
         if (summarized.after)
-          return { ...position, after, partial: { name: app.name, after: summarized.after, summary: summarized.summary } };
+          return {
+            section: 'applications',
+            ...(after ? { after } : {}),
+            partial: { name: app.name, after: summarized.after, summary: summarized.summary },
+          };
         const doc = applicationDoc(
           app,
           app.relations.flatMap((key) => relations.get(key) ?? []),
           summarized.summary,
         );
         const scale = { units: summarized.summary.units, ready: summarized.summary.ready };
-        if (!fits(reader, bytes(doc) + bytes(scale) + 2 * bytes(app.name) + 8, hasEntities(page))) return { ...position, after };
+        if (!fits(reader, bytes(doc) + bytes(scale) + 2 * bytes(app.name) + 8, hasEntities(page)))
+          return { section: 'applications', ...(after ? { after } : {}) };
         (page.applications ??= {})[app.name] = doc;
         (page.scale ??= {})[app.name] = scale;
         if (reader.left) reader.left.applications = countIn(reader.left.applications, app.name);

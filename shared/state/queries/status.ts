@@ -1,6 +1,8 @@
-// The status read model: everything `drover status` shows, read a page at a time so that a model
-// of 100k units never needs one huge response. Pages walk the byCollection index in a fixed order
-// (applications, relations, machines, then each application's units) and fetch items in batches.
+// The status read model in one answer: the whole model's document (for clients older than paged
+// status, up to ONE_SHOT_MAX_ENTITIES; `drover status` reads a page at a time through
+// status-pages.ts), or what status selectors can show (status-selection.ts). The whole model is read
+// in pages of the byCollection index in a fixed order (applications, relations, machines, then each
+// application's units), its items fetched in batches.
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
