@@ -9,7 +9,7 @@ import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
 import { TabularStatusPrinter } from '../status/tabular-stream.js';
-import { assembleStatus, MAX_PAGE_ENTITIES, type StatusPage } from '#shared/domain/status-page.js';
+import { readStatusPages, readWholeStatus } from '../status/read-pages.js';
 
 type StatusFormat = 'tabular' | DataFormat;
 
@@ -20,26 +20,13 @@ interface StatusOptions {
   color?: boolean;
 }
 
-/** Every page of the whole model's status, each given to `each` as it arrives (shared/domain/status-page.ts). */
-async function readPages(client: ApiClient, each: (page: StatusPage) => void = () => {}): Promise<StatusPage[]> {
-  const pages: StatusPage[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.get<StatusPage>('status', { limit: String(MAX_PAGE_ENTITIES), ...(cursor ? { cursor } : {}) });
-    pages.push(page);
-    each(page);
-    cursor = page.cursor;
-  } while (cursor);
-  return pages;
-}
-
 /**
  * The document for these selectors: exact names are read on the server in one answer
  * (statusQuery); no selector, or a wildcard, needs the whole model, read a page at a time.
  */
 async function readStatus(client: ApiClient, selectors: string[]): Promise<StatusDoc> {
   const query = statusQuery(selectors);
-  const doc = Object.keys(query).length ? await client.get<StatusDoc>('status', query) : assembleStatus(await readPages(client));
+  const doc = Object.keys(query).length ? await client.get<StatusDoc>('status', query) : await readWholeStatus(client);
   return selectStatus(doc, selectors);
 }
 
@@ -49,7 +36,7 @@ async function streamTabular(cli: Cli, client: ApiClient, opts: StatusOptions): 
     relations: opts.relations === true,
     colour: opts.color ?? cli.colour,
   });
-  const pages = await readPages(client, (page) => printer.add(page));
+  const pages = await readStatusPages(client, (page) => printer.add(page));
   if (printer.empty) cli.io.stderr(`\nModel "${pages[0]!.model!.name}" is empty.\n`);
 }
 
