@@ -11,8 +11,11 @@ const CODES: Record<Style, string> = { green: '32', yellow: '33', red: '31', gre
 // would break the table or drive the terminal, so it is printed escaped (cli/terminal-text.ts).
 const textOf = (cell: Cell) => escapeControlCharacters(typeof cell === 'string' ? cell : cell.text);
 
-export function renderTable(rows: Cell[][], colour: boolean): string {
-  const widths: number[] = [];
+/**
+ * `widths`: the columns' widths so far, widened to this table's and kept, for a table printed in
+ * chunks as its rows arrive (a large model's status): later chunks keep the earlier columns' widths.
+ */
+export function renderTable(rows: Cell[][], colour: boolean, widths: number[] = []): string {
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...textOf(cell)].length)));
   return rows
     .map((row) => {

@@ -2,7 +2,7 @@
 // constraints, exposure), machines and relations, read through the user API (status, config,
 // get-constraints), which is all a bundle deploy, diff or export compares or writes.
 import type { ApiClient } from '../client.js';
-import type { StatusDoc } from '../../shared/domain/status-document.js';
+import { readWholeStatus } from '../status/read-pages.js';
 
 export interface ModelApplication {
   charmName: string;
@@ -30,7 +30,7 @@ const unitNumber = (unit: string) => Number(unit.split('/')[1]);
 
 /** The model, with config and constraints read for the applications named (all of them by default). */
 export async function readModel(client: ApiClient, names?: string[]): Promise<ModelView> {
-  const status = await client.get<StatusDoc>('status');
+  const status = await readWholeStatus(client);
   const model: ModelView = {
     applications: new Map(),
     machines: new Map(

@@ -10,6 +10,7 @@ import { updateConfig } from '../config.js';
 import type { Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { parseDuration, sleep } from '../output.js';
+import { readWholeStatus } from '../status/read-pages.js';
 
 const POLL_MS = 1000;
 
@@ -31,7 +32,7 @@ function warning(model: string, doc: StatusDoc): string {
 /** The model's status, or undefined once it is gone. */
 async function statusOf(client: ApiClient): Promise<StatusDoc | undefined> {
   try {
-    return await client.get<StatusDoc>('status');
+    return await readWholeStatus(client);
   } catch (e) {
     if (e instanceof ApiError && e.code === 'not-found') return undefined;
     throw e;

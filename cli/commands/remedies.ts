@@ -5,18 +5,19 @@ import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js'
 import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError, silentFailure } from '../errors.js';
-import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
+import { allUnits } from '#shared/domain/status-document.js';
 import { checkedConstraints } from './constraints.js';
+import { readWholeStatus } from '../status/read-pages.js';
 
 async function unitsInError(client: ApiClient): Promise<string[]> {
-  const doc = await client.get<StatusDoc>('status');
+  const doc = await readWholeStatus(client);
   return allUnits(doc)
     .filter((u) => u.unit['workload-status'].current === 'error')
     .map((u) => u.name);
 }
 
 async function machinesInError(client: ApiClient): Promise<string[]> {
-  const doc = await client.get<StatusDoc>('status');
+  const doc = await readWholeStatus(client);
   return Object.entries(doc.machines)
     .filter(([, m]) => m['machine-status'].current === 'provisioning error')
     .map(([id]) => id);

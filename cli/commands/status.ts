@@ -1,12 +1,15 @@
 // status (Juju 2.9's formats and flags, plus drover's blocked-by) and show-machine, show-unit,
 // show-application, which are views of the same document.
 import { Option, type Command } from 'commander';
+import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData, parseDuration, printData, sleep, type DataFormat } from '../output.js';
 import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
+import { TabularStatusPrinter } from '../status/tabular-stream.js';
+import { readStatusPages, readWholeStatus } from '../status/read-pages.js';
 
 type StatusFormat = 'tabular' | DataFormat;
 
@@ -15,6 +18,26 @@ interface StatusOptions {
   relations?: boolean;
   watch?: string;
   color?: boolean;
+}
+
+/**
+ * The document for these selectors: exact names are read on the server in one answer
+ * (statusQuery); no selector, or a wildcard, needs the whole model, read a page at a time.
+ */
+async function readStatus(client: ApiClient, selectors: string[]): Promise<StatusDoc> {
+  const query = statusQuery(selectors);
+  const doc = Object.keys(query).length ? await client.get<StatusDoc>('status', query) : await readWholeStatus(client);
+  return selectStatus(doc, selectors);
+}
+
+/** The whole model in tabular form, each section printed as its pages arrive. */
+async function streamTabular(cli: Cli, client: ApiClient, opts: StatusOptions): Promise<void> {
+  const printer = new TabularStatusPrinter((text) => cli.io.stdout(text), {
+    relations: opts.relations === true,
+    colour: opts.color ?? cli.colour,
+  });
+  const pages = await readStatusPages(client, (page) => printer.add(page));
+  if (printer.empty) cli.io.stderr(`\nModel "${pages[0]!.model!.name}" is empty.\n`);
 }
 
 function render(cli: Cli, doc: StatusDoc, opts: StatusOptions): { out: string; note?: string } {
@@ -51,8 +74,9 @@ Examples:
     .action(async (selectors: string[], opts: StatusOptions) => {
       const interval = opts.watch !== undefined ? parseDuration(opts.watch) : undefined;
       const client = await cli.client();
+      if (interval === undefined && opts.format === 'tabular' && !selectors.length) return streamTabular(cli, client, opts);
       if (interval === undefined) {
-        const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status', statusQuery(selectors)), selectors), opts);
+        const { out, note } = render(cli, await readStatus(client, selectors), opts);
         cli.io.stdout(out);
         if (note) cli.io.stderr(note);
         return;
@@ -60,7 +84,7 @@ Examples:
       // --watch: redraw until interrupted; a failed read is shown and the next one tried.
       do {
         try {
-          const { out, note } = render(cli, selectStatus(await client.get<StatusDoc>('status', statusQuery(selectors)), selectors), opts);
+          const { out, note } = render(cli, await readStatus(client, selectors), opts);
           cli.io.stdout(`${cli.io.stdoutIsTTY ? '\x1b[H\x1b[2J' : ''}${out}${note ?? ''}\n`);
         } catch (e) {
           if (cli.io.signal.aborted) break;

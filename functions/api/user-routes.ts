@@ -3,7 +3,7 @@
 import { requestedSeries } from '../../shared/domain/bases.js';
 import { configDefaults } from '../../shared/domain/charm.js';
 import { formatConstraints, parseConstraints } from '../../shared/domain/constraints.js';
-import { DroverError, notFound } from '../../shared/domain/errors.js';
+import { DroverError, invalidArgument, notFound } from '../../shared/domain/errors.js';
 import type { EntityResult, Operation, RequestOf } from '../../shared/api/requests.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
 import { receiveCharm } from './charm-upload.js';
@@ -26,7 +26,8 @@ import { effectiveModelConfig } from '../../shared/domain/model-config.js';
 import { retryProvisioning } from '../../shared/state/operations/provisioning.js';
 import { getApplication } from '../../shared/state/engine/reads.js';
 import { resolveUnit } from '../../shared/state/operations/resolve-unit.js';
-import { readStatus } from '../../shared/state/queries/status.js';
+import { ONE_SHOT_MAX_ENTITIES, readStatus } from '../../shared/state/queries/status.js';
+import { readStatusPageDoc } from '#shared/state/queries/status-pages.js';
 import { readStatusLog } from '../../shared/state/queries/status-log.js';
 import type { Store } from '../../shared/state/engine/store.js';
 import { listStuck } from '../../shared/state/queries/stuck.js';
@@ -91,7 +92,18 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   ...modelRoutes,
   status: (ctx, body) => {
     const selected = body.application || body.unit || body.machine;
+    if (body.cursor !== undefined || body.limit !== undefined) {
+      if (selected) throw invalidArgument('status selectors are answered in one response: send them without cursor or limit');
+      return readStatusPageDoc(ctx.store, {
+        ...(body.cursor !== undefined ? { cursor: body.cursor } : {}),
+        ...(body.limit !== undefined ? { limit: body.limit } : {}),
+        controller: ctx.controller,
+        agentLostAfterSeconds: ctx.agentLostAfterSeconds,
+      });
+    }
     return readStatus(ctx.store, {
+      // A client that does not read status a page at a time gets a small model's whole, or a clear error.
+      maxEntities: ONE_SHOT_MAX_ENTITIES,
       controller: ctx.controller,
       agentLostAfterSeconds: ctx.agentLostAfterSeconds,
       ...(selected ? { select: { applications: body.application ?? [], units: body.unit ?? [], machines: body.machine ?? [] } } : {}),

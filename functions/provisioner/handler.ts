@@ -6,7 +6,7 @@
 // Both build their dependencies from the environment on first use (env.ts), so importing this
 // module needs no AWS configuration.
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
-import { limiter } from '../../shared/provisioner/bounded.js';
+import { limiter } from '#shared/domain/bounded.js';
 import { logOf, policyOf, provisionerForModel, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
 import { reconcileAll, type ReconcileAllResult } from '../../shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';

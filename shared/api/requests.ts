@@ -98,7 +98,20 @@ export const userOperations = {
    * The model's status; with `application`, `unit` or `machine` (exact names), only what those can
    * show (shared/state/queries/status-selection.ts): `status mysql` reads mysql, not the model.
    */
-  status: get(z.strictObject({ application: list.optional(), unit: list.optional(), machine: list.optional() })),
+  status: get(
+    z.strictObject({
+      application: list.optional(),
+      unit: list.optional(),
+      machine: list.optional(),
+      /**
+       * With `cursor` or `limit` (and no selectors), one page of the whole model's status
+       * (shared/domain/status-page.ts): `cursor` from the previous page (absent: the first),
+       * `limit` the entities wanted in it (a hint, capped by the server).
+       */
+      cursor: z.string().min(1).max(16_384).optional(),
+      limit: z.coerce.number().int().min(1).max(100_000).optional(),
+    }),
+  ),
   stuck: get(z.strictObject({})),
   /**
    * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:

@@ -57,17 +57,38 @@ const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
  * unit stays until it is resolved, and so do its application, its machine and the model.
  */
 export function modelBlockedBy(model: Model, left: { applications: Application[]; machines: Machine[]; units: Unit[] }): string[] {
+  const inError = left.units.filter((u) => u.agentStatus.current === 'error');
+  return modelBlockedByWhatIsLeft(model, {
+    applications: { count: left.applications.length, first: left.applications.slice(0, 5).map((a) => a.name) },
+    machines: { count: left.machines.length, first: left.machines.slice(0, 5).map((m) => m.id) },
+    unitsInError: { count: inError.length, first: inError.slice(0, 5) },
+  });
+}
+
+/** A few of each kind, in the order the model lists them, and how many there are. */
+interface Few<T> {
+  count: number;
+  first: T[];
+}
+
+const few = (left: Few<string>) =>
+  left.count <= 5 ? left.first.join(', ') : `${left.first.slice(0, 5).join(', ')} and ${left.count - 5} more`;
+
+/** modelBlockedBy from the first five of each kind and their counts (what a paged status read keeps). */
+export function modelBlockedByWhatIsLeft(
+  model: Model,
+  left: { applications: Few<string>; machines: Few<string>; unitsInError: Few<Unit> },
+): string[] {
   if (model.life === 'alive') return [];
   const reasons: string[] = [];
-  const { applications, machines } = left;
-  if (applications.length) reasons.push(`${counted(applications.length, 'application')}: ${list(applications.map((a) => a.name))}`);
-  if (machines.length) reasons.push(`${counted(machines.length, 'machine')}: ${list(machines.map((m) => m.id))}`);
+  const { applications, machines, unitsInError } = left;
+  if (applications.count) reasons.push(`${counted(applications.count, 'application')}: ${few(applications)}`);
+  if (machines.count) reasons.push(`${counted(machines.count, 'machine')}: ${few(machines)}`);
   if (!model.force) {
     // A few are enough to tell the user what to run; the count says the rest.
-    const inError = left.units.filter((u) => u.agentStatus.current === 'error');
-    for (const unit of inError.slice(0, 5))
+    for (const unit of unitsInError.first.slice(0, 5))
       reasons.push(`unit ${unit.name}: ${agentHint(unit)}, or "drover destroy-model ${model.name} --force"`);
-    if (inError.length > 5) reasons.push(`${counted(inError.length - 5, 'more unit')} in error`);
+    if (unitsInError.count > 5) reasons.push(`${counted(unitsInError.count - 5, 'more unit')} in error`);
   }
   return reasons.length ? reasons : ['its cleanup, to remove the model'];
 }

@@ -84,6 +84,22 @@ export interface StatusDoc {
   [key: string]: unknown;
 }
 
+/**
+ * An application's entry with its principal units, where Juju's formatted applicationStatus has
+ * them: after `subordinate-to`, before `version` (the entry is built without them, so that a paged
+ * read can send an application before its units: shared/domain/status-page.ts).
+ */
+export function applicationWithUnits(app: ApplicationDoc, units: Record<string, UnitDoc>): ApplicationDoc {
+  if (!Object.keys(units).length) return app;
+  const { version, 'blocked-by': blockedBy, ...before } = app;
+  return {
+    ...before,
+    units,
+    ...(version !== undefined ? { version } : {}),
+    ...(blockedBy !== undefined ? { 'blocked-by': blockedBy } : {}),
+  };
+}
+
 /** Every unit in the document, subordinates included, with its application and principal. */
 export function allUnits(doc: StatusDoc): { name: string; application: string; unit: UnitDoc; principal?: string }[] {
   const out: { name: string; application: string; unit: UnitDoc; principal?: string }[] = [];

@@ -1,7 +1,15 @@
 // The status document: Juju 2.9's `juju status --format=json` keys
 // (https://github.com/juju/juju/blob/2.9/cmd/juju/status/formatted.go), built from a
 // snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
-import type { ApplicationDoc, MachineDoc, StatusDoc, StatusValue, UnitDoc } from './status-document.js';
+import {
+  applicationWithUnits,
+  type ApplicationDoc,
+  type MachineDoc,
+  type RelationDoc,
+  type StatusDoc,
+  type StatusValue,
+  type UnitDoc,
+} from './status-document.js';
 import { displayBaseOfSeries } from './bases.js';
 import { parseCharmUrl } from './charm-url.js';
 import { applicationBlockedBy, machineBlockedBy, modelBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
@@ -26,7 +34,7 @@ export interface StatusSnapshot {
 }
 
 /** What a document is computed for: the snapshot's presence, at the time of the read. */
-interface Context {
+export interface Context {
   presence: Presence;
   now: Date;
   /** Application name → its charm URL, for the units' `upgrading-from`. */
@@ -62,12 +70,13 @@ function unitStatuses(unit: Unit, ctx: Context) {
 const SEVERITY = ['error', 'blocked', 'waiting', 'maintenance', 'active', 'terminated', 'unknown'];
 
 /** The most severe unit workload status, with that unit's message (core/status.DeriveStatus). */
-export function deriveApplicationStatus(units: Unit[], fallbackSince: string): StatusInfo {
+const severityRank = (x: StatusInfo) => (SEVERITY.includes(x.current) ? SEVERITY.indexOf(x.current) : SEVERITY.length);
+
+export function deriveApplicationStatus(units: Pick<Unit, 'agentStatus' | 'workloadStatus'>[], fallbackSince: string): StatusInfo {
   let worst: StatusInfo | undefined;
   for (const unit of units) {
     const s = unit.agentStatus.current === 'error' ? { ...unit.agentStatus, current: 'error' } : unit.workloadStatus;
-    const rank = (x: StatusInfo) => (SEVERITY.includes(x.current) ? SEVERITY.indexOf(x.current) : SEVERITY.length);
-    if (!worst || rank(s) < rank(worst)) worst = s;
+    if (!worst || severityRank(s) < severityRank(worst)) worst = s;
   }
   return worst ?? { current: 'unknown', since: fallbackSince };
 }
@@ -83,7 +92,7 @@ function statusBase(series: string): { base?: { name: string; channel: string } 
   return { base: { name, channel } };
 }
 
-function machineDoc(m: Machine, ctx: Context): MachineDoc {
+export function machineDoc(m: Machine, ctx: Context): MachineDoc {
   const blocked = machineBlockedBy(m);
   return {
     'juju-status': status(presentMachineStatus(m, isAgentSilent(ctx.presence, m.id, ctx.now)), m.life),
@@ -99,7 +108,7 @@ function machineDoc(m: Machine, ctx: Context): MachineDoc {
   };
 }
 
-function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): UnitDoc {
+export function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): UnitDoc {
   const blocked = unitBlockedBy(unit);
   const subordinates: Record<string, UnitDoc> = {};
   for (const name of unit.subordinates) {
@@ -126,8 +135,8 @@ function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): UnitDoc {
  * The application's version (application-version-set): Juju shows the workload version its units
  * set most recently.
  */
-export function applicationVersion(units: Unit[]): string | undefined {
-  let latest: Unit | undefined;
+export function applicationVersion(units: Pick<Unit, 'workloadVersion' | 'workloadVersionSince'>[]): string | undefined {
+  let latest: Pick<Unit, 'workloadVersion' | 'workloadVersionSince'> | undefined;
   for (const u of units) {
     if (!u.workloadVersion || u.workloadVersionSince === undefined) continue;
     if (!latest || u.workloadVersionSince > latest.workloadVersionSince!) latest = u;
@@ -135,12 +144,52 @@ export function applicationVersion(units: Unit[]): string | undefined {
   return latest?.workloadVersion;
 }
 
-function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<string, Unit>, ctx: Context): ApplicationDoc {
-  const units = snapshot.units.filter((u) => u.application === app.name);
+/**
+ * What an application's entry computes from all its units, folded a batch of units at a time in
+ * the units' collection order (so a page reader can stop half way through a large application and
+ * go on later): the derived status and version, and the tabular Scale column's counts.
+ */
+export interface UnitsSummary {
+  units: number;
+  /** Units whose agent, as shown, is idle or executing (Juju's Scale column). */
+  ready: number;
+  /** The most severe workload status so far (core/status.DeriveStatus). */
+  worst?: StatusInfo;
+  /** The workload version set most recently so far. */
+  version?: { value: string; since: string };
+}
+
+/** The unit fields a summary reads (a projection of the unit item). */
+export type SummaryUnit = Pick<
+  Unit,
+  'name' | 'life' | 'machine' | 'agentStatus' | 'workloadStatus' | 'workloadVersion' | 'workloadVersionSince'
+>;
+
+const READY = ['idle', 'executing'];
+
+export function summarizeUnits(summary: UnitsSummary, units: SummaryUnit[], ctx: Pick<Context, 'presence' | 'now'>): UnitsSummary {
+  const next = { ...summary };
+  for (const unit of units) {
+    next.units++;
+    const silent = unit.machine !== undefined && isAgentSilent(ctx.presence, unit.machine, ctx.now);
+    if (READY.includes(presentUnitStatuses(unit as Unit, silent).agent.current)) next.ready++;
+    const worst = deriveApplicationStatus([unit], '');
+    if (!next.worst || severityRank(worst) < severityRank(next.worst)) next.worst = worst;
+    const version = applicationVersion([unit]);
+    if (version !== undefined && (!next.version || unit.workloadVersionSince! > next.version.since))
+      next.version = { value: version, since: unit.workloadVersionSince! };
+  }
+  return next;
+}
+
+export const emptySummary = (): UnitsSummary => ({ units: 0, ready: 0 });
+
+/** An application's entry without its units (applicationWithUnits adds them where Juju has them). */
+export function applicationDoc(app: Application, relationsOfApp: Relation[], summary: UnitsSummary): ApplicationDoc {
   const relations: Record<string, string[]> = {};
   const principals = new Set<string>();
   for (const key of app.relations) {
-    const relation = snapshot.relations.find((r) => r.key === key);
+    const relation = relationsOfApp.find((r) => r.key === key);
     if (!relation) continue;
     const mine = relation.endpoints.find((e) => e.application === app.name);
     if (!mine) continue;
@@ -149,10 +198,8 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     relations[mine.name] = [...new Set([...(relations[mine.name] ?? []), ...related])].sort();
     if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
   }
-  const principalUnits: Record<string, UnitDoc> = {};
-  if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, ctx);
-  const blocked = applicationBlockedBy(app, snapshot.relations);
-  const version = applicationVersion(units);
+  const blocked = applicationBlockedBy(app, relationsOfApp);
+  const version = summary.version?.value;
   return {
     charm: app.charmUrl,
     ...statusBase(app.series),
@@ -165,12 +212,11 @@ function applicationDoc(app: Application, snapshot: StatusSnapshot, byName: Map<
     ...(app.life !== 'alive' ? { life: app.life } : {}),
     // The leader's `status-set --application` wins; otherwise the most severe unit's (Juju).
     'application-status': status(
-      app.status && app.status.current !== 'unknown' ? app.status : deriveApplicationStatus(units, app.createdAt),
+      app.status && app.status.current !== 'unknown' ? app.status : (summary.worst ?? { current: 'unknown', since: app.createdAt }),
     ),
     ...(Object.keys(relations).length ? { relations } : {}),
     ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
-    ...(Object.keys(principalUnits).length ? { units: principalUnits } : {}),
-    // After `units`, where Juju's formatted applicationStatus has it.
+    // `units` goes here (applicationWithUnits).
     ...(version !== undefined ? { version } : {}),
     ...(blocked.length ? { 'blocked-by': blocked } : {}),
   };
@@ -190,6 +236,35 @@ function modelStatusValue(model: Model, now: Date): StatusValue {
   };
 }
 
+/** The model's entry; a Dying model's blocked-by is added last (modelBlockedBy), when known. */
+export function modelDoc(model: Model, controller: string, now: Date): StatusDoc['model'] {
+  return {
+    name: model.name,
+    type: 'iaas',
+    controller,
+    cloud: 'drover',
+    version: '0.1.0',
+    'model-status': modelStatusValue(model, now),
+    sla: 'unsupported',
+  };
+}
+
+export const controllerDoc = (now: Date) => ({
+  timestamp: `${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}Z`,
+});
+
+export function relationDoc(r: Relation, unitsInScope: string[]): RelationDoc {
+  const blocked = relationBlockedBy(r, unitsInScope);
+  return {
+    id: r.id,
+    key: r.key,
+    interface: r.endpoints[0]?.interface,
+    scope: r.scope,
+    ...(r.life !== 'alive' ? { life: r.life } : {}),
+    ...(blocked.length ? { 'blocked-by': blocked } : {}),
+  };
+}
+
 export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
   const byName = new Map(snapshot.units.map((u) => [u.name, u]));
   const ctx: Context = {
@@ -201,38 +276,30 @@ export function buildStatus(snapshot: StatusSnapshot, now: Date): StatusDoc {
   const machines: Record<string, MachineDoc> = {};
   for (const m of [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id))) machines[m.id] = machineDoc(m, ctx);
   const applications: Record<string, ApplicationDoc> = {};
-  for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name)))
-    applications[app.name] = applicationDoc(app, snapshot, byName, ctx);
-  const relations = snapshot.relations
-    .map((r) => {
-      const blocked = relationBlockedBy(r, snapshot.scopes[r.key] ?? []);
-      return {
-        id: r.id,
-        key: r.key,
-        interface: r.endpoints[0]?.interface,
-        scope: r.scope,
-        ...(r.life !== 'alive' ? { life: r.life } : {}),
-        ...(blocked.length ? { 'blocked-by': blocked } : {}),
-      };
-    })
-    .sort((a, b) => a.id - b.id);
-  const modelBlocked = modelBlockedBy(snapshot.model, snapshot);
+  for (const app of [...snapshot.applications].sort((a, b) => a.name.localeCompare(b.name))) {
+    const units = snapshot.units.filter((u) => u.application === app.name);
+    const doc = applicationDoc(
+      app,
+      snapshot.relations.filter((r) => app.relations.includes(r.key)),
+      summarizeUnits(emptySummary(), units, ctx),
+    );
+    const principalUnits: Record<string, UnitDoc> = {};
+    if (!app.subordinate) for (const u of units) principalUnits[u.name] = unitDoc(u, byName, ctx);
+    applications[app.name] = applicationWithUnits(doc, principalUnits);
+  }
+  const relations = snapshot.relations.map((r) => relationDoc(r, snapshot.scopes[r.key] ?? [])).sort((a, b) => a.id - b.id);
+  // Machines in the order of their ids, as the status lists them (and as a paged read counts them).
+  const modelBlocked = modelBlockedBy(snapshot.model, {
+    ...snapshot,
+    machines: [...snapshot.machines].sort((a, b) => byNumber(a.id, b.id)),
+  });
   return {
-    model: {
-      name: snapshot.model.name,
-      type: 'iaas',
-      controller: snapshot.controller,
-      cloud: 'drover',
-      version: '0.1.0',
-      'model-status': modelStatusValue(snapshot.model, now),
-      sla: 'unsupported',
-      ...(modelBlocked.length ? { 'blocked-by': modelBlocked } : {}),
-    },
+    model: { ...modelDoc(snapshot.model, snapshot.controller, now), ...(modelBlocked.length ? { 'blocked-by': modelBlocked } : {}) },
     machines,
     applications,
     // drover's own: relations with their ids and blocked-by (Juju keeps them only per application).
     relations,
     storage: {},
-    controller: { timestamp: `${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}Z` },
+    controller: controllerDoc(now),
   };
 }

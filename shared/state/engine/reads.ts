@@ -6,7 +6,7 @@ import type { UnitCharmState } from '../../domain/plans/unit-state.js';
 import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
 import { invalidArgument } from '../../domain/errors.js';
 import { fromItem } from './codec.js';
-import { ATTR, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
+import { ATTR, collectionOf, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
 import { cacheId } from './snapshot-cache.js';
 import type { Store } from './store.js';
 
@@ -165,6 +165,47 @@ export async function listCollection(
   const items = (out.Items ?? []).map((i) => refFromKey(store.model, i as Key)).filter((r): r is EntityRef => r !== undefined);
   const cursor = encodeCursor(out.LastEvaluatedKey);
   return cursor ? { items, cursor } : { items };
+}
+
+/**
+ * The cursor of a listing that stops right after this entity, as if a page had ended there: a
+ * reader that keeps only part of a page (to bound its answer) goes on from the last entity it kept.
+ */
+export function collectionCursorAfter(store: Store, ref: EntityRef): string {
+  const collection = collectionOf(store.model, ref);
+  if (!collection) throw new Error(`${ref.kind} is not listed in a collection`);
+  return encodeCursor({ ...keyOf(store.model, ref), [ATTR.collectionPk]: collection.pk, [ATTR.collectionSk]: collection.sk })!;
+}
+
+/**
+ * Some fields of many items (BatchGetItem with a projection), in batches of 100 keys, aligned with
+ * `refs` (undefined where an item does not exist). Not through the snapshot cache: a partial item
+ * is no item a plan may start from.
+ */
+export async function getProjected<T>(store: Store, refs: EntityRef[], fields: readonly string[]): Promise<(T | undefined)[]> {
+  const keys = refs.map((r) => keyOf(store.model, r));
+  const names = Object.fromEntries([ATTR.pk, ATTR.sk, ATTR.kind, ...fields].map((f, i) => [`#f${i}`, f]));
+  const found = new Map<string, T>();
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Key[] = keys.slice(i, i + 100);
+    while (pending.length) {
+      const out = await store.doc.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [store.table]: {
+              Keys: pending,
+              ConsistentRead: true,
+              ProjectionExpression: Object.keys(names).join(', '),
+              ExpressionAttributeNames: names,
+            },
+          },
+        }),
+      );
+      for (const item of out.Responses?.[store.table] ?? []) found.set(cacheId(item as Key), fromItem<T>(item));
+      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
+    }
+  }
+  return keys.map((k) => found.get(cacheId(k)));
 }
 
 /** Every reference in a collection (for collections bounded by the number of applications). */

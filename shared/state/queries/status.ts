@@ -1,9 +1,12 @@
-// The status read model: everything `drover status` shows, read a page at a time so that a model
-// of 100k units never needs one huge response. Pages walk the byCollection index in a fixed order
-// (applications, relations, machines, then each application's units) and fetch items in batches.
+// The status read model in one answer: the whole model's document (for clients older than paged
+// status, up to ONE_SHOT_MAX_ENTITIES; `drover status` reads a page at a time through
+// status-pages.ts), or what status selectors can show (status-selection.ts). The whole model is read
+// in pages of the byCollection index in a fixed order (applications, relations, machines, then each
+// application's units), its items fetched in batches.
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
+import { DroverError } from '../../domain/errors.js';
 import type { StatusDoc } from '../../domain/status-document.js';
 import { buildStatus, type StatusSnapshot } from '../../domain/status.js';
 import { collections } from '../engine/keys.js';
@@ -82,7 +85,22 @@ export interface StatusOptions {
   agentLostAfterSeconds?: number;
   /** Only what these exact names can show (status-selection.ts); absent: the whole model. */
   select?: StatusSelection;
+  /** Refuse a whole model of more entities than this (its document would not fit one response). */
+  maxEntities?: number;
 }
+
+/**
+ * The most entities a one-shot whole-model status answers, for clients older than paged status:
+ * at about 270 bytes an entity (bench/RESULTS.md, "Status selectors") that is under 1.5 MB, and
+ * about 5 s of reads, well inside Lambda's 6 MB response and API Gateway's 29 s.
+ */
+export const ONE_SHOT_MAX_ENTITIES = 5000;
+
+const tooBigForOneResponse = (max: number) =>
+  new DroverError(
+    'not-supported',
+    `this model is too big for its status in one response (more than ${max} applications, units, machines and relations): upgrade drover, whose status reads it a page at a time`,
+  );
 
 /** Reads every page (or only what a selection can show), and a few of the scope members that hold each Dying relation. */
 export async function readStatusSnapshot(given: Store, options: StatusOptions = {}): Promise<StatusSnapshot> {
@@ -109,8 +127,11 @@ export async function readStatusSnapshot(given: Store, options: StatusOptions = 
       : {};
   } else {
     let cursor: string | undefined;
+    let entities = 0;
     do {
       const page = await readStatusPage(store, cursor ? { cursor } : {});
+      entities += page.applications.length + page.relations.length + page.machines.length + page.units.length;
+      if (options.maxEntities !== undefined && entities > options.maxEntities) throw tooBigForOneResponse(options.maxEntities);
       snapshot.applications.push(...page.applications);
       snapshot.relations.push(...page.relations);
       snapshot.machines.push(...page.machines);

@@ -1,3 +1,4 @@
+// Bounded parallelism for reads and provider calls: at most `limit` promises in flight.
 /** Runs `fn` over `items`, at most `limit` at a time; resolves when all have settled. */
 export async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   const bounded = limiter(limit);
