@@ -65,6 +65,39 @@ export async function getMany<T>(store: Store, refs: EntityRef[], options: ReadO
 /** BatchGetItems one read keeps in flight: parallel, yet well under any table's capacity per request burst. */
 const BATCH_GETS_AT_ONCE = 4;
 
+/**
+ * BatchGetItems of `keys`, 100 keys each and a few at once, so a large read waits for the slowest
+ * of a few round trips instead of their sum; what DynamoDB leaves unprocessed is asked again.
+ * `found` hears of every item; `done` of each batch once all its keys were answered.
+ */
+async function batchGetAll(
+  store: Store,
+  keys: Key[],
+  on: {
+    found: (item: Key & Record<string, unknown>) => void;
+    done?: (batch: Key[]) => void;
+    projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
+  },
+): Promise<void> {
+  const batches = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
+  const readBatch = async (batch: Key[]) => {
+    let pending: Key[] = batch;
+    while (pending.length) {
+      const out = await store.doc.send(
+        new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true, ...on.projection } } }),
+      );
+      for (const item of out.Responses?.[store.table] ?? []) on.found(item as Key & Record<string, unknown>);
+      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
+    }
+    on.done?.(batch);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GETS_AT_ONCE, batches.length) }, worker));
+}
+
 /** Like getMany, but aligned with `refs`: undefined where an item does not exist (any more). */
 export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadOptions = {}): Promise<(T | undefined)[]> {
   const keys = refs.map((r) => keyOf(store.model, r));
@@ -75,23 +108,12 @@ export async function getEach<T>(store: Store, refs: EntityRef[], options: ReadO
     if (cached) found.set(cacheId(key), cached.value as T | undefined);
     else unknown.push(key);
   }
-  const batches = Array.from({ length: Math.ceil(unknown.length / 100) }, (_, i) => unknown.slice(i * 100, i * 100 + 100));
-  const readBatch = async (batch: Key[]) => {
-    let pending: Key[] = batch;
-    while (pending.length) {
-      const out = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[store.table] ?? []) found.set(cacheId(item as Key), fromItem<T>(item));
-      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
-    }
-    for (const key of batch) store.cache?.remember(cacheId(key), found.get(cacheId(key)) as Record<string, unknown> | undefined);
-  };
-  // A few BatchGetItems at once: a large read (a status page, an application's machines) waits
-  // for the slowest of a few round trips instead of their sum.
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) await readBatch(batches[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(BATCH_GETS_AT_ONCE, batches.length) }, worker));
+  await batchGetAll(store, unknown, {
+    found: (item) => found.set(cacheId(item), fromItem<T>(item)),
+    done: (batch) => {
+      for (const key of batch) store.cache?.remember(cacheId(key), found.get(cacheId(key)) as Record<string, unknown> | undefined);
+    },
+  });
   return keys.map((k) => found.get(cacheId(k)));
 }
 
@@ -186,25 +208,10 @@ export async function getProjected<T>(store: Store, refs: EntityRef[], fields: r
   const keys = refs.map((r) => keyOf(store.model, r));
   const names = Object.fromEntries([ATTR.pk, ATTR.sk, ATTR.kind, ...fields].map((f, i) => [`#f${i}`, f]));
   const found = new Map<string, T>();
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Key[] = keys.slice(i, i + 100);
-    while (pending.length) {
-      const out = await store.doc.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [store.table]: {
-              Keys: pending,
-              ConsistentRead: true,
-              ProjectionExpression: Object.keys(names).join(', '),
-              ExpressionAttributeNames: names,
-            },
-          },
-        }),
-      );
-      for (const item of out.Responses?.[store.table] ?? []) found.set(cacheId(item as Key), fromItem<T>(item));
-      pending = (out.UnprocessedKeys?.[store.table]?.Keys ?? []) as Key[];
-    }
-  }
+  await batchGetAll(store, keys, {
+    found: (item) => found.set(cacheId(item), fromItem<T>(item)),
+    projection: { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names },
+  });
   return keys.map((k) => found.get(cacheId(k)));
 }
 
