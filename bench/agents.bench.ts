@@ -22,16 +22,14 @@
 //
 // The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a
 // section in bench/RESULTS.md.
+import { SILENT, startCountingApi } from './support/counting-api.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../agent/config.js';
-import { createApiHandler } from '../functions/api/handler.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
-import { startApiServer } from '../embedded/api-server.js';
-import { charmFileRoutes } from '../embedded/charm-files.js';
 import { LOCAL_PROVISIONING_CONCURRENCY } from '../embedded/controller.js';
 import { pollerSettingsOf } from '../embedded/stream/consumer-settings.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
@@ -73,7 +71,6 @@ const FAILOVERS = Number(process.env.BENCH_FAILOVERS ?? 20);
 const IDLE_UPDATE_STATUS = process.env.BENCH_IDLE_UPDATE_STATUS ?? '1m';
 const NPROC = availableParallelism();
 const CONTROLLER = 'bench';
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One `view` per resync for a unit in no relation (each relation in scope adds a `relation-units`). */
 const RESYNC_PER_HOUR = 3600 / DEFAULT_RESYNC_SECONDS;
@@ -165,25 +162,15 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
   const charms = localCharmStore(join(dataDir, 'charms'));
   // The provisioner hands out the keys the API checks agents' signatures against.
   const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
-  const handler = createApiHandler({
+  const api = await startCountingApi({
     store,
     charms,
-    auth: { kind: 'token', token: 'bench' },
-    agents: { kind: 'machine-keys', keys: agentKeys },
+    agentKeys,
+    token: 'bench',
     controller: CONTROLLER,
-    logger: SILENT,
-    logs: fileLogSink(join(dataDir, 'logs')),
+    logsDir: join(dataDir, 'logs'),
   });
-  const apiCalls = new Map<string, number>();
-  const api = await startApiServer(
-    async (event) => {
-      // Every agent operation counted by name (a heartbeat rides on the resync, so an idle window has none).
-      const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
-      if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
-      return handler(event);
-    },
-    { direct: charmFileRoutes(charms) },
-  );
+  const apiCalls = api.apiCalls;
   const provider = new LocalProvider({
     dataDir,
     agentCommand: await buildLocalAgent(dataDir),

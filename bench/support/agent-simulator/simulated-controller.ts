@@ -3,23 +3,20 @@
 // functions/stream-consumers.ts on pollers with their mappings' settings, the API on 127.0.0.1 —
 // with simulated machines (simulated-machines.ts) as the provider, so every machine the
 // provisioner starts is a real machine agent in this process running a trivial charm in-process.
+import { SILENT, startCountingApi } from '../counting-api.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { startApiServer } from '../../../embedded/api-server.js';
-import { charmFileRoutes } from '../../../embedded/charm-files.js';
 import { LOCAL_PROVISIONING_CONCURRENCY } from '../../../embedded/controller.js';
 import { startSqsServer } from '../../../embedded/sqs-server.js';
 import { pollerSettingsOf } from '../../../embedded/stream/consumer-settings.js';
 import { createStreamPoller, type StreamPoller } from '../../../embedded/stream-poller.js';
-import { createApiHandler } from '../../../functions/api/handler.js';
 import { STREAM_CONSUMERS, type StreamConsumerName } from '../../../functions/stream-consumers.js';
 import { packCharmDir } from '#shared/charmstore/charm-archive.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
-import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
 import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
@@ -33,7 +30,6 @@ import { SharedHintPolls } from './shared-hint-polls.js';
 import { SimulatedMachines } from './simulated-machines.js';
 
 const CONTROLLER = 'sim';
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 
 /**
  * The charm every simulated unit runs: what bench/agents.bench.ts's trivial charm does, without
@@ -111,24 +107,15 @@ export async function startSimulatedController(options: SimulatedControllerOptio
   const agentSqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'local' });
   const charms = localCharmStore(join(dataDir, 'charms'));
   const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
-  const handler = createApiHandler({
+  const api = await startCountingApi({
     store: stores.api,
     charms,
-    auth: { kind: 'token', token: 'sim' },
-    agents: { kind: 'machine-keys', keys: agentKeys },
+    agentKeys,
+    token: 'sim',
     controller: CONTROLLER,
-    logger: SILENT,
-    logs: fileLogSink(join(dataDir, 'logs')),
+    logsDir: join(dataDir, 'logs'),
   });
-  const apiCalls = new Map<string, number>();
-  const api = await startApiServer(
-    async (event) => {
-      const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
-      if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
-      return handler(event);
-    },
-    { direct: charmFileRoutes(charms) },
-  );
+  const apiCalls = api.apiCalls;
   const hints = new SharedHintPolls({ sqs: agentSqs, ...(options.hintWorkers ? { workers: options.hintWorkers } : {}) });
   const charmDir = writeCharmDir(TRIVIAL_CHARM);
   const machines = new SimulatedMachines({
