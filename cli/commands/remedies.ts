@@ -1,7 +1,7 @@
 // The user's remedies for stuck things: resolved (a unit whose hook failed; what-we-run-and-why.txt's
 // `resolved <machine> --constraints` for a machine whose provisioning failed) and retry-provisioning.
 import type { Command } from 'commander';
-import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js';
+import { isValidMachineId, isValidUnitName } from '#shared/domain/names.js';
 import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError, silentFailure } from '../errors.js';

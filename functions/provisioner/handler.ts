@@ -7,9 +7,9 @@
 // module needs no AWS configuration.
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { limiter } from '#shared/domain/bounded.js';
-import { logOf, policyOf, provisionerForModel, type ProvisionerDeps } from '../../shared/provisioner/deps.js';
-import { reconcileAll, type ReconcileAllResult } from '../../shared/provisioner/reconcile-all.js';
-import { reconcileMachine } from '../../shared/provisioner/reconcile-machine.js';
+import { logOf, policyOf, provisionerForModel, type ProvisionerDeps } from '#shared/provisioner/deps.js';
+import { reconcileAll, type ReconcileAllResult } from '#shared/provisioner/reconcile-all.js';
+import { reconcileMachine } from '#shared/provisioner/reconcile-machine.js';
 import { streamBatchHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { provisionerDepsFromEnv } from './env.js';
 import { machineOf, machinesOf, type RecordedMachine } from './machine-records.js';

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Application } from '../../shared/domain/entities.js';
+import type { Application } from '#shared/domain/entities.js';
 import { affectedMachines, PAGE_SIZE } from '#shared/messaging/affected-machines.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 
