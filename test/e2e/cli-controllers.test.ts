@@ -2,6 +2,7 @@
 // current), kill-controller, register (an AWS controller, SigV4-signed), controllers, switch,
 // unregister; and how the CLI fails when a controller cannot be reached — a clear message, exit
 // 1, never a stack trace — and on usage errors (exit 2), run as a real process.
+import { MAX_PAGE_ENTITIES } from '#shared/domain/status-page.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
@@ -213,7 +214,7 @@ describe('register (an AWS controller)', () => {
     const status = await spawnCli(['status'], aws);
     expect(status.stdout).toMatch(/^Model +Controller/);
     // register asks for the controller's models; status acts in the current model, `default`.
-    expect(api.seen).toEqual(['GET /v1/models signed', 'GET /v1/status signed in default']);
+    expect(api.seen).toEqual(['GET /v1/models signed', `GET /v1/status?limit=${MAX_PAGE_ENTITIES} signed in default`]);
 
     const wrong = await spawnCli(['status'], { ...aws, AWS_SECRET_ACCESS_KEY: 'wrong' });
     expect(wrong).toMatchObject({ code: 1 });

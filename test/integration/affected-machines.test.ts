@@ -25,5 +25,5 @@ describe('affected machines', () => {
 
     expect(pages.map((p) => p.length)).toEqual([PAGE_SIZE, 50]);
     expect(pages.flat().sort()).toEqual([...machines].sort());
-  });
+  }, 120_000); // over a thousand units to deploy first
 });
