@@ -34,10 +34,10 @@ async function existingMachines(store: Store, ids: string[]): Promise<string[]> 
  * Machines a page at a time, once per batch: the first consumer reads them through `read` and the
  * batch remembers them once read to the end; later ones take them from `reads` (batch-reads.ts).
  */
-async function* readOnce(reads: BatchReads, key: string, read: () => AsyncGenerator<string[]>): AsyncGenerator<string[]> {
+async function* readOnce(reads: BatchReads, key: string, pageSize: number, read: () => AsyncGenerator<string[]>): AsyncGenerator<string[]> {
   const known = reads.machinesOf(key);
   if (known) {
-    for (let i = 0; i < known.length; i += PAGE_SIZE) yield known.slice(i, i + PAGE_SIZE);
+    for (let i = 0; i < known.length; i += pageSize) yield known.slice(i, i + pageSize);
     return;
   }
   const all = new Set<string>();
@@ -53,11 +53,11 @@ async function* readOnce(reads: BatchReads, key: string, read: () => AsyncGenera
  * cannot be removed while a unit is assigned to it (lifecycles.txt), and a subordinate lives
  * on its principal's machine.
  */
-async function* machinesOfApplication(store: Store, application: string): AsyncGenerator<string[]> {
+async function* machinesOfApplication(store: Store, application: string, pageSize: number): AsyncGenerator<string[]> {
   let cursor: string | undefined;
   do {
     const page = await listCollection(store, collections.unitsOf(store.model, application), {
-      limit: PAGE_SIZE,
+      limit: pageSize,
       ...(cursor ? { cursor } : {}),
     });
     const machines = machinesOf(await getMany<Unit>(store, page.items));
@@ -71,10 +71,10 @@ async function* machinesOfApplication(store: Store, application: string): AsyncG
  * machine (enter-scope writes it; a unit never moves), so a page is one Query; only members
  * written before members carried it cost a read of their units.
  */
-async function* machinesInScope(store: Store, relationKey: string): AsyncGenerator<string[]> {
+async function* machinesInScope(store: Store, relationKey: string, pageSize: number): AsyncGenerator<string[]> {
   let cursor: string | undefined;
   do {
-    const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: pageSize, ...(cursor ? { cursor } : {}) });
     const unnamed = page.items.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
     const named = page.items.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
     const machines = [...new Set([...named, ...machinesOf(unnamed.length ? await getMany<Unit>(store, unnamed) : [])])];
@@ -83,8 +83,8 @@ async function* machinesInScope(store: Store, relationKey: string): AsyncGenerat
   } while (cursor);
 }
 
-const scopeMachines = (store: Store, relationKey: string, reads: BatchReads) =>
-  readOnce(reads, scopeKey(relationKey), () => machinesInScope(store, relationKey));
+const scopeMachines = (store: Store, relationKey: string, reads: BatchReads, pageSize: number) =>
+  readOnce(reads, scopeKey(relationKey), pageSize, () => machinesInScope(store, relationKey, pageSize));
 
 /**
  * The units that must see a change by `unit` in `relation`. A container-scoped relation only
@@ -96,12 +96,13 @@ async function* machinesOfRelationPeers(
   relation: Relation | undefined,
   unit: Unit | undefined,
   reads: BatchReads,
+  pageSize: number,
 ): AsyncGenerator<string[]> {
   if (unit?.machine) yield [unit.machine];
-  if (relation && relation.scope !== 'container') yield* scopeMachines(store, relation.key, reads);
+  if (relation && relation.scope !== 'container') yield* scopeMachines(store, relation.key, reads, pageSize);
 }
 
-async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncGenerator<string[]> {
+async function* resolve(store: Store, lookup: Lookup, reads: BatchReads, pageSize: number): AsyncGenerator<string[]> {
   switch (lookup.kind) {
     case 'machines': {
       const ids = await existingMachines(store, lookup.ids);
@@ -110,7 +111,7 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncG
     }
     case 'unitsOfApplications':
       for (const application of lookup.applications)
-        yield* readOnce(reads, applicationKey(application), () => machinesOfApplication(store, application));
+        yield* readOnce(reads, applicationKey(application), pageSize, () => machinesOfApplication(store, application, pageSize));
       return;
     case 'scopeChanged': {
       const [[relation], unit] = await Promise.all([reads.relations(store, [lookup.relation]), reads.unit(store, lookup.unit)]);
@@ -118,8 +119,8 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncG
       // An application's bag (hint-plan.ts names the application, not a unit): every container
       // of a container-scoped relation sees it too.
       const applicationBag = !lookup.unit.includes('/');
-      if (applicationBag && relation?.scope === 'container') yield* scopeMachines(store, relation.key, reads);
-      else yield* machinesOfRelationPeers(store, relation, unit, reads);
+      if (applicationBag && relation?.scope === 'container') yield* scopeMachines(store, relation.key, reads, pageSize);
+      else yield* machinesOfRelationPeers(store, relation, unit, reads, pageSize);
       return;
     }
     case 'allMachines':
@@ -128,7 +129,7 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncG
       for (const shard of collections.machineShards(store.model)) {
         let cursor: string | undefined;
         do {
-          const page = await listCollection(store, shard, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+          const page = await listCollection(store, shard, { limit: pageSize, ...(cursor ? { cursor } : {}) });
           const ids = page.items.flatMap((ref) => (ref.kind === 'machine' ? [ref.id] : []));
           if (ids.length > 0) yield ids;
           cursor = page.cursor;
@@ -143,19 +144,22 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads): AsyncG
       const relations = await reads.relations(store, unit.scopes);
       const relation = relations.find((r) => r?.id === lookup.relationId);
       // Not in scope any more: its departure reached the others through the scope record.
-      if (relation) yield* machinesOfRelationPeers(store, relation, unit, reads);
+      if (relation) yield* machinesOfRelationPeers(store, relation, unit, reads, pageSize);
       return;
     }
   }
 }
 
-/** The machines to hint for a plan, page by page; `reads`: what this batch already read. */
-export async function* machinesFor(store: Store, plan: HintPlan, reads = new BatchReads()): AsyncGenerator<string[]> {
+/**
+ * The machines to hint for a plan, page by page; `reads`: what this batch already read.
+ * `pageSize` is PAGE_SIZE but for tests, which page through a few units instead of a thousand.
+ */
+export async function* machinesFor(store: Store, plan: HintPlan, reads = new BatchReads(), pageSize = PAGE_SIZE): AsyncGenerator<string[]> {
   if (plan.kind !== 'hint') return;
-  for (const lookup of plan.lookups) yield* resolve(store, lookup, reads);
+  for (const lookup of plan.lookups) yield* resolve(store, lookup, reads, pageSize);
 }
 
 /** One stream record's images → the machines whose agents must look again, page by page. */
-export function affectedMachines(store: Store, images: StreamImages): AsyncGenerator<string[]> {
-  return machinesFor(store, planHint(images));
+export function affectedMachines(store: Store, images: StreamImages, pageSize = PAGE_SIZE): AsyncGenerator<string[]> {
+  return machinesFor(store, planHint(images), new BatchReads(), pageSize);
 }
