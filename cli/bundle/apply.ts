@@ -7,6 +7,7 @@ import type { ApiClient } from '../client.js';
 import type { CharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
+import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { bundleChanges, type Change } from './changes.js';
 import { readModel, type ModelView } from './model-view.js';
 import { charmRequest } from '../charm-request.js';
@@ -73,12 +74,16 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
             run.push(next);
             i++;
           }
-          const added = await client.post<'add-unit', { units: string[]; machines: string[] }>('add-unit', {
-            application: change.application,
-            count: run.length,
-          });
+          // At most what one call adds itself, since later placements may name these units' machines.
           const machines = unitMachines.get(change.application) ?? [];
-          run.forEach((unit, k) => (machines[unit.index] = added.machines[k]));
+          for (let from = 0; from < run.length; from += IN_CALL_UNITS) {
+            const part = run.slice(from, from + IN_CALL_UNITS);
+            const added = await client.post<'add-unit', { units: string[]; machines: string[] }>('add-unit', {
+              application: change.application,
+              count: part.length,
+            });
+            part.forEach((unit, k) => (machines[unit.index] = added.machines[k]));
+          }
           unitMachines.set(change.application, machines);
           break;
         }

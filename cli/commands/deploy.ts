@@ -16,12 +16,14 @@ import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
 import { deployBundle } from '../bundle/apply.js';
 import { isBundlePath } from '../bundle/bundle-file.js';
+import { remainingUnitsNotice } from '../remaining-units.js';
 
 interface DeployResponse {
   application: string;
   series: string;
   units: string[];
   machines: string[];
+  remainingUnits: number;
   pending?: string;
 }
 
@@ -137,6 +139,7 @@ Examples:
         const on = base ? `${base}/stable` : result.series;
         cli.io.stderr(`Deploying "${result.application}" from local charm "${charm.meta.name}", revision 0 on ${on}\n`);
         if (result.pending) cli.io.stderr(`${result.pending}\n`);
+        if (result.remainingUnits > 0) cli.io.stderr(remainingUnitsNotice(result.application, result.remainingUnits));
       },
     );
 }

@@ -4,6 +4,7 @@ import { commaList, positiveInteger } from '../arguments.js';
 import { seriesOrBaseFlags } from '../base-flag.js';
 import type { Cli } from '../context.js';
 import { checkedConstraints } from './constraints.js';
+import { remainingUnitsNotice } from '../remaining-units.js';
 
 export function registerScale(program: Command, cli: Cli): void {
   program
@@ -16,7 +17,12 @@ export function registerScale(program: Command, cli: Cli): void {
     .action(async (application: string, opts: { numUnits: number; to?: string[] }) => {
       const client = await cli.client();
       // Juju prints nothing; the new units appear in status.
-      await client.post('add-unit', { application, count: opts.numUnits, ...(opts.to ? { to: opts.to } : {}) });
+      const { remainingUnits } = await client.post<'add-unit', { remainingUnits: number }>('add-unit', {
+        application,
+        count: opts.numUnits,
+        ...(opts.to ? { to: opts.to } : {}),
+      });
+      if (remainingUnits > 0) cli.io.stderr(remainingUnitsNotice(application, remainingUnits));
     });
 
   program

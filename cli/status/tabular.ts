@@ -50,9 +50,13 @@ export const HEADERS = {
   relations: ['Relation provider', 'Requirer', 'Interface', 'Type', 'Message'],
 };
 
-/** Scale: all the application's units (subordinates too), and how many are ready. */
+/**
+ * Scale: all the application's units (subordinates too), and how many are ready; while units are
+ * still being added in the background, out of all those wanted.
+ */
 export function appRow(name: string, app: ApplicationDoc, scale: { units: number; ready: number }): Cell[] {
-  const { units, ready } = scale;
+  const { ready } = scale;
+  const units = app.scale ?? scale.units;
   return [
     name,
     app.version ?? '',

@@ -113,16 +113,20 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   deploy: async (ctx, body) => {
     const series = requestedSeries(body);
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
-    return deploy(ctx.store, {
-      charm,
-      ...(body.name ? { name: body.name } : {}),
-      ...(series ? { series } : {}),
-      ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
-      ...(body.config ? { config: body.config } : {}),
-      ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
-      ...(body.to ? { to: body.to } : {}),
-      ...(charmArchive ? { charmArchive } : {}),
-    });
+    return deploy(
+      ctx.store,
+      {
+        charm,
+        ...(body.name ? { name: body.name } : {}),
+        ...(series ? { series } : {}),
+        ...(body.constraints !== undefined ? { constraints: parseConstraints(body.constraints) } : {}),
+        ...(body.config ? { config: body.config } : {}),
+        ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
+        ...(body.to ? { to: body.to } : {}),
+        ...(charmArchive ? { charmArchive } : {}),
+      },
+      { background: true },
+    );
   },
   'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
   'upgrade-charm': async (ctx, body) => {
@@ -134,7 +138,11 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   'add-unit': (ctx, body) =>
-    addUnits(ctx.store, body.application, { ...(body.count ? { count: body.count } : {}), ...(body.to ? { to: body.to } : {}) }),
+    addUnits(ctx.store, body.application, {
+      ...(body.count ? { count: body.count } : {}),
+      ...(body.to ? { to: body.to } : {}),
+      background: true,
+    }),
   'add-machine': async (ctx, body) => {
     const series = requestedSeries(body);
     return {

@@ -62,6 +62,11 @@ export interface Application {
   exposed: boolean;
   /** death-and-destruction.txt's "unit count": units of this application that exist. */
   unitCount: number;
+  /**
+   * Units an `add-unit -n` asked for that are still being added in the background (an `addUnits`
+   * cleanup document); status shows them in the application's scale.
+   */
+  pendingUnits?: number;
   /** Keys of the relations this application is in: the "relation count" is their number. */
   relations: string[];
   /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
@@ -161,6 +166,7 @@ export type CleanupKind =
   | 'units' // destroy the units of a Dying application, in batches
   | 'settings' // delete the unit settings of a removed relation, in batches
   | 'assignUnits' // assign units whose required relations are now satisfied
+  | 'addUnits' // add the units of an add-unit -n too many for one call, in batches
   | 'forceDestroyUnit'
   | 'forceDestroyMachine'
   | 'forceDestroyApplication'
@@ -175,4 +181,8 @@ export interface Cleanup {
   /** Earliest time to run it (force fallbacks wait a little for the agents first). */
   notBefore?: string;
   createdAt: string;
+  /** addUnits: the units still to add, counted down by the transactions that add them. */
+  remaining?: number;
+  /** addUnits: the application's incarnation (its creation time), so a new one of the name is left alone. */
+  incarnation?: string;
 }

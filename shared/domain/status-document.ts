@@ -20,6 +20,8 @@ export interface MachineDoc {
   constraints?: string;
   hardware?: string;
   'blocked-by'?: string[];
+  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
+  scale?: number;
   [key: string]: unknown;
 }
 
@@ -33,6 +35,8 @@ export interface UnitDoc {
   'public-address'?: string;
   subordinates?: Record<string, UnitDoc>;
   'blocked-by'?: string[];
+  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
+  scale?: number;
   [key: string]: unknown;
 }
 
@@ -50,6 +54,8 @@ export interface ApplicationDoc {
   'subordinate-to'?: string[];
   units?: Record<string, UnitDoc>;
   'blocked-by'?: string[];
+  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
+  scale?: number;
   [key: string]: unknown;
 }
 

@@ -219,6 +219,9 @@ export function applicationDoc(app: Application, relationsOfApp: Relation[], sum
     // `units` goes here (applicationWithUnits).
     ...(version !== undefined ? { version } : {}),
     ...(blocked.length ? { 'blocked-by': blocked } : {}),
+    // Units still being added by an add-unit -n in the background: the scale wanted, as Juju
+    // shows a scaling application's.
+    ...(app.pendingUnits ? { scale: app.unitCount + app.pendingUnits } : {}),
   };
 }
 

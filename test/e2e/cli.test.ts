@@ -6,6 +6,7 @@ import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
 import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
 import { recordProvisioningError } from '../../shared/state/operations/provisioning.js';
 import { EXEC_ACTION } from '../../shared/domain/operations.js';
+import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { enqueueOperation, finishTask, logTask, startTask } from '../../shared/state/operations/action-tasks.js';
 import { getApplication, getMachine, getUnit } from '../../shared/state/engine/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
@@ -123,6 +124,14 @@ describe('units and machines', () => {
     await ok('add-unit', 'mysql', '-n', '2');
     expect((await getApplication(ctl.store, 'mysql'))?.unitCount).toBe(3);
   });
+
+  it('add-unit -n beyond what one call adds says the rest come in the background, and they come', async () => {
+    const res = await ok('add-unit', 'mysql', '-n', String(IN_CALL_UNITS + 6));
+    expect(res.stderr).toBe('adding 6 more units of mysql in the background; status shows them as they are added\n');
+    expect(await getApplication(ctl.store, 'mysql')).toMatchObject({ unitCount: 1 + IN_CALL_UNITS, pendingUnits: 6 });
+    await runAllCleanups(ctl.store);
+    expect(await getApplication(ctl.store, 'mysql')).toMatchObject({ unitCount: 1 + IN_CALL_UNITS + 6, pendingUnits: 0 });
+  }, 120_000);
 
   it('add-unit --to places the unit', async () => {
     const machine = await ok('add-machine');

@@ -102,7 +102,7 @@ describe('sequences', () => {
     const added = await addUnits(store, 'mysql');
     expect(faults.cancelled).toBe(3);
     // Juju's numbering, as if nothing had failed.
-    expect(added).toEqual({ units: ['mysql/0'], machines: ['0'] });
+    expect(added).toEqual({ units: ['mysql/0'], machines: ['0'], remainingUnits: 0 });
     expect(await getSequence(store, 'unit#mysql')).toBe(1);
     expect(await getSequence(store, 'machine')).toBe(1);
   });
@@ -119,7 +119,7 @@ describe('sequences', () => {
 
     // The next add-unit (the user retrying, from a process that never saw the first) goes on past the gap.
     const again = await addUnits(otherProcess(), 'mysql');
-    expect(again).toEqual({ units: ['mysql/1'], machines: ['1'] });
+    expect(again).toEqual({ units: ['mysql/1'], machines: ['1'], remainingUnits: 0 });
     const table = await numbersInTable();
     expect(table.units).toEqual(['mysql/1']);
     expect(table.machines).toEqual([1]);

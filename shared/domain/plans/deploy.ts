@@ -44,7 +44,7 @@ export interface DeployResult {
   series: string;
   units: string[];
   machines: string[];
-  /** Units still to add (beyond this transaction). */
+  /** Units still to add: beyond this transaction, and once deploy returns, in the background. */
   remainingUnits: number;
   /** Set when required relations hold the deployment back. */
   pending?: string;

@@ -1,9 +1,12 @@
-import type { Application, Model, Relation } from '../../domain/entities.js';
-import { invalidArgument, notFound } from '../../domain/errors.js';
-import { planNewUnits, type NewUnits } from '../../domain/plans/new-units.js';
-import { UNITS_PER_TRANSACTION } from '../../domain/plans/deploy.js';
-import { pendingRequirements } from '../../domain/required-relations.js';
-import { refs } from '../../domain/plan.js';
+import { randomUUID } from 'node:crypto';
+import type { Application, Machine, Model, Relation } from '#shared/domain/entities.js';
+import { invalidArgument, notAlive, notFound } from '#shared/domain/errors.js';
+import { IN_CALL_UNITS, planScheduleUnits } from '#shared/domain/plans/background-units.js';
+import { planNewUnits, type NewUnits } from '#shared/domain/plans/new-units.js';
+import { UNITS_PER_TRANSACTION } from '#shared/domain/plans/deploy.js';
+import { pendingRequirements } from '#shared/domain/required-relations.js';
+import { refs } from '#shared/domain/plan.js';
+import { cleanupId } from '#shared/domain/plans/cleanups.js';
 import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
 import { getBatch, getMany } from '../engine/reads.js';
@@ -14,50 +17,84 @@ import type { Store } from '../engine/store.js';
 export interface AddUnitsResult {
   units: string[];
   machines: string[];
+  /** Units left to be added in the background (shared/domain/plans/background-units.ts). */
+  remainingUnits: number;
+}
+
+export interface AddUnitsOptions {
+  count?: number;
+  to?: string[];
+  /**
+   * Add the first IN_CALL_UNITS (and all those placed with `--to`, whose refusals the caller must
+   * hear) and leave the rest to the background: what the API asks, so that a call returns promptly.
+   */
+  background?: boolean;
 }
 
 /**
  * add-unit -n: each chunk of units is one transaction (so none grows with -n); a chunk either
  * lands whole or not at all.
  */
-export async function addUnits(
-  store: Store,
-  application: string,
-  options: { count?: number; to?: string[] } = {},
-): Promise<AddUnitsResult> {
+export async function addUnits(store: Store, application: string, options: AddUnitsOptions = {}): Promise<AddUnitsResult> {
   const count = options.count ?? 1;
   if (!Number.isInteger(count) || count < 1) throw invalidArgument('--num-units must be a positive integer');
-  const result: AddUnitsResult = { units: [], machines: [] };
-  for (let done = 0; done < count; done += UNITS_PER_TRANSACTION) {
-    const chunk = Math.min(UNITS_PER_TRANSACTION, count - done);
-    const to = options.to?.slice(done, done + chunk);
-    // The chunk's unit numbers and new machines' ids, kept across attempts.
-    const reservations = new NumberReservations(store);
-    const attempt: Attempt<NewUnits> = async (store) => {
-      const [[modelItem, app], placements] = await Promise.all([
-        getBatch<[Model, Application]>(store, [refs.model(), refs.application(application)]),
-        readPlacements(store, to),
-      ]);
-      const model = foundModel(store, modelItem);
-      if (!app) throw notFound(`cannot add unit to application "${application}": application "${application}" not found`);
-      // Fresh: the plan does not assert which required relations are met.
-      const relations = await getMany<Relation>(store, app.relations.map(refs.relation), { fresh: true });
-      const planned = await reservations.plan((numbers) =>
-        planNewUnits({
-          model,
-          application: app,
-          numbers,
-          count: chunk,
-          placements,
-          pending: pendingRequirements(app, relations),
-          now: store.now().toISOString(),
-        }),
-      );
-      return { changes: planned.changes, result: planned };
-    };
-    const added = await runOperation(store, `cannot add unit to application "${application}"`, attempt, { speculate: true });
+  const inCall = options.background ? Math.min(count, Math.max(IN_CALL_UNITS, options.to?.length ?? 0)) : count;
+  const result: AddUnitsResult = { units: [], machines: [], remainingUnits: 0 };
+  for (let done = 0; done < inCall; done += UNITS_PER_TRANSACTION) {
+    const chunk = Math.min(UNITS_PER_TRANSACTION, inCall - done);
+    const added = await addUnitChunk(store, application, chunk, options.to?.slice(done, done + chunk));
     result.units.push(...added.units);
     result.machines.push(...added.machines);
   }
+  if (count > inCall) {
+    await scheduleUnits(store, application, count - inCall);
+    result.remainingUnits = count - inCall;
+  }
   return result;
+}
+
+const cannotAdd = (application: string) => `cannot add unit to application "${application}"`;
+
+async function addUnitChunk(store: Store, application: string, count: number, to: string[] | undefined): Promise<NewUnits> {
+  // The chunk's unit numbers and new machines' ids, kept across attempts.
+  const reservations = new NumberReservations(store);
+  const attempt: Attempt<NewUnits> = async (store) => {
+    const [[modelItem, app], placements] = await Promise.all([
+      getBatch<[Model, Application]>(store, [refs.model(), refs.application(application)]),
+      readPlacements(store, to),
+    ]);
+    const model = foundModel(store, modelItem);
+    if (!app) throw notFound(`${cannotAdd(application)}: application "${application}" not found`);
+    const planned = await planUnits(store, { model, application: app, count, placements }, reservations);
+    return { changes: planned.changes, result: planned };
+  };
+  return runOperation(store, cannotAdd(application), attempt, { speculate: true });
+}
+
+/**
+ * planNewUnits with the numbers reserved for it and the application's required relations read
+ * fresh: the plan does not assert which of them are met. Shared with the background batches.
+ */
+export async function planUnits(
+  store: Store,
+  input: { model: Model; application: Application; count: number; placements: (Machine | undefined)[] },
+  reservations: NumberReservations,
+): Promise<NewUnits> {
+  const { application } = input;
+  const relations = await getMany<Relation>(store, application.relations.map(refs.relation), { fresh: true });
+  return reservations.plan((numbers) =>
+    planNewUnits({ ...input, numbers, pending: pendingRequirements(application, relations), now: store.now().toISOString() }),
+  );
+}
+
+async function scheduleUnits(store: Store, application: string, count: number): Promise<void> {
+  // One document per call: two add-units at once each count off their own.
+  const id = `${cleanupId('addUnits', application)}:${randomUUID()}`;
+  const attempt: Attempt<void> = async (store) => {
+    const [app] = await getBatch<[Application]>(store, [refs.application(application)]);
+    // Destroyed since the call's own units were added: as planNewUnits refuses it.
+    if (app?.life !== 'alive') throw notAlive(`${cannotAdd(application)}: application is not found or not alive`);
+    return { changes: planScheduleUnits(app, count, id, store.now().toISOString()), result: undefined };
+  };
+  await runOperation(store, cannotAdd(application), attempt);
 }

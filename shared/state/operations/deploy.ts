@@ -3,7 +3,7 @@ import type { Constraints } from '../../domain/constraints.js';
 import type { Application, Model } from '../../domain/entities.js';
 import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
-import { addUnits } from './add-unit.js';
+import { addUnits, type AddUnitsOptions } from './add-unit.js';
 import { foundModel } from '../queries/model.js';
 import { readPlacements } from '../queries/placement.js';
 import { getBatch } from '../engine/reads.js';
@@ -26,7 +26,11 @@ export interface DeployRequest {
  * Deploys an application. The application, its peer relations and its first units commit in one
  * transaction; further units (-n beyond one transaction's share) are added in bounded chunks.
  */
-export async function deploy(store: Store, request: DeployRequest): Promise<DeployResult> {
+export async function deploy(
+  store: Store,
+  request: DeployRequest,
+  options: Pick<AddUnitsOptions, 'background'> = {},
+): Promise<DeployResult> {
   const name = request.name ?? request.charm.name;
   const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
   const cannot = `cannot add application "${name}"`;
@@ -53,10 +57,14 @@ export async function deploy(store: Store, request: DeployRequest): Promise<Depl
   };
   const result = await runOperation(store, cannot, attempt, { speculate: true });
   if (result.remainingUnits > 0) {
-    const more = await addUnits(store, name, { count: result.remainingUnits, to: request.to?.slice(result.units.length) });
+    const more = await addUnits(store, name, {
+      count: result.remainingUnits,
+      to: request.to?.slice(result.units.length),
+      ...(options.background ? { background: true } : {}),
+    });
     result.units.push(...more.units);
     result.machines.push(...more.machines);
-    result.remainingUnits = 0;
+    result.remainingUnits = more.remainingUnits;
   }
   return result;
 }

@@ -8,6 +8,7 @@ import type { Cleanup, CleanupKind } from '../../../domain/entities.js';
 import { collections, keyOf } from '../../engine/keys.js';
 import { getCleanup, getMany, listAll } from '../../engine/reads.js';
 import type { Store } from '../../engine/store.js';
+import { addUnitsInBatches } from './add-units.js';
 import { assignWaitingUnits } from './assign-units.js';
 import { destroyOrphanedSubordinates } from './dying-subordinates.js';
 import { forceApplication, forceMachine, forceUnit } from './force.js';
@@ -20,6 +21,7 @@ const steps: Record<CleanupKind, CleanupStep> = {
   units: destroyUnitsOfDyingApplication,
   settings: deleteRelationSettings,
   assignUnits: assignWaitingUnits,
+  addUnits: addUnitsInBatches,
   dyingSubordinates: destroyOrphanedSubordinates,
   forceDestroyUnit: forceUnit,
   forceDestroyMachine: forceMachine,

@@ -1,0 +1,43 @@
+// "addUnits": the units of an add-unit -n too many for one call (shared/domain/plans/background-units.ts),
+// a bounded batch at a time. Each transaction adds at most UNITS_PER_TRANSACTION units and counts
+// them off the document, so a batch run twice adds nothing twice; once the application is gone or
+// no longer Alive, or the model is being destroyed, the rest is given up.
+import type { Application, Model } from '#shared/domain/entities.js';
+import { countOff, planGiveUp, type AddUnitsWork } from '#shared/domain/plans/background-units.js';
+import { UNITS_PER_TRANSACTION } from '#shared/domain/plans/deploy.js';
+import { refs } from '#shared/domain/plan.js';
+import { NumberReservations } from '../../engine/number-reservations.js';
+import { getBatch } from '../../engine/reads.js';
+import { runOperation, type Attempt } from '../../engine/run-operation.js';
+import { foundModel } from '../../queries/model.js';
+import { planUnits } from '../add-unit.js';
+import type { CleanupStep } from './step.js';
+
+/** Units one batch adds: 8 transactions, about a second, well inside the changes function's budget. */
+export const ADD_UNITS_BATCH = 64;
+
+export const addUnitsInBatches: CleanupStep = async (store, cleanup) => {
+  let remaining = (cleanup as AddUnitsWork).remaining ?? 0;
+  for (let added = 0; remaining > 0 && added < ADD_UNITS_BATCH;) {
+    const reservations = new NumberReservations(store);
+    const attempt: Attempt<{ added: number; remaining: number }> = async (store) => {
+      const [modelItem, application, work] = await getBatch<[Model, Application, AddUnitsWork]>(store, [
+        refs.model(),
+        refs.application(cleanup.target),
+        refs.cleanup(cleanup.id),
+      ]);
+      if (!work?.remaining) return { changes: [], result: { added: 0, remaining: 0 } };
+      const model = foundModel(store, modelItem);
+      if (application?.createdAt !== work.incarnation || application.life !== 'alive' || model.life !== 'alive')
+        return { changes: planGiveUp(work, application), result: { added: 0, remaining: 0 } };
+      const count = Math.min(UNITS_PER_TRANSACTION, work.remaining);
+      const planned = await planUnits(store, { model, application, count, placements: [] }, reservations);
+      return { changes: [...planned.changes, ...countOff(work, count)], result: { added: count, remaining: work.remaining - count } };
+    };
+    const outcome = await runOperation(store, `cannot add unit to application "${cleanup.target}"`, attempt);
+    if (outcome.added === 0) return {};
+    added += outcome.added;
+    remaining = outcome.remaining;
+  }
+  return remaining > 0 ? { cursor: String(remaining) } : {};
+};
