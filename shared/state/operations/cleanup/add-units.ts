@@ -34,7 +34,9 @@ export const addUnitsInBatches: CleanupStep = async (store, cleanup) => {
       const planned = await planUnits(store, { model, application, count, placements: [] }, reservations);
       return { changes: [...planned.changes, ...countOff(work, count)], result: { added: count, remaining: work.remaining - count } };
     };
-    const outcome = await runOperation(store, `cannot add unit to application "${cleanup.target}"`, attempt);
+    // Planned from the snapshot cache first, as the call plans its own units: most batches follow
+    // one another in one process, whose cache holds what the last transaction wrote.
+    const outcome = await runOperation(store, `cannot add unit to application "${cleanup.target}"`, attempt, { speculate: true });
     if (outcome.added === 0) return {};
     added += outcome.added;
     remaining = outcome.remaining;
