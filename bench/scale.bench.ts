@@ -77,7 +77,7 @@ interface SizeResult {
   rssMb: number;
   /** The hottest partitions' writes per second during the start-up. */
   hottest: { pk: string; perSecond: number }[];
-  raw: { unitsPerSecond: number; concurrency: number; writesPerUnit: number; actionsPerUnit: number; shape: string; maxActions: number };
+  raw: RawRate & { writesPerUnit: number; actionsPerUnit: number; shape: string; maxActions: number };
   ops: Op[];
   statusApp: { reads: number; ms: number; bytes: number };
   statusFull: { reads: number; ms: number; bytes: number };
@@ -121,12 +121,17 @@ async function captureProbe(
   return { shapes, userLog: logs[0]! };
 }
 
+interface RawRate {
+  unitsPerSecond: number;
+  concurrency: number;
+}
+
 /**
  * DynamoDB Local's rate for a unit start's writes: whole replays of the probe's capture on fresh
  * keys, one at a time and RAW_CONCURRENCY at once (DynamoDB Local's transactions slow down when
  * many run at once), each for at most RAW_SECONDS; the better of the two, and at which concurrency.
  */
-async function rawRate(dynamo: DynamoDbLocal, shapes: WriteShape[]): Promise<{ unitsPerSecond: number; concurrency: number }> {
+async function rawRate(dynamo: DynamoDbLocal, shapes: WriteShape[]): Promise<RawRate> {
   const store = createStore({ table: `sim-raw-${randomUUID()}`, endpoint: dynamo.endpoint, region: 'local' });
   await ensureTable(store.client, store.table);
   try {
@@ -169,6 +174,22 @@ async function timedStatus(log: RequestLog, store: Store, select?: string[]): Pr
 }
 
 async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, size: number): Promise<SizeResult> {
+  const { result, shapes } = await runModel(dynamo, dynamoPid, size);
+  // Side by side: DynamoDB Local's rate for the same writes, right after, once the model's
+  // controller has stopped and its table is gone: nothing else runs on DynamoDB Local meanwhile.
+  // (Beside a 1,000-unit model's agents and pollers it wrote 50 times slower per request than the
+  // controller's own writes had.)
+  console.error(`bench:scale: ${size} units: raw replay…`);
+  const raw = await rawRate(dynamo, shapes);
+  return { ...result, raw: { ...result.raw, ...raw } };
+}
+
+/** One model of `size` units: everything but the raw rate, and the probe's writes to replay for it. */
+async function runModel(
+  dynamo: DynamoDbLocal,
+  dynamoPid: number | undefined,
+  size: number,
+): Promise<{ result: Omit<SizeResult, 'raw'> & { raw: Omit<SizeResult['raw'], keyof RawRate> }; shapes: WriteShape[] }> {
   startedAt.clear();
   configChangedAt.clear();
   const controller = await startSimulatedController({
@@ -246,10 +267,7 @@ async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, siz
     const p10 = starts[Math.floor(starts.length * 0.1)]!;
     const p90 = starts[Math.floor(starts.length * 0.9)]!;
     const steadyPerSecond = (0.8 * starts.length) / Math.max(0.001, (p90 - p10) / 1000);
-    console.error(`bench:scale: ${size} units: ${bulk} started in ${startSeconds.toFixed(1)} s; raw replay…`);
-
-    // Side by side: DynamoDB Local's rate for the same writes, right after.
-    const raw = await rawRate(dynamo, shapes);
+    console.error(`bench:scale: ${size} units: ${bulk} started in ${startSeconds.toFixed(1)} s`);
 
     console.error(`bench:scale: ${size} units: notifier on an application-wide change…`);
     await controller.drain();
@@ -294,7 +312,7 @@ async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, siz
     ];
     const ended = await controller.machines.ended();
     if (ended.length > 0) console.error(`bench:scale: agents that stopped by themselves: ${JSON.stringify(ended.slice(0, 5))}`);
-    return {
+    const result = {
       units: size,
       deploySeconds,
       startSeconds,
@@ -308,8 +326,6 @@ async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, siz
       rssMb,
       hottest,
       raw: {
-        unitsPerSecond: raw.unitsPerSecond,
-        concurrency: raw.concurrency,
         writesPerUnit: rawWrites,
         actionsPerUnit: rawActions,
         shape: describeShape(shapes),
@@ -320,6 +336,7 @@ async function runSize(dynamo: DynamoDbLocal, dynamoPid: number | undefined, siz
       statusFull,
       notifier,
     };
+    return { result, shapes };
   } finally {
     await controller.stop();
     await stores.user.client.send(new DeleteTableCommand({ TableName: stores.user.table })).catch(() => undefined);
@@ -416,7 +433,7 @@ function method(): string {
 
 - The local controller's wiring in this one process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) in this process, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls, each queue again after 0.2 s doubling to 20 s while empty: an idle agent costs one receive per 20 s, as a real one's long poll; a hint to an idle agent may wait up to 20 s).
 - One machine per unit (\`deploy -n\`), applications of ${APP_UNITS} units deployed one after another, plus a 10-unit application \`probe\` deployed first. Units started per second = the bulk units ÷ the time from the first bulk deploy call to the last start hook's \`status-set active\` written. CPU: this process (API, pollers, handlers, fauxqs, the simulated agents) and DynamoDB Local, over that window, on a ${NPROC}-core host shared with other jobs (load average in the header).
-- Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of a fresh table (bench/support/raw-writes.ts), one replay at a time and ${RAW_CONCURRENCY} at once, each series ${RAW_UNITS} units' worth or ${RAW_SECONDS} s, whichever ends first, right after the start-up; the better rate counts: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
+- Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of a fresh table (bench/support/raw-writes.ts), one replay at a time and ${RAW_CONCURRENCY} at once, each series ${RAW_UNITS} units' worth or ${RAW_SECONDS} s, whichever ends first, right after the size's run, once its controller has stopped and its table is gone (nothing else running on DynamoDB Local); the better rate counts: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
 - Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; status read by readStatus (the API's own read), the median of 3 runs; the DynamoDB requests counted by middleware on the client.
 - Notifier: \`config\` of one ${APP_UNITS}-unit application; the changes function's reads until its pollers drained (the change itself), then until every unit of it ran config-changed (the wave: agents' view reads are API reads, not the function's).`;
 }
