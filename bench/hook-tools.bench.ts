@@ -100,8 +100,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-hook-tools-'));
 const tools = new ToolServer();
 const floorServer = await lineServer();
 try {
-  await tools.start();
-  const secret = tools.register('bench/0-install-1', context);
+  const { secret } = await tools.open('bench/0-install-1', context);
   installHookTools(join(dir, 'tools'), TOOL_SCRIPT);
   const floor = join(dir, 'floor');
   writeFileSync(floor, `#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/${floorServer.port}\nprintf 'x\\n' >&3\nIFS= read -r line <&3\n`, {

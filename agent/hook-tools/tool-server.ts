@@ -4,6 +4,11 @@
 // tool-frame.ts. TCP because bash, which the tools are written in so that they start in a
 // millisecond, can open a TCP connection (/dev/tcp) but not a unix socket.
 //
+// It listens only while a hook (or action) runs: opened with the hook's context, closed with its
+// last one. An idle unit holds no port and no file descriptor (a machine of many units, or the
+// agent simulator's thousands, would otherwise hold one each for nothing), and nothing is there
+// to connect to between hooks. Listening costs a fraction of a millisecond per hook.
+//
 // A request names a hook context by its id and proves it belongs to it with the context's secret:
 // 32 random bytes drawn when the hook starts, given to it (and to nothing else) in
 // DROVER_HOOK_SECRET, and forgotten when it ends. A context id is no proof: it is in the hook's
@@ -43,13 +48,48 @@ export class ToolServer {
 
   constructor(private readonly options: { deadlineMs?: number } = {}) {}
 
-  /** `127.0.0.1:<port>`, the hooks' JUJU_AGENT_SOCKET_ADDRESS; known once started. */
+  /** Opening and closing the listener, one after another. */
+  private transition: Promise<void> = Promise.resolve();
+
+  /** `127.0.0.1:<port>`, the hooks' JUJU_AGENT_SOCKET_ADDRESS, while a context is open. */
   get address(): string {
-    if (this.port === undefined) throw new Error('the tool server has not started');
+    if (this.port === undefined) throw new Error('the tool server is not listening: no hook context is open');
     return `${HOST}:${this.port}`;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Opens the context for its hook's tools, listening if no other context is open. Returns the
+   * secret they must present (DROVER_HOOK_SECRET) and where (JUJU_AGENT_SOCKET_ADDRESS).
+   */
+  async open(id: string, ctx: ToolContext): Promise<{ secret: string; address: string }> {
+    const secret = randomBytes(SECRET_BYTES);
+    this.contexts.set(id, { secret, ctx });
+    await this.settle();
+    return { secret: secret.toString('base64url'), address: this.address };
+  }
+
+  /** Closes the context (its tools are refused from now on), and the listener with the last one. */
+  async close(id: string): Promise<void> {
+    this.contexts.delete(id);
+    await this.settle();
+  }
+
+  /** Stops listening whatever is open: the agent is stopping. */
+  async stop(): Promise<void> {
+    this.contexts.clear();
+    await this.settle();
+  }
+
+  /** Listening exactly while a context is open, once the transitions before this one are done. */
+  private settle(): Promise<void> {
+    this.transition = this.transition.then(async () => {
+      if (this.contexts.size > 0 && !this.server) await this.listen();
+      if (this.contexts.size === 0 && this.server) this.unlisten();
+    });
+    return this.transition;
+  }
+
+  private async listen(): Promise<void> {
     // Half-open: a client that shuts down its side once it has sent the request still gets the
     // answer (the tools do not: bash cannot).
     const server = createServer({ allowHalfOpen: true }, (socket) => this.serve(socket));
@@ -62,21 +102,13 @@ export class ToolServer {
     this.server = server;
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
+  private unlisten(): void {
+    const server = this.server!;
     this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  /** Opens the context for its hook's tools; returns the secret they must present (DROVER_HOOK_SECRET). */
-  register(id: string, ctx: ToolContext): string {
-    const secret = randomBytes(SECRET_BYTES);
-    this.contexts.set(id, { secret, ctx });
-    return secret.toString('base64url');
-  }
-
-  unregister(id: string): void {
-    this.contexts.delete(id);
+    this.port = undefined;
+    // Stops accepting at once; connections already accepted are still answered (or cut off by
+    // their deadline), and the next hook does not wait for them.
+    server.close();
   }
 
   private serve(socket: Socket): void {

@@ -158,7 +158,6 @@ export class Uniter {
     if (this.local.error) await this.reportError(this.local.error);
 
     const tools = new ToolServer();
-    await tools.start();
     this.logger.info(MODULE, `unit "${unitName}" started`);
     let confirmedGone = false;
     try {
@@ -535,10 +534,10 @@ export class Uniter {
       const contextId = newContextId(unitName, task.action);
       const action = new ActionState(task.action, { id, unit: unitName, parameters: task.parameters }, api);
       const ctx = this.hookContext(undefined, contextId, view, action);
-      const secret = tools.register(contextId, ctx);
+      const { secret, address } = await tools.open(contextId, ctx);
       let ran;
       try {
-        const env = hookEnvironment({ ...this.environmentOf(view, contextId, secret, tools.address), action: { name: task.action, id } });
+        const env = hookEnvironment({ ...this.environmentOf(view, contextId, secret, address), action: { name: task.action, id } });
         ran = await runTask({
           task,
           charmDir: this.charmDir,
@@ -546,7 +545,7 @@ export class Uniter {
           onLine: (line) => this.deps.log.log(unitName, 'DEBUG', `unit.${unitName}.${task.action}`, line),
         });
       } finally {
-        tools.unregister(contextId);
+        await tools.close(contextId);
       }
       if (this.shuttingDown && ran.signal !== null) return; // killed with us: stays in flight, failed on restart
       await action.settled();
@@ -622,10 +621,10 @@ export class Uniter {
     const ctx = this.hookContext(hook, id, view);
     const unit = view.units.find((u) => u.name === unitName);
     const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
-    const secret = tools.register(id, ctx);
+    const { secret, address } = await tools.open(id, ctx);
     try {
       const env = hookEnvironment({
-        ...this.environmentOf(view, id, secret, tools.address),
+        ...this.environmentOf(view, id, secret, address),
         hook,
         ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
       });
@@ -637,7 +636,7 @@ export class Uniter {
       });
       return { result, ctx };
     } finally {
-      tools.unregister(id);
+      await tools.close(id);
     }
   }
 

@@ -39,8 +39,7 @@ const ctx = {
 
 beforeAll(async () => {
   server = new ToolServer({ deadlineMs: DEADLINE_MS });
-  await server.start();
-  secret = server.register('ctx-1', ctx);
+  ({ secret } = await server.open('ctx-1', ctx));
   installHookTools(toolsDir, TOOL);
 });
 afterAll(async () => {
@@ -185,11 +184,11 @@ describe('hook tools over TCP', () => {
     );
   });
 
-  it('say so when no agent listens', async () => {
-    const stopped = new ToolServer();
-    await stopped.start();
-    const address = stopped.address;
-    await stopped.stop();
+  it('say so when no agent listens: between hooks, the agent does not', async () => {
+    const between = new ToolServer();
+    const { address } = await between.open('ctx-9', ctx);
+    await between.close('ctx-9');
+    expect(() => between.address).toThrow(/not listening/);
     expect(await hookCalls('relation-get', ['host'], { JUJU_AGENT_SOCKET_ADDRESS: address })).toEqual({
       code: 1,
       stdout: '',
@@ -244,7 +243,9 @@ describe('what a hook tool may reach', () => {
   });
 
   it('each hook gets its own secret, and a process left from an ended hook is refused', async () => {
-    const next = server.register('ctx-2', ctx);
+    const { secret: next, address } = await server.open('ctx-2', ctx);
+    // One listener for the unit's open contexts.
+    expect(address).toBe(server.address);
     expect(next).not.toBe(secret);
     expect(Buffer.from(next, 'base64url')).toHaveLength(32);
     // One hook's secret is no key to another's context.
@@ -252,7 +253,7 @@ describe('what a hook tool may reach', () => {
       'ERROR bad request: wrong secret for context id "ctx-2"\n',
     );
     expect(await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: next })).toMatchObject({ code: 0 });
-    server.unregister('ctx-2');
+    await server.close('ctx-2');
     // The hook ended: its leftovers, which know its id and secret, are refused.
     expect(await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: next })).toEqual({
       code: 1,
@@ -260,10 +261,10 @@ describe('what a hook tool may reach', () => {
       stderr: 'ERROR bad request: unknown context id "ctx-2"\n',
     });
     // Registered again (a later hook with the same id): the old secret still does not open it.
-    const later = server.register('ctx-2', ctx);
+    const { secret: later } = await server.open('ctx-2', ctx);
     expect((await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: next })).code).toBe(1);
     expect((await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: later })).code).toBe(0);
-    server.unregister('ctx-2');
+    await server.close('ctx-2');
   });
 
   it('-o is written by the tool process: where the hook cannot write, nothing is written and the tool fails', async () => {
