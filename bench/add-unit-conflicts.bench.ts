@@ -18,9 +18,7 @@
 // (units already in the model, default 0,200), BENCH_CALLS (timed calls for the cost, default 200).
 import { DeleteTableCommand, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
@@ -30,7 +28,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-loc
 import { benchCharms } from './support/charms.js';
 import { describeShape, RawWriter, writeShapes } from './support/raw-writes.js';
 import { RequestLog, type SentRequest } from './support/request-log.js';
-import { writeSection } from './support/results-file.js';
+import { publishSection, runLine } from './support/results-file.js';
 import { interleave, summarise } from './support/timing.js';
 
 const CALLERS = 8;
@@ -222,10 +220,8 @@ async function main() {
     }
     const cost = await measureCost(local);
     console.error(`add-unit ${cost.op.opsPerSecond.toFixed(0)} ops/s, its transaction raw ${cost.raw.opsPerSecond.toFixed(0)}`);
-    const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const body = [
-      `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${availableParallelism()} (${cpu}), DynamoDB Local in memory. ` +
-        `Whole run ${((Date.now() - began) / 1000).toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+      runLine(began, loadBefore, 'DynamoDB Local in memory'),
       '',
       '### Cancelled transactions of 8 concurrent add-units',
       '',
@@ -253,8 +249,7 @@ async function main() {
           'The two reservations (the unit number and the machine id) go out at once, so they cost one round trip.',
       ].join('\n'),
     ].join('\n');
-    console.log(`${HEADING}\n\n${body}`);
-    await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
+    await publishSection(HEADING, body);
   } finally {
     await local.stop();
   }

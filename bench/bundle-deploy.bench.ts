@@ -9,10 +9,9 @@
 // of a process pay for compiling and for DynamoDB Local warming up).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { deployBundle } from '../cli/bundle/apply.js';
 import { readCharmDir } from '../cli/charm-dir.js';
 import { charmRequest } from '../cli/charm-request.js';
@@ -29,7 +28,7 @@ import { ensureModel } from '#shared/state/operations/model.js';
 import { createStore } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { RequestLog, reads, tally, writes, type Tally } from './support/request-log.js';
-import { writeSection } from './support/results-file.js';
+import { publishSection, runLine } from './support/results-file.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const APPLICATIONS = 10;
@@ -172,10 +171,8 @@ async function main() {
         runs.push(r);
       }
     }
-    const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const body = [
-      `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${availableParallelism()} (${cpu}), DynamoDB Local in memory, one untimed run of each way first. ` +
-        `Whole run ${((Date.now() - began) / 1000).toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+      runLine(began, loadBefore, 'DynamoDB Local in memory, one untimed run of each way first'),
       '',
       `${APPLICATIONS} applications of ${UNITS_EACH} units each and ${RELATIONS.length} relations, deployed on a fresh table, through the CLI's API client ` +
         'to the API handler over HTTP (charms uploaded as `drover deploy` uploads them). The bundle reads the model, deploys each application ' +
@@ -184,8 +181,7 @@ async function main() {
       '',
       table(runs),
     ].join('\n');
-    console.log(`${HEADING}\n\n${body}`);
-    await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
+    await publishSection(HEADING, body);
   } finally {
     await dynamo.stop();
     rmSync(dir, { recursive: true, force: true });

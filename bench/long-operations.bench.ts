@@ -11,9 +11,7 @@
 //
 // For investigating: BENCH_UNITS (units per add-unit, default 10000, the API's most).
 import { randomUUID } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
@@ -26,7 +24,7 @@ import { destroyApplication } from '#shared/state/operations/destroy-application
 import { ensureModel } from '#shared/state/operations/model.js';
 import { startDynamoDbLocal } from '../embedded/dynamodb-local.js';
 import { benchCharms } from './support/charms.js';
-import { writeSection } from './support/results-file.js';
+import { publishSection, runLine } from './support/results-file.js';
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 10_000);
 const HEADING = '## Long operations (npm run bench:long-ops)';
@@ -108,10 +106,8 @@ async function main() {
     await ensureTable(store.client, store.table);
     await ensureModel(store);
     const rows = await measure(store);
-    const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const body = [
-      `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${availableParallelism()} (${cpu}), DynamoDB Local in memory. ` +
-        `Whole run ${((Date.now() - began) / 1000).toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+      runLine(began, loadBefore, 'DynamoDB Local in memory'),
       '',
       table(rows),
       '',
@@ -126,8 +122,7 @@ async function main() {
         '- At 100k units: the call adds the same units whatever -n is; the background at the rate measured here (DynamoDB is faster per transaction than DynamoDB Local on 2 cores).',
       ].join('\n'),
     ].join('\n');
-    console.log(`${HEADING}\n\n${body}`);
-    await writeSection(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), HEADING, body);
+    await publishSection(HEADING, body);
   } finally {
     await local.stop();
   }
