@@ -1,0 +1,183 @@
+// The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
+// it reads only the status family, only with the session key, only on 127.0.0.1, and nothing it
+// sends the browser carries the controller's token.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../cli/client.js';
+import { dashboardAssets } from '../../cli/dashboard/bundle.js';
+import { PROXIED_OPERATIONS } from '../../cli/dashboard/proxy-routes.js';
+import { KEY_HEADER, startDashboardServer, type DashboardServer } from '../../cli/dashboard/server.js';
+import { MODEL_HEADER } from '../../shared/api/model-header.js';
+import { userOperations } from '../../shared/api/requests.js';
+import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
+import { charmDir, expectOk, startCliController, TOKEN, type CliHarness } from '../support/cli.js';
+import { listeningAddresses } from '../support/listening-sockets.js';
+
+let ctl: CliHarness;
+let dashboard: DashboardServer;
+let key: string;
+let base: string;
+
+/** Everything a response shows the browser: status line, headers and body. */
+interface Seen {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+async function get(path: string, headers: Record<string, string> = { [KEY_HEADER]: key }, method = 'GET', body?: string): Promise<Seen> {
+  const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  return { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
+}
+
+beforeAll(async () => {
+  ctl = await startCliController();
+  await expectOk(ctl, ['deploy', charmDir('cli-mysql')]);
+  await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+  const client = new ApiClient(
+    { name: 'test', controller: { type: 'local', apiUrl: ctl.server.url, token: TOKEN } },
+    { headers: { [MODEL_HEADER]: 'default' } },
+  );
+  dashboard = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover test:default' });
+  base = `http://127.0.0.1:${dashboard.port}`;
+  key = new URLSearchParams(new URL(dashboard.url).hash.slice(1)).get('key')!;
+}, 60_000);
+
+afterAll(async () => {
+  await dashboard?.close();
+  await ctl?.close();
+});
+
+describe('the dashboard server', () => {
+  it('listens on 127.0.0.1 only', () => {
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{32}$/);
+    expect(listeningAddresses(dashboard.port)).toEqual(['127.0.0.1']);
+  });
+
+  it('serves the page, the script and the style sheet', async () => {
+    const page = await get('/', {});
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<script type="module" src="/app.js">');
+    expect(page.body).toContain('<title>drover test:default</title>');
+    expect((await get('/app.js', {})).body.length).toBeGreaterThan(10_000);
+    expect((await get('/app.css', {})).body).toContain('.level-error');
+  });
+
+  it('proxies the status family with the key, and no response carries the token', async () => {
+    const seen: Seen[] = [];
+    const status = await get('/api/status?limit=1000');
+    seen.push(status);
+    expect(status.status).toBe(200);
+    const page = JSON.parse(status.body) as { model: { name: string }; applications: Record<string, unknown> };
+    expect(page.model.name).toBe('default');
+    expect(Object.keys(page.applications)).toEqual(['mysql']);
+    const stuck = await get('/api/stuck');
+    seen.push(stuck);
+    expect(stuck.status).toBe(200);
+    const log = await get('/api/status-log?entity=mysql/0&n=5');
+    seen.push(log);
+    expect(log.status).toBe(200);
+    expect(log.body).toContain('hook failed: \\"install\\"');
+    const debugLog = await get('/api/debug-log?include=unit-mysql-0&limit=5');
+    seen.push(debugLog);
+    expect(debugLog.status).toBe(200);
+    // Refusals relayed from the controller, and the server's own.
+    const refused = await get('/api/status-log?entity=mysql/0&n=zero');
+    seen.push(refused);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.message).toMatch(/"n"/);
+    seen.push(await get('/api/status', {}), await get('/api/deploy'), await get('/'), await get('/app.js'), await get('/app.css'));
+    for (const s of seen) {
+      expect(s.body).not.toContain(TOKEN);
+      expect(s.headers).not.toContain(TOKEN);
+      expect(s.headers.toLowerCase()).not.toContain('authorization');
+    }
+  });
+
+  it('proxies only the reads of the status family, each a GET of the user API', async () => {
+    for (const operation of PROXIED_OPERATIONS) expect(userOperations[operation].method).toBe('GET');
+    for (const operation of [
+      'models',
+      'show-task',
+      'operations',
+      'actions',
+      'show-model',
+      'deploy',
+      'remove-application',
+      '../v1/status',
+    ]) {
+      const res = await get(`/api/${operation}`);
+      expect(res.status, operation).toBe(404);
+    }
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? JSON.stringify({ applications: ['mysql'] }) : undefined;
+      const res = await get('/api/remove-application', { [KEY_HEADER]: key, 'content-type': 'application/json' }, method, body);
+      expect(res.status, method).toBe(405);
+      expect(res.headers).toContain('"allow","GET"');
+    }
+    // Nothing changed: mysql is still alive.
+    const status = await expectOk(ctl, ['status', '--format', 'json']);
+    expect(JSON.parse(status.stdout).applications.mysql.life).toBeUndefined();
+  });
+
+  it('reads nothing without the session key, or with another', async () => {
+    for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }, { [KEY_HEADER]: key.slice(1) }] as Record<string, string>[]) {
+      const res = await get('/api/status?limit=10', headers);
+      expect(res.status).toBe(403);
+      expect(res.body).not.toContain('mysql');
+    }
+  });
+
+  it('answers only to its own host names, not to a rebound DNS name', async () => {
+    const withHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port: dashboard.port, path: '/api/stuck', headers: { host, [KEY_HEADER]: key } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.once('error', reject);
+        req.end();
+      });
+    expect(await withHost('attacker.example:' + dashboard.port)).toBe(421);
+    expect(await withHost(`localhost:${dashboard.port}`)).toBe(200);
+    expect(await withHost(`127.0.0.1:${dashboard.port}`)).toBe(200);
+  });
+});
+
+describe('drover dashboard', () => {
+  it('prints the URL, serves until interrupted, and exits 0', { timeout: 30_000 }, async () => {
+    const interrupt = new AbortController();
+    let printed = '';
+    let announced: (url: string) => void = () => undefined;
+    const url = new Promise<string>((resolve) => (announced = resolve));
+    const running = ctl.run(['dashboard', '--port', '0', '--no-browser'], {
+      signal: interrupt.signal,
+      onStdout: (text) => {
+        printed += text;
+        const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
+        if (found) announced(found[0]);
+      },
+    });
+    // A command that ends before printing its URL fails the test with what it said.
+    void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
+    const address = await url;
+    expect(address).toMatch(/^http/);
+    const dashboardKey = new URLSearchParams(new URL(address).hash.slice(1)).get('key')!;
+    const res = await fetch(new URL('/api/stuck', address), { headers: { [KEY_HEADER]: dashboardKey } });
+    expect(res.status).toBe(200);
+    interrupt.abort();
+    const done = await running;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('Dashboard for controller "test", model "default", is running at:');
+    await expect(fetch(new URL('/', address))).rejects.toThrow();
+  });
+
+  it('refuses a bad port as a usage error', async () => {
+    const res = await ctl.run(['dashboard', '--port', 'http', '--no-browser']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--port must be a port number');
+  });
+});
