@@ -3,4 +3,7 @@ import { render } from 'preact';
 import { App } from './app.js';
 import './styles.css';
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// Preact keeps what is already in its container: the page's "Loading…" goes first.
+root.replaceChildren();
+render(<App />, root);

@@ -6,7 +6,9 @@ import { shapeOf, type Graph } from './graph.js';
 import { ICON } from './severity.js';
 
 const NODE_W = 190;
-const NODE_H = 64;
+const NODE_H = 78;
+/** Characters of a message a node has room for; the whole message is in its tooltip and label. */
+const MESSAGE_ROOM = 26;
 const elk = new ELK();
 
 interface Placed {
@@ -95,11 +97,11 @@ export function Topology({ graph, onSelect }: { graph: Graph; onSelect: (applica
               {ICON[n.level]} {n.name}
             </text>
             <text x={10} y={42} class="detail">
-              {`${n.units} unit${n.units === 1 ? '' : 's'} · ${n.dying ? 'dying' : n.level}`}
+              {`${n.units} unit${n.units === 1 ? '' : 's'} · ${n.dying ? 'dying' : n.level}${n.peers.length ? ` · ⟲ ${n.peers.join(', ')}` : ''}`}
             </text>
-            {n.peers.length ? (
-              <text x={10} y={58} class="peer">
-                {`⟲ peer: ${n.peers.join(', ')}`}
+            {n.message ? (
+              <text x={10} y={62} class="message">
+                {n.message.length > MESSAGE_ROOM ? `${n.message.slice(0, MESSAGE_ROOM - 1)}…` : n.message}
               </text>
             ) : null}
           </g>
