@@ -8,7 +8,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from '../client.js';
-import { ApiError, CliError } from '../errors.js';
+import { ApiError, CliError, UsageError } from '../errors.js';
+import { readApplicationSettings } from './application-settings.js';
 import type { DashboardAssets } from './bundle.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
 
@@ -25,8 +26,8 @@ export interface DashboardServer {
 }
 
 export interface DashboardOptions {
-  /** Reads of the current model, made with the CLI's credentials. */
-  client: Pick<ApiClient, 'get'>;
+  /** Reads of the current model, made with the CLI's credentials (posts only in application-settings.ts). */
+  client: Pick<ApiClient, 'get' | 'post'>;
   assets: DashboardAssets;
   /** 0: any free port. */
   port: number;
@@ -61,14 +62,21 @@ function sameKey(given: string | string[] | undefined, key: Buffer): boolean {
 /** Only names of this server are answered: a rebound DNS name reaching 127.0.0.1 is not. */
 const ownHost = (host: string | undefined, port: number) => host === `${DASHBOARD_HOST}:${port}` || host === `localhost:${port}`;
 
-async function proxy(res: ServerResponse, client: DashboardOptions['client'], operation: string, url: URL): Promise<void> {
+/** What the page may read: the status family as it is, and an application's settings. */
+async function readFor(client: DashboardOptions['client'], operation: string, url: URL): Promise<unknown> {
+  if (operation === 'application-settings') return readApplicationSettings(client, url.searchParams.get('application'));
   const read = proxiedOperation(operation);
-  if (!read) return sendError(res, 404, 'not-found', `the dashboard does not read "${operation}"`);
+  if (!read) throw new ApiError('not-found', `the dashboard does not read "${operation}"`, 404);
+  return client.get(read, queryOf(url.searchParams));
+}
+
+async function proxy(res: ServerResponse, client: DashboardOptions['client'], operation: string, url: URL): Promise<void> {
   try {
     // A new object from the parsed answer: nothing of the controller's response but its JSON.
-    sendJson(res, 200, await client.get(read, queryOf(url.searchParams)));
+    sendJson(res, 200, await readFor(client, operation, url));
   } catch (e) {
     if (e instanceof ApiError) return sendError(res, e.httpStatus >= 400 ? e.httpStatus : 502, e.code, e.message);
+    if (e instanceof UsageError) return sendError(res, 400, 'bad-request', e.message);
     if (e instanceof CliError) return sendError(res, 502, 'unreachable', e.message);
     sendError(res, 500, 'internal', e instanceof Error ? e.message : String(e));
   }

@@ -164,6 +164,19 @@ describe('drover dashboard in a browser', () => {
     await screenshot(page, 'unit-detail');
   });
 
+  it("shows an application's config and constraints when its node is chosen", async (context) => {
+    if (missing) return context.skip(missing);
+    await expectOk(ctl, ['set-constraints', 'mysql', 'mem=2G']);
+    await showView('Topology');
+    await page.click('g.node[data-application="mysql"]');
+    const detail = page.locator('aside.detail');
+    await detail.locator('table.config').waitFor();
+    expect(await detail.locator('h2').textContent()).toBe('application mysql');
+    expect(await detail.locator('table.config tr', { hasText: 'max-connections' }).textContent()).toContain('100');
+    expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
+    await screenshot(page, 'application-detail');
+  });
+
   it(
     'a removed application goes dying, its unit in error is stuck with the command that frees it, then it goes, all without a reload',
     { timeout: 90_000 },

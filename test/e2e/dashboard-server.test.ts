@@ -120,6 +120,21 @@ describe('the dashboard server', () => {
     expect(JSON.parse(status.stdout).applications.mysql.life).toBeUndefined();
   });
 
+  it("reads an application's config and constraints, and refuses a bad name, changing nothing", async () => {
+    await expectOk(ctl, ['set-constraints', 'mysql', 'mem=2G']);
+    const res = await get('/api/application-settings?application=mysql&set=max-connections%3D1');
+    expect(res.status).toBe(200);
+    const settings = JSON.parse(res.body) as { constraints: string; config: Record<string, { value?: unknown }> };
+    expect(settings.constraints).toBe('arch=amd64 mem=2048M');
+    expect(settings.config['max-connections']?.value).toBe(100);
+    const refused = await get('/api/application-settings?application=My%20SQL');
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.message).toBe('invalid application name "My SQL"');
+    expect((await get('/api/application-settings')).status).toBe(400);
+    // The extra `set` was not passed on: the setting is as the charm has it.
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+  });
+
   it('reads nothing without the session key, or with another', async () => {
     for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }, { [KEY_HEADER]: key.slice(1) }] as Record<string, string>[]) {
       const res = await get('/api/status?limit=10', headers);

@@ -52,29 +52,71 @@ function UnitHistory({ unit }: { unit: string }) {
   );
 }
 
+interface Settings {
+  constraints: string;
+  config: Record<string, { value?: unknown; source?: string }>;
+}
+
+const shown = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** `drover config <app>` and `drover get-constraints <app>`, read-only. */
+function ApplicationSettings({ application }: { application: string }) {
+  const [settings, setSettings] = useState<Settings | string>('Loading…');
+  useEffect(() => {
+    read<Settings>('application-settings', { application }).then(setSettings, (e: Error) => setSettings(e.message));
+  }, [application]);
+  if (typeof settings === 'string') return <p>{settings}</p>;
+  const keys = Object.keys(settings.config).sort();
+  return (
+    <>
+      <h3>Constraints</h3>
+      <p class="constraints">{settings.constraints || 'none'}</p>
+      <h3>Config</h3>
+      {keys.length ? (
+        <table class="config">
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k}>
+                <th scope="row">{k}</th>
+                <td>{shown(settings.config[k]?.value)}</td>
+                <td class="source">{settings.config[k]?.source ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No settings.</p>
+      )}
+    </>
+  );
+}
+
 function Body({ doc, selection }: { doc: StatusDoc; selection: Selection }) {
   if (selection.kind === 'application') {
     const app = doc.applications[selection.name];
     if (!app) return <p>{selection.name} is gone.</p>;
     return (
-      <dl>
-        <dt>Status</dt>
-        <dd>
-          <Badge status={app['application-status']} /> {app['application-status'].message ?? ''}
-        </dd>
-        <dt>Charm</dt>
-        <dd>{app.charm}</dd>
-        <dt>Life</dt>
-        <dd>{app.life ?? 'alive'}</dd>
-        <dt>Units</dt>
-        <dd>{Object.keys(app.units ?? {}).join(', ') || 'none'}</dd>
-        {app['blocked-by'] ? (
-          <>
-            <dt>Blocked by</dt>
-            <dd>{app['blocked-by'].join('; ')}</dd>
-          </>
-        ) : null}
-      </dl>
+      <>
+        <dl>
+          <dt>Status</dt>
+          <dd>
+            <Badge status={app['application-status']} /> {app['application-status'].message ?? ''}
+          </dd>
+          <dt>Charm</dt>
+          <dd>{app.charm}</dd>
+          <dt>Life</dt>
+          <dd>{app.life ?? 'alive'}</dd>
+          <dt>Units</dt>
+          <dd>{Object.keys(app.units ?? {}).join(', ') || 'none'}</dd>
+          {app['blocked-by'] ? (
+            <>
+              <dt>Blocked by</dt>
+              <dd>{app['blocked-by'].join('; ')}</dd>
+            </>
+          ) : null}
+        </dl>
+        <ApplicationSettings application={selection.name} />
+      </>
     );
   }
   if (selection.kind === 'machine') {
