@@ -12,6 +12,7 @@ import { userOperations } from '../../shared/api/requests.js';
 import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
 import { charmDir, expectOk, startCliController, TOKEN, type CliHarness } from '../support/cli.js';
 import { listeningAddresses } from '../support/listening-sockets.js';
+import { signatureCheckingServer } from '../support/sigv4-api.js';
 
 let ctl: CliHarness;
 let dashboard: DashboardServer;
@@ -159,6 +160,36 @@ describe('the dashboard server', () => {
     expect(await withHost('attacker.example:' + dashboard.port)).toBe(421);
     expect(await withHost(`localhost:${dashboard.port}`)).toBe(200);
     expect(await withHost(`127.0.0.1:${dashboard.port}`)).toBe(200);
+  });
+});
+
+describe('the dashboard of an AWS controller', () => {
+  it("signs each read with SigV4 from the CLI's credentials, and the browser sees none of it", async () => {
+    const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    // The standard AWS chain reads this process's environment, as the CLI's does.
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret-key', AWS_EC2_METADATA_DISABLED: 'true' });
+    const client = new ApiClient(
+      { name: 'prod', controller: { type: 'aws', apiUrl: api.url, region: 'eu-west-1' } },
+      { headers: { [MODEL_HEADER]: 'default' } },
+    );
+    const aws = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover prod:default' });
+    try {
+      const awsKey = new URLSearchParams(new URL(aws.url).hash.slice(1)).get('key')!;
+      const res = await fetch(`http://127.0.0.1:${aws.port}/api/status?limit=1000`, { headers: { [KEY_HEADER]: awsKey } });
+      const seen = { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
+      expect(seen.status).toBe(200);
+      expect(JSON.parse(seen.body).model).toEqual({ name: 'default', controller: 'aws' });
+      expect(api.seen).toEqual(['GET /v1/status?limit=1000 signed in default']);
+      for (const secret of ['secret-key', 'AKIDTEST', 'AWS4-HMAC-SHA256', 'Signature=', 'x-amz-']) {
+        expect(seen.body).not.toContain(secret);
+        expect(seen.headers).not.toContain(secret);
+      }
+    } finally {
+      process.env = saved;
+      await aws.close();
+      await api.close();
+    }
   });
 });
 
