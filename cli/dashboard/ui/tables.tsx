@@ -45,6 +45,7 @@ export function Units({ doc, select }: { doc: StatusDoc; select: Select }) {
         },
         { title: 'Workload', text: (r) => r.unit['workload-status'].current, cell: (r) => <Badge status={r.unit['workload-status']} /> },
         { title: 'Agent', text: (r) => r.unit['juju-status'].current, cell: (r) => <Badge status={r.unit['juju-status']} /> },
+        { title: 'Life', text: (r) => r.unit['juju-status'].life ?? 'alive' },
         { title: 'Machine', text: (r) => r.unit.machine ?? '' },
         { title: 'Ports', text: (r) => (r.unit['open-ports'] ?? []).join(',') },
         { title: 'Leader', text: (r) => (r.unit.leader ? 'yes' : '') },
@@ -67,6 +68,7 @@ export function Machines({ doc, select }: { doc: StatusDoc; select: Select }) {
       columns={[
         { title: 'Machine', text: (r) => r.id, cell: (r) => <Link onClick={() => select('machine', r.id)}>{r.id}</Link> },
         { title: 'State', text: (r) => r.machine['juju-status'].current, cell: (r) => <Badge status={r.machine['juju-status']} /> },
+        { title: 'Life', text: (r) => r.machine['juju-status'].life ?? 'alive' },
         { title: 'Instance', text: (r) => r.machine['instance-id'] },
         { title: 'AZ', text: (r) => zoneOf(r.machine.hardware) },
         { title: 'Address', text: (r) => r.machine['dns-name'] ?? '' },
