@@ -1,8 +1,12 @@
 // The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
 // it reads only the status family, only with the session key, only on 127.0.0.1, and nothing it
 // sends the browser carries the controller's token.
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/agents.js';
 import { ApiClient } from '../../cli/client.js';
 import { dashboardAssets } from '../../cli/dashboard/bundle.js';
 import { PROXIED_OPERATIONS } from '../../cli/dashboard/proxy-routes.js';
@@ -219,6 +223,31 @@ describe('drover dashboard', () => {
     expect(done.code).toBe(0);
     expect(done.stderr).toContain('Dashboard for controller "test", model "default", is running at:');
     await expect(fetch(new URL('/', address))).rejects.toThrow();
+  });
+
+  it('opens the URL in $BROWSER unless --no-browser', { timeout: 30_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'drover-browser-'));
+    const opened = join(dir, 'opened');
+    const browser = join(dir, 'browser');
+    // A stand-in browser: it writes down the URL it was given.
+    await writeFile(browser, `#!/bin/sh\necho "$1" > ${opened}\n`);
+    await chmod(browser, 0o755);
+    const interrupt = new AbortController();
+    let printed = '';
+    const running = ctl.run(['dashboard', '--port', '0'], {
+      env: { BROWSER: browser },
+      signal: interrupt.signal,
+      onStdout: (text) => void (printed += text),
+    });
+    const url = await waitFor(
+      'the browser to be opened',
+      () => readFile(opened, 'utf8').catch(() => ''),
+      (text) => text.length > 0,
+    );
+    interrupt.abort();
+    expect((await running).code).toBe(0);
+    expect(url.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+    expect(printed).toContain(url.trim());
   });
 
   it('refuses a bad port as a usage error', async () => {
