@@ -9,6 +9,7 @@ import { registerActions } from './commands/actions.js';
 import { registerConfig } from './commands/config.js';
 import { registerConstraints } from './commands/constraints.js';
 import { registerControllers } from './commands/controllers.js';
+import { registerDashboard } from './commands/dashboard.js';
 import { registerBundles } from './commands/bundles.js';
 import { registerDeploy } from './commands/deploy.js';
 import { registerDestroyModel } from './commands/destroy-model.js';
@@ -103,6 +104,7 @@ function buildProgram(io: CliIo): Command {
   registerStatus(program, cli);
   registerStuck(program, cli);
   registerLogs(program, cli);
+  registerDashboard(program, cli);
   return program;
 }
 

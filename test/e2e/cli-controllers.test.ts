@@ -4,15 +4,14 @@
 // 1, never a stack trace — and on usage errors (exit 2), run as a real process.
 import { MAX_PAGE_ENTITIES } from '#shared/domain/status-page.js';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { REPO, runCli, spawnCli, writeClientConfig } from '../support/cli.js';
+import { signatureCheckingServer } from '../support/sigv4-api.js';
 
 const FAKE_CONTROLLER = join(REPO, 'test', 'support', 'fake-controller.ts');
 
@@ -131,82 +130,11 @@ describe('controllers, switch, unregister', () => {
   });
 });
 
-/** An API Gateway stand-in that checks each request's SigV4 signature by signing it again. */
-async function signatureCheckingServer(region: string, secret: string) {
-  class Sha256 {
-    private h;
-    constructor(key?: string | Uint8Array) {
-      this.h = key ? createHmac('sha256', key) : createHash('sha256');
-    }
-    update(d: string | Uint8Array) {
-      this.h.update(d);
-    }
-    async digest() {
-      return new Uint8Array(this.h.digest());
-    }
-  }
-  const seen: string[] = [];
-  const verify = async (req: IncomingMessage, body: string) => {
-    const auth = String(req.headers.authorization ?? '');
-    const signedHeaders = auth.match(/SignedHeaders=([^,]+)/)?.[1]?.split(';') ?? [];
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    const amzDate = String(req.headers['x-amz-date']);
-    const signingDate = new Date(
-      `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13)}`,
-    );
-    const signer = new SignatureV4({
-      service: 'execute-api',
-      region,
-      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: secret },
-      sha256: Sha256 as never,
-    });
-    const signed = await signer.sign(
-      {
-        method: req.method ?? 'GET',
-        protocol: 'http:',
-        hostname: url.hostname,
-        port: Number(url.port),
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(signedHeaders.map((h) => [h, String(req.headers[h])])),
-        ...(body ? { body } : {}),
-      },
-      { signingDate },
-    );
-    return signed.headers.authorization === auth;
-  };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      const ok = await verify(req, body);
-      // The model a request names is signed with it, so nothing on the way can change it.
-      const signedModel = (req.headers.authorization ?? '').match(/SignedHeaders=[^,]*\bx-drover-model\b/)
-        ? ` in ${req.headers['x-drover-model']}`
-        : '';
-      seen.push(`${req.method} ${req.url} ${ok ? 'signed' : 'BAD SIGNATURE'}${signedModel}`);
-      res.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' });
-      res.end(
-        ok
-          ? JSON.stringify({
-              model: { name: 'default', controller: 'aws' },
-              machines: {},
-              applications: {},
-              controller: { timestamp: '10:00:00Z' },
-            })
-          : JSON.stringify({ message: 'The request signature we calculated does not match the signature you provided.' }),
-      );
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => new Promise((r) => server.close(() => r())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
 describe('register (an AWS controller)', () => {
   it('signs every request with SigV4 for execute-api, with credentials from the AWS chain', async () => {
     const env = await newHome();
     const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    cleanups.push(api.close);
     const aws = { ...env, AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret-key', AWS_EC2_METADATA_DISABLED: 'true' };
     const reg = await spawnCli(['register', api.url, 'prod', '--region', 'eu-west-1'], aws);
     expect(reg.stderr).toBe('Registered controller "prod" (eu-west-1); it is now the current controller\n');
@@ -226,6 +154,7 @@ describe('register (an AWS controller)', () => {
   it('without AWS credentials, says how to configure them', async () => {
     const env = await newHome();
     const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    cleanups.push(api.close);
     const res = await spawnCli(['register', api.url, '--region', 'eu-west-1'], {
       ...env,
       HOME: home,

@@ -1,0 +1,40 @@
+// The page's only way out: GETs of the dashboard's proxy (cli/dashboard/server.ts), each with the
+// session key from the URL's fragment. The proxy adds the controller's credentials; the page never
+// sees them.
+import { assembleStatus, type StatusPage } from '#shared/domain/status-page.js';
+import type { StatusDoc } from '#shared/domain/status-document.js';
+
+const KEY_HEADER = 'x-drover-dashboard-key';
+const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
+
+export class ApiFailure extends Error {}
+
+export async function read<T>(operation: string, query: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(`/api/${operation}?${new URLSearchParams(query)}`, { headers: { [KEY_HEADER]: key } });
+  const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+  if (!response.ok) throw new ApiFailure(body.error?.message ?? `HTTP ${response.status}`);
+  return body as T;
+}
+
+/** The whole model's status, a page at a time as `drover status` reads it (cli/status/read-pages.ts). */
+export async function readStatus(): Promise<StatusDoc> {
+  const pages: StatusPage[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read<StatusPage>('status', { limit: '1000', ...(cursor ? { cursor } : {}) });
+    pages.push(page);
+    cursor = page.cursor;
+  } while (cursor);
+  return assembleStatus(pages);
+}
+
+export interface StuckEntity {
+  entity: string;
+  kind: string;
+  life: string;
+  since: string;
+  ageSeconds: number;
+  reasons: string[];
+}
+
+export const readStuck = () => read<StuckEntity[]>('stuck');

@@ -1,0 +1,179 @@
+// The pane beside a view: what one application, unit or machine is, read when it is chosen. A
+// unit's status history (show-status-log) and its recent log lines (debug-log) are read from the
+// controller; the rest is in the status document already.
+import type { StatusDoc } from '#shared/domain/status-document.js';
+import { allUnits } from '#shared/domain/status-document.js';
+import { useEffect, useState } from 'preact/hooks';
+import { read } from './api.js';
+import { Badge } from './status-badge.js';
+
+export interface Selection {
+  kind: 'application' | 'unit' | 'machine';
+  name: string;
+}
+
+interface LogEntry {
+  type: string;
+  status: string;
+  message?: string;
+  time: string;
+}
+
+function UnitHistory({ unit }: { unit: string }) {
+  const [history, setHistory] = useState<LogEntry[] | string>('Loading…');
+  const [lines, setLines] = useState<string[] | string>('Loading…');
+  useEffect(() => {
+    read<{ entries: LogEntry[] }>('status-log', { entity: unit, n: '20' }).then(
+      (r) => setHistory(r.entries),
+      (e: Error) => setHistory(e.message),
+    );
+    read<{ lines: string[] }>('debug-log', { include: `unit-${unit.replace('/', '-')}`, limit: '50' }).then(
+      (r) => setLines(r.lines),
+      (e: Error) => setLines(e.message),
+    );
+  }, [unit]);
+  return (
+    <>
+      <h3>Status history</h3>
+      {typeof history === 'string' ? (
+        <p>{history}</p>
+      ) : (
+        <ol class="history">
+          {history.map((h) => (
+            <li key={`${h.time}${h.type}`}>
+              <time>{h.time}</time> {h.type} <strong>{h.status}</strong> {h.message ?? ''}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3>Recent log</h3>
+      {typeof lines === 'string' ? <p>{lines}</p> : <pre class="log">{lines.join('\n') || 'No lines yet.'}</pre>}
+    </>
+  );
+}
+
+interface Settings {
+  constraints: string;
+  config: Record<string, { value?: unknown; source?: string }>;
+}
+
+const shown = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** `drover config <app>` and `drover get-constraints <app>`, read-only. */
+function ApplicationSettings({ application }: { application: string }) {
+  const [settings, setSettings] = useState<Settings | string>('Loading…');
+  useEffect(() => {
+    read<Settings>('application-settings', { application }).then(setSettings, (e: Error) => setSettings(e.message));
+  }, [application]);
+  if (typeof settings === 'string') return <p>{settings}</p>;
+  const keys = Object.keys(settings.config).sort();
+  return (
+    <>
+      <h3>Constraints</h3>
+      <p class="constraints">{settings.constraints || 'none'}</p>
+      <h3>Config</h3>
+      {keys.length ? (
+        <table class="config">
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k}>
+                <th scope="row">{k}</th>
+                <td>{shown(settings.config[k]?.value)}</td>
+                <td class="source">{settings.config[k]?.source ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No settings.</p>
+      )}
+    </>
+  );
+}
+
+function Body({ doc, selection }: { doc: StatusDoc; selection: Selection }) {
+  if (selection.kind === 'application') {
+    const app = doc.applications[selection.name];
+    if (!app) return <p>{selection.name} is gone.</p>;
+    return (
+      <>
+        <dl>
+          <dt>Status</dt>
+          <dd>
+            <Badge status={app['application-status']} /> {app['application-status'].message ?? ''}
+          </dd>
+          <dt>Charm</dt>
+          <dd>{app.charm}</dd>
+          <dt>Life</dt>
+          <dd>{app.life ?? 'alive'}</dd>
+          <dt>Units</dt>
+          <dd>{Object.keys(app.units ?? {}).join(', ') || 'none'}</dd>
+          {app['blocked-by'] ? (
+            <>
+              <dt>Blocked by</dt>
+              <dd>{app['blocked-by'].join('; ')}</dd>
+            </>
+          ) : null}
+        </dl>
+        <ApplicationSettings application={selection.name} />
+      </>
+    );
+  }
+  if (selection.kind === 'machine') {
+    const machine = doc.machines[selection.name];
+    if (!machine) return <p>Machine {selection.name} is gone.</p>;
+    const units = allUnits(doc).filter((u) => u.unit.machine === selection.name);
+    return (
+      <dl>
+        <dt>Status</dt>
+        <dd>
+          <Badge status={machine['juju-status']} /> {machine['machine-status'].message ?? ''}
+        </dd>
+        <dt>Instance</dt>
+        <dd>{machine['instance-id']}</dd>
+        <dt>Hardware</dt>
+        <dd>{machine.hardware ?? 'unknown'}</dd>
+        <dt>Units</dt>
+        <dd>{units.map((u) => u.name).join(', ') || 'none'}</dd>
+      </dl>
+    );
+  }
+  const unit = allUnits(doc).find((u) => u.name === selection.name)?.unit;
+  return (
+    <>
+      {unit ? (
+        <dl>
+          <dt>Workload</dt>
+          <dd>
+            <Badge status={unit['workload-status']} /> {unit['workload-status'].message ?? ''}
+          </dd>
+          <dt>Agent</dt>
+          <dd>
+            <Badge status={unit['juju-status']} /> {unit['juju-status'].message ?? ''}
+          </dd>
+          <dt>Machine</dt>
+          <dd>{unit.machine ?? ''}</dd>
+        </dl>
+      ) : (
+        <p>{selection.name} is gone.</p>
+      )}
+      <UnitHistory unit={selection.name} />
+    </>
+  );
+}
+
+export function Detail({ doc, selection, close }: { doc: StatusDoc; selection: Selection; close: () => void }) {
+  return (
+    <aside class="detail" aria-label={`${selection.kind} ${selection.name}`}>
+      <header>
+        <h2>
+          {selection.kind} {selection.name}
+        </h2>
+        <button type="button" onClick={close} aria-label="Close details">
+          ✕
+        </button>
+      </header>
+      <Body doc={doc} selection={selection} />
+    </aside>
+  );
+}

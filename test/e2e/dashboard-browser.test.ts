@@ -1,0 +1,238 @@
+// `drover dashboard` in a real browser (headless Chromium) against a real API over DynamoDB
+// Local: the topology shows every application and relation, a unit in hook error is red with its
+// message, a removed application goes dying and then away without a reload, the stuck view gives
+// the command that frees a unit. Agent-side facts (statuses, a unit's death) are written as the
+// agents would, as in test/e2e/cli-status.test.ts. Screenshots of every view are kept under
+// test-output/dashboard/ (or $DROVER_TEST_OUTPUT) and must show more than a blank page.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/operations/agent-status.js';
+import { recordPresence } from '../../shared/state/operations/presence.js';
+import { recordInstance } from '../../shared/state/operations/provisioning.js';
+import { browserMissing, distinctColours, launchBrowser, type Browser } from '../support/browser.js';
+import { charmDir, expectOk, REPO, startCliController, type CliHarness, type CliResult } from '../support/cli.js';
+import { waitFor } from '../support/agents.js';
+import { agentsTurn } from '../support/model-agents.js';
+
+const OUTPUT = join(process.env.DROVER_TEST_OUTPUT ?? join(REPO, 'test-output'), 'dashboard');
+const missing = browserMissing();
+if (missing) console.warn(`dashboard browser tests skipped: ${missing}`);
+
+/** Page source (no DOM types here): how wide the page is laid out, scrolled sideways or not. */
+const PAGE_WIDTH = 'document.documentElement.scrollWidth';
+/** The one DOM function the checks call inside the page. */
+interface WithStyles {
+  getComputedStyle(element: unknown): { stroke: string };
+}
+
+const HARDWARE = 'arch=amd64 cores=2 mem=4096M root-disk=8192M availability-zone=local-a';
+
+let ctl: CliHarness;
+let browser: Browser;
+let page: Page;
+let url: string;
+const interrupt = new AbortController();
+let dashboard: Promise<CliResult>;
+
+/** Saves a screenshot of the page and checks it is not blank. */
+async function screenshot(target: Page, name: string): Promise<void> {
+  const png = await target.screenshot({ fullPage: true });
+  await writeFile(join(OUTPUT, `${name}.png`), png);
+  expect(await distinctColours(browser.context, png), `${name}.png looks blank`).toBeGreaterThan(20);
+}
+
+async function showView(view: string): Promise<void> {
+  await page.click(`#tab-${view}`);
+  await page.waitForSelector(`main[data-view="${view}"]`);
+}
+
+beforeAll(async () => {
+  if (missing) return;
+  await mkdir(OUTPUT, { recursive: true });
+  ctl = await startCliController();
+  for (const charm of ['cli-wordpress', 'cli-mysql', 'cli-logging', 'peer']) await expectOk(ctl, ['deploy', charmDir(charm)]);
+  await expectOk(ctl, ['relate', 'wordpress', 'mysql']);
+  await expectOk(ctl, ['relate', 'wordpress', 'logging']);
+  // Machines 0-2 (wordpress, mysql, peer) started, their agents talking, as the provider and agents would record.
+  for (const machine of ['0', '1', '2']) {
+    await recordInstance(ctl.store, machine, {
+      instanceId: `local-${machine}`,
+      attempt: 0,
+      hardware: HARDWARE,
+      addresses: [`10.0.0.1${machine}`],
+    });
+    await setMachineAgentStatus(ctl.store, machine, { current: 'started' });
+    await recordPresence(ctl.store, machine, 0);
+  }
+  await setUnitStatus(ctl.store, 'wordpress/0', { agent: { current: 'idle' }, workload: { current: 'active', message: 'Ready' } });
+  await setUnitStatus(ctl.store, 'peer/0', { agent: { current: 'idle' }, workload: { current: 'active' } });
+  await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+
+  let announced: (text: string) => void = () => undefined;
+  const printed = new Promise<string>((resolve) => (announced = resolve));
+  let stdout = '';
+  dashboard = ctl.run(['dashboard', '--port', '0', '--no-browser'], {
+    signal: interrupt.signal,
+    onStdout: (text) => {
+      stdout += text;
+      const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(stdout);
+      if (found) announced(found[0]);
+    },
+  });
+  void dashboard.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
+  url = await printed;
+  expect(url).toMatch(/^http/);
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  // Poll twice a second: the test waits for changes, not for the 5 s a person would.
+  await page.goto(`${url}&poll=500`);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  interrupt.abort();
+  await dashboard;
+  await ctl?.close();
+});
+
+describe('drover dashboard in a browser', () => {
+  it('draws every application and relation; a peer relation marks its node, a subordinate one is dashed', async (context) => {
+    if (missing) return context.skip(missing);
+    for (const application of ['wordpress', 'mysql', 'logging', 'peer'])
+      await page.waitForSelector(`g.node[data-application="${application}"]`);
+    const edges = await page.$$eval('polyline.edge', (lines) =>
+      lines.map((l) => `${l.getAttribute('data-relation')} ${l.getAttribute('class')}`),
+    );
+    expect(edges.sort()).toEqual([
+      'logging:logging-directory wordpress:logging-dir edge container',
+      'wordpress:db mysql:server edge regular',
+    ]);
+    expect(await page.textContent('g.node[data-application="peer"]')).toContain('⟲ ring');
+    expect(await page.textContent('g.node[data-application="wordpress"]')).toContain('1 unit · ok');
+    expect(await page.textContent('p.updated')).toMatch(/Last updated \d/);
+    await screenshot(page, 'topology');
+  });
+
+  it('shows a unit in hook error red, with its message, as icon and word too', async (context) => {
+    if (missing) return context.skip(missing);
+    const mysql = page.locator('g.node[data-application="mysql"]');
+    expect(await mysql.getAttribute('data-level')).toBe('error');
+    expect(await mysql.locator('rect').evaluate((rect) => (globalThis as unknown as WithStyles).getComputedStyle(rect).stroke)).toBe(
+      'rgb(198, 40, 40)',
+    );
+    const text = await mysql.textContent();
+    expect(text).toContain('✖ mysql');
+    expect(text).toContain('hook failed: "install"');
+    await showView('Units');
+    const row = page.locator('table[data-table="Units"] tr', { hasText: 'mysql/0' });
+    expect(await row.textContent()).toContain('hook failed: "install"');
+    expect(await row.locator('.badge[data-level="error"]').first().textContent()).toContain('error');
+    await screenshot(page, 'units');
+  });
+
+  it('has sortable, filterable tables of applications, machines and relations', async (context) => {
+    if (missing) return context.skip(missing);
+    await showView('Applications');
+    const names = () => page.$$eval('table[data-table="Applications"] tbody tr td:first-child', (cells) => cells.map((c) => c.textContent));
+    expect(await names()).toEqual(['logging', 'mysql', 'peer', 'wordpress']);
+    await page.click('table[data-table="Applications"] th:first-child button');
+    expect(await names()).toEqual(['wordpress', 'peer', 'mysql', 'logging']);
+    await page.fill('section[aria-label="Applications"] input[type="search"]', 'sql');
+    expect(await names()).toEqual(['mysql']);
+    await screenshot(page, 'applications');
+    await showView('Machines');
+    expect(await page.$$eval('table[data-table="Machines"] tbody tr', (rows) => rows.length)).toBe(3);
+    await screenshot(page, 'machines');
+    await showView('Relations');
+    expect(await page.textContent('table[data-table="Relations"]')).toContain('peer:ring');
+    await screenshot(page, 'relations');
+  });
+
+  it('opens a unit’s status history and log from the keyboard', async (context) => {
+    if (missing) return context.skip(missing);
+    await page.focus('#tab-Relations');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector('main[data-view="Units"]');
+    await page.locator('table[data-table="Units"] button.link', { hasText: 'mysql/0' }).focus();
+    await page.keyboard.press('Enter');
+    const detail = page.locator('aside.detail');
+    await detail.locator('ol.history li').first().waitFor();
+    expect(await detail.textContent()).toContain('hook failed: "install"');
+    await screenshot(page, 'unit-detail');
+  });
+
+  it("shows an application's config and constraints when its node is chosen", async (context) => {
+    if (missing) return context.skip(missing);
+    await expectOk(ctl, ['set-constraints', 'mysql', 'mem=2G']);
+    await showView('Topology');
+    await page.click('g.node[data-application="mysql"]');
+    const detail = page.locator('aside.detail');
+    await detail.locator('table.config').waitFor();
+    expect(await detail.locator('h2').textContent()).toBe('application mysql');
+    expect(await detail.locator('table.config tr', { hasText: 'max-connections' }).textContent()).toContain('100');
+    expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
+    await screenshot(page, 'application-detail');
+  });
+
+  it(
+    'a removed application goes dying, its unit in error is stuck with the command that frees it, then it goes, all without a reload',
+    { timeout: 90_000 },
+    async (context) => {
+      if (missing) return context.skip(missing);
+      await showView('Topology');
+      // Set on this document: a reload would lose it.
+      await page.evaluate(() => ((globalThis as { notReloaded?: boolean }).notReloaded = true));
+      // The unit first, so that it is Dying and held by its error (a Dying application's units are
+      // set Dying by their agents, which an agent in error does not do).
+      await expectOk(ctl, ['remove-unit', 'mysql/0']);
+      await expectOk(ctl, ['remove-application', 'mysql']);
+      await page.waitForSelector('g.node.dying[data-application="mysql"]');
+      expect(await page.textContent('g.node[data-application="mysql"]')).toContain('dying');
+      await screenshot(page, 'topology-dying');
+
+      await showView('Stuck');
+      const stuck = page.locator('li[data-entity="unit mysql/0"]');
+      await stuck.waitFor();
+      expect(await stuck.locator('code').first().textContent()).toBe('drover resolved mysql/0');
+      expect(await stuck.textContent()).toContain('hook failed: "install"');
+      await screenshot(page, 'stuck');
+
+      await showView('Topology');
+      await expectOk(ctl, ['resolved', 'mysql/0']);
+      // Its agent sees the resolve and leaves the error, as a real one does (agent/uniter/decide.ts).
+      await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' }, workload: { current: 'maintenance', message: 'stopping' } });
+      await waitFor(
+        'mysql to be removed',
+        async () => {
+          await agentsTurn(ctl.store);
+          return JSON.parse((await expectOk(ctl, ['status', '--format', 'json'])).stdout).applications as Record<string, unknown>;
+        },
+        (applications) => !('mysql' in applications),
+      );
+      await page.waitForSelector('g.node[data-application="mysql"]', { state: 'detached' });
+      expect(await page.$$eval('polyline.edge', (lines) => lines.length)).toBe(1);
+      expect(await page.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    },
+  );
+
+  it('fits a phone’s width', async (context) => {
+    if (missing) return context.skip(missing);
+    const phone = await browser.context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${url}&poll=500`);
+      await phone.waitForSelector('g.node[data-application="wordpress"]');
+      expect(await phone.evaluate<number>(PAGE_WIDTH)).toBeLessThanOrEqual(390);
+      await screenshot(phone, 'phone-topology');
+      await phone.click('#tab-Units');
+      await phone.waitForSelector('table[data-table="Units"]');
+      expect(await phone.evaluate<number>(PAGE_WIDTH)).toBeLessThanOrEqual(390);
+      await screenshot(phone, 'phone-units');
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,258 @@
+// The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
+// it reads only the status family, only with the session key, only on 127.0.0.1, and nothing it
+// sends the browser carries the controller's token.
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/agents.js';
+import { ApiClient } from '../../cli/client.js';
+import { dashboardAssets } from '../../cli/dashboard/bundle.js';
+import { PROXIED_OPERATIONS } from '../../cli/dashboard/proxy-routes.js';
+import { KEY_HEADER, startDashboardServer, type DashboardServer } from '../../cli/dashboard/server.js';
+import { MODEL_HEADER } from '../../shared/api/model-header.js';
+import { userOperations } from '../../shared/api/requests.js';
+import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
+import { charmDir, expectOk, startCliController, TOKEN, type CliHarness } from '../support/cli.js';
+import { listeningAddresses } from '../support/listening-sockets.js';
+import { signatureCheckingServer } from '../support/sigv4-api.js';
+
+let ctl: CliHarness;
+let dashboard: DashboardServer;
+let key: string;
+let base: string;
+
+/** Everything a response shows the browser: status line, headers and body. */
+interface Seen {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+async function get(path: string, headers: Record<string, string> = { [KEY_HEADER]: key }, method = 'GET', body?: string): Promise<Seen> {
+  const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  return { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
+}
+
+beforeAll(async () => {
+  ctl = await startCliController();
+  await expectOk(ctl, ['deploy', charmDir('cli-mysql')]);
+  await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+  const client = new ApiClient(
+    { name: 'test', controller: { type: 'local', apiUrl: ctl.server.url, token: TOKEN } },
+    { headers: { [MODEL_HEADER]: 'default' } },
+  );
+  dashboard = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover test:default' });
+  base = `http://127.0.0.1:${dashboard.port}`;
+  key = new URLSearchParams(new URL(dashboard.url).hash.slice(1)).get('key')!;
+}, 60_000);
+
+afterAll(async () => {
+  await dashboard?.close();
+  await ctl?.close();
+});
+
+describe('the dashboard server', () => {
+  it('listens on 127.0.0.1 only', () => {
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{32}$/);
+    expect(listeningAddresses(dashboard.port)).toEqual(['127.0.0.1']);
+  });
+
+  it('serves the page, the script and the style sheet', async () => {
+    const page = await get('/', {});
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<script type="module" src="/app.js">');
+    expect(page.body).toContain('<title>drover test:default</title>');
+    expect((await get('/app.js', {})).body.length).toBeGreaterThan(10_000);
+    expect((await get('/app.css', {})).body).toContain('.level-error');
+  });
+
+  it('proxies the status family with the key, and no response carries the token', async () => {
+    const seen: Seen[] = [];
+    const status = await get('/api/status?limit=1000');
+    seen.push(status);
+    expect(status.status).toBe(200);
+    const page = JSON.parse(status.body) as { model: { name: string }; applications: Record<string, unknown> };
+    expect(page.model.name).toBe('default');
+    expect(Object.keys(page.applications)).toEqual(['mysql']);
+    const stuck = await get('/api/stuck');
+    seen.push(stuck);
+    expect(stuck.status).toBe(200);
+    const log = await get('/api/status-log?entity=mysql/0&n=5');
+    seen.push(log);
+    expect(log.status).toBe(200);
+    expect(log.body).toContain('hook failed: \\"install\\"');
+    const debugLog = await get('/api/debug-log?include=unit-mysql-0&limit=5');
+    seen.push(debugLog);
+    expect(debugLog.status).toBe(200);
+    // Refusals relayed from the controller, and the server's own.
+    const refused = await get('/api/status-log?entity=mysql/0&n=zero');
+    seen.push(refused);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.message).toMatch(/"n"/);
+    seen.push(await get('/api/status', {}), await get('/api/deploy'), await get('/'), await get('/app.js'), await get('/app.css'));
+    for (const s of seen) {
+      expect(s.body).not.toContain(TOKEN);
+      expect(s.headers).not.toContain(TOKEN);
+      expect(s.headers.toLowerCase()).not.toContain('authorization');
+    }
+  });
+
+  it('proxies only the reads of the status family, each a GET of the user API', async () => {
+    for (const operation of PROXIED_OPERATIONS) expect(userOperations[operation].method).toBe('GET');
+    for (const operation of [
+      'models',
+      'show-task',
+      'operations',
+      'actions',
+      'show-model',
+      'deploy',
+      'remove-application',
+      '../v1/status',
+    ]) {
+      const res = await get(`/api/${operation}`);
+      expect(res.status, operation).toBe(404);
+    }
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? JSON.stringify({ applications: ['mysql'] }) : undefined;
+      const res = await get('/api/remove-application', { [KEY_HEADER]: key, 'content-type': 'application/json' }, method, body);
+      expect(res.status, method).toBe(405);
+      expect(res.headers).toContain('"allow","GET"');
+    }
+    // Nothing changed: mysql is still alive.
+    const status = await expectOk(ctl, ['status', '--format', 'json']);
+    expect(JSON.parse(status.stdout).applications.mysql.life).toBeUndefined();
+  });
+
+  it("reads an application's config and constraints, and refuses a bad name, changing nothing", async () => {
+    await expectOk(ctl, ['set-constraints', 'mysql', 'mem=2G']);
+    const res = await get('/api/application-settings?application=mysql&set=max-connections%3D1');
+    expect(res.status).toBe(200);
+    const settings = JSON.parse(res.body) as { constraints: string; config: Record<string, { value?: unknown }> };
+    expect(settings.constraints).toBe('arch=amd64 mem=2048M');
+    expect(settings.config['max-connections']?.value).toBe(100);
+    const refused = await get('/api/application-settings?application=My%20SQL');
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.message).toBe('invalid application name "My SQL"');
+    expect((await get('/api/application-settings')).status).toBe(400);
+    // The extra `set` was not passed on: the setting is as the charm has it.
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+  });
+
+  it('reads nothing without the session key, or with another', async () => {
+    for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }, { [KEY_HEADER]: key.slice(1) }] as Record<string, string>[]) {
+      const res = await get('/api/status?limit=10', headers);
+      expect(res.status).toBe(403);
+      expect(res.body).not.toContain('mysql');
+    }
+  });
+
+  it('answers only to its own host names, not to a rebound DNS name', async () => {
+    const withHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port: dashboard.port, path: '/api/stuck', headers: { host, [KEY_HEADER]: key } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.once('error', reject);
+        req.end();
+      });
+    expect(await withHost('attacker.example:' + dashboard.port)).toBe(421);
+    expect(await withHost(`localhost:${dashboard.port}`)).toBe(200);
+    expect(await withHost(`127.0.0.1:${dashboard.port}`)).toBe(200);
+  });
+});
+
+describe('the dashboard of an AWS controller', () => {
+  it("signs each read with SigV4 from the CLI's credentials, and the browser sees none of it", async () => {
+    const api = await signatureCheckingServer('eu-west-1', 'secret-key');
+    // The standard AWS chain reads this process's environment, as the CLI's does.
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret-key', AWS_EC2_METADATA_DISABLED: 'true' });
+    const client = new ApiClient(
+      { name: 'prod', controller: { type: 'aws', apiUrl: api.url, region: 'eu-west-1' } },
+      { headers: { [MODEL_HEADER]: 'default' } },
+    );
+    const aws = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover prod:default' });
+    try {
+      const awsKey = new URLSearchParams(new URL(aws.url).hash.slice(1)).get('key')!;
+      const res = await fetch(`http://127.0.0.1:${aws.port}/api/status?limit=1000`, { headers: { [KEY_HEADER]: awsKey } });
+      const seen = { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
+      expect(seen.status).toBe(200);
+      expect(JSON.parse(seen.body).model).toEqual({ name: 'default', controller: 'aws' });
+      expect(api.seen).toEqual(['GET /v1/status?limit=1000 signed in default']);
+      for (const secret of ['secret-key', 'AKIDTEST', 'AWS4-HMAC-SHA256', 'Signature=', 'x-amz-']) {
+        expect(seen.body).not.toContain(secret);
+        expect(seen.headers).not.toContain(secret);
+      }
+    } finally {
+      process.env = saved;
+      await aws.close();
+      await api.close();
+    }
+  });
+});
+
+describe('drover dashboard', () => {
+  it('prints the URL, serves until interrupted, and exits 0', { timeout: 30_000 }, async () => {
+    const interrupt = new AbortController();
+    let printed = '';
+    let announced: (url: string) => void = () => undefined;
+    const url = new Promise<string>((resolve) => (announced = resolve));
+    const running = ctl.run(['dashboard', '--port', '0', '--no-browser'], {
+      signal: interrupt.signal,
+      onStdout: (text) => {
+        printed += text;
+        const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
+        if (found) announced(found[0]);
+      },
+    });
+    // A command that ends before printing its URL fails the test with what it said.
+    void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
+    const address = await url;
+    expect(address).toMatch(/^http/);
+    const dashboardKey = new URLSearchParams(new URL(address).hash.slice(1)).get('key')!;
+    const res = await fetch(new URL('/api/stuck', address), { headers: { [KEY_HEADER]: dashboardKey } });
+    expect(res.status).toBe(200);
+    interrupt.abort();
+    const done = await running;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('Dashboard for controller "test", model "default", is running at:');
+    await expect(fetch(new URL('/', address))).rejects.toThrow();
+  });
+
+  it('opens the URL in $BROWSER unless --no-browser', { timeout: 30_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'drover-browser-'));
+    const opened = join(dir, 'opened');
+    const browser = join(dir, 'browser');
+    // A stand-in browser: it writes down the URL it was given.
+    await writeFile(browser, `#!/bin/sh\necho "$1" > ${opened}\n`);
+    await chmod(browser, 0o755);
+    const interrupt = new AbortController();
+    let printed = '';
+    const running = ctl.run(['dashboard', '--port', '0'], {
+      env: { BROWSER: browser },
+      signal: interrupt.signal,
+      onStdout: (text) => void (printed += text),
+    });
+    const url = await waitFor(
+      'the browser to be opened',
+      () => readFile(opened, 'utf8').catch(() => ''),
+      (text) => text.length > 0,
+    );
+    interrupt.abort();
+    expect((await running).code).toBe(0);
+    expect(url.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+    expect(printed).toContain(url.trim());
+  });
+
+  it('refuses a bad port as a usage error', async () => {
+    const res = await ctl.run(['dashboard', '--port', 'http', '--no-browser']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--port must be a port number');
+  });
+});
