@@ -7,19 +7,20 @@
 // Reads are strongly consistent where they can be; the unit listing goes through the
 // byCollection index, which is eventually consistent: a unit created a moment ago may be missed,
 // but its own stream record hints its machine.
-import type { Machine, Relation, ScopeMember, Unit } from '../domain/entities.js';
+import type { Machine, Relation, Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { collections } from '../state/engine/keys.js';
-import { getApplication, getEach, getMany, listCollection, type Page } from '../state/engine/reads.js';
-import { listScope } from '../state/engine/scope-listing.js';
+import { getApplication, getEach, getMany, listCollection } from '../state/engine/reads.js';
+import { scopePages } from '../state/engine/scope-listing.js';
+import { unitPages } from '../state/engine/unit-listing.js';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
 import { applicationKey, BatchReads, scopeKey } from './batch-reads.js';
 import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
 
 /**
- * Keys listed per Query: a page of an application's units or of a scope is one Query (well under
- * its 1 MB) and, where the machines must be read, a few BatchGetItems side by side (getEach).
+ * Keys listed per page: a page of an application's units or of a scope is a Query of each of its
+ * partitions side by side, together well under one Query's 1 MB, and, where the machines must be read, a few BatchGetItems side by side (getEach).
  */
 export const PAGE_SIZE = 1000;
 
@@ -59,32 +60,25 @@ async function* readOnce(reads: BatchReads, key: string, pageSize: number, read:
 async function* machinesOfApplication(store: Store, name: string, pageSize: number): AsyncGenerator<string[]> {
   const application = await getApplication(store, name);
   if (!application) return;
-  for (const partition of collections.unitPartitions(store.model, application)) {
-    let cursor: string | undefined;
-    do {
-      const page = await listCollection(store, partition, { limit: pageSize, ...(cursor ? { cursor } : {}) });
-      const machines = machinesOf(await getMany<Unit>(store, page.items));
-      if (machines.length > 0) yield machines;
-      cursor = page.cursor;
-    } while (cursor);
+  for await (const units of unitPages(store, application, pageSize)) {
+    const machines = machinesOf(await getMany<Unit>(store, units));
+    if (machines.length > 0) yield machines;
   }
 }
 
 /**
  * The machines of the units in a relation's scope, a page at a time. A member names its unit's
- * machine (enter-scope writes it; a unit never moves), so a page is one Query; only members
- * written before members carried it cost a read of their units.
+ * machine (enter-scope writes it; a unit never moves), so a page is one Query per partition of
+ * the scope, side by side (shard-pages.ts); only members written before members carried it cost
+ * a read of their units.
  */
 async function* machinesInScope(store: Store, relation: Relation, pageSize: number): AsyncGenerator<string[]> {
-  let cursor: string | undefined;
-  do {
-    const page: Page<ScopeMember> = await listScope(store, relation, { limit: pageSize, ...(cursor ? { cursor } : {}) });
-    const unnamed = page.items.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
-    const named = page.items.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
+  for await (const members of scopePages(store, relation, pageSize)) {
+    const unnamed = members.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
+    const named = members.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
     const machines = [...new Set([...named, ...machinesOf(unnamed.length ? await getMany<Unit>(store, unnamed) : [])])];
     if (machines.length > 0) yield machines;
-    cursor = page.cursor;
-  } while (cursor);
+  }
 }
 
 const scopeMachines = (store: Store, relation: Relation, reads: BatchReads, pageSize: number) =>

@@ -156,8 +156,9 @@ describe('notifier and relations', () => {
     ];
     const reads = countReads();
     await notifier(streamEvent(records));
-    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query).
-    expect(reads()).toBe(3);
+    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query
+    // per partition: shared/domain/shards.ts).
+    expect(reads()).toBe(2 + relation.scopeShards!);
     expect(Object.keys(await hintedMachines()).length).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,7 @@ import type { Relation, ScopeMember } from '#shared/domain/entities.js';
 import { fromItem } from './codec.js';
 import { ATTR, SCOPE_SK_PREFIX, scopePartitions } from './keys.js';
 import { decodeCursor, encodeCursor, hasExactly, type Page } from './reads.js';
+import { shardPages } from './shard-pages.js';
 import type { Store } from './store.js';
 
 export type ScopeLayout = Pick<Relation, 'key' | 'scopeShards'>;
@@ -40,6 +41,12 @@ export async function listScope(
   if (shard >= partitions.length) return { items };
   return { items, cursor: encodeCursor({ [SHARD]: String(shard), ...(key ? { key } : {}) })! };
 }
+
+/** Every member of a relation's scope in pages of `pageSize`, in no order across its shards (shard-pages.ts). */
+export const scopePages = (store: Store, relation: ScopeLayout, pageSize: number): AsyncGenerator<ScopeMember[]> =>
+  shardPages(scopePartitions(store.model, relation), pageSize, (partition, limit, cursor) =>
+    queryPartition(store, partition, limit, cursor),
+  );
 
 /** Where a sharded listing goes on: the shard, and the cursor within it (a partition's own). */
 function shardCursor(cursor: string | undefined, partitions: string[]): { shard: number; key?: string } {

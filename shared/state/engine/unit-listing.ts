@@ -13,6 +13,7 @@ import type { Application } from '#shared/domain/entities.js';
 import { refs, type EntityRef } from '#shared/domain/plan.js';
 import { ATTR, collections, INDEX, refFromKey, unitSortKey, type Key } from './keys.js';
 import { collectionCursorAfter, decodeCursor, encodeCursor, hasExactly, listAll, listCollection, type Page } from './reads.js';
+import { shardPages } from './shard-pages.js';
 import type { Store } from './store.js';
 
 export type UnitLayout = Pick<Application, 'name' | 'unitShards'>;
@@ -54,6 +55,12 @@ export async function listAllUnits(store: Store, application: UnitLayout): Promi
   const listed = (await Promise.all(partitions.map((p) => listAll(store, p)))).flat();
   return partitions.length === 1 ? listed : listed.sort((a, b) => compare(sortKeyOf(a), sortKeyOf(b)));
 }
+
+/** Every unit of an application in pages of `pageSize`, in no order across its shards (shard-pages.ts). */
+export const unitPages = (store: Store, application: UnitLayout, pageSize: number): AsyncGenerator<EntityRef[]> =>
+  shardPages(collections.unitPartitions(store.model, application), pageSize, (partition, limit, cursor) =>
+    listCollection(store, partition, { limit, ...(cursor ? { cursor } : {}) }),
+  );
 
 function afterOf(cursor: string | undefined): string | undefined {
   const key = decodeCursor(cursor, (k) => hasExactly(k, [AFTER]) && /^\d{10}$/.test(k[AFTER]!));
