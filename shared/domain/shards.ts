@@ -11,10 +11,12 @@
 import type { Application, Relation } from './entities.js';
 
 /**
- * Index partitions of a new application's units. A bulk add-unit creates up to ~50 units per
- * transaction against one write of the application item, so the unit listing is the hot
- * partition: 16 shards bring it within a few times the application item's own rate, and a status
- * page still merges them with 16 parallel queries.
+ * Index partitions of a new application's units. A bulk add-unit creates 8 units a transaction
+ * (UNITS_PER_TRANSACTION, plans/deploy.ts) against one write of the application item (its unit
+ * count), so one unit partition took 8 writes for each of the item's: 16 shards take half a write
+ * each, leaving the application item the hottest partition with room for an uneven hash
+ * (bench/RESULTS.md, "Unit index partitions"), while a status page still merges them with 16
+ * Queries side by side.
  */
 export const UNIT_SHARDS = 16;
 
