@@ -112,7 +112,7 @@ async function listMerged(
     const share = Math.ceil((need * 1.25) / partitions.length) + 1;
     const live = partitions.flatMap((_, i) => (exhausted.has(i) ? [] : [i]));
     const pages = await Promise.all(live.map((i) => run(() => queryShard(store, partitions[i]!, after, share))));
-    const bounds = pages.flatMap((p) => (p.more ? [sortKeyOf(p.refs[p.refs.length - 1]!)] : []));
+    const bounds = pages.flatMap((p) => (p.more && p.refs.length ? [sortKeyOf(p.refs[p.refs.length - 1]!)] : []));
     const bound = bounds.length ? bounds.sort()[0] : undefined;
     const taken = pages
       .flatMap((p) => p.refs)
