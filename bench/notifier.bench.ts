@@ -33,6 +33,7 @@ import type { Relation } from '#shared/domain/entities.js';
 import { refs } from '#shared/domain/plan.js';
 import { ensureMachineQueue } from '#shared/messaging/machine-queues.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { getRelation } from '#shared/state/engine/reads.js';
 import { createStore } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -102,10 +103,11 @@ async function main() {
       `built ${units.length} units in scope, ${machines.length} queues, in ${((performance.now() - built) / 1000).toFixed(0)} s`,
     );
 
+    const layout = (await getRelation(store, key))!;
     // As the stream delivers a unit's entry: its scope record, then its settings record.
     const recordsOf = async (unit: string): Promise<DynamoDBRecord[]> =>
       Promise.all(
-        [refs.scope(key, unit), refs.settings(id, unit)].map(async (ref) => streamRecord({ newItem: (await readItem(store, ref))! })),
+        [refs.scope(layout, unit), refs.settings(id, unit)].map(async (ref) => streamRecord({ newItem: (await readItem(store, ref))! })),
       );
     const records: DynamoDBRecord[] = [];
     for (let i = 0; i < units.length; i += 50) records.push(...(await Promise.all(units.slice(i, i + 50).map(recordsOf))).flat());

@@ -26,9 +26,9 @@ import { destroyApplication } from '#shared/state/operations/destroy-application
 import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../embedded/dynamodb-local.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
-import { collections } from '#shared/state/engine/keys.js';
 import { ensureModel } from '#shared/state/operations/model.js';
-import { getApplication, getMany, listAll } from '#shared/state/engine/reads.js';
+import { getApplication, getMany } from '#shared/state/engine/reads.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { benchCharms } from './support/charms.js';
@@ -247,7 +247,7 @@ async function measureDestroy(local: DynamoDbLocal, units: number): Promise<Dest
   const seconds = (wall - log.snapshotMs) / 1000;
 
   // Untimed: the work is done only when every unit is Dying.
-  const all = await getMany<Unit>(store, await listAll(store, collections.unitsOf(store.model, 'web')));
+  const all = await getMany<Unit>(store, await listAllUnits(store, (await getApplication(store, 'web'))!));
   const dying = all.filter((u) => u.life === 'dying').length;
   if (all.length !== units || dying !== units) throw new Error(`destroy of ${units} units left ${dying} of ${all.length} units Dying`);
   if ((await getApplication(store, 'web'))?.life !== 'dying') throw new Error('application is not Dying');

@@ -1,10 +1,10 @@
 // The reads behind `drover actions` and `drover exec`'s targets.
-import type { Unit } from '../../shared/domain/entities.js';
-import { invalidArgument, notFound } from '../../shared/domain/errors.js';
-import { collections } from '../../shared/state/engine/keys.js';
-import { getApplication, getMany, listAll } from '../../shared/state/engine/reads.js';
-import { readLeaders } from '../../shared/state/queries/leadership.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import type { Unit } from '#shared/domain/entities.js';
+import { invalidArgument, notFound } from '#shared/domain/errors.js';
+import { getApplication, getMany } from '#shared/state/engine/reads.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
+import { readLeaders } from '#shared/state/queries/leadership.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 /** `mysql/leader` → the unit holding mysql's leadership, as Juju resolves it before queueing. */
 export async function resolveLeaders(store: Store, units: string[]): Promise<string[]> {
@@ -44,7 +44,7 @@ export async function execTargets(
   for (const name of targets.applications ?? []) {
     const application = await getApplication(store, name);
     if (!application) throw notFound(`application "${name}" not found`);
-    const refs = await listAll(store, collections.unitsOf(store.model, name));
+    const refs = await listAllUnits(store, application);
     const found = await getMany<Unit>(store, refs);
     units.push(...found.filter((u) => u.life !== 'dead').map((u) => u.name));
   }

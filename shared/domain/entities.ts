@@ -71,6 +71,11 @@ export interface Application {
   relations: string[];
   /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
   status?: StatusInfo;
+  /**
+   * How many index partitions list its units, fixed at deploy (shared/domain/shards.ts); absent:
+   * deployed before sharding, its units are listed in one partition.
+   */
+  unitShards?: number;
   createdAt: string;
 }
 
@@ -140,6 +145,11 @@ export interface Relation {
   scope: 'global' | 'container';
   /** Units in scope: "a relation's unit count". */
   unitCount: number;
+  /**
+   * How many partitions hold its scope members, fixed when it is added (shared/domain/shards.ts);
+   * absent: added before sharding, its members live in the relation's own partition.
+   */
+  scopeShards?: number;
   createdAt: string;
 }
 

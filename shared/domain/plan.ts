@@ -1,7 +1,9 @@
 // A plan is what an operation decided to change, in the domain's terms, together with the facts
 // it relied on (`expect`). The state layer turns one plan into one TransactWriteItems whose
 // conditions are exactly those facts (shared/state/engine/commit.ts), so plans stay pure and testable.
+import type { Application, Relation } from './entities.js';
 import type { Life } from './life.js';
+import { scopeShardOf, unitShardOf } from './shards.js';
 
 export type EntityRef =
   | { kind: 'model' }
@@ -14,7 +16,8 @@ export type EntityRef =
   | { kind: 'unit'; name: string }
   | { kind: 'machine'; id: string }
   | { kind: 'relation'; key: string }
-  | { kind: 'scope'; relation: string; unit: string }
+  /** `shard`: which of the relation's scope partitions (absent: the relation's own partition). */
+  | { kind: 'scope'; relation: string; unit: string; shard?: number }
   | { kind: 'settings'; relationId: number; unit: string }
   | { kind: 'sequence'; name: string }
   | { kind: 'cleanup'; id: string }
@@ -58,7 +61,8 @@ export interface Expect {
 }
 
 export type Change =
-  | { op: 'create'; ref: EntityRef; value: Record<string, unknown> }
+  /** `shard`: where a unit is listed among its application's unit partitions (shared/domain/shards.ts). */
+  | { op: 'create'; ref: EntityRef; value: Record<string, unknown>; shard?: number }
   /** Create or replace, whatever is there: only for items no rule depends on (settings). */
   | { op: 'put'; ref: EntityRef; value: Record<string, unknown> }
   | {
@@ -84,6 +88,12 @@ export interface Plan<T> {
   result: T;
 }
 
+/** The change that creates a unit, listed where its application's layout says (shared/domain/shards.ts). */
+export function createUnit(application: Pick<Application, 'unitShards'>, name: string, value: Record<string, unknown>): Change {
+  const shard = unitShardOf(application, name);
+  return { op: 'create', ref: refs.unit(name), value, ...(shard !== undefined ? { shard } : {}) };
+}
+
 /** A plan that changes nothing: the operation is already done, or a no-op. */
 export const done = <T>(result: T): Plan<T> => ({ changes: [], result });
 
@@ -94,7 +104,11 @@ export const refs = {
   unit: (name: string): EntityRef => ({ kind: 'unit', name }),
   machine: (id: string): EntityRef => ({ kind: 'machine', id }),
   relation: (key: string): EntityRef => ({ kind: 'relation', key }),
-  scope: (relation: string, unit: string): EntityRef => ({ kind: 'scope', relation, unit }),
+  /** A scope member, where its relation's layout puts it: the relation item says (shared/domain/shards.ts). */
+  scope: (relation: Pick<Relation, 'key' | 'scopeShards'>, unit: string): EntityRef => {
+    const shard = scopeShardOf(relation, unit);
+    return { kind: 'scope', relation: relation.key, unit, ...(shard !== undefined ? { shard } : {}) };
+  },
   settings: (relationId: number, unit: string): EntityRef => ({ kind: 'settings', relationId, unit }),
   sequence: (name: string): EntityRef => ({ kind: 'sequence', name }),
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),

@@ -7,18 +7,20 @@
 // Reads are strongly consistent where they can be; the unit listing goes through the
 // byCollection index, which is eventually consistent: a unit created a moment ago may be missed,
 // but its own stream record hints its machine.
-import type { Machine, Relation, ScopeMember, Unit } from '../domain/entities.js';
+import type { Machine, Relation, Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { collections } from '../state/engine/keys.js';
-import { getEach, getMany, listCollection, listScope, type Page } from '../state/engine/reads.js';
+import { getApplication, getEach, getMany, listCollection } from '../state/engine/reads.js';
+import { scopePages } from '../state/engine/scope-listing.js';
+import { unitPages } from '../state/engine/unit-listing.js';
 import type { Store } from '../state/engine/store.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
 import { applicationKey, BatchReads, scopeKey } from './batch-reads.js';
 import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
 
 /**
- * Keys listed per Query: a page of an application's units or of a scope is one Query (well under
- * its 1 MB) and, where the machines must be read, a few BatchGetItems side by side (getEach).
+ * Keys listed per page: a page of an application's units or of a scope is a Query of each of its
+ * partitions side by side, together well under one Query's 1 MB, and, where the machines must be read, a few BatchGetItems side by side (getEach).
  */
 export const PAGE_SIZE = 1000;
 
@@ -51,40 +53,36 @@ async function* readOnce(reads: BatchReads, key: string, pageSize: number, read:
 /**
  * The machines of every unit of an application, a page at a time. No existence check: a machine
  * cannot be removed while a unit is assigned to it (lifecycles.txt), and a subordinate lives
- * on its principal's machine.
+ * on its principal's machine. The application says where its units are listed (one partition,
+ * or its shards, read one after another: the order of machines does not matter here); one that
+ * is gone has no units left.
  */
-async function* machinesOfApplication(store: Store, application: string, pageSize: number): AsyncGenerator<string[]> {
-  let cursor: string | undefined;
-  do {
-    const page = await listCollection(store, collections.unitsOf(store.model, application), {
-      limit: pageSize,
-      ...(cursor ? { cursor } : {}),
-    });
-    const machines = machinesOf(await getMany<Unit>(store, page.items));
+async function* machinesOfApplication(store: Store, name: string, pageSize: number): AsyncGenerator<string[]> {
+  const application = await getApplication(store, name);
+  if (!application) return;
+  for await (const units of unitPages(store, application, pageSize)) {
+    const machines = machinesOf(await getMany<Unit>(store, units));
     if (machines.length > 0) yield machines;
-    cursor = page.cursor;
-  } while (cursor);
+  }
 }
 
 /**
  * The machines of the units in a relation's scope, a page at a time. A member names its unit's
- * machine (enter-scope writes it; a unit never moves), so a page is one Query; only members
- * written before members carried it cost a read of their units.
+ * machine (enter-scope writes it; a unit never moves), so a page is one Query per partition of
+ * the scope, side by side (shard-pages.ts); only members written before members carried it cost
+ * a read of their units.
  */
-async function* machinesInScope(store: Store, relationKey: string, pageSize: number): AsyncGenerator<string[]> {
-  let cursor: string | undefined;
-  do {
-    const page: Page<ScopeMember> = await listScope(store, relationKey, { limit: pageSize, ...(cursor ? { cursor } : {}) });
-    const unnamed = page.items.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
-    const named = page.items.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
+async function* machinesInScope(store: Store, relation: Relation, pageSize: number): AsyncGenerator<string[]> {
+  for await (const members of scopePages(store, relation, pageSize)) {
+    const unnamed = members.filter((m) => m.machine === undefined).map((m) => refs.unit(m.unit));
+    const named = members.flatMap((m) => (m.machine !== undefined ? [m.machine] : []));
     const machines = [...new Set([...named, ...machinesOf(unnamed.length ? await getMany<Unit>(store, unnamed) : [])])];
     if (machines.length > 0) yield machines;
-    cursor = page.cursor;
-  } while (cursor);
+  }
 }
 
-const scopeMachines = (store: Store, relationKey: string, reads: BatchReads, pageSize: number) =>
-  readOnce(reads, scopeKey(relationKey), pageSize, () => machinesInScope(store, relationKey, pageSize));
+const scopeMachines = (store: Store, relation: Relation, reads: BatchReads, pageSize: number) =>
+  readOnce(reads, scopeKey(relation.key), pageSize, () => machinesInScope(store, relation, pageSize));
 
 /**
  * The units that must see a change by `unit` in `relation`. A container-scoped relation only
@@ -99,7 +97,7 @@ async function* machinesOfRelationPeers(
   pageSize: number,
 ): AsyncGenerator<string[]> {
   if (unit?.machine) yield [unit.machine];
-  if (relation && relation.scope !== 'container') yield* scopeMachines(store, relation.key, reads, pageSize);
+  if (relation && relation.scope !== 'container') yield* scopeMachines(store, relation, reads, pageSize);
 }
 
 async function* resolve(store: Store, lookup: Lookup, reads: BatchReads, pageSize: number): AsyncGenerator<string[]> {
@@ -119,7 +117,7 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads, pageSiz
       // An application's bag (hint-plan.ts names the application, not a unit): every container
       // of a container-scoped relation sees it too.
       const applicationBag = !lookup.unit.includes('/');
-      if (applicationBag && relation?.scope === 'container') yield* scopeMachines(store, relation.key, reads, pageSize);
+      if (applicationBag && relation?.scope === 'container') yield* scopeMachines(store, relation, reads, pageSize);
       else yield* machinesOfRelationPeers(store, relation, unit, reads, pageSize);
       return;
     }

@@ -23,6 +23,7 @@ import { refs } from '../domain/plan.js';
 import type { Firewall, FirewallReport } from '../provider/provider.js';
 import { collections } from '../state/engine/keys.js';
 import { getMany, listAll } from '../state/engine/reads.js';
+import { listAllUnits } from '../state/engine/unit-listing.js';
 import type { Store } from '../state/engine/store.js';
 
 /**
@@ -78,7 +79,7 @@ async function readFirewallState(store: Store, withGroup: Set<string>) {
   const applications = await getMany<Application>(store, await listAll(store, collections.applications(store.model)));
   const relevant = applications.filter((a) => a.exposed || withGroup.has(a.name));
   const units: Unit[] = [];
-  for (const app of relevant) units.push(...(await getMany<Unit>(store, await listAll(store, collections.unitsOf(store.model, app.name)))));
+  for (const app of relevant) units.push(...(await getMany<Unit>(store, await listAllUnits(store, app))));
   const read = new Set(units.map((u) => u.name));
   const principals = [...new Set(units.flatMap((u) => (u.principal && !read.has(u.principal) ? [u.principal] : [])))];
   units.push(...(await getMany<Unit>(store, principals.map(refs.unit))));

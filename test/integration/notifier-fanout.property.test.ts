@@ -10,10 +10,11 @@ import { machinesFor } from '#shared/messaging/affected-machines.js';
 import { BatchReads } from '#shared/messaging/batch-reads.js';
 import { planHint, type HintPlan, type Lookup } from '#shared/messaging/hint-plan.js';
 import { keyOf } from '#shared/state/engine/keys.js';
-import { getMany, listAll, listAllScope } from '#shared/state/engine/reads.js';
+import { getMany, getRelation } from '#shared/state/engine/reads.js';
+import { listScope } from '#shared/state/engine/scope-listing.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
 import type { Store } from '#shared/state/engine/store.js';
 import type { StreamImages } from '#shared/state/engine/stream-record.js';
-import { collections } from '#shared/state/engine/keys.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   await store.doc.send(
     new UpdateCommand({
       TableName: store.table,
-      Key: keyOf(store.model, refs.scope(db.key, 'mysql/1')),
+      Key: keyOf(store.model, refs.scope((await getRelation(store, db.key))!, 'mysql/1')),
       UpdateExpression: 'REMOVE machine',
     }),
   );
@@ -55,15 +56,14 @@ beforeAll(async () => {
     store,
     ['wordpress', 'mysql', 'varnish', 'logging'].map((a) => refs.application(a)),
   );
-  const units = await getMany<Unit>(
-    store,
-    (await Promise.all(applications.map((a) => listAll(store, collections.unitsOf(store.model, a.name))))).flat(),
-  );
+  const units = await getMany<Unit>(store, (await Promise.all(applications.map((a) => listAllUnits(store, a)))).flat());
   const relations = await getMany<Relation>(
     store,
     [db.key, cache.key, logging.key].map((k) => refs.relation(k)),
   );
-  const scopes = new Map(await Promise.all(relations.map(async (r) => [r.key, await listAllScope(store, r.key)] as const)));
+  const scopes = new Map(
+    await Promise.all(relations.map(async (r) => [r.key, (await listScope(store, r, { limit: 1000 })).items] as const)),
+  );
   model = { units, applications, relations, scopes };
 
   // Every kind of record whose lookups the batch shares, for members and non-members alike.

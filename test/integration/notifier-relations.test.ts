@@ -5,7 +5,9 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, type SQSClient } from '@aws-
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hintStep } from '../../functions/changes/hints.js';
 import { streamBatchHandler, type StreamBatchHandler } from '../../functions/stream-batch.js';
+import type { Relation } from '#shared/domain/entities.js';
 import { refs } from '#shared/domain/plan.js';
+import { getRelation } from '#shared/state/engine/reads.js';
 import { decodeHint, type Hint } from '#shared/messaging/hint.js';
 import { isQueueMissing, queueName } from '#shared/messaging/machine-queues.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -69,7 +71,7 @@ describe('notifier and relations', () => {
     const { key } = await addRelation(store, ['wordpress', 'mysql']);
     await enterScope(store, 'wordpress/0', key, {});
     await enterScope(store, 'mysql/1', key, {});
-    await notifier(streamEvent(await insertRecords(store, [refs.scope(key, 'mysql/1')])));
+    await notifier(streamEvent(await insertRecords(store, [refs.scope(await relationOf(key), 'mysql/1')])));
     expect(await hintedMachines()).toEqual(each(['0', '3'], { kind: 'relation', id: key }));
   });
 
@@ -87,7 +89,7 @@ describe('notifier and relations', () => {
     const { key } = await addRelation(store, ['wordpress:logging-dir', 'logging:logging-directory']);
     await enterScope(store, 'wordpress/0', key, {});
     await enterScope(store, 'wordpress/1', key, {});
-    await notifier(streamEvent(await insertRecords(store, [refs.scope(key, 'wordpress/1')])));
+    await notifier(streamEvent(await insertRecords(store, [refs.scope(await relationOf(key), 'wordpress/1')])));
     expect(await hintedMachines()).toEqual(each(['1'], { kind: 'relation', id: key }));
   });
 
@@ -101,17 +103,19 @@ describe('notifier and relations', () => {
   it("a batch of one relation's scope and settings records reads the scope once, and hints each machine once: the relation's hint covers the settings", async () => {
     const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
     for (const unit of ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1']) await enterScope(store, unit, key, { host: unit });
+    const relation = await relationOf(key);
     const scopeQueries = countScopeQueries(key);
     const records = [
       ...(await insertRecords(
         store,
-        ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1'].map((u) => refs.scope(key, u)),
+        ['wordpress/0', 'wordpress/1', 'mysql/0', 'mysql/1'].map((u) => refs.scope(relation, u)),
       )),
       await modifyRecord(store, refs.settings(id, 'mysql/0'), () => writeSettings(store, id, 'mysql/0', { host: 'b' })),
       await modifyRecord(store, refs.settings(id, 'mysql/1'), () => writeSettings(store, id, 'mysql/1', { host: 'c' })),
     ];
     await notifier(streamEvent(records));
-    expect(scopeQueries()).toBe(1);
+    // Once: one Query per partition of the scope (shared/domain/shards.ts).
+    expect(scopeQueries()).toBe(relation.scopeShards);
     // On a relation hint an agent reads every member's settings version, after the whole batch was committed.
     expect(await hintedMachines()).toEqual(each(['0', '1', '2', '3'], { kind: 'relation', id: key }));
   });
@@ -140,10 +144,11 @@ describe('notifier and relations', () => {
     const { key, id } = await addRelation(store, ['wordpress', 'mysql']);
     const members = ['wordpress/0', 'wordpress/1', ...Array.from({ length: 12 }, (_, i) => `mysql/${i}`)];
     for (const unit of members) await enterScope(store, unit, key, { host: unit });
+    const relation = await relationOf(key);
     const records = [
       ...(await insertRecords(
         store,
-        members.map((u) => refs.scope(key, u)),
+        members.map((u) => refs.scope(relation, u)),
       )),
       ...(await Promise.all(
         members.map((u) => modifyRecord(store, refs.settings(id, u), () => writeSettings(store, id, u, { host: `${u}-b` }))),
@@ -151,8 +156,9 @@ describe('notifier and relations', () => {
     ];
     const reads = countReads();
     await notifier(streamEvent(records));
-    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query).
-    expect(reads()).toBe(3);
+    // The units the records name (one BatchGetItem), their relations (one), the scope (one Query
+    // per partition: shared/domain/shards.ts).
+    expect(reads()).toBe(2 + relation.scopeShards!);
     expect(Object.keys(await hintedMachines()).length).toBeGreaterThan(0);
   });
 });
@@ -168,7 +174,7 @@ function countReads(): () => number {
   return () => count;
 }
 
-/** Counts the queries of a relation's scope (its partition's SCOPE# members) the store sends from now on. */
+/** Counts the queries of a relation's scope (SCOPE# members of its partitions) the store sends from now on. */
 function countScopeQueries(relationKey: string): () => number {
   let count = 0;
   const send = store.doc.send.bind(store.doc);
@@ -177,8 +183,11 @@ function countScopeQueries(relationKey: string): () => number {
     ...rest: unknown[]
   ) => {
     const values = Object.values(command.input?.ExpressionAttributeValues ?? {}).map(String);
-    if (values.some((v) => v.endsWith(`REL#${relationKey}`)) && values.some((v) => v.startsWith('SCOPE#'))) count++;
+    const ofRelation = (v: string) => v.endsWith(`REL#${relationKey}`) || v.includes(`REL#${relationKey}#SCOPE#`);
+    if (values.some(ofRelation) && values.some((v) => v.startsWith('SCOPE#'))) count++;
     return (send as (...args: unknown[]) => unknown)(command, ...rest);
   }) as typeof store.doc.send;
   return () => count;
 }
+
+const relationOf = async (key: string) => (await getRelation(store, key)) as Relation;

@@ -39,7 +39,10 @@ async function setDying(ref: ReturnType<typeof refs.unit>) {
   await commit(store, [{ op: 'update', ref, set: { life: 'dying' }, expect: { life: 'alive' } }]);
 }
 
-const inScope = async (key: string, unit: string) => (await getItem(store, refs.scope(key, unit))) !== undefined;
+const inScope = async (key: string, unit: string) => {
+  const relation = await getRelation(store, key);
+  return relation !== undefined && (await getItem(store, refs.scope(relation, unit))) !== undefined;
+};
 
 describe('enter scope', () => {
   beforeEach(async () => {

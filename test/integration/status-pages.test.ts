@@ -7,8 +7,9 @@ import { refs } from '#shared/domain/plan.js';
 import type { Unit } from '#shared/domain/entities.js';
 import { assembleStatus, STATUS_PAGE_MAX_BYTES, type StatusPage } from '#shared/domain/status-page.js';
 import { toItem } from '#shared/state/engine/codec.js';
-import { collections } from '#shared/state/engine/keys.js';
-import { getMany, listAll } from '#shared/state/engine/reads.js';
+import { unitShardOf } from '#shared/domain/shards.js';
+import { getApplication, getMany } from '#shared/state/engine/reads.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -113,16 +114,23 @@ describe('status a page at a time', () => {
     await deploy(store, { charm: charms.wordpress, numUnits: 1200 });
     await deploy(store, { charm: charms.logging });
     const logging = await addRelation(store, ['wordpress', 'logging']);
-    const names = (await listAll(store, collections.unitsOf(store.model, 'wordpress'))).map((r) => (r.kind === 'unit' ? r.name : ''));
+    const wordpress = (await getApplication(store, 'wordpress'))!;
+    const names = (await listAllUnits(store, wordpress)).map((r) => (r.kind === 'unit' ? r.name : ''));
     await enterScope(store, names[0]!, logging.key, {});
     const long = (what: string) => `${what} `.repeat(1000).slice(0, 1000);
     const units = await getMany<Unit>(store, names.map(refs.unit));
     const items = units.map((u) =>
-      toItem(store.model, refs.unit(u.name), {
-        ...u,
-        workloadStatus: { ...u.workloadStatus, message: long('workload') },
-        agentStatus: { ...u.agentStatus, message: long('agent') },
-      }),
+      toItem(
+        store.model,
+        refs.unit(u.name),
+        {
+          ...u,
+          workloadStatus: { ...u.workloadStatus, message: long('workload') },
+          agentStatus: { ...u.agentStatus, message: long('agent') },
+        },
+        // Listed where the application's layout puts it, as commit.ts writes it.
+        unitShardOf(wordpress, u.name),
+      ),
     );
     for (let i = 0; i < items.length; i += 25)
       await store.doc.send(

@@ -3,10 +3,11 @@
 // machines never provisioned), over any model's store. The agent API serves one model per
 // controller for now, so tests of a second model play their part here instead of running agents.
 // A unit whose agent is in error does nothing, as a real one waits for `resolved`.
-import type { Unit } from '#shared/domain/entities.js';
+import type { Application, Unit } from '#shared/domain/entities.js';
 import { isDroverError } from '#shared/domain/errors.js';
 import { collections } from '#shared/state/engine/keys.js';
 import { getApplication, getMany, getMachine, getUnit, listAll } from '#shared/state/engine/reads.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { refs } from '#shared/domain/plan.js';
 import { destroyUnitByAgent } from '#shared/state/operations/destroy-unit.js';
@@ -42,11 +43,9 @@ async function unitTurn(store: Store, unit: Unit): Promise<void> {
 
 /** One turn of every unit agent, machine agent and the provisioner of the store's model. */
 export async function agentsTurn(store: Store): Promise<void> {
-  const applications = (await listAll(store, collections.applications(store.model))).flatMap((r) =>
-    r.kind === 'application' ? [r.name] : [],
-  );
+  const applications = await getMany<Application>(store, await listAll(store, collections.applications(store.model)));
   for (const application of applications) {
-    const names = (await listAll(store, collections.unitsOf(store.model, application))).flatMap((r) => (r.kind === 'unit' ? [r.name] : []));
+    const names = (await listAllUnits(store, application)).flatMap((r) => (r.kind === 'unit' ? [r.name] : []));
     for (const unit of await getMany<Unit>(store, names.map(refs.unit))) await unitTurn(store, unit);
   }
   for (const shard of collections.machineShards(store.model)) {

@@ -15,6 +15,7 @@ import { describePending, pendingRequirements } from '../required-relations.js';
 import type { Numbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
 import { newPeerRelations } from './peer-relations.js';
+import { UNIT_SHARDS } from '../shards.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
@@ -90,6 +91,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     exposed: false,
     unitCount: 0,
     relations: peerRelations.map((r) => r.key),
+    unitShards: UNIT_SHARDS,
     createdAt: now,
   };
   const changes: Change[] = [

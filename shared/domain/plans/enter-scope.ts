@@ -8,7 +8,7 @@
 import { checkSettingsSize } from '../item-size.js';
 import type { Application, Relation, ScopeMember, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
-import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
+import { createUnit, done, refs, type Change, type Expect, type Plan } from '../plan.js';
 import { pendingRequirements } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 
@@ -67,7 +67,7 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
     checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
-      { op: 'create', ref: refs.scope(relation.key, unit.name), value: scopeMember(relation.key, unit) },
+      { op: 'create', ref: refs.scope(relation, unit.name), value: scopeMember(relation.key, unit) },
       { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
       {
         op: 'update',
@@ -157,7 +157,7 @@ function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: st
     name,
     changes: [
       { op: 'check', ref: refs.relation(relation.key), expect: { life: 'alive' } },
-      { op: 'create', ref: refs.unit(name), value: { ...sub } },
+      createUnit(app, name, { ...sub }),
       { op: 'update', ref: refs.unit(unit.name), addToSet: { subordinates: [name] }, expect: principalExpect },
       { op: 'update', ref: refs.application(app.name), add: { unitCount: 1 }, expect: appExpect },
     ],

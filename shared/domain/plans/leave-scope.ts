@@ -28,7 +28,7 @@ export function planLeaveScope(snapshot: LeaveScopeSnapshot, unitName: string, n
   // Leaving is idempotent: a unit not in scope, or a relation already gone, has nothing to do.
   if (!relation || !snapshot.inScope) return done({ removedRelation: false });
 
-  const changes: Change[] = [{ op: 'remove', ref: refs.scope(relation.key, unitName) }];
+  const changes: Change[] = [{ op: 'remove', ref: refs.scope(relation, unitName) }];
   // A unit is removed only after leaving all its scopes ("may not become Dead ... while the unit
   // is in scope for any relation"), so it is normally there; if not, there is no set to update.
   if (unit)

@@ -9,7 +9,7 @@ import { mergeConstraints } from '../constraints.js';
 import type { Application, Machine, Model, Unit } from '../entities.js';
 import { invalidArgument, notAlive } from '../errors.js';
 import type { Endpoint } from '../charm.js';
-import { refs, type Change } from '../plan.js';
+import { createUnit, refs, type Change } from '../plan.js';
 import { waitingForRelationsMessage } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
@@ -98,7 +98,7 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
     // A unit waiting for its required relations remembers where the user asked to place it.
     const value: Record<string, unknown> = { ...unit };
     if (waiting && placement) value.placement = placement.id;
-    changes.push({ op: 'create', ref: refs.unit(name), value });
+    changes.push(createUnit(application, name, value));
     units.push(name);
   });
 

@@ -27,9 +27,10 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
 
 const INTERNAL = new Set<string>(Object.values(ATTR));
 
-export function toItem(model: string, ref: EntityRef, value: Record<string, unknown>): Record<string, unknown> {
+/** `shard`: where a created unit is listed (a create change's, shared/domain/plan.ts). */
+export function toItem(model: string, ref: EntityRef, value: Record<string, unknown>, shard?: number): Record<string, unknown> {
   const item: Record<string, unknown> = { ...keyOf(model, ref), [ATTR.kind]: ref.kind };
-  const collection = collectionOf(model, ref);
+  const collection = collectionOf(model, ref, shard);
   if (collection) {
     item[ATTR.collectionPk] = collection.pk;
     item[ATTR.collectionSk] = collection.sk;

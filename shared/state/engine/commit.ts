@@ -112,7 +112,12 @@ export function toTransactItems(store: Store, changes: Change[]) {
       case 'create': {
         const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
         return {
-          Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value), ConditionExpression, ...x.attributes() },
+          Put: {
+            TableName: store.table,
+            Item: toItem(store.model, change.ref, change.value, change.shard),
+            ConditionExpression,
+            ...x.attributes(),
+          },
         };
       }
       case 'put':

@@ -27,7 +27,7 @@ export function itemAfterChange(model: string, change: Change, before: Known | u
   switch (change.op) {
     case 'create':
     case 'put':
-      return { value: fromItem(stored(toItem(model, change.ref, change.value))) };
+      return { value: fromItem(stored(toItem(model, change.ref, change.value, change.op === 'create' ? change.shard : undefined))) };
     case 'remove':
       return { value: undefined };
     case 'check':

@@ -5,7 +5,10 @@
 // (KEYS_ONLY, written only when an item is created or deleted, never on status updates). The
 // `stuck` index is sparse: only entities that are not Alive, or machines in provisioning error,
 // carry its keys, for the watchdog. Both indexes are sharded where a collection can be large.
+// An application's units and a relation's scope members are sharded as their parent's item says
+// (`unitShards`, `scopeShards`: shared/domain/shards.ts); without it, in the one legacy partition.
 import { createHash } from 'node:crypto';
+import type { Application, Relation } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 
 export const ATTR = {
@@ -63,8 +66,9 @@ export function keyOf(model: string, ref: EntityRef): Key {
     case 'relation':
       return { pk: `${model}#REL#${ref.key}`, sk: ITEM_SK };
     case 'scope':
-      // Scope members live in their relation's partition: listing a relation's scope is a Query.
-      return { pk: `${model}#REL#${ref.relation}`, sk: `SCOPE#${ref.unit}` };
+      // A member lives in its shard of the relation's scope (a Query lists a shard), or in the
+      // relation's own partition for a relation added before sharding.
+      return { pk: scopePartition(model, ref.relation, ref.shard), sk: `${SCOPE_SK_PREFIX}${ref.unit}` };
     case 'settings':
       // Keyed by relation id, not key: a relation re-added under the same key gets a new id and
       // must not see the old relation's settings (they are deleted later by cleanup).
@@ -101,14 +105,17 @@ export function keyOf(model: string, ref: EntityRef): Key {
   }
 }
 
-/** The byCollection index entry an item gets when created (absent: not listed). */
-export function collectionOf(model: string, ref: EntityRef): { pk: string; sk: string } | undefined {
+/**
+ * The byCollection index entry an item gets when created (absent: not listed). `shard`: a unit's
+ * among its application's unit partitions (shared/domain/shards.ts), absent for the legacy one.
+ */
+export function collectionOf(model: string, ref: EntityRef, shard?: number): { pk: string; sk: string } | undefined {
   switch (ref.kind) {
     case 'application':
       return { pk: `${model}#APPS`, sk: ref.name };
     case 'unit': {
-      const [application, number] = ref.name.split('/');
-      return { pk: `${model}#APP#${application}#UNITS`, sk: padNumber(number ?? '') };
+      const application = ref.name.split('/')[0] ?? '';
+      return { pk: unitPartition(model, application, shard), sk: unitSortKey(ref.name) };
     }
     case 'machine':
       return { pk: machineCollection(model, shardOf(ref.id, MACHINE_SHARDS)), sk: padNumber(ref.id) };
@@ -133,7 +140,11 @@ export const collections = {
   /** Every model of the controller, by name, whichever model's store lists them. */
   modelNames: () => MODEL_NAMES,
   applications: (model: string) => `${model}#APPS`,
-  unitsOf: (model: string, application: string) => `${model}#APP#${application}#UNITS`,
+  /** The index partitions of an application's units, as its layout says: one unless sharded. */
+  unitPartitions: (model: string, application: Pick<Application, 'name' | 'unitShards'>) =>
+    application.unitShards
+      ? Array.from({ length: application.unitShards }, (_, i) => unitPartition(model, application.name, i))
+      : [unitPartition(model, application.name, undefined)],
   relations: (model: string) => `${model}#RELATIONS`,
   cleanups: (model: string) => `${model}#CLEANUPS`,
   leases: (model: string) => `${model}#LEASES`,
@@ -141,6 +152,22 @@ export const collections = {
   machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
   stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
 };
+
+const unitPartition = (model: string, application: string, shard: number | undefined) =>
+  shard === undefined ? `${model}#APP#${application}#UNITS` : `${model}#APP#${application}#UNITS#${shard}`;
+
+/** A unit's sort key in its application's partitions: its number, so they list in number order. */
+export const unitSortKey = (unit: string) => padNumber(unit.split('/')[1] ?? '');
+
+/** The table partitions of a relation's scope members, as its layout says: its own partition unless sharded. */
+export const scopePartitions = (model: string, relation: Pick<Relation, 'key' | 'scopeShards'>) =>
+  relation.scopeShards
+    ? Array.from({ length: relation.scopeShards }, (_, i) => scopePartition(model, relation.key, i))
+    : [scopePartition(model, relation.key, undefined)];
+
+const SCOPE_PK_INFIX = '#SCOPE#';
+const scopePartition = (model: string, relation: string, shard: number | undefined) =>
+  shard === undefined ? `${model}#REL#${relation}` : `${model}#REL#${relation}${SCOPE_PK_INFIX}${shard}`;
 
 function machineCollection(model: string, shard: number) {
   return `${model}#MACHINES#${shard}`;
@@ -153,7 +180,7 @@ export function stuckPkOf(model: string, ref: EntityRef): string {
 
 export const statusLogPartition = (model: string, entity: string) => `${model}#STATUSLOG#${entity}`;
 
-/** The prefix of scope members within a relation's partition. */
+/** The prefix of scope members' sort keys, in a scope shard or (legacy) the relation's partition. */
 export const SCOPE_SK_PREFIX = 'SCOPE#';
 export const SETTINGS_SK_PREFIX = 'UNIT#';
 export const settingsPartition = (model: string, relationId: number) => keyOf(model, { kind: 'settings', relationId, unit: '' }).pk;
@@ -178,8 +205,12 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
   const [kind, ...parts] = rest.split('#');
   const id = parts.join('#');
   if (key.sk !== ITEM_SK) {
-    if (kind === 'REL' && key.sk.startsWith(SCOPE_SK_PREFIX))
-      return { kind: 'scope', relation: id, unit: key.sk.slice(SCOPE_SK_PREFIX.length) };
+    if (kind === 'REL' && key.sk.startsWith(SCOPE_SK_PREFIX)) {
+      // A relation key never holds '#': `<relation>#SCOPE#<shard>` is a sharded member's partition.
+      const unit = key.sk.slice(SCOPE_SK_PREFIX.length);
+      const [relation, shard] = id.split(SCOPE_PK_INFIX);
+      return { kind: 'scope', relation: relation!, unit, ...(shard !== undefined ? { shard: Number(shard) } : {}) };
+    }
     return undefined;
   }
   switch (kind) {

@@ -3,10 +3,10 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntityRef } from '../../domain/plan.js';
 import type { UnitCharmState } from '../../domain/plans/unit-state.js';
-import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
+import type { Application, Cleanup, Machine, Model, Relation, RelationSettings, Unit } from '../../domain/entities.js';
 import { invalidArgument } from '../../domain/errors.js';
 import { fromItem } from './codec.js';
-import { ATTR, collectionOf, INDEX, keyOf, refFromKey, SCOPE_SK_PREFIX, type Key } from './keys.js';
+import { ATTR, collectionOf, INDEX, keyOf, refFromKey, type Key } from './keys.js';
 import { cacheId } from './snapshot-cache.js';
 import type { Store } from './store.js';
 
@@ -137,13 +137,16 @@ export interface Page<T> {
   cursor?: string;
 }
 
-const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
+export const encodeCursor = (key?: Record<string, unknown>) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
 /**
  * The key a cursor was made from. Cursors travel through clients (an agent's relation-units
  * pages), so one may come back garbled or made up: anything that is not a key this query could
  * have ended a page at is refused as bad input, before DynamoDB sees it.
  */
-function decodeCursor(cursor: string | undefined, belongs: (key: Record<string, string>) => boolean): Record<string, string> | undefined {
+export function decodeCursor(
+  cursor: string | undefined,
+  belongs: (key: Record<string, string>) => boolean,
+): Record<string, string> | undefined {
   if (!cursor) return undefined;
   let key: unknown;
   try {
@@ -157,7 +160,7 @@ function decodeCursor(cursor: string | undefined, belongs: (key: Record<string, 
   return key as Record<string, string>;
 }
 
-const hasExactly = (key: Record<string, string>, names: string[]) =>
+export const hasExactly = (key: Record<string, string>, names: string[]) =>
   Object.keys(key).length === names.length && names.every((n) => Object.hasOwn(key, n));
 
 /**
@@ -221,43 +224,6 @@ export async function listAll(store: Store, collection: string): Promise<EntityR
   let cursor: string | undefined;
   do {
     const page = await listCollection(store, collection, cursor ? { cursor } : {});
-    all.push(...page.items);
-    cursor = page.cursor;
-  } while (cursor);
-  return all;
-}
-
-/** The units in a relation's scope, a page at a time. */
-export async function listScope(
-  store: Store,
-  relationKey: string,
-  options: { limit?: number; cursor?: string } = {},
-): Promise<Page<ScopeMember>> {
-  const pk = keyOf(store.model, { kind: 'relation', key: relationKey }).pk;
-  const out = await store.doc.send(
-    new QueryCommand({
-      TableName: store.table,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': SCOPE_SK_PREFIX },
-      ConsistentRead: true,
-      Limit: options.limit,
-      ExclusiveStartKey: decodeCursor(
-        options.cursor,
-        (key) => hasExactly(key, [ATTR.pk, ATTR.sk]) && key[ATTR.pk] === pk && key[ATTR.sk]!.startsWith(SCOPE_SK_PREFIX),
-      ),
-    }),
-  );
-  const items = (out.Items ?? []).map((i) => fromItem<ScopeMember>(i));
-  const cursor = encodeCursor(out.LastEvaluatedKey);
-  return cursor ? { items, cursor } : { items };
-}
-
-export async function listAllScope(store: Store, relationKey: string): Promise<ScopeMember[]> {
-  const all: ScopeMember[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listScope(store, relationKey, cursor ? { cursor } : {});
     all.push(...page.items);
     cursor = page.cursor;
   } while (cursor);

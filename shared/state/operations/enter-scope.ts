@@ -25,32 +25,27 @@ export async function enterScope(
   relationKey: string,
   settings: Record<string, string>,
 ): Promise<EnterScopeResult> {
-  const scope = refs.scope(relationKey, unit);
   // A new subordinate's number, kept across attempts.
   const reservations = new NumberReservations(store);
   const attempt: Attempt<EnterScopeResult> = async (store) => {
-    // Entering creates the scope member and (unless left from before) the settings, asserting
-    // that neither exists: a speculative attempt need not read them.
-    const [u, relation, member] = await getBatch<[Unit, Relation, ScopeMember]>(
-      store,
-      [refs.unit(unit), refs.relation(relationKey), scope],
-      {
-        assumeAbsent: [scope],
-      },
-    );
-    const snapshot: EnterScopeSnapshot = { inScope: member !== undefined };
+    const [u, relation] = await getBatch<[Unit, Relation]>(store, [refs.unit(unit), refs.relation(relationKey)]);
+    const snapshot: EnterScopeSnapshot = { inScope: false };
     if (u) snapshot.unit = u;
     if (relation) snapshot.relation = relation;
     if (u && relation) {
-      // The settings' key needs the relation's id: one more request, which also reads the
-      // relation's applications, for the subordinate.
+      // The member's key needs the relation's layout and the settings' key its id: one more
+      // request, which also reads the relation's applications, for the subordinate. Entering
+      // creates the member and (unless left from before) the settings, asserting that neither
+      // exists: a speculative attempt need not read them.
       const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
+      const scope = refs.scope(relation, unit);
       const settingsRef = refs.settings(relation.id, unit);
-      const [current, ...applications] = await getBatch<[RelationSettings, ...Application[]]>(
+      const [member, current, ...applications] = await getBatch<[ScopeMember, RelationSettings, ...Application[]]>(
         store,
-        [settingsRef, ...names.map(refs.application)],
-        { assumeAbsent: [settingsRef] },
+        [scope, settingsRef, ...names.map(refs.application)],
+        { assumeAbsent: [scope, settingsRef] },
       );
+      snapshot.inScope = member !== undefined;
       if (current) snapshot.settingsVersion = current.version;
       const existing = applications.filter((a): a is Application => a !== undefined);
       // An Alive or Dying relation's applications exist (removing one removes its relations first):

@@ -2,8 +2,8 @@
 // statuses (shared/domain/plans/application-status.ts says who may).
 import type { StatusInfo, Unit } from '../../domain/entities.js';
 import { leaderUnit } from '../../domain/plans/application-status.js';
-import { collections } from '../engine/keys.js';
-import { getApplication, getMany, getUnit, listAll } from '../engine/reads.js';
+import { getApplication, getMany, getUnit } from '../engine/reads.js';
+import { listAllUnits } from '../engine/unit-listing.js';
 import type { Store } from '../engine/store.js';
 import { getLease } from './leadership.js';
 
@@ -21,7 +21,7 @@ export async function readLeaderUnit(store: Store, unitName: string): Promise<Un
 export async function readApplicationStatus(store: Store, unitName: string): Promise<ApplicationStatusAnswer> {
   const unit = await readLeaderUnit(store, unitName);
   const app = await getApplication(store, unit.application);
-  const units = await getMany<Unit>(store, await listAll(store, collections.unitsOf(store.model, unit.application)));
+  const units = app ? await getMany<Unit>(store, await listAllUnits(store, app)) : [];
   const shown = (s: StatusInfo | undefined) => ({ status: s?.current ?? 'unknown', message: s?.message ?? '', data: { ...s?.data } });
   return {
     application: shown(app?.status),

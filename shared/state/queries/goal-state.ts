@@ -1,14 +1,16 @@
 // Reads what goal-state shows for a unit: its application's units and its relations' counterparts.
-import type { Relation, Unit } from '../../domain/entities.js';
+import type { Application, Relation, Unit } from '../../domain/entities.js';
 import { planGoalState, type GoalStateAnswer } from '../../domain/goal-state.js';
 import { refs } from '../../domain/plan.js';
 import { counterpartApplications } from '../../domain/relation-counterparts.js';
-import { collections } from '../engine/keys.js';
-import { getApplication, getMany, listAll } from '../engine/reads.js';
+import { getApplication, getMany } from '../engine/reads.js';
+import { listAllUnits } from '../engine/unit-listing.js';
 import type { Store } from '../engine/store.js';
 
-async function unitsOf(store: Store, application: string): Promise<Unit[]> {
-  return getMany<Unit>(store, await listAll(store, collections.unitsOf(store.model, application)));
+/** The units of an application (read for where its units are listed; none once it is gone). */
+async function unitsOf(store: Store, name: string, known?: Application): Promise<Unit[]> {
+  const application = known ?? (await getApplication(store, name));
+  return application ? getMany<Unit>(store, await listAllUnits(store, application)) : [];
 }
 
 export async function readGoalState(store: Store, unit: Unit): Promise<GoalStateAnswer> {
@@ -22,5 +24,5 @@ export async function readGoalState(store: Store, unit: Unit): Promise<GoalState
       related.push({ relation, application: other, units: await unitsOf(store, other) });
     }
   }
-  return planGoalState(unit, await unitsOf(store, unit.application), related);
+  return planGoalState(unit, await unitsOf(store, unit.application, application), related);
 }

@@ -6,7 +6,8 @@ import type { Relation, RelationSettings, ScopeMember, Unit } from '../../domain
 import { containerCandidates, counterpartApplications, isCounterpart } from '../../domain/relation-counterparts.js';
 import type { AppSettings } from '../../domain/plans/app-settings.js';
 import { refs } from '../../domain/plan.js';
-import { getEach, getItem, listScope } from '../engine/reads.js';
+import { getEach, getItem } from '../engine/reads.js';
+import { listScope } from '../engine/scope-listing.js';
 import type { Store } from '../engine/store.js';
 
 export interface RelationMember {
@@ -56,13 +57,13 @@ async function readMembers(
     const candidates = containerCandidates(relation, unit);
     const members = await getEach<ScopeMember>(
       store,
-      candidates.map((n) => refs.scope(relation.key, n)),
+      candidates.map((n) => refs.scope(relation, n)),
     );
     const present = candidates.filter((_, i) => members[i] !== undefined && !members[i]?.departing);
     return { members: await withVersions(store, relation, present) };
   }
   const limit = Math.min(options.limit ?? MAX_RELATION_UNITS_PAGE, MAX_RELATION_UNITS_PAGE);
-  const page = await listScope(store, relation.key, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) });
+  const page = await listScope(store, relation, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) });
   // "Set once the unit is Dying: peers treat it as departed though it is still in scope."
   const names = page.items.filter((m) => !m.departing && isCounterpart(relation, unit, m.unit)).map((m) => m.unit);
   const members = await withVersions(store, relation, names);

@@ -8,8 +8,8 @@
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import { refs } from '../../domain/plan.js';
 import type { StatusSnapshot } from '../../domain/status.js';
-import { collections } from '../engine/keys.js';
-import { getMany, listAll } from '../engine/reads.js';
+import { getMany } from '../engine/reads.js';
+import { listAllUnits } from '../engine/unit-listing.js';
 import type { Store } from '../engine/store.js';
 
 /** Exact names (no wildcards): what the CLI sends when every selector is one. */
@@ -38,7 +38,7 @@ export async function readSelectedContents(store: Store, selection: StatusSelect
     for (const name of wanted) asked.add(name);
     const found = await getMany<Application>(store, wanted.map(refs.application));
     for (const app of found) applications.set(app.name, app);
-    const unitRefs = (await Promise.all(found.map((app) => listAll(store, collections.unitsOf(store.model, app.name))))).flat();
+    const unitRefs = (await Promise.all(found.map((app) => listAllUnits(store, app)))).flat();
     const read = await getMany<Unit>(store, unitRefs);
     for (const unit of read) units.set(unit.name, unit);
     const related = read.flatMap((u) => [...u.subordinates, ...(u.principal ? [u.principal] : [])].map((unit) => unit.split('/')[0]!));

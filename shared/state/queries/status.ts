@@ -2,7 +2,7 @@
 // status, up to ONE_SHOT_MAX_ENTITIES; `drover status` reads a page at a time through
 // status-pages.ts), or what status selectors can show (status-selection.ts). The whole model is read
 // in pages of the byCollection index in a fixed order (applications, relations, machines, then each
-// application's units), its items fetched in batches.
+// application's units in number order, unit-listing.ts), its items fetched in batches.
 import type { Application, Machine, Relation, Unit } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../domain/presence.js';
@@ -13,7 +13,9 @@ import { collections } from '../engine/keys.js';
 import { requireModel } from './model.js';
 import { readLeaders } from './leadership.js';
 import { readPresence } from './presence.js';
-import { getEach, listAll, listCollection, listScope } from '../engine/reads.js';
+import { getEach, getMany, listAll, listCollection } from '../engine/reads.js';
+import { listScope } from '../engine/scope-listing.js';
+import { listUnits, type UnitLayout } from '../engine/unit-listing.js';
 import { readSelectedContents, type StatusSelection } from './status-selection.js';
 import { withoutCache, type Store } from '../engine/store.js';
 
@@ -36,15 +38,21 @@ interface Position {
 const encode = (p: Position) => Buffer.from(JSON.stringify(p)).toString('base64url');
 const decode = (c?: string): Position => (c ? (JSON.parse(Buffer.from(c, 'base64url').toString()) as Position) : { collection: 0 });
 
-async function collectionOrder(store: Store): Promise<string[]> {
-  const apps = (await listAll(store, collections.applications(store.model))).map((r) => (r.kind === 'application' ? r.name : ''));
+/** An index partition, or an application whose units are listed in number order across its layout. */
+type Source = string | UnitLayout;
+
+async function collectionOrder(store: Store): Promise<Source[]> {
+  const apps = await getMany<Application>(store, await listAll(store, collections.applications(store.model)));
   return [
     collections.applications(store.model),
     collections.relations(store.model),
     ...collections.machineShards(store.model),
-    ...apps.sort().map((a) => collections.unitsOf(store.model, a)),
+    ...apps.sort((a, b) => (a.name < b.name ? -1 : 1)),
   ];
 }
+
+const listSource = (store: Store, source: Source, options: { limit: number; cursor?: string }) =>
+  typeof source === 'string' ? listCollection(store, source, options) : listUnits(store, source, options);
 
 export async function readStatusPage(store: Store, options: { cursor?: string; limit?: number } = {}): Promise<StatusPage> {
   const limit = options.limit ?? 500;
@@ -52,7 +60,7 @@ export async function readStatusPage(store: Store, options: { cursor?: string; l
   let position = decode(options.cursor);
   const refs: EntityRef[] = [];
   while (refs.length < limit && position.collection < order.length) {
-    const page = await listCollection(store, order[position.collection]!, {
+    const page = await listSource(store, order[position.collection]!, {
       limit: limit - refs.length,
       ...(position.inner ? { cursor: position.inner } : {}),
     });
@@ -146,7 +154,7 @@ export async function readStatusSnapshot(given: Store, options: StatusOptions = 
   );
   for (const relation of snapshot.relations.filter((r) => r.life === 'dying')) {
     // A few names are enough to tell the user who to look at; the count says the rest.
-    snapshot.scopes[relation.key] = (await listScope(store, relation.key, { limit: 5 })).items.map((m) => m.unit);
+    snapshot.scopes[relation.key] = (await listScope(store, relation, { limit: 5 })).items.map((m) => m.unit);
   }
   return snapshot;
 }

@@ -4,13 +4,14 @@
 // created by its principals entering (again) the container relations they are already in — "both
 // the required relation and the principal side of the relation must be deployed before a
 // subordinate is deployed". Either way a page at a time.
-import type { Relation } from '../../../domain/entities.js';
+import type { Application, Relation } from '../../../domain/entities.js';
 import { DroverError } from '../../../domain/errors.js';
 import { refs } from '../../../domain/plan.js';
 import { assignUnit } from '../assign-unit.js';
 import { enterScope } from '../enter-scope.js';
-import { collections } from '../../engine/keys.js';
-import { getApplication, getMany, listCollection, listScope } from '../../engine/reads.js';
+import { getApplication, getMany } from '../../engine/reads.js';
+import { listScope } from '../../engine/scope-listing.js';
+import { listUnits } from '../../engine/unit-listing.js';
 import type { Store } from '../../engine/store.js';
 import type { CleanupStep } from './step.js';
 
@@ -27,11 +28,11 @@ export const assignWaitingUnits: CleanupStep = async (store, cleanup) => {
   if (!application || application.life !== 'alive') return {};
   return application.subordinate
     ? createSubordinates(store, application.name, application.relations, cleanup.cursor)
-    : assignPrincipals(store, application.name, cleanup.cursor);
+    : assignPrincipals(store, application, cleanup.cursor);
 };
 
-async function assignPrincipals(store: Store, application: string, cursor?: string) {
-  const page = await listCollection(store, collections.unitsOf(store.model, application), {
+async function assignPrincipals(store: Store, application: Application, cursor?: string) {
+  const page = await listUnits(store, application, {
     limit: ASSIGN_BATCH,
     ...(cursor ? { cursor } : {}),
   });
@@ -57,7 +58,7 @@ async function createSubordinates(store: Store, application: string, relationKey
   );
   const relation = relations[at.relation];
   if (!relation) return {};
-  const page = await listScope(store, relation.key, { limit: ASSIGN_BATCH, ...(at.scope ? { cursor: at.scope } : {}) });
+  const page = await listScope(store, relation, { limit: ASSIGN_BATCH, ...(at.scope ? { cursor: at.scope } : {}) });
   for (const member of page.items) {
     // Only principals create subordinates; entering again keeps their settings as they are.
     if (!member.unit.startsWith(`${application}/`)) await enterScope(store, member.unit, relation.key, {}).catch(skipInvalid);

@@ -1,8 +1,8 @@
 // The `--force` cleanups: each takes its target all the way to removed (shared/state/operations/force.ts).
 import { destroyApplication } from '../destroy-application.js';
 import { forceRemoveMachine, forceRemoveUnit } from '../force.js';
-import { collections } from '../../engine/keys.js';
-import { getApplication, listCollection } from '../../engine/reads.js';
+import { getApplication } from '../../engine/reads.js';
+import { listUnits } from '../../engine/unit-listing.js';
 import type { CleanupStep } from './step.js';
 
 export const FORCE_UNITS_BATCH = 10;
@@ -23,7 +23,7 @@ export const forceApplication: CleanupStep = async (store, cleanup) => {
   const incarnation = cleanup.id.slice(`${cleanup.kind}:${cleanup.target}:`.length);
   if (!application || application.createdAt !== incarnation) return {};
   if (application.life === 'alive') await destroyApplication(store, cleanup.target);
-  const page = await listCollection(store, collections.unitsOf(store.model, cleanup.target), {
+  const page = await listUnits(store, application, {
     limit: FORCE_UNITS_BATCH,
     ...(cleanup.cursor ? { cursor: cleanup.cursor } : {}),
   });

@@ -3,8 +3,8 @@
 // detect their service Dying; this is because we try to assume 100k-scale". The cleanup does the
 // same work in bounded batches, so units whose agents never started (and so never will) go too.
 import { destroyUnit, destroyUnitByAgent } from '../destroy-unit.js';
-import { collections } from '../../engine/keys.js';
-import { getApplication, listCollection } from '../../engine/reads.js';
+import { getApplication } from '../../engine/reads.js';
+import { listUnits } from '../../engine/unit-listing.js';
 import type { CleanupStep } from './step.js';
 
 export const UNITS_BATCH = 25;
@@ -14,7 +14,7 @@ export const destroyUnitsOfDyingApplication: CleanupStep = async (store, cleanup
   // Only the incarnation that was destroyed: not one deployed again under the same name since.
   const incarnation = cleanup.id.slice(`${cleanup.kind}:${cleanup.target}:`.length);
   if (!application || application.createdAt !== incarnation) return {};
-  const page = await listCollection(store, collections.unitsOf(store.model, cleanup.target), {
+  const page = await listUnits(store, application, {
     limit: UNITS_BATCH,
     ...(cleanup.cursor ? { cursor: cleanup.cursor } : {}),
   });

@@ -6,6 +6,7 @@ import { refs } from '#shared/domain/plan.js';
 import { applicationDoc, emptySummary, summarizeUnits, type SummaryUnit, type UnitsSummary } from '#shared/domain/status.js';
 import { collections } from '../../engine/keys.js';
 import { collectionCursorAfter, getProjected, listCollection } from '../../engine/reads.js';
+import { listUnits, unitCursorAfter } from '../../engine/unit-listing.js';
 import type { Position } from '../status-page-cursor.js';
 import { bytes, chunks, countIn, fits, hasEntities, readEach, readPresenceOf, type Reader } from './page-reader.js';
 
@@ -14,15 +15,16 @@ const SUMMARY_FIELDS = ['name', 'life', 'machine', 'agentStatus', 'workloadStatu
 /** Folds an application's units into its summary from `after`, until its end or the page's budget: the cursor to go on from, if any. */
 async function summarize(
   reader: Reader,
-  application: string,
+  application: Application,
   from: { after?: string; summary: UnitsSummary },
 ): Promise<{ summary: UnitsSummary; after?: string }> {
   const { store } = reader;
   let { summary, after } = from;
   for (;;) {
-    const listed = await listCollection(store, collections.unitsOf(store.model, application), {
+    const listed = await listUnits(store, application, {
       limit: Math.max(1, Math.min(1000, reader.budget.summaryUnits)),
       ...(after ? { cursor: after } : {}),
+      run: reader.bounded,
     });
     const projected = await Promise.all(
       chunks(listed.items).map((batch) => reader.bounded(() => getProjected<SummaryUnit>(store, batch, SUMMARY_FIELDS))),
@@ -35,7 +37,8 @@ async function summarize(
     summary = summarizeUnits(summary, units, { presence: { ...reader.presence, lastSeen }, now: reader.now });
     reader.budget.summaryUnits -= listed.items.length;
     if (!listed.cursor) return { summary };
-    after = collectionCursorAfter(store, listed.items[listed.items.length - 1]!);
+    const last = listed.items[listed.items.length - 1];
+    after = unitCursorAfter(store, application, last?.kind === 'unit' ? last.name : '');
     if (reader.budget.summaryUnits <= 0) return { summary, after };
   }
 }
@@ -62,7 +65,7 @@ export async function applicationsSection(reader: Reader, position: Position): P
       taken.map(async (app) => {
         if (!app) return undefined;
         const resumed = partial?.name === app.name ? { after: partial.after, summary: partial.summary } : { summary: emptySummary() };
-        return summarize(reader, app.name, resumed);
+        return summarize(reader, app, resumed);
       }),
     );
     partial = undefined;

@@ -2,7 +2,8 @@
 import type { Relation } from '#shared/domain/entities.js';
 import { relationDoc } from '#shared/domain/status.js';
 import { collections } from '../../engine/keys.js';
-import { collectionCursorAfter, listCollection, listScope } from '../../engine/reads.js';
+import { collectionCursorAfter, listCollection } from '../../engine/reads.js';
+import { listScope } from '../../engine/scope-listing.js';
 import type { Position } from '../status-page-cursor.js';
 import { bytes, fits, hasEntities, readEach, type Reader } from './page-reader.js';
 
@@ -18,7 +19,7 @@ export async function relationsSection(reader: Reader, position: Position): Prom
     // A few names are enough to tell the user who to look at; the count says the rest.
     const scopes = await Promise.all(
       relations.map(async (r) =>
-        r?.life === 'dying' ? (await reader.bounded(() => listScope(store, r.key, { limit: 5 }))).items.map((m) => m.unit) : [],
+        r?.life === 'dying' ? (await reader.bounded(() => listScope(store, r, { limit: 5 }))).items.map((m) => m.unit) : [],
       ),
     );
     for (const [i, relation] of relations.entries()) {

@@ -6,6 +6,7 @@ import { unitDoc, type Context } from '#shared/domain/status.js';
 import type { UnitEntry } from '#shared/domain/status-page.js';
 import { collections } from '../../engine/keys.js';
 import { collectionCursorAfter, listCollection } from '../../engine/reads.js';
+import { listUnits, unitCursorAfter, type UnitLayout } from '../../engine/unit-listing.js';
 import type { Store } from '../../engine/store.js';
 import { readLeaders } from '../leadership.js';
 import type { Position } from '../status-page-cursor.js';
@@ -23,49 +24,62 @@ async function nextPrincipals(reader: Reader, after: string | undefined): Promis
   return { apps, ...(last?.kind === 'application' ? { last: last.name } : {}) };
 }
 
+/** Listed principal units, where the next page goes on, and the applications they were listed from (their layouts). */
+interface Listed {
+  refs: EntityRef[];
+  next?: Position;
+  layouts: Map<string, UnitLayout>;
+}
+
 /**
  * The principal units from the position on, up to the page's entity budget, and where the next
  * page goes on. Subordinate applications are skipped: their units come inside their principals'.
+ * Each application's units come in number order across its shards (unit-listing.ts).
  */
-async function listUnits(reader: Reader, position: Position): Promise<{ refs: EntityRef[]; next?: Position }> {
+async function listPrincipalUnits(reader: Reader, position: Position): Promise<Listed> {
   const { store } = reader;
   const want = reader.budget.entities;
   const found: EntityRef[] = [];
+  const layouts = new Map<string, UnitLayout>();
   const at = (application: string, after?: string): Position => ({ section: 'units', application, ...(after ? { after } : {}) });
+  const list = (app: UnitLayout, limit: number, cursor?: string) =>
+    listUnits(store, app, { limit, ...(cursor ? { cursor } : {}), run: reader.bounded });
   let application = position.application;
   if (application && !position.done) {
-    const listed = await listCollection(store, collections.unitsOf(store.model, application), {
-      limit: want,
-      ...(position.after ? { cursor: position.after } : {}),
-    });
-    found.push(...listed.items);
-    if (listed.cursor) return { refs: found, next: at(application, listed.cursor) };
+    // Gone since the last page: so are its units.
+    const [app] = await readEach<Application>(reader, [refs.application(application)]);
+    if (app) {
+      layouts.set(app.name, app);
+      const listed = await list(app, want, position.after);
+      found.push(...listed.items);
+      if (listed.cursor) return { refs: found, layouts, next: at(application, listed.cursor) };
+    }
   }
   for (;;) {
-    if (application && found.length >= want) return { refs: found, next: { section: 'units', application, done: true } };
+    if (application && found.length >= want) return { refs: found, layouts, next: { section: 'units', application, done: true } };
     // The next few principal applications' units are listed in parallel, and taken in order.
     const { apps, last } = await nextPrincipals(reader, application);
-    if (!last) return { refs: found };
-    const listings = await Promise.all(
-      apps.map((app) =>
-        reader.bounded(() => listCollection(store, collections.unitsOf(store.model, app.name), { limit: want - found.length })),
-      ),
-    );
+    if (!last) return { refs: found, layouts };
+    for (const app of apps) layouts.set(app.name, app);
+    const listings = await Promise.all(apps.map((app) => list(app, want - found.length)));
     for (const [i, listed] of listings.entries()) {
-      const app = apps[i]!.name;
-      if (found.length >= want) return { refs: found, next: at(app) };
+      const app = apps[i]!;
+      if (found.length >= want) return { refs: found, layouts, next: at(app.name) };
       const taken = listed.items.slice(0, want - found.length);
       found.push(...taken);
-      if (taken.length < listed.items.length) return { refs: found, next: at(app, collectionCursorAfter(store, taken[taken.length - 1]!)) };
-      if (listed.cursor) return { refs: found, next: at(app, listed.cursor) };
+      if (taken.length < listed.items.length)
+        return { refs: found, layouts, next: at(app.name, unitCursorAfter(store, app, nameOf(taken[taken.length - 1]!))) };
+      if (listed.cursor) return { refs: found, layouts, next: at(app.name, listed.cursor) };
     }
     application = last;
   }
 }
 
+const nameOf = (ref: EntityRef) => (ref.kind === 'unit' ? ref.name : '');
+
 export async function unitsSection(reader: Reader, position: Position): Promise<Position | undefined> {
   const { store, page } = reader;
-  const listed = await listUnits(reader, position);
+  const listed = await listPrincipalUnits(reader, position);
   const principals = (await readEach<Unit>(reader, listed.refs)).filter((u): u is Unit => u !== undefined && !u.principal);
   const subordinates = (await readEach<Unit>(reader, principals.flatMap((u) => u.subordinates).map(refs.unit))).filter(
     (u): u is Unit => u !== undefined,
@@ -89,7 +103,7 @@ export async function unitsSection(reader: Reader, position: Position): Promise<
   const byName = new Map(all.map((u) => [u.name, u]));
   for (const unit of principals) {
     const entry: UnitEntry = { application: unit.application, name: unit.name, unit: unitDoc(unit, byName, ctx) };
-    if (!fits(reader, bytes(entry), hasEntities(page))) return positionBefore(store, position, listed.refs, unit);
+    if (!fits(reader, bytes(entry), hasEntities(page))) return positionBefore(store, position, listed, unit);
     (page.units ??= []).push(entry);
     if (reader.left) {
       const mine = [unit, ...unit.subordinates.flatMap((s) => byName.get(s) ?? [])];
@@ -101,9 +115,13 @@ export async function unitsSection(reader: Reader, position: Position): Promise<
 }
 
 /** Where to go on from when a page ends before `unit`: after the unit listed before it in its application, or that application's start. */
-function positionBefore(store: Store, position: Position, listed: EntityRef[], unit: Unit): Position {
-  const before = listed[listed.findIndex((r) => r.kind === 'unit' && r.name === unit.name) - 1];
+function positionBefore(store: Store, position: Position, listed: Listed, unit: Unit): Position {
+  const before = listed.refs[listed.refs.findIndex((r) => r.kind === 'unit' && r.name === unit.name) - 1];
   const resumed = position.application === unit.application && !position.done ? position.after : undefined;
-  const after = before?.kind === 'unit' && before.name.split('/')[0] === unit.application ? collectionCursorAfter(store, before) : resumed;
+  const layout = listed.layouts.get(unit.application);
+  const after =
+    before?.kind === 'unit' && before.name.split('/')[0] === unit.application && layout
+      ? unitCursorAfter(store, layout, before.name)
+      : resumed;
   return { section: 'units', application: unit.application, ...(after ? { after } : {}) };
 }
