@@ -10,8 +10,8 @@ import { listCleanups, runAllCleanups, runCleanupBatch } from '#shared/state/ope
 import { deploy } from '#shared/state/operations/deploy.js';
 import { destroyApplication } from '#shared/state/operations/destroy-application.js';
 import { ensureModel } from '#shared/state/operations/model.js';
-import { collections } from '#shared/state/engine/keys.js';
-import { getApplication, listAll } from '#shared/state/engine/reads.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import { listAllUnits } from '#shared/state/engine/unit-listing.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { renderTabular } from '../../cli/status/tabular.js';
@@ -24,8 +24,11 @@ beforeEach(async () => {
   await ensureModel(store);
 });
 
-const unitsOf = async (application: string) =>
-  (await listAll(store, collections.unitsOf(store.model, application))).flatMap((ref) => (ref.kind === 'unit' ? [ref.name] : []));
+async function unitsOf(name: string): Promise<string[]> {
+  const application = await getApplication(store, name);
+  if (!application) return [];
+  return (await listAllUnits(store, application)).flatMap((ref) => (ref.kind === 'unit' ? [ref.name] : []));
+}
 const pendingOf = async (application: string) => ((await getApplication(store, application)) as Application).pendingUnits ?? 0;
 
 // A hundred units or more to a test: time enough on a loaded host.
