@@ -8,13 +8,14 @@
 //    DynamoDB Local for the same writes (the writes of a 10-unit application's whole start-up,
 //    captured, replayed on fresh keys: bench/support/raw-writes.ts), measured in the same run.
 // 2. Per-operation DynamoDB requests in the big model: add-unit, set-unit-status, relate.
-// 3. `status <app>` of a 10-unit application, and the full status, with their reads and times.
+// 3. `status <app>` of a 10-unit application, and the full status read a page at a time (first
+//    page, whole read, largest page), with their reads and times.
 // 4. The notifier (the `changes` function) on an application-wide change: a config change of a
 //    100-unit application, its reads per stream record, and the wave until every unit ran
 //    config-changed.
 //
 // Everything goes through public entry points (the agent API, deploy and the other operations,
-// readStatus), so the bench measures whatever main has. Records a section in bench/RESULTS.md.
+// readStatus and readStatusPageDoc), so the bench measures whatever main has. Records a section in bench/RESULTS.md.
 import { PAGE_SIZE } from '#shared/messaging/affected-machines.js';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,7 @@ import { setUnitStatus } from '#shared/state/operations/agent-status.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
+import { readStatusPageDoc } from '#shared/state/queries/status-pages.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { startSimulatedController, type SimulatedController } from './support/agent-simulator/simulated-controller.js';
@@ -80,7 +82,7 @@ interface SizeResult {
   raw: RawRate & { writesPerUnit: number; actionsPerUnit: number; shape: string; maxActions: number };
   ops: Op[];
   statusApp: { reads: number; ms: number; bytes: number };
-  statusFull: { reads: number; ms: number; bytes: number };
+  statusFull: PagedStatus;
   notifier: { records: number; reads: number; waveRecords: number; waveReads: number; waveSeconds: number; waveUnits: number };
 }
 
@@ -169,6 +171,47 @@ async function timedStatus(log: RequestLog, store: Store, select?: string[]): Pr
     const t0 = performance.now();
     const { value, requests } = await log.capture(() => readStatus(store, select ? { select: { applications: select } } : {}));
     runs.push({ reads: reads(tally(requests)), ms: performance.now() - t0, bytes: JSON.stringify(value).length });
+  }
+  return runs.sort((a, b) => a.ms - b.ms)[1]!;
+}
+
+interface PagedStatus {
+  /** Until the first page had arrived, and the last (the median of 3 reads). */
+  firstMs: number;
+  ms: number;
+  reads: number;
+  pages: number;
+  /** The largest page's JSON, against Lambda's 6 MB response; and all pages together. */
+  largestBytes: number;
+  bytes: number;
+}
+
+/** The whole model's status as `drover status` reads it: a page at a time (readStatusPageDoc, the API's own read). */
+async function timedPagedStatus(log: RequestLog, store: Store): Promise<PagedStatus> {
+  const runs: PagedStatus[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const { value, requests } = await log.capture(async () => {
+      const sizes: number[] = [];
+      let firstMs = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await readStatusPageDoc(store, cursor ? { cursor } : {});
+        if (!sizes.length) firstMs = performance.now() - t0;
+        sizes.push(Buffer.byteLength(JSON.stringify(page)));
+        cursor = page.cursor;
+      } while (cursor);
+      return { sizes, firstMs };
+    });
+    const { sizes, firstMs } = value;
+    runs.push({
+      firstMs,
+      ms: performance.now() - t0,
+      reads: reads(tally(requests)),
+      pages: sizes.length,
+      largestBytes: Math.max(...sizes),
+      bytes: sizes.reduce((a, b) => a + b, 0),
+    });
   }
   return runs.sort((a, b) => a.ms - b.ms)[1]!;
 }
@@ -296,7 +339,7 @@ async function runModel(
 
     console.error(`bench:scale: ${size} units: status and operations…`);
     const statusApp = await timedStatus(userLog, stores.user, ['probe']);
-    const statusFull = await timedStatus(userLog, stores.user);
+    const statusFull = await timedPagedStatus(userLog, stores.user);
     // Each measured once, after one of the same kind on other entities (the snapshot cache warm).
     for (const name of ['rel-a', 'rel-b', 'rel-c', 'rel-d'])
       await deploy(stores.user, { charm: controller.charm.meta, name, charmArchive: controller.charm.archive, numUnits: 0 });
@@ -375,11 +418,11 @@ function opsTable(results: SizeResult[]): string {
 
 function statusTable(results: SizeResult[]): string {
   return [
-    '| units | `status probe` (10 units): reads / ms / KiB | full status: reads / ms / KiB | full status ms per unit | full status bytes per unit |',
-    '| ---: | ---: | ---: | ---: | ---: |',
+    '| units | `status probe` (10 units): reads / ms / KiB | full status, paged: first page ms | whole: reads / ms / pages | largest page KiB | full status ms per unit | bytes per unit |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map(
       (r) =>
-        `| ${r.units} | ${r.statusApp.reads} / ${f(r.statusApp.ms)} / ${f(r.statusApp.bytes / 1024)} | ${r.statusFull.reads} / ${f(r.statusFull.ms, 0)} / ${f(r.statusFull.bytes / 1024, 0)} | ${f(r.statusFull.ms / r.units, 3)} | ${f(r.statusFull.bytes / r.units, 0)} |`,
+        `| ${r.units} | ${r.statusApp.reads} / ${f(r.statusApp.ms)} / ${f(r.statusApp.bytes / 1024)} | ${f(r.statusFull.firstMs, 0)} | ${r.statusFull.reads} / ${f(r.statusFull.ms, 0)} / ${r.statusFull.pages} | ${f(r.statusFull.largestBytes / 1024, 0)} | ${f(r.statusFull.ms / r.units, 3)} | ${f(r.statusFull.bytes / r.units, 0)} |`,
     ),
   ].join('\n');
 }
@@ -410,17 +453,18 @@ function writesTable(results: SizeResult[]): string {
 function extrapolation(results: SizeResult[]): string {
   const r = results[results.length - 1]!;
   const k = 100_000 / r.units;
-  const fullBytes = r.statusFull.bytes * k;
   const fullMs = r.statusFull.ms * k;
+  const fullPages = r.statusFull.pages * k;
   const fullReads = r.statusFull.reads * k;
   return [
     `From the ${r.units}-unit run, scaled linearly to 100,000 units (AWS figures from the AWS quotas pages; a real 10k-machine model packs 10 units a machine, which shrinks the machines' share of status):`,
     '',
     '| figure | measured | at 100k units | the AWS limit it approaches |',
     '| --- | ---: | ---: | --- |',
-    `| full status document | ${f(r.statusFull.bytes / 1024, 0)} KiB | ${f(fullBytes / 2 ** 20)} MiB | Lambda's 6 MB response payload: a full status of 100k units in one response is over it (${f(fullBytes / (6 * 2 ** 20), 1)}×); the paged read (readStatusPage) must reach the client in pages |`,
-    `| full status time | ${f(r.statusFull.ms, 0)} ms | ${f(fullMs / 1000)} s (DynamoDB Local on this host) | API Gateway's 29 s integration timeout, Lambda's 15 min |`,
-    `| full status reads | ${r.statusFull.reads} requests | ${f(fullReads, 0)} requests | 3,000 RCU per partition: each page is a Query of the sharded byCollection index, so reads spread over shards, not one partition |`,
+    `| full status, largest page | ${f(r.statusFull.largestBytes / 1024, 0)} KiB | at most 1 MB whatever the size (900 KB of entities, 1,000 entities a page) | Lambda's 6 MB response payload (${f(r.statusFull.largestBytes / (6 * 2 ** 20), 2)} of it here) |`,
+    `| full status, first page | ${f(r.statusFull.firstMs, 0)} ms | the same (one bounded page) | API Gateway's 29 s integration timeout, for each page's request (${f(r.statusFull.firstMs / 29_000, 3)} of it here) |`,
+    `| full status, whole read | ${f(r.statusFull.ms, 0)} ms in ${r.statusFull.pages} pages | ${f(fullMs / 1000)} s in about ${f(fullPages, 0)} pages (DynamoDB Local on this host) | none per request: each page is its own request; the read as a whole grows with the model, as Juju's does |`,
+    `| full status reads | ${r.statusFull.reads} requests | ${f(fullReads, 0)} requests, 4 at a time within a page | 3,000 RCU per partition: each page is a Query of the sharded byCollection index, so reads spread over shards, not one partition |`,
     `| \`status <app>\` (10 units) | ${r.statusApp.reads} reads, ${f(r.statusApp.ms)} ms | the same if flat (compare the sizes above) | none |`,
     `| unit starts | ${f(r.unitsPerSecond, 1)} /s, ${f(r.perUnit.writeActions)} items written each | 100k units at this rate: ${f(100_000 / r.unitsPerSecond / 60, 0)} min | DynamoDB's 1,000 WCU per partition: the hottest partition took ${r.hottest[0] ? `${f(r.hottest[0].perSecond)} items/s (\`${r.hottest[0].pk}\`)` : '–'} at this rate, so it holds up to ${r.hottest[0] ? f((1000 / r.hottest[0].perSecond) * r.unitsPerSecond, 0) : '–'} unit starts/s (an item over 1 KB costs more WCU); a table's default quota is 40,000 WCU |`,
     `| largest transaction in a unit start | ${r.raw.maxActions} items | the same (no transaction grows with the model) | 100 actions / 4 MB per transaction |`,
@@ -434,7 +478,7 @@ function method(): string {
 - The local controller's wiring in this one process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) in this process, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls, each queue again after 0.2 s doubling to 20 s while empty: an idle agent costs one receive per 20 s, as a real one's long poll; a hint to an idle agent may wait up to 20 s).
 - One machine per unit (\`deploy -n\`), applications of ${APP_UNITS} units deployed one after another, plus a 10-unit application \`probe\` deployed first. Units started per second = the bulk units ÷ the time from the first bulk deploy call to the last start hook's \`status-set active\` written. CPU: this process (API, pollers, handlers, fauxqs, the simulated agents) and DynamoDB Local, over that window, on a ${NPROC}-core host shared with other jobs (load average in the header).
 - Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of a fresh table (bench/support/raw-writes.ts), one replay at a time and ${RAW_CONCURRENCY} at once, each series ${RAW_UNITS} units' worth or ${RAW_SECONDS} s, whichever ends first, right after the size's run, once its controller has stopped and its table is gone (nothing else running on DynamoDB Local); the better rate counts: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
-- Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; status read by readStatus (the API's own read), the median of 3 runs; the DynamoDB requests counted by middleware on the client.
+- Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; \`status probe\` read by readStatus with the application selected and the whole status a page at a time by readStatusPageDoc (the API's own reads, as \`drover status\` makes them), the median of 3 runs; the DynamoDB requests counted by middleware on the client.
 - Notifier: \`config\` of one ${APP_UNITS}-unit application; the changes function's reads until its pollers drained (the change itself), then until every unit of it ran config-changed (the wave: agents' view reads are API reads, not the function's).`;
 }
 

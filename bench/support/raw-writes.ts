@@ -15,14 +15,17 @@ import type { Store } from '#shared/state/engine/store.js';
 import { keyId, type Item, type SentRequest } from './request-log.js';
 
 type Params = Record<string, any>;
-type Action = { kind: 'put'; params: Params } | { kind: 'update' | 'check' | 'delete'; params: Params; before: Item };
+/** `before`: the targeted item as it was; absent only for an update that created its item. */
+type Action = { kind: 'put'; params: Params } | { kind: 'update' | 'check' | 'delete'; params: Params; before?: Item };
 
 export type WriteShape = { transaction: Action[] } | { single: Action } | { batch: Action[] };
 
 function targeted(kind: 'update' | 'check' | 'delete', params: Params, request: SentRequest): Action {
   const before = request.before?.get(keyId(params.Key));
-  if (!before) throw new Error(`no snapshot of ${keyId(params.Key)}: capture the operation with snapshots`);
-  return { kind, params, before };
+  if (!request.before) throw new Error(`no snapshot of ${keyId(params.Key)}: capture the operation with snapshots`);
+  // An update of an absent item creates it (a sequence's first reservation): replayed on a fresh key.
+  if (!before && kind !== 'update') throw new Error(`${kind} of ${keyId(params.Key)}, which did not exist`);
+  return { kind, params, ...(before ? { before } : {}) };
 }
 
 /** The write requests among `requests` (captured with snapshots), as shapes the raw writer replays. */
@@ -99,8 +102,9 @@ export class RawWriter {
   async prepare(shapes: WriteShape[], times: number): Promise<void> {
     const created: Item[] = [];
     for (const action of shapes.flatMap(actionsOf)) {
-      if (action.kind === 'put') continue;
-      const copies = Array.from({ length: times }, () => this.copy(action.before));
+      if (action.kind === 'put' || !action.before) continue;
+      const before = action.before;
+      const copies = Array.from({ length: times }, () => this.copy(before));
       this.targets.set(action, [...(this.targets.get(action) ?? []), ...copies]);
       created.push(...copies);
     }
@@ -114,6 +118,10 @@ export class RawWriter {
   }
 
   private keyFor(action: Action): Item {
+    if (action.kind !== 'put' && !action.before) {
+      const fresh = this.copy(action.params.Key);
+      return { [ATTR.pk]: fresh[ATTR.pk], [ATTR.sk]: fresh[ATTR.sk] };
+    }
     const target = this.targets.get(action)?.shift();
     if (!target) throw new Error('raw writer ran out of prepared copies');
     return { [ATTR.pk]: target[ATTR.pk], [ATTR.sk]: target[ATTR.sk] };
