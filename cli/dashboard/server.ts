@@ -12,11 +12,10 @@ import { ApiError, CliError, UsageError } from '../errors.js';
 import { readApplicationSettings } from './application-settings.js';
 import type { DashboardAssets } from './bundle.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
+import { KEY_HEADER } from './ui/key-header.js';
 
 /** The one address the dashboard listens on: never a public interface. */
 export const DASHBOARD_HOST = '127.0.0.1';
-/** The header that carries the session key on the page's API calls. */
-export const KEY_HEADER = 'x-drover-dashboard-key';
 
 export interface DashboardServer {
   /** `http://127.0.0.1:<port>/#key=<key>`: what the user opens. */

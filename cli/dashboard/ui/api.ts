@@ -1,10 +1,10 @@
 // The page's only way out: GETs of the dashboard's proxy (cli/dashboard/server.ts), each with the
 // session key from the URL's fragment. The proxy adds the controller's credentials; the page never
 // sees them.
-import { assembleStatus, type StatusPage } from '#shared/domain/status-page.js';
+import { assembleStatus, MAX_PAGE_ENTITIES, type StatusPage } from '#shared/domain/status-page.js';
 import type { StatusDoc } from '#shared/domain/status-document.js';
+import { KEY_HEADER } from './key-header.js';
 
-const KEY_HEADER = 'x-drover-dashboard-key';
 const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
 
 export class ApiFailure extends Error {}
@@ -21,7 +21,7 @@ export async function readStatus(): Promise<StatusDoc> {
   const pages: StatusPage[] = [];
   let cursor: string | undefined;
   do {
-    const page = await read<StatusPage>('status', { limit: '1000', ...(cursor ? { cursor } : {}) });
+    const page = await read<StatusPage>('status', { limit: String(MAX_PAGE_ENTITIES), ...(cursor ? { cursor } : {}) });
     pages.push(page);
     cursor = page.cursor;
   } while (cursor);
