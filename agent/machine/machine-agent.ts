@@ -29,6 +29,7 @@ import { Mutex, Signal } from '../signal.js';
 import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
 import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
+import { UnitReporter } from '../uniter/unit-reporter.js';
 import { ViewSource, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
 import { Deployer } from './deployer.js';
@@ -71,6 +72,8 @@ export class MachineAgent {
   private readonly view: ViewSource;
   private readonly deployer: Deployer;
   private readonly supervisor: UniterSupervisor;
+  /** Each deployed unit's reporter, kept across restarts of its unit agent (unit-reporter.ts says why). */
+  private readonly reporters = new Map<string, UnitReporter>();
   private readonly hookLock = new Mutex();
   private readonly wake = new Signal();
   private readonly heartbeat: Heartbeat;
@@ -104,7 +107,13 @@ export class MachineAgent {
     this.log = new AgentLog(config.machineId, this.api, options.logEcho);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
-    this.deployer = new Deployer(config.machineDir, this.api, this.log, this.supervisor);
+    this.deployer = new Deployer(config.machineDir, this.api, this.log, {
+      start: (unit) => this.supervisor.start(unit),
+      stop: async (unit) => {
+        await this.supervisor.stop(unit);
+        this.forgetReporter(unit);
+      },
+    });
     this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
   }
 
@@ -150,6 +159,7 @@ export class MachineAgent {
       if (this.resyncTimer) clearTimeout(this.resyncTimer);
       await this.hints?.stop();
       await this.supervisor.stopAll({ shutdown: this.outcome === 'stopped' });
+      for (const reporter of this.reporters.values()) reporter.close();
       await this.log.close();
       this.sqs?.destroy();
       releaseLock();
@@ -246,6 +256,23 @@ export class MachineAgent {
     return changed;
   }
 
+  private reporterOf(unit: string): UnitReporter {
+    let reporter = this.reporters.get(unit);
+    if (!reporter) {
+      reporter = new UnitReporter(this.api, unit, this.log);
+      this.reporters.set(unit, reporter);
+      this.log.carry(unit, reporter);
+    }
+    return reporter;
+  }
+
+  /** The unit is recalled: its lines left (if any) go by `log`. */
+  private forgetReporter(unit: string): void {
+    this.reporters.get(unit)?.close();
+    this.reporters.delete(unit);
+    this.log.uncarry(unit);
+  }
+
   private createUniter(unit: string): Uniter {
     const { config } = this.options;
     const deployedCharmUrl = this.deployer.record(unit)?.charmUrl;
@@ -263,6 +290,7 @@ export class MachineAgent {
       baseEnv: process.env,
       subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
       fetchCharm: this.deployer.charmArchive,
+      reporter: this.reporterOf(unit),
       ...(this.options.hookRunner ? { hookRunner: this.options.hookRunner } : {}),
       ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });
