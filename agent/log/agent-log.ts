@@ -6,8 +6,9 @@
 //
 // A unit's lines ride on its unit agent's reports (agent/uniter/unit-reporter.ts) while one
 // carries them: they wait here until the reporter takes them, and cost no request of their own.
-// The machine agent's own lines (and a unit's, when no reporter carries them) go by `log`, a
-// second after the first of them: a machine's start-up lines share one request.
+// The machine agent's own lines ride on the next report of any unit too; those no report takes
+// (and a unit's, when no reporter carries them) go by `log`, two seconds after the first of
+// them, so a machine's start-up lines share one request when no unit reports meanwhile.
 import type { LogLevel } from '#shared/logs/log-sink.js';
 import { entityTag, formatLogLine } from '#shared/logs/log-sink.js';
 import { MAX_LOG_LINES } from '#shared/api/agent-requests.js';
@@ -34,13 +35,16 @@ export interface LineCarrier {
 
 type Line = ShippedLine;
 
+/** The key of the machine agent's own lines (a unit's are under its name). */
+export const MACHINE = '';
+
 const BATCH = MAX_LOG_LINES;
 const MAX_KEPT = 10_000;
 const MAX_MESSAGE = 16_000;
-const FLUSH_DELAY_MS = 1_000;
+const FLUSH_DELAY_MS = 2_000;
 
 export class AgentLog implements CarriedLines {
-  /** Pending lines per unit ('' for the machine agent itself). */
+  /** Pending lines per unit (MACHINE for the machine agent itself). */
   private readonly pending = new Map<string, Line[]>();
   /** Units whose lines ride on their reports. */
   private readonly carriers = new Map<string, LineCarrier>();
@@ -59,7 +63,7 @@ export class AgentLog implements CarriedLines {
     const line: Line = { time: new Date().toISOString(), level, module, message: message.slice(0, MAX_MESSAGE) };
     this.echo(formatLogLine({ entity: unit !== undefined ? entityTag(unit) : `machine-${this.machineId}`, ...line }));
     if (!this.api || options.ship === false) return;
-    const key = unit ?? '';
+    const key = unit ?? MACHINE;
     const lines = this.pending.get(key) ?? [];
     lines.push(line);
     this.pending.set(key, lines);

@@ -57,6 +57,11 @@ export interface MachineAgentOptions {
 
 const MODULE = 'juju.worker.machiner';
 const MAX_RETRY_MS = 30_000;
+/** How long the first view waits for the first receive of hints (a receive that does not wait). */
+const FIRST_RECEIVE_WAIT_MS = 2_000;
+/** After a hint, how long before the view is read, for the hints sent with it. */
+const HINT_SETTLE_MS = 100;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The address hooks get when state has none: this host's first external IPv4 address. */
 function hostAddress(): string {
@@ -189,12 +194,20 @@ export class MachineAgent {
   }
 
   private async mainLoop(): Promise<void> {
+    // The hints queued before this agent started are covered by its first view, read after them.
+    if (this.hints) await Promise.race([this.hints.ready, pause(FIRST_RECEIVE_WAIT_MS)]);
     let retryMs = 0;
     while (!this.outcome) {
       try {
+        // Every wake-up so far is covered by the view converge() reads first, which starts after
+        // this: a hint that came in meanwhile costs no second read.
+        this.wake.clear();
         await this.converge();
         retryMs = 0;
         await this.wake.wait();
+        // Hints come in bursts (one change's unit and machine records, sent apart): a moment's
+        // wait lets the rest of the burst share the read.
+        await pause(HINT_SETTLE_MS);
       } catch (e) {
         if (e instanceof AgentApiError && e.code === 'unauthorized') {
           this.refused(e);

@@ -2,7 +2,8 @@
 // (shared/domain/plans/unit-report.ts): the agent status Juju's uniter reports (executing
 // `running <hook> hook`, idle, error: https://juju.is/docs/juju/status), the workload statuses
 // the agent and the charm set, the charm URL its directory holds, and its log lines. One request
-// carries them all, where each used to cost its own (set-unit-status, set-unit-charm, log).
+// carries them all, where each used to cost its own (set-unit-status, set-unit-charm, log), and
+// the machine agent's own lines waiting at the time ride along.
 //
 // When a report goes: when the unit agent has nothing left to do (flush(), called as it waits:
 // the end of a burst of hooks, after the last one committed), and otherwise REPORT_DELAY_MS after
@@ -21,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_LOG_LINES, MAX_REPORTED_STATUSES } from '#shared/api/agent-requests.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
-import type { CarriedLines, ShippedLine } from '../log/agent-log.js';
+import { MACHINE, type CarriedLines, type ShippedLine } from '../log/agent-log.js';
 
 export interface StatusInput {
   current: string;
@@ -48,6 +49,7 @@ interface Report {
   statuses?: StatusChange[];
   charmUrl?: string;
   lines?: ShippedLine[];
+  machineLines?: ShippedLine[];
 }
 
 /** How long a change waits for others to share its request, unless the unit agent goes idle first. */
@@ -148,6 +150,8 @@ export class UnitReporter {
   private take(): Report {
     const statuses = this.statuses.splice(0, MAX_REPORTED_STATUSES);
     const lines = this.lines.take(this.unit, MAX_LOG_LINES);
+    // The machine agent's own lines waiting then go along: they would cost a request of their own.
+    const machineLines = this.lines.take(MACHINE, MAX_LOG_LINES);
     const charmUrl = this.charmUrl;
     this.charmUrl = undefined;
     return {
@@ -156,6 +160,7 @@ export class UnitReporter {
       ...(statuses.length > 0 ? { statuses } : {}),
       ...(charmUrl !== undefined ? { charmUrl } : {}),
       ...(lines.length > 0 ? { lines } : {}),
+      ...(machineLines.length > 0 ? { machineLines } : {}),
     };
   }
 

@@ -124,9 +124,13 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
       // The lines go only with the transaction that took the report: a report sent again
       // (its answer lost) ships none a second time. The price: should this process die between
       // the two, the lines are on the machine (its agent's log) and not in debug-log.
-      if (applied && body.lines?.length) {
-        const entity = entityTag(body.unit);
-        await ctx.logs?.append(body.lines.map((line) => ({ model: ctx.store.model, entity, ...line })));
+      if (applied && (body.lines?.length || body.machineLines?.length)) {
+        const model = ctx.store.model;
+        const [unitEntity, machineEntity] = [entityTag(body.unit), `machine-${ctx.machine}`];
+        await ctx.logs?.append([
+          ...(body.machineLines ?? []).map((line) => ({ model, entity: machineEntity, ...line })),
+          ...(body.lines ?? []).map((line) => ({ model, entity: unitEntity, ...line })),
+        ]);
       }
       return { applied };
     },

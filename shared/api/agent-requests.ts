@@ -37,7 +37,7 @@ export const agentOperations = {
    * What a unit agent reports, batched (agent/uniter/unit-reporter.ts): its agent and workload
    * status changes in the order they happened, each with the agent's time (every one is a status
    * history entry; the unit keeps the last of each), the charm URL its directory holds, and its
-   * log lines. `id` names the report: the same report sent again (a retry after a lost answer)
+   * log lines and its machine's. `id` names the report: the same report sent again (a retry after a lost answer)
    * changes nothing and ships no line twice.
    */
   report: post(
@@ -50,6 +50,8 @@ export const agentOperations = {
         .optional(),
       charmUrl: z.string().min(1).max(500).optional(),
       lines: z.array(logLine).max(MAX_LOG_LINES).optional(),
+      /** The machine agent's own lines, riding along (the unit is on the caller's machine, and so are they). */
+      machineLines: z.array(logLine).max(MAX_LOG_LINES).optional(),
     }),
   ),
   'set-machine-status': post(z.strictObject({ status })),
