@@ -7,7 +7,7 @@
 // A unit's lines ride on its unit agent's reports (agent/uniter/unit-reporter.ts) while one
 // carries them: they wait here until the reporter takes them, and cost no request of their own.
 // The machine agent's own lines ride on the next report of any unit too; those no report takes
-// (and a unit's, when no reporter carries them) go by `log`, two seconds after the first of
+// (and a unit's, when no reporter carries them) go by `log`, five seconds after the first of
 // them, so a machine's start-up lines share one request when no unit reports meanwhile.
 import type { LogLevel } from '#shared/logs/log-sink.js';
 import { entityTag, formatLogLine } from '#shared/logs/log-sink.js';
@@ -41,7 +41,7 @@ export const MACHINE = '';
 const BATCH = MAX_LOG_LINES;
 const MAX_KEPT = 10_000;
 const MAX_MESSAGE = 16_000;
-const FLUSH_DELAY_MS = 2_000;
+const FLUSH_DELAY_MS = 5_000;
 
 export class AgentLog implements CarriedLines {
   /** Pending lines per unit (MACHINE for the machine agent itself). */
