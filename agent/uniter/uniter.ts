@@ -606,7 +606,7 @@ export class Uniter {
     const release = await this.deps.hookLock.lock();
     try {
       if (this.stopping) return;
-      this.announceHook(hook);
+      await this.announceHook(hook);
       this.save({ ...this.local, inFlight: hook });
       const view = this.deps.view.current ?? (await this.deps.view.refresh());
       const { result, ctx } = await this.spawnHook(hook, tools, view);
@@ -627,7 +627,7 @@ export class Uniter {
    * update-status is routine: it must cost no request of its own beyond the charm's tool calls,
    * so the agent status stays idle around it (a hook error still shows).
    */
-  private announceHook(hook: Hook): void {
+  private async announceHook(hook: Hook): Promise<void> {
     const workload =
       hook.kind === 'install' && !this.local.workloadStatusSet
         ? { current: 'maintenance', message: 'installing charm software' }
@@ -637,6 +637,10 @@ export class Uniter {
     // Both go with the unit's next report, in this order, before any status the hook sets itself.
     if (hook.kind !== 'update-status')
       this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
+    // Except before install, which waits for its report: until the unit's agent status leaves
+    // `allocating`, remove-unit removes the unit at once, without its agent (Juju's shortcut, which
+    // Juju's uniter closes the same way: it sets the status before the hook runs).
+    if (hook.kind === 'install') await this.status.flush();
   }
 
   /** The hook's process, with its tools served for as long as it runs. */
