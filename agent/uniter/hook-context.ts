@@ -184,7 +184,7 @@ export class HookContext implements ToolContext {
     // Checked here, where the hook hears of it: the report that carries the status comes later.
     if (status.message.length > MAX_STATUS_MESSAGE)
       throw new Error(`status message too long: ${status.message.length} characters, at most ${MAX_STATUS_MESSAGE}`);
-    // Sent with the unit's next report (within two seconds, or when the hook's burst ends).
+    // Sent with the unit's next report (within a second, or when the hook's burst ends).
     this.init.status.set({ workload: { current: status.status, ...(status.message ? { message: status.message } : {}) } });
     this.workload = status;
     this.statusWasSet = true;

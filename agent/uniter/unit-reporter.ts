@@ -8,9 +8,7 @@
 // When a report goes: when the unit agent has nothing left to do (flush(), called as it waits:
 // the end of a burst of hooks, after the last one committed), and otherwise REPORT_DELAY_MS after
 // the first change not yet sent, so a long hook's `executing` status and its status-set show in
-// `status` within two seconds (Juju shows them at once; a burst of quick hooks, which would cost
-// a request each, shares one instead). Before install the report goes at once (uniter.ts says
-// why). Nothing is merged away: every change is sent, in
+// `status` within a second, as they do in Juju. Nothing is merged away: every change is sent, in
 // order, with the time it was made, so the status history holds each one (Juju's uniter writes
 // each as it happens, and show-status-log lists them all); only the unit item keeps the last.
 // A change equal to the latest one is dropped (a charm that sets the same status in every
@@ -55,7 +53,7 @@ interface Report {
 }
 
 /** How long a change waits for others to share its request, unless the unit agent goes idle first. */
-export const REPORT_DELAY_MS = 2_000;
+export const REPORT_DELAY_MS = 1_000;
 
 const keyOf = (s: StatusInput) => JSON.stringify([s.current, s.message ?? '', s.data ?? {}]);
 const newReportId = () => randomBytes(12).toString('base64url');
