@@ -1,6 +1,6 @@
 // The machine agent's settings, from the environment its provider gave it: the local provider
 // (shared/provider/local/local-provider.ts) or EC2 user data (shared/provider/ec2/user-data.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 
 export interface AgentConfig {
@@ -64,12 +64,34 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 /** A credential is 43 characters; anything this long on standard input is not one. */
 const MAX_CREDENTIAL_BYTES = 4096;
 
-/** Standard input to its end: the local provider writes the credential to a pipe and closes it. */
+/** How long the agent waits for its credential on standard input. */
+const STDIN_DEADLINE_MS = 30_000;
+
+/**
+ * Standard input to its end: the local provider writes the credential to a pipe and closes it.
+ * The pipe may be non-blocking (the controller's Node made it so): a read before the controller
+ * has written fails with EAGAIN, which means "not yet", so the read waits a moment and tries again
+ * (on a loaded host, many agents starting at once, that happens).
+ */
 export function readCredentialFromStdin(): string {
-  const text = readFileSync(0);
-  if (text.length > MAX_CREDENTIAL_BYTES)
-    throw new ConfigError(`machine agent: standard input holds ${text.length} bytes, not a credential`);
-  return text.toString('utf8').trim();
+  const buffer = Buffer.alloc(MAX_CREDENTIAL_BYTES + 1);
+  const deadline = Date.now() + STDIN_DEADLINE_MS;
+  let length = 0;
+  while (length <= MAX_CREDENTIAL_BYTES) {
+    let n: number;
+    try {
+      n = readSync(0, buffer, length, buffer.length - length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (n === 0) break;
+    length += n;
+  }
+  if (length > MAX_CREDENTIAL_BYTES)
+    throw new ConfigError(`machine agent: standard input holds more than ${MAX_CREDENTIAL_BYTES} bytes, not a credential`);
+  return buffer.subarray(0, length).toString('utf8').trim();
 }
 
 /**

@@ -10,6 +10,11 @@ export class Signal {
     for (const w of waiters) w();
   }
 
+  /** Forgets a notify not yet waited for: what it announced is being dealt with now. */
+  clear(): void {
+    this.raised = false;
+  }
+
   /** Resolves at the next notify (at once if one came since the last wait), or after `timeoutMs`. */
   async wait(timeoutMs?: number): Promise<void> {
     if (this.raised) {

@@ -33,6 +33,15 @@ export class ViewSource {
 
   constructor(private readonly fetchView: () => Promise<AgentView>) {}
 
+  /**
+   * A change this agent made itself and knows the outcome of (a leadership claim's answer): applied
+   * to the view it holds, rather than read back. A read already on its way may still bring the
+   * state from before; the agent then acts on that as on any stale view, and the state decides.
+   */
+  amend(change: (view: AgentView) => AgentView): void {
+    if (this.current) this.current = change(this.current);
+  }
+
   onChange(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

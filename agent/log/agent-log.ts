@@ -3,25 +3,51 @@
 // keeps it for `drover debug-log`: a hook's "output is written to the unit agent's log" (Juju's
 // https://github.com/juju/juju/blob/7f5ca4e9229c4320911ac5436e489fd1f59d88c7/doc/charms-in-action.txt).
 // Lines the API cannot take yet are kept (up to a bound) and sent with the next batch.
-import type { LogLevel } from '../../shared/logs/log-sink.js';
-import { entityTag, formatLogLine } from '../../shared/logs/log-sink.js';
+//
+// A unit's lines ride on its unit agent's reports (agent/uniter/unit-reporter.ts) while one
+// carries them: they wait here until the reporter takes them, and cost no request of their own.
+// The machine agent's own lines ride on the next report of any unit too; those no report takes
+// (and a unit's, when no reporter carries them) go by `log`, five seconds after the first of
+// them, so a machine's start-up lines share one request when no unit reports meanwhile.
+import type { LogLevel } from '#shared/logs/log-sink.js';
+import { entityTag, formatLogLine } from '#shared/logs/log-sink.js';
+import { MAX_LOG_LINES } from '#shared/api/agent-requests.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
 
-interface Line {
+export interface ShippedLine {
   time: string;
   level: LogLevel;
   module: string;
   message: string;
 }
 
-const BATCH = 200;
+/** What a reporter sees of its unit's waiting lines. */
+export interface CarriedLines {
+  count(unit: string): number;
+  /** Up to `max` of the unit's oldest waiting lines, no longer waiting here. */
+  take(unit: string, max: number): ShippedLine[];
+}
+
+/** Told when a line for its unit waits. */
+export interface LineCarrier {
+  linesWaiting(): void;
+}
+
+type Line = ShippedLine;
+
+/** The key of the machine agent's own lines (a unit's are under its name). */
+export const MACHINE = '';
+
+const BATCH = MAX_LOG_LINES;
 const MAX_KEPT = 10_000;
 const MAX_MESSAGE = 16_000;
-const FLUSH_DELAY_MS = 250;
+const FLUSH_DELAY_MS = 5_000;
 
-export class AgentLog {
-  /** Pending lines per unit ('' for the machine agent itself). */
+export class AgentLog implements CarriedLines {
+  /** Pending lines per unit (MACHINE for the machine agent itself). */
   private readonly pending = new Map<string, Line[]>();
+  /** Units whose lines ride on their reports. */
+  private readonly carriers = new Map<string, LineCarrier>();
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private dropped = 0;
@@ -37,15 +63,44 @@ export class AgentLog {
     const line: Line = { time: new Date().toISOString(), level, module, message: message.slice(0, MAX_MESSAGE) };
     this.echo(formatLogLine({ entity: unit !== undefined ? entityTag(unit) : `machine-${this.machineId}`, ...line }));
     if (!this.api || options.ship === false) return;
-    const key = unit ?? '';
+    const key = unit ?? MACHINE;
     const lines = this.pending.get(key) ?? [];
     lines.push(line);
     this.pending.set(key, lines);
     this.trim();
+    const carrier = this.carriers.get(key);
+    if (carrier) return carrier.linesWaiting();
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
     }, FLUSH_DELAY_MS);
+  }
+
+  /** From now on the unit's lines wait for `carrier` to take them. */
+  carry(unit: string, carrier: LineCarrier): void {
+    this.carriers.set(unit, carrier);
+    if (this.count(unit) > 0) carrier.linesWaiting();
+  }
+
+  /** The unit's lines go by `log` again (its agent is gone): those waiting with the next flush. */
+  uncarry(unit: string): void {
+    if (!this.carriers.delete(unit) || this.count(unit) === 0) return;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_DELAY_MS);
+  }
+
+  count(unit: string): number {
+    return this.pending.get(unit)?.length ?? 0;
+  }
+
+  take(unit: string, max: number): ShippedLine[] {
+    const lines = this.pending.get(unit);
+    if (!lines) return [];
+    const taken = lines.splice(0, max);
+    if (lines.length === 0) this.pending.delete(unit);
+    return taken;
   }
 
   /** For one unit: `log.for('mysql/0').info(module, message)`. */
@@ -68,9 +123,15 @@ export class AgentLog {
     return this.flushing;
   }
 
+  /** Whether lines wait that no reporter carries. */
+  private hasUncarried(): boolean {
+    for (const key of this.pending.keys()) if (!this.carriers.has(key)) return true;
+    return false;
+  }
+
   private async sendPending(): Promise<void> {
     // Lines logged while a batch was on its way are sent too, before this resolves.
-    while (this.pending.size > 0 && (await this.send()));
+    while (this.hasUncarried() && (await this.send()));
   }
 
   /**
@@ -79,15 +140,17 @@ export class AgentLog {
    */
   async drain(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.pending.size > 0 && Date.now() < deadline) {
+    while (this.hasUncarried() && Date.now() < deadline) {
       if (await this.send().catch(() => false)) continue;
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 
+  /** At the agent's stop: whatever is left, carried or not (the unit agents have flushed their reports). */
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.carriers.clear();
     await this.flush().catch(() => undefined);
     if (this.pending.size > 0) await this.send().catch(() => undefined);
   }
@@ -96,6 +159,7 @@ export class AgentLog {
   private async send(): Promise<boolean> {
     if (!this.api) return false;
     for (const [key, lines] of [...this.pending]) {
+      if (this.carriers.has(key)) continue;
       while (lines.length > 0) {
         const batch = lines.splice(0, BATCH);
         try {

@@ -36,6 +36,19 @@ export class HintReceiver {
   private loop?: Promise<void>;
   private queueUrl: string;
   private sqs: SQSClient;
+  private markReady!: () => void;
+  /**
+   * Resolves once the first receive has returned (and its hints were handed on), or failed. That
+   * receive does not wait: it takes the hints sent before the agent started, so that the agent's
+   * first view, read after it, covers them, and they cost no second read.
+   */
+  readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
+  private received = false;
+
+  private receivedOnce(): void {
+    this.received = true;
+    this.markReady();
+  }
 
   constructor(private readonly options: HintReceiverOptions) {
     this.queueUrl = options.queueUrl;
@@ -49,6 +62,7 @@ export class HintReceiver {
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
+    this.markReady();
   }
 
   private async run(): Promise<void> {
@@ -64,7 +78,7 @@ export class HintReceiver {
           // after a long poll that may wait 20 s for nothing.
           new ReceiveMessageCommand({
             QueueUrl: this.queueUrl,
-            WaitTimeSeconds: missedHints ? 0 : LONG_POLL_SECONDS,
+            WaitTimeSeconds: missedHints || !this.received ? 0 : LONG_POLL_SECONDS,
             MaxNumberOfMessages: 10,
           }),
           { abortSignal: this.abort.signal },
@@ -76,7 +90,10 @@ export class HintReceiver {
           this.options.onHints([{ kind: 'resync', id: '' }]);
         }
         const messages = out.Messages ?? [];
-        if (messages.length === 0) continue;
+        if (messages.length === 0) {
+          this.receivedOnce();
+          continue;
+        }
         // Deleted before acting: a hint is only a nudge, and the resync covers one lost in a crash.
         await this.sqs.send(
           new DeleteMessageBatchCommand({
@@ -86,7 +103,9 @@ export class HintReceiver {
           { abortSignal: this.abort.signal },
         );
         this.options.onHints(messages.map((m) => decodeHint(m.Body) ?? { kind: 'resync', id: '' }));
+        this.receivedOnce();
       } catch (e) {
+        this.receivedOnce();
         if (this.abort.signal.aborted) return;
         missedHints = true;
         const moved = isQueueMissing(e) ? undefined : this.options.moved?.();

@@ -29,6 +29,7 @@ import { Mutex, Signal } from '../signal.js';
 import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
 import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
+import { UnitReporter } from '../uniter/unit-reporter.js';
 import { ViewSource, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
 import { Deployer } from './deployer.js';
@@ -56,6 +57,11 @@ export interface MachineAgentOptions {
 
 const MODULE = 'juju.worker.machiner';
 const MAX_RETRY_MS = 30_000;
+/** How long the first view waits for the first receive of hints (a receive that does not wait). */
+const FIRST_RECEIVE_WAIT_MS = 2_000;
+/** After a hint, how long before the view is read, for the hints sent with it. */
+const HINT_SETTLE_MS = 100;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The address hooks get when state has none: this host's first external IPv4 address. */
 function hostAddress(): string {
@@ -71,6 +77,8 @@ export class MachineAgent {
   private readonly view: ViewSource;
   private readonly deployer: Deployer;
   private readonly supervisor: UniterSupervisor;
+  /** Each deployed unit's reporter, kept across restarts of its unit agent (unit-reporter.ts says why). */
+  private readonly reporters = new Map<string, UnitReporter>();
   private readonly hookLock = new Mutex();
   private readonly wake = new Signal();
   private readonly heartbeat: Heartbeat;
@@ -104,7 +112,13 @@ export class MachineAgent {
     this.log = new AgentLog(config.machineId, this.api, options.logEcho);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
-    this.deployer = new Deployer(config.machineDir, this.api, this.log, this.supervisor);
+    this.deployer = new Deployer(config.machineDir, this.api, this.log, {
+      start: (unit) => this.supervisor.start(unit),
+      stop: async (unit) => {
+        await this.supervisor.stop(unit);
+        this.forgetReporter(unit);
+      },
+    });
     this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
   }
 
@@ -150,6 +164,7 @@ export class MachineAgent {
       if (this.resyncTimer) clearTimeout(this.resyncTimer);
       await this.hints?.stop();
       await this.supervisor.stopAll({ shutdown: this.outcome === 'stopped' });
+      for (const reporter of this.reporters.values()) reporter.close();
       await this.log.close();
       this.sqs?.destroy();
       releaseLock();
@@ -179,12 +194,20 @@ export class MachineAgent {
   }
 
   private async mainLoop(): Promise<void> {
+    // The hints queued before this agent started are covered by its first view, read after them.
+    if (this.hints) await Promise.race([this.hints.ready, pause(FIRST_RECEIVE_WAIT_MS)]);
     let retryMs = 0;
     while (!this.outcome) {
       try {
+        // Every wake-up so far is covered by the view converge() reads first, which starts after
+        // this: a hint that came in meanwhile costs no second read.
+        this.wake.clear();
         await this.converge();
         retryMs = 0;
         await this.wake.wait();
+        // Hints come in bursts (one change's unit and machine records, sent apart): a moment's
+        // wait lets the rest of the burst share the read.
+        await pause(HINT_SETTLE_MS);
       } catch (e) {
         if (e instanceof AgentApiError && e.code === 'unauthorized') {
           this.refused(e);
@@ -246,6 +269,23 @@ export class MachineAgent {
     return changed;
   }
 
+  private reporterOf(unit: string): UnitReporter {
+    let reporter = this.reporters.get(unit);
+    if (!reporter) {
+      reporter = new UnitReporter(this.api, unit, this.log);
+      this.reporters.set(unit, reporter);
+      this.log.carry(unit, reporter);
+    }
+    return reporter;
+  }
+
+  /** The unit is recalled: its lines left (if any) go by `log`. */
+  private forgetReporter(unit: string): void {
+    this.reporters.get(unit)?.close();
+    this.reporters.delete(unit);
+    this.log.uncarry(unit);
+  }
+
   private createUniter(unit: string): Uniter {
     const { config } = this.options;
     const deployedCharmUrl = this.deployer.record(unit)?.charmUrl;
@@ -263,6 +303,7 @@ export class MachineAgent {
       baseEnv: process.env,
       subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
       fetchCharm: this.deployer.charmArchive,
+      reporter: this.reporterOf(unit),
       ...(this.options.hookRunner ? { hookRunner: this.options.hookRunner } : {}),
       ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });

@@ -24,7 +24,8 @@ import type {
   WorkloadStatus,
 } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
-import type { StatusReporter } from './status-reporter.js';
+import type { UnitReporter } from './unit-reporter.js';
+import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import type { LeadershipView } from '../../shared/domain/leadership.js';
 
 export interface HookContextInit {
@@ -35,7 +36,7 @@ export interface HookContextInit {
   remoteApplication?: string;
   api: AgentApi;
   /** The unit's status writer: status-set goes through it, in order with the agent's own. */
-  status: StatusReporter;
+  status: UnitReporter;
   log: (level: LogLevel, message: string) => void;
   relations: ToolRelation[];
   /** Remote units per relation id, as the hook sees them. */
@@ -180,8 +181,11 @@ export class HookContext implements ToolContext {
   }
 
   async setStatus(status: WorkloadStatus): Promise<void> {
+    // Checked here, where the hook hears of it: the report that carries the status comes later.
+    if (status.message.length > MAX_STATUS_MESSAGE)
+      throw new Error(`status message too long: ${status.message.length} characters, at most ${MAX_STATUS_MESSAGE}`);
+    // Sent with the unit's next report (within a second, or when the hook's burst ends).
     this.init.status.set({ workload: { current: status.status, ...(status.message ? { message: status.message } : {}) } });
-    await this.init.status.flush();
     this.workload = status;
     this.statusWasSet = true;
   }

@@ -32,7 +32,7 @@ import { failureData, hookName, isRelationHook, runningMessage, type Hook } from
 import { afterHook, loadState, saveState, type LocalState } from './local-state.js';
 import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
-import { StatusReporter } from './status-reporter.js';
+import { UnitReporter } from './unit-reporter.js';
 import { UpdateStatusTimer } from './update-status-timer.js';
 import { updateStatusIntervalMs } from '#shared/domain/model-config.js';
 
@@ -62,6 +62,11 @@ export interface UniterDeps {
   deployedCharmUrl?: string;
   /** Runs a hook's executable; a child process unless the agent simulator (bench/) runs hooks in-process. */
   hookRunner?: HookRunner;
+  /**
+   * The unit's reports (statuses, charm URL, log lines): the machine agent's, kept while the unit
+   * is deployed, so a report not yet taken survives a restart of this unit agent.
+   */
+  reporter: UnitReporter;
 }
 
 const MODULE = 'juju.worker.uniter';
@@ -96,7 +101,9 @@ export class Uniter {
   private shuttingDown = false;
   private backoffMs = 0;
   private readonly logger;
-  private readonly status: StatusReporter;
+  private readonly status: UnitReporter;
+  /** The charm URL reported (it rides on the next report): what state will say, without reading it again. */
+  private reportedCharmUrl?: string;
   private updateStatus?: UpdateStatusTimer;
   /** The workload version this agent last committed (application-version-set). */
   private workloadVersion?: string;
@@ -104,7 +111,7 @@ export class Uniter {
 
   constructor(private readonly deps: UniterDeps) {
     this.logger = deps.log.for(deps.unitName);
-    this.status = new StatusReporter(deps.api, deps.unitName);
+    this.status = deps.reporter;
     this.leadership = new LeadershipTracker(deps.api, deps.unitName);
   }
 
@@ -208,6 +215,9 @@ export class Uniter {
       return 'stopped';
     } finally {
       await tools.stop();
+      // What the unit reported last (and its last lines) must not wait for a timer that a
+      // stopping agent would never see fire.
+      await this.status.flush().catch(() => undefined);
     }
   }
 
@@ -220,7 +230,9 @@ export class Uniter {
   }
 
   private async remoteState(view: AgentView): Promise<RemoteState> {
-    const unit = view.units.find((u) => u.name === this.deps.unitName);
+    const seen = view.units.find((u) => u.name === this.deps.unitName);
+    // The view may predate the report that carries the charm URL: this agent knows what it reported.
+    const unit = seen && this.reportedCharmUrl !== undefined ? { ...seen, charmUrl: this.reportedCharmUrl } : seen;
     const application = unit ? view.applications.find((a) => a.name === unit.application) : undefined;
     const relations = application ? view.relations.filter((r) => application.relations.includes(r.key)) : [];
     const principal = unit?.principal !== undefined ? view.units.find((u) => u.name === unit.principal) : undefined;
@@ -308,9 +320,9 @@ export class Uniter {
   }
 
   private async reportCharm(step: Extract<ExecutableStep, { kind: 'report-charm' }>): Promise<void> {
-    const { api, unitName } = this.deps;
-    await api.call('set-unit-charm', { unit: unitName, charmUrl: step.charmUrl });
-    await this.deps.view.refresh();
+    // With the next report: no request, and no view to read again for a change this agent made.
+    this.status.reportCharm(step.charmUrl);
+    this.reportedCharmUrl = step.charmUrl;
   }
 
   private async enterScope(step: Extract<ExecutableStep, { kind: 'enter-scope' }>): Promise<void> {
@@ -349,9 +361,23 @@ export class Uniter {
   }
 
   private async claimLeadership(): Promise<void> {
+    const { unitName } = this.deps;
     const result = await this.leadership.claim();
     this.logger.info(MODULE, result.leader ? 'claimed leadership' : `leadership is held by "${result.holder ?? 'nobody'}"`);
-    await this.deps.view.refresh();
+    // The answer says who holds the lease now: the view learns it without being read again (the
+    // lease's own change hints the other units of the application, not this one's need).
+    const application = this.deps.view.current?.units.find((u) => u.name === unitName)?.application;
+    if (application !== undefined && result.holder !== undefined) {
+      const holder = result.holder;
+      this.deps.view.amend((view) => ({
+        ...view,
+        leadership: view.leadership?.map((l) =>
+          l.application === application
+            ? { ...l, holder, claimable: false, ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}) }
+            : l,
+        ),
+      }));
+    } else await this.deps.view.refresh();
     // A claim the view still calls possible (a stale view, a race): do not hammer the API.
     if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);
   }
@@ -418,10 +444,10 @@ export class Uniter {
 
   private async unitDead(): Promise<void> {
     const { api, unitName } = this.deps;
-    await this.status.flush();
     this.logger.info(MODULE, 'all relations departed and hooks run: setting the unit dead');
-    // Ship the unit's log while the unit still exists: once it is removed the controller
-    // refuses lines for it, and debug-log would never show its stop hook.
+    // Report (with the unit's lines) while the unit still exists: once it is removed the
+    // controller refuses them, and debug-log would never show its stop hook.
+    await this.status.flush();
     await this.deps.log.drain();
     await api.call('unit-dead', { unit: unitName });
     await this.deps.view.refresh();
@@ -607,10 +633,13 @@ export class Uniter {
         : hook.kind === 'stop'
           ? { current: 'maintenance', message: 'stopping charm software' }
           : undefined;
+    // Both go with the unit's next report, in this order, before any status the hook sets itself.
     if (hook.kind !== 'update-status')
       this.status.set({ agent: { current: 'executing', message: runningMessage(hook) }, ...(workload ? { workload } : {}) });
-    // A workload status set for the hook must land before any the hook sets itself.
-    if (workload) await this.status.flush();
+    // Except before install, which waits for its report: until the unit's agent status leaves
+    // `allocating`, remove-unit removes the unit at once, without its agent (Juju's shortcut, which
+    // Juju's uniter closes the same way: it sets the status before the hook runs).
+    if (hook.kind === 'install') await this.status.flush();
   }
 
   /** The hook's process, with its tools served for as long as it runs. */

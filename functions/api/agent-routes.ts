@@ -25,6 +25,7 @@ import type { Store } from '../../shared/state/engine/store.js';
 import type { CharmStore } from '../../shared/charmstore/charm-store.js';
 import { ensureSubordinateDying } from '../../shared/state/operations/subordinate-dying.js';
 import { setUnitCharm } from '../../shared/state/operations/unit-charm.js';
+import { reportUnit } from '#shared/state/operations/unit-report.js';
 import { ensureUnitDead } from '../../shared/state/operations/unit-dead.js';
 import { setUnitPorts } from '../../shared/state/operations/unit-ports.js';
 import { finishTask, forgetPendingTask, logTask, startTask } from '../../shared/state/operations/action-tasks.js';
@@ -110,6 +111,28 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
         ...(body.workload ? { workload: body.workload } : {}),
       });
       return {};
+    },
+  },
+  report: {
+    touches: { unit },
+    run: async (ctx, body) => {
+      const { applied } = await reportUnit(ctx.store, body.unit, {
+        id: body.id,
+        statuses: body.statuses ?? [],
+        ...(body.charmUrl !== undefined ? { charmUrl: body.charmUrl } : {}),
+      });
+      // The lines go only with the transaction that took the report: a report sent again
+      // (its answer lost) ships none a second time. The price: should this process die between
+      // the two, the lines are on the machine (its agent's log) and not in debug-log.
+      if (applied && (body.lines?.length || body.machineLines?.length)) {
+        const model = ctx.store.model;
+        const [unitEntity, machineEntity] = [entityTag(body.unit), `machine-${ctx.machine}`];
+        await ctx.logs?.append([
+          ...(body.machineLines ?? []).map((line) => ({ model, entity: machineEntity, ...line })),
+          ...(body.lines ?? []).map((line) => ({ model, entity: unitEntity, ...line })),
+        ]);
+      }
+      return { applied };
     },
   },
   'set-machine-status': {

@@ -9,20 +9,51 @@ import { name, numericId, relationKey, settings, settingsKey, storableNumber, st
 
 const unit = name;
 const task = numericId('task');
+/** The longest status message the API takes (status-set checks it before the hook goes on). */
+export const MAX_STATUS_MESSAGE = 1000;
 const status = z.strictObject({
   current: z.string().min(1).max(50),
-  message: z.string().max(1000).optional(),
+  message: z.string().max(MAX_STATUS_MESSAGE).optional(),
   /** e.g. the hook that failed: `{hook: "install"}` (as Juju's uniter reports a hook error). */
   data: z.record(settingsKey, z.union([z.string().max(1000), storableNumber(), z.boolean()])).optional(),
 });
 const portChanges = z.array(z.strictObject({ action: z.enum(['open', 'close']), range: z.string().min(1).max(50) })).max(100);
 /** A page of relation members or log lines: bounded, so no request grows with the model. */
-const MAX_LOG_LINES = 200;
+export const MAX_LOG_LINES = 200;
+/** Status changes in one `report`: each is a status history entry in the report's one transaction (at most 100 items). */
+export const MAX_REPORTED_STATUSES = 40;
+const logLine = z.strictObject({
+  time: z.iso.datetime(),
+  level: z.enum(LOG_LEVELS),
+  module: z.string().min(1).max(200),
+  message: z.string().max(16_384),
+});
 
 export const agentOperations = {
   /** The machine, its units and what their hooks may see: the agent's whole view. */
   view: post(z.strictObject({})),
   'set-unit-status': post(z.strictObject({ unit, agent: status.optional(), workload: status.optional() })),
+  /**
+   * What a unit agent reports, batched (agent/uniter/unit-reporter.ts): its agent and workload
+   * status changes in the order they happened, each with the agent's time (every one is a status
+   * history entry; the unit keeps the last of each), the charm URL its directory holds, and its
+   * log lines and its machine's. `id` names the report: the same report sent again (a retry after a lost answer)
+   * changes nothing and ships no line twice.
+   */
+  report: post(
+    z.strictObject({
+      unit,
+      id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'a report id is 8 to 64 letters, digits, "-" or "_"' }),
+      statuses: z
+        .array(z.strictObject({ kind: z.enum(['agent', 'workload']), status, at: z.iso.datetime() }))
+        .max(MAX_REPORTED_STATUSES)
+        .optional(),
+      charmUrl: z.string().min(1).max(500).optional(),
+      lines: z.array(logLine).max(MAX_LOG_LINES).optional(),
+      /** The machine agent's own lines, riding along (the unit is on the caller's machine, and so are they). */
+      machineLines: z.array(logLine).max(MAX_LOG_LINES).optional(),
+    }),
+  ),
   'set-machine-status': post(z.strictObject({ status })),
   'enter-scope': post(z.strictObject({ unit, relation: relationKey, settings })),
   'leave-scope': post(z.strictObject({ unit, relation: relationKey })),
@@ -110,17 +141,7 @@ export const agentOperations = {
   log: post(
     z.strictObject({
       unit: unit.optional(),
-      lines: z
-        .array(
-          z.strictObject({
-            time: z.iso.datetime(),
-            level: z.enum(LOG_LEVELS),
-            module: z.string().min(1).max(200),
-            message: z.string().max(16_384),
-          }),
-        )
-        .min(1)
-        .max(MAX_LOG_LINES),
+      lines: z.array(logLine).min(1).max(MAX_LOG_LINES),
     }),
   ),
 } as const;

@@ -111,6 +111,8 @@ export interface Unit {
   workloadVersionSince?: string;
   privateAddress?: string;
   publicAddress?: string;
+  /** The id of the last report its agent sent that the unit took (shared/domain/plans/unit-report.ts): a report sent again is not taken twice. */
+  lastReport?: string;
   createdAt: string;
 }
 

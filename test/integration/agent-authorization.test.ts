@@ -45,6 +45,13 @@ const line = { time: '2024-05-01T10:11:12.000Z', level: 'INFO' as const, module:
 const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   view: () => ({}),
   'set-unit-status': (n) => ({ unit: n.unit, workload: { current: 'active', message: 'hi' } }),
+  report: (n) => ({
+    unit: n.unit,
+    id: 'report-0001',
+    statuses: [{ kind: 'agent', status: { current: 'executing', message: 'running install hook' }, at: line.time }],
+    charmUrl: 'local:wordpress-1',
+    lines: [line],
+  }),
   'set-machine-status': () => ({ status: { current: 'started' } }),
   'enter-scope': (n) => ({ unit: n.unit, relation: n.relationKey, settings: { 'private-address': '10.0.0.9' } }),
   'leave-scope': (n) => ({ unit: n.unit, relation: n.relationKey }),

@@ -10,6 +10,7 @@ import { destroyMachine } from '../../../shared/state/operations/destroy-machine
 import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
 import { getMachine } from '../../../shared/state/engine/reads.js';
 import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
+import { readStatusLog } from '#shared/state/queries/status-log.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;
@@ -41,6 +42,18 @@ describe('a deployed unit', () => {
     expect(hookNames(await started(machine, unit))).toEqual(['install', 'config-changed', 'start']);
     const u = await agentStatus(unit, 'idle');
     expect(u?.workloadStatus).toMatchObject({ current: 'active', message: 'ready' });
+    // show-status-log: every status the agent set, in order, as Juju's uniter sets each one
+    // (batched into reports, none merged away: docs/agents.md, "Reports").
+    const history = (await readStatusLog(h.store, unit, { limit: 50 })).map((e) => `${e.type}: ${e.status} ${e.message ?? ''}`.trim());
+    expect(history).toEqual([
+      'juju-unit: executing running install hook',
+      'workload: maintenance installing charm software',
+      'juju-unit: executing running leader-elected hook',
+      'juju-unit: executing running config-changed hook',
+      'juju-unit: executing running start hook',
+      'workload: active ready',
+      'juju-unit: idle',
+    ]);
     // open-port, committed when start succeeded
     expect(u?.openPorts).toEqual(['5432/tcp']);
     // The hook environment (charms-in-action.txt, "Execution environment").

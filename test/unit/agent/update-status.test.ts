@@ -2,7 +2,7 @@
 // model config, and what a routine update-status costs: an unchanged workload status sends nothing.
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../../agent/api-client.js';
-import { StatusReporter } from '../../../agent/uniter/status-reporter.js';
+import { UnitReporter } from '../../../agent/uniter/unit-reporter.js';
 import { UpdateStatusTimer, updateStatusDelayMs } from '../../../agent/uniter/update-status-timer.js';
 import { formatGoDuration, parseGoDuration, updateStatusIntervalMs } from '../../../shared/domain/model-config.js';
 
@@ -60,10 +60,17 @@ describe('update-status-hook-interval', () => {
 });
 
 describe('workload status writes', () => {
+  /** A unit reporter whose unit has no log lines waiting. */
+  const noLines = { count: () => 0, take: () => [] };
+  const workloads = (calls: unknown[]) =>
+    calls.flatMap((c) =>
+      ((c as { statuses?: { kind: string; status: unknown }[] }).statuses ?? []).filter((s) => s.kind === 'workload').map((s) => s.status),
+    );
+
   function recorder() {
     const calls: unknown[] = [];
     const api = { call: async (_op: string, body: unknown) => void calls.push(body) } as unknown as AgentApi;
-    return { calls, reporter: new StatusReporter(api, 'wordpress/0') };
+    return { calls, reporter: new UnitReporter(api, 'wordpress/0', noLines) };
   }
 
   it('a status equal to the one state holds is not sent; a different one is, once', async () => {
@@ -76,34 +83,38 @@ describe('workload status writes', () => {
     await reporter.flush();
     reporter.set({ workload: { current: 'active', message: 'busy' } });
     await reporter.flush();
-    expect(calls).toEqual([{ unit: 'wordpress/0', workload: { current: 'active', message: 'busy' } }]);
+    expect(workloads(calls)).toEqual([{ current: 'active', message: 'busy' }]);
   });
 
-  it('what the reporter wrote itself wins over what the view said', async () => {
+  it('what the reporter queued itself wins over what the view said', async () => {
     const { calls, reporter } = recorder();
     reporter.set({ workload: { current: 'maintenance', message: 'installing charm software' } });
     await reporter.flush();
     reporter.knowWorkload({ current: 'waiting' }); // a stale view: ignored
     reporter.set({ workload: { current: 'waiting' } });
     await reporter.flush();
-    expect(calls).toHaveLength(2);
+    expect(workloads(calls)).toEqual([{ current: 'maintenance', message: 'installing charm software' }, { current: 'waiting' }]);
   });
 
-  it('after a failed write, the same status is sent again', async () => {
+  it('a report the API could not be reached for is sent again as it was, same id, and nothing is lost', async () => {
     let fail = true;
-    const calls: unknown[] = [];
+    const calls: { id: string; statuses?: unknown[] }[] = [];
     const api = {
-      call: async (_op: string, body: unknown) => {
+      call: async (_op: string, body: { id: string; statuses?: unknown[] }) => {
         calls.push(body);
         if (fail) throw new Error('down');
       },
     } as unknown as AgentApi;
-    const reporter = new StatusReporter(api, 'wordpress/0');
+    const reporter = new UnitReporter(api, 'wordpress/0', noLines);
     reporter.set({ workload: { current: 'active' } });
     await expect(reporter.flush()).rejects.toThrow('down');
     fail = false;
     reporter.set({ workload: { current: 'active' } });
+    reporter.set({ agent: { current: 'idle' } });
     await reporter.flush();
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(3);
+    expect(calls[1]).toEqual(calls[0]);
+    expect(calls[2]!.id).not.toBe(calls[0]!.id);
+    expect(workloads(calls.slice(1))).toEqual([{ current: 'active' }]);
   });
 });

@@ -1,0 +1,15 @@
+// A unit agent's batched report (shared/domain/plans/unit-report.ts decides). Speculative: the
+// transaction asserts the unit exists and the id of the last report it took, the facts read.
+import { planUnitReport, type UnitReport } from '#shared/domain/plans/unit-report.js';
+import { getUnit } from '#shared/state/engine/reads.js';
+import { runOperation } from '#shared/state/engine/run-operation.js';
+import type { Store } from '#shared/state/engine/store.js';
+
+export async function reportUnit(store: Store, name: string, report: UnitReport): Promise<{ applied: boolean }> {
+  return runOperation(
+    store,
+    `cannot take the report of unit "${name}"`,
+    async (store) => planUnitReport(await getUnit(store, name), name, report, store.now().toISOString()),
+    { speculate: true },
+  );
+}
