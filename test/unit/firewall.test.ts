@@ -124,10 +124,7 @@ describe('desiredFirewall', () => {
           { name: 'web', exposed: true },
           { name: 'metrics', exposed: true },
         ],
-        units: [
-          unit('web/0', '2', ['80/tcp']),
-          unit('metrics/0', undefined, ['9100/tcp'], { principal: 'web/0' }),
-        ],
+        units: [unit('web/0', '2', ['80/tcp']), unit('metrics/0', undefined, ['9100/tcp'], { principal: 'web/0' })],
       }),
     );
     expect(desired).toEqual({
