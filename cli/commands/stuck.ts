@@ -1,18 +1,10 @@
 // stuck: what the watchdog sees — entities Dying (or in provisioning error) for too long, and
 // why, each with the remedy when there is one.
 import { Option, type Command } from 'commander';
+import type { StuckEntity } from '#shared/domain/stuck-entity.js';
 import type { Cli } from '../context.js';
 import { formatAge, printData, type DataFormat } from '../output.js';
 import { renderTable, type Cell } from '../table.js';
-
-interface StuckEntity {
-  entity: string;
-  kind: string;
-  life: string;
-  since: string;
-  ageSeconds: number;
-  reasons: string[];
-}
 
 export function registerStuck(program: Command, cli: Cli): void {
   program

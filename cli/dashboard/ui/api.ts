@@ -3,6 +3,7 @@
 // sees them.
 import { assembleStatus, MAX_PAGE_ENTITIES, type StatusPage } from '#shared/domain/status-page.js';
 import type { StatusDoc } from '#shared/domain/status-document.js';
+import type { StuckEntity } from '#shared/domain/stuck-entity.js';
 import { KEY_HEADER } from './key-header.js';
 
 const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
@@ -28,13 +29,6 @@ export async function readStatus(): Promise<StatusDoc> {
   return assembleStatus(pages);
 }
 
-export interface StuckEntity {
-  entity: string;
-  kind: string;
-  life: string;
-  since: string;
-  ageSeconds: number;
-  reasons: string[];
-}
+export type { StuckEntity };
 
 export const readStuck = () => read<StuckEntity[]>('stuck');

@@ -5,6 +5,7 @@ import { applicationBlockedBy, machineBlockedBy, modelLeftBy, relationBlockedBy,
 import type { Application, Machine, Model, Relation, Unit } from '../../domain/entities.js';
 import { modelCleanupId } from '../../domain/plans/destroy-model.js';
 import type { EntityRef } from '../../domain/plan.js';
+import type { StuckEntity } from '../../domain/stuck-entity.js';
 import { ATTR, collections, INDEX, refFromKey, type Key } from '../engine/keys.js';
 import { getEach } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
@@ -12,16 +13,6 @@ import { readModelContents } from './model-contents.js';
 
 /** Names shown of each kind left in a Dying model. */
 const SHOWN = 5;
-
-export interface StuckEntity {
-  entity: string;
-  kind: EntityRef['kind'];
-  life: string;
-  since: string;
-  /** Seconds since it left Alive (or went into provisioning error). */
-  ageSeconds: number;
-  reasons: string[];
-}
 
 const label = (ref: EntityRef) =>
   ref.kind === 'machine'
