@@ -142,7 +142,9 @@ describe("the notifier's shared reads", () => {
       ),
       { numRuns: 40 },
     );
-  });
+    // Up to 40 × 48 records' lookups, each a few Queries side by side (16 for an application's
+    // unit shards): well over the default 30 s on a loaded host.
+  }, 180_000);
 
   it('the oracle is not vacuous: global scopes, container scopes and applications name different machines', () => {
     const kinds = records.map((r) => expected(planHint(r)).length);
