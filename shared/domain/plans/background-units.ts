@@ -7,8 +7,10 @@
 // Every transaction that adds units counts them off the document, asserting the count it read:
 // a batch run twice (at-least-once delivery, or a runner that died before recording its progress)
 // adds each unit once, since the second run's transaction is refused and re-plans from the new count.
-import type { Application, Cleanup } from '../entities.js';
-import { refs, type Change } from '../plan.js';
+import type { Application, Cleanup, Model } from '../entities.js';
+import { done, refs, type Change, type Plan } from '../plan.js';
+import { UNITS_PER_TRANSACTION } from './deploy.js';
+import type { NewUnits } from './new-units.js';
 
 /** Units one API call adds itself: 8 transactions, about a second; the rest go to the background. */
 export const IN_CALL_UNITS = 64;
@@ -36,8 +38,37 @@ export function planScheduleUnits(application: Application, count: number, id: s
   ];
 }
 
+/** A transaction of the background: the units it added, and how many the document has left. */
+export interface ChunkOutcome {
+  added: number;
+  remaining: number;
+}
+
+const stopped: ChunkOutcome = { added: 0, remaining: 0 };
+
+/**
+ * What the document's next transaction does: add the next units (at most a transaction's share),
+ * or nothing more: the document is finished, or its application is gone, not Alive, another of
+ * its name, or its model is being destroyed, and the rest is given up.
+ */
+export function nextChunk(
+  work: AddUnitsWork | undefined,
+  model: Model,
+  application: Application | undefined,
+): { kind: 'add'; count: number; work: AddUnitsWork; application: Application } | { kind: 'stop'; plan: Plan<ChunkOutcome> } {
+  if (!work?.remaining) return { kind: 'stop', plan: done(stopped) };
+  if (application?.createdAt !== work.incarnation || application.life !== 'alive' || model.life !== 'alive')
+    return { kind: 'stop', plan: { changes: planGiveUp(work, application), result: stopped } };
+  return { kind: 'add', count: Math.min(UNITS_PER_TRANSACTION, work.remaining), work, application };
+}
+
+/** The next units (planNewUnits'), counted off the document and the application in their transaction. */
+export function planChunk(work: AddUnitsWork, units: NewUnits, count: number): Plan<ChunkOutcome> {
+  return { changes: [...units.changes, ...countOff(work, count)], result: { added: count, remaining: work.remaining - count } };
+}
+
 /** Goes with the transaction that adds `count` of the document's units: counts them off both. */
-export function countOff(work: AddUnitsWork, count: number): Change[] {
+function countOff(work: AddUnitsWork, count: number): Change[] {
   return [
     { op: 'update', ref: refs.cleanup(work.id), add: { remaining: -count }, expect: { equals: { remaining: work.remaining } } },
     { op: 'update', ref: refs.application(work.target), add: { pendingUnits: -count } },
@@ -48,7 +79,7 @@ export function countOff(work: AddUnitsWork, count: number): Change[] {
  * The rest given up: the application is no longer Alive (destroyed, or another of the name
  * deployed since), or the model is being destroyed. Its count goes from the application it was for.
  */
-export function planGiveUp(work: AddUnitsWork, application: Application | undefined): Change[] {
+function planGiveUp(work: AddUnitsWork, application: Application | undefined): Change[] {
   const changes: Change[] = [
     { op: 'update', ref: refs.cleanup(work.id), set: { remaining: 0 }, expect: { equals: { remaining: work.remaining } } },
   ];

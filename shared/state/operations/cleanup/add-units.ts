@@ -3,8 +3,7 @@
 // them off the document, so a batch run twice adds nothing twice; once the application is gone or
 // no longer Alive, or the model is being destroyed, the rest is given up.
 import type { Application, Model } from '#shared/domain/entities.js';
-import { countOff, planGiveUp, type AddUnitsWork } from '#shared/domain/plans/background-units.js';
-import { UNITS_PER_TRANSACTION } from '#shared/domain/plans/deploy.js';
+import { nextChunk, planChunk, type AddUnitsWork, type ChunkOutcome } from '#shared/domain/plans/background-units.js';
 import { refs } from '#shared/domain/plan.js';
 import { NumberReservations } from '../../engine/number-reservations.js';
 import { getBatch } from '../../engine/reads.js';
@@ -20,19 +19,17 @@ export const addUnitsInBatches: CleanupStep = async (store, cleanup) => {
   let remaining = (cleanup as AddUnitsWork).remaining ?? 0;
   for (let added = 0; remaining > 0 && added < ADD_UNITS_BATCH;) {
     const reservations = new NumberReservations(store);
-    const attempt: Attempt<{ added: number; remaining: number }> = async (store) => {
+    const attempt: Attempt<ChunkOutcome> = async (store) => {
       const [modelItem, application, work] = await getBatch<[Model, Application, AddUnitsWork]>(store, [
         refs.model(),
         refs.application(cleanup.target),
         refs.cleanup(cleanup.id),
       ]);
-      if (!work?.remaining) return { changes: [], result: { added: 0, remaining: 0 } };
       const model = foundModel(store, modelItem);
-      if (application?.createdAt !== work.incarnation || application.life !== 'alive' || model.life !== 'alive')
-        return { changes: planGiveUp(work, application), result: { added: 0, remaining: 0 } };
-      const count = Math.min(UNITS_PER_TRANSACTION, work.remaining);
-      const planned = await planUnits(store, { model, application, count, placements: [] }, reservations);
-      return { changes: [...planned.changes, ...countOff(work, count)], result: { added: count, remaining: work.remaining - count } };
+      const next = nextChunk(work, model, application);
+      if (next.kind === 'stop') return next.plan;
+      const units = await planUnits(store, { model, application: next.application, count: next.count, placements: [] }, reservations);
+      return planChunk(next.work, units, next.count);
     };
     // Planned from the snapshot cache first, as the call plans its own units: most batches follow
     // one another in one process, whose cache holds what the last transaction wrote.
