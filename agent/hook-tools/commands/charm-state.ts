@@ -5,9 +5,9 @@
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
-import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import { checkEmpty, runtimeError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
-import { readSettingsFile } from './relation-set.js';
+import { parseKeyValues, readSettingsFile } from './relation-set.js';
 
 /** Juju's fixed quotas (core/quota: MaxCharmStateKeySize, MaxCharmStateValueSize). */
 export const MAX_STATE_KEY_BYTES = 256;
@@ -36,14 +36,7 @@ export const stateSet: ToolCommand = {
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [stringFlag('file', 'file')]);
     // keyvalues.Parse(args, true): `key=value`, an empty value allowed, a key once.
-    const overrides: Record<string, string> = {};
-    for (const arg of positional) {
-      const eq = arg.indexOf('=');
-      if (eq < 1) throw usageError(`expected "key=value", got "${arg}"`);
-      const key = arg.slice(0, eq);
-      if (Object.hasOwn(overrides, key)) throw usageError(`key "${key}" specified more than once`);
-      overrides[key] = arg.slice(eq + 1);
-    }
+    const overrides = parseKeyValues(positional);
     const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
     const values = { ...fromFile, ...overrides };
     for (const [key, value] of Object.entries(values)) {

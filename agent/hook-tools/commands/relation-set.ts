@@ -10,6 +10,14 @@ import { runtimeError, usageError } from '../tool-errors.js';
 import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 
+/**
+ * The one key no settings map can hold: JavaScript objects (here, in the API and in the DynamoDB
+ * client's maps) take `__proto__` for their prototype, so it would vanish on the way instead of
+ * being stored. Refused, so that nothing is silently lost.
+ */
+const UNSTORABLE_KEY = '__proto__';
+const unstorable = (key: string) => `key "${key}" cannot be stored; choose another name`;
+
 /** Juju's keyvalues.Parse (https://github.com/juju/utils/blob/master/keyvalues/keyvalues.go) with duplicates refused. */
 export function parseKeyValues(args: string[]): Record<string, string> {
   const result: Record<string, string> = {};
@@ -17,6 +25,7 @@ export function parseKeyValues(args: string[]): Record<string, string> {
     const eq = arg.indexOf('=');
     if (eq < 1) throw usageError(`expected "key=value", got "${arg}"`);
     const key = arg.slice(0, eq);
+    if (key === UNSTORABLE_KEY) throw usageError(unstorable(key));
     if (Object.hasOwn(result, key)) throw usageError(`key "${key}" specified more than once`);
     result[key] = arg.slice(eq + 1);
   }
@@ -43,6 +52,7 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
   if (typeof doc !== 'object' || Array.isArray(doc)) throw runtimeError(`${path} must hold a YAML map of settings`);
   const settings: Record<string, string> = {};
   for (const [k, v] of Object.entries(doc)) {
+    if (k === UNSTORABLE_KEY) throw runtimeError(`${path}: ${unstorable(k)}`);
     if (v !== null && typeof v === 'object') throw runtimeError(`setting "${k}" in ${path} is not a string`);
     settings[k] = v === null ? '' : String(v);
   }
