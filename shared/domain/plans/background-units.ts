@@ -8,6 +8,7 @@
 // a batch run twice (at-least-once delivery, or a runner that died before recording its progress)
 // adds each unit once, since the second run's transaction is refused and re-plans from the new count.
 import type { Application, Cleanup, Model } from '../entities.js';
+import { notAlive } from '../errors.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
 import { UNITS_PER_TRANSACTION } from './deploy.js';
 import type { NewUnits } from './new-units.js';
@@ -17,8 +18,13 @@ export const IN_CALL_UNITS = 64;
 
 export type AddUnitsWork = Cleanup & { remaining: number; incarnation: string };
 
-/** The document for `count` more units of `application`, and its count on the application. */
-export function planScheduleUnits(application: Application, count: number, id: string, now: string): Change[] {
+/**
+ * The document for `count` more units of `name`, and its count on the application. Refused as
+ * planNewUnits refuses units when the application is gone or no longer Alive (destroyed since the
+ * call's own units were added).
+ */
+export function planScheduleUnits(application: Application | undefined, name: string, count: number, id: string, now: string): Change[] {
+  if (application?.life !== 'alive') throw notAlive(`cannot add unit to application "${name}": application is not found or not alive`);
   const work: AddUnitsWork = {
     id,
     kind: 'addUnits',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Application, Machine, Model, Relation } from '#shared/domain/entities.js';
-import { invalidArgument, notAlive, notFound } from '#shared/domain/errors.js';
+import { invalidArgument, notFound } from '#shared/domain/errors.js';
 import { IN_CALL_UNITS, planScheduleUnits } from '#shared/domain/plans/background-units.js';
 import { planNewUnits, type NewUnits } from '#shared/domain/plans/new-units.js';
 import { UNITS_PER_TRANSACTION } from '#shared/domain/plans/deploy.js';
@@ -92,9 +92,7 @@ async function scheduleUnits(store: Store, application: string, count: number): 
   const id = `${cleanupId('addUnits', application)}:${randomUUID()}`;
   const attempt: Attempt<void> = async (store) => {
     const [app] = await getBatch<[Application]>(store, [refs.application(application)]);
-    // Destroyed since the call's own units were added: as planNewUnits refuses it.
-    if (app?.life !== 'alive') throw notAlive(`${cannotAdd(application)}: application is not found or not alive`);
-    return { changes: planScheduleUnits(app, count, id, store.now().toISOString()), result: undefined };
+    return { changes: planScheduleUnits(app, application, count, id, store.now().toISOString()), result: undefined };
   };
   await runOperation(store, cannotAdd(application), attempt);
 }
