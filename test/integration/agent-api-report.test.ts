@@ -1,12 +1,6 @@
 // The agent API's `report` (shared/domain/plans/unit-report.ts): a unit agent's status changes,
 // charm URL and log lines in one request, taken once however often it is sent.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
-import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { ensureModel } from '#shared/state/operations/model.js';
@@ -16,25 +10,17 @@ import type { Store } from '#shared/state/engine/store.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
-import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { API_TOKEN, testApiHandler } from '../support/api-handler.js';
+import { agentEvent } from '../support/agent-events.js';
 
-const TOKEN = 'token';
+const TOKEN = API_TOKEN;
 let store: Store;
-let api: ReturnType<typeof createApiHandler>;
+let api: Awaited<ReturnType<typeof testApiHandler>>;
 
 beforeEach(async () => {
   store = await freshStore();
   await ensureModel(store);
-  const dir = await mkdtemp(join(tmpdir(), 'drover-report-'));
-  api = createApiHandler({
-    store,
-    charms: localCharmStore(join(dir, 'charms')),
-    auth: { kind: 'token', token: TOKEN },
-    agents: { kind: 'machine-keys', keys: testAgentKeys },
-    controller: 'test',
-    logger: { error: () => undefined } as never,
-    logs: fileLogSink(join(dir, 'logs')),
-  });
+  api = await testApiHandler(store);
   await deploy(store, { charm: charms.wordpress, numUnits: 2 });
   for (const m of ['0', '1']) await setAgentCredentialHash(store, m, hashAgentCredential(`secret-${m}`), 0);
 });
