@@ -2,8 +2,8 @@
 // hooks may see. One read serves the machine agent and every unit agent on the machine; it is
 // read again only when a hint (or the periodic resync) says something changed, or after an agent
 // changed state itself.
-import type { Application, Machine, Relation, Unit } from '../shared/domain/entities.js';
-import type { LeadershipView } from '../shared/domain/leadership.js';
+import type { Application, Machine, Relation, Unit } from '#shared/domain/entities.js';
+import type { LeadershipView } from '#shared/domain/leadership.js';
 
 export interface AgentView {
   model: string;

@@ -3,8 +3,8 @@
 // for a hint, and nothing else happens until one comes. Hints name an entity and nothing more
 // (shared/messaging/hint.ts); a message that is not a hint is taken as "look at everything".
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
-import { isQueueMissing } from '../../shared/messaging/machine-queues.js';
+import { decodeHint, type Hint } from '#shared/messaging/hint.js';
+import { isQueueMissing } from '#shared/messaging/machine-queues.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const LONG_POLL_SECONDS = 20;

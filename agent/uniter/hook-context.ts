@@ -6,13 +6,13 @@
 //   state-delete and leader-set are buffered, and flush() writes them in one request only after
 //   the hook exited 0; a failing hook's changes are discarded and never seen by anyone.
 // - status-set, application-version-set and juju-log apply at once, as in Juju.
-import type { ConfigValue } from '../../shared/domain/entities.js';
-import { checkSettingsSize } from '../../shared/domain/item-size.js';
-import { applySettingsChanges } from '../../shared/domain/plans/relation-settings.js';
-import { NOT_LEADER_WRITE } from '../../shared/domain/plans/app-settings.js';
-import { applyPortChanges } from '../../shared/domain/plans/unit-ports.js';
-import { applyStateChanges, type StateChanges } from '../../shared/domain/plans/unit-state.js';
-import type { LogLevel } from '../../shared/logs/log-sink.js';
+import type { ConfigValue } from '#shared/domain/entities.js';
+import { checkSettingsSize } from '#shared/domain/item-size.js';
+import { applySettingsChanges } from '#shared/domain/plans/relation-settings.js';
+import { NOT_LEADER_WRITE } from '#shared/domain/plans/app-settings.js';
+import { applyPortChanges } from '#shared/domain/plans/unit-ports.js';
+import { applyStateChanges, type StateChanges } from '#shared/domain/plans/unit-state.js';
+import type { LogLevel } from '#shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
 import type {
   ActionToolContext,
@@ -26,7 +26,7 @@ import type {
 import type { LeadershipTracker } from './leadership.js';
 import type { UnitReporter } from './unit-reporter.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
-import type { LeadershipView } from '../../shared/domain/leadership.js';
+import type { LeadershipView } from '#shared/domain/leadership.js';
 
 export interface HookContextInit {
   id: string;

@@ -4,10 +4,10 @@
 // dependencies").
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseYaml } from '../../shared/domain/yaml.js';
-import type { RequestOf } from '../../shared/api/requests.js';
+import { parseYaml } from '#shared/domain/yaml.js';
+import type { RequestOf } from '#shared/api/requests.js';
 import { collect, commaList, nonNegativeInteger, splitAssignment } from '../arguments.js';
-import { displayBaseOfSeries } from '../../shared/domain/bases.js';
+import { displayBaseOfSeries } from '#shared/domain/bases.js';
 import { seriesOrBaseFlags } from '../base-flag.js';
 import { readCharmDir } from '../charm-dir.js';
 import { charmRequest } from '../charm-request.js';

@@ -4,11 +4,11 @@
 // One run covers every model of the controller: the metrics count them all, each log line says whose.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { listStuck } from '../../shared/state/queries/stuck.js';
+import { listStuck } from '#shared/state/queries/stuck.js';
 import type { StuckEntity } from '#shared/domain/stuck-entity.js';
-import { createStore, type Store } from '../../shared/state/engine/store.js';
-import { storesToSweep } from '../../shared/state/queries/models-to-sweep.js';
-import { DEFAULT_STUCK_AFTER_SECONDS } from '../../shared/domain/stuck.js';
+import { createStore, type Store } from '#shared/state/engine/store.js';
+import { storesToSweep } from '#shared/state/queries/models-to-sweep.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { environmentOf, type Environment } from '../environment.js';
 
 export interface WatchdogDeps {

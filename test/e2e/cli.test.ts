@@ -2,13 +2,13 @@
 // flags and messages, and every error path of issue 5 (data on stdout, `ERROR <message>` on
 // stderr, exit 1 on failure, 2 on usage errors).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
-import { recordProvisioningError } from '../../shared/state/operations/provisioning.js';
-import { EXEC_ACTION } from '../../shared/domain/operations.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { runAllCleanups } from '#shared/state/operations/cleanup/run-cleanups.js';
+import { recordProvisioningError } from '#shared/state/operations/provisioning.js';
+import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
-import { enqueueOperation, finishTask, logTask, startTask } from '../../shared/state/operations/action-tasks.js';
-import { getApplication, getMachine, getUnit } from '../../shared/state/engine/reads.js';
+import { enqueueOperation, finishTask, logTask, startTask } from '#shared/state/operations/action-tasks.js';
+import { getApplication, getMachine, getUnit } from '#shared/state/engine/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

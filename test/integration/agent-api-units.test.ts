@@ -1,14 +1,14 @@
 // The agent API's additions for the unit agents: relation-units, set-unit-ports and log; and the
 // user route debug-log that reads what agents logged.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { enterScope } from '../../shared/state/operations/enter-scope.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getSettings, getUnit } from '../../shared/state/engine/reads.js';
-import { writeSettings } from '../../shared/state/operations/relation-settings.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getSettings, getUnit } from '#shared/state/engine/reads.js';
+import { writeSettings } from '#shared/state/operations/relation-settings.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';

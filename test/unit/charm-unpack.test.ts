@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import { unpackCharmArchive, unpackCharmArchiveFile } from '../../shared/charmstore/charm-unpack.js';
+import { packEntries } from '#shared/charmstore/charm-archive.js';
+import { unpackCharmArchive, unpackCharmArchiveFile } from '#shared/charmstore/charm-unpack.js';
 
 // Compared by digest: vitest's deep equality walks a 5 MB buffer byte by byte for seconds.
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

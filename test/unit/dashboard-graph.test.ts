@@ -2,7 +2,7 @@
 // its worst unit's, an agent in error counting as error; a peer relation marks its node; a
 // container-scoped relation is its own kind of edge; a Dying application and relation say so.
 import { describe, expect, it } from 'vitest';
-import type { StatusDoc, UnitDoc } from '../../shared/domain/status-document.js';
+import type { StatusDoc, UnitDoc } from '#shared/domain/status-document.js';
 import { graphOf, shapeOf } from '../../cli/dashboard/ui/graph.js';
 import { unitLevel, worst } from '../../cli/dashboard/ui/severity.js';
 

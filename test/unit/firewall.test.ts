@@ -1,8 +1,8 @@
 // The firewall's decision (shared/domain/firewall.ts): which application groups exist, what they
 // let in, and which instances carry them, from state alone.
 import { describe, expect, it } from 'vitest';
-import { desiredFirewall, mergePortRanges, type FirewallState } from '../../shared/domain/firewall.js';
-import { parsePortRange } from '../../shared/domain/port-ranges.js';
+import { desiredFirewall, mergePortRanges, type FirewallState } from '#shared/domain/firewall.js';
+import { parsePortRange } from '#shared/domain/port-ranges.js';
 
 type UnitRow = FirewallState['units'][number];
 

@@ -3,7 +3,7 @@
 // and discarded when it fails, as Juju's HookContext.Flush does
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
-import { parseYaml } from '../../../shared/domain/yaml.js';
+import { parseYaml } from '#shared/domain/yaml.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';

@@ -4,12 +4,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../shared/provider/local/process-identity.js';
-import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
-import { destroyMachine } from '../../../shared/state/operations/destroy-machine.js';
-import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
-import { getMachine } from '../../../shared/state/engine/reads.js';
-import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
+import { destroyMachine } from '#shared/state/operations/destroy-machine.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { getMachine } from '#shared/state/engine/reads.js';
+import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
 import { readStatusLog } from '#shared/state/queries/status-log.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../../agent/api-client.js';
 import { UnitReporter } from '../../../agent/uniter/unit-reporter.js';
 import { UpdateStatusTimer, updateStatusDelayMs } from '../../../agent/uniter/update-status-timer.js';
-import { formatGoDuration, parseGoDuration, updateStatusIntervalMs } from '../../../shared/domain/model-config.js';
+import { formatGoDuration, parseGoDuration, updateStatusIntervalMs } from '#shared/domain/model-config.js';
 
 describe('update-status timer', () => {
   it('waits 80% to 120% of the interval', () => {
