@@ -5,7 +5,10 @@
 // - Writes land only if the hook succeeds: relation-set, open-port/close-port, state-set and
 //   state-delete and leader-set are buffered, and flush() writes them in one request only after
 //   the hook exited 0; a failing hook's changes are discarded and never seen by anyone.
-// - status-set, application-version-set and juju-log apply at once, as in Juju.
+// - status-set, application-version-set and juju-log apply whether the hook succeeds or not, as in
+//   Juju. status-set and juju-log reach the controller with the unit's next report (within a
+//   second: agent/uniter/unit-reporter.ts), where Juju sends each at once; status-get answers from
+//   the hook's own status meanwhile.
 import type { ConfigValue } from '#shared/domain/entities.js';
 import { checkSettingsSize } from '#shared/domain/item-size.js';
 import { applySettingsChanges } from '#shared/domain/plans/relation-settings.js';
