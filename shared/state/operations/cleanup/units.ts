@@ -2,20 +2,12 @@
 // Unit Agents (UAs) for each unit of a service set their corresponding units to Dying when they
 // detect their service Dying; this is because we try to assume 100k-scale". The cleanup does the
 // same work in bounded batches, so units whose agents never started (and so never will) go too.
-import { forEachBounded } from '#shared/domain/bounded.js';
 import { destroyUnit, destroyUnitByAgent } from '../destroy-unit.js';
 import { getApplication } from '../../engine/reads.js';
 import { listUnits } from '../../engine/unit-listing.js';
 import type { CleanupStep } from './step.js';
 
 export const UNITS_BATCH = 25;
-/**
- * Units of a batch destroyed side by side. They do not contend: each removal asserts only that
- * the application keeps at least the units still to go (plans/references.ts), and the last one's
- * exact count is re-read by its retry. One at a time, a 10,000-unit application went at 70 units
- * a second (bench/RESULTS.md, "Long operations"), each transaction waiting on the one before.
- */
-export const UNITS_IN_FLIGHT = 8;
 
 export const destroyUnitsOfDyingApplication: CleanupStep = async (store, cleanup) => {
   const application = await getApplication(store, cleanup.target);
@@ -26,12 +18,12 @@ export const destroyUnitsOfDyingApplication: CleanupStep = async (store, cleanup
     limit: UNITS_BATCH,
     ...(cleanup.cursor ? { cursor: cleanup.cursor } : {}),
   });
-  const units = page.items.filter((ref) => ref.kind === 'unit');
-  await forEachBounded(units, UNITS_IN_FLIGHT, async (ref) => {
+  for (const ref of page.items) {
+    if (ref.kind !== 'unit') continue;
     // A principal goes the user's way (a never-started one is removed at once); a subordinate
     // the agent's way, since users may not destroy subordinates directly.
     if (application.subordinate) await destroyUnitByAgent(store, ref.name);
     else await destroyUnit(store, ref.name);
-  });
+  }
   return page.cursor ? { cursor: page.cursor } : {};
 };
