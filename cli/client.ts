@@ -52,6 +52,16 @@ export class ApiClient {
     return this.signer;
   }
 
+  /**
+   * This client with these headers too, signing as this one does (the same credentials): the
+   * dashboard reads the model its page chose with it (cli/dashboard/page-model.ts).
+   */
+  withHeaders(headers: Record<string, string>): ApiClient {
+    const client = new ApiClient(this.selected, { ...this.options, headers: { ...this.options.headers, ...headers } });
+    client.signer = this.sign();
+    return client;
+  }
+
   post<O extends WriteOperation, R = unknown>(operation: O, body: RequestOf<O>): Promise<R> {
     return this.request<R>('POST', operation, undefined, body);
   }

@@ -9,8 +9,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from '../client.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
+import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { readApplicationSettings } from './application-settings.js';
 import type { DashboardAssets } from './bundle.js';
+import { clientForPageModel, type DashboardClient } from './page-model.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
 import { KEY_HEADER } from './ui/key-header.js';
 
@@ -25,8 +27,11 @@ export interface DashboardServer {
 }
 
 export interface DashboardOptions {
-  /** Reads of the current model, made with the CLI's credentials (posts only in application-settings.ts). */
-  client: Pick<ApiClient, 'get' | 'post'>;
+  /**
+   * Reads of the model it was started on, made with the CLI's credentials (posts only in
+   * application-settings.ts); of another model of the controller when the page names one.
+   */
+  client: DashboardClient;
   assets: DashboardAssets;
   /** 0: any free port. */
   port: number;
@@ -62,17 +67,17 @@ function sameKey(given: string | string[] | undefined, key: Buffer): boolean {
 const ownHost = (host: string | undefined, port: number) => host === `${DASHBOARD_HOST}:${port}` || host === `localhost:${port}`;
 
 /** What the page may read: the status family as it is, and an application's settings. */
-async function readFor(client: DashboardOptions['client'], operation: string, url: URL): Promise<unknown> {
+async function readFor(client: Pick<ApiClient, 'get' | 'post'>, operation: string, url: URL): Promise<unknown> {
   if (operation === 'application-settings') return readApplicationSettings(client, url.searchParams.get('application'));
   const read = proxiedOperation(operation);
   if (!read) throw new ApiError('not-found', `the dashboard does not read "${operation}"`, 404);
   return client.get(read, queryOf(url.searchParams));
 }
 
-async function proxy(res: ServerResponse, client: DashboardOptions['client'], operation: string, url: URL): Promise<void> {
+async function proxy(res: ServerResponse, client: DashboardClient, req: IncomingMessage, operation: string, url: URL): Promise<void> {
   try {
     // A new object from the parsed answer: nothing of the controller's response but its JSON.
-    sendJson(res, 200, await readFor(client, operation, url));
+    sendJson(res, 200, await readFor(clientForPageModel(client, req.headers[MODEL_HEADER]), operation, url));
   } catch (e) {
     if (e instanceof ApiError) return sendError(res, e.httpStatus >= 400 ? e.httpStatus : 502, e.code, e.message);
     if (e instanceof UsageError) return sendError(res, 400, 'bad-request', e.message);
@@ -99,7 +104,7 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
     if (url.pathname.startsWith('/api/')) {
       if (!sameKey(req.headers[KEY_HEADER], keyBytes))
         return sendError(res, 403, 'forbidden', 'open the dashboard from the URL drover printed');
-      return proxy(res, options.client, url.pathname.slice('/api/'.length), url);
+      return proxy(res, options.client, req, url.pathname.slice('/api/'.length), url);
     }
     sendError(res, 404, 'not-found', `no page ${url.pathname}`);
   };

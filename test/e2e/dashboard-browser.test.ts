@@ -1,9 +1,11 @@
 // `drover dashboard` in a real browser (headless Chromium) against a real API over DynamoDB
 // Local: the topology shows every application and relation, a unit in hook error is red with its
 // message, a removed application goes dying and then away without a reload, the stuck view gives
-// the command that frees a unit. Agent-side facts (statuses, a unit's death) are written as the
-// agents would, as in test/e2e/cli-status.test.ts. Screenshots of every view are kept under
-// test-output/dashboard/ (or $DROVER_TEST_OUTPUT) and must show more than a blank page.
+// the command that frees a unit, the model switcher shows another model without a reload, and
+// every view fits 1280x800 and a phone's 390x844 and is reached from the keyboard. Agent-side facts
+// (statuses, a unit's death) are written as the agents would, as in test/e2e/cli-status.test.ts.
+// Screenshots of every view are kept under test-output/dashboard/ (or $DROVER_TEST_OUTPUT) and
+// must show more than a blank page.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMachineAgentStatus, setUnitStatus } from '#shared/state/operations/agent-status.js';
 import { recordPresence } from '#shared/state/operations/presence.js';
 import { recordInstance } from '#shared/state/operations/provisioning.js';
+import { storeOfModel } from '#shared/state/queries/models.js';
+import { ICON, type Level } from '../../cli/dashboard/ui/severity.js';
 import { browserMissing, distinctColours, launchBrowser, type Browser } from '../support/browser.js';
 import { charmDir, expectOk, REPO, startCliController, type CliHarness, type CliResult } from '../support/cli.js';
 import { waitFor } from '../support/agents.js';
@@ -22,6 +26,14 @@ if (missing) console.warn(`dashboard browser tests skipped: ${missing}`);
 
 /** Page source (no DOM types here): how wide the page is laid out, scrolled sideways or not. */
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
+/** Page source: whether the focused element matches a selector. */
+const focusedIs = (selector: string) => `document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`;
+const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck'];
+/** The viewports issue 16 asks for: a 1280x800 screen and a phone's. */
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
 /** The one DOM function the checks call inside the page. */
 interface WithStyles {
   getComputedStyle(element: unknown): { stroke: string };
@@ -43,9 +55,37 @@ async function screenshot(target: Page, name: string): Promise<void> {
   expect(await distinctColours(browser.context, png), `${name}.png looks blank`).toBeGreaterThan(20);
 }
 
-async function showView(view: string): Promise<void> {
-  await page.click(`#tab-${view}`);
-  await page.waitForSelector(`main[data-view="${view}"]`);
+async function showView(view: string, on: Page = page): Promise<void> {
+  await on.click(`#tab-${view}`);
+  await on.waitForSelector(`main[data-view="${view}"]`);
+}
+
+/** The page is laid out no wider than its window: nothing scrolls the document sideways. */
+async function expectNoOverflow(on: Page, what: string): Promise<void> {
+  const [scrolled, inner] = await Promise.all([on.evaluate<number>(PAGE_WIDTH), on.evaluate<number>('innerWidth')]);
+  expect(scrolled, `${what} is wider than the window`).toBeLessThanOrEqual(inner);
+}
+
+/** Presses Tab (or Shift+Tab) until the focus is on what the selector names; fails after 40 presses. */
+async function tabTo(on: Page, selector: string, key = 'Tab'): Promise<void> {
+  for (let presses = 0; presses < 40; presses++) {
+    await on.keyboard.press(key);
+    if (await on.evaluate<boolean>(focusedIs(selector))) return;
+  }
+  throw new Error(`${key} never reached ${selector}`);
+}
+
+/** Every status badge and node on the page shows its level's icon and a word beside its colour. */
+async function expectIconAndWord(on: Page): Promise<number> {
+  const shown = await on.$$eval('.badge[data-level], g.node[data-level]', (elements) =>
+    elements.map((e) => ({ level: e.getAttribute('data-level') ?? '', text: e.textContent ?? '' })),
+  );
+  for (const { level, text } of shown) {
+    expect(Object.keys(ICON), text).toContain(level);
+    expect(text, `level ${level}`).toContain(`${ICON[level as Level]} `);
+    expect(text.replaceAll(ICON[level as Level], '').trim().length, `level ${level}`).toBeGreaterThan(0);
+  }
+  return shown.length;
 }
 
 beforeAll(async () => {
@@ -69,6 +109,12 @@ beforeAll(async () => {
   await setUnitStatus(ctl.store, 'wordpress/0', { agent: { current: 'idle' }, workload: { current: 'active', message: 'Ready' } });
   await setUnitStatus(ctl.store, 'peer/0', { agent: { current: 'idle' }, workload: { current: 'active' } });
   await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+  // A second model with an application of its own; `default` stays the current one.
+  await expectOk(ctl, ['add-model', 'staging', '--no-switch']);
+  await expectOk(ctl, ['-m', 'staging', 'deploy', charmDir('database')]);
+  await setUnitStatus(await storeOfModel(ctl.store, 'staging'), 'database/0', {
+    workload: { current: 'blocked', message: 'only in staging' },
+  });
 
   let announced: (text: string) => void = () => undefined;
   const printed = new Promise<string>((resolve) => (announced = resolve));
@@ -218,21 +264,131 @@ describe('drover dashboard in a browser', () => {
     },
   );
 
-  it('fits a phone’s width', async (context) => {
-    if (missing) return context.skip(missing);
-    const phone = await browser.context.newPage();
-    try {
-      await phone.setViewportSize({ width: 390, height: 844 });
-      await phone.goto(`${url}&poll=500`);
-      await phone.waitForSelector('g.node[data-application="wordpress"]');
-      expect(await phone.evaluate<number>(PAGE_WIDTH)).toBeLessThanOrEqual(390);
-      await screenshot(phone, 'phone-topology');
-      await phone.click('#tab-Units');
-      await phone.waitForSelector('table[data-table="Units"]');
-      expect(await phone.evaluate<number>(PAGE_WIDTH)).toBeLessThanOrEqual(390);
-      await screenshot(phone, 'phone-units');
-    } finally {
-      await phone.close();
-    }
-  });
+  it(
+    'switches to another model without a reload, keeps it in the fragment, and refuses one that is not there',
+    { timeout: 120_000 },
+    async (context) => {
+      if (missing) return context.skip(missing);
+      const other = await browser.context.newPage();
+      try {
+        await other.goto(`${url}&poll=500`);
+        await other.waitForSelector('g.node[data-application="wordpress"]');
+        expect(await other.inputValue('#model')).toBe('default');
+        await other.evaluate(() => ((globalThis as { notReloaded?: boolean }).notReloaded = true));
+        await other.selectOption('#model', 'staging');
+        await other.waitForSelector('g.node[data-application="database"]');
+        expect(await other.$$eval('g.node', (nodes) => nodes.map((n) => n.getAttribute('data-application')))).toEqual(['database']);
+        expect(await other.textContent('h1')).toBe('test:staging');
+        expect(await other.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+        // The model is in the fragment, beside the key, and nowhere else in the URL.
+        const shown = new URL(other.url());
+        expect(shown.search).toBe('');
+        expect(new URLSearchParams(shown.hash.slice(1)).get('model')).toBe('staging');
+        expect(shown.hash).toContain(new URL(url).hash.slice(1));
+        // Its unit's history is read from staging too.
+        await showView('Units', other);
+        await other.locator('table[data-table="Units"] button.link', { hasText: 'database/0' }).click();
+        await other.locator('aside.detail ol.history li').first().waitFor();
+        expect(await other.textContent('aside.detail')).toContain('only in staging');
+        await screenshot(other, 'staging-units');
+
+        // A model the controller does not have, or a name no model can have: said, and nothing changes.
+        for (const [wanted, refusal] of [
+          ['nope', 'model "nope" not found; see "drover models"'],
+          ['No_Such', '"No_Such" is not a valid name: model names may only contain lowercase letters, digits and hyphens'],
+        ] as const) {
+          await other.evaluate(`location.hash = location.hash.replace('model=staging', 'model=${wanted}')`);
+          await other.waitForSelector(`[role="alert"]:has-text(${JSON.stringify(refusal)})`);
+          expect(new URLSearchParams(new URL(other.url()).hash.slice(1)).get('model')).toBe('staging');
+          expect(await other.inputValue('#model')).toBe('staging');
+          expect(await other.textContent('table[data-table="Units"]')).toContain('database/0');
+        }
+
+        // A reload (or the link) shows the same model.
+        await other.reload();
+        await other.waitForSelector('g.node[data-application="database"]');
+        expect(await other.inputValue('#model')).toBe('staging');
+        await other.selectOption('#model', 'default');
+        await other.waitForSelector('g.node[data-application="wordpress"]');
+        expect(await other.$$eval('g.node[data-application="database"]', (nodes) => nodes.length)).toBe(0);
+        expect(await other.locator('[role="alert"]').count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  for (const viewport of VIEWPORTS) {
+    it(
+      `fits ${viewport.width}x${viewport.height}: every view and a detail pane, nothing wider than the window`,
+      { timeout: 90_000 },
+      async (context) => {
+        if (missing) return context.skip(missing);
+        const sized = await browser.context.newPage();
+        try {
+          await sized.setViewportSize(viewport);
+          await sized.goto(`${url}&poll=500`);
+          await sized.waitForSelector('g.node[data-application="wordpress"]');
+          for (const view of VIEWS) {
+            await showView(view, sized);
+            if (view !== 'Topology' && view !== 'Stuck') await sized.waitForSelector(`table[data-table="${view}"]`);
+            await expectNoOverflow(sized, `${view} at ${viewport.name} width`);
+            await screenshot(sized, `${viewport.name}-${view.toLowerCase()}`);
+          }
+          await showView('Units', sized);
+          expect(await expectIconAndWord(sized)).toBeGreaterThan(0);
+          await sized.locator('table[data-table="Units"] button.link', { hasText: 'wordpress/0' }).click();
+          await sized.locator('aside.detail ol.history').waitFor();
+          await expectNoOverflow(sized, `a unit's pane at ${viewport.name} width`);
+          await screenshot(sized, `${viewport.name}-unit-detail`);
+          await showView('Topology', sized);
+          expect(await expectIconAndWord(sized)).toBeGreaterThan(0);
+        } finally {
+          await sized.close();
+        }
+      },
+    );
+
+    it(
+      `is used from the keyboard at ${viewport.width}x${viewport.height}: Tab to the tabs, arrows between them, Tab and Enter to a detail pane`,
+      { timeout: 90_000 },
+      async (context) => {
+        if (missing) return context.skip(missing);
+        const keys = await browser.context.newPage();
+        try {
+          await keys.setViewportSize(viewport);
+          await keys.goto(`${url}&poll=500`);
+          await keys.waitForSelector('g.node[data-application="wordpress"]');
+          await tabTo(keys, '[role="tab"]');
+          expect(await keys.evaluate<boolean>(focusedIs('#tab-Topology[aria-selected="true"]'))).toBe(true);
+          await keys.keyboard.press('ArrowRight');
+          await keys.waitForSelector('main[data-view="Applications"]');
+          expect(await keys.evaluate<boolean>(focusedIs('#tab-Applications[aria-selected="true"]'))).toBe(true);
+          await keys.keyboard.press('ArrowLeft');
+          await keys.keyboard.press('ArrowLeft');
+          await keys.waitForSelector('main[data-view="Stuck"]');
+          await keys.keyboard.press('ArrowRight');
+          await keys.waitForSelector('main[data-view="Topology"]');
+          // A node of the topology, and Enter opens its application's pane.
+          await tabTo(keys, 'g.node');
+          const application = await keys.evaluate<string>('document.activeElement.getAttribute("data-application")');
+          await keys.keyboard.press('Enter');
+          expect(await keys.locator('aside.detail h2').textContent()).toBe(`application ${application}`);
+          // Back to the tabs, on to Units, and a unit's name opens its pane.
+          await tabTo(keys, '[role="tab"]', 'Shift+Tab');
+          await keys.keyboard.press('ArrowRight');
+          await keys.keyboard.press('ArrowRight');
+          await keys.waitForSelector('main[data-view="Units"]');
+          await tabTo(keys, 'table[data-table="Units"] button.link');
+          const unit = (await keys.evaluate<string>('document.activeElement.textContent')).replace(/\*$/, '');
+          await keys.keyboard.press('Enter');
+          await keys.waitForSelector(`aside.detail[aria-label="unit ${unit}"]`);
+          await keys.locator('aside.detail ol.history').waitFor();
+          await screenshot(keys, `${viewport.name}-keyboard-unit-detail`);
+        } finally {
+          await keys.close();
+        }
+      },
+    );
+  }
 });

@@ -1,6 +1,7 @@
 // The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
-// it reads only the status family, only with the session key, only on 127.0.0.1, and nothing it
-// sends the browser carries the controller's token.
+// it reads only the status family and the list of models, only with the session key, only on
+// 127.0.0.1, of the model the page names (checked), and nothing it sends the browser carries the
+// controller's token.
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { KEY_HEADER } from '../../cli/dashboard/ui/key-header.js';
 import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { userOperations } from '#shared/api/requests.js';
 import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { storeOfModel } from '#shared/state/queries/models.js';
 import { charmDir, expectOk, startCliController, TOKEN, type CliHarness } from '../support/cli.js';
 import { listeningAddresses } from '../support/listening-sockets.js';
 import { signatureCheckingServer } from '../support/sigv4-api.js';
@@ -40,6 +42,12 @@ beforeAll(async () => {
   ctl = await startCliController();
   await expectOk(ctl, ['deploy', charmDir('cli-mysql')]);
   await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
+  // A second model, with another application, beside `default` (still the current one).
+  await expectOk(ctl, ['add-model', 'staging', '--no-switch']);
+  await expectOk(ctl, ['-m', 'staging', 'deploy', charmDir('cli-wordpress')]);
+  await setUnitStatus(await storeOfModel(ctl.store, 'staging'), 'wordpress/0', {
+    workload: { current: 'blocked', message: 'staging only' },
+  });
   const client = new ApiClient(
     { name: 'test', controller: { type: 'local', apiUrl: ctl.server.url, token: TOKEN } },
     { headers: { [MODEL_HEADER]: 'default' } },
@@ -102,16 +110,7 @@ describe('the dashboard server', () => {
 
   it('proxies only the reads of the status family, each a GET of the user API', async () => {
     for (const operation of PROXIED_OPERATIONS) expect(userOperations[operation].method).toBe('GET');
-    for (const operation of [
-      'models',
-      'show-task',
-      'operations',
-      'actions',
-      'show-model',
-      'deploy',
-      'remove-application',
-      '../v1/status',
-    ]) {
+    for (const operation of ['show-task', 'operations', 'actions', 'show-model', 'deploy', 'remove-application', '../v1/status']) {
       const res = await get(`/api/${operation}`);
       expect(res.status, operation).toBe(404);
     }
@@ -139,6 +138,52 @@ describe('the dashboard server', () => {
     expect((await get('/api/application-settings')).status).toBe(400);
     // The extra `set` was not passed on: the setting is as the charm has it.
     expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+  });
+
+  it('reads the model the page names, of the started one without a name', async () => {
+    const statusOf = async (headers: Record<string, string>) => {
+      const res = await get('/api/status?limit=1000', { [KEY_HEADER]: key, ...headers });
+      expect(res.status).toBe(200);
+      const page = JSON.parse(res.body) as { model: { name: string }; applications: Record<string, unknown> };
+      return `${page.model.name}: ${Object.keys(page.applications).join(' ')}`;
+    };
+    expect(await statusOf({ [MODEL_HEADER]: 'staging' })).toBe('staging: wordpress');
+    expect(await statusOf({ [MODEL_HEADER]: 'default' })).toBe('default: mysql');
+    expect(await statusOf({})).toBe('default: mysql');
+    // Every read carries it: a unit's history, and the settings the server reads by POST.
+    const history = await get('/api/status-log?entity=wordpress/0&n=5', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    expect(history.status).toBe(200);
+    const entries = (seen: Seen) => (JSON.parse(seen.body) as { entries: unknown[] }).entries.length;
+    expect(history.body).toContain('staging only');
+    // `default` has no wordpress/0, so no history of one.
+    expect(entries(await get('/api/status-log?entity=wordpress/0&n=5'))).toBe(0);
+    const settings = await get('/api/application-settings?application=wordpress', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    expect(settings.status).toBe(200);
+    expect(JSON.parse(settings.body).application).toBe('wordpress');
+    // The list of models is the controller's, whichever model the page shows.
+    const models = await get('/api/models', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    expect(models.status).toBe(200);
+    expect((JSON.parse(models.body) as { models: { name: string }[] }).models.map((m) => m.name).sort()).toEqual(['default', 'staging']);
+  });
+
+  it('refuses a bad model name, or a model the controller does not have, changing nothing', async () => {
+    const bad = await get('/api/status?limit=10', { [KEY_HEADER]: key, [MODEL_HEADER]: 'Staging!' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toBe(
+      '"Staging!" is not a valid name: model names may only contain lowercase letters, digits and hyphens',
+    );
+    // Checked before anything reaches the controller, for the reads the server makes itself too.
+    const badSettings = await get('/api/application-settings?application=mysql', { [KEY_HEADER]: key, [MODEL_HEADER]: '../default' });
+    expect(badSettings.status).toBe(400);
+    const unknown = await get('/api/stuck', { [KEY_HEADER]: key, [MODEL_HEADER]: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).error.message).toBe('model "nope" not found; see "drover models"');
+    expect(unknown.body).not.toContain(TOKEN);
+    // Nothing changed: the same two models, the current one still `default`.
+    const models = await expectOk(ctl, ['models', '--format', 'json']);
+    const listed = JSON.parse(models.stdout) as { models: { 'short-name': string }[]; 'current-model': string };
+    expect(listed.models.map((m) => m['short-name']).sort()).toEqual(['default', 'staging']);
+    expect(listed['current-model']).toBe('default');
   });
 
   it('reads nothing without the session key, or with another', async () => {
@@ -185,7 +230,12 @@ describe('the dashboard of an AWS controller', () => {
       const seen = { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
       expect(seen.status).toBe(200);
       expect(JSON.parse(seen.body).model).toEqual({ name: 'default', controller: 'aws' });
-      expect(api.seen).toEqual(['GET /v1/status?limit=1000 signed in default']);
+      // The page's model goes to the controller in the signed header, in place of the started one.
+      const staging = await fetch(`http://127.0.0.1:${aws.port}/api/stuck`, {
+        headers: { [KEY_HEADER]: awsKey, [MODEL_HEADER]: 'staging' },
+      });
+      expect(staging.status).toBe(200);
+      expect(api.seen).toEqual(['GET /v1/status?limit=1000 signed in default', 'GET /v1/stuck signed in staging']);
       for (const secret of ['secret-key', 'AKIDTEST', 'AWS4-HMAC-SHA256', 'Signature=', 'x-amz-']) {
         expect(seen.body).not.toContain(secret);
         expect(seen.headers).not.toContain(secret);
@@ -249,6 +299,32 @@ describe('drover dashboard', () => {
     expect((await running).code).toBe(0);
     expect(url.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=/);
     expect(printed).toContain(url.trim());
+  });
+
+  it('starts on the model -m names', { timeout: 30_000 }, async () => {
+    const interrupt = new AbortController();
+    let printed = '';
+    let announced: (url: string) => void = () => undefined;
+    const url = new Promise<string>((resolve) => (announced = resolve));
+    const running = ctl.run(['dashboard', '-m', 'staging', '--port', '0', '--no-browser'], {
+      signal: interrupt.signal,
+      onStdout: (text) => {
+        printed += text;
+        const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
+        if (found) announced(found[0]);
+      },
+    });
+    void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
+    const address = await url;
+    const dashboardKey = new URLSearchParams(new URL(address).hash.slice(1)).get('key')!;
+    const res = await fetch(new URL('/api/status?limit=1000', address), { headers: { [KEY_HEADER]: dashboardKey } });
+    const page = (await res.json()) as { model: { name: string }; applications: Record<string, unknown> };
+    expect(page.model.name).toBe('staging');
+    expect(Object.keys(page.applications)).toEqual(['wordpress']);
+    interrupt.abort();
+    const done = await running;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('Dashboard for controller "test", model "staging", is running at:');
   });
 
   it('refuses a bad port as a usage error', async () => {

@@ -1,6 +1,8 @@
 // The page's only way out: GETs of the dashboard's proxy (cli/dashboard/server.ts), each with the
-// session key from the URL's fragment. The proxy adds the controller's credentials; the page never
-// sees them.
+// session key from the URL's fragment, and the model the page shows in the user API's model header
+// (none: the model `drover dashboard` was started on). The proxy checks the model's name and adds
+// the controller's credentials; the page never sees them.
+import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { assembleStatus, MAX_PAGE_ENTITIES, type StatusPage } from '#shared/domain/status-page.js';
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import type { StuckEntity } from '#shared/domain/stuck-entity.js';
@@ -10,19 +12,20 @@ const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
 
 export class ApiFailure extends Error {}
 
-export async function read<T>(operation: string, query: Record<string, string> = {}): Promise<T> {
-  const response = await fetch(`/api/${operation}?${new URLSearchParams(query)}`, { headers: { [KEY_HEADER]: key } });
+export async function read<T>(operation: string, query: Record<string, string> = {}, model?: string): Promise<T> {
+  const headers: Record<string, string> = { [KEY_HEADER]: key, ...(model ? { [MODEL_HEADER]: model } : {}) };
+  const response = await fetch(`/api/${operation}?${new URLSearchParams(query)}`, { headers });
   const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
   if (!response.ok) throw new ApiFailure(body.error?.message ?? `HTTP ${response.status}`);
   return body as T;
 }
 
 /** The whole model's status, a page at a time as `drover status` reads it (cli/status/read-pages.ts). */
-export async function readStatus(): Promise<StatusDoc> {
+export async function readStatus(model?: string): Promise<StatusDoc> {
   const pages: StatusPage[] = [];
   let cursor: string | undefined;
   do {
-    const page = await read<StatusPage>('status', { limit: String(MAX_PAGE_ENTITIES), ...(cursor ? { cursor } : {}) });
+    const page = await read<StatusPage>('status', { limit: String(MAX_PAGE_ENTITIES), ...(cursor ? { cursor } : {}) }, model);
     pages.push(page);
     cursor = page.cursor;
   } while (cursor);
@@ -31,4 +34,16 @@ export async function readStatus(): Promise<StatusDoc> {
 
 export type { StuckEntity };
 
-export const readStuck = () => read<StuckEntity[]>('stuck');
+/**
+ * What the page uses of a model in the `models` answer (shared/api/model-summary.ts: the page's
+ * tsconfig, without Node's types, cannot compile the entities that file reads).
+ */
+export interface ModelSummary {
+  name: string;
+  status: 'available' | 'destroying';
+}
+
+export const readStuck = (model?: string) => read<StuckEntity[]>('stuck', {}, model);
+
+/** The controller's models (a read of the controller, whichever model the page shows). */
+export const readModels = async () => (await read<{ models: ModelSummary[] }>('models')).models;

@@ -1,8 +1,9 @@
-// The page: the model's name and when it was last read, tabs for the views, and the detail pane
-// of whatever was chosen.
+// The page: the model's name, the switcher to another model, when it was last read, tabs for the
+// views, and the detail pane of whatever was chosen.
 import { useState } from 'preact/hooks';
 import { Detail, type Selection } from './detail.js';
 import { graphOf } from './graph.js';
+import { ModelSwitcher, useChosenModel, type ChosenModel } from './model-switcher.js';
 import { Stuck } from './stuck.js';
 import { Applications, Machines, Relations, Units } from './tables.js';
 import { Topology } from './topology.js';
@@ -40,8 +41,14 @@ function Tabs({ view, setView, stuck }: { view: View; setView: (v: View) => void
 }
 
 export function App() {
-  const model = useModel();
+  const chosen = useChosenModel();
   const [view, setView] = useState<View>('Topology');
+  // A new model is a new page but for the view: nothing read of, or chosen in, the last one stays.
+  return <ModelPage key={chosen.model ?? ''} chosen={chosen} view={view} setView={setView} />;
+}
+
+function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View; setView: (v: View) => void }) {
+  const model = useModel(chosen.model);
   const [selection, setSelection] = useState<Selection | undefined>();
   const { doc } = model;
   const select = (kind: Selection['kind'], name: string) => setSelection({ kind, name });
@@ -49,6 +56,7 @@ export function App() {
     <>
       <header class="top">
         <h1>{doc ? `${doc.model.controller}:${doc.model.name}` : 'drover'}</h1>
+        <ModelSwitcher chosen={chosen} shown={chosen.model ?? doc?.model.name} />
         <p class="updated" aria-live="polite">
           {model.error ? <span class="problem">✖ {model.error} </span> : null}
           {model.updated ? `Last updated ${model.updated.toLocaleTimeString()}` : 'Reading the model…'}
@@ -73,7 +81,7 @@ export function App() {
             <Stuck stuck={model.stuck} />
           )}
         </main>
-        {doc && selection ? <Detail doc={doc} selection={selection} close={() => setSelection(undefined)} /> : null}
+        {doc && selection ? <Detail doc={doc} model={chosen.model} selection={selection} close={() => setSelection(undefined)} /> : null}
       </div>
     </>
   );

@@ -19,19 +19,19 @@ interface LogEntry {
   time: string;
 }
 
-function UnitHistory({ unit }: { unit: string }) {
+function UnitHistory({ unit, model }: { unit: string; model: string | undefined }) {
   const [history, setHistory] = useState<LogEntry[] | string>('Loading…');
   const [lines, setLines] = useState<string[] | string>('Loading…');
   useEffect(() => {
-    read<{ entries: LogEntry[] }>('status-log', { entity: unit, n: '20' }).then(
+    read<{ entries: LogEntry[] }>('status-log', { entity: unit, n: '20' }, model).then(
       (r) => setHistory(r.entries),
       (e: Error) => setHistory(e.message),
     );
-    read<{ lines: string[] }>('debug-log', { include: `unit-${unit.replace('/', '-')}`, limit: '50' }).then(
+    read<{ lines: string[] }>('debug-log', { include: `unit-${unit.replace('/', '-')}`, limit: '50' }, model).then(
       (r) => setLines(r.lines),
       (e: Error) => setLines(e.message),
     );
-  }, [unit]);
+  }, [unit, model]);
   return (
     <>
       <h3>Status history</h3>
@@ -60,11 +60,11 @@ interface Settings {
 const shown = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** `drover config <app>` and `drover get-constraints <app>`, read-only. */
-function ApplicationSettings({ application }: { application: string }) {
+function ApplicationSettings({ application, model }: { application: string; model: string | undefined }) {
   const [settings, setSettings] = useState<Settings | string>('Loading…');
   useEffect(() => {
-    read<Settings>('application-settings', { application }).then(setSettings, (e: Error) => setSettings(e.message));
-  }, [application]);
+    read<Settings>('application-settings', { application }, model).then(setSettings, (e: Error) => setSettings(e.message));
+  }, [application, model]);
   if (typeof settings === 'string') return <p>{settings}</p>;
   const keys = Object.keys(settings.config).sort();
   return (
@@ -91,7 +91,7 @@ function ApplicationSettings({ application }: { application: string }) {
   );
 }
 
-function Body({ doc, selection }: { doc: StatusDoc; selection: Selection }) {
+function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undefined; selection: Selection }) {
   if (selection.kind === 'application') {
     const app = doc.applications[selection.name];
     if (!app) return <p>{selection.name} is gone.</p>;
@@ -115,7 +115,7 @@ function Body({ doc, selection }: { doc: StatusDoc; selection: Selection }) {
             </>
           ) : null}
         </dl>
-        <ApplicationSettings application={selection.name} />
+        <ApplicationSettings application={selection.name} model={model} />
       </>
     );
   }
@@ -157,12 +157,23 @@ function Body({ doc, selection }: { doc: StatusDoc; selection: Selection }) {
       ) : (
         <p>{selection.name} is gone.</p>
       )}
-      <UnitHistory unit={selection.name} />
+      <UnitHistory unit={selection.name} model={model} />
     </>
   );
 }
 
-export function Detail({ doc, selection, close }: { doc: StatusDoc; selection: Selection; close: () => void }) {
+/** `model`: the one the page shows (undefined: the one `drover dashboard` was started on). */
+export function Detail({
+  doc,
+  model,
+  selection,
+  close,
+}: {
+  doc: StatusDoc;
+  model: string | undefined;
+  selection: Selection;
+  close: () => void;
+}) {
   return (
     <aside class="detail" aria-label={`${selection.kind} ${selection.name}`}>
       <header>
@@ -173,7 +184,7 @@ export function Detail({ doc, selection, close }: { doc: StatusDoc; selection: S
           ✕
         </button>
       </header>
-      <Body doc={doc} selection={selection} />
+      <Body doc={doc} model={model} selection={selection} />
     </aside>
   );
 }

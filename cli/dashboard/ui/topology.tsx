@@ -85,7 +85,9 @@ export function Topology({ graph, onSelect }: { graph: Graph; onSelect: (applica
             data-application={n.name}
             data-level={n.level}
             transform={`translate(${at.x},${at.y})`}
-            tabIndex={0}
+            // SVG's attributes keep their case: `tabIndex` would be an unknown attribute, and the
+            // node out of the Tab order.
+            tabindex={0}
             role="button"
             aria-label={label}
             onClick={() => onSelect(n.name)}

@@ -17,14 +17,15 @@ export interface ModelState {
   error?: string;
 }
 
-export function useModel(): ModelState {
+/** `model`: the one the page chose (its `#model=`); none, the one `drover dashboard` was started on. */
+export function useModel(model?: string): ModelState {
   const [state, setState] = useState<ModelState>({ stuck: [] });
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const tick = async () => {
       try {
-        const [doc, stuck] = await Promise.all([readStatus(), readStuck()]);
+        const [doc, stuck] = await Promise.all([readStatus(model), readStuck(model)]);
         if (!stopped) setState({ doc, stuck, updated: new Date() });
       } catch (e) {
         if (!stopped) setState((s) => ({ ...s, error: e instanceof Error ? e.message : String(e) }));
@@ -43,6 +44,6 @@ export function useModel(): ModelState {
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', wake);
     };
-  }, []);
+  }, [model]);
   return state;
 }
