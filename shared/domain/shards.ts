@@ -40,15 +40,16 @@ export const SCOPE_SHARDS = 4;
 export const FIRST_SHARDS = 1;
 
 /**
- * The unit count above which a layout grows to its full count. Below it one partition cannot be
- * hot: the whole application is at most 8 bulk transactions (64 writes, against the 1,000 a
- * second a partition takes) and a scope at most 64 enter-scopes, each also writing the relation
- * item, which is the limit anyway; and its index keys (about 100 bytes each) are one Query's
- * page many times over (1 MB). Above it, a listing pays 16 (4) Queries, each returning 4 or
- * more units, so the fan-out costs less than a Query for every 4 units listed; and a bulk add
- * grows the layout within its first 8 transactions, before any partition sees a burst.
+ * The unit count above which a layout grows to its full count: 128, UNIT_SHARDS times the 8 units
+ * of a bulk add-unit's transaction. Below it one partition cannot be hot: the whole application
+ * is at most 16 such transactions, 128 index writes against the 1,000 a second a partition takes,
+ * and a scope at most 128 enter-scopes, each of which also writes the relation item, the limit
+ * anyway; its index keys (about 100 bytes each) fit one Query's 1 MB page many times over. Above
+ * it, each of 16 unit shards would hold at least a transaction's worth of units, so the 16 Queries
+ * of a listing cost less than one per 8 units listed; and a bulk add grows the layout within its
+ * first 16 transactions, long before one partition sees a second's worth of writes.
  */
-export const SHARDS_GROW_ABOVE = 64;
+export const SHARDS_GROW_ABOVE = 128;
 
 /**
  * The shard of a name: FNV-1a, so that the domain needs no crypto and consecutive unit numbers
