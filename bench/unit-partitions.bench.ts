@@ -108,10 +108,16 @@ async function bulkAdd(store: Store, counter: PartitionCounter, application: str
   };
 }
 
-/** Changes a just-deployed application's layout marker, as the integration test does, and has the cache learn it. */
-async function setLayout(store: Store, application: string, update: string): Promise<void> {
+/** Sets (or, undefined, removes) a just-deployed application's layout marker, as the integration test does, and has the cache learn it. */
+async function setLayout(store: Store, application: string, shards: number | undefined): Promise<void> {
   await store.doc.send(
-    new UpdateCommand({ TableName: store.table, Key: keyOf(store.model, refs.application(application)), UpdateExpression: update }),
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keyOf(store.model, refs.application(application)),
+      ...(shards === undefined
+        ? { UpdateExpression: 'REMOVE unitShards' }
+        : { UpdateExpression: 'SET unitShards = :shards', ExpressionAttributeValues: { ':shards': shards } }),
+    }),
   );
   await getItem(store, refs.application(application), { fresh: true });
 }
@@ -128,9 +134,9 @@ async function main() {
     await deploy(store, { charm: web, name: 'fixed', numUnits: 0 });
     await deploy(store, { charm: web, name: 'after', numUnits: 0 });
     // As before sharding: no layout marker, so its units go to the one legacy partition.
-    await setLayout(store, 'before', 'REMOVE unitShards');
+    await setLayout(store, 'before', undefined);
     // As while the layout was fixed: the full count from the start.
-    await setLayout(store, 'fixed', `SET unitShards = ${UNIT_SHARDS}`);
+    await setLayout(store, 'fixed', UNIT_SHARDS);
 
     const rows = [
       await bulkAdd(store, counter, 'before', 'one partition (before sharding)'),
@@ -142,7 +148,7 @@ async function main() {
     const body = [
       `${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? 'unknown CPU'} (${availableParallelism()} cores), load ${loadavg()[0]!.toFixed(1)}; DynamoDB Local in memory.`,
       '',
-      `add-unit -n ${UNITS} on each of two applications of one model, through the state operations (8 units and their machines a transaction). Items written per partition, counted from the transactions sent; per second at DynamoDB Local's pace.`,
+      `add-unit -n ${UNITS} on each of three applications of one model, through the state operations (8 units and their machines a transaction). Items written per partition, counted from the transactions sent; per second at DynamoDB Local's pace.`,
       '',
       "| units' layout | s | index partitions of its units | hottest unit index partition: items (per s) | the same over the second half of the add: items | hottest table partition: items (per s) |",
       '|---|---|---|---|---|---|',
