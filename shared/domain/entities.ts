@@ -72,8 +72,9 @@ export interface Application {
   /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
   status?: StatusInfo;
   /**
-   * How many index partitions list its units, fixed at deploy (shared/domain/shards.ts); absent:
-   * deployed before sharding, its units are listed in one partition.
+   * How many index partitions list its units now: 1 at deploy, raised once it grows large, never
+   * lowered (shared/domain/shards.ts); absent: deployed before sharding, its units are listed in
+   * the one legacy partition.
    */
   unitShards?: number;
   createdAt: string;
@@ -148,8 +149,9 @@ export interface Relation {
   /** Units in scope: "a relation's unit count". */
   unitCount: number;
   /**
-   * How many partitions hold its scope members, fixed when it is added (shared/domain/shards.ts);
-   * absent: added before sharding, its members live in the relation's own partition.
+   * How many partitions hold its scope members now: 1 when it is added, raised once its scope
+   * grows large, never lowered (shared/domain/shards.ts); absent: added before sharding, its
+   * members live in the relation's own partition.
    */
   scopeShards?: number;
   createdAt: string;

@@ -3,7 +3,7 @@
 // conditions are exactly those facts (shared/state/engine/commit.ts), so plans stay pure and testable.
 import type { Application, Relation } from './entities.js';
 import type { Life } from './life.js';
-import { scopeShardOf, unitShardOf } from './shards.js';
+import { scopeShardOf, scopeShardsOfMember, unitShardOf } from './shards.js';
 
 export type EntityRef =
   | { kind: 'model' }
@@ -94,6 +94,20 @@ export function createUnit(application: Pick<Application, 'unitShards'>, name: s
   return { op: 'create', ref: refs.unit(name), value, ...(shard !== undefined ? { shard } : {}) };
 }
 
+const scopeRef = (relation: string, unit: string, shard: number | undefined): EntityRef => ({
+  kind: 'scope',
+  relation,
+  unit,
+  ...(shard !== undefined ? { shard } : {}),
+});
+
+/**
+ * Every key an existing scope member may have, as its relation's layout grew (scopeShardsOfMember,
+ * shared/domain/shards.ts): read them together, and the one found is where it is.
+ */
+export const scopeMemberRefs = (relation: Pick<Relation, 'key' | 'scopeShards'>, unit: string): EntityRef[] =>
+  scopeShardsOfMember(relation, unit).map((shard) => scopeRef(relation.key, unit, shard));
+
 /** A plan that changes nothing: the operation is already done, or a no-op. */
 export const done = <T>(result: T): Plan<T> => ({ changes: [], result });
 
@@ -104,11 +118,12 @@ export const refs = {
   unit: (name: string): EntityRef => ({ kind: 'unit', name }),
   machine: (id: string): EntityRef => ({ kind: 'machine', id }),
   relation: (key: string): EntityRef => ({ kind: 'relation', key }),
-  /** A scope member, where its relation's layout puts it: the relation item says (shared/domain/shards.ts). */
-  scope: (relation: Pick<Relation, 'key' | 'scopeShards'>, unit: string): EntityRef => {
-    const shard = scopeShardOf(relation, unit);
-    return { kind: 'scope', relation: relation.key, unit, ...(shard !== undefined ? { shard } : {}) };
-  },
+  /**
+   * A scope member entering now, where its relation's current layout puts it (shared/domain/shards.ts).
+   * One already in scope may be elsewhere: find it with scopeMemberRefs.
+   */
+  scope: (relation: Pick<Relation, 'key' | 'scopeShards'>, unit: string): EntityRef =>
+    scopeRef(relation.key, unit, scopeShardOf(relation, unit)),
   settings: (relationId: number, unit: string): EntityRef => ({ kind: 'settings', relationId, unit }),
   sequence: (name: string): EntityRef => ({ kind: 'sequence', name }),
   cleanup: (id: string): EntityRef => ({ kind: 'cleanup', id }),

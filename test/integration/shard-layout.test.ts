@@ -1,11 +1,13 @@
 // Units of an application and members of a relation's scope are spread over partitions as their
-// parent's layout marker says (shared/domain/shards.ts); an application or relation a controller
-// made before sharding has no marker, and keeps working in its one partition with no migration.
+// parent's layout marker says (shared/domain/shards.ts): one while small, the full count once its
+// unit count passes SHARDS_GROW_ABOVE. An application or relation a controller made before
+// sharding has no marker, and keeps working in its one partition with no migration; one made
+// while the layout was fixed has the full count, and keeps it.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Application, Relation } from '#shared/domain/entities.js';
+import type { Application, Relation, Unit } from '#shared/domain/entities.js';
 import { refs, type EntityRef } from '#shared/domain/plan.js';
-import { SCOPE_SHARDS, scopeShardOf, UNIT_SHARDS, unitShardOf } from '#shared/domain/shards.js';
+import { SCOPE_SHARDS, scopeShardOf, shardOf, SHARDS_GROW_ABOVE, UNIT_SHARDS, unitShardOf } from '#shared/domain/shards.js';
 import type { StatusPage } from '#shared/domain/status-page.js';
 import { assembleStatus } from '#shared/domain/status-page.js';
 import { affectedMachines } from '#shared/messaging/affected-machines.js';
@@ -13,7 +15,7 @@ import { ATTR, keyOf, refFromKey } from '#shared/state/engine/keys.js';
 import { getApplication, getItem, getRelation } from '#shared/state/engine/reads.js';
 import { listScope } from '#shared/state/engine/scope-listing.js';
 import type { Store } from '#shared/state/engine/store.js';
-import { listUnits } from '#shared/state/engine/unit-listing.js';
+import { listAllUnits, listUnits } from '#shared/state/engine/unit-listing.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
 import { runAllCleanups } from '#shared/state/operations/cleanup/run-cleanups.js';
@@ -54,6 +56,47 @@ async function asBeforeSharding(ref: EntityRef, marker: 'unitShards' | 'scopeSha
   );
   // The process's snapshot cache still has the item as created: it learns the item as it is now.
   await getItem(store, ref, { fresh: true });
+}
+
+/** Makes a just-created application or relation what a controller with the fixed layout wrote: the full count from the start. */
+async function asFixedLayout(ref: EntityRef, marker: 'unitShards' | 'scopeShards', shards: number): Promise<void> {
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keyOf(store.model, ref),
+      UpdateExpression: 'SET #marker = :shards',
+      ConditionExpression: '#marker = :first',
+      ExpressionAttributeNames: { '#marker': marker },
+      ExpressionAttributeValues: { ':shards': shards, ':first': 1 },
+    }),
+  );
+  await getItem(store, ref, { fresh: true });
+}
+
+/** Counts the Queries the store sends from now on. */
+function countQueries(): () => number {
+  let count = 0;
+  const send = store.doc.send.bind(store.doc);
+  store.doc.send = ((command: object, ...rest: unknown[]) => {
+    if (command.constructor.name === 'QueryCommand') count++;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof store.doc.send;
+  return () => count;
+}
+
+const applicationOf = async (name: string) => (await getApplication(store, name)) as Application;
+const relationOf = async (key: string) => (await getRelation(store, key)) as Relation;
+const names = (listed: EntityRef[]) => listed.map((r) => (r.kind === 'unit' ? r.name : ''));
+
+async function allScope(relation: Relation, limit: number): Promise<string[]> {
+  const listed: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listScope(store, relation, { limit, ...(cursor ? { cursor } : {}) });
+    listed.push(...page.items.map((m) => m.unit));
+    cursor = page.cursor;
+  } while (cursor);
+  return listed;
 }
 
 const itemsOf = async (kind: EntityRef['kind']) => (await dumpTable(store)).filter((i) => i[ATTR.kind] === kind);
@@ -131,48 +174,135 @@ describe('an application and a relation made before sharding', () => {
 });
 
 describe('a new application and relation', () => {
-  it("spread the application's units over its index partitions and the scope's members over the scope's partitions", async () => {
+  it('start in one partition: a small application lists its units, and the notifier its machines, in one Query', async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 0 });
+    const { machines } = await addUnits(store, 'mysql', { count: 10 });
+    const mysql = await applicationOf('mysql');
+    expect(mysql.unitShards).toBe(1);
+    const items = await unitItemsOf('mysql');
+    expect(new Set(items.map((i) => i[ATTR.collectionPk]))).toEqual(new Set([`${store.model}#APP#mysql#UNITS#0`]));
+
+    const queries = countQueries();
+    const listed = await listUnits(store, mysql);
+    expect(queries()).toBe(1);
+    expect(names(listed.items)).toEqual(Array.from({ length: 10 }, (_, i) => `mysql/${i}`));
+    expect(names(await listAllUnits(store, mysql))).toEqual(names(listed.items));
+    expect(queries()).toBe(2);
+    expect(await machinesHinted(mysql, 100)).toEqual([...machines].sort());
+    expect(queries()).toBe(3);
+  });
+
+  it("grow the application's units to its full count in the add-unit that passes the threshold, and list, page and remove them across the growth", async () => {
     await deploy(store, { charm: charms.wordpress, numUnits: 0 });
-    await deploy(store, { charm: charms.mysql, numUnits: 1 });
-    const { machines } = await addUnits(store, 'wordpress', { count: 40 });
-    const wordpress = (await getApplication(store, 'wordpress')) as Application;
+    const before = await addUnits(store, 'wordpress', { count: SHARDS_GROW_ABOVE - 4 });
+    expect((await applicationOf('wordpress')).unitShards).toBe(1);
+    const after = await addUnits(store, 'wordpress', { count: 40 });
+    const wordpress = await applicationOf('wordpress');
+    expect(wordpress.unitCount).toBe(SHARDS_GROW_ABOVE + 36);
     expect(wordpress.unitShards).toBe(UNIT_SHARDS);
 
+    // Units added before the growth (and in the transaction that grew it) stay in shard 0; later
+    // ones spread: each is where its index key says, in a shard below the count.
     const items = await unitItemsOf('wordpress');
-    expect(items).toHaveLength(40);
-    for (const item of items)
-      expect(item[ATTR.collectionPk]).toBe(`${store.model}#APP#wordpress#UNITS#${unitShardOf(wordpress, String(item.name))}`);
-    const partitions = new Set(items.map((i) => i[ATTR.collectionPk]));
-    expect(partitions.size).toBeGreaterThan(UNIT_SHARDS / 2);
+    expect(items).toHaveLength(wordpress.unitCount);
+    for (const item of items) {
+      const n = numberOf(String(item.name));
+      const shard = n < SHARDS_GROW_ABOVE + 4 ? 0 : shardOf(String(item.name), UNIT_SHARDS);
+      expect(item[ATTR.collectionPk]).toBe(`${store.model}#APP#wordpress#UNITS#${shard}`);
+    }
+    expect(new Set(items.map((i) => i[ATTR.collectionPk])).size).toBeGreaterThan(UNIT_SHARDS / 2);
 
+    const every = Array.from({ length: wordpress.unitCount }, (_, i) => `wordpress/${i}`);
+    expect(names(await listAllUnits(store, wordpress))).toEqual(every);
+    for (const limit of [3, 33]) {
+      const sent: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listUnits(store, wordpress, { limit, ...(cursor ? { cursor } : {}) });
+        sent.push(...names(page.items));
+        cursor = page.cursor;
+      } while (cursor);
+      expect(sent).toEqual(every);
+    }
+    expect(await machinesHinted(wordpress, 7)).toEqual([...before.machines, ...after.machines].sort());
+
+    // Removal finds each unit where it was put: one from before the growth, one from after.
+    const early = 'wordpress/3';
+    const late = every.slice(SHARDS_GROW_ABOVE + 4).find((u) => shardOf(u, UNIT_SHARDS) !== 0)!;
+    await destroyUnit(store, early);
+    await destroyUnit(store, late);
+    const left = await listAllUnits(store, await applicationOf('wordpress'));
+    expect(names(left)).toEqual(every.filter((u) => u !== early && u !== late));
+    expect((await unitItemsOf('wordpress')).map((i) => i.name)).not.toContain(late);
+  }, 120_000);
+
+  it('grow the scope to its full count in the enter-scope that passes the threshold; members are found, listed and left where they entered', async () => {
+    await deploy(store, { charm: charms.wordpress, numUnits: 0 });
+    await deploy(store, { charm: charms.mysql, numUnits: 1 });
+    await addUnits(store, 'wordpress', { count: SHARDS_GROW_ABOVE + 8 });
     const { key } = await addRelation(store, ['wordpress', 'mysql']);
-    const relation = (await getRelation(store, key)) as Relation;
+    expect((await relationOf(key)).scopeShards).toBe(1);
+    const entering = ['mysql/0', ...Array.from({ length: SHARDS_GROW_ABOVE + 6 }, (_, i) => `wordpress/${i}`)];
+    for (const unit of entering.slice(0, SHARDS_GROW_ABOVE)) await enterScope(store, unit, key, {});
+    expect((await relationOf(key)).scopeShards).toBe(1);
+    for (const unit of entering.slice(SHARDS_GROW_ABOVE)) await enterScope(store, unit, key, {});
+    const relation = await relationOf(key);
     expect(relation.scopeShards).toBe(SCOPE_SHARDS);
+    expect(relation.unitCount).toBe(entering.length);
+
+    const members = await itemsOf('scope');
+    expect(members).toHaveLength(entering.length);
+    for (const member of members) {
+      const unit = String(member.unit);
+      // The entry that passed the threshold still entered with the count it read.
+      const shard = entering.indexOf(unit) <= SHARDS_GROW_ABOVE ? 0 : scopeShardOf(relation, unit);
+      expect(member.pk).toBe(`${store.model}#REL#${key}#SCOPE#${shard}`);
+    }
+    for (const limit of [1, 5, 100]) expect((await allScope(relation, limit)).sort()).toEqual([...entering].sort());
+
+    // Entering again finds the member where it entered: no second member, no second count.
+    const early = entering.slice(1, SHARDS_GROW_ABOVE).find((u) => shardOf(u, SCOPE_SHARDS) !== 0)!;
+    await enterScope(store, early, key, {});
+    expect((await itemsOf('scope')).filter((m) => m.unit === early)).toHaveLength(1);
+    expect((await relationOf(key)).unitCount).toBe(entering.length);
+
+    // Leaving removes it there, and a member that entered after the growth from its shard.
+    const late = entering.slice(SHARDS_GROW_ABOVE + 1).find((u) => shardOf(u, SCOPE_SHARDS) !== 0)!;
+    await leaveScope(store, early, key);
+    await leaveScope(store, late, key);
+    const left = (await itemsOf('scope')).map((m) => String(m.unit));
+    expect(left.sort()).toEqual(entering.filter((u) => u !== early && u !== late).sort());
+    expect((await relationOf(key)).unitCount).toBe(entering.length - 2);
+    expect((await getItem<Unit>(store, refs.unit(early)))?.scopes).toEqual([]);
+  }, 180_000);
+
+  it('made while the layout was fixed keep their full count, and work as before', async () => {
+    await deploy(store, { charm: charms.wordpress, numUnits: 0 });
+    await deploy(store, { charm: charms.mysql, numUnits: 1 });
+    await asFixedLayout(refs.application('wordpress'), 'unitShards', UNIT_SHARDS);
+    const { key } = await addRelation(store, ['wordpress', 'mysql']);
+    await asFixedLayout(refs.relation(key), 'scopeShards', SCOPE_SHARDS);
+    await addUnits(store, 'wordpress', { count: 20 });
+    const wordpress = await applicationOf('wordpress');
+    expect(wordpress.unitShards).toBe(UNIT_SHARDS);
+    for (const item of await unitItemsOf('wordpress'))
+      expect(item[ATTR.collectionPk]).toBe(`${store.model}#APP#wordpress#UNITS#${unitShardOf(wordpress, String(item.name))}`);
+    expect(names(await listAllUnits(store, wordpress))).toEqual(Array.from({ length: 20 }, (_, i) => `wordpress/${i}`));
+
+    const relation = await relationOf(key);
     const entering = ['mysql/0', ...Array.from({ length: 11 }, (_, i) => `wordpress/${i}`)];
     for (const unit of entering) await enterScope(store, unit, key, {});
-    const members = await itemsOf('scope');
-    for (const member of members) {
+    for (const member of await itemsOf('scope')) {
       const unit = String(member.unit);
       expect(member.pk).toBe(`${store.model}#REL#${key}#SCOPE#${scopeShardOf(relation, unit)}`);
       // The stream's records are parsed back to the same member.
       expect(refFromKey(store.model, { pk: String(member.pk), sk: String(member.sk) })).toEqual(refs.scope(relation, unit));
     }
-    expect(new Set(members.map((m) => m.pk)).size).toBeGreaterThan(1);
-
-    // Paged through small pages, every member once.
-    const listed: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await listScope(store, relation, { limit: 3, ...(cursor ? { cursor } : {}) });
-      listed.push(...page.items.map((m) => m.unit));
-      cursor = page.cursor;
-    } while (cursor);
-    expect(listed.sort()).toEqual([...entering].sort());
-
-    // Leaving finds the member where entering put it.
+    expect(new Set((await itemsOf('scope')).map((m) => m.pk)).size).toBeGreaterThan(1);
+    expect((await allScope(relation, 3)).sort()).toEqual([...entering].sort());
     await leaveScope(store, 'wordpress/3', key);
     expect((await itemsOf('scope')).map((m) => m.unit)).not.toContain('wordpress/3');
-    expect(await machinesHinted(wordpress, 7)).toEqual([...machines].sort());
+    expect((await relationOf(key)).scopeShards).toBe(SCOPE_SHARDS);
   });
 
   it('refuse a cursor that is not one of their listings, and change nothing', async () => {
@@ -210,5 +340,41 @@ describe("status pages of a sharded application's units", () => {
       expect(removed.size).toBeGreaterThan(0);
       expect(sent.some((u) => !before.has(u))).toBe(true);
     }
+  }, 120_000);
+
+  it('send each unit once, in number order, while concurrent add-units grow the application past the threshold between pages', async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 0 });
+    await addUnits(store, 'mysql', { count: SHARDS_GROW_ABOVE - 6 });
+    const before = new Set(Object.keys((await readStatus(store)).applications['mysql']!.units!));
+    const added: string[] = [];
+    let turn = 0;
+    // Between the first pages: two add-units side by side, each a few transactions; one of them
+    // passes the threshold while the other places units with the count it read.
+    const pages = await readPages(7, async () => {
+      if (turn++ > 2) return;
+      const results = await Promise.all([addUnits(store, 'mysql', { count: 5 }), addUnits(store, 'mysql', { count: 6 })]);
+      added.push(...results.flatMap((r) => r.units));
+    });
+    const mysql = await applicationOf('mysql');
+    expect(mysql.unitShards).toBe(UNIT_SHARDS);
+    expect(mysql.unitCount).toBe(before.size + added.length);
+    const sent = unitsSent(pages);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(sent.map(numberOf)).toEqual([...sent.map(numberOf)].sort((a, b) => a - b));
+    for (const unit of before) expect(sent).toContain(unit);
+    // Added while paging, all ahead of the units sent: every one is sent.
+    for (const unit of added) expect(sent).toContain(unit);
+
+    // No unit lost from any listing, none twice; each in a shard below the count, where its key says.
+    const every = [...before, ...added].sort((a, b) => numberOf(a) - numberOf(b));
+    expect(names(await listAllUnits(store, mysql))).toEqual(every);
+    const whole = await readStatus(store);
+    expect(Object.keys(whole.applications['mysql']!.units!).sort()).toEqual([...every].sort());
+    for (const item of await unitItemsOf('mysql')) {
+      const shard = Number(String(item[ATTR.collectionPk]).split('#').pop());
+      expect([0, shardOf(String(item.name), UNIT_SHARDS)]).toContain(shard);
+    }
+    const hinted = await machinesHinted(mysql, 5);
+    expect(hinted).toHaveLength(every.length);
   }, 120_000);
 });

@@ -13,7 +13,7 @@ import { inferRelation, relationKey, relationScope, type AppEndpoints, type Rela
 import { describePending, pendingRequirements } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 import { scheduleCleanup } from './cleanups.js';
-import { SCOPE_SHARDS } from '../shards.js';
+import { FIRST_SHARDS } from '../shards.js';
 
 export interface AddRelationSnapshot {
   /** Nothing new in a model being destroyed (shared/domain/plans/destroy-model.ts). */
@@ -88,7 +88,8 @@ export function planAddRelation(snapshot: AddRelationSnapshot, args: string[], n
     endpoints,
     scope: relationScope(endpoints),
     unitCount: 0,
-    scopeShards: SCOPE_SHARDS,
+    // Its scope starts in one partition and spreads as it grows (shared/domain/shards.ts).
+    scopeShards: FIRST_SHARDS,
     createdAt: now,
   };
   const changes: Change[] = [{ op: 'create', ref: refs.relation(key), value: { ...relation } }];

@@ -15,7 +15,7 @@ import { describePending, pendingRequirements } from '../required-relations.js';
 import type { Numbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
 import { newPeerRelations } from './peer-relations.js';
-import { UNIT_SHARDS } from '../shards.js';
+import { FIRST_SHARDS, unitShardsAfter } from '../shards.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
@@ -91,7 +91,8 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     exposed: false,
     unitCount: 0,
     relations: peerRelations.map((r) => r.key),
-    unitShards: UNIT_SHARDS,
+    // Its units start in one index partition and spread as it grows (shared/domain/shards.ts).
+    unitShards: FIRST_SHARDS,
     createdAt: now,
   };
   const changes: Change[] = [
@@ -117,6 +118,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     });
     // The application is created in this very transaction: its counter starts at `count`.
     application.unitCount = count;
+    application.unitShards = unitShardsAfter(application, count) ?? application.unitShards;
     changes[0] = { op: 'create', ref: refs.application(name), value: { ...application } };
     changes.push(...planned.changes.filter((c) => !(c.ref.kind === 'application' && c.op === 'update')));
     units = planned.units;

@@ -11,6 +11,7 @@ import { invalidArgument, notAlive } from '../errors.js';
 import { createUnit, done, refs, type Change, type Expect, type Plan } from '../plan.js';
 import { pendingRequirements } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
+import { scopeShardsAfter, unitShardsAfter } from '../shards.js';
 
 export interface EnterScopeSnapshot {
   unit?: Unit;
@@ -64,11 +65,19 @@ export function planEnterScope(snapshot: EnterScopeSnapshot, settings: Record<st
   }
   const changes: Change[] = [];
   if (!snapshot.inScope) {
+    // The scope's layout grows on the relation item this entry writes anyway (shared/domain/shards.ts).
+    const grown = scopeShardsAfter(relation, relation.unitCount + 1);
     if (unit.life !== 'alive' || relation.life !== 'alive') throw notAlive(NOT_ALIVE);
     checkSettingsSize(settings, `the settings of unit "${unit.name}" in relation "${relation.key}"`);
     changes.push(
       { op: 'create', ref: refs.scope(relation, unit.name), value: scopeMember(relation.key, unit) },
-      { op: 'update', ref: refs.relation(relation.key), add: { unitCount: 1 }, expect: { life: 'alive' } },
+      {
+        op: 'update',
+        ref: refs.relation(relation.key),
+        add: { unitCount: 1 },
+        ...(grown !== undefined ? { set: { scopeShards: grown } } : {}),
+        expect: { life: 'alive' },
+      },
       {
         op: 'update',
         ref: refs.unit(unit.name),
@@ -151,6 +160,7 @@ function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: st
     ...(unit.machine !== undefined ? { equals: { machine: unit.machine } } : { absent: ['machine'] }),
   };
   const appExpect: Expect = { life: 'alive' };
+  const grownUnits = unitShardsAfter(app, app.unitCount + 1);
   // The pending check read the subordinate application's relations.
   if (required) appExpect.setSize = { relations: app.relations.length };
   return {
@@ -159,7 +169,13 @@ function planSubordinate(snapshot: EnterScopeSnapshot, now: string): { name?: st
       { op: 'check', ref: refs.relation(relation.key), expect: { life: 'alive' } },
       createUnit(app, name, { ...sub }),
       { op: 'update', ref: refs.unit(unit.name), addToSet: { subordinates: [name] }, expect: principalExpect },
-      { op: 'update', ref: refs.application(app.name), add: { unitCount: 1 }, expect: appExpect },
+      {
+        op: 'update',
+        ref: refs.application(app.name),
+        add: { unitCount: 1 },
+        ...(grownUnits !== undefined ? { set: { unitShards: grownUnits } } : {}),
+        expect: appExpect,
+      },
     ],
   };
 }

@@ -6,7 +6,7 @@
 // removal". death-and-destruction.txt: "The Dying relation's document is finally removed in the
 // same transaction in which the last unit leaves its scope."
 import type { Application, Relation, Unit } from '../entities.js';
-import { done, refs, type Change, type Plan } from '../plan.js';
+import { done, refs, type Change, type EntityRef, type Plan } from '../plan.js';
 import { removeRelation } from './references.js';
 
 export interface LeaveScopeSnapshot {
@@ -14,6 +14,8 @@ export interface LeaveScopeSnapshot {
   relation?: Relation;
   /** True when the unit's scope member exists. */
   inScope: boolean;
+  /** Where it was found (the shard it entered); absent: where its relation's layout puts one now. */
+  member?: EntityRef;
   /** The relation's applications (needed when leaving removes the relation). */
   applications: Application[];
 }
@@ -28,7 +30,7 @@ export function planLeaveScope(snapshot: LeaveScopeSnapshot, unitName: string, n
   // Leaving is idempotent: a unit not in scope, or a relation already gone, has nothing to do.
   if (!relation || !snapshot.inScope) return done({ removedRelation: false });
 
-  const changes: Change[] = [{ op: 'remove', ref: refs.scope(relation, unitName) }];
+  const changes: Change[] = [{ op: 'remove', ref: snapshot.member ?? refs.scope(relation, unitName) }];
   // A unit is removed only after leaving all its scopes ("may not become Dead ... while the unit
   // is in scope for any relation"), so it is normally there; if not, there is no set to update.
   if (unit)

@@ -13,6 +13,7 @@ import { createUnit, refs, type Change } from '../plan.js';
 import { waitingForRelationsMessage } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
+import { unitShardsAfter } from '../shards.js';
 
 export interface NewUnitsInput {
   model: Model;
@@ -102,10 +103,14 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
     units.push(name);
   });
 
+  // Crossing the size where one partition would be hot, the layout grows on the item this
+  // transaction writes anyway; the units above were placed with the count read, which is below it.
+  const grown = unitShardsAfter(application, application.unitCount + count);
   changes.push({
     op: 'update',
     ref: refs.application(application.name),
     add: { unitCount: count },
+    ...(grown !== undefined ? { set: { unitShards: grown } } : {}),
     expect: { life: 'alive', equals: { constraintsVersion: application.constraintsVersion } },
   });
   changes.push({ op: 'check', ref: refs.model(), expect: { life: 'alive', equals: { constraintsVersion: model.constraintsVersion } } });

@@ -4,7 +4,7 @@ import { charmEndpoints, type CharmMeta } from '../charm.js';
 import type { Relation } from '../entities.js';
 import { refs, type Change } from '../plan.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
-import { SCOPE_SHARDS } from '../shards.js';
+import { FIRST_SHARDS } from '../shards.js';
 
 /** The relation key of an application's peer endpoint: `riak:ring`. */
 export const peerRelationKey = (application: string, endpoint: string) => `${application}:${endpoint}`;
@@ -30,7 +30,7 @@ export function newPeerRelations(
     endpoints: [{ application, ...ep }],
     scope: ep.scope,
     unitCount: 0,
-    scopeShards: SCOPE_SHARDS,
+    scopeShards: FIRST_SHARDS,
     createdAt: now,
   }));
   return {

@@ -6,7 +6,8 @@
 // `stuck` index is sparse: only entities that are not Alive, or machines in provisioning error,
 // carry its keys, for the watchdog. Both indexes are sharded where a collection can be large.
 // An application's units and a relation's scope members are sharded as their parent's item says
-// (`unitShards`, `scopeShards`: shared/domain/shards.ts); without it, in the one legacy partition.
+// (`unitShards`, `scopeShards`: shared/domain/shards.ts, a count that grows with them); without
+// it, in the one legacy partition.
 import { createHash } from 'node:crypto';
 import type { Application, Relation } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';

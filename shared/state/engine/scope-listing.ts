@@ -3,9 +3,11 @@
 //
 // A relation added before sharding keeps its members in its own partition, listed exactly as they
 // always were, with the same cursors (a cleanup document may hold one from before an upgrade). A
-// sharded scope is listed shard by shard, each in its sort order; its cursor names the shard and
-// the last key read there. A member lives in one shard for good (its unit's hash), so none is sent
-// twice; the scope's readers need no order across shards.
+// sharded scope is listed shard by shard, as many as the relation item counts now, each in its
+// sort order; its cursor names the shard and the last key read there. A member lives in one shard
+// for good (the one it entered), below the count committed with it, so none is sent twice and a
+// listing misses only members that entered after it read the relation; the scope's readers need
+// no order across shards.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Relation, ScopeMember } from '#shared/domain/entities.js';
 import { fromItem } from './codec.js';

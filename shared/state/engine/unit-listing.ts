@@ -4,10 +4,13 @@
 //
 // An application deployed before sharding is one partition, listed exactly as it always was, with
 // the same cursors: a cleanup document or a client holding one of those from before an upgrade
-// goes on where it was. A sharded application's listing queries its partitions side by side and
-// merges them by unit number; its cursor is the number of the last unit sent, and each shard
-// goes on after that number. Unit numbers are never reused and only grow, so a unit added while
-// a client pages is sent once (it is ahead) and none is ever sent twice.
+// goes on where it was. A sharded application's listing queries the partitions its item counts
+// now side by side (one while it is small) and merges them by unit number; its cursor is the
+// number of the last unit sent, and each shard goes on after that number. Unit numbers are never
+// reused and only grow, so a unit added while a client pages is sent once (it is ahead) and none
+// is ever sent twice; a later page reads the application again, and so every shard it has grown
+// to since. A unit is in a shard below the count committed with it, so a listing misses only
+// units committed after it read the application, as it would with any layout.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Application } from '#shared/domain/entities.js';
 import { refs, type EntityRef } from '#shared/domain/plan.js';

@@ -1,4 +1,4 @@
-import type { Application, Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
+import type { Application, Relation, RelationSettings, Unit } from '../../domain/entities.js';
 import {
   planEnterScope,
   subordinateOfApplication,
@@ -6,7 +6,7 @@ import {
   type EnterScopeResult,
   type EnterScopeSnapshot,
 } from '../../domain/plans/enter-scope.js';
-import { refs } from '../../domain/plan.js';
+import { refs, scopeMemberRefs } from '../../domain/plan.js';
 import { InconsistentPlanError } from '../../domain/merge-changes.js';
 import { getBatch, getUnit } from '../engine/reads.js';
 import { NumberReservations } from '../engine/number-reservations.js';
@@ -33,19 +33,21 @@ export async function enterScope(
     if (u) snapshot.unit = u;
     if (relation) snapshot.relation = relation;
     if (u && relation) {
-      // The member's key needs the relation's layout and the settings' key its id: one more
+      // The member's keys need the relation's layout and the settings' key its id: one more
       // request, which also reads the relation's applications, for the subordinate. Entering
       // creates the member and (unless left from before) the settings, asserting that neither
-      // exists: a speculative attempt need not read them.
+      // exists: a speculative attempt need not read them. The member is read wherever the scope's
+      // growth may have left it (shared/domain/shards.ts); that it is in no other is the unit's
+      // `scopes` set, which entering asserts lacks the relation.
       const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
-      const scope = refs.scope(relation, unit);
+      const members = scopeMemberRefs(relation, unit);
       const settingsRef = refs.settings(relation.id, unit);
-      const [member, current, ...applications] = await getBatch<[ScopeMember, RelationSettings, ...Application[]]>(
-        store,
-        [scope, settingsRef, ...names.map(refs.application)],
-        { assumeAbsent: [scope, settingsRef] },
-      );
-      snapshot.inScope = member !== undefined;
+      const read = await getBatch<unknown[]>(store, [...members, settingsRef, ...names.map(refs.application)], {
+        assumeAbsent: [...members, settingsRef],
+      });
+      const current = read[members.length] as RelationSettings | undefined;
+      const applications = read.slice(members.length + 1) as (Application | undefined)[];
+      snapshot.inScope = read.slice(0, members.length).some((m) => m !== undefined);
       if (current) snapshot.settingsVersion = current.version;
       const existing = applications.filter((a): a is Application => a !== undefined);
       // An Alive or Dying relation's applications exist (removing one removes its relations first):

@@ -1,6 +1,6 @@
 import type { Application } from '../../domain/entities.js';
 import { planLeaveScope, type LeaveScopeResult } from '../../domain/plans/leave-scope.js';
-import { refs } from '../../domain/plan.js';
+import { refs, scopeMemberRefs } from '../../domain/plan.js';
 import { getEach, getRelation, getUnit } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -14,12 +14,17 @@ export async function leaveScope(store: Store, unit: string, relationKey: string
     const [u, relation] = await Promise.all([getUnit(store, unit), getRelation(store, relationKey)]);
     // Gone: it is removed only with an empty scope, so there is nothing to leave.
     if (!relation) return planLeaveScope({ inScope: false, applications: [] }, unit, store.now().toISOString());
-    // The member's key needs the relation's layout: read with the relation's applications.
+    // The member's keys need the relation's layout (it may be in any shard the scope has grown
+    // through, shared/domain/shards.ts): read with the relation's applications.
     const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
-    const [member, ...applications] = await getEach<unknown>(store, [refs.scope(relation, unit), ...names.map(refs.application)]);
+    const members = scopeMemberRefs(relation, unit);
+    const read = await getEach<unknown>(store, [...members, ...names.map(refs.application)]);
+    const at = read.slice(0, members.length).findIndex((m) => m !== undefined);
+    const applications = read.slice(members.length);
     return planLeaveScope(
       {
-        inScope: member !== undefined,
+        inScope: at >= 0,
+        ...(at >= 0 ? { member: members[at]! } : {}),
         applications: applications.filter((a): a is Application => a !== undefined),
         ...(u ? { unit: u } : {}),
         relation,

@@ -5,7 +5,7 @@
 import type { Relation, RelationSettings, ScopeMember, Unit } from '../../domain/entities.js';
 import { containerCandidates, counterpartApplications, isCounterpart } from '../../domain/relation-counterparts.js';
 import type { AppSettings } from '../../domain/plans/app-settings.js';
-import { refs } from '../../domain/plan.js';
+import { refs, scopeMemberRefs } from '../../domain/plan.js';
 import { getEach, getItem } from '../engine/reads.js';
 import { listScope } from '../engine/scope-listing.js';
 import type { Store } from '../engine/store.js';
@@ -55,10 +55,13 @@ async function readMembers(
 ): Promise<Omit<RelationUnitsPage, 'appVersion'>> {
   if (relation.scope === 'container') {
     const candidates = containerCandidates(relation, unit);
-    const members = await getEach<ScopeMember>(
-      store,
-      candidates.map((n) => refs.scope(relation, n)),
-    );
+    // Each candidate read wherever the scope's growth may have left it (shared/domain/shards.ts).
+    const keys = candidates.map((n) => scopeMemberRefs(relation, n));
+    const read = await getEach<ScopeMember>(store, keys.flat());
+    const members = keys.map((_, i) => {
+      const from = keys.slice(0, i).reduce((n, k) => n + k.length, 0);
+      return read.slice(from, from + keys[i]!.length).find((m) => m !== undefined);
+    });
     const present = candidates.filter((_, i) => members[i] !== undefined && !members[i]?.departing);
     return { members: await withVersions(store, relation, present) };
   }
