@@ -39,12 +39,13 @@ export class ViewSource {
    * A change this agent made itself and knows the outcome of (a leadership claim's answer): applied
    * to the view it holds, rather than read back. A read already on its way may still bring the
    * state from before; the agent then acts on that as on any stale view, and the state decides.
-   * `since` is the generation the change was made against: if a read completed meanwhile, its view
-   * may already hold what came after the change (the lease released again), and the answer, older
+   * `since` is the generation the change was made against, or undefined for an outcome no later
+   * read can contradict: if a read completed meanwhile, its view may already hold what came after
+   * the change (a refused claim's holder that has released the lease since), and the answer, older
    * than it, must not overwrite it; that view is kept as it is.
    */
-  amend(change: (view: AgentView) => AgentView, since: number): void {
-    if (this.current && this.generation === since) this.current = change(this.current);
+  amend(change: (view: AgentView) => AgentView, since?: number): void {
+    if (this.current && (since === undefined || this.generation === since)) this.current = change(this.current);
   }
 
   onChange(listener: Listener): () => void {

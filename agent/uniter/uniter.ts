@@ -379,7 +379,9 @@ export class Uniter {
               : l,
           ),
         }),
-        since,
+        // A lease this unit was granted is its own until it releases it (no newer read can say
+        // otherwise); a refusal names a holder that may have released the lease since.
+        result.leader ? undefined : since,
       );
     } else await this.deps.view.refresh();
     // A claim the view still calls possible (a stale view, a race): do not hammer the API.

@@ -159,5 +159,9 @@ describe('the shared view', () => {
     await source.refresh();
     source.amend(amended, since);
     expect(source.current?.model).toBe('read 2');
+    // An outcome no later read can contradict (a lease granted to this unit) is applied whatever was read.
+    await source.refresh();
+    source.amend(amended);
+    expect(source.current?.model).toBe('read 3, amended');
   });
 });
