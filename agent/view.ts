@@ -27,6 +27,8 @@ type Listener = (view: AgentView) => void;
  */
 export class ViewSource {
   current?: AgentView;
+  /** How many reads have completed: a change's outcome is applied only to the view it was made against. */
+  generation = 0;
   private running?: Promise<AgentView>;
   private queued?: Promise<AgentView>;
   private readonly listeners = new Set<Listener>();
@@ -37,9 +39,13 @@ export class ViewSource {
    * A change this agent made itself and knows the outcome of (a leadership claim's answer): applied
    * to the view it holds, rather than read back. A read already on its way may still bring the
    * state from before; the agent then acts on that as on any stale view, and the state decides.
+   * `since` is the generation the change was made against, or undefined for an outcome no later
+   * read can contradict: if a read completed meanwhile, its view may already hold what came after
+   * the change (a refused claim's holder that has released the lease since), and the answer, older
+   * than it, must not overwrite it; that view is kept as it is.
    */
-  amend(change: (view: AgentView) => AgentView): void {
-    if (this.current) this.current = change(this.current);
+  amend(change: (view: AgentView) => AgentView, since?: number): void {
+    if (this.current && (since === undefined || this.generation === since)) this.current = change(this.current);
   }
 
   onChange(listener: Listener): () => void {
@@ -61,6 +67,7 @@ export class ViewSource {
       try {
         const view = await run;
         this.current = view;
+        this.generation++;
         for (const listener of [...this.listeners]) listener(view);
         return view;
       } finally {

@@ -20,6 +20,12 @@
 // 3. Leader failover, BENCH_FAILOVERS times (default 20), on FAILOVERS + 1 fresh units:
 //    the leader's unit removed → `leader-elected` ran on another unit; p50 and p99.
 //
+// 0. The floor under a unit start's CPU, first: the charm's start-up hooks run as a unit agent runs
+//    them, with nothing of drover's around them (bench/support/hook-floor.ts).
+// Diagnostics (not recorded): BENCH_AGENT_CPU_PROF=<dir> profiles every agent (`node --cpu-prof`),
+// BENCH_COUNT_DYNAMODB=1 prints each start-up's DynamoDB requests per unit by action,
+// BENCH_TRACE_FAILOVERS=1 prints each failover's milestones from the agents' log.
+//
 // The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a
 // section in bench/RESULTS.md.
 import { SILENT, startCountingApi } from './support/counting-api.js';
@@ -59,6 +65,7 @@ import { startCountingProxy, type CountingProxy } from './support/counting-proxy
 import { findProcess, ownCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
 import { writeSection } from './support/results-file.js';
 import { percentile } from './support/timing.js';
+import { hookFloorCpuPerUnit } from './support/hook-floor.js';
 
 const HEADING = '## Agents (npm run bench:agents)';
 const SERIES = (process.env.BENCH_SERIES ?? '1,10,100').split(',').map(Number);
@@ -69,6 +76,12 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 120);
 const FAILOVERS = Number(process.env.BENCH_FAILOVERS ?? 20);
 /** The model's update-status interval during the idle window: the shortest Juju allows, so every agent runs it there. */
 const IDLE_UPDATE_STATUS = process.env.BENCH_IDLE_UPDATE_STATUS ?? '1m';
+/** Diagnostics: a directory for every agent's `node --cpu-prof` profile (written when it exits). */
+const AGENT_CPU_PROF = process.env.BENCH_AGENT_CPU_PROF;
+/** Diagnostics: count the DynamoDB requests of each start-up by action (through a proxy, whose own CPU counts as the controller's). */
+const COUNT_DYNAMODB = process.env.BENCH_COUNT_DYNAMODB === '1';
+/** Diagnostics: print each failover's milestones from the agents' log. */
+const TRACE_FAILOVERS = process.env.BENCH_TRACE_FAILOVERS === '1';
 const NPROC = availableParallelism();
 const CONTROLLER = 'bench';
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -145,13 +158,17 @@ interface Environment {
   dataDir: string;
   proxy: CountingProxy;
   apiCalls: Map<string, number>;
+  /** DynamoDB requests by action, when BENCH_COUNT_DYNAMODB=1. */
+  dynamoCounts?: Map<string, number>;
   charmDir: string;
   charmArchive: Awaited<ReturnType<ReturnType<typeof localCharmStore>['put']>>;
   drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Environment> {
+async function environment(dynamoLocal: DynamoDbLocal, charmDir: string): Promise<Environment> {
+  const dynamoProxy = COUNT_DYNAMODB ? await startCountingProxy(dynamoLocal.endpoint) : undefined;
+  const dynamo = { endpoint: dynamoProxy?.endpoint ?? dynamoLocal.endpoint };
   const store = createStore({ table: `bench-agents-${randomUUID()}`, endpoint: dynamo.endpoint, region: 'local' });
   await ensureTable(store.client, store.table);
   await ensureModel(store);
@@ -171,9 +188,11 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     logsDir: join(dataDir, 'logs'),
   });
   const apiCalls = api.apiCalls;
+  const agentCommand = await buildLocalAgent(dataDir);
+  if (AGENT_CPU_PROF) agentCommand.splice(1, 0, '--cpu-prof', `--cpu-prof-dir=${AGENT_CPU_PROF}`);
   const provider = new LocalProvider({
     dataDir,
-    agentCommand: await buildLocalAgent(dataDir),
+    agentCommand,
     env: { DROVER_SQS_ENDPOINT: proxy.endpoint, AWS_REGION: 'local' },
     stopGraceMs: 2_000,
   });
@@ -208,6 +227,7 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     dataDir,
     proxy,
     apiCalls,
+    ...(dynamoProxy ? { dynamoCounts: dynamoProxy.counts } : {}),
     charmDir,
     charmArchive,
     drain: async () => {
@@ -215,9 +235,12 @@ async function environment(dynamo: DynamoDbLocal, charmDir: string): Promise<Env
     },
     stop: async () => {
       for (const p of pollers) await p.stop();
+      // A profile is written only by an agent that exits: SIGTERM, not SIGKILL.
+      if (AGENT_CPU_PROF) await provider.shutDownAgents(CONTROLLER);
       await killAllAgents(dataDir);
       await api.close();
       await proxy.close();
+      await dynamoProxy?.close();
       sqs.destroy();
       await sqsServer.stop();
     },
@@ -249,12 +272,11 @@ async function waitForStarts(dataDir: string, units: string[], machines: string[
   while (startedAt.size < units.length && Date.now() < deadline) {
     units.forEach((unit, i) => {
       if (startedAt.has(unit)) return;
-      try {
-        const at = Number(readFileSync(join(unitDir(dataDir, machines[i]!, unit), 'started-at'), 'utf8'));
-        if (at > 0) startedAt.set(unit, at);
-      } catch {
-        // not yet
-      }
+      // A stat, not a read that throws, for each unit not started yet: this loop's CPU counts as the controller's.
+      const file = join(unitDir(dataDir, machines[i]!, unit), 'started-at');
+      if (!existsSync(file)) return;
+      const at = Number(readFileSync(file, 'utf8'));
+      if (at > 0) startedAt.set(unit, at);
     });
     await pause(100);
   }
@@ -279,6 +301,7 @@ async function startUp(env: Environment, series: Series, n: number, dynamoPid: n
   const loadBefore = loadavg()[0]!;
   const cpuBefore = cpuNow(env.dataDir, placed, dynamoPid);
   const callsBefore = new Map(env.apiCalls);
+  const dynamoBefore = new Map(env.dynamoCounts);
   const t0 = Date.now();
   const deployed = await deploy(env.store, {
     charm: parseCharm(readFileSync(join(env.charmDir, 'metadata.yaml'), 'utf8')),
@@ -292,6 +315,12 @@ async function startUp(env: Environment, series: Series, n: number, dynamoPid: n
   const startedAt = await waitForStarts(env.dataDir, units, machines);
   const cpu = cpuSince(cpuBefore, cpuNow(env.dataDir, machines, dynamoPid));
   const apiCalls = new Map([...env.apiCalls].map(([op, count]) => [op, count - (callsBefore.get(op) ?? 0)] as const));
+  if (env.dynamoCounts) {
+    const perUnit = [...env.dynamoCounts]
+      .sort((a, b) => b[1] - (dynamoBefore.get(b[0]) ?? 0) - (a[1] - (dynamoBefore.get(a[0]) ?? 0)))
+      .map(([op, count]) => `${op.trim()} ${((count - (dynamoBefore.get(op) ?? 0)) / n).toFixed(2)}`);
+    console.error(`bench:agents: DynamoDB requests per unit, ${series}: ${perUnit.join(', ')}`);
+  }
   const latencies = [...startedAt.values()].map((at) => (at - t0) / 1000).sort((a, b) => a - b);
   return {
     series,
@@ -393,6 +422,7 @@ async function leaderFailover(env: Environment): Promise<Failover> {
     leader = deployed.units.find((u) => electedBy(u).length > 0);
   }
   const remaining = new Set(deployed.units);
+  const trace: { t0: number; from: string; to?: string }[] = [];
   for (let i = 0; i < FAILOVERS && leader; i++) {
     const t0 = Date.now();
     await destroyUnit(env.store, leader);
@@ -402,10 +432,25 @@ async function leaderFailover(env: Environment): Promise<Failover> {
       next = [...remaining].find((u) => electedBy(u).some((at) => at >= t0));
     }
     if (next) samples.push((Math.min(...electedBy(next).filter((at) => at >= t0)) - t0) / 1000);
+    trace.push({ t0, from: leader, ...(next ? { to: next } : {}) });
     console.error(`bench:agents: failover ${i + 1}: ${leader} removed → ${next ?? 'no new leader'}`);
     leader = next;
   }
+  if (TRACE_FAILOVERS) await traceFailovers(env.dataDir, trace);
   return { failovers: FAILOVERS, samples: samples.sort((a, b) => a - b) };
+}
+
+/** Diagnostics: each failover's milestones in the agents' log, in ms after the removal. */
+async function traceFailovers(dataDir: string, trace: { t0: number; from: string; to?: string }[]): Promise<void> {
+  await pause(3_000); // the last lines ship with the agents' next reports
+  const { records } = await fileLogSink(join(dataDir, 'logs')).read({ limit: 1_000_000 });
+  for (const { t0, from, to } of trace) {
+    const of = (unit: string | undefined) => `unit-${unit?.replace('/', '-')}`;
+    const lines = records
+      .filter((r) => (r.entity === of(from) || r.entity === of(to)) && Date.parse(r.time) >= t0 && Date.parse(r.time) < t0 + 10_000)
+      .map((r) => `${Date.parse(r.time) - t0} ${r.entity} ${r.message}`);
+    console.error(`bench:agents: failover ${from} → ${to}:\n  ${lines.join('\n  ')}`);
+  }
 }
 
 function failoverTable(failover: Failover): string {
@@ -535,6 +580,9 @@ async function main() {
   const dynamo = await startDynamoDbLocal();
   const dynamoPid = findProcess('DynamoDBLocal.jar', `-port ${dynamo.port}`);
   const charmDir = trivialCharm();
+  const floorUnits = Math.max(...SERIES);
+  const floor = await hookFloorCpuPerUnit(charmDir, floorUnits);
+  console.error(`bench:agents: the hooks alone, ${floorUnits} units: ${f(floor, 3)} CPU-s per unit`);
   const results: StartUp[] = [];
   let idle: Idle | undefined;
   let failover: Failover | undefined;
@@ -575,6 +623,7 @@ async function main() {
     header,
     '### Start-up',
     startUpTable(results),
+    `The floor, the hooks alone (install, config-changed and start run as a unit agent runs them, status-set answered by a server that does nothing, no controller, no DynamoDB, no agent), ${floorUnits} units: ${f(floor, 3)} CPU-s per unit.`,
     'Where the start-up time goes, per unit (units with every milestone logged):',
     phaseTable(results),
     'Agent API requests per unit, from the deploy call to the last start:',

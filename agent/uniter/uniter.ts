@@ -362,6 +362,7 @@ export class Uniter {
 
   private async claimLeadership(): Promise<void> {
     const { unitName } = this.deps;
+    const since = this.deps.view.generation;
     const result = await this.leadership.claim();
     this.logger.info(MODULE, result.leader ? 'claimed leadership' : `leadership is held by "${result.holder ?? 'nobody'}"`);
     // The answer says who holds the lease now: the view learns it without being read again (the
@@ -369,14 +370,19 @@ export class Uniter {
     const application = this.deps.view.current?.units.find((u) => u.name === unitName)?.application;
     if (application !== undefined && result.holder !== undefined) {
       const holder = result.holder;
-      this.deps.view.amend((view) => ({
-        ...view,
-        leadership: view.leadership?.map((l) =>
-          l.application === application
-            ? { ...l, holder, claimable: false, ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}) }
-            : l,
-        ),
-      }));
+      this.deps.view.amend(
+        (view) => ({
+          ...view,
+          leadership: view.leadership?.map((l) =>
+            l.application === application
+              ? { ...l, holder, claimable: false, ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}) }
+              : l,
+          ),
+        }),
+        // A lease this unit was granted is its own until it releases it (no newer read can say
+        // otherwise); a refusal names a holder that may have released the lease since.
+        result.leader ? undefined : since,
+      );
     } else await this.deps.view.refresh();
     // A claim the view still calls possible (a stale view, a race): do not hammer the API.
     if (!result.leader) await this.signal.wait(CLAIM_RETRY_MS);

@@ -18,6 +18,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
 import { MACHINE_ID, MODEL_KEY } from '../../shared/api/fields.js';
+import type { Machine } from '../../shared/domain/entities.js';
 import { DEFAULT_MODEL_KEY } from '../../shared/domain/models.js';
 import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
 import { verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
@@ -42,6 +43,8 @@ export function isAgentSession(userArn: string | undefined, identity: AgentIdent
 export interface IdentifiedAgent {
   machine: string;
   store: Store;
+  /** The machine's item as this request read it to check the caller: routes need not read it again. */
+  machineItem: Machine;
 }
 
 /**
@@ -85,14 +88,16 @@ export async function identifyAgent(
     if (role !== identity.roleName || instanceId === undefined) return undefined;
     // Machine 0 of another model has another instance: an instance is one model's machine only.
     const machine = await claimedMachine(modelStore, claimed);
-    return machine?.instanceId === instanceId ? { machine: claimed, store: modelStore } : undefined;
+    return machine && machine.instanceId === instanceId ? { machine: claimed, store: modelStore, machineItem: machine } : undefined;
   }
+  let machineItem: Machine | undefined;
   const signed = await verifySignature(
     event,
     async (keyId) => {
       if (keyId !== localAgentKeyId(claimed)) return undefined;
       const machine = await claimedMachine(modelStore, claimed);
       if (!machine) return undefined;
+      machineItem = machine;
       // Derived for the model too: machine 0 of another model has another key.
       const key = await identity.keys.forAttempt({ model, machineId: claimed, attempt: machine.provisioningAttempt });
       // The key must be the one issued for the machine's current attempt, and not yet revoked.
@@ -101,5 +106,5 @@ export async function identifyAgent(
     // A model named must be signed, or it could be changed in flight; one not named means `default`.
     { mustSign: modelHeader === undefined ? [MACHINE_HEADER] : [MACHINE_HEADER, MODEL_HEADER] },
   );
-  return signed ? { machine: claimed, store: modelStore } : undefined;
+  return signed && machineItem ? { machine: claimed, store: modelStore, machineItem } : undefined;
 }

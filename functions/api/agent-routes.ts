@@ -4,16 +4,15 @@
 // runAgentRoute() is the one way in.
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
-import type { Application, Relation, Unit } from '#shared/domain/entities.js';
+import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
 import { entityTag, type LogSink } from '#shared/logs/log-sink.js';
-import { refs } from '#shared/domain/plan.js';
 import { setMachineAgentStatus, setUnitStatus } from '#shared/state/operations/agent-status.js';
 import { destroyUnitByAgent } from '#shared/state/operations/destroy-unit.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
 import { leaveScope } from '#shared/state/operations/leave-scope.js';
 import { ensureMachineDead } from '#shared/state/operations/machine-dead.js';
-import { getMachine, getMany, getModel, getUnitState } from '#shared/state/engine/reads.js';
+import { getMachine, getUnitState } from '#shared/state/engine/reads.js';
 import { readGoalState } from '#shared/state/queries/goal-state.js';
 import { readRelationUnits } from '#shared/state/queries/relation-units.js';
 import { writeSettings } from '#shared/state/operations/relation-settings.js';
@@ -30,7 +29,8 @@ import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
 import { setUnitPorts } from '#shared/state/operations/unit-ports.js';
 import { finishTask, forgetPendingTask, logTask, startTask } from '#shared/state/operations/action-tasks.js';
 import { claimLeadership, releaseLeadership } from '#shared/state/operations/leadership.js';
-import { getLeaderSettings, readLeadership } from '#shared/state/queries/leadership.js';
+import { getLeaderSettings } from '#shared/state/queries/leadership.js';
+import { readMachineView } from '#shared/state/queries/machine-view.js';
 import { readAppSettings } from '#shared/state/queries/app-settings.js';
 import { readApplicationStatus } from '#shared/state/queries/application-status.js';
 import { setApplicationStatus } from '#shared/state/operations/application-status.js';
@@ -42,6 +42,8 @@ export interface AgentContext {
   charms: CharmStore;
   /** The calling agent's machine, established by its credential. */
   machine: string;
+  /** That machine's item, as the request read it to establish that (absent: routes read it). */
+  callerMachine?: Machine;
   /** The length of a leadership lease (shared/domain/leadership.ts); default DEFAULT_LEASE_SECONDS. */
   leadershipLeaseSeconds?: number;
   /** Where agents' log lines go (debug-log); absent: they are dropped. */
@@ -75,19 +77,11 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
   view: {
     touches: caller,
     run: async (ctx) => {
-      const [machine, model] = await Promise.all([getMachine(ctx.store, ctx.machine), getModel(ctx.store)]);
+      const machine = ctx.callerMachine ?? (await getMachine(ctx.store, ctx.machine));
       if (!machine) throw notFound(`machine ${ctx.machine} not found`);
-      const principals = await getMany<Unit>(ctx.store, machine.principals.map(refs.unit));
-      const subordinates = await getMany<Unit>(ctx.store, principals.flatMap((u) => u.subordinates).map(refs.unit));
-      const units = [...principals, ...subordinates];
-      const applications = await getMany<Application>(ctx.store, [...new Set(units.map((u) => u.application))].map(refs.application));
-      const relations = await getMany<Relation>(ctx.store, [...new Set(applications.flatMap((a) => a.relations))].map(refs.relation));
+      const { model, units, applications, relations, leadership } = await readMachineView(ctx.store, machine);
       // Never hand the credential hash back, even to its own agent.
       const { agentCredentialHash: _hash, ...visible } = machine;
-      const leadership = await readLeadership(
-        ctx.store,
-        applications.map((a) => a.name),
-      );
       // Hooks see the model's name as JUJU_MODEL_NAME and its uuid as JUJU_MODEL_UUID.
       // The model's config tells the unit agents their update-status interval; a change hints every
       // machine (shared/messaging/hint-plan.ts), so they read it again at once.

@@ -64,7 +64,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
   /** One agent request from an authenticated machine. */
   async function agentRoute(
     event: APIGatewayProxyEventV2,
-    { machine, store }: IdentifiedAgent,
+    { machine, store, machineItem }: IdentifiedAgent,
     request: { method: string; path: string; op: string },
   ): Promise<APIGatewayProxyStructuredResultV2> {
     const { method, path, op: agentOp } = request;
@@ -75,6 +75,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
       store,
       charms: deps.charms,
       machine,
+      callerMachine: machineItem,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
       ...(deps.logs ? { logs: deps.logs } : {}),
     };

@@ -145,4 +145,23 @@ describe('the shared view', () => {
     expect((await second).model).toBe('2');
     expect(reads).toBe(2);
   });
+
+  it("applies a change's outcome only to the view it was made against, never over a newer read", async () => {
+    let reads = 0;
+    const source = new ViewSource(async () => ({ model: `read ${++reads}` }) as AgentView);
+    await source.refresh();
+    const amended = (view: AgentView) => ({ ...view, model: `${view.model}, amended` });
+    // A claim made against read 1, answered with no read in between: applied.
+    source.amend(amended, source.generation);
+    expect(source.current?.model).toBe('read 1, amended');
+    // A claim made against that view, while a hint's read completed: the newer read stays as it is.
+    const since = source.generation;
+    await source.refresh();
+    source.amend(amended, since);
+    expect(source.current?.model).toBe('read 2');
+    // An outcome no later read can contradict (a lease granted to this unit) is applied whatever was read.
+    await source.refresh();
+    source.amend(amended);
+    expect(source.current?.model).toBe('read 3, amended');
+  });
 });
