@@ -11,7 +11,9 @@ import type { ApiClient } from '../client.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { readApplicationSettings } from './application-settings.js';
 import type { DashboardAssets } from './bundle.js';
+import { serveEvents } from './events.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
+import { REVISION_POLL_MS, watchRevision } from './revision-watch.js';
 import { KEY_HEADER } from './ui/key-header.js';
 
 /** The one address the dashboard listens on: never a public interface. */
@@ -32,6 +34,8 @@ export interface DashboardOptions {
   port: number;
   /** Shown in the page's title bar. */
   title: string;
+  /** How often the model's revision is read while a page listens (default REVISION_POLL_MS). */
+  revisionPollMs?: number;
 }
 
 const SECURITY_HEADERS = {
@@ -85,6 +89,8 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
   const key = randomBytes(24).toString('base64url');
   const keyBytes = Buffer.from(key);
   let port = 0;
+  // One watch for every open page: the controller is asked once per interval, however many listen.
+  const revisions = watchRevision(options.client, options.revisionPollMs ?? REVISION_POLL_MS);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!ownHost(req.headers.host, port)) return sendError(res, 421, 'wrong-host', 'the dashboard answers only to 127.0.0.1 and localhost');
     if (req.method !== 'GET') {
@@ -100,6 +106,11 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
       if (!sameKey(req.headers[KEY_HEADER], keyBytes))
         return sendError(res, 403, 'forbidden', 'open the dashboard from the URL drover printed');
       return proxy(res, options.client, url.pathname.slice('/api/'.length), url);
+    }
+    if (url.pathname === '/events') {
+      if (!sameKey(req.headers[KEY_HEADER], keyBytes))
+        return sendError(res, 403, 'forbidden', 'open the dashboard from the URL drover printed');
+      return serveEvents(req, res, revisions, SECURITY_HEADERS);
     }
     sendError(res, 404, 'not-found', `no page ${url.pathname}`);
   };
@@ -121,6 +132,7 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        revisions.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
