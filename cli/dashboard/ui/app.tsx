@@ -49,7 +49,7 @@ export function App() {
     <>
       <header class="top">
         <h1>{doc ? `${doc.model.controller}:${doc.model.name}` : 'drover'}</h1>
-        <p class="updated" aria-live="polite" data-live={model.live}>
+        <p class="updated" aria-live="polite" data-live={model.live} data-revision={model.revision}>
           {model.error ? <span class="problem">✖ {model.error} </span> : null}
           {model.updated ? `Last updated ${model.updated.toLocaleTimeString()}` : 'Reading the model…'}
         </p>

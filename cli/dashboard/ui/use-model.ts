@@ -30,6 +30,8 @@ export interface ModelState {
   updated?: Date;
   error?: string;
   live: Liveness;
+  /** The revision the server told before the shown read began (pushed only). */
+  revision?: number;
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -64,7 +66,7 @@ export function useModel(): ModelState {
         const [doc, stuck] = await Promise.all([readStatus(), readStuck()]);
         if (stopped) return;
         shown = at;
-        setState({ doc, stuck, updated: new Date(), live });
+        setState({ doc, stuck, updated: new Date(), live, ...(at !== undefined ? { revision: at } : {}) });
       } catch (e) {
         if (!stopped) fail(messageOf(e));
       } finally {
