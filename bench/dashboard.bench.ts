@@ -257,7 +257,7 @@ async function main(): Promise<void> {
         `${(median(latencies[1]!) / median(latencies[0]!)).toFixed(2)}`,
       ]),
       '',
-      `Measured ${new Date().toISOString().slice(0, 10)}. A poll is one status page (up to 1,000 entities) and one \`stuck\`; the revision is one GetItem behind the model's name (two reads a request). The pushed page also reads once a minute whatever it was told, which the idle minute includes.`,
+      `Measured ${new Date().toISOString().slice(0, 10)}. A read of the model is one status page (up to 1,000 entities) and one \`stuck\`: ${(idle[0]!.reads / (idle[0]!.requests / 2)).toFixed(0)} DynamoDB reads on this model (the polled page's idle minute); a read of the revision is one GetItem after the model's name, 2. The pushed page also reads the model once a minute whatever it was told, which its idle minute includes; its delay is the stream's, up to the server's 2 s poll, and one read of the model, which this host's load makes slow.`,
     ].join('\n');
     await publishSection(HEADING, body);
   } finally {

@@ -1,7 +1,7 @@
 // One watch of the model's revision (GET /v1/model-revision, one item on the controller) for every
 // open page of this dashboard: it polls only while at least one page listens, and tells each of
 // them every revision it reads, so pages re-read the model only when it changed
-// (docs/dashboard.md, "Live"). A controller without the route (older than the revision) is told
+// (docs/dashboard.md, "What it shows"). A controller without the route (older than the revision) is told
 // once as `unsupported`, and the pages poll the model as they did before.
 import { isMissingRoute, type ApiClient } from '../client.js';
 

@@ -1,4 +1,5 @@
-// The dashboard's web server: the UI's three files and the read-only proxy, on 127.0.0.1 only.
+// The dashboard's web server: the UI's three files, the read-only proxy, and `/events`, the model's
+// revision as Server-Sent Events (events.ts, revision-watch.ts), on 127.0.0.1 only.
 // The browser never holds a controller credential: the proxy signs with the CLI's own client
 // (a bearer token locally, SigV4 on AWS), and answers with the controller's JSON, never its
 // headers. A random key, in the URL's fragment, admits the page's API calls, so neither another

@@ -118,7 +118,7 @@ export const userOperations = {
    * after, the stream's delay) whenever anything in the model changed, read from one item
    * (shared/state/queries/model-revision.ts); with `since`, also whether it is no longer that one.
    * Revisions are opaque: compare them for equality only. Cheap enough to ask every few seconds,
-   * as `drover dashboard` does (docs/dashboard.md, "Live").
+   * as `drover dashboard` does (docs/dashboard.md, "What it shows").
    */
   'model-revision': get(z.strictObject({ since: z.coerce.number().int().min(0).optional() })),
   /**

@@ -5,7 +5,7 @@
 // once per POLL_MS, and once a minute whatever it was told (what no write shows: an agent is lost
 // when it has been silent long enough). Against a controller without the revision (an older one)
 // the page polls, as it did before. Status is paged, so even a 100,000-unit model is read as
-// `drover status` reads it (docs/dashboard.md, "Live").
+// `drover status` reads it (docs/dashboard.md, "What it shows").
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import { useEffect, useState } from 'preact/hooks';
 import { readStatus, readStuck, type StuckEntity } from './api.js';

@@ -1,6 +1,6 @@
 // The model's revision: a counter the `changes` function moves once per stream batch that changed
 // the model (functions/changes/revision.ts), so a reader that only wants to know whether anything
-// changed (the dashboard, docs/dashboard.md "Live") asks one item instead of reading the model.
+// changed (the dashboard, docs/dashboard.md, "What it shows") asks one item instead of reading the model.
 // Not in the operations' transactions: one item every transaction of a model wrote would serialise
 // them all. Written outside plans because no decision rests on it, like presence.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
