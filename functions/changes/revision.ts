@@ -2,8 +2,8 @@
 // model the batch changed (shared/state/operations/model-revision.ts), so the dashboard learns of
 // a change from one item. This function already sees every change, so no operation's transaction
 // writes anything more for it. Records of the revision item itself move nothing, or each move
-// would bring the next; the mapping's filter keeps them out already (functions/stream-consumers.ts),
-// this keeps an unfiltered delivery harmless.
+// would bring the next, and nor do agent presence's; the mapping's filter keeps both out already
+// (functions/stream-consumers.ts), this keeps an unfiltered delivery harmless.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { EntityRef } from '#shared/domain/plan.js';
@@ -15,6 +15,12 @@ import { modelOfRecord, perModel } from '../stream-models.js';
 
 export const REVISION_KIND: EntityRef['kind'] = 'modelRevision';
 
+/**
+ * Kinds whose records move nothing: the revision itself, and agent presence, a heartbeat no
+ * reader sees as a change (the mapping keeps both out; this keeps an unfiltered delivery as cheap).
+ */
+const UNREVISED: ReadonlySet<string> = new Set<EntityRef['kind']>(['presence', REVISION_KIND]);
+
 export function revisionStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
     // Moved at most once per model per batch: every record of the batch was committed before the
@@ -23,7 +29,8 @@ export function revisionStep(store: Store, logger: Logger): (records: DynamoDBRe
     const forModel = perModel(store, (store) => ({ store, moved: false }));
     return async (record) => {
       const model = modelOfRecord(record);
-      if (model === undefined || imagesOf(record).kind === REVISION_KIND) return;
+      const kind = imagesOf(record).kind;
+      if (model === undefined || (kind !== undefined && UNREVISED.has(kind))) return;
       const state = forModel(model);
       if (state.moved) return;
       try {
