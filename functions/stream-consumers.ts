@@ -17,6 +17,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
 import { ATTR } from '../shared/state/engine/keys.js';
 import { createChangesHandler, type ChangesDeps } from './changes/handler.js';
+import { REVISION_KIND } from './changes/revision.js';
 import { createProvisionerHandler } from './provisioner/handler.js';
 import type { StreamBatchHandler } from './stream-batch.js';
 
@@ -26,8 +27,8 @@ export type StreamImage = 'NewImage' | 'OldImage';
 export type RecordFilter =
   /** Records with an image (of those listed) of this kind. */
   | { kind: string; images: readonly StreamImage[] }
-  /** Records with a new or old image of any other kind: a record that is only ever `kind` matches neither. */
-  | { allKindsBut: string };
+  /** Records with a new or old image of any kind but these: a record only ever of them matches neither. */
+  | { allKindsBut: readonly string[] };
 
 export interface StreamConsumerDeps {
   provisioner: ProvisionerDeps;
@@ -67,8 +68,9 @@ export const STREAM_CONSUMERS: readonly StreamConsumer[] = [
     name: 'changes',
     // Which machines a change concerns depends on the entity (shared/messaging/notify.ts), so
     // every kind but agent presence, written about once a minute per busy machine and of no
-    // interest to any agent or cleanup: it costs no invocation at all.
-    filter: { allKindsBut: 'presence' },
+    // interest to any agent or cleanup: it costs no invocation at all. Nor the model revision this
+    // function moves itself (changes/revision.ts): its records would invoke it again for nothing.
+    filter: { allKindsBut: ['presence', REVISION_KIND] },
     batchSize: 100,
     retryAttempts: 5,
     maxRecordAgeSeconds: 3600,
@@ -83,7 +85,7 @@ export function recordMatches(filter: RecordFilter, record: DynamoDBRecord): boo
   if ('allKindsBut' in filter)
     return (['NewImage', 'OldImage'] as const).some((image) => {
       const kind = kindIn(image);
-      return kind !== undefined && kind !== filter.allKindsBut;
+      return kind !== undefined && !filter.allKindsBut.includes(kind);
     });
   return filter.images.some((image) => kindIn(image) === filter.kind);
 }

@@ -74,6 +74,7 @@ export class StreamConsumers extends Construct {
  */
 export function filterCriteria(filter: RecordFilter): Array<{ [key: string]: unknown }> {
   const images = 'allKindsBut' in filter ? (['NewImage', 'OldImage'] as const) : filter.images;
-  const rule = 'allKindsBut' in filter ? lambda.FilterRule.notEquals(filter.allKindsBut) : lambda.FilterRule.isEqual(filter.kind);
+  // FilterRule.notEquals takes one value; Lambda's `anything-but` takes a list.
+  const rule = 'allKindsBut' in filter ? [{ 'anything-but': [...filter.allKindsBut] }] : lambda.FilterRule.isEqual(filter.kind);
   return images.map((image) => lambda.FilterCriteria.filter({ dynamodb: { [image]: { [ATTR.kind]: { S: rule } } } }));
 }

@@ -1,4 +1,5 @@
-// The dashboard's web server: the UI's three files and the read-only proxy, on 127.0.0.1 only.
+// The dashboard's web server: the UI's three files, the read-only proxy, and `/events`, the model's
+// revision as Server-Sent Events (events.ts, revision-watch.ts), on 127.0.0.1 only.
 // The browser never holds a controller credential: the proxy signs with the CLI's own client
 // (a bearer token locally, SigV4 on AWS), and answers with the controller's JSON, never its
 // headers. A random key, in the URL's fragment, admits the page's API calls, so neither another
@@ -12,8 +13,10 @@ import { ApiError, CliError, UsageError } from '../errors.js';
 import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { readApplicationSettings } from './application-settings.js';
 import type { DashboardAssets } from './bundle.js';
+import { serveEvents } from './events.js';
 import { clientForPageModel, type DashboardClient } from './page-model.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
+import { REVISION_POLL_MS, watchRevision, type RevisionWatch } from './revision-watch.js';
 import { KEY_HEADER } from './ui/key-header.js';
 
 /** The one address the dashboard listens on: never a public interface. */
@@ -37,6 +40,8 @@ export interface DashboardOptions {
   port: number;
   /** Shown in the page's title bar. */
   title: string;
+  /** How often the model's revision is read while a page listens (default REVISION_POLL_MS). */
+  revisionPollMs?: number;
 }
 
 const SECURITY_HEADERS = {
@@ -90,6 +95,20 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
   const key = randomBytes(24).toString('base64url');
   const keyBytes = Buffer.from(key);
   let port = 0;
+  // One watch for each model a page shows ('' for the one the dashboard was started on), shared by
+  // its pages: the controller is asked once per interval however many listen, and not at all for a
+  // model no page listens to.
+  const revisions = new Map<string, RevisionWatch>();
+  const watchOf = (req: IncomingMessage): RevisionWatch => {
+    const model = req.headers[MODEL_HEADER];
+    const name = Array.isArray(model) ? model.join(', ') : (model ?? '');
+    let watch = revisions.get(name);
+    if (!watch) {
+      watch = watchRevision(clientForPageModel(options.client, model), options.revisionPollMs ?? REVISION_POLL_MS);
+      revisions.set(name, watch);
+    }
+    return watch;
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!ownHost(req.headers.host, port)) return sendError(res, 421, 'wrong-host', 'the dashboard answers only to 127.0.0.1 and localhost');
     if (req.method !== 'GET') {
@@ -105,6 +124,18 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
       if (!sameKey(req.headers[KEY_HEADER], keyBytes))
         return sendError(res, 403, 'forbidden', 'open the dashboard from the URL drover printed');
       return proxy(res, options.client, req, url.pathname.slice('/api/'.length), url);
+    }
+    if (url.pathname === '/events') {
+      if (!sameKey(req.headers[KEY_HEADER], keyBytes))
+        return sendError(res, 403, 'forbidden', 'open the dashboard from the URL drover printed');
+      let watch: RevisionWatch;
+      try {
+        watch = watchOf(req);
+      } catch (e) {
+        if (e instanceof UsageError) return sendError(res, 400, 'bad-request', e.message);
+        throw e;
+      }
+      return serveEvents(req, res, watch, SECURITY_HEADERS);
     }
     sendError(res, 404, 'not-found', `no page ${url.pathname}`);
   };
@@ -126,6 +157,7 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const watch of revisions.values()) watch.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -31,6 +31,7 @@ import { readStatusPageDoc } from '#shared/state/queries/status-pages.js';
 import { readStatusLog } from '#shared/state/queries/status-log.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { listStuck } from '#shared/state/queries/stuck.js';
+import { readModelRevision } from '#shared/state/queries/model-revision.js';
 import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { modelRoutes } from './model-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
@@ -110,6 +111,10 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     });
   },
   stuck: (ctx) => listStuck(ctx.store, ctx.stuckAfterSeconds),
+  'model-revision': async (ctx, body) => {
+    const revision = await readModelRevision(ctx.store);
+    return { revision, ...(body.since !== undefined ? { changed: revision !== body.since } : {}) };
+  },
   deploy: async (ctx, body) => {
     const series = requestedSeries(body);
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);

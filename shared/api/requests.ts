@@ -114,6 +114,14 @@ export const userOperations = {
   ),
   stuck: get(z.strictObject({})),
   /**
+   * `GET /v1/model-revision[?since=<revision>]`: the model's revision, which moves (a second or so
+   * after, the stream's delay) whenever anything in the model changed, read from one item
+   * (shared/state/queries/model-revision.ts); with `since`, also whether it is no longer that one.
+   * Revisions are opaque: compare them for equality only. Cheap enough to ask every few seconds,
+   * as `drover dashboard` does (docs/dashboard.md, "What it shows").
+   */
+  'model-revision': get(z.strictObject({ since: z.coerce.number().int().min(0).optional() })),
+  /**
    * `GET /v1/debug-log?include=unit-mysql-0&level=INFO&limit=N[&since=<iso>][&after=<cursor>]`:
    * without `after`, the last `limit` matching lines (replay: a large limit); with it, the lines
    * logged since that cursor (tailing: pass back each answer's `cursor`). Cursors are opaque: a

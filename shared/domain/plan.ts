@@ -35,7 +35,12 @@ export type EntityRef =
   /** An application's leader settings (leader-set / leader-get). */
   | { kind: 'leaderSettings'; application: string }
   /** An application's data bag in one relation (relation-set --app), written by its leader. */
-  | { kind: 'appSettings'; relationId: number; application: string };
+  | { kind: 'appSettings'; relationId: number; application: string }
+  /**
+   * The model's revision: a counter the \`changes\` function moves after each stream batch that
+   * changed the model, for readers that only ask "changed since?" (shared/state/operations/model-revision.ts).
+   */
+  | { kind: 'modelRevision' };
 
 export type Scalar = string | number | boolean;
 
@@ -135,6 +140,7 @@ export const refs = {
   lease: (application: string): EntityRef => ({ kind: 'lease', application }),
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
   appSettings: (relationId: number, application: string): EntityRef => ({ kind: 'appSettings', relationId, application }),
+  modelRevision: (): EntityRef => ({ kind: 'modelRevision' }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -175,5 +181,7 @@ export const refName = (ref: EntityRef): string => {
       return `leader settings of ${ref.application}`;
     case 'appSettings':
       return `application settings ${ref.relationId} ${ref.application}`;
+    case 'modelRevision':
+      return 'model revision';
   }
 };

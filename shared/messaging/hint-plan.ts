@@ -47,6 +47,7 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'lease',
   'leaderSettings',
   'appSettings',
+  'modelRevision',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -110,6 +111,8 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'operation':
     case 'task':
     case 'unitState':
+    // The dashboard's cursor (shared/state/operations/model-revision.ts); its records are filtered out before this.
+    case 'modelRevision':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -91,7 +91,8 @@ async function expectIconAndWord(on: Page): Promise<number> {
 beforeAll(async () => {
   if (missing) return;
   await mkdir(OUTPUT, { recursive: true });
-  ctl = await startCliController();
+  // The changes function on the stream moves the model's revision, which the dashboard follows.
+  ctl = await startCliController({ changes: true });
   for (const charm of ['cli-wordpress', 'cli-mysql', 'cli-logging', 'peer']) await expectOk(ctl, ['deploy', charmDir(charm)]);
   await expectOk(ctl, ['relate', 'wordpress', 'mysql']);
   await expectOk(ctl, ['relate', 'wordpress', 'logging']);
@@ -132,7 +133,8 @@ beforeAll(async () => {
   expect(url).toMatch(/^http/);
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  // Poll twice a second: the test waits for changes, not for the 5 s a person would.
+  // Poll twice a second if polling, and read at most that often when told of changes: the test
+  // waits for changes, not for the 5 s a person would.
   await page.goto(`${url}&poll=500`);
 }, 120_000);
 
@@ -221,6 +223,34 @@ describe('drover dashboard in a browser', () => {
     expect(await detail.locator('table.config tr', { hasText: 'max-connections' }).textContent()).toContain('100');
     expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
     await screenshot(page, 'application-detail');
+  });
+
+  it('shows a change without a reload when the server tells it the model changed, reading nothing while it is idle', async (context) => {
+    if (missing) return context.skip(missing);
+    await showView('Topology');
+    await page.evaluate(() => ((globalThis as { notReloaded?: boolean }).notReloaded = true));
+    const updated = page.locator('p.updated');
+    expect(await updated.getAttribute('data-live')).toBe('pushed');
+    const reads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === '/api/status') reads.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      // Idle: polling (every 500 ms here) would read the status about 6 times; told of nothing,
+      // the page reads at most its once-a-minute safety read.
+      await page.waitForTimeout(3_000);
+      expect(reads.length).toBeLessThanOrEqual(1);
+      const before = Number(await updated.getAttribute('data-revision'));
+      await setUnitStatus(ctl.store, 'wordpress/0', { workload: { current: 'active', message: 'Serving 42 requests' } });
+      await page.waitForSelector('g.node[data-application="wordpress"]:has-text("Serving 42 requests")');
+      // The read that showed it was made for a revision the server told after the change.
+      expect(Number(await updated.getAttribute('data-revision'))).not.toBe(before);
+      expect(await page.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+      expect(await updated.textContent()).toMatch(/Last updated \d/);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it(

@@ -20,6 +20,9 @@ import { storeOfModel } from '#shared/state/queries/models.js';
 import { charmDir, expectOk, startCliController, TOKEN, type CliHarness } from '../support/cli.js';
 import { listeningAddresses } from '../support/listening-sockets.js';
 import { signatureCheckingServer } from '../support/sigv4-api.js';
+import { API_TOKEN, testApiHandler } from '../support/api-handler.js';
+import { startApiServer } from '../../embedded/api-server.js';
+import { errorResponse } from '../../functions/api/http.js';
 
 let ctl: CliHarness;
 let dashboard: DashboardServer;
@@ -39,7 +42,8 @@ async function get(path: string, headers: Record<string, string> = { [KEY_HEADER
 }
 
 beforeAll(async () => {
-  ctl = await startCliController();
+  // With the changes function on the stream: it moves the model's revision that /events follows.
+  ctl = await startCliController({ changes: true });
   await expectOk(ctl, ['deploy', charmDir('cli-mysql')]);
   await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'error', message: 'hook failed: "install"' } });
   // A second model, with another application, beside `default` (still the current one).
@@ -52,7 +56,13 @@ beforeAll(async () => {
     { name: 'test', controller: { type: 'local', apiUrl: ctl.server.url, token: TOKEN } },
     { headers: { [MODEL_HEADER]: 'default' } },
   );
-  dashboard = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover test:default' });
+  dashboard = await startDashboardServer({
+    client,
+    assets: await dashboardAssets(),
+    port: 0,
+    title: 'drover test:default',
+    revisionPollMs: 100,
+  });
   base = `http://127.0.0.1:${dashboard.port}`;
   key = new URLSearchParams(new URL(dashboard.url).hash.slice(1)).get('key')!;
 }, 60_000);
@@ -210,6 +220,121 @@ describe('the dashboard server', () => {
     expect(await withHost('attacker.example:' + dashboard.port)).toBe(421);
     expect(await withHost(`localhost:${dashboard.port}`)).toBe(200);
     expect(await withHost(`127.0.0.1:${dashboard.port}`)).toBe(200);
+  });
+});
+
+/** The server's events as a page reads them: each `data:` line's JSON, in order. */
+async function openEvents(at: string, headers: Record<string, string>) {
+  const abort = new AbortController();
+  const res = await fetch(`${at}/events`, { headers, signal: abort.signal });
+  const seen: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    seen,
+    /** Reads on until an event passes `ok`, or the stream ends (undefined). */
+    async until(ok: (news: Record<string, unknown>) => boolean): Promise<Record<string, unknown> | undefined> {
+      for (;;) {
+        const found = seen.find(ok);
+        if (found) return found;
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+          if (data) seen.push(JSON.parse(data) as Record<string, unknown>);
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
+describe("the dashboard's events", () => {
+  it('are refused without the session key, or with another', async () => {
+    for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }] as Record<string, string>[]) {
+      const res = await get('/events', headers);
+      expect(res.status).toBe(403);
+      expect(res.headers).toContain('application/json');
+    }
+  });
+
+  it("tell every open page the model's revision, and a new one once the model changed", { timeout: 60_000 }, async () => {
+    const first = await openEvents(base, { [KEY_HEADER]: key });
+    const second = await openEvents(base, { [KEY_HEADER]: key });
+    try {
+      expect(first.status).toBe(200);
+      expect(first.type).toBe('text/event-stream; charset=utf-8');
+      const before = await first.until((news) => news.kind === 'revision');
+      expect(await second.until((news) => news.kind === 'revision')).toBeDefined();
+      await expectOk(ctl, ['config', 'mysql', 'max-connections=7']);
+      const after = await first.until((news) => news.kind === 'revision' && news.revision !== before?.revision);
+      expect(after?.revision).not.toBe(before?.revision);
+      expect(await second.until((news) => news.revision === after?.revision)).toBeDefined();
+      for (const news of [...first.seen, ...second.seen]) expect(JSON.stringify(news)).not.toContain(TOKEN);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it("follow the model the page names: its own revision, moved by its changes, not another model's", { timeout: 60_000 }, async () => {
+    const staging = await openEvents(base, { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    const started = await openEvents(base, { [KEY_HEADER]: key });
+    /** The next event told after those seen so far. */
+    const next = async (events: Awaited<ReturnType<typeof openEvents>>) => {
+      const seen = events.seen.length;
+      await events.until(() => events.seen.length > seen);
+      return events.seen.at(-1);
+    };
+    try {
+      const before = await next(staging);
+      const defaultBefore = await next(started);
+      await expectOk(ctl, ['-m', 'staging', 'config', 'wordpress', 'blog-title=staging']);
+      const after = await staging.until((news) => news.kind === 'revision' && news.revision !== before?.revision);
+      expect(after?.revision).not.toBe(before?.revision);
+      // The started model's pages are told its own revision, which staging's change did not move.
+      const defaultAfter = await next(started);
+      expect(defaultAfter).toEqual(defaultBefore);
+    } finally {
+      staging.close();
+      started.close();
+    }
+  });
+
+  it('refuse a bad model name before asking the controller', async () => {
+    const res = await get('/events', { [KEY_HEADER]: key, [MODEL_HEADER]: 'Staging!' });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error.message).toBe(
+      '"Staging!" is not a valid name: model names may only contain lowercase letters, digits and hyphens',
+    );
+  });
+
+  it('say once that a controller without the revision is too old, and end: the page polls instead', async () => {
+    const handler = await testApiHandler(ctl.store);
+    // An older controller: the same API, but no route for the revision, and its answer for that.
+    const older = await startApiServer(async (event) =>
+      event.rawPath === '/v1/model-revision'
+        ? errorResponse('not-found', `no route GET ${event.rawPath}; see "drover help"`)
+        : handler(event),
+    );
+    const client = new ApiClient(
+      { name: 'old', controller: { type: 'local', apiUrl: older.url, token: API_TOKEN } },
+      { headers: { [MODEL_HEADER]: 'default' } },
+    );
+    const server = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'old', revisionPollMs: 100 });
+    try {
+      const oldKey = new URLSearchParams(new URL(server.url).hash.slice(1)).get('key')!;
+      const events = await openEvents(`http://127.0.0.1:${server.port}`, { [KEY_HEADER]: oldKey });
+      expect(await events.until(() => false)).toBeUndefined();
+      expect(events.seen).toEqual([{ kind: 'unsupported' }]);
+    } finally {
+      await server.close();
+      await older.close();
+    }
   });
 });
 

@@ -342,16 +342,16 @@ describe('stream consumers', () => {
     ]);
   });
 
-  it('shows the changes function every record but agent presence: which machines care depends on the entity', () => {
+  it('shows the changes function every record but agent presence and the model revision it moves itself', () => {
     expect(filterPatterns('changes')).toEqual([
-      { dynamodb: { NewImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
-      { dynamodb: { OldImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence'] }] } } } },
+      { dynamodb: { NewImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence', 'modelRevision'] }] } } } },
+      { dynamodb: { OldImage: { [ATTR.kind]: { S: [{ 'anything-but': ['presence', 'modelRevision'] }] } } } },
     ]);
   });
 });
 
 /** Stream records of every kind the consumers' filters name, with one image or both, and one that is not drover's. */
-const SAMPLE_RECORDS: DynamoDBRecord[] = ['machine', 'presence', 'cleanup', 'unit'].flatMap((kind) => {
+const SAMPLE_RECORDS: DynamoDBRecord[] = ['machine', 'presence', 'cleanup', 'unit', 'modelRevision'].flatMap((kind) => {
   const image = { [ATTR.kind]: { S: kind } };
   return [
     { eventName: 'INSERT' as const, dynamodb: { NewImage: image } },

@@ -8,7 +8,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { createChangesHandler } from '../../functions/changes/handler.js';
+import { streamConsumer } from '../../functions/stream-consumers.js';
+import { startSqsServer } from '../../embedded/sqs-server.js';
+import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
+import { createStreamPoller } from '../../embedded/stream-poller.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
@@ -108,8 +114,17 @@ export interface CliHarness {
 
 export const TOKEN = 'cli-test-token';
 
+export interface CliControllerOptions {
+  now?: () => Date;
+  /**
+   * Run the \`changes\` function on the table's stream as the local controller does (a stream poller,
+   * hints to an SQS server): what moves the model's revision, which the dashboard follows.
+   */
+  changes?: boolean;
+}
+
 /** A controller named "test" (current), served in-process over a fresh table. */
-export async function startCliController(options: { now?: () => Date } = {}): Promise<CliHarness> {
+export async function startCliController(options: CliControllerOptions = {}): Promise<CliHarness> {
   const store = await freshStore(options.now ? { now: options.now } : {});
   await ensureModel(store);
   const charmsDir = await mkdtemp(join(tmpdir(), 'drover-cli-charms-'));
@@ -130,6 +145,7 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
   const home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
   await writeClientConfig(home, 'test', { test: { type: 'local', apiUrl: server.url, token: TOKEN } });
   const env = { DROVER_HOME: home };
+  const changes = options.changes ? await startChanges(store) : undefined;
   return {
     store,
     charms,
@@ -139,7 +155,37 @@ export async function startCliController(options: { now?: () => Date } = {}): Pr
     env,
     run: (args, runOptions) => runCli(args, env, runOptions),
     spawn: (args) => spawnCli(args, env),
-    close: () => server.close(),
+    close: async () => {
+      await changes?.stop();
+      await server.close();
+    },
+  };
+}
+
+/** The changes function fed by a stream poller, with an SQS server for its hints, as embedded/controller.ts runs it. */
+async function startChanges(store: Store): Promise<{ stop(): Promise<void> }> {
+  const sqsServer = await startSqsServer();
+  const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: 'us-east-1' });
+  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+  const poller = createStreamPoller({
+    ...pollerSettingsOf(streamConsumer('changes')),
+    tableName: store.table,
+    endpoint: inject('dynamoEndpoint'),
+    region: 'local',
+    startingPosition: 'TRIM_HORIZON',
+    handler: createChangesHandler({ store, sqs, controllerId: 'test', logger: silent }),
+    onFailure: async () => undefined,
+    pollIntervalMs: 50,
+    retryDelayMs: 20,
+    log: () => undefined,
+  });
+  await poller.start();
+  return {
+    async stop() {
+      await poller.stop();
+      sqs.destroy();
+      await sqsServer.stop();
+    },
   };
 }
 

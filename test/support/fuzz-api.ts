@@ -63,6 +63,7 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     unexpose: { application: 'wordpress' },
     status: {},
     stuck: {},
+    'model-revision': { since: '1' },
     'debug-log': { include: 'unit-wordpress-0', level: 'INFO', limit: '10' },
     'status-log': { entity: 'wordpress/0', type: 'workload', n: '5' },
     run: { units: ['wordpress/0'], action: 'backup', parameters: { target: '/srv' } },
@@ -337,7 +338,17 @@ function credentialOf(caller: Caller, userToken: string, oddAgent: string): Cred
 const bearerOf = (credential: Credential) => (credential && 'bearer' in credential ? credential.bearer : undefined);
 const signedAs = (credential: Credential) => (credential && 'signAs' in credential ? { signAs: credential.signAs } : {});
 
-const READ_ONLY = new Set(['status', 'stuck', 'debug-log', 'status-log', 'show-task', 'show-operation', 'operations', 'actions']);
+const READ_ONLY = new Set([
+  'status',
+  'stuck',
+  'model-revision',
+  'debug-log',
+  'status-log',
+  'show-task',
+  'show-operation',
+  'operations',
+  'actions',
+]);
 
 /** Odd agent credentials (`<key id>:<secret>`): malformed, another machine's id with a guess, a huge machine number (once fixed). */
 const oddAgentCredentials = fc.constantFrom(

@@ -57,7 +57,7 @@ function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View;
       <header class="top">
         <h1>{doc ? `${doc.model.controller}:${doc.model.name}` : 'drover'}</h1>
         <ModelSwitcher chosen={chosen} shown={chosen.model ?? doc?.model.name} />
-        <p class="updated" aria-live="polite">
+        <p class="updated" aria-live="polite" data-live={model.live} data-revision={model.revision}>
           {model.error ? <span class="problem">✖ {model.error} </span> : null}
           {model.updated ? `Last updated ${model.updated.toLocaleTimeString()}` : 'Reading the model…'}
         </p>

@@ -23,6 +23,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   lease: [],
   leaderSettings: [],
   appSettings: [],
+  modelRevision: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -99,6 +99,10 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${model}#LEASE#${ref.application}`, sk: ITEM_SK };
     case 'leaderSettings':
       return { pk: `${model}#LEADERDATA#${ref.application}`, sk: ITEM_SK };
+    case 'modelRevision':
+      // Its own partition, never the model item's: operations plan from the model item, and a
+      // write of it from outside their transactions would cancel them.
+      return { pk: `${model}#REVISION`, sk: ITEM_SK };
     case 'appSettings':
       // Beside the units' settings of the relation, so the relation's "settings" cleanup
       // deletes the application bags with them.
