@@ -1,7 +1,7 @@
 // The user API over HTTP: `POST /v1/<operation>` with the operation's JSON body, `GET` for reads;
 // errors come back as `{error: {code, message}}`. A local controller takes the bearer token made
 // at bootstrap; an AWS controller takes IAM, so requests are SigV4-signed (cli/sigv4.ts).
-import type { ReadOperation, RequestOf, WriteOperation } from '../shared/api/requests.js';
+import type { ReadOperation, RequestOf, WriteOperation } from '#shared/api/requests.js';
 import type { ControllerEntry, SelectedController } from './config.js';
 import { ApiError, CliError } from './errors.js';
 import type { OutgoingRequest, RequestSigner } from './request-signer.js';

@@ -14,8 +14,8 @@
 // the agents' resync), which is why bounded retries and age are safe; the failure destination
 // keeps a note of what was given up on.
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { ProvisionerDeps } from '../shared/provisioner/deps.js';
-import { ATTR } from '../shared/state/engine/keys.js';
+import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
+import { ATTR } from '#shared/state/engine/keys.js';
 import { createChangesHandler, type ChangesDeps } from './changes/handler.js';
 import { REVISION_KIND } from './changes/revision.js';
 import { createProvisionerHandler } from './provisioner/handler.js';

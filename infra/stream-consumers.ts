@@ -9,7 +9,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { STREAM_CONSUMERS, type RecordFilter, type StreamConsumerName } from '../functions/stream-consumers.js';
-import { ATTR } from '../shared/state/engine/keys.js';
+import { ATTR } from '#shared/state/engine/keys.js';
 
 export interface StreamConsumersProps {
   table: dynamodb.ITable;

@@ -16,14 +16,14 @@
 //   agent on a pipe; the key id is `machine-<id>`, and the signature is checked here as API
 //   Gateway would (functions/api/verify-signature.ts). retry-provisioning makes a new attempt, and so revokes the old key.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
-import { MACHINE_ID, MODEL_KEY } from '../../shared/api/fields.js';
-import type { Machine } from '../../shared/domain/entities.js';
-import { DEFAULT_MODEL_KEY } from '../../shared/domain/models.js';
-import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
-import { verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
-import { getMachine, getModel } from '../../shared/state/engine/reads.js';
-import { storeForModel, type Store } from '../../shared/state/engine/store.js';
+import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '#shared/api/agent-signing.js';
+import { MACHINE_ID, MODEL_KEY } from '#shared/api/fields.js';
+import type { Machine } from '#shared/domain/entities.js';
+import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
+import type { AgentCredentials } from '#shared/provisioner/agent-credentials.js';
+import { verifyAgentCredential } from '#shared/state/operations/agent-credential.js';
+import { getMachine, getModel } from '#shared/state/engine/reads.js';
+import { storeForModel, type Store } from '#shared/state/engine/store.js';
 import { verifySignature } from './verify-signature.js';
 
 export type AgentIdentity =

@@ -17,18 +17,18 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
-import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
+import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
 import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { VARIABLES } from '../../functions/environment.js';
 import { machineQueuePrefix } from '../../infra/machines.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../../shared/provider/ec2/tags.js';
-import { CANONICAL_OWNER_ID } from '../../shared/provider/ec2/images.js';
-import { EC2_INSTANCE_TYPES } from '../../shared/provider/ec2/instance-types.js';
-import { tlsOnlyStatement } from '../../shared/messaging/queue-policy.js';
-import { ATTR, INDEX } from '../../shared/state/engine/keys.js';
-import { tableDefinition } from '../../shared/state/engine/table.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
+import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
+import { tlsOnlyStatement } from '#shared/messaging/queue-policy.js';
+import { ATTR, INDEX } from '#shared/state/engine/keys.js';
+import { tableDefinition } from '#shared/state/engine/table.js';
 
 const CONTROLLER = 'ci';
 // How the template says "the UUID at the end of the stack id" (arn:...:stack/<name>/<uuid>).

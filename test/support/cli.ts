@@ -19,12 +19,12 @@ import { createApiHandler } from '../../functions/api/handler.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { run, type CliIo } from '../../cli/main.js';
-import { type CharmStore } from '../../shared/charmstore/charm-store.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { fileLogSink } from '../../shared/logs/file-log-sink.js';
-import type { LogSink } from '../../shared/logs/log-sink.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { type CharmStore } from '#shared/charmstore/charm-store.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { fileLogSink } from '#shared/logs/file-log-sink.js';
+import type { LogSink } from '#shared/logs/log-sink.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { freshStore } from './table.js';
 import { testAgentKeys } from './agent-events.js';
 
