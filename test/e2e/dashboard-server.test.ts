@@ -373,25 +373,31 @@ describe('the dashboard of an AWS controller', () => {
   });
 });
 
+/** `drover dashboard <args> --port 0 --no-browser`, once it has printed its URL: the URL, its key, and how to stop it. */
+async function runDashboard(args: string[]) {
+  const interrupt = new AbortController();
+  let printed = '';
+  let announced: (url: string) => void = () => undefined;
+  const url = new Promise<string>((resolve) => (announced = resolve));
+  const running = ctl.run(['dashboard', ...args, '--port', '0', '--no-browser'], {
+    signal: interrupt.signal,
+    onStdout: (text) => {
+      printed += text;
+      const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
+      if (found) announced(found[0]);
+    },
+  });
+  // A command that ends before printing its URL fails the test with what it said.
+  void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
+  const address = await url;
+  const dashboardKey = new URLSearchParams(address.startsWith('http') ? new URL(address).hash.slice(1) : '').get('key') ?? '';
+  return { address, dashboardKey, interrupt, running };
+}
+
 describe('drover dashboard', () => {
   it('prints the URL, serves until interrupted, and exits 0', { timeout: 30_000 }, async () => {
-    const interrupt = new AbortController();
-    let printed = '';
-    let announced: (url: string) => void = () => undefined;
-    const url = new Promise<string>((resolve) => (announced = resolve));
-    const running = ctl.run(['dashboard', '--port', '0', '--no-browser'], {
-      signal: interrupt.signal,
-      onStdout: (text) => {
-        printed += text;
-        const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
-        if (found) announced(found[0]);
-      },
-    });
-    // A command that ends before printing its URL fails the test with what it said.
-    void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
-    const address = await url;
+    const { address, dashboardKey, interrupt, running } = await runDashboard([]);
     expect(address).toMatch(/^http/);
-    const dashboardKey = new URLSearchParams(new URL(address).hash.slice(1)).get('key')!;
     const res = await fetch(new URL('/api/stuck', address), { headers: { [KEY_HEADER]: dashboardKey } });
     expect(res.status).toBe(200);
     interrupt.abort();
@@ -427,21 +433,8 @@ describe('drover dashboard', () => {
   });
 
   it('starts on the model -m names', { timeout: 30_000 }, async () => {
-    const interrupt = new AbortController();
-    let printed = '';
-    let announced: (url: string) => void = () => undefined;
-    const url = new Promise<string>((resolve) => (announced = resolve));
-    const running = ctl.run(['dashboard', '-m', 'staging', '--port', '0', '--no-browser'], {
-      signal: interrupt.signal,
-      onStdout: (text) => {
-        printed += text;
-        const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
-        if (found) announced(found[0]);
-      },
-    });
-    void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
-    const address = await url;
-    const dashboardKey = new URLSearchParams(new URL(address).hash.slice(1)).get('key')!;
+    const { address, dashboardKey, interrupt, running } = await runDashboard(['-m', 'staging']);
+    expect(address).toMatch(/^http/);
     const res = await fetch(new URL('/api/status?limit=1000', address), { headers: { [KEY_HEADER]: dashboardKey } });
     const page = (await res.json()) as { model: { name: string }; applications: Record<string, unknown> };
     expect(page.model.name).toBe('staging');
