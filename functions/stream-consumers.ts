@@ -17,7 +17,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
 import { ATTR } from '#shared/state/engine/keys.js';
 import { createChangesHandler, type ChangesDeps } from './changes/handler.js';
-import { REVISION_KIND } from './changes/revision.js';
+import { UNCHANGING_KINDS } from './changes/revision.js';
 import { createProvisionerHandler } from './provisioner/handler.js';
 import type { StreamBatchHandler } from './stream-batch.js';
 
@@ -70,7 +70,7 @@ export const STREAM_CONSUMERS: readonly StreamConsumer[] = [
     // every kind but agent presence, written about once a minute per busy machine and of no
     // interest to any agent or cleanup: it costs no invocation at all. Nor the model revision this
     // function moves itself (changes/revision.ts): its records would invoke it again for nothing.
-    filter: { allKindsBut: ['presence', REVISION_KIND] },
+    filter: { allKindsBut: UNCHANGING_KINDS },
     batchSize: 100,
     retryAttempts: 5,
     maxRecordAgeSeconds: 3600,

@@ -16,10 +16,12 @@ import { modelOfRecord, perModel } from '../stream-models.js';
 export const REVISION_KIND: EntityRef['kind'] = 'modelRevision';
 
 /**
- * Kinds whose records move nothing: the revision itself, and agent presence, a heartbeat no
- * reader sees as a change (the mapping keeps both out; this keeps an unfiltered delivery as cheap).
+ * Kinds that are no change to anyone: the revision itself, and agent presence, a heartbeat. The
+ * `changes` mapping's filter keeps their records out (functions/stream-consumers.ts); the step
+ * skips them too, so an unfiltered delivery moves nothing. One list for both.
  */
-const UNREVISED: ReadonlySet<string> = new Set<EntityRef['kind']>(['presence', REVISION_KIND]);
+export const UNCHANGING_KINDS: readonly EntityRef['kind'][] = ['presence', REVISION_KIND];
+const UNREVISED: ReadonlySet<string> = new Set(UNCHANGING_KINDS);
 
 export function revisionStep(store: Store, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return () => {
