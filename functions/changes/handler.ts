@@ -35,8 +35,8 @@ export function changeSteps(deps: ChangesDeps): (records: DynamoDBRecord[]) => R
 
 /**
  * Records one after another, in the order they were committed, as each step ran when it was a
- * function of its own: a hint is one send and a cleanup batch a few transactions, so a batch
- * stays well inside the function's timeout.
+ * function of its own: the batch's hints go out together with the first record, and a cleanup
+ * batch is a few transactions, so a batch stays well inside the function's timeout.
  */
 export function createChangesHandler(deps: ChangesDeps): StreamBatchHandler {
   return streamBatchHandler(changeSteps(deps), { inParallel: false });

@@ -7,10 +7,10 @@
 // Reads are strongly consistent where they can be; the unit listing goes through the
 // byCollection index, which is eventually consistent: a unit created a moment ago may be missed,
 // but its own stream record hints its machine.
-import type { Machine, Relation, Unit } from '../domain/entities.js';
+import type { Relation, Unit } from '../domain/entities.js';
 import { refs } from '../domain/plan.js';
 import { collections } from '../state/engine/keys.js';
-import { getApplication, getEach, getMany, listCollection } from '../state/engine/reads.js';
+import { getApplication, getMany, listCollection } from '../state/engine/reads.js';
 import { scopePages } from '../state/engine/scope-listing.js';
 import { unitPages } from '../state/engine/unit-listing.js';
 import type { Store } from '../state/engine/store.js';
@@ -25,12 +25,6 @@ import { planHint, type HintPlan, type Lookup } from './hint-plan.js';
 export const PAGE_SIZE = 1000;
 
 const machinesOf = (units: Unit[]) => [...new Set(units.map((u) => u.machine).filter((m): m is string => !!m))];
-
-/** The machine ids that still exist: ids from old images may name a machine removed since. */
-async function existingMachines(store: Store, ids: string[]): Promise<string[]> {
-  const found = await getEach<Machine>(store, ids.map(refs.machine));
-  return ids.filter((_, i) => found[i] !== undefined);
-}
 
 /**
  * Machines a page at a time, once per batch: the first consumer reads them through `read` and the
@@ -103,7 +97,7 @@ async function* machinesOfRelationPeers(
 async function* resolve(store: Store, lookup: Lookup, reads: BatchReads, pageSize: number): AsyncGenerator<string[]> {
   switch (lookup.kind) {
     case 'machines': {
-      const ids = await existingMachines(store, lookup.ids);
+      const ids = await reads.existingMachines(store, lookup.ids);
       if (ids.length > 0) yield ids;
       return;
     }

@@ -224,7 +224,7 @@ async function sendToMachine(sqs: SQSClient, controllerId: string, model: string
  * Sends the hints to the queue of each of the model's machines (`model`: its key), a few machines at a time. One machine's failure never
  * stops the others and never throws: it is returned, so the caller can retry what failed.
  */
-export async function sendHints(
+export function sendHints(
   sqs: SQSClient,
   controllerId: string,
   model: string,
@@ -232,17 +232,30 @@ export async function sendHints(
   hints: Hint | Hint[],
   options: { concurrency?: number } = {},
 ): Promise<SendHintsResult> {
-  const bodies = (Array.isArray(hints) ? hints : [hints]).map(encodeHint);
-  const machines = [...new Set(machineIds)];
+  const each = Array.isArray(hints) ? hints : [hints];
+  return sendHintsEach(sqs, controllerId, model, new Map([...machineIds].map((m) => [m, each])), options);
+}
+
+/**
+ * Sends each machine its own hints, all of a machine's in one SendMessageBatch (up to ten), a few
+ * machines at a time. Never throws: a machine that could not be hinted is returned.
+ */
+export async function sendHintsEach(
+  sqs: SQSClient,
+  controllerId: string,
+  model: string,
+  hintsByMachine: ReadonlyMap<string, readonly Hint[]>,
+  options: { concurrency?: number } = {},
+): Promise<SendHintsResult> {
+  const machines = [...hintsByMachine].filter(([, hints]) => hints.length > 0);
   const result: SendHintsResult = { sent: 0, failures: [] };
-  if (bodies.length === 0) return result;
   let next = 0;
   const worker = async () => {
     while (next < machines.length) {
-      const machineId = machines[next++]!;
+      const [machineId, hints] = machines[next++]!;
       try {
         // Await first: `sent += await ...` would read `sent` before the await and lose updates.
-        const sent = await sendToMachine(sqs, controllerId, model, machineId, bodies);
+        const sent = await sendToMachine(sqs, controllerId, model, machineId, hints.map(encodeHint));
         result.sent += sent;
       } catch (e) {
         result.failures.push({ machineId, error: describe(e) });

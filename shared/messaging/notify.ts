@@ -7,7 +7,8 @@ import { machinesFor } from './affected-machines.js';
 import { BatchReads } from './batch-reads.js';
 import type { Hint } from './hint.js';
 import { planHint } from './hint-plan.js';
-import { sendHints, type HintFailure } from './machine-queues.js';
+import type { HintOutbox } from './hint-outbox.js';
+import type { HintFailure } from './machine-queues.js';
 
 export interface NotifierDeps {
   store: Store;
@@ -16,7 +17,7 @@ export interface NotifierDeps {
 }
 
 export type NotifyOutcome =
-  { kind: 'sent'; hint: Hint; machines: number } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
+  { kind: 'queued'; hint: Hint; machines: number } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
 
 /** Some machines could not be hinted; the record must be retried (the others' duplicates are harmless). */
 export class HintDeliveryError extends Error {
@@ -82,35 +83,31 @@ function coveringHint(hint: Hint, reads: BatchReads): Hint | undefined {
   return relation ? { kind: 'relation', id: relation.key } : undefined;
 }
 
+/**
+ * The machines `images` concerns, queued in `outbox` with its hint on behalf of the batch's record
+ * number `record`; the outbox sends them (hint-outbox.ts). A machine the batch already hinted
+ * about the same thing is left out (SentHints).
+ */
 export async function notify(
-  deps: NotifierDeps,
+  store: Store,
   images: StreamImages,
+  outbox: HintOutbox,
+  record: number,
   sent = new SentHints(),
   reads = new BatchReads(),
 ): Promise<NotifyOutcome> {
   const plan = planHint(images);
   if (plan.kind !== 'hint') return plan;
-  const failures: HintFailure[] = [];
   let machines = 0;
   const coveredBy = coveringHint(plan.hint, reads);
-  const pages = machinesFor(deps.store, plan, reads)[Symbol.asyncIterator]();
-  for (let next = pages.next(); ;) {
-    const { value: page, done } = await next;
-    if (done) break;
-    // The next page is read while this one is sent: a large fan-out takes the longer of the two, not their sum.
-    next = pages.next();
-    next.catch(() => undefined); // a failed read is thrown where it is awaited, not reported as unhandled first
+  for await (const page of machinesFor(store, plan, reads)) {
     const targets = sent.unsent(page, plan.hint, coveredBy);
     if (targets.length === 0) continue;
-    const result = await sendHints(deps.sqs, deps.controllerId, deps.store.model, targets, plan.hint);
-    const failed = new Set(result.failures.map((f) => f.machineId));
-    sent.remember(
-      targets.filter((m) => !failed.has(m)),
-      plan.hint,
-    );
-    failures.push(...result.failures);
-    machines += targets.length - failed.size;
+    // Remembered as sent now: if the send fails, this record fails and the batch is retried from
+    // it, so a later record that skipped these machines is retried too.
+    sent.remember(targets, plan.hint);
+    await outbox.add(targets, plan.hint, record);
+    machines += targets.length;
   }
-  if (failures.length > 0) throw new HintDeliveryError(failures);
-  return { kind: 'sent', hint: plan.hint, machines };
+  return { kind: 'queued', hint: plan.hint, machines };
 }

@@ -112,6 +112,32 @@ describe('notifier', () => {
     expect(await hintsOf('0')).toEqual([{ kind: 'unit', id: 'mysql/0' }]);
   });
 
+  it("sends each machine the batch's hints for it in one request", async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 2 });
+    const records = await insertRecords(store, [refs.unit('mysql/0'), refs.machine('0'), refs.unit('mysql/1')]);
+    const sends: { queue: string; entries: number }[] = [];
+    sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { QueueUrl?: string; Entries?: unknown[] };
+        if (context.commandName === 'SendMessageBatchCommand') sends.push({ queue: input.QueueUrl!, entries: input.Entries!.length });
+        return next(args);
+      },
+      { step: 'initialize', name: 'count-sends' },
+    );
+
+    expect(await notifier(streamEvent(records))).toEqual({ batchItemFailures: [] });
+
+    expect(sends.map((s) => s.entries).sort()).toEqual([1, 2]);
+    expect(sends.find((s) => s.entries === 2)!.queue).toMatch(new RegExp(`/${queueName(controllerId, 'default', '0')}$`));
+    expect(await hintsOf('0')).toEqual(
+      expect.arrayContaining([
+        { kind: 'unit', id: 'mysql/0' },
+        { kind: 'machine', id: '0' },
+      ]),
+    );
+    expect(await hintsOf('1')).toEqual([{ kind: 'unit', id: 'mysql/1' }]);
+  });
+
   it('logs and skips a record that is not a drover entity, without failing it', async () => {
     await deploy(store, { charm: charms.mysql, numUnits: 1 });
     const warn = vi.spyOn(logger, 'warn');
