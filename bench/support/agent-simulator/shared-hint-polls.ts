@@ -5,49 +5,55 @@
 // number of workers poll the waiting queues of every agent on the real SQS server.
 //
 // A worker's receive does not wait (WaitTimeSeconds 0): one waiting receive would hold a worker
-// for every empty queue. Instead each queue is polled again after an interval that starts short
-// (a hint is usually followed by more while an agent starts a unit) and doubles while the queue
-// stays empty, up to the long poll's 20 s, so an idle agent costs the SQS server one receive per
-// 20 s, as a real one does. The price is latency: a hint to an idle agent waits up to 20 s here,
-// where a long poll returns at once. Deleting, and anything else, goes to the SQS server as sent.
+// for every empty queue. Instead each queue is polled when something was sent to it (the
+// controller's clients report their sends: watchSends), and otherwise again after an interval
+// that starts short and doubles while the queue stays empty, up to `idleIntervalMs`. A real
+// agent's long poll returns as soon as a hint arrives; so does this, without the real one's
+// receive every 20 s while idle, which costs SQS, not the controller, and which 20,000 agents in
+// one process would turn into a thousand receives a second on this host's two cores.
+// Deleting, and anything else, goes to the SQS server as sent.
 import { ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { LONG_POLL_SECONDS } from '../../../agent/machine/hint-receiver.js';
+
+const queueNameOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 export interface SharedHintPollsOptions {
   /** The client every worker receives through (the one SQS server). */
   sqs: SQSClient;
   /** Receives in flight at once, all queues together. */
   workers?: number;
-  /** The first interval after a queue had a message, doubling to the long poll's 20 s. */
+  /** The first interval after a queue had a message, doubling to `idleIntervalMs`. */
   firstIntervalMs?: number;
+  /** The longest interval between polls of an empty queue: a send nobody reported waits this long. */
+  idleIntervalMs?: number;
 }
 
 interface Waiting {
   queueUrl: string;
-  /** When to poll next, and the interval that led there. */
-  dueAt: number;
+  /** When to poll next (undefined: not scheduled, its agent has its messages), and the interval that led there. */
+  dueAt?: number;
   intervalMs: number;
-  /** In the due queue (else answered, until its agent receives again). */
-  scheduled: boolean;
   answer?: (messages: Message[]) => void;
   fail?: (e: unknown) => void;
 }
 
-const MAX_INTERVAL_MS = LONG_POLL_SECONDS * 1000;
+/** A queue in the heap, due at `dueAt`; stale once the queue was rescheduled (its own dueAt differs). */
+interface Due {
+  waiting: Waiting;
+  dueAt: number;
+}
 
 /** A min-heap of waiting queues by due time: the workers take the most overdue one. */
 class DueQueue {
-  private readonly heap: Waiting[] = [];
-  get size(): number {
-    return this.heap.length;
-  }
-  peek(): Waiting | undefined {
+  private readonly heap: Due[] = [];
+  peek(): Due | undefined {
     return this.heap[0];
   }
-  push(w: Waiting): void {
-    w.scheduled = true;
+  /** Schedules `w` at `dueAt`; an earlier schedule of it goes stale. */
+  push(w: Waiting, dueAt: number): void {
+    w.dueAt = dueAt;
     const h = this.heap;
-    h.push(w);
+    h.push({ waiting: w, dueAt });
     for (let i = h.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (h[parent]!.dueAt <= h[i]!.dueAt) break;
@@ -55,10 +61,9 @@ class DueQueue {
       i = parent;
     }
   }
-  pop(): Waiting | undefined {
+  pop(): Due | undefined {
     const h = this.heap;
     const top = h[0];
-    if (top) top.scheduled = false;
     const last = h.pop();
     if (h.length > 0 && last) {
       h[0] = last;
@@ -79,6 +84,8 @@ class DueQueue {
 export class SharedHintPolls {
   private readonly due = new DueQueue();
   private readonly byQueue = new Map<string, Waiting>();
+  /** The same by queue name: a sender's URL for a queue may differ from the receiver's in its host. */
+  private readonly byName = new Map<string, Waiting>();
   private readonly workers: Promise<void>[] = [];
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
@@ -111,26 +118,55 @@ export class SharedHintPolls {
     for (const w of this.byQueue.values()) w.fail?.(new Error('hint polls stopped'));
   }
 
+  /**
+   * Reports every message `client` sends to a queue, so that a waiting agent's queue is polled at
+   * once: the clients of the controller's functions, which send the hints.
+   */
+  watchSends(client: SQSClient): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (context.commandName === 'SendMessageCommand' || context.commandName === 'SendMessageBatchCommand')
+          this.heard((args.input as { QueueUrl: string }).QueueUrl);
+        return out;
+      },
+      { step: 'initialize', name: 'shared-hint-polls-heard' },
+    );
+  }
+
+  private heard(queueUrl: string): void {
+    const waiting = this.byName.get(queueNameOf(queueUrl));
+    // An agent acting on hints has none waiting: it is polled at once when it receives again.
+    if (!waiting?.answer) return;
+    waiting.intervalMs = this.firstIntervalMs;
+    this.due.push(waiting, Date.now());
+    this.wake();
+  }
+
+  private get firstIntervalMs(): number {
+    return this.options.firstIntervalMs ?? 200;
+  }
+
   private receive(queueUrl: string, signal: AbortSignal | undefined): Promise<Message[]> {
     return new Promise<Message[]>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       let waiting = this.byQueue.get(queueUrl);
-      const first = this.options.firstIntervalMs ?? 200;
       if (!waiting) {
         // A new agent: its queue is polled at once.
-        waiting = { queueUrl, dueAt: Date.now(), intervalMs: first, scheduled: false };
+        waiting = { queueUrl, intervalMs: this.firstIntervalMs };
         this.byQueue.set(queueUrl, waiting);
-        this.due.push(waiting);
-      } else if (!waiting.scheduled) {
+        this.byName.set(queueNameOf(queueUrl), waiting);
+        this.due.push(waiting, Date.now());
+      } else if (waiting.dueAt === undefined) {
         // The agent is back from acting on hints: more are likely soon.
-        waiting.intervalMs = first;
-        waiting.dueAt = Date.now();
-        this.due.push(waiting);
+        waiting.intervalMs = this.firstIntervalMs;
+        this.due.push(waiting, Date.now());
       }
       const onAbort = () => {
         waiting.answer = undefined;
         waiting.fail = undefined;
         this.byQueue.delete(queueUrl);
+        this.byName.delete(queueNameOf(queueUrl));
         reject(signal!.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -166,7 +202,9 @@ export class SharedHintPolls {
         });
         continue;
       }
-      const waiting = this.due.pop()!;
+      const { waiting, dueAt } = this.due.pop()!;
+      if (waiting.dueAt !== dueAt) continue; // rescheduled since
+      waiting.dueAt = undefined;
       if (this.byQueue.get(waiting.queueUrl) !== waiting || !waiting.answer) continue; // gone, or answered
       let messages: Message[] = [];
       try {
@@ -189,9 +227,10 @@ export class SharedHintPolls {
         answer(messages);
         continue; // polled again once its agent receives again
       }
-      waiting.intervalMs = Math.min(MAX_INTERVAL_MS, waiting.intervalMs * 2);
-      waiting.dueAt = Date.now() + waiting.intervalMs;
-      this.due.push(waiting);
+      // Polled again later, unless a send reschedules it sooner (or it was rescheduled while this receive ran).
+      if (waiting.dueAt !== undefined) continue;
+      waiting.intervalMs = Math.min(this.options.idleIntervalMs ?? LONG_POLL_SECONDS * 1000, waiting.intervalMs * 2);
+      this.due.push(waiting, Date.now() + waiting.intervalMs);
     }
   }
 }

@@ -30,6 +30,11 @@ import { SharedHintPolls } from './shared-hint-polls.js';
 import { SimulatedMachines } from './simulated-machines.js';
 
 const CONTROLLER = 'sim';
+/**
+ * An idle simulated agent's queue is polled this often: a hint wakes its poll at once
+ * (SharedHintPolls.watchSends), so this only bounds how late a send nobody reported is seen.
+ */
+const IDLE_POLL_MS = 5 * 60_000;
 
 /**
  * The charm every simulated unit runs: what bench/agents.bench.ts's trivial charm does, without
@@ -116,7 +121,14 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     logsDir: join(dataDir, 'logs'),
   });
   const apiCalls = api.apiCalls;
-  const hints = new SharedHintPolls({ sqs: agentSqs, ...(options.hintWorkers ? { workers: options.hintWorkers } : {}) });
+  const hints = new SharedHintPolls({
+    sqs: agentSqs,
+    idleIntervalMs: IDLE_POLL_MS,
+    ...(options.hintWorkers ? { workers: options.hintWorkers } : {}),
+  });
+  // Every hint is sent through these: the provisioner's and the changes function's, and the agents'.
+  hints.watchSends(sqs);
+  hints.watchSends(agentSqs);
   const charmDir = writeCharmDir(TRIVIAL_CHARM);
   const machines = new SimulatedMachines({
     dataDir: join(dataDir, 'machines'),
