@@ -1,8 +1,8 @@
 // The hint step of the `changes` function: a stream record → a hint on the queue of every machine
 // whose view it changed (shared/messaging/notify.ts decides which). The batch's hints go out
-// together, each machine's in one send (shared/messaging/hint-outbox.ts). Duplicates are harmless, so a
-// record retried after a later step failed hints again at no risk; a record that is not a
-// drover entity is logged and skipped, as failing it would hold the shard.
+// together, each machine's in one send (shared/messaging/hint-outbox.ts). Duplicates are
+// harmless, so a record retried after a later step failed hints again at no risk; a record that
+// is not a drover entity is logged and skipped, as failing it would hold the shard.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { BatchReads } from '#shared/messaging/batch-reads.js';

@@ -40,10 +40,10 @@ export class HintDeliveryError extends Error {
 const MAX_REMEMBERED = 200_000;
 
 /**
- * The hints already sent while handling one batch of records. Every record of a batch was
- * committed before the batch was delivered, so an agent reading after the first hint already
- * sees what later records changed: one hint per machine and entity per batch is enough.
- * Bounded, so a huge fan-out stops remembering instead of growing without limit.
+ * The hints already sent, or queued to be sent, while handling one batch of records. Every record
+ * of a batch was committed before the batch was delivered, so an agent reading after the first
+ * hint already sees what later records changed: one hint per machine and entity per batch is
+ * enough. Bounded, so a huge fan-out stops remembering instead of growing without limit.
  */
 export class SentHints {
   /** Per hint (kind and entity), the machines it was sent to. */
