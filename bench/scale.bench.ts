@@ -36,6 +36,7 @@ import { findProcess, ownCpuSeconds, processCpuSeconds } from './support/proc-cp
 import { RawWriter, describeShape, writeShapes, type WriteShape } from './support/raw-writes.js';
 import { RequestCounter, minus, plus, type Counts } from './support/request-counter.js';
 import { RequestLog, reads, tally, writes } from './support/request-log.js';
+import { RequestsByOperation } from './support/requests-by-operation.js';
 import { writeSection } from './support/results-file.js';
 import { forEachLimited } from './support/timing.js';
 
@@ -72,7 +73,9 @@ interface SizeResult {
   /** Every role's DynamoDB requests during the start-up, per unit. */
   perUnit: Counts;
   apiPerUnit: number;
-  cpu: { controller: number; dynamodb: number };
+  /** The API's DynamoDB requests per unit during the start-up, by `<agent operation> <command>`. */
+  apiRequests: Map<string, number>;
+  cpu: Cpu;
   sqsReceivesPerSecond: number;
   rssMb: number;
   /** The hottest partitions' writes per second during the start-up. */
@@ -83,6 +86,31 @@ interface SizeResult {
   statusFull: PagedStatus;
   notifier: { records: number; reads: number; waveRecords: number; waveReads: number; waveSeconds: number; waveUnits: number };
 }
+
+/**
+ * CPU seconds so far: the controller's thread (API, pollers, handlers), the simulated agents'
+ * thread, fauxqs's thread, the rest of this process (the garbage collector's and libuv's threads)
+ * and DynamoDB Local.
+ */
+interface Cpu {
+  controller: number;
+  agents: number;
+  sqs: number;
+  other: number;
+  dynamodb: number;
+}
+
+async function cpuNow(controller: SimulatedController, dynamoPid: number | undefined): Promise<Cpu> {
+  const threads = await controller.cpuSeconds();
+  return {
+    ...threads,
+    other: ownCpuSeconds() - threads.controller - threads.agents - threads.sqs,
+    dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) : NaN,
+  };
+}
+
+/** All CPU of a start-up, and what bounds the rate on this host: every core busy with it. */
+const allCpu = (c: Cpu) => c.controller + c.agents + c.sqs + c.other + c.dynamodb;
 
 /** Start times of units by name, from the in-process start hooks. */
 const startedAt = new Map<string, number>();
@@ -243,13 +271,14 @@ async function runModel(
   configChangedAt.clear();
   const controller = await startSimulatedController({
     dynamoEndpoint: dynamo.endpoint,
-    onHookRan: (hook, unit) => {
-      if (hook === 'start') startedAt.set(unit, Date.now());
-      if (hook === 'config-changed' && startedAt.has(unit)) configChangedAt.set(unit, Date.now());
+    onHookRan: (hook, unit, at) => {
+      if (hook === 'start') startedAt.set(unit, at);
+      if (hook === 'config-changed' && startedAt.has(unit)) configChangedAt.set(unit, at);
     },
   });
   const { stores } = controller;
   const counters = Object.values(stores).map((s) => new RequestCounter(s));
+  const byOperation = new RequestsByOperation(stores.api);
   let finished = false;
   const changesCounter = counters[2]!;
   try {
@@ -264,8 +293,9 @@ async function runModel(
     console.error(`bench:scale: ${size} units: deploying ${bulk} units, one machine each…`);
     const countsBefore = plus(...counters.map((c) => c.now()));
     const apiBefore = [...controller.apiCalls.values()].reduce((a, b) => a + b, 0);
-    const receivesBefore = controller.hints.receives;
-    const cpuBefore = { controller: ownCpuSeconds(), dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) : NaN };
+    const receivesBefore = (await controller.agents.stats()).receives;
+    const byOperationBefore = byOperation.now();
+    const cpuBefore = await cpuNow(controller, dynamoPid);
     for (const c of counters) c.byPartition = true;
     const t0 = Date.now();
     const apps: string[] = [];
@@ -294,9 +324,13 @@ async function runModel(
     const end = starts[starts.length - 1] ?? Date.now();
     const startSeconds = (end - t0) / 1000;
     for (const c of counters) c.byPartition = false;
-    const cpu = {
-      controller: ownCpuSeconds() - cpuBefore.controller,
-      dynamodb: dynamoPid ? processCpuSeconds(dynamoPid) - cpuBefore.dynamodb : NaN,
+    const cpuAfter = await cpuNow(controller, dynamoPid);
+    const cpu: Cpu = {
+      controller: cpuAfter.controller - cpuBefore.controller,
+      agents: cpuAfter.agents - cpuBefore.agents,
+      sqs: cpuAfter.sqs - cpuBefore.sqs,
+      other: cpuAfter.other - cpuBefore.other,
+      dynamodb: cpuAfter.dynamodb - cpuBefore.dynamodb,
     };
     const perUnitTotal = minus(plus(...counters.map((c) => c.now())), countsBefore);
     const perUnit: Counts = {
@@ -306,7 +340,8 @@ async function runModel(
       transactions: perUnitTotal.transactions / bulk,
     };
     const apiPerUnit = ([...controller.apiCalls.values()].reduce((a, b) => a + b, 0) - apiBefore) / bulk;
-    const sqsReceivesPerSecond = (controller.hints.receives - receivesBefore) / startSeconds;
+    const apiRequests = new Map([...byOperation.now()].map(([k, n]) => [k, (n - (byOperationBefore.get(k) ?? 0)) / bulk]));
+    const sqsReceivesPerSecond = ((await controller.agents.stats()).receives - receivesBefore) / startSeconds;
     const partitions = new Map<string, number>();
     for (const c of counters) for (const [pk, n] of c.partitions) partitions.set(pk, (partitions.get(pk) ?? 0) + n);
     const hottest = [...partitions]
@@ -360,7 +395,7 @@ async function runModel(
       ),
       await measured(userLog, 'relate', () => addRelation(stores.user, ['rel-c:backend', 'rel-d:api'])),
     ];
-    const ended = await controller.machines.ended();
+    const ended = await controller.agents.ended();
     if (ended.length > 0) console.error(`bench:scale: agents that stopped by themselves: ${JSON.stringify(ended.slice(0, 5))}`);
     const result = {
       units: size,
@@ -371,6 +406,7 @@ async function runModel(
       started: starts.length + [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length,
       perUnit,
       apiPerUnit,
+      apiRequests,
       cpu,
       sqsReceivesPerSecond,
       rssMb,
@@ -397,14 +433,31 @@ async function runModel(
 
 const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 
+/** The rate if the start-up's CPU were spread over every core of this host with nothing else running. */
+const floorRate = (r: SizeResult) => NPROC / (allCpu(r.cpu) / (r.units - PROBE_UNITS));
+
 function startTable(results: SizeResult[]): string {
   return [
-    `| units (machines) | started | deploy calls s | first deploy → last start s | units/s | units/s, 10th–90th start | raw DynamoDB Local units/s (same writes) | ratio (target ≥ ${TARGET_RATIO}) | CPU s controller / DynamoDB Local | agent API req / unit | DynamoDB req / unit: reads / writes (items) | SQS receives/s | RSS MB |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| units (machines) | started | deploy calls s | first deploy → last start s | units/s | units/s, 10th–90th start | raw DynamoDB Local units/s (same writes) | ratio (target ≥ ${TARGET_RATIO}) | CPU s: controller / agents / SQS / other threads / DynamoDB Local | controller CPU s per unit | host floor units/s (${NPROC} cores ÷ all CPU s per unit) | ratio to the floor | agent API req / unit | DynamoDB req / unit: reads / writes (items) | SQS receives/s | RSS MB |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map(
       (r) =>
-        `| ${r.units} (${r.units}) | ${r.started} | ${f(r.deploySeconds)} | ${f(r.startSeconds)} | ${f(r.unitsPerSecond, 2)} | ${f(r.steadyPerSecond, 2)} | ${f(r.raw.unitsPerSecond, 2)} (${r.raw.concurrency} at once) | ${f(r.unitsPerSecond / r.raw.unitsPerSecond, 2)} | ${f(r.cpu.controller)} / ${f(r.cpu.dynamodb)} | ${f(r.apiPerUnit)} | ${f(r.perUnit.reads)} / ${f(r.perUnit.writes)} (${f(r.perUnit.writeActions)}) | ${f(r.sqsReceivesPerSecond)} | ${f(r.rssMb, 0)} |`,
+        `| ${r.units} (${r.units}) | ${r.started} | ${f(r.deploySeconds)} | ${f(r.startSeconds)} | ${f(r.unitsPerSecond, 2)} | ${f(r.steadyPerSecond, 2)} | ${f(r.raw.unitsPerSecond, 2)} (${r.raw.concurrency} at once) | ${f(r.unitsPerSecond / r.raw.unitsPerSecond, 2)} | ${f(r.cpu.controller)} / ${f(r.cpu.agents)} / ${f(r.cpu.sqs)} / ${f(r.cpu.other)} / ${f(r.cpu.dynamodb)} | ${f(r.cpu.controller / (r.units - PROBE_UNITS), 3)} | ${f(floorRate(r), 2)} | ${f(r.unitsPerSecond / floorRate(r), 2)} | ${f(r.apiPerUnit)} | ${f(r.perUnit.reads)} / ${f(r.perUnit.writes)} (${f(r.perUnit.writeActions)}) | ${f(r.sqsReceivesPerSecond)} | ${f(r.rssMb, 0)} |`,
     ),
+  ].join('\n');
+}
+
+/** The API's DynamoDB requests per unit start by agent operation and command, the most first. */
+function apiRequestsTable(results: SizeResult[]): string {
+  const keys = [...new Set(results.flatMap((r) => [...r.apiRequests.keys()]))];
+  const last = results[results.length - 1]!;
+  keys.sort((a, b) => (last.apiRequests.get(b) ?? 0) - (last.apiRequests.get(a) ?? 0));
+  return [
+    `| agent operation | DynamoDB request | ${results.map((r) => `${r.units} units: per unit start`).join(' | ')} |`,
+    `| --- | --- | ${results.map(() => '---:').join(' | ')} |`,
+    ...keys
+      .filter((k) => results.some((r) => (r.apiRequests.get(k) ?? 0) >= 0.05))
+      .map((k) => `| ${k.split(' ').join(' | ')} | ${results.map((r) => f(r.apiRequests.get(k) ?? 0, 2)).join(' | ')} |`),
   ].join('\n');
 }
 
@@ -501,6 +554,7 @@ async function main() {
     for (const size of SIZES) {
       results.push(await runSize(dynamo, dynamoPid, size));
       console.error(startTable(results));
+      console.error(apiRequestsTable(results));
     }
   } finally {
     await dynamo.stop();
@@ -511,6 +565,8 @@ async function main() {
     '### Start-up',
     startTable(results),
     writesTable(results),
+    "The API's DynamoDB requests during the start-up, by the agent operation they served (`other`: user requests and the rest):",
+    apiRequestsTable(results),
     '### Operations in the big model',
     opsTable(results),
     '### Status',

@@ -8,6 +8,7 @@ import type { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { derivedAgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import type { Store } from '#shared/state/engine/store.js';
+import { apiOperation } from './requests-by-operation.js';
 
 /** A logger that drops everything, for the controller's functions in a bench. */
 export const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
@@ -41,8 +42,10 @@ export async function startCountingApi(options: {
     async (event) => {
       // Every agent operation counted by name (a heartbeat rides on the resync, so an idle window has none).
       const op = /^\/v1\/agent\/([^/]+)/.exec(event.rawPath)?.[1];
-      if (op) apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
-      return handler(event);
+      if (!op) return handler(event);
+      apiCalls.set(op, (apiCalls.get(op) ?? 0) + 1);
+      // Its DynamoDB requests are counted under its name (requests-by-operation.ts).
+      return apiOperation.run(op, () => handler(event));
     },
     { direct: charmFileRoutes(options.charms) },
   );

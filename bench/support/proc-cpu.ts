@@ -39,3 +39,10 @@ export function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 }
+
+/** The calling thread's CPU time so far (user + system), in seconds: /proc/thread-self/stat. */
+export function threadCpuSeconds(): number {
+  const text = readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / clockTicks();
+}

@@ -6,7 +6,7 @@
 //
 // A worker's receive does not wait (WaitTimeSeconds 0): one waiting receive would hold a worker
 // for every empty queue. Instead each queue is polled when something was sent to it (the
-// controller's clients report their sends: watchSends), and otherwise again after an interval
+// controller's clients report their sends: watchSends, or reportSends from another thread), and otherwise again after an interval
 // that starts short and doubles while the queue stays empty, up to `idleIntervalMs`. A real
 // agent's long poll returns as soon as a hint arrives; so does this, without the real one's
 // receive every 20 s while idle, which costs SQS, not the controller, and which 20,000 agents in
@@ -81,6 +81,19 @@ class DueQueue {
   }
 }
 
+/** Calls `report` with the queue of every message `client` sends (SendMessage and SendMessageBatch). */
+export function reportSends(client: SQSClient, report: (queueUrl: string) => void): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (context.commandName === 'SendMessageCommand' || context.commandName === 'SendMessageBatchCommand')
+        report((args.input as { QueueUrl: string }).QueueUrl);
+      return out;
+    },
+    { step: 'initialize', name: 'shared-hint-polls-heard' },
+  );
+}
+
 export class SharedHintPolls {
   private readonly due = new DueQueue();
   private readonly byQueue = new Map<string, Waiting>();
@@ -119,22 +132,15 @@ export class SharedHintPolls {
   }
 
   /**
-   * Reports every message `client` sends to a queue, so that a waiting agent's queue is polled at
-   * once: the clients of the controller's functions, which send the hints.
+   * Hears of every message `client` sends to a queue, so that a waiting agent's queue is polled at
+   * once: the clients of whatever sends hints in this thread (reportSends for another thread's).
    */
   watchSends(client: SQSClient): void {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const out = await next(args);
-        if (context.commandName === 'SendMessageCommand' || context.commandName === 'SendMessageBatchCommand')
-          this.heard((args.input as { QueueUrl: string }).QueueUrl);
-        return out;
-      },
-      { step: 'initialize', name: 'shared-hint-polls-heard' },
-    );
+    reportSends(client, (queueUrl) => this.heard(queueUrl));
   }
 
-  private heard(queueUrl: string): void {
+  /** A message was sent to `queueUrl`: its agent, if waiting, is polled at once. */
+  heard(queueUrl: string): void {
     const waiting = this.byName.get(queueNameOf(queueUrl));
     // An agent acting on hints has none waiting: it is polled at once when it receives again.
     if (!waiting?.answer) return;

@@ -1,16 +1,16 @@
-// The local controller's wiring in this process, as bench/agents.bench.ts assembles it (and
-// embedded/controller.ts runs it): a table in DynamoDB Local, fauxqs, the stream consumers of
+// The local controller's wiring in this thread, as bench/agents.bench.ts assembles it (and
+// embedded/controller.ts runs it): a table in DynamoDB Local, the stream consumers of
 // functions/stream-consumers.ts on pollers with their mappings' settings, the API on 127.0.0.1 —
 // with simulated machines (simulated-machines.ts) as the provider, so every machine the
-// provisioner starts is a real machine agent in this process running a trivial charm in-process.
+// provisioner starts is a real machine agent running a trivial charm in-process. What runs
+// elsewhere on AWS runs on threads of its own (thread-rpc.ts): fauxqs (sqs-thread.ts) and the
+// agents (agents-thread.ts), so this thread's CPU is the controller's.
 import { SILENT, startCountingApi } from '../counting-api.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_PROVISIONING_CONCURRENCY } from '../../../embedded/controller.js';
-import { startSqsServer } from '../../../embedded/sqs-server.js';
 import { pollerSettingsOf } from '../../../embedded/stream/consumer-settings.js';
 import { createStreamPoller, type StreamPoller } from '../../../embedded/stream-poller.js';
 import { STREAM_CONSUMERS, type StreamConsumerName } from '../../../functions/stream-consumers.js';
@@ -24,10 +24,10 @@ import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { ensureModel } from '#shared/state/operations/model.js';
-import { boundedFetch } from './bounded-fetch.js';
-import { inProcessHooks, type InProcessCharm } from './in-process-hooks.js';
-import { SharedHintPolls } from './shared-hint-polls.js';
-import { SimulatedMachines } from './simulated-machines.js';
+import { threadCpuSeconds } from '../proc-cpu.js';
+import type { InProcessCharm } from './in-process-hooks.js';
+import { SimulatorThread } from './thread-rpc.js';
+import { AgentsThread } from './threaded-agents.js';
 
 const CONTROLLER = 'sim';
 /**
@@ -50,8 +50,8 @@ export interface SimulatedControllerOptions {
   dynamoEndpoint: string;
   /** Receives in flight at once, all simulated agents together (shared-hint-polls.ts). */
   hintWorkers?: number;
-  /** Every hook that ran and exited 0, by hook and unit (the start hook's status-set is written by then). */
-  onHookRan?: (hook: string, unit: string) => void;
+  /** Every hook that ran and exited 0, by hook and unit, and when (the start hook's status-set is written by then). */
+  onHookRan?: (hook: string, unit: string, at: number) => void;
   /** Every agent's log line, as a real agent prints it; dropped when absent. */
   logEcho?: (line: string) => void;
   /** Connections the simulated agents share to the API (bounded-fetch.ts); default 128. */
@@ -65,8 +65,10 @@ export interface SimulatedController {
   /** Agent API requests by operation, and stream records handed to each consumer. */
   apiCalls: Map<string, number>;
   streamRecords: Map<StreamConsumerName, number>;
-  machines: SimulatedMachines;
-  hints: SharedHintPolls;
+  /** The simulated agents, on their own thread: the provisioner's provider. */
+  agents: AgentsThread;
+  /** CPU time so far, in seconds, of this thread (the controller), the agents' thread and the SQS thread. */
+  cpuSeconds(): Promise<{ controller: number; agents: number; sqs: number }>;
   /** The trivial charm's metadata and archive, for deploy. */
   charm: { meta: CharmMeta; archive: string };
   /** Waits until the stream pollers have handed every record so far to their consumers. */
@@ -107,9 +109,9 @@ export async function startSimulatedController(options: SimulatedControllerOptio
   await ensureTable(stores.user.client, table);
   await ensureModel(stores.user);
   const dataDir = mkdtempSync(join(tmpdir(), 'sim-controller-'));
-  const sqsServer = await startSqsServer();
-  const sqs = createSqsClient({ endpoint: sqsServer.endpoint });
-  const agentSqs: SQSClient = createSqsClient({ endpoint: sqsServer.endpoint, region: 'local' });
+  const sqsThread = await SimulatorThread.start('./sqs-thread.ts', undefined);
+  const sqsEndpoint = await sqsThread.call<string>('endpoint');
+  const sqs = createSqsClient({ endpoint: sqsEndpoint });
   const charms = localCharmStore(join(dataDir, 'charms'));
   const agentKeys = derivedAgentCredentials(newAgentCredentialKey());
   const api = await startCountingApi({
@@ -121,27 +123,22 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     logsDir: join(dataDir, 'logs'),
   });
   const apiCalls = api.apiCalls;
-  const hints = new SharedHintPolls({
-    sqs: agentSqs,
-    idleIntervalMs: IDLE_POLL_MS,
-    ...(options.hintWorkers ? { workers: options.hintWorkers } : {}),
-  });
-  // Every hint is sent through these: the provisioner's and the changes function's, and the agents'.
-  hints.watchSends(sqs);
-  hints.watchSends(agentSqs);
   const charmDir = writeCharmDir(TRIVIAL_CHARM);
-  const machines = new SimulatedMachines({
+  const agents = await AgentsThread.start({
     dataDir: join(dataDir, 'machines'),
-    sqsEndpoint: sqsServer.endpoint,
-    sqs: agentSqs,
-    hints,
-    hookRunner: inProcessHooks(TRIVIAL_CHARM, options.onHookRan),
-    fetch: boundedFetch(options.apiSockets ?? 128),
+    sqsEndpoint,
+    charm: TRIVIAL_CHARM,
+    idleIntervalMs: IDLE_POLL_MS,
+    apiSockets: options.apiSockets ?? 128,
+    ...(options.hintWorkers ? { hintWorkers: options.hintWorkers } : {}),
+    ...(options.onHookRan ? { onHookRan: options.onHookRan } : {}),
     ...(options.logEcho ? { logEcho: options.logEcho } : {}),
   });
+  // The provisioner's and the changes function's hints: the agents' thread hears of each send.
+  agents.watchSends(sqs);
   const provisioner = {
     store: stores.provisioner,
-    provider: machines,
+    provider: agents,
     queues: sqsMachineQueues(sqs, CONTROLLER),
     credentials: agentKeys,
     controllerId: CONTROLLER,
@@ -175,20 +172,22 @@ export async function startSimulatedController(options: SimulatedControllerOptio
     apiUrl: api.url,
     apiCalls,
     streamRecords,
-    machines,
-    hints,
+    agents,
+    cpuSeconds: async () => {
+      const [agentsCpu, sqsCpu] = await Promise.all([agents.cpuSeconds(), sqsThread.cpuSeconds()]);
+      return { controller: threadCpuSeconds(), agents: agentsCpu, sqs: sqsCpu };
+    },
     charm: { meta: parseCharm(METADATA, CONFIG), archive },
     drain: async () => {
       for (const p of pollers) await p.drain();
     },
     stop: async () => {
       for (const p of pollers) await p.stop();
-      await machines.stopAll();
-      await hints.stop();
+      await agents.stop();
       await api.close();
       sqs.destroy();
-      agentSqs.destroy();
-      await sqsServer.stop();
+      await sqsThread.call('stop');
+      await sqsThread.terminate();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
