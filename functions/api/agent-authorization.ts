@@ -12,9 +12,10 @@ import type { Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import type { Task } from '../../shared/domain/operations.js';
 import { getTask } from '../../shared/state/queries/action-tasks.js';
-import { getApplication, getRelation, getUnit } from '../../shared/state/engine/reads.js';
+import { getApplication, getRelation } from '../../shared/state/engine/reads.js';
 import { listRelations, relationsOf } from '../../shared/state/queries/relation-reads.js';
 import type { Store } from '../../shared/state/engine/store.js';
+import { ItemsRead } from './agent-read-ahead.js';
 
 /**
  * What one route's request touches. Every route declares at least one of these:
@@ -74,6 +75,8 @@ async function relationsById(store: Store, application: string, ids: number[]): 
 /**
  * Checks everything `touches` says the request names against `machine` (the caller's, from its
  * credential). Throws `permission denied: ...` (403) at the first thing that is not the caller's.
+ * The unit and the charm's application come from `reads` when they were read with the caller's
+ * machine (agent-read-ahead.ts), and are read here otherwise.
  */
 export async function authorize<O extends AgentOperation>(
   store: Store,
@@ -81,13 +84,14 @@ export async function authorize<O extends AgentOperation>(
   op: O,
   touches: Touches<AgentRequestOf<O>>,
   body: AgentRequestOf<O>,
+  reads: ItemsRead = ItemsRead.none(store),
 ): Promise<Authorized> {
   // A route that declares nothing would run unchecked: refuse it rather than trust it.
   if (declaredKinds(touches as Touches<never>).length === 0) throw new Error(`agent route ${op} declares nothing it touches`);
   const owned: Owned = { relations: new Map() };
   const unitName = touches.unit?.(body);
   if (unitName !== undefined) {
-    const unit = await getUnit(store, unitName);
+    const unit = await reads.unit(unitName);
     if (!unit || unit.machine !== machine) throw forbidden(`unit "${unitName}"`);
     owned.unit = unit;
   }
@@ -114,7 +118,7 @@ export async function authorize<O extends AgentOperation>(
     if (!owned.unit) throw new Error(`agent route ${op} names a charm without the unit it is checked against`);
     // The archive the unit's application uses now: an agent reads no other charm, not even one
     // it installed before an upgrade (it keeps its own copy).
-    const application = await getApplication(store, owned.unit.application);
+    const application = await reads.application(owned.unit.application);
     if (application?.charmArchive !== charm) throw forbidden(`charm archive ${charm}`);
   }
   return owned as Authorized;

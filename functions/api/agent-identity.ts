@@ -22,8 +22,10 @@ import type { Machine } from '#shared/domain/entities.js';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 import type { AgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import { verifyAgentCredential } from '#shared/state/operations/agent-credential.js';
-import { getMachine, getModel } from '#shared/state/engine/reads.js';
+import type { EntityRef } from '#shared/domain/plan.js';
+import { getModel } from '#shared/state/engine/reads.js';
 import { storeForModel, type Store } from '#shared/state/engine/store.js';
+import { ItemsRead } from './agent-read-ahead.js';
 import { verifySignature } from './verify-signature.js';
 
 export type AgentIdentity =
@@ -45,6 +47,8 @@ export interface IdentifiedAgent {
   store: Store;
   /** The machine's item as this request read it to check the caller: routes need not read it again. */
   machineItem: Machine;
+  /** What was read with the machine for the route's authorization (agent-read-ahead.ts). */
+  reads: ItemsRead;
 }
 
 /**
@@ -65,17 +69,24 @@ async function modelExists(store: Store): Promise<boolean> {
   return true;
 }
 
-/** The machine of the claimed model, if that model exists (an agent of a removed model is no one's). */
-async function claimedMachine(store: Store, machineId: string) {
-  const [exists, machine] = await Promise.all([modelExists(store), getMachine(store, machineId)]);
-  return exists ? machine : undefined;
+/**
+ * The machine of the claimed model, if that model exists (an agent of a removed model is no one's),
+ * read with `alsoRead`, what the route will authorize against.
+ */
+async function claimedMachine(store: Store, machineId: string, alsoRead: EntityRef[]) {
+  const [exists, reads] = await Promise.all([modelExists(store), ItemsRead.of(store, [{ kind: 'machine', id: machineId }, ...alsoRead])]);
+  return { machine: exists ? await reads.machine(machineId) : undefined, reads };
 }
 
-/** The machine whose agent is calling, with its model's store; undefined when the request does not prove it. */
+/**
+ * The machine whose agent is calling, with its model's store; undefined when the request does not
+ * prove it. `alsoRead` is read in the same request as the machine (agent-read-ahead.ts).
+ */
 export async function identifyAgent(
   event: APIGatewayProxyEventV2,
   store: Store,
   identity: AgentIdentity,
+  alsoRead: EntityRef[] = [],
 ): Promise<IdentifiedAgent | undefined> {
   const claimed = event.headers?.[MACHINE_HEADER] ?? '';
   const modelHeader = event.headers?.[MODEL_HEADER];
@@ -87,17 +98,20 @@ export async function identifyAgent(
     const [, role, instanceId] = ASSUMED_ROLE.exec(iam?.userArn ?? '') ?? [];
     if (role !== identity.roleName || instanceId === undefined) return undefined;
     // Machine 0 of another model has another instance: an instance is one model's machine only.
-    const machine = await claimedMachine(modelStore, claimed);
-    return machine && machine.instanceId === instanceId ? { machine: claimed, store: modelStore, machineItem: machine } : undefined;
+    const { machine, reads } = await claimedMachine(modelStore, claimed, alsoRead);
+    return machine && machine.instanceId === instanceId ? { machine: claimed, store: modelStore, machineItem: machine, reads } : undefined;
   }
   let machineItem: Machine | undefined;
+  let reads: ItemsRead | undefined;
   const signed = await verifySignature(
     event,
     async (keyId) => {
       if (keyId !== localAgentKeyId(claimed)) return undefined;
-      const machine = await claimedMachine(modelStore, claimed);
+      const claim = await claimedMachine(modelStore, claimed, alsoRead);
+      const machine = claim.machine;
       if (!machine) return undefined;
       machineItem = machine;
+      reads = claim.reads;
       // Derived for the model too: machine 0 of another model has another key.
       const key = await identity.keys.forAttempt({ model, machineId: claimed, attempt: machine.provisioningAttempt });
       // The key must be the one issued for the machine's current attempt, and not yet revoked.
@@ -106,5 +120,5 @@ export async function identifyAgent(
     // A model named must be signed, or it could be changed in flight; one not named means `default`.
     { mustSign: modelHeader === undefined ? [MACHINE_HEADER] : [MACHINE_HEADER, MODEL_HEADER] },
   );
-  return signed && machineItem ? { machine: claimed, store: modelStore, machineItem } : undefined;
+  return signed && machineItem && reads ? { machine: claimed, store: modelStore, machineItem, reads } : undefined;
 }

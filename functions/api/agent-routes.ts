@@ -3,7 +3,10 @@
 // functions/api/agent-authorization.ts before `run`), and `run` given only what that check found.
 // runAgentRoute() is the one way in.
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
+import { readAheadRefs, type ItemsRead } from './agent-read-ahead.js';
+import type { EntityRef } from '#shared/domain/plan.js';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
 import { entityTag, type LogSink } from '#shared/logs/log-sink.js';
@@ -44,6 +47,8 @@ export interface AgentContext {
   machine: string;
   /** That machine's item, as the request read it to establish that (absent: routes read it). */
   callerMachine?: Machine;
+  /** What the request read with that machine for its authorization (absent: authorize reads it). */
+  reads?: ItemsRead;
   /** The length of a leadership lease (shared/domain/leadership.ts); default DEFAULT_LEASE_SECONDS. */
   leadershipLeaseSeconds?: number;
   /** Where agents' log lines go (debug-log); absent: they are dropped. */
@@ -295,6 +300,12 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
 /** The one way to run an agent route: what it touches is checked first, then it runs. */
 export async function runAgentRoute<O extends AgentOperation>(op: O, ctx: AgentContext, body: AgentRequestOf<O>): Promise<unknown> {
   const route = agentRoutes[op];
-  const owned = await authorize(ctx.store, ctx.machine, op, route.touches, body);
+  const owned = await authorize(ctx.store, ctx.machine, op, route.touches, body, ctx.reads);
   return route.run(ctx, body, owned);
+}
+
+/** What `op`'s authorization will read, to read with the caller's machine (agent-read-ahead.ts). */
+export function readAheadOf(op: AgentOperation, event: APIGatewayProxyEventV2): EntityRef[] {
+  const { touches } = agentRoutes[op];
+  return readAheadRefs(event, { unit: touches.unit !== undefined, charm: touches.charm !== undefined });
 }

@@ -17,7 +17,7 @@ import { isItemTooLarge, itemTooLarge } from '#shared/state/engine/item-too-larg
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { bootstrapModel } from '#shared/state/operations/model.js';
 import { environmentOf, type Environment } from '../environment.js';
-import { runAgentRoute } from './agent-routes.js';
+import { readAheadOf, runAgentRoute } from './agent-routes.js';
 import { identifyAgent, isAgentSession, type AgentIdentity, type IdentifiedAgent } from './agent-identity.js';
 import { authenticateUser, type UserAuth } from './auth.js';
 import { dispatch, operationNamed } from './dispatch.js';
@@ -64,7 +64,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
   /** One agent request from an authenticated machine. */
   async function agentRoute(
     event: APIGatewayProxyEventV2,
-    { machine, store, machineItem }: IdentifiedAgent,
+    { machine, store, machineItem, reads }: IdentifiedAgent,
     request: { method: string; path: string; op: string },
   ): Promise<APIGatewayProxyStructuredResultV2> {
     const { method, path, op: agentOp } = request;
@@ -76,6 +76,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
       charms: deps.charms,
       machine,
       callerMachine: machineItem,
+      reads,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
       ...(deps.logs ? { logs: deps.logs } : {}),
     };
@@ -89,7 +90,8 @@ export function createApiHandler(deps: ApiDeps): Handler {
     const userOp = path.match(/^\/v1\/([a-z-]+)$/)?.[1];
 
     if (agentOp) {
-      const agent = await identifyAgent(event, deps.store, deps.agents);
+      const known = operationNamed(agentOperations, agentOp);
+      const agent = await identifyAgent(event, deps.store, deps.agents, known ? readAheadOf(known, event) : []);
       if (!agent) return errorResponse('unauthorized', "permission denied: the request is not signed by its machine's agent");
       const response = await agentRoute(event, agent, { method, path, op: agentOp });
       // Only a request that succeeded records the agent as seen (a refused one changes nothing);
