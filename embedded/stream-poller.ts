@@ -11,6 +11,7 @@
 // where they go then failure-destination.ts. This file wires them and keeps the checkpoints.
 import { DynamoDBStreamsClient, type DynamoDBStreamsClientConfig } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamHandler } from 'aws-lambda';
+import { withoutRequestLogging } from '../shared/aws/without-request-logging.js';
 import { localCredentials } from '../shared/state/engine/local-credentials.js';
 import { deliverBatch, type DeliveryPolicy } from './stream/batch-delivery.js';
 import { memoryCheckpointStore, type CheckpointStore, type ShardCheckpoint } from './stream/checkpoints.js';
@@ -255,11 +256,13 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       try {
         if (options.streams) reader = options.streams;
         else {
-          client = new DynamoDBStreamsClient({
-            region: config.region,
-            ...(options.endpoint ? { endpoint: options.endpoint, credentials: options.credentials ?? localCredentials() } : {}),
-            ...(!options.endpoint && options.credentials ? { credentials: options.credentials } : {}),
-          });
+          client = withoutRequestLogging(
+            new DynamoDBStreamsClient({
+              region: config.region,
+              ...(options.endpoint ? { endpoint: options.endpoint, credentials: options.credentials ?? localCredentials() } : {}),
+              ...(!options.endpoint && options.credentials ? { credentials: options.credentials } : {}),
+            }),
+          );
           reader = streamReader(client);
         }
         const arn = options.streamArn ?? (await latestStreamArn(reader, options.tableName, signal));

@@ -1,6 +1,7 @@
 // What every state operation works against: a DynamoDB client, the table and the model.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutRequestLogging } from '../../aws/without-request-logging.js';
 import { localCredentials } from './local-credentials.js';
 import { SnapshotCache, type Speculation } from './snapshot-cache.js';
 
@@ -31,10 +32,12 @@ export interface StoreOptions {
 export function createStore(options: StoreOptions): Store {
   const client =
     options.client ??
-    new DynamoDBClient({
-      region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
-      ...(options.endpoint ? { endpoint: options.endpoint, credentials: localCredentials() } : {}),
-    });
+    withoutRequestLogging(
+      new DynamoDBClient({
+        region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+        ...(options.endpoint ? { endpoint: options.endpoint, credentials: localCredentials() } : {}),
+      }),
+    );
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
