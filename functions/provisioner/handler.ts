@@ -17,8 +17,9 @@ import { machineOf, machinesOf, type RecordedMachine } from './machine-records.j
 export function createProvisionerHandler(deps: ProvisionerDeps): StreamBatchHandler {
   return streamBatchHandler(
     (records) => {
-      // Each machine the batch names is reconciled once, at most `concurrency` at a time: one
-      // machine's StartInstance retries must not hold up the rest. Its records share the outcome.
+      // Each machine the batch names is reconciled once (unless its latest record shows it running:
+      // machine-records.ts), at most `concurrency` at a time: one machine's StartInstance retries
+      // must not hold up the rest. Its records share the outcome.
       const outcomes = reconcileEach(deps, machinesOf(records));
       return async (record) => {
         const machine = machineOf(record);

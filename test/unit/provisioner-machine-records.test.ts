@@ -4,11 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { machineOf, machinesOf } from '../../functions/provisioner/machine-records.js';
 import { ATTR } from '../../shared/state/engine/keys.js';
 
-const record = (pk: string, kind: string, id: string, seq: string, image: 'NewImage' | 'OldImage' = 'NewImage') => ({
+const record = (
+  pk: string,
+  kind: string,
+  id: string,
+  seq: string,
+  image: 'NewImage' | 'OldImage' = 'NewImage',
+  fields: Record<string, unknown> = {},
+) => ({
   eventName: image === 'NewImage' ? ('MODIFY' as const) : ('REMOVE' as const),
   dynamodb: {
     Keys: marshall({ pk, sk: 'ITEM' }) as never,
-    [image]: marshall({ pk, sk: 'ITEM', [ATTR.kind]: kind, id }) as never,
+    [image]: marshall({ pk, sk: 'ITEM', [ATTR.kind]: kind, id, ...fields }) as never,
     SequenceNumber: seq,
   },
 });
@@ -38,5 +45,24 @@ describe('machinesOf', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('leaves out a machine whose latest record shows it Alive with its instance: the provisioner has nothing to do for it', () => {
+    const running = { life: 'alive', instanceId: 'i-1' };
+    const records: DynamoDBRecord[] = [
+      // Its instance recorded, then its agent's status: nothing for the provisioner.
+      record('default#MACHINE#1', 'machine', '1', '1', 'NewImage', running),
+      record('default#MACHINE#1', 'machine', '1', '2', 'NewImage', { ...running, agentStatus: 'started' }),
+      // Running first, then Dying in the same batch: the latest record counts.
+      record('default#MACHINE#2', 'machine', '2', '3', 'NewImage', { life: 'alive', instanceId: 'i-2' }),
+      record('default#MACHINE#2', 'machine', '2', '4', 'NewImage', { life: 'dying', instanceId: 'i-2' }),
+      // Alive without an instance (to provision), Dead with one (to decommission), removed.
+      record('default#MACHINE#3', 'machine', '3', '5', 'NewImage', { life: 'alive' }),
+      record('default#MACHINE#4', 'machine', '4', '6', 'NewImage', { life: 'dead', instanceId: 'i-4' }),
+      record('default#MACHINE#5', 'machine', '5', '7', 'OldImage', running),
+    ];
+    expect(machinesOf(records).map((m) => m.machineId)).toEqual(['2', '3', '4', '5']);
+    // Its records still name it, to share the batch's outcome.
+    expect(machineOf(records[0]!)?.machineId).toBe('1');
   });
 });
