@@ -73,6 +73,8 @@ interface SizeResult {
   /** Every role's DynamoDB requests during the start-up, per unit. */
   perUnit: Counts;
   apiPerUnit: number;
+  /** DynamoDB requests per unit during the start-up by role (user: the bench's deploys; api; changes; provisioner). */
+  perRole: Record<string, { reads: number; writes: number }>;
   /** The API's DynamoDB requests per unit during the start-up, by `<agent operation> <command>`. */
   apiRequests: Map<string, number>;
   cpu: Cpu;
@@ -277,7 +279,8 @@ async function runModel(
     },
   });
   const { stores } = controller;
-  const counters = Object.values(stores).map((s) => new RequestCounter(s));
+  const roles = Object.keys(stores) as (keyof typeof stores)[];
+  const counters = roles.map((role) => new RequestCounter(stores[role]));
   const byOperation = new RequestsByOperation(stores.api);
   let finished = false;
   const changesCounter = counters[2]!;
@@ -291,7 +294,8 @@ async function runModel(
 
     const bulk = size - PROBE_UNITS;
     console.error(`bench:scale: ${size} units: deploying ${bulk} units, one machine each…`);
-    const countsBefore = plus(...counters.map((c) => c.now()));
+    const roleCountsBefore = counters.map((c) => c.now());
+    const countsBefore = plus(...roleCountsBefore);
     const apiBefore = [...controller.apiCalls.values()].reduce((a, b) => a + b, 0);
     const receivesBefore = (await controller.agents.stats()).receives;
     const byOperationBefore = byOperation.now();
@@ -333,6 +337,12 @@ async function runModel(
       dynamodb: cpuAfter.dynamodb - cpuBefore.dynamodb,
     };
     const perUnitTotal = minus(plus(...counters.map((c) => c.now())), countsBefore);
+    const perRole = Object.fromEntries(
+      roles.map((role, i) => {
+        const { reads, writes } = minus(counters[i]!.now(), roleCountsBefore[i]!);
+        return [role, { reads: reads / bulk, writes: writes / bulk }];
+      }),
+    );
     const perUnit: Counts = {
       reads: perUnitTotal.reads / bulk,
       writes: perUnitTotal.writes / bulk,
@@ -407,6 +417,7 @@ async function runModel(
       perUnit,
       apiPerUnit,
       apiRequests,
+      perRole,
       cpu,
       sqsReceivesPerSecond,
       rssMb,
@@ -443,6 +454,17 @@ function startTable(results: SizeResult[]): string {
     ...results.map(
       (r) =>
         `| ${r.units} (${r.units}) | ${r.started} | ${f(r.deploySeconds)} | ${f(r.startSeconds)} | ${f(r.unitsPerSecond, 2)} | ${f(r.steadyPerSecond, 2)} | ${f(r.raw.unitsPerSecond, 2)} (${r.raw.concurrency} at once) | ${f(r.unitsPerSecond / r.raw.unitsPerSecond, 2)} | ${f(r.cpu.controller)} / ${f(r.cpu.agents)} / ${f(r.cpu.sqs)} / ${f(r.cpu.other)} / ${f(r.cpu.dynamodb)} | ${f(r.cpu.controller / (r.units - PROBE_UNITS), 3)} | ${f(floorRate(r), 2)} | ${f(r.unitsPerSecond / floorRate(r), 2)} | ${f(r.apiPerUnit)} | ${f(r.perUnit.reads)} / ${f(r.perUnit.writes)} (${f(r.perUnit.writeActions)}) | ${f(r.sqsReceivesPerSecond)} | ${f(r.rssMb, 0)} |`,
+    ),
+  ].join('\n');
+}
+
+function rolesTable(results: SizeResult[]): string {
+  const roles = Object.keys(results[0]?.perRole ?? {});
+  return [
+    `| units | ${roles.join(' | ')} |`,
+    `| ---: | ${roles.map(() => '---:').join(' | ')} |`,
+    ...results.map(
+      (r) => `| ${r.units} | ${roles.map((role) => `${f(r.perRole[role]!.reads, 2)} / ${f(r.perRole[role]!.writes, 2)}`).join(' | ')} |`,
     ),
   ].join('\n');
 }
@@ -554,6 +576,7 @@ async function main() {
     for (const size of SIZES) {
       results.push(await runSize(dynamo, dynamoPid, size));
       console.error(startTable(results));
+      console.error(rolesTable(results));
       console.error(apiRequestsTable(results));
     }
   } finally {
@@ -565,6 +588,8 @@ async function main() {
     '### Start-up',
     startTable(results),
     writesTable(results),
+    'DynamoDB requests per unit start by role, reads / writes (stream polls not counted):',
+    rolesTable(results),
     "The API's DynamoDB requests during the start-up, by the agent operation they served (`other`: user requests and the rest):",
     apiRequestsTable(results),
     '### Operations in the big model',
