@@ -31,7 +31,12 @@ export async function setAgentCredentialHash(
   hash: string,
   attempt: number,
 ): Promise<SetAgentCredentialResult> {
-  return runOperation<SetAgentCredentialResult>(store, `cannot set agent credential of machine ${machineId}`, async (store) =>
-    planSetAgentCredentialHash(await getMachine(store, machineId), { id: machineId, hash, attempt }),
+  // Speculative: the provisioner has just read the machine, and the plan asserts everything it
+  // read (Alive, no instance, the attempt), so the common case is the transaction alone.
+  return runOperation<SetAgentCredentialResult>(
+    store,
+    `cannot set agent credential of machine ${machineId}`,
+    async (store) => planSetAgentCredentialHash(await getMachine(store, machineId), { id: machineId, hash, attempt }),
+    { speculate: true },
   );
 }

@@ -11,8 +11,12 @@ import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 
 export async function recordInstance(store: Store, machineId: string, record: InstanceRecord): Promise<RecordInstanceResult> {
-  return runOperation<RecordInstanceResult>(store, `cannot record instance of machine ${machineId}`, async (store) =>
-    planRecordInstance(await getMachine(store, machineId), record, store.now().toISOString()),
+  // Speculative, as setAgentCredentialHash: the plan asserts no instance, the attempt and the life it read.
+  return runOperation<RecordInstanceResult>(
+    store,
+    `cannot record instance of machine ${machineId}`,
+    async (store) => planRecordInstance(await getMachine(store, machineId), record, store.now().toISOString()),
+    { speculate: true },
   );
 }
 
