@@ -2,13 +2,17 @@
 // applications and relations, and their leadership. Read in as few round trips as the items'
 // dependencies allow, each one BatchGetItem of items of several kinds: an agent reads its view
 // after every hint, and with DynamoDB Local each request costs the controller and the database
-// more CPU than the items it carries (bench/RESULTS.md, "Agents").
-//   1. the model and the machine's principal units;
-//   2. their subordinates, the principals' applications and those applications' leadership;
-//   3. only when a subordinate's application is not among those: its application and leadership;
+// more CPU than the items it carries (bench/RESULTS.md, "Agents" and "Scale"). A unit's name
+// starts with its application's (`wordpress/3`), so a unit's application and leadership can be
+// read with the unit itself:
+//   1. the model, the machine's principal units, their applications and leadership;
+//   2. their subordinates (if any), with their applications and leadership;
+//   3. only when a unit's application is not the one its name says (never, as units are named):
+//      that application and its leadership;
 //   4. the applications' relations, if they have any.
+// A plain unit's view is the caller's machine (read by the request) and one BatchGetItem.
 import type { Application, Machine, Model, Relation, Unit } from '../../domain/entities.js';
-import { refs } from '../../domain/plan.js';
+import { refs, type EntityRef } from '../../domain/plan.js';
 import { getEach } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 import { leadershipFrom, leadershipRefs } from './leadership.js';
@@ -25,25 +29,37 @@ export interface MachineView {
 const present = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
+/** The application a unit's name says it belongs to. */
+const applicationNamed = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
+
 /** `machine` is the caller's, read by the request already (functions/api/agent-identity.ts). */
 export async function readMachineView(store: Store, machine: Machine): Promise<MachineView> {
-  const [model, ...found] = await getEach<unknown>(store, [refs.model(), ...machine.principals.map(refs.unit)]);
-  const principals = present(found as (Unit | undefined)[]);
-  const subordinateNames = unique(principals.flatMap((u) => u.subordinates));
-  const leading = unique(principals.map((u) => u.application));
-  const second = await getEach<unknown>(store, [
-    ...subordinateNames.map(refs.unit),
-    ...leading.map(refs.application),
-    ...leadershipRefs(leading),
-  ]);
-  const subordinates = present(second.slice(0, subordinateNames.length) as (Unit | undefined)[]);
   const byName = new Map<string, Application | undefined>();
   const leadershipOf = new Map<string, LeadershipView>();
   const learn = (names: string[], items: unknown[]) => {
     names.forEach((name, i) => byName.set(name, items[i] as Application | undefined));
     for (const view of leadershipFrom(names, items.slice(names.length), store.now())) leadershipOf.set(view.application, view);
   };
-  learn(leading, second.slice(subordinateNames.length));
+  /** `unitNames` with, for those whose application is not known yet, that application and its leadership. */
+  const readUnits = async (unitNames: string[], ...others: EntityRef[]) => {
+    const apps = unique(unitNames.map(applicationNamed)).filter((name) => name && !byName.has(name));
+    const items = await getEach<unknown>(store, [
+      ...others,
+      ...unitNames.map(refs.unit),
+      ...apps.map(refs.application),
+      ...leadershipRefs(apps),
+    ]);
+    learn(apps, items.slice(others.length + unitNames.length));
+    return {
+      others: items.slice(0, others.length),
+      units: present(items.slice(others.length, others.length + unitNames.length) as (Unit | undefined)[]),
+    };
+  };
+  const first = await readUnits(machine.principals, refs.model());
+  const model = first.others[0] as Model | undefined;
+  const principals = first.units;
+  const subordinateNames = unique(principals.flatMap((u) => u.subordinates));
+  const subordinates = subordinateNames.length > 0 ? (await readUnits(subordinateNames)).units : [];
   const units = [...principals, ...subordinates];
   const names = unique(units.map((u) => u.application));
   const missing = names.filter((name) => !byName.has(name));
@@ -52,7 +68,7 @@ export async function readMachineView(store: Store, machine: Machine): Promise<M
   const relationKeys = unique(applications.flatMap((a) => a.relations));
   const relations = relationKeys.length ? present(await getEach<Relation>(store, relationKeys.map(refs.relation))) : [];
   return {
-    ...(model ? { model: model as Model } : {}),
+    ...(model ? { model } : {}),
     units,
     applications,
     relations,
