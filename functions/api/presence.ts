@@ -38,12 +38,15 @@ export class PresenceRecorder {
     const remembered = `${store.model}\u0000${machine}`;
     const last = this.recordedAt.get(remembered);
     if (last !== undefined && now - last < this.intervalMs) return;
+    // Remembered before the write: the agent's other requests in flight meanwhile (a starting
+    // agent sends several at once) do not each write it too.
+    if (this.recordedAt.size >= MAX_REMEMBERED) this.recordedAt.clear();
+    this.recordedAt.set(remembered, now);
     try {
       await recordPresence(store, machine, this.intervalMs);
-      if (this.recordedAt.size >= MAX_REMEMBERED) this.recordedAt.clear();
-      this.recordedAt.set(remembered, now);
     } catch (e) {
       // Unremembered: the agent's next request tries again.
+      if (this.recordedAt.get(remembered) === now) this.recordedAt.delete(remembered);
       this.logger.warn('cannot record agent presence', { model: store.model, machine, error: e as Error });
     }
   }

@@ -104,6 +104,15 @@ describe('recording presence', () => {
       expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
     });
 
+    it("an agent's requests in flight at once write its presence once", async () => {
+      const sent: string[] = [];
+      countRequests(store.client, sent);
+      const answers = await Promise.all([call('heartbeat'), call('view'), call('heartbeat')]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+      expect(sent.filter((c) => c !== 'GetItemCommand' && c !== 'BatchGetItemCommand')).toEqual(['PutItemCommand']);
+      expect(await readPresence(store, ['0'])).toEqual({ '0': new Date(START).toISOString() });
+    });
+
     it('a refused request records nothing: a wrong credential, or bad input with the right one', async () => {
       expect((await call('heartbeat', 'wrong')).statusCode).toBe(403);
       const bad = await api(await agentEvent('POST', '/v1/agent/heartbeat', { beat: 1 }, { machine: '0' }));
