@@ -1,7 +1,7 @@
 // `npm run bench:scale`: the controller driven at thousands of units by simulated agents
-// (bench/support/agent-simulator/: the real machine and unit agents on a thread of this process, hooks
-// in-process), one machine per unit. For each size (BENCH_SIZES, default 1000,5000; 20000 only
-// when asked), on a fresh table:
+// (bench/support/agent-simulator/: the real machine and unit agents on a thread of this
+// process, hooks in-process), one machine per unit. For each size (BENCH_SIZES, default
+// 1000,5000; 20000 only when asked), on a fresh table:
 //
 // 1. Start-up: applications of 100 units each, deployed one after another; units started per
 //    second (deploy of the first to the start hook of the last), beside the raw write rate of
