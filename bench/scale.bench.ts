@@ -559,7 +559,7 @@ function extrapolation(results: SizeResult[]): string {
 function method(): string {
   return `### Method
 
-- The local controller's wiring in this process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process), the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1, all on the process's main thread; fauxqs on a thread of its own, and the simulated agents on another (bench/support/agent-simulator/thread-rpc.ts), as SQS and the agents' instances are apart from the controller on AWS. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) on the agents' thread, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls: a queue at once when a hint was sent to it, then after 0.2 s doubling to 5 min while empty). A real agent's long poll also returns at once on a hint, but costs one receive per 20 s while idle: that is SQS's work, not the controller's, so the receives per second here are fewer than on AWS (an idle agent: 180 receives an hour there).
+- The local controller's wiring in this process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process, a new one for each size), the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1, all on the process's main thread; fauxqs on a thread of its own, and the simulated agents on another (bench/support/agent-simulator/thread-rpc.ts), as SQS and the agents' instances are apart from the controller on AWS. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) on the agents' thread, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls: a queue at once when a hint was sent to it, then after 0.2 s doubling to 5 min while empty). A real agent's long poll also returns at once on a hint, but costs one receive per 20 s while idle: that is SQS's work, not the controller's, so the receives per second here are fewer than on AWS (an idle agent: 180 receives an hour there).
 - One machine per unit (\`deploy -n\`), applications of ${APP_UNITS} units deployed one after another, plus a 10-unit application \`probe\` deployed first. Units started per second = the bulk units ÷ the time from the first bulk deploy call to the last start hook's \`status-set active\` written. CPU over that window, each thread from /proc/thread-self/stat: the controller's (API, pollers, handlers), the agents', fauxqs's, the rest of this process (the garbage collector's and libuv's threads) and DynamoDB Local, on a ${NPROC}-core host shared with other jobs (load average in the header). The host's floor is the rate if all of that CPU were spread over its ${NPROC} cores with nothing else running: the most this host can start, whatever the code's concurrency; the ratio to it says how much of the host the start-up used. DynamoDB requests are counted by middleware on each role's client (stream polls are not), the API's by the agent operation it was serving (bench/support/requests-by-operation.ts).
 - Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of the model's own table (bench/support/raw-writes.ts: keys no operation lists), one replay at a time and ${RAW_CONCURRENCY} at once, each series ${RAW_UNITS} units' worth or ${RAW_SECONDS} s, whichever ends first, right after the size's run, once its controller has stopped (nothing else running on DynamoDB Local), so the writes meet the table, its indexes and its stream as the controller's last ones did; the better rate counts: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
 - Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; \`status probe\` read by readStatus with the application selected and the whole status a page at a time by readStatusPageDoc (the API's own reads, as \`drover status\` makes them), the median of 3 runs; the DynamoDB requests counted by middleware on the client.
@@ -569,18 +569,20 @@ function method(): string {
 async function main() {
   const before = loadavg();
   const began = Date.now();
-  const dynamo = await startDynamoDbLocal();
-  const dynamoPid = findProcess('DynamoDBLocal.jar', `-port ${dynamo.port}`);
   const results: SizeResult[] = [];
-  try {
-    for (const size of SIZES) {
-      results.push(await runSize(dynamo, dynamoPid, size));
-      console.error(startTable(results));
-      console.error(rolesTable(results));
-      console.error(apiRequestsTable(results));
+  for (const size of SIZES) {
+    // A DynamoDB Local of its own for each size: one that had a size's table before (dropped, its
+    // stream's records kept) once spent minutes in each DescribeStream of the next size's pollers,
+    // holding the one queue every request waits on.
+    const dynamo = await startDynamoDbLocal();
+    try {
+      results.push(await runSize(dynamo, findProcess('DynamoDBLocal.jar', `-port ${dynamo.port}`), size));
+    } finally {
+      await dynamo.stop();
     }
-  } finally {
-    await dynamo.stop();
+    console.error(startTable(results));
+    console.error(rolesTable(results));
+    console.error(apiRequestsTable(results));
   }
   const header = `Run ${new Date().toISOString().slice(0, 10)}: node ${process.version}, nproc ${NPROC} (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(freemem() / 2 ** 30)} GiB free. Sizes ${SIZES.join(', ')}; whole run ${Math.round((Date.now() - began) / 1000)} s; 1-minute load average ${before[0]!.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`;
   const body = [
