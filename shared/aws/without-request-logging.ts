@@ -4,6 +4,7 @@
 // drover's clients log nothing through the SDK (a failed request reaches its caller as an error,
 // and our own logger says what it was), so the middleware goes from the clients that carry the
 // hot paths: DynamoDB, its streams, SQS. bench/sdk-requests.bench.ts measures what it cost.
+
 /** The SDK's name for the middleware (@aws-sdk/core, loggerMiddlewareOptions). */
 export const SDK_LOGGER_MIDDLEWARE = 'loggerMiddleware';
 
