@@ -11,8 +11,8 @@
 // where they go then failure-destination.ts. This file wires them and keeps the checkpoints.
 import { DynamoDBStreamsClient, type DynamoDBStreamsClientConfig } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamHandler } from 'aws-lambda';
-import { withoutRequestLogging } from '../shared/aws/without-request-logging.js';
-import { localCredentials } from '../shared/state/engine/local-credentials.js';
+import { withoutRequestLogging } from '#shared/aws/without-request-logging.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { deliverBatch, type DeliveryPolicy } from './stream/batch-delivery.js';
 import { memoryCheckpointStore, type CheckpointStore, type ShardCheckpoint } from './stream/checkpoints.js';
 import { sequenceNumberOf, toLambdaRecord } from './stream/lambda-event.js';

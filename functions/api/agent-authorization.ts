@@ -7,14 +7,14 @@
 // The rule is one, so it is written once: a route cannot run without the Authorized value that
 // only authorize() makes, and test/integration/agent-authorization.test.ts calls every route of
 // the table with another machine's unit, relation and task.
-import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
-import type { Relation, Unit } from '../../shared/domain/entities.js';
-import { DroverError } from '../../shared/domain/errors.js';
-import type { Task } from '../../shared/domain/operations.js';
-import { getTask } from '../../shared/state/queries/action-tasks.js';
-import { getApplication, getRelation } from '../../shared/state/engine/reads.js';
-import { listRelations, relationsOf } from '../../shared/state/queries/relation-reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
+import type { Relation, Unit } from '#shared/domain/entities.js';
+import { DroverError } from '#shared/domain/errors.js';
+import type { Task } from '#shared/domain/operations.js';
+import { getTask } from '#shared/state/queries/action-tasks.js';
+import { getApplication, getRelation } from '#shared/state/engine/reads.js';
+import { listRelations, relationsOf } from '#shared/state/queries/relation-reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { ItemsRead } from './agent-read-ahead.js';
 
 /**

@@ -10,9 +10,9 @@
 // sends a stream record, at most once per interval. A container that finds the condition failed
 // remembers it as recorded, since someone just did.
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { presenceWriteIntervalMs } from '../../shared/domain/presence.js';
-import { recordPresence } from '../../shared/state/operations/presence.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { presenceWriteIntervalMs } from '#shared/domain/presence.js';
+import { recordPresence } from '#shared/state/operations/presence.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 /** Forgets all when this many machines are remembered: a cold cache costs one write per machine, nothing more. */
 const MAX_REMEMBERED = 100_000;

@@ -9,10 +9,10 @@
 // coming and going and the recording of its instance itself are such records, and each would cost
 // the provisioner a read of the machine. Any later change (Dying, Dead, removed) is a later record.
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Machine } from '../../shared/domain/entities.js';
-import { refs } from '../../shared/domain/plan.js';
-import { keyOf } from '../../shared/state/engine/keys.js';
-import { imagesOf } from '../../shared/state/engine/stream-record.js';
+import type { Machine } from '#shared/domain/entities.js';
+import { refs } from '#shared/domain/plan.js';
+import { keyOf } from '#shared/state/engine/keys.js';
+import { imagesOf } from '#shared/state/engine/stream-record.js';
 import { modelOfRecord } from '../stream-models.js';
 
 /** A machine of a model; `key`, its item's key, tells it from machine `machineId` of another model. */

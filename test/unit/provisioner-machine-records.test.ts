@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { machineOf, machinesOf } from '../../functions/provisioner/machine-records.js';
-import { ATTR } from '../../shared/state/engine/keys.js';
+import { ATTR } from '#shared/state/engine/keys.js';
 
 const record = (
   pk: string,
