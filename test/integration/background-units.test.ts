@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Application } from '#shared/domain/entities.js';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
-import { ADD_UNITS_BATCH } from '#shared/state/operations/cleanup/add-units.js';
+import { ADD_UNITS_BATCH, addUnitsInBatches } from '#shared/state/operations/cleanup/add-units.js';
 import { listCleanups, runAllCleanups, runCleanupBatch } from '#shared/state/operations/cleanup/run-cleanups.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { destroyApplication } from '#shared/state/operations/destroy-application.js';
@@ -59,14 +59,26 @@ describe('add-unit -n in the background', { timeout: 120_000 }, () => {
     expect(await listCleanups(store)).toEqual([]);
   });
 
-  it('adds each unit once when the same batch runs twice at once', async () => {
+  it('adds each unit once when the same batch runs three times at once', async () => {
     await deploy(store, { charm: charms.mysql, numUnits: 0 });
     await addUnits(store, 'mysql', { count: IN_CALL_UNITS + ADD_UNITS_BATCH + 3, background: true });
     const [work] = await listCleanups(store);
-    await Promise.all([runCleanupBatch(store, work!.id), runCleanupBatch(store, work!.id)]);
-    await Promise.all([runAllCleanups(store), runAllCleanups(store)]);
+    await Promise.all([runCleanupBatch(store, work!.id), runCleanupBatch(store, work!.id), runCleanupBatch(store, work!.id)]);
+    await Promise.all([runAllCleanups(store), runAllCleanups(store), runAllCleanups(store)]);
     expect(await unitsOf('mysql')).toHaveLength(IN_CALL_UNITS + ADD_UNITS_BATCH + 3);
     expect(await pendingOf('mysql')).toBe(0);
+  });
+
+  it('leaves the document to a runner that counted units off since this one read it', async () => {
+    await deploy(store, { charm: charms.mysql, numUnits: 0 });
+    await addUnits(store, 'mysql', { count: IN_CALL_UNITS + ADD_UNITS_BATCH + 3, background: true });
+    const [asReadEarlier] = await listCleanups(store);
+    expect(await runCleanupBatch(store, asReadEarlier!.id)).toBe('more'); // the other runner's batch
+
+    // Racing the other chunk for chunk, it would lose every race and give up as "state changing too quickly".
+    expect(await addUnitsInBatches(store, asReadEarlier!)).toEqual({ cursor: '3' });
+    expect(await unitsOf('mysql')).toHaveLength(IN_CALL_UNITS + ADD_UNITS_BATCH);
+    expect(await listCleanups(store)).toContainEqual(expect.objectContaining({ id: asReadEarlier!.id, remaining: 3 }));
   });
 
   it('gives up the rest when the application is destroyed', async () => {

@@ -6,7 +6,9 @@
 //
 // Every transaction that adds units counts them off the document, asserting the count it read:
 // a batch run twice (at-least-once delivery, or a runner that died before recording its progress)
-// adds each unit once, since the second run's transaction is refused and re-plans from the new count.
+// adds each unit once, since the second run's transaction is refused. The refused runner then
+// leaves the document to the one that counted it off: racing it chunk for chunk, the one that
+// re-reads after every refusal would lose every race and give up as "state changing too quickly".
 import type { Application, Cleanup, Model } from '../entities.js';
 import { notAlive } from '../errors.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
@@ -44,7 +46,10 @@ export function planScheduleUnits(application: Application | undefined, name: st
   ];
 }
 
-/** A transaction of the background: the units it added, and how many the document has left. */
+/**
+ * A transaction of the background: the units it added, and how many the document has left; none
+ * added with some left means another runner is adding them.
+ */
 export interface ChunkOutcome {
   added: number;
   remaining: number;
@@ -55,14 +60,17 @@ const stopped: ChunkOutcome = { added: 0, remaining: 0 };
 /**
  * What the document's next transaction does: add the next units (at most a transaction's share),
  * or nothing more: the document is finished, or its application is gone, not Alive, another of
- * its name, or its model is being destroyed, and the rest is given up.
+ * its name, or its model is being destroyed, and the rest is given up; or another runner counted
+ * units off since this one last knew the count (`known`), and this one leaves the rest to it.
  */
 export function nextChunk(
   work: AddUnitsWork | undefined,
   model: Model,
   application: Application | undefined,
+  known: number,
 ): { kind: 'add'; count: number; work: AddUnitsWork; application: Application } | { kind: 'stop'; plan: Plan<ChunkOutcome> } {
   if (!work?.remaining) return { kind: 'stop', plan: done(stopped) };
+  if (work.remaining !== known) return { kind: 'stop', plan: done({ added: 0, remaining: work.remaining }) };
   if (application?.createdAt !== work.incarnation || application.life !== 'alive' || model.life !== 'alive')
     return { kind: 'stop', plan: { changes: planGiveUp(work, application), result: stopped } };
   return { kind: 'add', count: Math.min(UNITS_PER_TRANSACTION, work.remaining), work, application };
