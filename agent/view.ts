@@ -4,6 +4,7 @@
 // changed state itself.
 import type { Application, Machine, Relation, Unit } from '#shared/domain/entities.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
+import { MAX_VIEW_READ_AHEAD, type AgentRequestOf } from '#shared/api/agent-requests.js';
 
 export interface AgentView {
   model: string;
@@ -20,6 +21,19 @@ export interface AgentView {
 }
 
 type Listener = (view: AgentView) => void;
+
+/**
+ * A view's request: the units and relations the last view showed, which the API reads with the
+ * caller's machine, so a view whose units are unchanged costs one read (functions/api/agent-read-ahead.ts).
+ */
+export function viewRequest(last: AgentView | undefined): AgentRequestOf<'view'> {
+  if (!last) return {};
+  const units = last.units.map((u) => u.name);
+  const relations = last.relations.map((r) => r.key);
+  // A machine beyond the bound is read as it was before: its units first, then what they name.
+  if (units.length > MAX_VIEW_READ_AHEAD || relations.length > MAX_VIEW_READ_AHEAD) return {};
+  return { known: { units, relations } };
+}
 
 /**
  * The latest view, with coalesced refreshes: a caller of refresh() gets a view read after its

@@ -30,7 +30,7 @@ import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '..
 import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
 import { UnitReporter } from '../uniter/unit-reporter.js';
-import { ViewSource, type AgentView } from '../view.js';
+import { ViewSource, viewRequest, type AgentView } from '../view.js';
 import { applyDeployments } from './converge-deployments.js';
 import { Deployer } from './deployer.js';
 import { planDeployments } from './deployments.js';
@@ -110,7 +110,7 @@ export class MachineAgent {
       this.heartbeat,
     );
     this.log = new AgentLog(config.machineId, this.api, options.logEcho);
-    this.view = new ViewSource(() => this.api.call<AgentView>('view', {}));
+    this.view = new ViewSource(() => this.api.call<AgentView>('view', viewRequest(this.view.current)));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
     this.deployer = new Deployer(config.machineDir, this.api, this.log, {
       start: (unit) => this.supervisor.start(unit),

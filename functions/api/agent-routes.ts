@@ -5,7 +5,7 @@
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
-import { readAheadRefs, type ItemsRead } from './agent-read-ahead.js';
+import { readAheadRefs, viewReadAheadRefs, type ItemsRead } from './agent-read-ahead.js';
 import type { EntityRef } from '#shared/domain/plan.js';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
@@ -84,7 +84,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
     run: async (ctx) => {
       const machine = ctx.callerMachine ?? (await getMachine(ctx.store, ctx.machine));
       if (!machine) throw notFound(`machine ${ctx.machine} not found`);
-      const { model, units, applications, relations, leadership } = await readMachineView(ctx.store, machine);
+      const { model, units, applications, relations, leadership } = await readMachineView(ctx.store, machine, ctx.reads);
       // Never hand the credential hash back, even to its own agent.
       const { agentCredentialHash: _hash, ...visible } = machine;
       // Hooks see the model's name as JUJU_MODEL_NAME and its uuid as JUJU_MODEL_UUID.
@@ -304,8 +304,9 @@ export async function runAgentRoute<O extends AgentOperation>(op: O, ctx: AgentC
   return route.run(ctx, body, owned);
 }
 
-/** What `op`'s authorization will read, to read with the caller's machine (agent-read-ahead.ts). */
+/** What `op`'s authorization (or a view) will read, to read with the caller's machine (agent-read-ahead.ts). */
 export function readAheadOf(op: AgentOperation, event: APIGatewayProxyEventV2): EntityRef[] {
+  if (op === 'view') return viewReadAheadRefs(event);
   const { touches } = agentRoutes[op];
   return readAheadRefs(event, { unit: touches.unit !== undefined, charm: touches.charm !== undefined });
 }

@@ -29,9 +29,23 @@ const logLine = z.strictObject({
   message: z.string().max(16_384),
 });
 
+/** Units, and relations, an agent names as its last view's: more than a machine holds in practice. */
+export const MAX_VIEW_READ_AHEAD = 50;
+
 export const agentOperations = {
-  /** The machine, its units and what their hooks may see: the agent's whole view. */
-  view: post(z.strictObject({})),
+  /**
+   * The machine, its units and what their hooks may see: the agent's whole view. `known` is what
+   * the agent's last view showed, for the API to read with the caller's machine: a view in one
+   * read instead of one after another (shared/state/queries/machine-view.ts). Only a hint: the
+   * view is what the machine says, whatever is named here.
+   */
+  view: post(
+    z.strictObject({
+      known: z
+        .strictObject({ units: z.array(unit).max(MAX_VIEW_READ_AHEAD), relations: z.array(relationKey).max(MAX_VIEW_READ_AHEAD) })
+        .optional(),
+    }),
+  ),
   'set-unit-status': post(z.strictObject({ unit, agent: status.optional(), workload: status.optional() })),
   /**
    * What a unit agent reports, batched (agent/uniter/unit-reporter.ts): its agent and workload

@@ -10,7 +10,9 @@
 //   3. only when a unit's application is not the one its name says (never, as units are named):
 //      that application and its leadership;
 //   4. the applications' relations, if they have any.
-// A plain unit's view is the caller's machine (read by the request) and one BatchGetItem.
+// A plain unit's view is the caller's machine (read by the request) and one BatchGetItem; when the
+// agent names the units and relations its last view showed (viewRefs), those are read with the
+// machine, and a view whose machine still holds them reads nothing more.
 import type { Application, Machine, Model, Relation, Unit } from '../../domain/entities.js';
 import { refs, type EntityRef } from '../../domain/plan.js';
 import { getEach } from '../engine/reads.js';
@@ -32,8 +34,23 @@ const unique = <T>(items: T[]): T[] => [...new Set(items)];
 /** The application a unit's name says it belongs to. */
 const applicationNamed = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
 
-/** `machine` is the caller's, read by the request already (functions/api/agent-identity.ts). */
-export async function readMachineView(store: Store, machine: Machine): Promise<MachineView> {
+/** Items read before the view was asked for; `allOf` gives them all, or undefined unless every one was read. */
+export interface ReadAhead {
+  allOf(refs: EntityRef[]): unknown[] | undefined;
+}
+
+/** What a view reads for these units and relations (as the agent's last view showed them), for reading ahead. */
+export function viewRefs(units: string[], relations: string[]): EntityRef[] {
+  const apps = unique(units.map(applicationNamed)).filter((name) => name);
+  return [refs.model(), ...units.map(refs.unit), ...apps.map(refs.application), ...leadershipRefs(apps), ...relations.map(refs.relation)];
+}
+
+/**
+ * `machine` is the caller's, read by the request already (functions/api/agent-identity.ts), and
+ * `ahead` what was read with it.
+ */
+export async function readMachineView(store: Store, machine: Machine, ahead?: ReadAhead): Promise<MachineView> {
+  const read = async (wanted: EntityRef[]) => ahead?.allOf(wanted) ?? (await getEach<unknown>(store, wanted));
   const byName = new Map<string, Application | undefined>();
   const leadershipOf = new Map<string, LeadershipView>();
   const learn = (names: string[], items: unknown[]) => {
@@ -43,12 +60,7 @@ export async function readMachineView(store: Store, machine: Machine): Promise<M
   /** `unitNames` with, for those whose application is not known yet, that application and its leadership. */
   const readUnits = async (unitNames: string[], ...others: EntityRef[]) => {
     const apps = unique(unitNames.map(applicationNamed)).filter((name) => name && !byName.has(name));
-    const items = await getEach<unknown>(store, [
-      ...others,
-      ...unitNames.map(refs.unit),
-      ...apps.map(refs.application),
-      ...leadershipRefs(apps),
-    ]);
+    const items = await read([...others, ...unitNames.map(refs.unit), ...apps.map(refs.application), ...leadershipRefs(apps)]);
     learn(apps, items.slice(others.length + unitNames.length));
     return {
       others: items.slice(0, others.length),
@@ -63,10 +75,10 @@ export async function readMachineView(store: Store, machine: Machine): Promise<M
   const units = [...principals, ...subordinates];
   const names = unique(units.map((u) => u.application));
   const missing = names.filter((name) => !byName.has(name));
-  if (missing.length > 0) learn(missing, await getEach<unknown>(store, [...missing.map(refs.application), ...leadershipRefs(missing)]));
+  if (missing.length > 0) learn(missing, await read([...missing.map(refs.application), ...leadershipRefs(missing)]));
   const applications = present(names.map((name) => byName.get(name)));
   const relationKeys = unique(applications.flatMap((a) => a.relations));
-  const relations = relationKeys.length ? present(await getEach<Relation>(store, relationKeys.map(refs.relation))) : [];
+  const relations = relationKeys.length ? present((await read(relationKeys.map(refs.relation))) as (Relation | undefined)[]) : [];
   return {
     ...(model ? { model } : {}),
     units,
