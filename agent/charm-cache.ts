@@ -1,7 +1,9 @@
 // Charm archives on this machine: `<machine dir>/charms/<sha256>.tar.gz`, downloaded once and
 // checked against their hash (./charm-download.ts), for the deployer (a new unit) and the unit
-// agents (a charm upgrade) alike. The API says where to download each from (the agent operation
-// `charm-url`), and only for a unit on this machine whose application uses it.
+// agents (a charm upgrade) alike. The API says where to download each from, and only for a unit
+// on this machine whose application uses it: the view carries the URL of each archive its units
+// still lack (`charmDownloads`), and the agent operation `charm-url` hands out a fresh one when the
+// view has none, or its URL no longer works (it expires within minutes).
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentApi } from './api-client.js';
@@ -10,7 +12,11 @@ import { downloadVerified } from './charm-download.js';
 /** The path of the archive `sha256`, which `unit`'s application uses, once it is on this machine. */
 export type CharmFetcher = (unit: string, sha256: string) => Promise<string>;
 
-export function charmCache(api: AgentApi, cacheDir: string, doFetch: typeof fetch = fetch): CharmFetcher {
+/** The URL the agent's view offers for an archive, if any. */
+export type OfferedUrl = (sha256: string) => string | undefined;
+
+export function charmCache(api: AgentApi, cacheDir: string, options: { offered?: OfferedUrl; fetch?: typeof fetch } = {}): CharmFetcher {
+  const { offered = () => undefined, fetch: doFetch = fetch } = options;
   return async (unit, sha256) => {
     const cached = join(cacheDir, `${sha256}.tar.gz`);
     if (
@@ -20,10 +26,20 @@ export function charmCache(api: AgentApi, cacheDir: string, doFetch: typeof fetc
       )
     )
       return cached;
-    const { url } = await api.call<{ url: string }>('charm-url', { unit, charm: sha256 });
     await mkdir(cacheDir, { recursive: true });
     // The local controller's URLs are paths on its API server; S3's are absolute.
-    await downloadVerified(new URL(url, api.url).toString(), sha256, cached, doFetch);
+    const download = (url: string) => downloadVerified(new URL(url, api.url).toString(), sha256, cached, doFetch);
+    const fromView = offered(sha256);
+    if (fromView !== undefined) {
+      try {
+        await download(fromView);
+        return cached;
+      } catch {
+        // Expired, most likely: a fresh URL below, whose failure is the one reported.
+      }
+    }
+    const { url } = await api.call<{ url: string }>('charm-url', { unit, charm: sha256 });
+    await download(url);
     return cached;
   };
 }

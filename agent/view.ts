@@ -18,6 +18,8 @@ export interface AgentView {
   modelConfig?: Record<string, string>;
   /** Each application's leadership (absent from a controller that predates it). */
   leadership?: LeadershipView[];
+  /** Download URLs of the charm archives units on the machine still lack, by sha256 (short-lived). */
+  charmDownloads?: Record<string, string>;
 }
 
 type Listener = (view: AgentView) => void;

@@ -112,13 +112,19 @@ export class MachineAgent {
     this.log = new AgentLog(config.machineId, this.api, options.logEcho);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', viewRequest(this.view.current)));
     this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
-    this.deployer = new Deployer(config.machineDir, this.api, this.log, {
-      start: (unit) => this.supervisor.start(unit),
-      stop: async (unit) => {
-        await this.supervisor.stop(unit);
-        this.forgetReporter(unit);
+    this.deployer = new Deployer(
+      config.machineDir,
+      this.api,
+      this.log,
+      {
+        start: (unit) => this.supervisor.start(unit),
+        stop: async (unit) => {
+          await this.supervisor.stop(unit);
+          this.forgetReporter(unit);
+        },
       },
-    });
+      (sha256) => this.view.current?.charmDownloads?.[sha256],
+    );
     this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
   }
 

@@ -6,6 +6,7 @@ import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
 import { readAheadRefs, viewReadAheadRefs, type ItemsRead } from './agent-read-ahead.js';
+import { charmDownloadsFor } from './view-charm-downloads.js';
 import type { EntityRef } from '#shared/domain/plan.js';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
@@ -85,6 +86,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
       const machine = ctx.callerMachine ?? (await getMachine(ctx.store, ctx.machine));
       if (!machine) throw notFound(`machine ${ctx.machine} not found`);
       const { model, units, applications, relations, leadership } = await readMachineView(ctx.store, machine, ctx.reads);
+      const charmDownloads = await charmDownloadsFor(ctx.charms, units, applications);
       // Never hand the credential hash back, even to its own agent.
       const { agentCredentialHash: _hash, ...visible } = machine;
       // Hooks see the model's name as JUJU_MODEL_NAME and its uuid as JUJU_MODEL_UUID.
@@ -99,6 +101,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
         relations,
         leadership,
         modelConfig: model?.config ?? {},
+        ...(Object.keys(charmDownloads).length > 0 ? { charmDownloads } : {}),
       };
     },
   },

@@ -1,4 +1,4 @@
-// Agents fetch charm archives by URL (agent operation `charm-url`): the local API server serves
+// Agents fetch charm archives by URL (from their view, else agent operation `charm-url`): the local API server serves
 // the archive to a URL the API signed (embedded/charm-files.ts), and the agent's charm cache
 // downloads it with plain HTTP, checks its sha256 and keeps it (agent/charm-cache.ts). A URL
 // changed, signed by another key or expired is refused; a download that does not hash to the
@@ -14,14 +14,15 @@ import { charmCache } from '../../agent/charm-cache.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localAgentKeyId } from '../../shared/api/agent-signing.js';
-import { localCharmStore, type LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { signLocalUrl } from '../../shared/charmstore/signed-local-url.js';
-import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
-import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { localAgentKeyId } from '#shared/api/agent-signing.js';
+import { localCharmStore, type LocalCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { testAgentKeys } from '../support/agent-events.js';
 import { charms as testCharms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
@@ -74,21 +75,53 @@ describe('an agent fetches a charm by URL', () => {
       expect(new Headers(init?.headers).has('authorization')).toBe(false);
       return fetch(input, init);
     };
-    const path = await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive);
+    const path = await charmCache(agentApi(), cacheDir, { fetch: recording })('mysql/0', archive);
     expect(path).toBe(join(cacheDir, `${archive}.tar.gz`));
     expect(readFileSync(path)).toEqual(await charms.get(archive));
     expect(fetched).toHaveLength(1);
     expect(fetched[0]).toMatch(new RegExp(`^${server.url}/charm-archives/${archive}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
     expect(readdirSync(cacheDir)).toEqual([`${archive}.tar.gz`]);
     // Kept: a second fetch asks nobody.
-    expect(await charmCache(agentApi(), cacheDir, recording)('mysql/0', archive)).toBe(path);
+    expect(await charmCache(agentApi(), cacheDir, { fetch: recording })('mysql/0', archive)).toBe(path);
     expect(fetched).toHaveLength(1);
+  });
+
+  it('downloads from the URL its view offers, asking no charm-url, until the unit has the charm', async () => {
+    const api = agentApi();
+    const asked: string[] = [];
+    const counting = { url: api.url, call: ((op, body) => (asked.push(op), api.call(op, body))) as typeof api.call };
+    const view = await counting.call<{ charmDownloads?: Record<string, string> }>('view', {});
+    expect(Object.keys(view.charmDownloads ?? {})).toEqual([archive]);
+    const fetched: string[] = [];
+    const recording: typeof fetch = (input, init) => (fetched.push(String(input)), fetch(input, init));
+    const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
+    const offered = (sha256: string) => view.charmDownloads?.[sha256];
+    const path = await charmCache(counting, cacheDir, { offered, fetch: recording })('mysql/0', archive);
+    expect(readFileSync(path)).toEqual(await charms.get(archive));
+    expect(fetched).toEqual([new URL(view.charmDownloads![archive]!, server.url).toString()]);
+    expect(asked).toEqual(['view']);
+
+    // Once the unit reports the application's charm, its view offers no download.
+    const { charmUrl } = (await getApplication(store, 'mysql'))!;
+    await counting.call('report', { unit: 'mysql/0', id: 'report-charm', charmUrl });
+    expect(await counting.call('view', {})).not.toHaveProperty('charmDownloads');
+  });
+
+  it('asks charm-url for a fresh URL when the one its view offered has expired', async () => {
+    const api = agentApi();
+    const asked: string[] = [];
+    const counting = { url: api.url, call: ((op, body) => (asked.push(op), api.call(op, body))) as typeof api.call };
+    const expired = signLocalUrl(charms.urlKey, 'GET', `/charm-archives/${archive}`, {}, { now: new Date(Date.now() - 301_000) });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
+    const path = await charmCache(counting, cacheDir, { offered: () => expired })('mysql/0', archive);
+    expect(readFileSync(path)).toEqual(await charms.get(archive));
+    expect(asked).toEqual(['charm-url']);
   });
 
   it('keeps nothing when what arrives is not the archive asked for', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
     const tampered: typeof fetch = async () => new Response(Buffer.from('not the charm'));
-    await expect(charmCache(agentApi(), cacheDir, tampered)('mysql/0', archive)).rejects.toThrow(
+    await expect(charmCache(agentApi(), cacheDir, { fetch: tampered })('mysql/0', archive)).rejects.toThrow(
       new RegExp(`^charm archive ${archive} arrived corrupted \\(sha256 [0-9a-f]{64}\\)$`),
     );
     expect(readdirSync(cacheDir)).toEqual([]);
