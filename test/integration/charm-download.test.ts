@@ -1,8 +1,8 @@
-// Agents fetch charm archives by URL (from their view, else agent operation `charm-url`): the local API server serves
-// the archive to a URL the API signed (embedded/charm-files.ts), and the agent's charm cache
-// downloads it with plain HTTP, checks its sha256 and keeps it (agent/charm-cache.ts). A URL
-// changed, signed by another key or expired is refused; a download that does not hash to the
-// archive asked for is never kept.
+// Agents fetch charm archives by URL (from their view, else agent operation `charm-url`): the
+// local API server serves the archive to a URL the API signed (embedded/charm-files.ts), and the
+// agent's charm cache downloads it with plain HTTP, checks its sha256 and keeps it
+// (agent/charm-cache.ts). A URL changed, signed by another key or expired is refused; a download
+// that does not hash to the archive asked for is never kept.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
