@@ -4,11 +4,13 @@
 // network errors are retried a few times with backoff (every agent operation is safe to repeat:
 // the state operations behind them are idempotent); a refusal (4xx) is not.
 import { SignatureV4 } from '@smithy/signature-v4';
+import type { HttpResponse } from '@smithy/core/protocols';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
 import { MACHINE_HEADER, MODEL_HEADER } from '#shared/api/agent-signing.js';
 import { NodeSha256 } from '#shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
+import { bodyText, nodeHttp, ok, requestTo, type HttpSend } from './http.js';
 
 export class AgentApiError extends Error {
   constructor(
@@ -40,7 +42,8 @@ export interface AgentApiOptions {
   credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   region: string;
   attempts?: number;
-  fetch?: typeof fetch;
+  /** What sends (./http.ts); its own kept-alive connections unless given. */
+  http?: HttpSend;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -54,9 +57,9 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     sha256: NodeSha256,
   });
   const attempts = options.attempts ?? 5;
-  const doFetch = options.fetch ?? fetch;
+  const send = options.http ?? nodeHttp();
 
-  async function request(path: string, init: RequestInit): Promise<Response> {
+  async function request(path: string, body: string): Promise<HttpResponse> {
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await pause(Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2));
@@ -64,13 +67,13 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
         // Signed again for each attempt: a signature is good for a few minutes only.
         const url = new URL(`${base}${path}`);
         const headers = await signRequest(signer, {
-          method: init.method ?? 'GET',
+          method: 'POST',
           url,
-          headers: { ...(init.headers as Record<string, string>), [MACHINE_HEADER]: options.machineId, [MODEL_HEADER]: options.model },
-          ...(typeof init.body === 'string' ? { body: init.body } : {}),
+          headers: { 'content-type': 'application/json', [MACHINE_HEADER]: options.machineId, [MODEL_HEADER]: options.model },
+          body,
         });
-        const res = await doFetch(url, { ...init, headers });
-        if (res.status < 500) return res;
+        const res = await send(requestTo(url, { method: 'POST', headers, body }));
+        if (res.statusCode < 500) return res;
         lastError = await failure(res);
       } catch (e) {
         lastError = e;
@@ -79,26 +82,22 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     throw lastError;
   }
 
-  async function failure(res: Response): Promise<AgentApiError> {
-    const text = await res.text().catch(() => '');
+  async function failure(res: HttpResponse): Promise<AgentApiError> {
+    const text = await bodyText(res).catch(() => '');
     try {
       const { error } = JSON.parse(text) as { error: { code: string; message: string } };
-      return new AgentApiError(res.status, error.code, error.message);
+      return new AgentApiError(res.statusCode, error.code, error.message);
     } catch {
-      return new AgentApiError(res.status, 'unknown', `HTTP ${res.status}: ${text.slice(0, 200)}`);
+      return new AgentApiError(res.statusCode, 'unknown', `HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
     }
   }
 
   return {
     url: base,
     async call<T>(op: AgentOperation, body: unknown): Promise<T> {
-      const res = await request(`/v1/agent/${op}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) throw await failure(res);
-      return (await res.json()) as T;
+      const res = await request(`/v1/agent/${op}`, JSON.stringify(body));
+      if (!ok(res)) throw await failure(res);
+      return JSON.parse(await bodyText(res)) as T;
     },
   };
 }

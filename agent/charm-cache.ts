@@ -8,6 +8,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentApi } from './api-client.js';
 import { downloadVerified } from './charm-download.js';
+import { nodeHttp, type HttpSend } from './http.js';
 
 /** The path of the archive `sha256`, which `unit`'s application uses, once it is on this machine. */
 export type CharmFetcher = (unit: string, sha256: string) => Promise<string>;
@@ -15,8 +16,14 @@ export type CharmFetcher = (unit: string, sha256: string) => Promise<string>;
 /** The URL the agent's view offers for an archive, if any. */
 export type OfferedUrl = (sha256: string) => string | undefined;
 
-export function charmCache(api: AgentApi, cacheDir: string, options: { offered?: OfferedUrl; fetch?: typeof fetch } = {}): CharmFetcher {
-  const { offered = () => undefined, fetch: doFetch = fetch } = options;
+export interface CharmCacheOptions {
+  offered?: OfferedUrl;
+  /** What downloads (./http.ts); its own connections unless given. */
+  http?: HttpSend;
+}
+
+export function charmCache(api: AgentApi, cacheDir: string, options: CharmCacheOptions = {}): CharmFetcher {
+  const { offered = () => undefined, http = nodeHttp() } = options;
   return async (unit, sha256) => {
     const cached = join(cacheDir, `${sha256}.tar.gz`);
     if (
@@ -28,7 +35,7 @@ export function charmCache(api: AgentApi, cacheDir: string, options: { offered?:
       return cached;
     await mkdir(cacheDir, { recursive: true });
     // The local controller's URLs are paths on its API server; S3's are absolute.
-    const download = (url: string) => downloadVerified(new URL(url, api.url).toString(), sha256, cached, doFetch);
+    const download = (url: string) => downloadVerified(new URL(url, api.url).toString(), sha256, cached, http);
     const fromView = offered(sha256);
     if (fromView !== undefined) {
       try {

@@ -6,14 +6,15 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { bodyStream, bodyText, ok, requestTo, type HttpSend } from './http.js';
 
-export async function downloadVerified(url: string, sha256: string, destination: string, doFetch: typeof fetch = fetch): Promise<void> {
-  const res = await doFetch(url);
-  if (!res.ok || !res.body) {
-    const text = await res.text().catch(() => '');
-    throw new Error(`cannot download charm archive ${sha256}: HTTP ${res.status} ${text.slice(0, 300)}`);
+export async function downloadVerified(url: string, sha256: string, destination: string, send: HttpSend): Promise<void> {
+  const res = await send(requestTo(new URL(url), { method: 'GET' }));
+  if (!ok(res)) {
+    const text = await bodyText(res).catch(() => '');
+    throw new Error(`cannot download charm archive ${sha256}: HTTP ${res.statusCode} ${text.slice(0, 300)}`);
   }
   const hash = createHash('sha256');
   const hashing = new Transform({
@@ -24,7 +25,7 @@ export async function downloadVerified(url: string, sha256: string, destination:
   });
   const temporary = `${destination}.${process.pid}.download`;
   try {
-    await pipeline(Readable.fromWeb(res.body as never), hashing, createWriteStream(temporary, { mode: 0o600 }));
+    await pipeline(bodyStream(res), hashing, createWriteStream(temporary, { mode: 0o600 }));
     const actual = hash.digest('hex');
     if (actual !== sha256) throw new Error(`charm archive ${sha256} arrived corrupted (sha256 ${actual})`);
     await rename(temporary, destination);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { unpackCharmArchiveFile } from '#shared/charmstore/charm-unpack.js';
 import type { Application, Unit } from '#shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
-import { charmCache, type CharmFetcher, type OfferedUrl } from '../charm-cache.js';
+import { charmCache, type CharmCacheOptions, type CharmFetcher } from '../charm-cache.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const DEPLOYED_FILE = 'deployed.json';
@@ -39,9 +39,9 @@ export class Deployer {
     api: AgentApi,
     private readonly log: AgentLog,
     private readonly uniters: UniterControl,
-    offered?: OfferedUrl,
+    downloads: CharmCacheOptions = {},
   ) {
-    this.charmArchive = charmCache(api, join(machineDir, 'charms'), offered ? { offered } : {});
+    this.charmArchive = charmCache(api, join(machineDir, 'charms'), downloads);
   }
 
   get unitsDir(): string {

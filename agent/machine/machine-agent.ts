@@ -22,6 +22,7 @@ import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { localAgentKeyId } from '#shared/api/agent-signing.js';
 import { AgentApiError, createAgentApi, type AgentApi } from '../api-client.js';
+import { nodeHttp, type HttpSend } from '../http.js';
 import type { AgentConfig } from '../config.js';
 import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
@@ -48,6 +49,8 @@ export interface MachineAgentOptions {
   /** agent/hook-tools/hook-tool.bash, wherever this agent was installed. */
   toolScript: string;
   api?: AgentApi;
+  /** What sends the agent's HTTP (agent/http.ts): API requests and charm downloads. */
+  http?: HttpSend;
   sqs?: SQSClient;
   /** Hooks in-process (the agent simulator, bench/support/agent-simulator/); child processes when absent. */
   hookRunner?: HookRunner;
@@ -89,6 +92,7 @@ export class MachineAgent {
 
   constructor(private readonly options: MachineAgentOptions) {
     const { config } = options;
+    const http = options.http ?? nodeHttp();
     this.heartbeat = new Heartbeat({
       intervalMs: config.heartbeatMs,
       send: async () => void (await this.api.call('heartbeat', {})),
@@ -106,6 +110,7 @@ export class MachineAgent {
               ? { accessKeyId: localAgentKeyId(config.machineId), secretAccessKey: config.credential }
               : defaultProvider(),
           region: config.region,
+          http,
         }),
       this.heartbeat,
     );
@@ -123,7 +128,7 @@ export class MachineAgent {
           this.forgetReporter(unit);
         },
       },
-      (sha256) => this.view.current?.charmDownloads?.[sha256],
+      { offered: (sha256) => this.view.current?.charmDownloads?.[sha256], http },
     );
     this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
   }

@@ -25,7 +25,7 @@ export function signableQuery(params: URLSearchParams): Record<string, string | 
   return query;
 }
 
-/** The headers to send: the request's own, the signature's, and no `host` (fetch sets it from the URL). */
+/** The headers to send: the request's own, the signature's, and no `host` (the HTTP client sets it from the URL). */
 export async function signRequest(signer: SignatureV4, request: RequestToSign): Promise<Record<string, string>> {
   const query = signableQuery(request.url.searchParams);
   const signed = await signer.sign(

@@ -4,13 +4,16 @@
 // (agent/charm-cache.ts). A URL changed, signed by another key or expired is refused; a download
 // that does not hash to the archive asked for is never kept.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HttpResponse } from '@smithy/core/protocols';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentApi } from '../../agent/api-client.js';
 import { charmCache } from '../../agent/charm-cache.js';
+import { nodeHttp, type HttpSend } from '../../agent/http.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { createApiHandler } from '../../functions/api/handler.js';
@@ -25,8 +28,10 @@ import { getApplication } from '#shared/state/engine/reads.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { testAgentKeys } from '../support/agent-events.js';
 import { charms as testCharms } from '../support/charms.js';
+import { urlOf } from '../support/http-requests.js';
 import { freshStore } from '../support/table.js';
 
+const http = nodeHttp();
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
 
 let store: Store;
@@ -69,20 +74,20 @@ describe('an agent fetches a charm by URL', () => {
   it('downloads the archive of its unit with plain HTTP, checks it and keeps it', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
     const fetched: string[] = [];
-    const recording: typeof fetch = (input, init) => {
-      fetched.push(String(input));
+    const recording: HttpSend = (request) => {
+      fetched.push(urlOf(request));
       // The URL is the permission: no credential goes with the download.
-      expect(new Headers(init?.headers).has('authorization')).toBe(false);
-      return fetch(input, init);
+      expect(Object.keys(request.headers).map((k) => k.toLowerCase())).not.toContain('authorization');
+      return http(request);
     };
-    const path = await charmCache(agentApi(), cacheDir, { fetch: recording })('mysql/0', archive);
+    const path = await charmCache(agentApi(), cacheDir, { http: recording })('mysql/0', archive);
     expect(path).toBe(join(cacheDir, `${archive}.tar.gz`));
     expect(readFileSync(path)).toEqual(await charms.get(archive));
     expect(fetched).toHaveLength(1);
     expect(fetched[0]).toMatch(new RegExp(`^${server.url}/charm-archives/${archive}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
     expect(readdirSync(cacheDir)).toEqual([`${archive}.tar.gz`]);
     // Kept: a second fetch asks nobody.
-    expect(await charmCache(agentApi(), cacheDir, { fetch: recording })('mysql/0', archive)).toBe(path);
+    expect(await charmCache(agentApi(), cacheDir, { http: recording })('mysql/0', archive)).toBe(path);
     expect(fetched).toHaveLength(1);
   });
 
@@ -93,10 +98,10 @@ describe('an agent fetches a charm by URL', () => {
     const view = await counting.call<{ charmDownloads?: Record<string, string> }>('view', {});
     expect(Object.keys(view.charmDownloads ?? {})).toEqual([archive]);
     const fetched: string[] = [];
-    const recording: typeof fetch = (input, init) => (fetched.push(String(input)), fetch(input, init));
+    const recording: HttpSend = (request) => (fetched.push(urlOf(request)), http(request));
     const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
     const offered = (sha256: string) => view.charmDownloads?.[sha256];
-    const path = await charmCache(counting, cacheDir, { offered, fetch: recording })('mysql/0', archive);
+    const path = await charmCache(counting, cacheDir, { offered, http: recording })('mysql/0', archive);
     expect(readFileSync(path)).toEqual(await charms.get(archive));
     expect(fetched).toEqual([new URL(view.charmDownloads![archive]!, server.url).toString()]);
     expect(asked).toEqual(['view']);
@@ -120,8 +125,9 @@ describe('an agent fetches a charm by URL', () => {
 
   it('keeps nothing when what arrives is not the archive asked for', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'drover-charm-cache-'));
-    const tampered: typeof fetch = async () => new Response(Buffer.from('not the charm'));
-    await expect(charmCache(agentApi(), cacheDir, { fetch: tampered })('mysql/0', archive)).rejects.toThrow(
+    const tampered: HttpSend = async () =>
+      new HttpResponse({ statusCode: 200, headers: {}, body: Readable.from([Buffer.from('not the charm')]) });
+    await expect(charmCache(agentApi(), cacheDir, { http: tampered })('mysql/0', archive)).rejects.toThrow(
       new RegExp(`^charm archive ${archive} arrived corrupted \\(sha256 [0-9a-f]{64}\\)$`),
     );
     expect(readdirSync(cacheDir)).toEqual([]);

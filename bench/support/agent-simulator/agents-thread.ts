@@ -5,7 +5,7 @@
 // work.
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import type { StartInstanceRequest } from '#shared/provider/provider.js';
-import { boundedFetch } from './bounded-fetch.js';
+import { nodeHttp } from '../../../agent/http.js';
 import { inProcessHooks, type InProcessCharm } from './in-process-hooks.js';
 import { SharedHintPolls } from './shared-hint-polls.js';
 import { SimulatedMachines } from './simulated-machines.js';
@@ -48,7 +48,7 @@ const machines = new SimulatedMachines({
   hints,
   // The time the hook ran, from this thread's clock (Date.now is the same in every thread).
   hookRunner: inProcessHooks(init.charm, (hook, unit) => emit('hook-ran', { hook, unit, at: Date.now() })),
-  fetch: boundedFetch(init.apiSockets),
+  http: nodeHttp({ maxSockets: init.apiSockets }),
   ...(init.echoLogs ? { logEcho: (line: string) => emit('log', line) } : {}),
 });
 

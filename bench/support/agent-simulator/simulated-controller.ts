@@ -54,7 +54,7 @@ export interface SimulatedControllerOptions {
   onHookRan?: (hook: string, unit: string, at: number) => void;
   /** Every agent's log line, as a real agent prints it; dropped when absent. */
   logEcho?: (line: string) => void;
-  /** Connections the simulated agents share to the API (bounded-fetch.ts); default 128. */
+  /** Connections the simulated agents share to the API (simulated-machines.ts); default 128. */
   apiSockets?: number;
 }
 

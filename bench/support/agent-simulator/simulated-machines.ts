@@ -14,10 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../../../agent/config.js';
-import { createAgentApi } from '../../../agent/api-client.js';
+import type { HttpSend } from '../../../agent/http.js';
 import { MachineAgent, type MachineAgentOutcome } from '../../../agent/machine/machine-agent.js';
 import type { HookRunner } from '../../../agent/uniter/hook-process.js';
-import { localAgentKeyId } from '#shared/api/agent-signing.js';
 import type { InstanceInfo, Provider, StartInstanceRequest } from '#shared/provider/provider.js';
 import type { SharedHintPolls } from './shared-hint-polls.js';
 
@@ -31,8 +30,12 @@ export interface SimulatedMachinesOptions {
   hookRunner: HookRunner;
   /** Every agent's log line (the real agent prints them); dropped when absent. */
   logEcho?: (line: string) => void;
-  /** The fetch every agent's API client sends with (bounded-fetch.ts). */
-  fetch: typeof fetch;
+  /**
+   * What every agent sends its API requests and downloads with: one pool of kept-alive connections
+   * for them all. Real agents each hold their own connection on their own host; here thousands
+   * share one process's file descriptors (both ends: the API server is in this process too).
+   */
+  http: HttpSend;
 }
 
 interface Simulated {
@@ -62,18 +65,10 @@ export class SimulatedMachines implements Provider {
     if (existing) await this.stop(key, existing);
     const machineDir = join(this.options.dataDir, request.model, `machine-${request.machineId}`);
     mkdirSync(machineDir, { recursive: true, mode: 0o700 });
-    // The agent's own client, as MachineAgent makes it from its config (the machine's key signs
-    // every request), but sending through the shared, bounded fetch.
-    const api = createAgentApi({
-      url: request.agent.apiUrl,
-      model: request.model,
-      machineId: request.machineId,
-      credentials: { accessKeyId: localAgentKeyId(request.machineId), secretAccessKey: request.agent.credential ?? '' },
-      region: 'local',
-      fetch: this.options.fetch,
-    });
     const agent = new MachineAgent({
-      api,
+      // The agent's own client from its config (the machine's key signs every request), sending
+      // through the shared pool.
+      http: this.options.http,
       config: {
         controllerId: request.controllerId,
         model: request.model,

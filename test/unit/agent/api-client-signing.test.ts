@@ -1,9 +1,13 @@
 // What an agent sends: every request SigV4-signed for execute-api, naming its machine in a signed
 // header, with the session token of instance-role credentials (EC2), and signed again on a retry.
 // The signature is checked as API Gateway would check it (functions/api/verify-signature.ts).
+import { Readable } from 'node:stream';
+import { HttpResponse } from '@smithy/core/protocols';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createAgentApi } from '../../../agent/api-client.js';
+import type { HttpSend } from '../../../agent/http.js';
+import { urlOf } from '../../support/http-requests.js';
 import { verifySignature } from '../../../functions/api/verify-signature.js';
 import { MACHINE_HEADER, MODEL_HEADER } from '../../../shared/api/agent-signing.js';
 
@@ -14,20 +18,21 @@ interface Sent {
   body: string | undefined;
 }
 
-/** A fetch that records what is sent and answers with the given statuses in turn. */
-function recordingFetch(statuses: number[]) {
+/** A sender that records what is sent and answers with the given statuses in turn. */
+function recordingHttp(statuses: number[]) {
   const sent: Sent[] = [];
-  const fetch = (async (input: URL | string, init?: RequestInit) => {
+  const http: HttpSend = async (request) => {
     sent.push({
-      url: String(input),
-      method: init?.method ?? 'GET',
-      headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
-      body: typeof init?.body === 'string' ? init.body : undefined,
+      url: urlOf(request),
+      method: request.method,
+      headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
+      body: typeof request.body === 'string' ? request.body : undefined,
     });
     const status = statuses.shift() ?? 200;
-    return new Response(status === 200 ? '{"ok":true}' : '{"error":{"code":"internal","message":"x"}}', { status });
-  }) as typeof globalThis.fetch;
-  return { sent, fetch };
+    const body = status === 200 ? '{"ok":true}' : '{"error":{"code":"internal","message":"x"}}';
+    return new HttpResponse({ statusCode: status, headers: {}, body: Readable.from([Buffer.from(body)]) });
+  };
+  return { sent, http };
 }
 
 /** The request as API Gateway hands it to the function. */
@@ -47,14 +52,14 @@ const ROLE_CREDENTIALS = { accessKeyId: 'ASIAEXAMPLEINSTANCE', secretAccessKey: 
 
 describe('an agent request', () => {
   it("is signed with the instance role's credentials, its machine and model in signed headers, and checks out as API Gateway checks it", async () => {
-    const { sent, fetch } = recordingFetch([200]);
+    const { sent, http } = recordingHttp([200]);
     const api = createAgentApi({
       url: 'https://abc.execute-api.eu-west-1.amazonaws.com',
       model: 'm-1',
       machineId: '3',
       credentials: ROLE_CREDENTIALS,
       region: 'eu-west-1',
-      fetch,
+      http,
     });
     await api.call('view', {});
     const [request] = sent;
@@ -75,14 +80,14 @@ describe('an agent request', () => {
   });
 
   it('is signed again when it is retried after a server failure', async () => {
-    const { sent, fetch } = recordingFetch([503, 200]);
+    const { sent, http } = recordingHttp([503, 200]);
     const api = createAgentApi({
       url: 'http://127.0.0.1:1',
       model: 'default',
       machineId: '0',
       credentials: { accessKeyId: 'machine-0', secretAccessKey: 'k' },
       region: 'local',
-      fetch,
+      http,
       attempts: 2,
     });
     await api.call('heartbeat', {});
