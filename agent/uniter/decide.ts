@@ -23,11 +23,12 @@
 // - remove: Juju 3 runs it once after stop, before the unit is set Dead.
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
-import type { Application, Relation, Unit } from '../../shared/domain/entities.js';
-import type { LeadershipView } from '../../shared/domain/leadership.js';
+import type { Application, Relation, Unit } from '#shared/domain/entities.js';
+import type { LeadershipView } from '#shared/domain/leadership.js';
 import { aliveLeadershipStep, dyingLeadershipStep, renewLeadershipStep } from './decide-leadership.js';
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
+import { applicationOfUnit } from '#shared/domain/names.js';
 
 export interface RemoteState {
   /** Undefined once the unit is gone from state. */
@@ -95,7 +96,6 @@ export type Step =
   /** The unit is Dead or removed: "a unit so terminated will just stop, dead". */
   | { kind: 'done'; why: string };
 
-const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The endpoint of the unit's application in the relation. */
@@ -108,7 +108,7 @@ export const endpointOf = (relation: Relation, application: string) => relation.
 export function mayJoin(unit: Unit, relation: Relation): boolean {
   if (!endpointOf(relation, unit.application)) return false;
   if (relation.scope !== 'container' || unit.principal === undefined) return true;
-  const principalApp = applicationOf(unit.principal);
+  const principalApp = applicationOfUnit(unit.principal);
   return relation.endpoints.some((e) => e.application === principalApp);
 }
 

@@ -30,6 +30,7 @@ import type { LeadershipTracker } from './leadership.js';
 import type { UnitReporter } from './unit-reporter.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
+import { applicationOfUnit } from '#shared/domain/names.js';
 
 export interface HookContextInit {
   id: string;
@@ -202,7 +203,7 @@ export class HookContext implements ToolContext {
   }
 
   private get application(): string {
-    return this.unitName.slice(0, this.unitName.lastIndexOf('/'));
+    return applicationOfUnit(this.unitName);
   }
 
   async readAppSettings(relationId: number, application: string): Promise<Record<string, string>> {

@@ -3,11 +3,11 @@
 import { escapeControlCharacters } from '../terminal-text.js';
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { parseYaml } from '../../shared/domain/yaml.js';
-import type { ActionSpec } from '../../shared/domain/actions.js';
-import type { Task } from '../../shared/domain/operations.js';
-import { operationStatus } from '../../shared/domain/operations.js';
-import { isValidApplicationName } from '../../shared/domain/names.js';
+import { parseYaml } from '#shared/domain/yaml.js';
+import type { ActionSpec } from '#shared/domain/actions.js';
+import type { Task } from '#shared/domain/operations.js';
+import { operationStatus } from '#shared/domain/operations.js';
+import { applicationOfUnit, isValidApplicationName } from '#shared/domain/names.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { parseDuration, printData, type DataFormat } from '../output.js';
@@ -232,7 +232,7 @@ Examples:
           (o) =>
             (!statuses || statuses.has(operationStatus(o.taskItems))) &&
             (!actions || actions.has(o.action)) &&
-            (!apps || o.taskItems.some((t) => apps.has(t.unit.slice(0, t.unit.lastIndexOf('/'))))) &&
+            (!apps || o.taskItems.some((t) => apps.has(applicationOfUnit(t.unit)))) &&
             (!units || o.taskItems.some((t) => units.has(t.unit))),
         );
         if (opts.format !== 'tabular')

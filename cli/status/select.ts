@@ -2,8 +2,8 @@
 // an application brings its units and their machines; a unit its application, machine and
 // subordinates (a subordinate also its principal); a machine its units and their applications.
 // Selectors may use `*` as a wildcard (`mysql/*`, `word*`).
-import { isValidMachineId, isValidUnitName } from '../../shared/domain/names.js';
-import { allUnits, type StatusDoc } from '../../shared/domain/status-document.js';
+import { applicationOfUnit, isValidMachineId, isValidUnitName } from '#shared/domain/names.js';
+import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 
 /**
  * The status request for selectors: exact names are read on the server, only what they can show
@@ -37,7 +37,7 @@ export function selectStatus(doc: StatusDoc, selectors: string[]): StatusDoc {
     if (machine !== undefined) machines.add(machine);
     if (unit.principal) {
       unitNames.add(unit.principal);
-      apps.add(unit.principal.split('/')[0]!);
+      apps.add(applicationOfUnit(unit.principal));
     }
     // A principal shows with its subordinates.
     for (const sub of units.filter((u) => u.principal === unit.name)) {

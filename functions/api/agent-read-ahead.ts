@@ -19,6 +19,7 @@ import { MAX_NAME_LENGTH } from '#shared/api/fields.js';
 import { viewRefs, type ReadAhead } from '#shared/state/queries/machine-view.js';
 import { getEach, getItem } from '#shared/state/engine/reads.js';
 import type { Store } from '#shared/state/engine/store.js';
+import { applicationOfUnit } from '#shared/domain/names.js';
 
 const refId = (ref: EntityRef) => JSON.stringify(ref);
 
@@ -73,7 +74,7 @@ export function readAheadRefs(event: APIGatewayProxyEventV2, declares: { unit: b
   if (!declares.unit) return [];
   const unit = (peek(event) as { unit?: unknown } | null | undefined)?.unit;
   if (typeof unit !== 'string' || unit.length === 0 || unit.length > MAX_NAME_LENGTH) return [];
-  const application = unit.slice(0, unit.lastIndexOf('/'));
+  const application = applicationOfUnit(unit);
   return [{ kind: 'unit', name: unit }, ...(declares.charm && application ? [{ kind: 'application', name: application } as const] : [])];
 }
 

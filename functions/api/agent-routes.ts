@@ -61,6 +61,8 @@ const leaseMs = (ctx: AgentContext) => (ctx.leadershipLeaseSeconds ?? DEFAULT_LE
 export interface AgentRoute<O extends AgentOperation> {
   touches: Touches<AgentRequestOf<O>>;
   run: (ctx: AgentContext, body: AgentRequestOf<O>, owned: Authorized) => Promise<unknown>;
+  /** What to read with the caller's machine (agent-read-ahead.ts); absent: what `touches` will read. */
+  readAhead?: (event: APIGatewayProxyEventV2) => EntityRef[];
 }
 
 /** The unit a route declared: authorize() found it on the caller's machine. */
@@ -82,6 +84,8 @@ const caller = { machine: 'caller' } as const;
 export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
   view: {
     touches: caller,
+    // What the agent's last view showed, which this view most likely reads again.
+    readAhead: viewReadAheadRefs,
     run: async (ctx) => {
       const machine = ctx.callerMachine ?? (await getMachine(ctx.store, ctx.machine));
       if (!machine) throw notFound(`machine ${ctx.machine} not found`);
@@ -307,9 +311,9 @@ export async function runAgentRoute<O extends AgentOperation>(op: O, ctx: AgentC
   return route.run(ctx, body, owned);
 }
 
-/** What `op`'s authorization (or a view) will read, to read with the caller's machine (agent-read-ahead.ts). */
+/** What `op` will read, to read with the caller's machine (agent-read-ahead.ts): its own choice, else its authorization's. */
 export function readAheadOf(op: AgentOperation, event: APIGatewayProxyEventV2): EntityRef[] {
-  if (op === 'view') return viewReadAheadRefs(event);
-  const { touches } = agentRoutes[op];
+  const { touches, readAhead } = agentRoutes[op];
+  if (readAhead) return readAhead(event);
   return readAheadRefs(event, { unit: touches.unit !== undefined, charm: touches.charm !== undefined });
 }

@@ -27,6 +27,15 @@ export function parseUnitName(name: string): { application: string; number: numb
   return { application: m[1], number: Number(m[2]) };
 }
 
+/**
+ * The application of a unit, from its name ("mysql/0" → "mysql"); "" for a name with no "/". Takes
+ * the name as valid: parseUnitName checks it.
+ */
+export function applicationOfUnit(unit: string): string {
+  const slash = unit.lastIndexOf('/');
+  return slash < 0 ? '' : unit.slice(0, slash);
+}
+
 export function unitName(application: string, number: number): string {
   if (!isValidApplicationName(application) || !Number.isSafeInteger(number) || number < 0) {
     throw invalidArgument(`invalid unit name "${application}/${number}"`);

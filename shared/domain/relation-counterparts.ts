@@ -3,8 +3,7 @@
 // observes every other peer unit." A container-scoped relation has one scope per principal, so
 // there only the units deployed alongside one another see each other.
 import type { Relation, Unit } from './entities.js';
-
-const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
+import { applicationOfUnit } from './names.js';
 
 /** The applications whose units `unit` observes in `relation`. */
 export function counterpartApplications(relation: Pick<Relation, 'endpoints'>, application: string): string[] {
@@ -14,7 +13,7 @@ export function counterpartApplications(relation: Pick<Relation, 'endpoints'>, a
 }
 
 export function isCounterpart(relation: Pick<Relation, 'endpoints'>, unit: Pick<Unit, 'name' | 'application'>, other: string): boolean {
-  return other !== unit.name && counterpartApplications(relation, unit.application).includes(applicationOf(other));
+  return other !== unit.name && counterpartApplications(relation, unit.application).includes(applicationOfUnit(other));
 }
 
 /**

@@ -1,5 +1,7 @@
 // The status document, as the API sends it and the CLI reads it: built by shared/domain/status.ts
 // with Juju 2.9's keys (cmd/juju/status/formatted.go), one type for both ends.
+import { applicationOfUnit } from './names.js';
+
 export interface StatusValue {
   current: string;
   message?: string;
@@ -113,7 +115,7 @@ export function allUnits(doc: StatusDoc): { name: string; application: string; u
     for (const [name, unit] of Object.entries(app.units ?? {})) {
       out.push({ name, application, unit });
       for (const [subName, sub] of Object.entries(unit.subordinates ?? {})) {
-        out.push({ name: subName, application: subName.split('/')[0]!, unit: sub, principal: name });
+        out.push({ name: subName, application: applicationOfUnit(subName), unit: sub, principal: name });
       }
     }
   }

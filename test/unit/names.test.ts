@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DroverError } from '../../shared/domain/errors.js';
 import {
+  applicationOfUnit,
   isValidApplicationName,
   isValidEndpointName,
   isValidMachineId,
@@ -49,6 +50,11 @@ describe('unit names', () => {
 
   it('reports a bad unit name as invalid-argument', () => {
     expect(() => parseUnitName('foo/01')).toThrow(expect.objectContaining({ code: 'invalid-argument' }));
+  });
+
+  it("names a unit's application, as parseUnitName does for a valid name, and none for a name with no slash", () => {
+    for (const name of ['wordpress/0', 'mysql/12', 'foo-bar/3']) expect(applicationOfUnit(name)).toBe(parseUnitName(name).application);
+    expect(applicationOfUnit('foo')).toBe('');
   });
 
   it('builds a unit name from an application and a number', () => {

@@ -3,7 +3,7 @@
 // relation and (except in -broken) the remote unit default to the hook's own; without a remote
 // unit (an application -changed) the remote application's bag is read. The first read of any
 // bag is remembered for the rest of the hook (the sandbox).
-import { isValidUnitName } from '../../../shared/domain/names.js';
+import { applicationOfUnit, isValidUnitName } from '#shared/domain/names.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
@@ -12,11 +12,9 @@ import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 
-const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
-
 /** Juju's determineUnitOrAppName: who is read, and whether it is an application's bag. */
 function target(ctx: ToolContext, supplied: string | undefined, app: boolean): { name: string; app: boolean } {
-  if (supplied !== undefined) return { name: app && isValidUnitName(supplied) ? applicationOf(supplied) : supplied, app };
+  if (supplied !== undefined) return { name: app && isValidUnitName(supplied) ? applicationOfUnit(supplied) : supplied, app };
   if (app) {
     if (ctx.remoteApplication === undefined) throw usageError('no unit or application specified');
     return { name: ctx.remoteApplication, app: true };

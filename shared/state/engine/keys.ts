@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Application, Relation } from '../../domain/entities.js';
 import type { EntityRef } from '../../domain/plan.js';
+import { applicationOfUnit } from '../../domain/names.js';
 
 export const ATTR = {
   pk: 'pk',
@@ -119,7 +120,7 @@ export function collectionOf(model: string, ref: EntityRef, shard?: number): { p
     case 'application':
       return { pk: `${model}#APPS`, sk: ref.name };
     case 'unit': {
-      const application = ref.name.split('/')[0] ?? '';
+      const application = applicationOfUnit(ref.name);
       return { pk: unitPartition(model, application, shard), sk: unitSortKey(ref.name) };
     }
     case 'machine':

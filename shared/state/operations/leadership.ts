@@ -8,6 +8,7 @@ import { getUnit, listAll } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 import { getLease } from '../queries/leadership.js';
+import { applicationOfUnit } from '../../domain/names.js';
 
 /**
  * Claims the application's lease for `unit` (a lease of `durationMs`), or extends it if `unit`
@@ -16,7 +17,7 @@ import { getLease } from '../queries/leadership.js';
 export async function claimLeadership(store: Store, unit: string, durationMs: number): Promise<ClaimResult> {
   return runOperation(store, `cannot claim leadership for unit "${unit}"`, async (store) => {
     const claimant = await getUnit(store, unit);
-    const application = claimant?.application ?? unit.slice(0, unit.lastIndexOf('/'));
+    const application = claimant?.application ?? applicationOfUnit(unit);
     const lease = await getLease(store, application);
     // The claimant is the caller: its agent speaks now, so it is not silent.
     return planClaimLeadership({ lease, claimant, claimantSilent: false, now: store.now(), durationMs }, application, unit);

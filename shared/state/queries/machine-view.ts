@@ -19,6 +19,7 @@ import { getEach } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 import { leadershipFrom, leadershipRefs } from './leadership.js';
 import type { LeadershipView } from '../../domain/leadership.js';
+import { applicationOfUnit } from '../../domain/names.js';
 
 export interface MachineView {
   model?: Model;
@@ -31,9 +32,6 @@ export interface MachineView {
 const present = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
-/** The application a unit's name says it belongs to. */
-const applicationNamed = (unit: string) => unit.slice(0, unit.lastIndexOf('/'));
-
 /** Items read before the view was asked for; `allOf` gives them all, or undefined unless every one was read. */
 export interface ReadAhead {
   allOf(refs: EntityRef[]): unknown[] | undefined;
@@ -41,7 +39,7 @@ export interface ReadAhead {
 
 /** What a view reads for these units and relations (as the agent's last view showed them), for reading ahead. */
 export function viewRefs(units: string[], relations: string[]): EntityRef[] {
-  const apps = unique(units.map(applicationNamed)).filter((name) => name);
+  const apps = unique(units.map(applicationOfUnit)).filter((name) => name);
   return [refs.model(), ...units.map(refs.unit), ...apps.map(refs.application), ...leadershipRefs(apps), ...relations.map(refs.relation)];
 }
 
@@ -59,7 +57,7 @@ export async function readMachineView(store: Store, machine: Machine, ahead?: Re
   };
   /** `unitNames` with, for those whose application is not known yet, that application and its leadership. */
   const readUnits = async (unitNames: string[], ...others: EntityRef[]) => {
-    const apps = unique(unitNames.map(applicationNamed)).filter((name) => name && !byName.has(name));
+    const apps = unique(unitNames.map(applicationOfUnit)).filter((name) => name && !byName.has(name));
     const items = await read([...others, ...unitNames.map(refs.unit), ...apps.map(refs.application), ...leadershipRefs(apps)]);
     learn(apps, items.slice(others.length + unitNames.length));
     return {

@@ -11,6 +11,7 @@ import type { StatusSnapshot } from '../../domain/status.js';
 import { getMany } from '../engine/reads.js';
 import { listAllUnits } from '../engine/unit-listing.js';
 import type { Store } from '../engine/store.js';
+import { applicationOfUnit } from '../../domain/names.js';
 
 /** Exact names (no wildcards): what the CLI sends when every selector is one. */
 export interface StatusSelection {
@@ -41,7 +42,7 @@ export async function readSelectedContents(store: Store, selection: StatusSelect
     const unitRefs = (await Promise.all(found.map((app) => listAllUnits(store, app)))).flat();
     const read = await getMany<Unit>(store, unitRefs);
     for (const unit of read) units.set(unit.name, unit);
-    const related = read.flatMap((u) => [...u.subordinates, ...(u.principal ? [u.principal] : [])].map((unit) => unit.split('/')[0]!));
+    const related = read.flatMap((u) => [...u.subordinates, ...(u.principal ? [u.principal] : [])].map(applicationOfUnit));
     wanted = distinct(related).filter((name) => !asked.has(name));
   }
   const machineIds = new Set([...selectedMachines.map((m) => m.id), ...[...units.values()].flatMap((u) => (u.machine ? [u.machine] : []))]);

@@ -11,6 +11,7 @@ import type { Store } from '../../engine/store.js';
 import { readLeaders } from '../leadership.js';
 import type { Position } from '../status-page-cursor.js';
 import { bytes, countIn, fits, hasEntities, PARALLEL_READS, readEach, readPresenceOf, type Reader } from './page-reader.js';
+import { applicationOfUnit } from '../../../domain/names.js';
 
 /** The principal applications after `after` (a name), a few at a time, and the last application listed (principal or not). */
 async function nextPrincipals(reader: Reader, after: string | undefined): Promise<{ apps: Application[]; last?: string }> {
@@ -120,7 +121,7 @@ function positionBefore(store: Store, position: Position, listed: Listed, unit: 
   const resumed = position.application === unit.application && !position.done ? position.after : undefined;
   const layout = listed.layouts.get(unit.application);
   const after =
-    before?.kind === 'unit' && before.name.split('/')[0] === unit.application && layout
+    before?.kind === 'unit' && applicationOfUnit(before.name) === unit.application && layout
       ? unitCursorAfter(store, layout, before.name)
       : resumed;
   return { section: 'units', application: unit.application, ...(after ? { after } : {}) };
