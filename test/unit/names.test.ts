@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../shared/domain/errors.js';
+import { DroverError } from '#shared/domain/errors.js';
 import {
   applicationOfUnit,
   isValidApplicationName,
@@ -8,7 +8,7 @@ import {
   isValidUnitName,
   parseUnitName,
   unitName,
-} from '../../shared/domain/names.js';
+} from '#shared/domain/names.js';
 
 describe('application names', () => {
   it.each(['wordpress', 'mysql', 'a', 'foo-bar', 'foo2', 'foo-2b', 'logging-principal', 'a-b-c'])('accepts "%s"', (name) => {

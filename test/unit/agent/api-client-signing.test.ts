@@ -9,7 +9,7 @@ import { createAgentApi } from '../../../agent/api-client.js';
 import type { HttpSend } from '../../../agent/http.js';
 import { urlOf } from '../../support/http-requests.js';
 import { verifySignature } from '../../../functions/api/verify-signature.js';
-import { MACHINE_HEADER, MODEL_HEADER } from '../../../shared/api/agent-signing.js';
+import { MACHINE_HEADER, MODEL_HEADER } from '#shared/api/agent-signing.js';
 
 interface Sent {
   url: string;
