@@ -36,7 +36,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../agent/config.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
-import { LOCAL_PROVISIONING_CONCURRENCY } from '../embedded/controller.js';
+import { LOCAL_PROVISIONING_CONCURRENCY, LOCAL_STREAM_POLLING } from '../embedded/controller.js';
+import { nudgeOnWrites } from '../embedded/stream/write-nudges.js';
 import { pollerSettingsOf } from '../embedded/stream/consumer-settings.js';
 import { startSqsServer } from '../embedded/sqs-server.js';
 import { createStreamPoller } from '../embedded/stream-poller.js';
@@ -215,11 +216,14 @@ async function environment(dynamoLocal: DynamoDbLocal, charmDir: string): Promis
       credentials: localCredentials(),
       handler: consumer.create({ provisioner, changes: { store, sqs, controllerId: CONTROLLER, logger: SILENT } }),
       startingPosition: 'TRIM_HORIZON',
-      pollIntervalMs: 100,
+      ...LOCAL_STREAM_POLLING,
       onFailure: async () => undefined,
       log: () => undefined,
     }),
   );
+  nudgeOnWrites(store.client, () => {
+    for (const p of pollers) p.nudge();
+  });
   for (const p of pollers) await p.start();
   const charmArchive = await charms.put(await packCharmDir(charmDir));
   return {
@@ -566,7 +570,7 @@ function idleTable(idle: Idle): string {
 
 const METHOD = `### Method
 
-- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers (100 ms; each with its event source mapping's settings from functions/stream-consumers.ts, ${LOCAL_PROVISIONING_CONCURRENCY} machines started at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
+- The local controller's wiring, in this one process: DynamoDB Local in memory (a separate Java process), fauxqs, the provisioner and changes functions on stream pollers (told of each write, reading at most every ${LOCAL_STREAM_POLLING.pollIntervalMs} ms, and every ${LOCAL_STREAM_POLLING.idlePollIntervalMs} ms with no write; each with its event source mapping's settings from functions/stream-consumers.ts, ${LOCAL_PROVISIONING_CONCURRENCY} machines started at once, as embedded/controller.ts sets them), the API on 127.0.0.1, the local provider starting one machine agent process per machine from the esbuild bundle (shared/provider/local/agent-build.ts). A counting proxy sits between the agents and fauxqs; the API server counts agent requests by operation.
 - The charm's install and config-changed hooks exit 0; its start hook writes the time. Latency per unit = that time − the time of the deploy call. Each series (N = ${SERIES.join(', ')}) runs on a fresh table with no agent left from the one before.
   - fresh machines: \`deploy -n N\`, each unit on a new machine: provisioning (the provisioner starting the agent process), the agent's start, fetching and unpacking the charm, three hooks, and every status and API call between.
   - running machines: \`add-machine -n N\` first, until every agent has reported its machine started and the hints have settled; then \`deploy -n N --to <those machines>\`. This is what Kubernetes' pod start SLO measures (p99 ≤ 5 s from pod creation to running, image pulls and node start-up excluded).

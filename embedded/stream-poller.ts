@@ -53,6 +53,12 @@ export interface StreamPollerOptions {
   maxBatchingWindowMs?: number;
   /** Pause after a read that found the shard's end (Lambda polls each shard about 4 times a second). */
   pollIntervalMs?: number;
+  /**
+   * For a poller told of every write (`nudge`): the pause at a shard's end once no write has been
+   * announced for this long, which a nudge ends; a fallback for writers it is not told of. No
+   * shorter than pollIntervalMs. pollIntervalMs when absent.
+   */
+  idlePollIntervalMs?: number;
   /** Retries of a failing batch; -1: until the record expires. Default 3. */
   maxRetryAttempts?: number;
   bisectBatchOnFunctionError?: boolean;
@@ -79,6 +85,8 @@ export interface StreamPoller {
   stop(): Promise<void>;
   /** Resolves once every record written before the call is settled (delivered or failed). For tests. */
   drain(): Promise<void>;
+  /** A write to the table was made: after a quiet spell, read each shard at once (shard-reader.ts). */
+  nudge(): void;
 }
 
 function settings(options: StreamPollerOptions) {
@@ -89,6 +97,9 @@ function settings(options: StreamPollerOptions) {
   if (!(maxRetryAttempts >= -1)) throw new Error(`maxRetryAttempts must be -1 (no limit) or more, not ${maxRetryAttempts}`);
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   if (!(pollIntervalMs > 0)) throw new Error(`pollIntervalMs must be positive, not ${pollIntervalMs}`);
+  const idlePollIntervalMs = options.idlePollIntervalMs ?? pollIntervalMs;
+  if (!(idlePollIntervalMs >= pollIntervalMs))
+    throw new Error(`idlePollIntervalMs must be at least pollIntervalMs (${pollIntervalMs}), not ${idlePollIntervalMs}`);
   const policy: DeliveryPolicy = {
     maxRetryAttempts: maxRetryAttempts === -1 ? Infinity : maxRetryAttempts,
     bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
@@ -106,6 +117,7 @@ function settings(options: StreamPollerOptions) {
   return {
     batchSize,
     pollIntervalMs,
+    idlePollIntervalMs,
     maxBatchingWindowMs: options.maxBatchingWindowMs ?? 0,
     discoveryIntervalMs: options.shardDiscoveryIntervalMs ?? 1_000,
     policy,
@@ -189,6 +201,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       batchSize: config.batchSize,
       maxBatchingWindowMs: config.maxBatchingWindowMs,
       pollIntervalMs: config.pollIntervalMs,
+      idlePollIntervalMs: config.idlePollIntervalMs,
       toRecord: (record) => toLambdaRecord(record, streamArn),
       ...(options.filter ? { keep: options.filter } : {}),
       deliver: (records) => deliver(shard, records),
@@ -305,6 +318,10 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         for (const shard of shards.values()) shard.reader?.wake();
         await changes.next(signal);
       }
+    },
+
+    nudge() {
+      for (const shard of shards.values()) shard.reader?.nudge();
     },
   };
   return poller;

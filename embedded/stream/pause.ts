@@ -6,21 +6,38 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return wakeablePause(ms, signal).promise;
 }
 
-/** A pause that can also be ended early by `wake()` (used to run shard discovery on demand). */
-export function wakeablePause(ms: number, signal: AbortSignal): { promise: Promise<void>; wake: () => void } {
+/**
+ * A pause that can also be ended early: at once by `wake()` (used to run shard discovery on
+ * demand), or within `ms` by `wakeWithin(ms)` (never later than it was going to end).
+ */
+export function wakeablePause(
+  ms: number,
+  signal: AbortSignal,
+): { promise: Promise<void>; wake: () => void; wakeWithin: (ms: number) => void } {
   let wake = () => {};
+  let wakeWithin = (_ms: number) => {};
   const promise = new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
+    let endsAt = Date.now() + Math.max(0, ms);
+    let ended = false;
     const done = () => {
+      ended = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, Math.max(0, ms));
+    let timer = setTimeout(done, Math.max(0, ms));
     signal.addEventListener('abort', done, { once: true });
     wake = done;
+    wakeWithin = (within) => {
+      const at = Date.now() + Math.max(0, within);
+      if (ended || at >= endsAt) return;
+      clearTimeout(timer);
+      endsAt = at;
+      timer = setTimeout(done, Math.max(0, within));
+    };
   });
-  return { promise, wake: () => wake() };
+  return { promise, wake: () => wake(), wakeWithin: (within) => wakeWithin(within) };
 }
 
 /** Exponential backoff: base, 2×base, 4×base, … capped at `max`. `attempt` counts from 1. */

@@ -24,7 +24,13 @@ export interface ShardReaderOptions {
   start: ShardStart;
   batchSize: number;
   maxBatchingWindowMs: number;
+  /** The pause after a read that found the shard's tip (while writes come, for a nudged reader). */
   pollIntervalMs: number;
+  /**
+   * The pause at the tip once no write has been announced (`nudge`) for this long: a nudge ends
+   * it. pollIntervalMs when absent, as a reader that is never nudged must poll.
+   */
+  idlePollIntervalMs?: number;
   toRecord(record: _Record): DynamoDBRecord;
   /** Lambda's event filtering: a record this rejects is passed over, never delivered. */
   keep?(record: DynamoDBRecord): boolean;
@@ -49,6 +55,11 @@ export interface ShardReader {
   caughtUpGeneration(): number;
   /** Ends the wait between polls now (drain() wants a fresh look at the shard). */
   wake(): void;
+  /**
+   * A write may have added records. After a quiet spell, read at once (no sooner than
+   * pollIntervalMs after the last read began); then poll every pollIntervalMs while writes come.
+   */
+  nudge(): void;
 }
 
 export function readShard(options: ShardReaderOptions): ShardReader {
@@ -58,6 +69,11 @@ export function readShard(options: ShardReaderOptions): ShardReader {
   let cursor: string | undefined = start.type === 'AFTER' ? start.sequenceNumber : undefined;
   let caughtUp = 0;
   let wakePoll = () => {};
+  // When the last GetRecords call began, and when the last write was announced.
+  let lastCallAt = 0;
+  let lastNudgeAt = -Infinity;
+  let shortenWait = (_ms: number) => {};
+  const untilPollAllowed = () => Math.max(0, lastCallAt + options.pollIntervalMs - Date.now());
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
@@ -112,6 +128,7 @@ export function readShard(options: ShardReaderOptions): ShardReader {
         const generation = options.generation();
         // Filtered, a call may keep few of the records it reads: read as many as a call returns.
         const limit = options.keep ? MAX_RECORDS_PER_CALL : Math.min(MAX_RECORDS_PER_CALL, options.batchSize - buffer.length);
+        lastCallAt = Date.now();
         try {
           const page = await reader.getRecords({ ShardIterator: iterator, Limit: limit }, signal);
           failedCalls = 0;
@@ -164,10 +181,17 @@ export function readShard(options: ShardReaderOptions): ShardReader {
       const drainWaiting = options.generation() > caughtUp && buffer.length === 0;
       if (atTip && !drainWaiting) {
         const untilWindowEnds = windowStartedAt === undefined ? Infinity : windowStartedAt + options.maxBatchingWindowMs - Date.now();
-        const wait = wakeablePause(Math.min(options.pollIntervalMs, untilWindowEnds), signal);
+        const idle = options.idlePollIntervalMs ?? options.pollIntervalMs;
+        // While writes come, poll every pollIntervalMs, as a reader that is never nudged does: what
+        // a poll gathers is one batch, and a batch is what the changes function de-duplicates by.
+        // A write after a quiet spell is read at once.
+        const active = Date.now() - lastNudgeAt < idle;
+        const wait = wakeablePause(Math.min(active ? options.pollIntervalMs : idle, untilWindowEnds), signal);
         wakePoll = wait.wake;
+        shortenWait = wait.wakeWithin;
         await wait.promise;
         wakePoll = () => {};
+        shortenWait = () => {};
       }
     }
     return 'stopped';
@@ -178,5 +202,10 @@ export function readShard(options: ShardReaderOptions): ShardReader {
     if (signal.aborted) return 'stopped' as const;
     throw error;
   });
-  return { ready, done, caughtUpGeneration: () => caughtUp, wake: () => wakePoll() };
+  const nudge = () => {
+    // The first write after a quiet spell ends the idle wait; later ones change nothing.
+    if (Date.now() - lastNudgeAt >= (options.idlePollIntervalMs ?? options.pollIntervalMs)) shortenWait(untilPollAllowed());
+    lastNudgeAt = Date.now();
+  };
+  return { ready, done, caughtUpGeneration: () => caughtUp, wake: () => wakePoll(), nudge };
 }

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteItemCommand, DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, DynamoDBClient, GetItemCommand, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
@@ -14,8 +15,9 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { localCredentials } from '../../shared/state/engine/local-credentials.js';
-import { ensureTable } from '../../shared/state/engine/table.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
+import { ensureTable } from '#shared/state/engine/table.js';
+import { nudgeOnWrites } from '../../embedded/stream/write-nudges.js';
 import {
   createStreamPoller,
   fileCheckpointStore,
@@ -292,6 +294,96 @@ describe('stream poller: partial batch response (ReportBatchItemFailures)', () =
       ['r0', 'r1'],
       ['r0', 'r1'],
     ]);
+  });
+});
+
+describe('stream poller: told of writes (nudge), as the local controller is', () => {
+  /** A reader that counts its GetRecords calls. */
+  function countingReads() {
+    const client = new DynamoDBStreamsClient({ endpoint, region: 'local', credentials: localCredentials() });
+    const real = streamReader(client);
+    const counted = { calls: 0 };
+    const reader: StreamReader = {
+      ...real,
+      getRecords: (input, signal) => {
+        counted.calls++;
+        return real.getRecords(input, signal);
+      },
+    };
+    return { reader, counted, close: () => client.destroy() };
+  }
+
+  it('reads a nudged write at once, though its idle interval is a minute', async () => {
+    const consumer = poller({ pollIntervalMs: 20, idlePollIntervalMs: 60_000 });
+    await consumer.start();
+    await consumer.drain(); // at the tip, waiting out the idle minute
+    await put('nudged');
+    consumer.nudge();
+    await vi.waitFor(() => expect(pks(invocations.flat())).toEqual(['nudged']), { timeout: 5_000 });
+  });
+
+  it('does not read an idle shard again before its idle interval, and reads at most every pollIntervalMs however often nudged', async () => {
+    const { reader, counted, close } = countingReads();
+    try {
+      const consumer = poller({ streams: reader, pollIntervalMs: 300, idlePollIntervalMs: 60_000 });
+      await consumer.start();
+      await consumer.drain();
+      const idleStart = counted.calls;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(counted.calls).toBe(idleStart); // more than pollIntervalMs passed with no nudge: no read
+
+      await putAll(Array.from({ length: 20 }, (_, i) => `w${i}`));
+      const nudgedStart = counted.calls;
+      const startedAt = Date.now();
+      for (let i = 0; i < 20; i++) {
+        consumer.nudge();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const nudgedReads = counted.calls - nudgedStart;
+      // 20 nudges in about 200 ms: a read at once (and the read after its batch, which finds the
+      // tip), then at most one per 300 ms.
+      expect(nudgedReads).toBeGreaterThanOrEqual(1);
+      expect(nudgedReads).toBeLessThanOrEqual(2 + Math.floor((Date.now() - startedAt) / 300));
+      await vi.waitFor(() => expect(invocations.flat()).toHaveLength(20), { timeout: 5_000 });
+    } finally {
+      await Promise.all(pollers.map((p) => p.stop()));
+      close();
+    }
+  });
+
+  it('refuses an idle interval shorter than its poll interval', () => {
+    expect(() => poller({ pollIntervalMs: 100, idlePollIntervalMs: 50 })).toThrow(
+      /idlePollIntervalMs must be at least pollIntervalMs \(100\)/,
+    );
+  });
+
+  it('nudgeOnWrites: every write through a client or its document client nudges, and no read does', async () => {
+    const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials() });
+    const doc = DynamoDBDocumentClient.from(client);
+    let nudges = 0;
+    nudgeOnWrites(client, () => nudges++);
+    try {
+      const Key = { pk: 'n', sk: 'ITEM' };
+      await doc.send(new PutCommand({ TableName: table, Item: Key }));
+      expect(nudges).toBe(1);
+      await doc.send(new GetCommand({ TableName: table, Key }));
+      await client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: 'n' }, sk: { S: 'ITEM' } } }));
+      expect(nudges).toBe(1);
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: { TableName: table, Key, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 1 } } }],
+        }),
+      );
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: 'n' }, sk: { S: 'ITEM' } } }));
+      expect(nudges).toBe(3);
+      // A write that fails may still have been made as far as the caller knows: it nudges too.
+      await expect(doc.send(new PutCommand({ TableName: table, Item: Key, ConditionExpression: 'attribute_exists(pk)' }))).rejects.toThrow(
+        /conditional request failed/,
+      );
+      expect(nudges).toBe(4);
+    } finally {
+      client.destroy();
+    }
   });
 });
 

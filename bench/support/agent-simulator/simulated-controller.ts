@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_PROVISIONING_CONCURRENCY } from '../../../embedded/controller.js';
+import { LOCAL_PROVISIONING_CONCURRENCY, LOCAL_STREAM_POLLING } from '../../../embedded/controller.js';
+import { nudgeOnWrites } from '../../../embedded/stream/write-nudges.js';
 import { pollerSettingsOf } from '../../../embedded/stream/consumer-settings.js';
 import { createStreamPoller, type StreamPoller } from '../../../embedded/stream-poller.js';
 import { STREAM_CONSUMERS, type StreamConsumerName } from '../../../functions/stream-consumers.js';
@@ -159,11 +160,15 @@ export async function startSimulatedController(options: SimulatedControllerOptio
         return handle(event);
       },
       startingPosition: 'TRIM_HORIZON',
-      pollIntervalMs: 100,
+      ...LOCAL_STREAM_POLLING,
       onFailure: async () => undefined,
       log: () => undefined,
     });
   });
+  for (const store of Object.values(stores))
+    nudgeOnWrites(store.client, () => {
+      for (const p of pollers) p.nudge();
+    });
   for (const p of pollers) await p.start();
   const archive = await charms.put(await packCharmDir(charmDir));
   rmSync(charmDir, { recursive: true, force: true });
