@@ -35,6 +35,8 @@ const ROUNDS = 2;
 const SETTLE_MS = 3_000;
 /** A quiet spell before each timed write: longer than the nudged pollers' idle interval. */
 const QUIET_MS = LOCAL_STREAM_POLLING.idlePollIntervalMs + 500;
+/** A write no handler got by then means the pollers are broken: the bench stops rather than waiting for ever. */
+const WRITE_TIMEOUT_MS = 30_000;
 const HEADING = '## Idle stream polling (npm run bench:idle-polling)';
 
 type Setting = 'no pollers' | 'every 100 ms' | 'nudged';
@@ -104,7 +106,11 @@ async function measure(setting: Setting): Promise<Sample> {
         const pk = `quiet-${i}`;
         const sent = performance.now();
         await store.client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: pk }, sk: { S: 'ITEM' } } }));
-        while (!arrived.has(pk)) await sleep(1);
+        while (!arrived.has(pk)) {
+          if (performance.now() - sent > WRITE_TIMEOUT_MS)
+            throw new Error(`bench:idle-polling: no handler got ${pk} within ${WRITE_TIMEOUT_MS / 1000} s (${setting})`);
+          await sleep(1);
+        }
         latenciesMs.push(arrived.get(pk)! - sent);
       }
     return {
