@@ -73,6 +73,7 @@ export function readShard(options: ShardReaderOptions): ShardReader {
   let lastCallAt = 0;
   let lastNudgeAt = -Infinity;
   let shortenWait = (_ms: number) => {};
+  const idlePollIntervalMs = options.idlePollIntervalMs ?? options.pollIntervalMs;
   const untilPollAllowed = () => Math.max(0, lastCallAt + options.pollIntervalMs - Date.now());
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -181,12 +182,11 @@ export function readShard(options: ShardReaderOptions): ShardReader {
       const drainWaiting = options.generation() > caughtUp && buffer.length === 0;
       if (atTip && !drainWaiting) {
         const untilWindowEnds = windowStartedAt === undefined ? Infinity : windowStartedAt + options.maxBatchingWindowMs - Date.now();
-        const idle = options.idlePollIntervalMs ?? options.pollIntervalMs;
         // While writes come, poll every pollIntervalMs, as a reader that is never nudged does: what
         // a poll gathers is one batch, and a batch is what the changes function de-duplicates by.
         // A write after a quiet spell is read at once.
-        const active = Date.now() - lastNudgeAt < idle;
-        const wait = wakeablePause(Math.min(active ? options.pollIntervalMs : idle, untilWindowEnds), signal);
+        const active = Date.now() - lastNudgeAt < idlePollIntervalMs;
+        const wait = wakeablePause(Math.min(active ? options.pollIntervalMs : idlePollIntervalMs, untilWindowEnds), signal);
         wakePoll = wait.wake;
         shortenWait = wait.wakeWithin;
         await wait.promise;
@@ -204,7 +204,7 @@ export function readShard(options: ShardReaderOptions): ShardReader {
   });
   const nudge = () => {
     // The first write after a quiet spell ends the idle wait; later ones change nothing.
-    if (Date.now() - lastNudgeAt >= (options.idlePollIntervalMs ?? options.pollIntervalMs)) shortenWait(untilPollAllowed());
+    if (Date.now() - lastNudgeAt >= idlePollIntervalMs) shortenWait(untilPollAllowed());
     lastNudgeAt = Date.now();
   };
   return { ready, done, caughtUpGeneration: () => caughtUp, wake: () => wakePoll(), nudge };

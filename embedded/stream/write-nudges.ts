@@ -7,19 +7,11 @@
 // interval. On AWS, Lambda polls; nothing here runs there.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
-/** The commands that write, by their names in the SDK's context: the client's and the document client's. */
-const WRITES = new Set([
-  'PutItemCommand',
-  'UpdateItemCommand',
-  'DeleteItemCommand',
-  'BatchWriteItemCommand',
-  'TransactWriteItemsCommand',
-  'PutCommand',
-  'UpdateCommand',
-  'DeleteCommand',
-  'BatchWriteCommand',
-  'TransactWriteCommand',
-]);
+/**
+ * The commands that write, by their names in the SDK's context. The document client's commands
+ * run through the client's middleware under these names too (PutCommand as PutItemCommand).
+ */
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 
 /** Calls `nudge` after every write `client` makes, succeeded or not (a write whose answer was lost may have been made). */
 export function nudgeOnWrites(client: DynamoDBClient, nudge: () => void): void {
