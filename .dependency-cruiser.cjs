@@ -6,7 +6,7 @@
 //   functions/ agent/ cli/   entry points: Lambda handlers, the agents, the CLI; none uses another
 //                            (agents and the CLI reach the controller over HTTP only)
 //   embedded/ infra/         the local controller and the CDK app, which put the entry points together
-//   test/ bench/             anything
+//   test/ bench/ compat/      anything (compat/: harnesses that run other projects' suites against drover)
 // Docs: docs/architecture.md, "Layers".
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -54,35 +54,35 @@ module.exports = {
       severity: 'error',
       comment: 'shared/ is what the entry points are made of; it never imports one of them.',
       from: { path: '^shared/' },
-      to: { path: '^(functions|agent|cli|embedded|infra|test|bench)/' },
+      to: { path: '^(functions|agent|cli|embedded|infra|test|bench|compat)/' },
     },
     {
       name: 'functions-stand-alone',
       severity: 'error',
       comment: 'A Lambda bundle holds functions/ and shared/ only: no local controller, agent, CLI or CDK code.',
       from: { path: '^functions/' },
-      to: { path: '^(agent|cli|embedded|infra|test|bench)/' },
+      to: { path: '^(agent|cli|embedded|infra|test|bench|compat)/' },
     },
     {
       name: 'agent-stand-alone',
       severity: 'error',
       comment: 'The agent reaches the controller through the agent API only.',
       from: { path: '^agent/' },
-      to: { path: '^(functions|cli|embedded|infra|test|bench)/' },
+      to: { path: '^(functions|cli|embedded|infra|test|bench|compat)/' },
     },
     {
       name: 'cli-stand-alone',
       severity: 'error',
       comment: 'The CLI reaches the controller through the user API only.',
       from: { path: '^cli/' },
-      to: { path: '^(functions|agent|embedded|infra|test|bench)/' },
+      to: { path: '^(functions|agent|embedded|infra|test|bench|compat)/' },
     },
     {
       name: 'embedded-and-infra-apart',
       severity: 'error',
       comment: 'The local controller and the CDK app assemble the same parts; neither builds on the other.',
       from: { path: '^(embedded|infra)/' },
-      to: { path: '^(embedded|infra|test|bench)/', pathNot: '^$1/' },
+      to: { path: '^(embedded|infra|test|bench|compat)/', pathNot: '^$1/' },
     },
   ],
   options: {

@@ -1,0 +1,20 @@
+// Which of jubilant's integration tests drover can be asked to pass, and why the others are not
+// run: drover deploys local charms only (no Charmhub) and runs machine models only (no
+// Kubernetes). Each entry names a test module or one test; a module entry holds for all its
+// tests, because their module-scoped setup fixture is what needs the store.
+export const NOT_RUN: ReadonlyMap<string, string> = new Map([
+  ['tests/integration/test_deployment.py', 'needs Charmhub: its setup deploys snappass-test from the store'],
+  ['tests/integration/test_machine.py', 'needs Charmhub: its setup deploys ubuntu from the store'],
+  ['tests/integration/test_execution.py::test_ssh', 'needs Charmhub and Kubernetes: snappass-test and its containers'],
+  ['tests/integration/test_execution.py::test_scp', 'needs Charmhub and Kubernetes: snappass-test and its containers'],
+  ['tests/integration/test_execution.py::test_cli_input', 'needs Kubernetes: ssh --container charm'],
+  [
+    'tests/integration/test_execution.py::test_exec_error_machine_on_k8s',
+    'needs Kubernetes: expects exec --machine to fail on a k8s model',
+  ],
+]);
+
+/** Why `nodeid` is not run, or undefined when it is. */
+export function whyNotRun(nodeid: string): string | undefined {
+  return NOT_RUN.get(nodeid) ?? NOT_RUN.get(nodeid.split('::')[0]!);
+}
