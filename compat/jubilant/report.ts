@@ -54,7 +54,7 @@ function verdict(phase: PhaseReport, label: string): string {
 }
 
 /** A markdown table: `|` and newlines in cells escaped, cells cut to `width` characters. */
-export function markdownTable(table: Row[], width = 300): string {
+export function markdownTable(table: Row[], width = 400): string {
   const cell = (text: string) => {
     const one = text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
     return one.length > width ? `${one.slice(0, width - 1)}…` : one;
