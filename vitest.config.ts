@@ -3,9 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One DynamoDB Local for the whole run: it takes seconds to start. Each test file makes
-    // its own table, so files stay independent.
-    globalSetup: ['test/support/dynamodb-global-setup.ts'],
     testTimeout: 30_000,
     // CI reads a closing `N passed, N failed` line, printed by .ci/run from this JSON report.
     reporters: process.env.DROVER_TEST_REPORT ? ['default', ['json', { outputFile: process.env.DROVER_TEST_REPORT }]] : ['default'],

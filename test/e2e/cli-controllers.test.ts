@@ -9,9 +9,10 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCli, spawnCli, writeClientConfig } from '../support/cli.js';
 import { signatureCheckingServer } from '../support/sigv4-api.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 const FAKE_CONTROLLER = join(REPO, 'test', 'support', 'fake-controller.ts');
 
@@ -23,7 +24,7 @@ afterEach(async () => {
 
 async function newHome(): Promise<Record<string, string>> {
   home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
-  return { DROVER_HOME: home, DROVER_CONTROLLER_MAIN: FAKE_CONTROLLER, DROVER_TEST_DYNAMODB_ENDPOINT: inject('dynamoEndpoint') };
+  return { DROVER_HOME: home, DROVER_CONTROLLER_MAIN: FAKE_CONTROLLER, DROVER_TEST_DYNAMODB_ENDPOINT: await dynamoEndpoint() };
 }
 
 const readConfig = async () => JSON.parse(await readFile(join(home, 'controllers.json'), 'utf8'));

@@ -4,13 +4,14 @@
 // agents reach — machines started, every unit's charm reported, its agent idle and its workload
 // active (status-set from the start hook, through the tool socket), one leader per application —
 // through the same agent API calls a real agent makes.
-import { inject } from 'vitest';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { startSimulatedController, type SimulatedController } from '../../bench/support/agent-simulator/simulated-controller.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,7 +30,7 @@ describe('agent simulator', () => {
   const configChanged: string[] = [];
   beforeAll(async () => {
     controller = await startSimulatedController({
-      dynamoEndpoint: inject('dynamoEndpoint'),
+      dynamoEndpoint: await dynamoEndpoint(),
       hintWorkers: 4,
       onHookRan: (hook, unit) => {
         if (hook === 'start') started.push(unit);

@@ -19,12 +19,13 @@
 // DROVER_CRASH_ONLY="kill after provisioner:startInstance#1" runs the points so named (a failure
 // prints its point's name).
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFlow } from '../support/fault-flow.js';
 import { FaultSeam, pointName, type FaultPoint, type StepRef } from '../support/fault-seam.js';
 import { World } from '../support/fault-world.js';
 import { SOAK, SOAK_CRASH_MS, soakTimeout } from '../support/soak.js';
 import { useSqsServer } from '../support/sqs.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 /**
  * Kill points in `npm test`. Each point is a whole flow (about 15 s on two cores shared with the
@@ -40,7 +41,7 @@ const ONLY = process.env.DROVER_CRASH_ONLY;
 const sqs = useSqsServer();
 
 async function runWith(seam: FaultSeam): Promise<World> {
-  const world = await World.create({ dynamoEndpoint: inject('dynamoEndpoint'), sqsEndpoint: sqs.endpoint, seam });
+  const world = await World.create({ dynamoEndpoint: await dynamoEndpoint(), sqsEndpoint: sqs.endpoint, seam });
   try {
     await runFlow(world);
   } catch (e) {

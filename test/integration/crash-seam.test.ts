@@ -2,7 +2,7 @@
 // names and counts, and that a kill is process death (nothing after it runs) while a failure is not.
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { ensureModel } from '#shared/state/operations/model.js';
@@ -12,13 +12,14 @@ import { MemoryProvider } from '../support/fault-provider.js';
 import { Crash, FaultSeam, InjectedFault, stepName } from '../support/fault-seam.js';
 import { useSqsServer } from '../support/sqs.js';
 import { freshStore } from '../support/table.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 const sqs = useSqsServer();
 
 async function storeThrough(seam: FaultSeam, process: string) {
   const observer = await freshStore();
   await ensureModel(observer);
-  const store = createStore({ table: observer.table, endpoint: inject('dynamoEndpoint'), region: 'local' });
+  const store = createStore({ table: observer.table, endpoint: await dynamoEndpoint(), region: 'local' });
   seam.attachDynamo(store.client, process);
   return { observer, store };
 }

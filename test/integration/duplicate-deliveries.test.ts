@@ -6,7 +6,7 @@
 // every step of the flow, exactly as the run with single, ordered deliveries did (times aside),
 // with no extra instance and no extra hook run.
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { StreamConsumerName } from '../../functions/stream-consumers.js';
 import { createSqsClient } from '../../shared/messaging/sqs-client.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
@@ -17,12 +17,13 @@ import { HintChaos } from '../support/fault-hints.js';
 import { FaultSeam, type FaultPoint } from '../support/fault-seam.js';
 import { CONSUMERS, normalisedDump, World, type WorldOptions } from '../support/fault-world.js';
 import { useSqsServer } from '../support/sqs.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 const sqs = useSqsServer();
 
 async function flowWith(options: Partial<WorldOptions> = {}): Promise<World> {
   const world = await World.create({
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: await dynamoEndpoint(),
     sqsEndpoint: sqs.endpoint,
     seam: new FaultSeam(),
     ...options,
@@ -98,7 +99,7 @@ describe('hints to agents', () => {
   }, 120_000);
 
   it("taken by a dead agent's long poll and never deleted: received again after the visibility timeout, with no effect", async () => {
-    const world = await World.create({ dynamoEndpoint: inject('dynamoEndpoint'), sqsEndpoint: sqs.endpoint, seam: new FaultSeam() });
+    const world = await World.create({ dynamoEndpoint: await dynamoEndpoint(), sqsEndpoint: sqs.endpoint, seam: new FaultSeam() });
     const reader = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
     try {
       await world.command('deploy mysql', (s) => deploy(s, { charm: charms.mysql, numUnits: 1 }));

@@ -29,7 +29,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Machine, Relation, Unit } from '../../shared/domain/entities.js';
 import { DroverError } from '../../shared/domain/errors.js';
 import { addMachines } from '../../shared/state/operations/add-machine.js';
@@ -63,6 +63,7 @@ import { checkInvariants, everythingRemoved, LifeHistory } from '../support/inva
 import { SOAK, SOAK_MS, SOAK_SEQUENCES } from '../support/soak.js';
 import { faultFigures, faultPlan, isInjected, LaneFaults, type PlannedFault } from '../support/property-faults.js';
 import { deleteModel, indexState, readModelState, type ModelState } from '../support/model-state.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 // ---------------------------------------------------------------------------------------------
 // Run size
@@ -807,8 +808,9 @@ describe('the model under random operations from several clients', () => {
         `model property: seeds ${seeds.join(', ')} (${LANES} lanes, ${Math.ceil(NUM_RUNS / LANES)} sequences each, at least ${MIN_RUNS} in all); ` +
           `replay a lane with DROVER_PROPERTY_SEED=<seed> DROVER_PROPERTY_RUNS=${Math.ceil(NUM_RUNS / LANES)}`,
       );
+      const endpoint = await dynamoEndpoint();
       const lanes = seeds.map((seed) => {
-        const lane = newLane(inject('dynamoEndpoint'));
+        const lane = newLane(endpoint);
         let failedAt: number | undefined;
         const property = fc.asyncProperty(sequence, async (generated) => {
           // Once a lane fails, the others stop (their runs pass at once); the failing lane shrinks

@@ -4,7 +4,6 @@
 // further. Fed first with records built from real items, then by the local stream poller from
 // DynamoDB Local's stream, as the local controller runs it; read back through the user API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { createChangesHandler } from '../../functions/changes/handler.js';
 import { recordMatches, streamConsumer } from '../../functions/stream-consumers.js';
@@ -24,6 +23,7 @@ import { waitFor } from '../support/agents.js';
 import { useSqsServer } from '../support/sqs.js';
 import { modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const sqsServer = useSqsServer();
@@ -136,7 +136,7 @@ describe('the revision, fed by the stream as the local controller feeds it', () 
     poller = createStreamPoller({
       ...pollerSettingsOf(streamConsumer('changes')),
       tableName: fed.table,
-      endpoint: inject('dynamoEndpoint'),
+      endpoint: await dynamoEndpoint(),
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
       handler: createChangesHandler({ store: fed, sqs: sqsServer.client(), controllerId: 'revision-test', logger: SILENT }),

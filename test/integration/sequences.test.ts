@@ -1,7 +1,7 @@
 // Sequence numbers are reserved by an atomic counter before the transaction that uses them
 // (shared/state/engine/number-reservations.ts): never one number twice, whoever asks at once, and
 // a failure between reserving and committing leaves a gap, never a reuse.
-import { inject, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ATTR } from '#shared/state/engine/keys.js';
 import { getSequence } from '#shared/state/engine/reads.js';
@@ -13,15 +13,18 @@ import { charms } from '../support/charms.js';
 import { injectTransactionConflicts } from '../support/faults.js';
 import { freshStore } from '../support/table.js';
 import { dumpTable } from '../support/table-dump.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 let store: Store;
+let endpoint: string;
 beforeEach(async () => {
   store = await freshStore();
+  endpoint = await dynamoEndpoint();
   await ensureModel(store);
 });
 
 /** Another process on the same table: its own client and its own snapshot cache. */
-const otherProcess = () => createStore({ table: store.table, endpoint: inject('dynamoEndpoint'), region: 'local' });
+const otherProcess = () => createStore({ table: store.table, endpoint, region: 'local' });
 
 /** What the table holds: every unit's name, machine's id and relation's id, and each counter. */
 async function numbersInTable() {

@@ -3,7 +3,6 @@
 // (another process changed the item) never changes an operation's outcome, only its cost.
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { refs, type Change } from '#shared/domain/plan.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -21,6 +20,7 @@ import { cacheId } from '#shared/state/engine/snapshot-cache.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
 let store: Store;
 /** Another process on the same table, with a cache of its own. */
@@ -28,7 +28,7 @@ let other: Store;
 
 beforeEach(async () => {
   store = await freshStore();
-  other = createStore({ table: store.table, endpoint: inject('dynamoEndpoint'), region: 'local' });
+  other = createStore({ table: store.table, endpoint: await dynamoEndpoint(), region: 'local' });
   await ensureModel(store);
 });
 

@@ -14,7 +14,7 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { nudgeOnWrites } from '../../embedded/stream/write-nudges.js';
@@ -29,8 +29,9 @@ import {
   type StreamPollerOptions,
   type StreamReader,
 } from '../../embedded/stream-poller.js';
+import { dynamoEndpoint } from '../support/dynamodb.js';
 
-const endpoint = inject('dynamoEndpoint');
+const endpoint = await dynamoEndpoint();
 const dynamo = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials() });
 let table: string;
 let pollers: StreamPoller[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { createChangesHandler } from '../../functions/changes/handler.js';
@@ -38,6 +38,7 @@ import type { Store } from '../../shared/state/engine/store.js';
 import { freshStore } from './table.js';
 import { MACHINE_HEADER } from '../../shared/api/agent-signing.js';
 import { derivedAgentCredentials, newAgentCredentialKey, type AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
+import { dynamoEndpoint } from './dynamodb.js';
 
 export const CONTROLLER = 'agents-test';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -129,7 +130,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     },
     { direct: charmFileRoutes(charms) },
   );
-  const endpoint = inject('dynamoEndpoint');
+  const endpoint = await dynamoEndpoint();
   // The changes function as the local controller runs it (no provisioner: tests start the agents).
   const pollers: StreamPoller[] = [
     createStreamPoller({

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { createChangesHandler } from '../../functions/changes/handler.js';
 import { streamConsumer } from '../../functions/stream-consumers.js';
 import { startSqsServer } from '../../embedded/sqs-server.js';
@@ -27,6 +27,7 @@ import { ensureModel } from '#shared/state/operations/model.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { freshStore } from './table.js';
 import { testAgentKeys } from './agent-events.js';
+import { dynamoEndpoint } from './dynamodb.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
@@ -170,7 +171,7 @@ async function startChanges(store: Store): Promise<{ stop(): Promise<void> }> {
   const poller = createStreamPoller({
     ...pollerSettingsOf(streamConsumer('changes')),
     tableName: store.table,
-    endpoint: inject('dynamoEndpoint'),
+    endpoint: await dynamoEndpoint(),
     region: 'local',
     startingPosition: 'TRIM_HORIZON',
     handler: createChangesHandler({ store, sqs, controllerId: 'test', logger: silent }),

@@ -1,5 +1,5 @@
-// One in-memory SQS server per test file, started in beforeAll. fauxqs starts in milliseconds
-// and in-process, so unlike DynamoDB Local it needs no global setup, and files stay independent.
+// One in-memory SQS server per test file, started in beforeAll (fauxqs starts in milliseconds,
+// in-process), so files stay independent.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll } from 'vitest';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
