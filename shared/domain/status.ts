@@ -192,6 +192,9 @@ export function summarizeUnits(summary: UnitsSummary, units: SummaryUnit[], ctx:
 
 export const emptySummary = (): UnitsSummary => ({ units: 0, ready: 0 });
 
+/** Go's string order, in which encoding/json writes a map's keys. */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * Juju 3's relations of an application: per endpoint, each related application with the
  * relation's interface and scope, sorted by application (a peer relation relates the application
@@ -210,12 +213,10 @@ function applicationRelations(app: Application, relationsOfApp: Relation[]): Rec
     byEndpoint.set(mine.name, related);
   }
   const out: Record<string, ApplicationRelation[]> = {};
-  for (const endpoint of [...byEndpoint.keys()].sort())
+  for (const endpoint of [...byEndpoint.keys()].sort(byCodePoint))
     out[endpoint] = [...byEndpoint.get(endpoint)!.values()].sort((a, b) => byCodePoint(a['related-application'], b['related-application']));
   return out;
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Juju's endpoint-bindings: the default (`""`) and every endpoint the charm declares, each bound
