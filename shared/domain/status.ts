@@ -253,7 +253,8 @@ export function applicationDoc(app: Application, relationsOfApp: Relation[], sum
       app.status && app.status.current !== 'unknown' ? app.status : (summary.worst ?? { current: 'unknown', since: app.createdAt }),
     ),
     ...(Object.keys(relations).length ? { relations } : {}),
-    ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
+    // A subordinate related to no principal yet has none: Juju omits the empty list.
+    ...(principals.size ? { 'subordinate-to': [...principals].sort() } : {}),
     // `units` goes here (applicationWithUnits).
     ...(version !== undefined ? { version } : {}),
     'endpoint-bindings': endpointBindings(app),
