@@ -5,6 +5,7 @@
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
 import {
   allUnits,
+  byCodePoint,
   type ApplicationDoc,
   type MachineDoc,
   type RelationDoc,
@@ -163,8 +164,6 @@ export function machineRows(machines: Record<string, MachineDoc>): Cell[][] {
       ];
     });
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Relations sorted by provider, then requirer, as Juju's printRelations sorts them. */
 export function relationRows(relations: RelationDoc[]): Cell[][] {

@@ -110,6 +110,9 @@ export interface StatusDoc {
   [key: string]: unknown;
 }
 
+/** Go's string order, in which encoding/json writes a map's keys and Juju's tabular sorts names. */
+export const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * An application's entry with its principal units, where Juju's formatted applicationStatus has
  * them: after `subordinate-to`, before `version` and `endpoint-bindings` (the entry is built

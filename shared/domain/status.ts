@@ -3,6 +3,7 @@
 // from a snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
 import {
   applicationWithUnits,
+  byCodePoint,
   type ApplicationDoc,
   type ApplicationRelation,
   type MachineDoc,
@@ -191,9 +192,6 @@ export function summarizeUnits(summary: UnitsSummary, units: SummaryUnit[], ctx:
 }
 
 export const emptySummary = (): UnitsSummary => ({ units: 0, ready: 0 });
-
-/** Go's string order, in which encoding/json writes a map's keys. */
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Juju 3's relations of an application: per endpoint, each related application with the
