@@ -14,8 +14,10 @@ const textOf = (cell: Cell) => escapeControlCharacters(typeof cell === 'string' 
 /**
  * `widths`: the columns' widths so far, widened to this table's and kept, for a table printed in
  * chunks as its rows arrive (a large model's status): later chunks keep the earlier columns' widths.
+ * `alignRight`: the columns padded on the left, as Juju's tabwriter does for numbers (status's
+ * Scale and Rev).
  */
-export function renderTable(rows: Cell[][], colour: boolean, widths: number[] = []): string {
+export function renderTable(rows: Cell[][], colour: boolean, widths: number[] = [], alignRight: readonly number[] = []): string {
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...textOf(cell)].length)));
   return rows
     .map((row) => {
@@ -26,9 +28,12 @@ export function renderTable(rows: Cell[][], colour: boolean, widths: number[] = 
         .slice(0, last + 1)
         .map((cell, i) => {
           const text = textOf(cell);
-          const padded = i === last ? text : text.padEnd(widths[i]!, ' ');
+          const right = alignRight.includes(i);
+          const padded = right ? text.padStart(widths[i]!, ' ') : i === last ? text : text.padEnd(widths[i]!, ' ');
           const style = typeof cell === 'string' ? undefined : cell.style;
-          return colour && style && text ? `\x1b[${CODES[style]}m${text}\x1b[0m${padded.slice(text.length)}` : padded;
+          if (!colour || !style || !text) return padded;
+          const painted = `\x1b[${CODES[style]}m${text}\x1b[0m`;
+          return right ? `${padded.slice(0, padded.length - text.length)}${painted}` : `${painted}${padded.slice(text.length)}`;
         })
         .join('  ')
         .trimEnd();

@@ -3,6 +3,8 @@
 // get-constraints), which is all a bundle deploy, diff or export compares or writes.
 import type { ApiClient } from '../client.js';
 import { readWholeStatus } from '../status/read-pages.js';
+import { baseToSeries } from '#shared/domain/bases.js';
+import type { StatusBase } from '#shared/domain/status-document.js';
 
 export interface ModelApplication {
   charmName: string;
@@ -28,6 +30,9 @@ interface ConfigView {
 
 const unitNumber = (unit: string) => Number(unit.split('/')[1]);
 
+/** Bundles speak series; status shows Juju 3's base (always there for a series drover runs). */
+const seriesOf = (base: StatusBase | undefined) => (base ? baseToSeries({ os: base.name, channel: base.channel }) : '');
+
 /** The model, with config and constraints read for the applications named (all of them by default). */
 export async function readModel(client: ApiClient, names?: string[]): Promise<ModelView> {
   const status = await readWholeStatus(client);
@@ -36,7 +41,7 @@ export async function readModel(client: ApiClient, names?: string[]): Promise<Mo
     machines: new Map(
       Object.entries(status.machines).map(([id, m]) => [
         id,
-        { series: m.series, ...(m.constraints ? { constraints: m.constraints } : {}) },
+        { series: seriesOf(m.base), ...(m.constraints ? { constraints: m.constraints } : {}) },
       ]),
     ),
     relations: new Set((status.relations ?? []).map((r) => r.key)),
@@ -53,7 +58,7 @@ export async function readModel(client: ApiClient, names?: string[]): Promise<Mo
       .map(([unit, doc]) => ({ name: unit, ...(doc.machine !== undefined ? { machine: doc.machine } : {}) }));
     model.applications.set(name, {
       charmName: app['charm-name'],
-      series: app.series,
+      series: seriesOf(app.base),
       exposed: app.exposed,
       units,
       config: Object.fromEntries(Object.entries(config.settings).flatMap(([k, s]) => (s.source === 'user' ? [[k, s.value]] : []))),

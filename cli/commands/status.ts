@@ -1,4 +1,4 @@
-// status (Juju 2.9's formats and flags, plus drover's blocked-by) and show-machine, show-unit,
+// status (Juju 3.6's formats and flags, plus drover's blocked-by) and show-machine, show-unit,
 // show-application, which are views of the same document.
 import { Option, type Command } from 'commander';
 import type { ApiClient } from '../client.js';

@@ -5,7 +5,7 @@
 import { renderTable, type Cell } from '../table.js';
 import type { RelationDoc } from '#shared/domain/status-document.js';
 import { STATUS_SECTIONS, type StatusPage, type StatusSection } from '#shared/domain/status-page.js';
-import { appRow, HEADERS, machineRows, modelSection, relationRows, unitRows } from './tabular.js';
+import { ALIGN_RIGHT, appRow, HEADERS, machineRows, modelSection, relationRows, unitRows } from './tabular.js';
 
 export class TabularStatusPrinter {
   private readonly widths = new Map<StatusSection, number[]>();
@@ -41,8 +41,8 @@ export class TabularStatusPrinter {
     // the one it goes on with as far as it has arrived, so the output flows in the sections' order.
     const current = page.section ? STATUS_SECTIONS.indexOf(page.section) : STATUS_SECTIONS.length;
     for (const [i, section] of STATUS_SECTIONS.entries()) {
-      // Relations come in their keys' order and the table has them by id: they are printed once
-      // all have come (they grow with the applications, not with the units).
+      // Relations come in their keys' order and the table sorts them by provider: they are printed
+      // once all have come (they grow with the applications, not with the units).
       if (i > current || (section === 'relations' && page.section)) break;
       this.flush(section);
     }
@@ -60,7 +60,7 @@ export class TabularStatusPrinter {
     const first = !this.widths.has(section);
     if (first) this.widths.set(section, []);
     this.write(
-      `${first ? '\n' : ''}${renderTable(first ? [HEADERS[section], ...rows] : rows, this.options.colour, this.widths.get(section))}`,
+      `${first ? '\n' : ''}${renderTable(first ? [HEADERS[section], ...rows] : rows, this.options.colour, this.widths.get(section), ALIGN_RIGHT[section])}`,
     );
   }
 }

@@ -1,9 +1,11 @@
-// `drover status` as people read it: Juju 2.9's sections (Model, App, Unit, Machine, and with
-// --relations, Relation provider), subordinates indented under their principal. drover adds, for
+// `drover status` as people read it: Juju 3.6's sections (Model, App, Unit, Machine, and with
+// --relations, Integration provider), subordinates indented under their principal
+// (https://github.com/juju/juju/blob/3.6/cmd/juju/status/output_tabular.go). drover adds, for
 // everything Dying, what it is blocked by, so nobody has to guess why it does not go away.
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
 import {
   allUnits,
+  byCodePoint,
   type ApplicationDoc,
   type MachineDoc,
   type RelationDoc,
@@ -26,29 +28,38 @@ const status = (value: StatusValue | undefined) => styled(value?.current ?? '', 
 /** Units whose agent is running hooks or idle count as ready (Juju's Scale column). */
 const isReady = (unit: UnitDoc) => ['idle', 'executing'].includes(unit['juju-status'].current);
 
+/** Juju's model section: SLA, Timestamp and Notes (the model's status message) only when there is one. */
 export function modelSection(doc: Pick<StatusDoc, 'model' | 'controller'>): Cell[][] {
   const { model } = doc;
-  return [
-    ['Model', 'Controller', 'Cloud/Region', 'Version', 'SLA', 'Timestamp'],
-    [
-      model.name,
-      model.controller,
-      `${model.cloud ?? ''}${model.region ? `/${model.region}` : ''}`,
-      model.version ?? '',
-      model.sla ?? '',
-      doc.controller?.timestamp ?? '',
-    ],
+  const columns: [string, string][] = [
+    ['Model', model.name],
+    ['Controller', model.controller],
+    ['Cloud/Region', `${model.cloud ?? ''}${model.region ? `/${model.region}` : ''}`],
+    ['Version', model.version ?? ''],
   ];
+  if (model.sla) columns.push(['SLA', model.sla]);
+  if (doc.controller?.timestamp) columns.push(['Timestamp', doc.controller.timestamp]);
+  if (model['model-status']?.message) columns.push(['Notes', model['model-status'].message]);
+  return [columns.map(([header]) => header), columns.map(([, value]) => value)];
 }
 
 /** Each section's header row. */
 export const HEADERS = {
   applications: ['App', 'Version', 'Status', 'Scale', 'Charm', 'Channel', 'Rev', 'Exposed', 'Message'],
   units: ['Unit', 'Workload', 'Agent', 'Machine', 'Public address', 'Ports', 'Message'],
-  // Juju 3 shows a machine's base (ubuntu@22.04) where Juju 2.9 showed its series.
-  machines: ['Machine', 'State', 'DNS', 'Inst id', 'Base', 'AZ', 'Message'],
-  relations: ['Relation provider', 'Requirer', 'Interface', 'Type', 'Message'],
+  machines: ['Machine', 'State', 'Address', 'Inst id', 'Base', 'AZ', 'Message'],
+  relations: ['Integration provider', 'Requirer', 'Interface', 'Type', 'Message'],
 };
+
+/** The columns Juju right-aligns, by section: the App section's Scale and Rev. */
+export const ALIGN_RIGHT: Partial<Record<keyof typeof HEADERS, readonly number[]>> = { applications: [3, 6] };
+
+/** Juju's iaas Version column: the first line, at most 15 characters, cut with an ellipsis. */
+const MAX_VERSION_WIDTH = 15;
+function versionCell(version: string | undefined): string {
+  const first = (version ?? '').split('\n')[0]!;
+  return first.length > MAX_VERSION_WIDTH ? `${first.slice(0, MAX_VERSION_WIDTH - 3)}...` : first;
+}
 
 /**
  * Scale: all the application's units (subordinates too), and how many are ready; while units are
@@ -59,7 +70,7 @@ export function appRow(name: string, app: ApplicationDoc, scale: { units: number
   const units = app.scale ?? scale.units;
   return [
     name,
-    app.version ?? '',
+    versionCell(app.version),
     status(app['application-status']),
     styled(ready === units ? String(units) : `${ready}/${units}`, ready === units ? undefined : 'yellow'),
     app['charm-name'],
@@ -80,6 +91,30 @@ function appSection(doc: StatusDoc): Cell[][] {
   return rows;
 }
 
+// What Juju's agentDoing recognises in an executing agent's message: a hook the uniter names as
+// `running <hook> hook` (unit hooks; relation hooks carry their endpoint and are not matched), or
+// an action, `running action <name>`.
+const UNIT_HOOKS =
+  'install|start|config-changed|upgrade-charm|stop|remove|leader-elected|leader-deposed|leader-settings-changed|update-status|collect-metrics|meter-status-changed|pre-series-upgrade|post-series-upgrade|relation-created|relation-joined|relation-changed|relation-departed|relation-broken';
+const HOOK_RE = new RegExp(`running (${UNIT_HOOKS}) hook`);
+const ACTION_RE = /running action (.*)/;
+
+/** What the unit's agent is doing, shown before its message: `(install) `; nothing when idle. */
+function agentDoing(agent: StatusValue): string {
+  if (agent.current !== 'executing') return '';
+  const message = agent.message ?? '';
+  return HOOK_RE.exec(message)?.[1] ?? ACTION_RE.exec(message)?.[1] ?? '';
+}
+
+/** Juju's unit message: the workload's, the agent's while allocating, prefixed by what the agent is doing. */
+function unitMessage(unit: UnitDoc): string {
+  const agent = unit['juju-status'];
+  let text = unit['workload-status'].message ?? '';
+  if (agent.current === 'allocating' && !text) text = agent.message ?? '';
+  const doing = agentDoing(agent);
+  return doing ? `(${doing}) ${text}` : text;
+}
+
 function unitRow(name: string, unit: UnitDoc, indent: string): Cell[] {
   const life = unit['juju-status'].life;
   return [
@@ -89,7 +124,7 @@ function unitRow(name: string, unit: UnitDoc, indent: string): Cell[] {
     unit.machine ?? '',
     unit['public-address'] ?? '',
     (unit['open-ports'] ?? []).join(','),
-    message(unit['workload-status'].message, life, unit['blocked-by']),
+    message(unitMessage(unit) || undefined, life, unit['blocked-by']),
   ];
 }
 
@@ -123,23 +158,30 @@ export function machineRows(machines: Record<string, MachineDoc>): Cell[][] {
         failed ? styled('down', 'red') : status(m['juju-status']),
         m['dns-name'] ?? '',
         m['instance-id'],
-        m.base ? `${m.base.name}@${m.base.channel}` : m.series,
+        m.base ? `${m.base.name}@${m.base.channel}` : '',
         zoneOf(m),
         message(m['machine-status'].message, m['juju-status'].life, m['blocked-by']),
       ];
     });
 }
 
-/** Relations in order of their ids. */
+/** Relations sorted by provider, then requirer, as Juju's printRelations sorts them. */
 export function relationRows(relations: RelationDoc[]): Cell[][] {
-  return [...relations]
-    .sort((a, b) => a.id - b.id)
+  return relations
     .map((relation) => {
       // Keys list the requirer first, then the provider; a peer relation has one endpoint.
       const [requirer, provider] = relation.key.split(' ') as [string, string | undefined];
       const type = !provider ? 'peer' : relation.scope === 'container' ? 'subordinate' : 'regular';
-      return [provider ?? requirer, requirer, relation.interface ?? '', type, message(undefined, relation.life, relation['blocked-by'])];
-    });
+      return { provider: provider ?? requirer, requirer, type, relation };
+    })
+    .sort((a, b) => byCodePoint(a.provider, b.provider) || byCodePoint(a.requirer, b.requirer))
+    .map(({ provider, requirer, type, relation }) => [
+      provider,
+      requirer,
+      relation.interface ?? '',
+      type,
+      message(undefined, relation.life, relation['blocked-by']),
+    ]);
 }
 
 export function renderTabular(doc: StatusDoc, options: { relations: boolean; colour: boolean }): string {
@@ -149,7 +191,9 @@ export function renderTabular(doc: StatusDoc, options: { relations: boolean; col
   if (units.length > 1) sections.push(units);
   if (Object.keys(doc.machines).length) sections.push([HEADERS.machines, ...machineRows(doc.machines)]);
   if (options.relations && doc.relations?.length) sections.push([HEADERS.relations, ...relationRows(doc.relations)]);
-  return sections.map((rows) => renderTable(rows, options.colour)).join('\n');
+  return sections
+    .map((rows) => renderTable(rows, options.colour, [], rows[0] === HEADERS.applications ? ALIGN_RIGHT.applications : []))
+    .join('\n');
 }
 
 export const isEmptyModel = (doc: StatusDoc) => !Object.keys(doc.applications).length && !Object.keys(doc.machines).length;

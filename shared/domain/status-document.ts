@@ -1,13 +1,24 @@
-// The status document, as the API sends it and the CLI reads it: built by shared/domain/status.ts
-// with Juju 2.9's keys (cmd/juju/status/formatted.go), one type for both ends.
+// The status document, as the API sends it and the CLI prints it (`status --format json|yaml`):
+// built by shared/domain/status.ts with Juju 3.6's keys, in the order Juju's formatter writes them
+// (https://github.com/juju/juju/blob/3.6/cmd/juju/status/formatted.go), one type for both ends.
+// drover's own additions are keys no Juju reader knows: `blocked-by` on whatever is Dying, and
+// the top-level `relations` list with the relations' ids (Juju's formattedStatus has no
+// top-level relations key).
 import { applicationOfUnit } from './names.js';
 
+/** Juju's statusInfoContents: `version` is the agent's, on juju-status once the agent runs. */
 export interface StatusValue {
   current: string;
   message?: string;
   since?: string;
-  life?: string;
   version?: string;
+  life?: string;
+}
+
+/** Juju 3's formattedBase: `{name: ubuntu, channel: "22.04"}`. */
+export interface StatusBase {
+  name: string;
+  channel: string;
 }
 
 export interface MachineDoc {
@@ -16,14 +27,12 @@ export interface MachineDoc {
   'ip-addresses'?: string[];
   'instance-id': string;
   'machine-status': StatusValue;
-  /** Juju 3's base; absent for a series drover does not know. */
-  base?: { name: string; channel: string };
-  series: string;
+  'modification-status': StatusValue;
+  /** Absent only for a series drover does not know. */
+  base?: StatusBase;
   constraints?: string;
   hardware?: string;
   'blocked-by'?: string[];
-  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
-  scale?: number;
   [key: string]: unknown;
 }
 
@@ -37,27 +46,36 @@ export interface UnitDoc {
   'public-address'?: string;
   subordinates?: Record<string, UnitDoc>;
   'blocked-by'?: string[];
-  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
-  scale?: number;
   [key: string]: unknown;
+}
+
+/** One application related through an endpoint (Juju 3's applicationStatusRelation). */
+export interface ApplicationRelation {
+  'related-application': string;
+  interface: string;
+  scope: string;
 }
 
 export interface ApplicationDoc {
   charm: string;
-  series: string;
+  base?: StatusBase;
+  'charm-origin': string;
   'charm-name': string;
   'charm-rev': number;
   'charm-channel'?: string;
-  version?: string;
+  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
+  scale?: number;
   exposed: boolean;
   life?: string;
   'application-status': StatusValue;
-  relations?: Record<string, string[]>;
+  /** Endpoint → the applications related through it. */
+  relations?: Record<string, ApplicationRelation[]>;
   'subordinate-to'?: string[];
   units?: Record<string, UnitDoc>;
+  version?: string;
+  /** Endpoint → space; `""` is the application's default. drover has one space, Juju's `alpha`. */
+  'endpoint-bindings'?: Record<string, string>;
   'blocked-by'?: string[];
-  /** The units wanted, while an add-unit -n adds them in the background (shared/domain/plans/background-units.ts). */
-  scale?: number;
   [key: string]: unknown;
 }
 
@@ -92,18 +110,23 @@ export interface StatusDoc {
   [key: string]: unknown;
 }
 
+/** Go's string order, in which encoding/json writes a map's keys and Juju's tabular sorts names. */
+export const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * An application's entry with its principal units, where Juju's formatted applicationStatus has
- * them: after `subordinate-to`, before `version` (the entry is built without them, so that a paged
- * read can send an application before its units: shared/domain/status-page.ts).
+ * them: after `subordinate-to`, before `version` and `endpoint-bindings` (the entry is built
+ * without them, so that a paged read can send an application before its units:
+ * shared/domain/status-page.ts).
  */
 export function applicationWithUnits(app: ApplicationDoc, units: Record<string, UnitDoc>): ApplicationDoc {
   if (!Object.keys(units).length) return app;
-  const { version, 'blocked-by': blockedBy, ...before } = app;
+  const { version, 'endpoint-bindings': bindings, 'blocked-by': blockedBy, ...before } = app;
   return {
     ...before,
     units,
     ...(version !== undefined ? { version } : {}),
+    ...(bindings !== undefined ? { 'endpoint-bindings': bindings } : {}),
     ...(blockedBy !== undefined ? { 'blocked-by': blockedBy } : {}),
   };
 }

@@ -1,17 +1,21 @@
-// The status document: Juju 2.9's `juju status --format=json` keys
-// (https://github.com/juju/juju/blob/2.9/cmd/juju/status/formatted.go), built from a
-// snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
+// The status document: Juju 3.6's `juju status --format=json` keys
+// (https://github.com/juju/juju/blob/3.6/cmd/juju/status/formatted.go and formatter.go), built
+// from a snapshot of the model, plus drover's `blocked-by` on everything that is Dying.
 import {
   applicationWithUnits,
+  byCodePoint,
   type ApplicationDoc,
+  type ApplicationRelation,
   type MachineDoc,
   type RelationDoc,
   type StatusDoc,
+  type StatusBase,
   type StatusValue,
   type UnitDoc,
 } from './status-document.js';
 import { displayBaseOfSeries } from './bases.js';
-import { parseCharmUrl } from './charm-url.js';
+import { displayCharmUrl, parseCharmUrl } from './charm-url.js';
+import { JUJU_VERSION } from './juju-version.js';
 import { applicationBlockedBy, machineBlockedBy, modelBlockedBy, relationBlockedBy, unitBlockedBy } from './blocked-by.js';
 import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
@@ -51,20 +55,29 @@ export function formatSince(iso: string): string {
   return `${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}Z`;
 }
 
-function status(info: StatusInfo, life?: string): StatusValue {
+/** `agent`: a juju-status whose agent has started shows the agent's version, as Juju's does. */
+function status(info: StatusInfo, life?: string, agent?: { started: boolean }): StatusValue {
   return {
     current: info.current,
     ...(info.message ? { message: info.message } : {}),
     since: formatSince(info.since),
+    ...(agent?.started ? { version: JUJU_VERSION } : {}),
     ...(life && life !== 'alive' ? { life } : {}),
   };
 }
+
+/**
+ * Whether an agent has started: a unit's once it is past `allocating`, a machine's once it is past
+ * `pending` (Juju shows the agent's version from then on; before, there is no agent to have one).
+ */
+const unitAgentStarted = (unit: Pick<Unit, 'agentStatus'>) => ({ started: unit.agentStatus.current !== 'allocating' });
+const machineAgentStarted = (m: Pick<Machine, 'agentStatus'>) => ({ started: m.agentStatus.current !== 'pending' });
 
 /** A unit whose agent is in error shows the error as its workload status, and its agent idle; a silent one is lost (docs/agents.md). */
 function unitStatuses(unit: Unit, ctx: Context) {
   const silent = unit.machine !== undefined && isAgentSilent(ctx.presence, unit.machine, ctx.now);
   const shown = presentUnitStatuses(unit, silent);
-  return { 'workload-status': status(shown.workload), 'juju-status': status(shown.agent, unit.life) };
+  return { 'workload-status': status(shown.workload), 'juju-status': status(shown.agent, unit.life, unitAgentStarted(unit)) };
 }
 
 const SEVERITY = ['error', 'blocked', 'waiting', 'maintenance', 'active', 'terminated', 'unknown'];
@@ -81,11 +94,8 @@ export function deriveApplicationStatus(units: Pick<Unit, 'agentStatus' | 'workl
   return worst ?? { current: 'unknown', since: fallbackSince };
 }
 
-/**
- * Juju 3's `base: {name: ubuntu, channel: "22.04"}`, beside Juju 2.9's `series` (drover's status
- * keeps 2.9's keys and adds 3's, so scripts written for either read it).
- */
-function statusBase(series: string): { base?: { name: string; channel: string } } {
+/** Juju 3's `base: {name: ubuntu, channel: "22.04"}`, where Juju 2.9 had `series`. */
+function statusBase(series: string): { base?: StatusBase } {
   const base = displayBaseOfSeries(series);
   if (!base) return {};
   const [name = '', channel = ''] = base.split('@');
@@ -95,13 +105,12 @@ function statusBase(series: string): { base?: { name: string; channel: string } 
 export function machineDoc(m: Machine, ctx: Context): MachineDoc {
   const blocked = machineBlockedBy(m);
   return {
-    'juju-status': status(presentMachineStatus(m, isAgentSilent(ctx.presence, m.id, ctx.now)), m.life),
+    'juju-status': status(presentMachineStatus(m, isAgentSilent(ctx.presence, m.id, ctx.now)), m.life, machineAgentStarted(m)),
     ...(m.addresses[0] ? { 'dns-name': m.addresses[0], 'ip-addresses': m.addresses } : {}),
     'instance-id': m.instanceId ?? 'pending',
     'machine-status': status(m.instanceStatus),
     'modification-status': { current: 'idle', since: formatSince(m.createdAt) },
     ...statusBase(m.series),
-    series: m.series,
     ...(isEmptyConstraints(m.constraints) ? {} : { constraints: formatConstraints(m.constraints) }),
     ...(m.hardware ? { hardware: m.hardware } : {}),
     ...(blocked.length ? { 'blocked-by': blocked } : {}),
@@ -122,7 +131,7 @@ export function unitDoc(unit: Unit, byName: Map<string, Unit>, ctx: Context): Un
     ...unitStatuses(unit, ctx),
     // Juju's unitStatus puts `leader` right after the statuses (cmd/juju/status/formatted.go).
     ...(ctx.leaders[unit.application] === unit.name ? { leader: true } : {}),
-    ...(upgrading ? { 'upgrading-from': unit.charmUrl } : {}),
+    ...(upgrading ? { 'upgrading-from': displayCharmUrl(unit.charmUrl!) } : {}),
     ...(unit.machine !== undefined && !unit.principal ? { machine: unit.machine } : {}),
     ...(unit.openPorts.length ? { 'open-ports': unit.openPorts } : {}),
     ...(unit.publicAddress ? { 'public-address': unit.publicAddress } : {}),
@@ -184,30 +193,57 @@ export function summarizeUnits(summary: UnitsSummary, units: SummaryUnit[], ctx:
 
 export const emptySummary = (): UnitsSummary => ({ units: 0, ready: 0 });
 
-/** An application's entry without its units (applicationWithUnits adds them where Juju has them). */
-export function applicationDoc(app: Application, relationsOfApp: Relation[], summary: UnitsSummary): ApplicationDoc {
-  const relations: Record<string, string[]> = {};
-  const principals = new Set<string>();
+/**
+ * Juju 3's relations of an application: per endpoint, each related application with the
+ * relation's interface and scope, sorted by application (a peer relation relates the application
+ * to itself). Endpoints in Go's map order (sorted), as Juju's JSON has them.
+ */
+function applicationRelations(app: Application, relationsOfApp: Relation[]): Record<string, ApplicationRelation[]> {
+  const byEndpoint = new Map<string, Map<string, ApplicationRelation>>();
   for (const key of app.relations) {
     const relation = relationsOfApp.find((r) => r.key === key);
-    if (!relation) continue;
-    const mine = relation.endpoints.find((e) => e.application === app.name);
-    if (!mine) continue;
+    const mine = relation?.endpoints.find((e) => e.application === app.name);
+    if (!relation || !mine) continue;
     const others = relation.endpoints.filter((e) => e !== mine).map((e) => e.application);
-    const related = others.length ? others : [app.name]; // a peer relation relates to itself
-    relations[mine.name] = [...new Set([...(relations[mine.name] ?? []), ...related])].sort();
-    if (app.subordinate && relation.scope === 'container') others.forEach((o) => principals.add(o));
+    const related = byEndpoint.get(mine.name) ?? new Map<string, ApplicationRelation>();
+    for (const other of others.length ? others : [app.name])
+      related.set(other, { 'related-application': other, interface: mine.interface, scope: relation.scope });
+    byEndpoint.set(mine.name, related);
   }
+  const out: Record<string, ApplicationRelation[]> = {};
+  for (const endpoint of [...byEndpoint.keys()].sort(byCodePoint))
+    out[endpoint] = [...byEndpoint.get(endpoint)!.values()].sort((a, b) => byCodePoint(a['related-application'], b['related-application']));
+  return out;
+}
+
+/**
+ * Juju's endpoint-bindings: the default (`""`) and every endpoint the charm declares, each bound
+ * to the one space drover has, Juju's default `alpha`.
+ */
+function endpointBindings(app: Application): Record<string, string> {
+  const names = [...new Set(app.charm.endpoints.map((e) => e.name))].sort(byCodePoint);
+  return Object.fromEntries(['', ...names].map((name) => [name, 'alpha']));
+}
+
+/** An application's entry without its units (applicationWithUnits adds them where Juju has them). */
+export function applicationDoc(app: Application, relationsOfApp: Relation[], summary: UnitsSummary): ApplicationDoc {
+  const relations = applicationRelations(app, relationsOfApp);
+  const principals = new Set<string>();
+  if (app.subordinate)
+    for (const relation of relationsOfApp)
+      if (relation.scope === 'container' && app.relations.includes(relation.key))
+        relation.endpoints.filter((e) => e.application !== app.name).forEach((e) => principals.add(e.application));
   const blocked = applicationBlockedBy(app, relationsOfApp);
   const version = summary.version?.value;
   return {
-    charm: app.charmUrl,
+    charm: displayCharmUrl(app.charmUrl),
     ...statusBase(app.series),
-    series: app.series,
-    os: 'ubuntu',
     'charm-origin': 'local',
     'charm-name': app.charm.name,
     'charm-rev': parseCharmUrl(app.charmUrl).revision,
+    // Units still being added by an add-unit -n in the background: the scale wanted, where Juju
+    // shows the scale it wants of an application.
+    ...(app.pendingUnits ? { scale: app.unitCount + app.pendingUnits } : {}),
     exposed: app.exposed,
     ...(app.life !== 'alive' ? { life: app.life } : {}),
     // The leader's `status-set --application` wins; otherwise the most severe unit's (Juju).
@@ -215,13 +251,12 @@ export function applicationDoc(app: Application, relationsOfApp: Relation[], sum
       app.status && app.status.current !== 'unknown' ? app.status : (summary.worst ?? { current: 'unknown', since: app.createdAt }),
     ),
     ...(Object.keys(relations).length ? { relations } : {}),
-    ...(app.subordinate ? { 'subordinate-to': [...principals].sort() } : {}),
+    // A subordinate related to no principal yet has none: Juju omits the empty list.
+    ...(principals.size ? { 'subordinate-to': [...principals].sort() } : {}),
     // `units` goes here (applicationWithUnits).
     ...(version !== undefined ? { version } : {}),
+    'endpoint-bindings': endpointBindings(app),
     ...(blocked.length ? { 'blocked-by': blocked } : {}),
-    // Units still being added by an add-unit -n in the background: the scale wanted, as Juju
-    // shows a scaling application's.
-    ...(app.pendingUnits ? { scale: app.unitCount + app.pendingUnits } : {}),
   };
 }
 
@@ -246,7 +281,8 @@ export function modelDoc(model: Model, controller: string, now: Date): StatusDoc
     type: 'iaas',
     controller,
     cloud: 'drover',
-    version: '0.1.0',
+    // The agent version drover claims, the one hooks see as JUJU_VERSION.
+    version: JUJU_VERSION,
     'model-status': modelStatusValue(model, now),
     sla: 'unsupported',
   };

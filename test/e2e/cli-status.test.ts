@@ -75,14 +75,14 @@ afterAll(async () => {
 const expectGolden = (name: string, actual: string) => expectGoldenFile(GOLDEN, name, actual);
 
 describe('status', () => {
-  it('tabular: Model, App, Unit, Machine and Relation sections, subordinates indented, blocked-by for Dying', async () => {
+  it('tabular: Model, App, Unit, Machine and Integration sections, subordinates indented, blocked-by for Dying', async () => {
     const res = await must('status', '--relations');
     await expectGolden('status.tabular.golden', res.stdout);
     expect(res.stdout).toMatch(/\n {2}logging\/0 +active +idle/);
     expect(res.stdout).toContain('dying, blocked by: its agent is in error (hook failed: "install"): run "drover resolved mysql/0"');
   });
 
-  it("json: Juju 2.9's keys plus blocked-by", async () => {
+  it("json: Juju 3.6's keys plus blocked-by", async () => {
     const res = await must('status', '--format', 'json');
     await expectGolden('status.json.golden', res.stdout);
     const doc = JSON.parse(res.stdout);
@@ -98,8 +98,8 @@ describe('status', () => {
     expect(parse(res.stdout)).toEqual(JSON.parse((await must('status', '--format', 'json')).stdout));
   });
 
-  it('without --relations, no Relation section', async () => {
-    expect((await must('status')).stdout).not.toContain('Relation provider');
+  it('without --relations, no Integration section', async () => {
+    expect((await must('status')).stdout).not.toContain('Integration provider');
   });
 
   it('selectors narrow to an application, a unit or a machine, with their context', async () => {
@@ -224,7 +224,7 @@ describe('an empty model', () => {
     try {
       const res = await empty.run(['status']);
       expect(res.stdout).toBe(
-        'Model    Controller  Cloud/Region  Version  SLA          Timestamp\ndefault  test        drover        0.1.0    unsupported  10:11:02Z\n',
+        'Model    Controller  Cloud/Region  Version  SLA          Timestamp\ndefault  test        drover        3.6.12   unsupported  10:11:02Z\n',
       );
       expect(res.stderr).toBe('\nModel "default" is empty.\n');
     } finally {

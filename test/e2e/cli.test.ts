@@ -381,7 +381,7 @@ describe('show-* and stuck', () => {
     const unit = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
     expect(unit['mysql/0']).toMatchObject({ application: 'mysql', machine: '0', 'juju-status': { current: 'allocating' } });
     const app = JSON.parse((await ok('show-application', 'mysql', '--format', 'json')).stdout);
-    expect(app.mysql).toMatchObject({ charm: 'local:jammy/mysql-0', units: ['mysql/0'] });
+    expect(app.mysql).toMatchObject({ charm: 'local:mysql-0', units: ['mysql/0'] });
     await fails(1, ['show-machine', '7'], 'machine 7 not found');
     await fails(1, ['show-unit', 'mysql/7'], 'unit "mysql/7" not found');
     await fails(1, ['show-application', 'nope'], 'application "nope" not found');

@@ -14,7 +14,7 @@ beforeEach(async () => {
 });
 
 describe('status read model', () => {
-  it("shows machines, applications and units with Juju 2.9's keys", async () => {
+  it("shows machines, applications and units with Juju 3.6's keys", async () => {
     await deploy(store, { charm: charms.mysql, constraints: parseConstraints('mem=2G') });
     await deploy(store, { charm: charms.riak, numUnits: 0 });
     const status = await readStatus(store);
@@ -22,12 +22,15 @@ describe('status read model', () => {
       'juju-status': { current: 'pending' },
       'instance-id': 'pending',
       'machine-status': { current: 'pending' },
-      series: 'jammy',
+      base: { name: 'ubuntu', channel: '22.04' },
       constraints: 'arch=amd64 mem=2048M',
     });
     expect(status.applications['mysql']).toMatchObject({
-      charm: 'local:jammy/mysql-0',
+      charm: 'local:mysql-0',
+      base: { name: 'ubuntu', channel: '22.04' },
+      'charm-origin': 'local',
       'charm-name': 'mysql',
+      'charm-rev': 0,
       exposed: false,
       units: {
         'mysql/0': {
@@ -37,8 +40,14 @@ describe('status read model', () => {
         },
       },
     });
-    expect(status.applications['riak']).toMatchObject({ relations: { ring: ['riak'] } });
+    expect(status.applications['riak']).toMatchObject({
+      relations: { ring: [{ 'related-application': 'riak', interface: 'riak', scope: 'global' }] },
+      'endpoint-bindings': { '': 'alpha', endpoint: 'alpha', ring: 'alpha' },
+    });
     expect(status.applications['mysql']).not.toHaveProperty('life');
+    // Juju 3 has no series: not on machines, not on applications.
+    expect(status.machines['0']).not.toHaveProperty('series');
+    expect(status.applications['mysql']).not.toHaveProperty('series');
   });
 
   it('reads a large model a page at a time, each entity exactly once', async () => {

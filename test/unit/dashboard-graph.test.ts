@@ -12,8 +12,9 @@ const unit = (workload: string, agent: string, message?: string): UnitDoc => ({
 });
 
 const app = (units: Record<string, UnitDoc>, extra: object = {}) => ({
-  charm: 'local:jammy/x-0',
-  series: 'jammy',
+  charm: 'local:x-0',
+  base: { name: 'ubuntu', channel: '22.04' },
+  'charm-origin': 'local',
   'charm-name': 'x',
   'charm-rev': 0,
   exposed: false,

@@ -62,7 +62,7 @@ describe('upgrade-charm', () => {
     );
     const status = await readStatus(h.store, { controller: 'agents-test' });
     const app = status.applications['db-up'] as { charm: string; 'charm-rev': number; units: Record<string, Record<string, unknown>> };
-    expect(app).toMatchObject({ charm: 'local:jammy/database-1', 'charm-rev': 1 });
+    expect(app).toMatchObject({ charm: 'local:database-1', 'charm-rev': 1 });
     expect(app.units[unit]).not.toHaveProperty('upgrading-from');
 
     // A restart does not upgrade again (config-changed still runs once "when recovering").
