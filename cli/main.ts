@@ -5,28 +5,11 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, type Argument } from 'commander';
 import { DroverError } from '#shared/domain/errors.js';
-import { registerActions } from './commands/actions.js';
-import { registerConfig } from './commands/config.js';
-import { registerConstraints } from './commands/constraints.js';
-import { registerControllers } from './commands/controllers.js';
-import { registerDashboard } from './commands/dashboard.js';
-import { registerBundles } from './commands/bundles.js';
-import { registerDeploy } from './commands/deploy.js';
-import { registerDestroyModel } from './commands/destroy-model.js';
-import { registerExec } from './commands/exec.js';
-import { registerLogs } from './commands/logs.js';
-import { registerModelConfig } from './commands/model-config.js';
-import { registerModels } from './commands/models.js';
-import { registerRelations } from './commands/relations.js';
-import { registerRemedies } from './commands/remedies.js';
-import { registerRemovals } from './commands/remove.js';
-import { registerScale } from './commands/scale.js';
-import { registerStatus } from './commands/status.js';
-import { registerStuck } from './commands/stuck.js';
-import { registerUpgradeCharm } from './commands/upgrade-charm.js';
+import { modulesFor } from './command-modules.js';
 import { createCli } from './context.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
+import { clientVersion } from './version.js';
 
 export type { CliIo } from './io.js';
 
@@ -61,13 +44,17 @@ const listing = {
   },
 };
 
-/** One command tree per run, so that in-process runs never share parsed state. */
-function buildProgram(io: CliIo): Command {
+/**
+ * One command tree per run, so that in-process runs never share parsed state. It holds the
+ * commands `argv` needs: the one it names, or all of them (cli/command-modules.ts).
+ */
+async function buildProgram(io: CliIo, argv: string[]): Promise<Command> {
   const program = new Command('drover');
   const cli = createCli(io, () => program.opts<{ model?: string }>().model);
   program
     .description("drover: a Juju-style controller, serverless on AWS or local. Juju's verbs, flags and messages.")
     .option('-m, --model <[controller:]model>', 'the controller (and model) to talk to; default: the current one')
+    .version(clientVersion(), '--version', 'print the client version, as Juju does')
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
@@ -78,33 +65,12 @@ function buildProgram(io: CliIo): Command {
     .configureHelp(listing)
     .addHelpText('after', OVERVIEW);
 
-  program.commandsGroup('Controllers:');
-  registerControllers(program, cli);
-  program.commandsGroup('Models:');
-  registerModels(program, cli);
-  registerDestroyModel(program, cli);
-  program.commandsGroup('Deploying and scaling:');
-  registerDeploy(program, cli);
-  registerBundles(program, cli);
-  registerScale(program, cli);
-  registerRemovals(program, cli);
-  registerUpgradeCharm(program, cli);
-  program.commandsGroup('Relations:');
-  registerRelations(program, cli);
-  program.commandsGroup('Constraints and configuration:');
-  registerConstraints(program, cli);
-  registerModelConfig(program, cli);
-  registerConfig(program, cli);
-  program.commandsGroup('Errors and provisioning:');
-  registerRemedies(program, cli);
-  program.commandsGroup('Actions:');
-  registerActions(program, cli);
-  registerExec(program, cli);
-  program.commandsGroup('Inspection:');
-  registerStatus(program, cli);
-  registerStuck(program, cli);
-  registerLogs(program, cli);
-  registerDashboard(program, cli);
+  const modules = modulesFor(argv);
+  const registers = await Promise.all(modules.map((m) => m.load()));
+  modules.forEach((module, i) => {
+    if (module.group) program.commandsGroup(module.group);
+    registers[i]!(program, cli);
+  });
   return program;
 }
 
@@ -118,7 +84,7 @@ function describe(e: unknown): { message: string; code: number; silent: boolean 
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   if (!argv.length) {
     io.stdout(program.helpInformation());
     return 0;
