@@ -73,11 +73,10 @@ export const COMMAND_MODULES: CommandModule[] = [
 const VALUE_OPTIONS = new Set(['-m', '--model']);
 
 /**
- * The modules a run needs: none for `--version` alone, the named command's module, or all of them
- * (help, an unknown command, or arguments this does not read the way commander would).
+ * The modules a run needs: the named command's, or all of them (help, an unknown command, or
+ * arguments this does not read the way commander would).
  */
 export function modulesFor(argv: string[]): CommandModule[] {
-  if (argv.length === 1 && argv[0] === '--version') return [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (VALUE_OPTIONS.has(arg)) {

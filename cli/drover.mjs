@@ -3,5 +3,6 @@
 // when a source changed (cli/launch/cli-bundle.mjs), so a command does not compile TypeScript.
 import { loadCli } from './launch/cli-bundle.mjs';
 
-const { main } = await loadCli();
-await main();
+const cli = await loadCli();
+await cli.main();
+cli.saveCodeCache();

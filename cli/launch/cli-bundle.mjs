@@ -1,7 +1,7 @@
 // The CLI as the `drover` bin runs it: cli/main.ts bundled by esbuild into a cache, so a command
 // costs Node's start-up and the loading of one file, not a TypeScript compile of the CLI (tsx took
-// about 1 CPU-second a call; tools such as jubilant run `status` once a second). Built on the first
-// run and again only when a file it was built from changed (shared/build-cache/cached-build.mjs).
+// about 0.4 CPU-seconds a call; tools such as jubilant run `status` once a second). Built on the
+// first run and again only when a file it was built from changed (shared/build-cache/cached-build.mjs).
 //
 // Where the cache lives: .drover-build/cli in the package's own directory, beside the code it was
 // built from in every kind of install (a clone, `npx drover`, a global install), ignored by git and
@@ -9,27 +9,46 @@
 // node_modules. Not node_modules/.cache: node_modules may be shared by several checkouts (a
 // symlink to one install), and each would overwrite the others' bundle.
 //
-// Code that only some commands use (the dashboard and its page build, bundles, starting a local
-// controller, SigV4) is imported dynamically, so esbuild puts it in chunks of its own that only
-// those commands load (`splitting`).
-import { readFile } from 'node:fs/promises';
+// Two CommonJS files: the entry (cli/main.ts: `--version`, and loading the rest), and the program
+// (cli/program.ts, the commands and their libraries), which main.ts imports as './program.js'.
+// The program is compiled through V8's code cache: the first run writes the compiled code beside
+// it, and later runs skip parsing it (about 15 ms of a `drover status`, measured); Node 20 has no
+// code cache for ES modules, hence CommonJS. `drover --version` never loads the program. What only
+// some commands use (the dashboard and its page build, bundles, starting a local controller,
+// SigV4) is imported dynamically, and esbuild initialises such a module on its first import, so
+// its code is neither compiled nor run unless such a command runs.
 import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cachedBuild } from '../../shared/build-cache/cached-build.mjs';
+import { cachedBuild, writeAtomically } from '../../shared/build-cache/cached-build.mjs';
 
 const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
 
 export const CLI_ENTRY = join(PACKAGE, 'cli', 'main.ts');
+/** How the entry's bundle names the program's: a require() the loader answers (loadBundles). */
+const PROGRAM_ID = 'drover-cli-program';
+/** The module the entry imports as './program.js', beside it. */
+const programOf = (entry) => join(dirname(entry), 'program.ts');
 export const CLI_CACHE_DIR = join(PACKAGE, '.drover-build', 'cli');
-/** The bundle's entry file in the cache; its chunks are under chunks/. */
-export const CLI_BUNDLE = 'drover-cli.js';
+/** The compiled code of a bundle, beside it: `<bundle>.v8-cache`. */
+export const codeCacheOf = (bundle) => `${bundle}.v8-cache`;
 
 /** Files that decide how the bundle is built: a change to one builds it again. */
 const BUILDER_FILES = [
   fileURLToPath(import.meta.url),
   fileURLToPath(new URL('../../shared/build-cache/cached-build.mjs', import.meta.url)),
 ];
+
+/** The entry's import of './program.js' becomes a require() of PROGRAM_ID, bundled apart. */
+const programApart = (entry) => ({
+  name: 'program-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/program\.js$/ }, (args) =>
+      args.importer === entry ? { path: PROGRAM_ID, external: true } : undefined,
+    );
+  },
+});
 
 /**
  * Each source's `import.meta.url` stays its own: code that finds files beside it (the dashboard's
@@ -40,6 +59,7 @@ const sourceUrls = {
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+      const { readFile } = await import('node:fs/promises');
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
       return { contents: text.replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
@@ -48,71 +68,121 @@ const sourceUrls = {
 };
 
 export const cliEsbuildOptions = (entry, outdir) => ({
-  entryPoints: { [CLI_BUNDLE.replace(/\.js$/, '')]: entry },
+  entryPoints: { 'drover-cli': entry, 'drover-program': programOf(entry) },
   outdir,
+  // Named by its contents, so a code cache (named after it) always belongs to the code it was made
+  // from, whichever process wrote it: V8 checks only a cache's length against the source.
+  entryNames: '[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
   // Metafile paths are relative to it; the user's working directory may be anywhere, even gone.
   absWorkingDir: PACKAGE,
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
+  // Every import() a require(): the entry's of the program, which the loader answers, and the
+  // externals' (esbuild, Node's built-ins), which a CommonJS bundle can require.
+  supported: { 'dynamic-import': false },
   target: `node${process.versions.node.split('.')[0]}`,
   mainFields: ['module', 'main'],
-  // esbuild has a native binary: it is imported from node_modules, only by the commands that build.
+  // esbuild has a native binary: it is required from node_modules, only by the commands that build.
   external: ['esbuild'],
-  // Some bundled CommonJS dependencies call require() for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __droverCreateRequire } from 'node:module'; const require = __droverCreateRequire(import.meta.url);",
-  },
   // Whitespace and syntax only: names stay readable in a DROVER_DEBUG stack trace.
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
-  plugins: [sourceUrls],
+  // Non-ASCII characters escaped, so the loader reads the files as latin1, quicker than UTF-8.
+  charset: 'ascii',
+  plugins: [programApart(entry), sourceUrls],
   metafile: true,
   write: false,
   logLevel: 'silent',
 });
 
-/** Builds the CLI into `dir` unless it is there already; returns the bundle's entry file. */
+/** Builds the CLI into `dir` unless it is there already; returns the paths of its two bundles. */
 export async function ensureCliBundle({ entry = CLI_ENTRY, dir = CLI_CACHE_DIR } = {}) {
-  await cachedBuild({
+  const { outputs } = await cachedBuild({
     dir,
     key: JSON.stringify({ entry, node: process.versions.node.split('.')[0] }),
     build: async () => {
       const { build } = await import('esbuild');
       const result = await build(cliEsbuildOptions(entry, dir));
-      const esbuildVersion = createRequire(import.meta.url).resolve('esbuild/package.json');
+      const files = result.outputFiles.map((f) => ({ path: f.path.slice(dir.length + 1), contents: f.contents }));
+      const named = (prefix) => files.find((f) => f.path.startsWith(prefix)).path;
       return {
-        files: [
-          { path: 'package.json', contents: JSON.stringify({ type: 'module', private: true }) + '\n' },
-          // The entry last: it names the chunks, which are then all there.
-          ...result.outputFiles
-            .map((f) => ({ path: f.path.slice(dir.length + 1), contents: f.contents }))
-            .sort((a, b) => (a.path === CLI_BUNDLE) - (b.path === CLI_BUNDLE)),
+        // The entry last: a process that finds it finds the program it names.
+        files: files.sort((a, b) => a.path.startsWith('drover-cli-') - b.path.startsWith('drover-cli-')),
+        outputs: { entry: named('drover-cli-'), program: named('drover-program-') },
+        inputs: [
+          ...Object.keys(result.metafile.inputs).map((input) => join(PACKAGE, input)),
+          ...BUILDER_FILES,
+          require.resolve('esbuild/package.json'),
         ],
-        inputs: [...Object.keys(result.metafile.inputs).map((path) => join(PACKAGE, path)), ...BUILDER_FILES, esbuildVersion],
       };
     },
   });
-  return join(dir, CLI_BUNDLE);
+  return { entry: join(dir, outputs.entry), program: join(dir, outputs.program) };
+}
+
+/** Runs a CommonJS file as Node would, its require() answered by `requireOf(path)`; returns its exports. */
+function runCommonJs(path, source, cachedData, requireOf) {
+  const vm = require('node:vm');
+  const script = new vm.Script(require('node:module').wrap(source), { filename: path, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, requireOf(path), module, path, dirname(path));
+  return { exports: module.exports, script };
+}
+
+/**
+ * Loads the entry's bundle, whose require() of PROGRAM_ID loads the program's through V8's code
+ * cache. `saveCodeCache` writes the cache when there was none, or V8 refused it (another Node,
+ * other flags), once the command has run and so compiled what it needed.
+ */
+function loadBundles({ entry, program }) {
+  const { readFileSync } = require('node:fs');
+  let loaded;
+  const loadProgram = () => {
+    const cachePath = codeCacheOf(program);
+    let cachedData;
+    try {
+      cachedData = readFileSync(cachePath);
+    } catch {
+      // None yet.
+    }
+    const { exports, script } = runCommonJs(program, readFileSync(program, 'latin1'), cachedData, createRequire);
+    loaded = { cachePath, cachedData, script };
+    return exports;
+  };
+  const requireOf = (path) => {
+    const requireHere = createRequire(path);
+    return Object.assign((id) => (id === PROGRAM_ID ? loadProgram() : requireHere(id)), requireHere);
+  };
+  const { exports } = runCommonJs(entry, readFileSync(entry, 'latin1'), undefined, requireOf);
+  return {
+    ...exports,
+    saveCodeCache: () => {
+      if (!loaded || (loaded.cachedData && !loaded.script.cachedDataRejected)) return;
+      try {
+        writeAtomically(loaded.cachePath, loaded.script.createCachedData());
+      } catch {
+        // A read-only cache: the next run compiles again.
+      }
+    },
+  };
 }
 
 /** Where the cache cannot be written (a read-only install), the sources run through tsx as they are. */
 const unwritable = (e) => ['EACCES', 'EPERM', 'EROFS'].includes(e?.code);
 
-/** The CLI's module: the cached bundle, or its TypeScript through tsx where there can be no cache. */
+/** The CLI's module (`main`, `run`, and `saveCodeCache` for after the run): the cached bundles, or its TypeScript through tsx. */
 export async function loadCli(options = {}) {
-  let bundle;
+  let bundles;
   try {
-    bundle = await ensureCliBundle(options);
+    bundles = await ensureCliBundle(options);
   } catch (e) {
     if (!unwritable(e)) throw e;
     const { register } = await import('tsx/esm/api');
     register();
-    return import(pathToFileURL(options.entry ?? CLI_ENTRY).href);
+    return { saveCodeCache: () => undefined, ...(await import(pathToFileURL(options.entry ?? CLI_ENTRY).href)) };
   }
-  return import(pathToFileURL(bundle).href);
+  return loadBundles(bundles);
 }

@@ -15,9 +15,14 @@
 // Every file is written under a temporary name and renamed, the stamp last, so two first runs at
 // once both work (each writes the same files; a rename replaces whole files), a reader never sees
 // half a file, and a build interrupted by a crash is simply done again.
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+
+// Required, not imported: an ES import of node:fs makes Node load its streams (its named exports
+// are read at once), about 4 ms of a check that is otherwise 1 ms; node:crypto is loaded only
+// when something is hashed.
+const require = createRequire(import.meta.url);
+const { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 
 export const STAMP = 'inputs.json';
 
@@ -58,7 +63,8 @@ function readStamp(dir) {
   }
 }
 
-function writeAtomically(path, data, mode = 0o644) {
+/** Writes under a temporary name and renames: a reader sees the old file or the new one, never half. */
+export function writeAtomically(path, data, mode = 0o644) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, data, { mode });
@@ -67,38 +73,44 @@ function writeAtomically(path, data, mode = 0o644) {
 }
 
 /**
- * Whether the output in `dir` was built with `key` from inputs that are all unchanged. An input
- * whose stat moved but whose contents did not is recorded again, so the next check is cheap.
+ * The output's description (what `build` returned as `outputs`: the names of its files, say) if
+ * the output in `dir` was built with `key` from inputs that are all unchanged; undefined if not. An input whose stat moved but whose contents did not is recorded
+ * again, so the next check is cheap.
  */
-export function isFresh(dir, key) {
+export function freshOutputs(dir, key) {
   const stamp = readStamp(dir);
-  if (!stamp || stamp.key !== key || !Array.isArray(stamp.inputs)) return false;
+  if (!stamp || stamp.key !== key || stamp.outputs === undefined || !Array.isArray(stamp.inputs)) return undefined;
   let moved = false;
   for (const input of stamp.inputs) {
     let s;
     try {
       s = statSync(input.path);
     } catch {
-      return false;
+      return undefined;
     }
     if (s.size === input.size && s.mtimeMs === input.mtimeMs && s.ctimeMs === input.ctimeMs) continue;
-    if (s.size !== input.size || digestOf(input.path) !== input.digest) return false;
+    if (s.size !== input.size || digestOf(input.path) !== input.digest) return undefined;
     moved = true;
   }
   if (moved) {
     const inputs = stamp.inputs.map((input) => recordOf(input.path, input.digest));
     if (inputs.every(Boolean)) writeAtomically(join(dir, STAMP), JSON.stringify({ ...stamp, inputs }));
   }
-  return true;
+  return stamp.outputs;
 }
 
-/** Removes what earlier builds wrote that this one did not, once old enough that nothing still loads it. */
+/**
+ * Removes what earlier builds wrote that this one did not, once old enough that nothing still
+ * loads it. A file named after a kept one (`<kept>.<suffix>`, such as a code cache the user of
+ * the output wrote beside it) is kept with it.
+ */
 function removeStale(dir, kept, now) {
+  const isKept = (name) => kept.has(name) || [...kept].some((k) => name.startsWith(`${k}.`));
   const walk = (folder) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (!kept.has(relative(dir, path)) && now - statSync(path).mtimeMs > STALE_AFTER_MS) unlinkSync(path);
+      else if (!isKept(relative(dir, path)) && now - statSync(path).mtimeMs > STALE_AFTER_MS) unlinkSync(path);
     }
   };
   try {
@@ -110,18 +122,20 @@ function removeStale(dir, kept, now) {
 
 /**
  * Builds into `dir` unless its output is fresh. `build` returns the files to write (paths relative
- * to `dir`) and the absolute paths of every input it read. Returns whether it built.
+ * to `dir`), a description of them for their user (`outputs`, kept in the stamp), and the absolute
+ * paths of every input it read. Returns whether it built, and the outputs.
  */
 export async function cachedBuild({ dir, key, build, now = Date.now }) {
-  if (isFresh(dir, key)) return false;
+  const fresh = freshOutputs(dir, key);
+  if (fresh !== undefined) return { built: false, outputs: fresh };
   const startedAt = now();
-  const { files, inputs } = await build();
+  const { files, outputs, inputs } = await build();
   for (const file of files) writeAtomically(join(dir, file.path), file.contents, file.mode);
   removeStale(dir, new Set([STAMP, ...files.map((f) => f.path)]), startedAt);
   // An input edited while the build read it (or just before) may not be what the output holds:
   // then no stamp is written, and the next run builds again.
   const records = [...new Set(inputs.map(recordedPath))].sort().map((path) => recordOf(path));
   const settled = records.every((r) => r && r.mtimeMs < startedAt - TIMESTAMP_RESOLUTION_MS);
-  if (settled) writeAtomically(join(dir, STAMP), JSON.stringify({ key, inputs: records }));
-  return true;
+  if (settled) writeAtomically(join(dir, STAMP), JSON.stringify({ key, outputs, inputs: records }));
+  return { built: true, outputs };
 }
