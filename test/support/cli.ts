@@ -32,6 +32,8 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
 /** The `drover` bin, as package.json names it. */
 export const DROVER_BIN = join(REPO, 'cli', 'drover.mjs');
+/** Node's arguments for `drover <args>`: the bin, as a user's shell runs it. */
+export const droverArgs = (args: string[]) => [DROVER_BIN, ...args];
 
 export interface CliResult {
   code: number;
@@ -88,7 +90,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [DROVER_BIN, ...args],
+      droverArgs(args),
       { cwd: REPO, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
