@@ -145,6 +145,8 @@ async function main(): Promise<void> {
         '',
         `Targets: \`--version\` at most 2× \`node -e 0\`, \`status --format json\` on ${UNITS} units at most 3×.`,
         '',
+        "What a command no longer does at start, each found with `--cpu-prof` and measured on its own: compile the CLI through tsx (the bin runs cached bundles, cli/launch/cli-bundle.mjs); parse the bundle (V8's code cache, ~15 ms); load every command's module and its libraries (the named command's only, cli/command-modules.ts; `--version` none); load fetch's implementation, undici and its WebAssembly parser (~20 ms; node:http instead, cli/http-request.ts); build zod's schemas to check the client config (~15 ms; checked by hand, cli/config.ts); set up ICU's collator for localeCompare to sort status (10–20 ms; shared/domain/natural-order.ts, the same order).",
+        '',
         `Method: each command is its own \`node\` process, its CPU (every thread) read as it exits (bench/support/cpu-at-exit.cjs, preloaded into every one alike). A round runs each command once, the order rotating from round to round; a command's ratio is taken against \`node -e 0\` of the same round, and the median round is shown. The model is served by the local controller's HTTP server and API handler over DynamoDB Local, in the bench's process (not counted), deployed with \`drover deploy test/charms/cli-mysql -n ${UNITS}\` (no agents: the units wait for machines). The bundle is built before the timed rounds.`,
       ].join('\n');
       await publishSection(HEADING, body);

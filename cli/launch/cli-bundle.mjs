@@ -11,10 +11,10 @@
 //
 // Two CommonJS files: the entry (cli/main.ts: `--version`, and loading the rest), and the program
 // (cli/program.ts, the commands and their libraries), which main.ts imports as './program.js'.
-// The program is compiled through V8's code cache: the first run writes the compiled code beside
-// it, and later runs skip parsing it (about 15 ms of a `drover status`, measured); Node 20 has no
-// code cache for ES modules, hence CommonJS. `drover --version` never loads the program. What only
-// some commands use (the dashboard and its page build, bundles, starting a local controller,
+// The program is compiled through V8's code cache: the first run of each command writes the code
+// it compiled beside the program, and its later runs skip parsing (about 15 ms of a `drover
+// status`, measured); Node 20 has no code cache for ES modules, hence CommonJS. `drover
+// --version` never loads the program. What only some commands use (the dashboard and its page build, bundles, starting a local controller,
 // SigV4) is imported dynamically, and esbuild initialises such a module on its first import, so
 // its code is neither compiled nor run unless such a command runs.
 import { createRequire } from 'node:module';
@@ -31,8 +31,11 @@ const PROGRAM_ID = 'drover-cli-program';
 /** The module the entry imports as './program.js', beside it. */
 const programOf = (entry) => join(dirname(entry), 'program.ts');
 export const CLI_CACHE_DIR = join(PACKAGE, '.drover-build', 'cli');
-/** The compiled code of a bundle, beside it: `<bundle>.v8-cache`. */
-export const codeCacheOf = (bundle) => `${bundle}.v8-cache`;
+/**
+ * The program's code as a command compiled it, beside it: one cache per command (its first
+ * argument), each holding what that command runs, since V8 compiles a function on first call.
+ */
+export const codeCacheOf = (bundle, argv) => `${bundle}.${/^[a-z][a-z0-9-]*$/.test(argv[0] ?? '') ? argv[0] : 'other'}.v8-cache`;
 
 /** Files that decide how the bundle is built: a change to one builds it again. */
 const BUILDER_FILES = [
@@ -137,11 +140,11 @@ function runCommonJs(path, source, cachedData, requireOf) {
  * cache. `saveCodeCache` writes the cache when there was none, or V8 refused it (another Node,
  * other flags), once the command has run and so compiled what it needed.
  */
-function loadBundles({ entry, program }) {
+function loadBundles({ entry, program }, argv) {
   const { readFileSync } = require('node:fs');
   let loaded;
   const loadProgram = () => {
-    const cachePath = codeCacheOf(program);
+    const cachePath = codeCacheOf(program, argv);
     let cachedData;
     try {
       cachedData = readFileSync(cachePath);
@@ -184,5 +187,5 @@ export async function loadCli(options = {}) {
     register();
     return { saveCodeCache: () => undefined, ...(await import(pathToFileURL(options.entry ?? CLI_ENTRY).href)) };
   }
-  return loadBundles(bundles);
+  return loadBundles(bundles, options.argv ?? process.argv.slice(2));
 }

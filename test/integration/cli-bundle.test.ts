@@ -39,10 +39,13 @@ beforeAll(() => {
 
 afterAll(() => rmSync(sources, { recursive: true, force: true }));
 
-/** A process that runs the stand-in CLI as the bin runs drover's: loadCli, main, saveCodeCache. */
+/**
+ * A process that runs the stand-in CLI as the bin runs drover's: loadCli, main, saveCodeCache;
+ * `who` is its one argument (with `node -e`, process.argv[1]).
+ */
 function runBin(dir: string, who: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const script = `const { loadCli } = await import(${JSON.stringify(LAUNCHER)});
-const cli = await loadCli({ entry: ${JSON.stringify(entry)}, dir: ${JSON.stringify(dir)} });
+const cli = await loadCli({ entry: ${JSON.stringify(entry)}, dir: ${JSON.stringify(dir)}, argv: process.argv.slice(1) });
 await cli.main();
 cli.saveCodeCache();`;
   return new Promise((resolve) => {
@@ -66,14 +69,15 @@ describe("the drover bin's bundles", () => {
     expect(first).toEqual([
       expect.stringMatching(/^drover-cli-\w+\.cjs$/),
       expect.stringMatching(/^drover-program-\w+\.cjs$/),
-      expect.stringMatching(/^drover-program-\w+\.cjs\.v8-cache$/),
+      expect.stringMatching(/^drover-program-\w+\.cjs\.world\.v8-cache$/),
       'inputs.json',
     ]);
     const stamp = inode(join(dir, 'inputs.json'));
     const codeCache = inode(join(dir, first[2]!));
 
     // Every file is written by rename, so a rebuild (or a new code cache) would be a new inode.
-    expect(await runBin(dir, 'again')).toEqual({ code: 0, stdout: 'hello again\n', stderr: '' });
+    // The code cache is the first argument's (the command's): written on its first run, then used.
+    expect(await runBin(dir, 'world')).toEqual({ code: 0, stdout: 'hello world\n', stderr: '' });
     expect(filesOf(dir)).toEqual(first);
     expect(inode(join(dir, 'inputs.json'))).toBe(stamp);
     expect(inode(join(dir, first[2]!))).toBe(codeCache);
