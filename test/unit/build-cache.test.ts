@@ -22,7 +22,7 @@ let dir: string;
 let sources: string;
 let builds: number;
 
-/** Concatenates its inputs into out.txt. */
+/** Writes its inputs, one after another, as the one output file. */
 const concat = (inputs: string[]) => async () => {
   builds++;
   const text = inputs.map((path) => readFileSync(path, 'utf8')).join('');
