@@ -26,11 +26,11 @@ const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 
 export const CLI_ENTRY = join(PACKAGE, 'cli', 'main.ts');
+export const CLI_CACHE_DIR = join(PACKAGE, '.drover-build', 'cli');
 /** How the entry's bundle names the program's: a require() the loader answers (loadBundles). */
 const PROGRAM_ID = 'drover-cli-program';
 /** The module the entry imports as './program.js', beside it. */
 const programOf = (entry) => join(dirname(entry), 'program.ts');
-export const CLI_CACHE_DIR = join(PACKAGE, '.drover-build', 'cli');
 /**
  * The program's code as a command compiled it, beside it: one cache per command (its first
  * argument), each holding what that command runs, since V8 compiles a function on first call.

@@ -1,16 +1,17 @@
-// A build output kept in a directory and made again only when something it was built from changed:
-// the `drover` bin's bundle of the CLI (cli/launch/cli-bundle.mjs). Plain JavaScript, because the
-// bin runs it before anything can compile TypeScript.
+// A build output kept in a directory and made again only when something it was built from
+// changed: the `drover` bin's bundles of the CLI (cli/launch/cli-bundle.mjs) and the local
+// provider's agent (shared/provider/local/agent-build.ts). Plain JavaScript, because the bin runs
+// it before anything can compile TypeScript.
 //
 // The stamp, written last, lists every input the build read (esbuild's metafile) with its size,
 // times and a digest of its contents. Checking it costs one stat per input (about 1 ms for the
-// CLI's ~130): an input whose size, mtime and ctime are all as recorded is unchanged, and only one whose
-// stat moved is hashed again. A file of an installed package is stood for by its package's
-// package.json: a package changes by being installed again, which writes that file too, and the
-// CLI reads ~850 files from ~30 packages. ctime matters: npm writes every file of a package with the same
-// fixed mtime, so a package upgraded in node_modules shows only in its files' ctime (which nothing
-// can set back). A new source file can only enter the build through an import added to a file
-// already there, which changes that file's digest.
+// CLI's ~130): an input whose size, mtime and ctime are all as recorded is unchanged, and only
+// one whose stat moved is hashed again. A file of an installed package is stood for by its
+// package's package.json: a package changes by being installed again, which writes that file
+// too, and the CLI reads ~850 files from ~30 packages. ctime matters: npm writes every file of a
+// package with the same fixed mtime, so a package installed again shows only in its files' ctime
+// (which nothing can set back). A new source file can only enter the build through an import
+// added to a file already there, which changes that file's digest.
 //
 // Every file is written under a temporary name and renamed, the stamp last, so two first runs at
 // once both work (each writes the same files; a rename replaces whole files), a reader never sees
@@ -32,12 +33,7 @@ const STALE_AFTER_MS = 60 * 60 * 1000;
 /** Timestamps are not trusted closer than this to a build: the file system may not tell two writes apart. */
 const TIMESTAMP_RESOLUTION_MS = 2_000;
 
-// Loaded only when something is hashed: loading node:crypto would be most of a check's cost.
-const digestOf = (path) =>
-  createRequire(import.meta.url)('node:crypto')
-    .createHash('sha256')
-    .update(readFileSync(path))
-    .digest('hex');
+const digestOf = (path) => require('node:crypto').createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** `…/node_modules/<name>/…` and `…/node_modules/@scope/<name>/…` stand for their package's package.json. */
 export function recordedPath(path) {
