@@ -4,6 +4,7 @@
 import type { ReadOperation, RequestOf, WriteOperation } from '#shared/api/requests.js';
 import type { ControllerEntry, SelectedController } from './config.js';
 import { ApiError, CliError } from './errors.js';
+import { sendHttpRequest, type HttpResponse } from './http-request.js';
 import type { OutgoingRequest, RequestSigner } from './request-signer.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -26,11 +27,10 @@ export function regionFromUrl(apiUrl: string): string | undefined {
   return new URL(apiUrl).hostname.match(/\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/)?.[1];
 }
 
-/** Why a connection failed, in the words of the socket error rather than fetch's "fetch failed". */
+/** Why a connection failed, in the socket error's words. */
 function connectionReason(e: unknown): string {
   if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return 'no answer in time';
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.message || cause?.code || (e as Error).message || String(e);
+  return (e as Error).message || (e as NodeJS.ErrnoException).code || String(e);
 }
 
 export class ApiClient {
@@ -88,10 +88,11 @@ export class ApiClient {
     }
     const auth = await (await this.sign())(request);
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await fetch(url, {
+      response = await sendHttpRequest({
         method,
+        url,
         headers: { ...request.headers, ...auth },
         ...(request.body !== undefined ? { body: request.body } : {}),
         signal: this.options.signal ? AbortSignal.any([timeout, this.options.signal]) : timeout,
@@ -102,14 +103,14 @@ export class ApiClient {
         `cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; is it running? (drover bootstrap local / drover controllers)`,
       );
     }
-    const text = await response.text();
+    const { text } = response;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {
       throw new CliError(`unexpected answer from controller "${name}" (HTTP ${response.status}): ${text.slice(0, 200)}`);
     }
-    if (response.ok) return parsed as R;
+    if (response.status >= 200 && response.status < 300) return parsed as R;
     const error = (parsed as { error?: { code?: string; message?: string } }).error;
     if (error?.message) throw new ApiError(error.code ?? 'unknown', error.message, response.status);
     // API Gateway's own refusals (IAM) are `{"message": "..."}`.

@@ -2,35 +2,76 @@
 // `$DROVER_HOME/controllers.json` (default: `$XDG_CONFIG_HOME/drover`, else `~/.config/drover`).
 // It holds the local controllers' tokens, so it is private (0600) and written atomically: a
 // crashed or concurrent write never leaves half a file.
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import * as z from 'zod';
 import { CliError } from './errors.js';
 
-const controllerSchema = z.object({
-  type: z.enum(['local', 'aws']),
-  apiUrl: z.url(),
+export interface ControllerEntry {
+  type: 'local' | 'aws';
+  apiUrl: string;
   /** local: the bearer token the controller made at bootstrap. */
-  token: z.string().optional(),
+  token?: string;
   /** aws: the region API requests are signed for. */
-  region: z.string().optional(),
+  region?: string;
   /** local: the controller's data directory (its state, log and controller.json). */
-  dataDir: z.string().optional(),
+  dataDir?: string;
   /** local: the controller process. */
-  pid: z.number().int().optional(),
+  pid?: number;
   /** The model commands act on when `-m` names none (`switch`, add-model); absent: `default`. */
-  model: z.string().optional(),
-});
+  model?: string;
+}
 
-const configSchema = z.object({
-  current: z.string().optional(),
-  controllers: z.record(z.string(), controllerSchema),
-});
+export interface ClientConfig {
+  current?: string;
+  controllers: Record<string, ControllerEntry>;
+}
 
-export type ControllerEntry = z.infer<typeof controllerSchema>;
-export type ClientConfig = z.infer<typeof configSchema>;
+// Checked by hand, not with a zod schema: every command reads this file, and building zod's
+// schemas cost ~15 ms of CPU a run, most of a `drover status` beyond Node's own start-up
+// (bench/RESULTS.md, "CLI start-up"). Unknown keys are dropped, as a zod object drops them.
+
+/** A problem with the file: the key it is at, and what is wrong. */
+class ConfigProblem extends Error {
+  constructor(
+    readonly at: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function optionalString(entry: Record<string, unknown>, key: string, at: string): string | undefined {
+  const value = entry[key];
+  if (value !== undefined && typeof value !== 'string') throw new ConfigProblem(at ? `${at}.${key}` : key, 'must be a string');
+  return value as string | undefined;
+}
+
+function checkedController(value: unknown, at: string): ControllerEntry {
+  if (!isObject(value)) throw new ConfigProblem(at, 'must be an object');
+  if (value.type !== 'local' && value.type !== 'aws') throw new ConfigProblem(`${at}.type`, 'must be "local" or "aws"');
+  const apiUrl = value.apiUrl;
+  if (typeof apiUrl !== 'string' || !URL.canParse(apiUrl)) throw new ConfigProblem(`${at}.apiUrl`, 'must be a URL');
+  if (value.pid !== undefined && !Number.isSafeInteger(value.pid)) throw new ConfigProblem(`${at}.pid`, 'must be an integer');
+  const entry: ControllerEntry = { type: value.type, apiUrl };
+  for (const key of ['token', 'region', 'dataDir', 'model'] as const) {
+    const text = optionalString(value, key, at);
+    if (text !== undefined) entry[key] = text;
+  }
+  if (value.pid !== undefined) entry.pid = value.pid as number;
+  return entry;
+}
+
+function checkedConfig(value: unknown): ClientConfig {
+  if (!isObject(value)) throw new ConfigProblem('', 'must be an object');
+  const current = optionalString(value, 'current', '');
+  if (!isObject(value.controllers)) throw new ConfigProblem('controllers', 'must be an object');
+  const controllers: Record<string, ControllerEntry> = {};
+  for (const [name, entry] of Object.entries(value.controllers)) controllers[name] = checkedController(entry, `controllers.${name}`);
+  return { ...(current !== undefined ? { current } : {}), controllers };
+}
 
 export function droverHome(env: Record<string, string | undefined>): string {
   if (env.DROVER_HOME) return env.DROVER_HOME;
@@ -55,18 +96,20 @@ export async function readConfig(env: Record<string, string | undefined>): Promi
   } catch {
     throw new CliError(`cannot read ${path}: not valid JSON; fix or remove it`);
   }
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CliError(`cannot read ${path}: "${issue?.path.join('.') ?? ''}" ${issue?.message ?? 'is invalid'}; fix or remove it`);
+  try {
+    return checkedConfig(raw);
+  } catch (e) {
+    if (!(e instanceof ConfigProblem)) throw e;
+    throw new CliError(`cannot read ${path}: "${e.at}" ${e.message}; fix or remove it`);
   }
-  return parsed.data;
 }
 
 export async function writeConfig(env: Record<string, string | undefined>, config: ClientConfig): Promise<void> {
   const home = droverHome(env);
   await mkdir(home, { recursive: true, mode: 0o700 });
   const path = configPath(env);
+  // node:crypto is loaded by writes alone: every command reads the config, few write it.
+  const { randomBytes } = await import('node:crypto');
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   // writeFile's mode is masked by the umask; the token must not be readable by others.

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `drover` bin: loads tsx's ESM hooks into this process, then runs the TypeScript CLI, so
-// there is no build step and no second node process.
-import { register } from 'tsx/esm/api';
+// The `drover` bin: runs the CLI from its esbuild bundle, built on the first run and again only
+// when a source changed (cli/launch/cli-bundle.mjs), so a command does not compile TypeScript.
+import { loadCli } from './launch/cli-bundle.mjs';
 
-register();
-const { main } = await import('./main.ts');
-await main();
+const cli = await loadCli();
+await cli.main();
+cli.saveCodeCache();

@@ -1,6 +1,5 @@
 // Where the CLI reads and writes. Commands never touch `process` directly, so the whole CLI can run
 // in-process in tests (run(argv, io)) as well as from the `drover` binary.
-import { createInterface } from 'node:readline';
 
 export interface CliIo {
   /** Data: what scripts read (status, config values, get-constraints). */
@@ -26,8 +25,10 @@ export function processIo(): CliIo {
     env: process.env,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    readLine: () =>
-      new Promise((resolve) => {
+    readLine: async () => {
+      // Loaded for the prompts alone, not with every command.
+      const { createInterface } = await import('node:readline');
+      return new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin });
         let answered = false;
         rl.once('line', (line) => {
@@ -38,7 +39,8 @@ export function processIo(): CliIo {
         rl.once('close', () => {
           if (!answered) resolve(undefined);
         });
-      }),
+      });
+    },
     signal: interrupt.signal,
   };
 }

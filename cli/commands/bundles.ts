@@ -1,14 +1,11 @@
 // export-bundle and diff-bundle: the model written as a bundle, and how it differs from one
-// (cli/bundle/export.ts, cli/bundle/diff.ts). Deploying a bundle is `deploy <bundle>`.
+// (cli/bundle/export.ts, cli/bundle/diff.ts). Deploying a bundle is `deploy <bundle>`. The bundle
+// code is loaded by these commands alone, not with the CLI (cli/launch/cli-bundle.mjs).
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData } from '../output.js';
-import { diffBundle } from '../bundle/diff.js';
-import { exportBundle } from '../bundle/export.js';
-import { loadBundle } from '../bundle/load.js';
-import { readModel } from '../bundle/model-view.js';
 
 export function registerBundles(program: Command, cli: Cli): void {
   program
@@ -19,6 +16,7 @@ export function registerBundles(program: Command, cli: Cli): void {
     )
     .option('--filename <file>', 'write the bundle to this file instead of standard output')
     .action(async (opts: { filename?: string }) => {
+      const [{ exportBundle }, { readModel }] = await Promise.all([import('../bundle/export.js'), import('../bundle/model-view.js')]);
       const client = await cli.client();
       const text = formatData(exportBundle(await readModel(client)), 'yaml');
       if (opts.filename === undefined) return cli.io.stdout(text);
@@ -36,6 +34,11 @@ export function registerBundles(program: Command, cli: Cli): void {
     )
     .argument('<bundle>', 'a bundle file, or a directory holding bundle.yaml')
     .action(async (path: string) => {
+      const [{ diffBundle }, { loadBundle }, { readModel }] = await Promise.all([
+        import('../bundle/diff.js'),
+        import('../bundle/load.js'),
+        import('../bundle/model-view.js'),
+      ]);
       const { read, charmOf } = await loadBundle(path, 'diff');
       const client = await cli.client();
       cli.io.stdout(formatData(diffBundle(read.bundle, charmOf, await readModel(client)), 'yaml'));

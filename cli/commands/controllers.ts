@@ -8,7 +8,6 @@ import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../c
 import { DEFAULT_MODEL } from '#shared/domain/models.js';
 import { currentModelOf, type Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
-import { readControllerFile, startLocalController, stopLocalController } from '../local-controller.js';
 import { printData, type DataFormat } from '../output.js';
 import { renderTable, type Cell } from '../table.js';
 
@@ -55,6 +54,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       await checkUnused(cli, name);
       const dataDir = resolve(opts.dataDir ?? join(droverHome(cli.io.env), 'controllers', name));
       await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      const { startLocalController } = await import('../local-controller.js');
       const started = await startLocalController(cli.io, dataDir);
       await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
       cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
@@ -102,6 +102,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       checkName(name);
       await checkUnused(cli, name);
       const dataDir = resolve(dir);
+      const { readControllerFile } = await import('../local-controller.js');
       const file = await readControllerFile(dataDir);
       if (!file)
         throw new CliError(
@@ -176,6 +177,7 @@ export function registerControllers(program: Command, cli: Cli): void {
         const answer = (await cli.io.readLine())?.trim().toLowerCase();
         if (answer !== 'y' && answer !== 'yes') throw new CliError('controller destruction aborted');
       }
+      const { stopLocalController } = await import('../local-controller.js');
       const stopped = await stopLocalController(controller.dataDir, controller.pid, cli.io.signal);
       await forget(cli, name);
       cli.io.stderr(stopped ? `Stopped controller "${name}"\n` : `Controller "${name}" was not running; forgot it\n`);

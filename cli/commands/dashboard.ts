@@ -3,9 +3,6 @@
 // Runs until Ctrl-C.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Cli } from '../context.js';
-import { dashboardAssets } from '../dashboard/bundle.js';
-import { openBrowser } from '../dashboard/open-browser.js';
-import { startDashboardServer } from '../dashboard/server.js';
 
 /** Juju's `juju dashboard` port. */
 export const DEFAULT_DASHBOARD_PORT = 31666;
@@ -25,6 +22,12 @@ export function registerDashboard(program: Command, cli: Cli): void {
     .action(async (opts: { port: number; browser: boolean }) => {
       const { controller, model } = await cli.target();
       const client = await cli.client();
+      // Loaded here, not with the CLI: the server and the page's build (esbuild) are this command's alone.
+      const [{ dashboardAssets }, { openBrowser }, { startDashboardServer }] = await Promise.all([
+        import('../dashboard/bundle.js'),
+        import('../dashboard/open-browser.js'),
+        import('../dashboard/server.js'),
+      ]);
       const server = await startDashboardServer({
         client,
         assets: await dashboardAssets(),

@@ -14,8 +14,6 @@ import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
-import { deployBundle } from '../bundle/apply.js';
-import { isBundlePath } from '../bundle/bundle-file.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
 
 interface DeployResponse {
@@ -103,6 +101,8 @@ Examples:
           dryRun?: boolean;
         },
       ) => {
+        // The bundle code is loaded only to deploy a bundle, not with the CLI (cli/launch/cli-bundle.mjs).
+        const { isBundlePath } = await import('../bundle/bundle-file.js');
         if (await isBundlePath(dir)) {
           const flags: string[] = Object.entries(BUNDLE_UNSUPPORTED).flatMap(([key, flag]) =>
             opts[key as keyof typeof opts] !== undefined ? [flag] : [],
@@ -110,6 +110,7 @@ Examples:
           if (name !== undefined) flags.unshift('[application-name]');
           // Juju's words for the same refusal.
           if (flags.length) throw new CliError(`options provided but not supported when deploying a bundle: ${flags.join(', ')}`);
+          const { deployBundle } = await import('../bundle/apply.js');
           return deployBundle(cli, dir, { dryRun: opts.dryRun === true });
         }
         if (opts.dryRun) throw new CliError('--dry-run is for bundles: drover deploys a charm at once');

@@ -13,8 +13,9 @@ import {
   type StatusValue,
   type UnitDoc,
 } from '#shared/domain/status-document.js';
+import { compareNatural } from '#shared/domain/natural-order.js';
 
-const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byNumber = compareNatural;
 
 /** The message, then for a Dying entity what holds it. */
 function message(text: string | undefined, life: string | undefined, blockedBy: string[] | undefined): string {

@@ -12,6 +12,7 @@ import {
   type StatusDoc,
   type UnitDoc,
 } from './status-document.js';
+import { compareNatural, compareText } from './natural-order.js';
 
 /** No page's JSON is larger, whatever the model (test/integration/status-pages.test.ts checks it). */
 export const STATUS_PAGE_MAX_BYTES = 1_000_000;
@@ -55,7 +56,7 @@ export interface StatusPage {
   cursor?: string;
 }
 
-const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byNumber = compareNatural;
 
 /** The whole document from all its pages, in order. */
 export function assembleStatus(pages: StatusPage[]): StatusDoc {
@@ -78,7 +79,7 @@ export function assembleStatus(pages: StatusPage[]): StatusDoc {
     blockedBy = page.modelBlockedBy ?? blockedBy;
   }
   const sortedApplications: Record<string, ApplicationDoc> = {};
-  for (const name of Object.keys(applications).sort((a, b) => a.localeCompare(b)))
+  for (const name of Object.keys(applications).sort(compareText))
     sortedApplications[name] = applicationWithUnits(applications[name]!, units.get(name) ?? {});
   return {
     model: { ...first.model, ...(blockedBy?.length ? { 'blocked-by': blockedBy } : {}) },

@@ -21,6 +21,7 @@ import { formatConstraints, isEmptyConstraints } from './constraints.js';
 import type { Application, Machine, Model, Relation, StatusInfo, Unit } from './entities.js';
 import { isAgentSilent, presentMachineStatus, presentUnitStatuses, type Presence } from './presence.js';
 import { modelStatus } from './models.js';
+import { compareNatural } from './natural-order.js';
 
 export interface StatusSnapshot {
   model: Model;
@@ -260,7 +261,7 @@ export function applicationDoc(app: Application, relationsOfApp: Relation[], sum
   };
 }
 
-const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byNumber = compareNatural;
 
 /** Juju's model status: `available`, and `destroying` once the model is Dying (its life beside it, as entities show theirs). */
 function modelStatusValue(model: Model, now: Date): StatusValue {

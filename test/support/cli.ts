@@ -1,13 +1,13 @@
 // The CLI against a real API: an in-process API server (the local controller's HTTP server and
 // the API handler, over a fresh DynamoDB Local table) and a DROVER_HOME whose controllers.json
 // points at it. Most tests call the CLI in-process (run(argv, io)); a few spawn `drover` as a
-// user would, to prove exit codes and streams end to end.
+// user would, through its bin (cli/drover.mjs: the cached bundle), to prove exit codes and streams
+// end to end.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createChangesHandler } from '../../functions/changes/handler.js';
 import { streamConsumer } from '../../functions/stream-consumers.js';
@@ -31,6 +31,10 @@ import { dynamoEndpoint } from './dynamodb.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
+/** The `drover` bin, as package.json names it. */
+export const DROVER_BIN = join(REPO, 'cli', 'drover.mjs');
+/** Node's arguments for `drover <args>`: the bin, as a user's shell runs it. */
+export const droverArgs = (args: string[]) => [DROVER_BIN, ...args];
 
 export interface CliResult {
   code: number;
@@ -82,14 +86,12 @@ export async function runCli(args: string[], env: Record<string, string | undefi
   return { code, stdout, stderr };
 }
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
 /** Runs `drover` as a separate process, exactly as a user's shell would. */
 export function spawnCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', tsx, join(REPO, 'cli', 'main.ts'), ...args],
+      droverArgs(args),
       { cwd: REPO, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
