@@ -100,10 +100,16 @@ describe('models', () => {
         'Continue? (y/N): ERROR model destruction aborted\n',
     );
     await expectError(ctl, 2, ['destroy-model', 'staging', '-y', '--no-wait'], '--no-wait without --force not valid');
+    await expectError(
+      ctl,
+      2,
+      ['destroy-model', 'staging', '--no-prompt', '--destroy-storage', '--release-storage'],
+      '--destroy-storage and --release-storage cannot both be specified',
+    );
     await expectError(ctl, 1, ['destroy-model', 'nope', '-y'], 'model "nope" not found; see "drover models"');
     expect((await statusOf('-m', 'staging')).model['model-status']).toMatchObject({ current: 'available' });
     // --force --no-wait returns once destruction is under way (this harness runs no cleanups).
-    const rushed = await ok('destroy-model', 'test:staging', '-y', '--force', '--no-wait');
+    const rushed = await ok('destroy-model', 'test:staging', '--no-prompt', '--destroy-storage', '--force', '--no-wait');
     expect(rushed.stderr).toBe('Destroying model\n');
     expect((await statusOf('-m', 'staging')).model['model-status']).toMatchObject({ current: 'destroying' });
   });

@@ -156,8 +156,8 @@ describe('units and machines', () => {
     expect(res.code).toBe(1);
   });
 
-  it('destroy-unit is remove-unit', async () => {
-    const res = await ok('destroy-unit', 'mysql/0');
+  it("destroy-unit is remove-unit, and Juju 3.6's --no-prompt and --destroy-storage are accepted", async () => {
+    const res = await ok('destroy-unit', 'mysql/0', '--no-prompt', '--destroy-storage');
     expect(res.stderr).toBe('removing unit mysql/0\n');
   });
 
@@ -175,7 +175,7 @@ describe('units and machines', () => {
 
   it('remove-machine of an empty machine, and destroy-machine --force of one with units', async () => {
     await ok('add-machine');
-    expect((await ok('remove-machine', '1')).stderr).toBe('removing machine 1\n');
+    expect((await ok('remove-machine', '1', '--no-prompt')).stderr).toBe('removing machine 1\n');
     await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' } });
     expect((await ok('destroy-machine', '--force', '0')).stderr).toBe('removing machine 0\n');
     await runAllCleanups(ctl.store); // --force falls back on the controller's cleanup
@@ -187,7 +187,10 @@ describe('units and machines', () => {
     await ok('deploy', charmDir('cli-logging'));
     expect((await ok('destroy-service', 'wordpress')).stderr).toBe('removing application wordpress\n');
     expect((await ok('remove-service', 'logging')).stderr).toBe('removing application logging\n');
-    expect((await ok('remove-application', '--force', 'mysql')).stderr).toBe('removing application mysql\n');
+    await fails(2, ['remove-application', '--no-prompt', '--no-wait', 'mysql'], '--no-wait without --force not valid');
+    expect((await ok('remove-application', '--no-prompt', '--destroy-storage', '--force', '--no-wait', 'mysql')).stderr).toBe(
+      'removing application mysql\n',
+    );
     const res = await ctl.run(['remove-application', 'nope']);
     expect(res.stderr).toMatch(/^removing application nope failed: .*"nope".*\n$/);
     expect(res.code).toBe(1);
@@ -212,7 +215,7 @@ describe('relations', () => {
   it('relate, add-relation and integrate relate two applications', async () => {
     await ok('relate', 'wordpress', 'mysql');
     expect((await getApplication(ctl.store, 'mysql'))?.relations).toEqual(['wordpress:db mysql:server']);
-    await ok('remove-relation', 'wordpress', 'mysql');
+    await ok('remove-relation', 'wordpress', 'mysql', '--force', '--no-prompt');
     await ok('add-relation', 'wordpress:db', 'mysql:server');
     await ok('destroy-relation', 'wordpress:db', 'mysql:server');
     await ok('integrate', 'mysql', 'wordpress');
@@ -427,6 +430,18 @@ describe('debug-log and show-status-log', () => {
     expect((await ok('debug-log', '--no-tail', '--replay', '--exclude', 'mysql/0')).stdout).toBe(
       'machine-0: 10:07:03 INFO juju.worker.uniter machine agent started\n',
     );
+    // Juju 3.6: --limit shows the most recent lines and exits; levels in any case; stdout not a
+    // terminal, so no --no-tail is needed to end.
+    expect((await ok('debug-log', '--limit', '2', '--level', 'info', '-x', 'machine-0')).stdout).toBe(
+      'unit-mysql-0: 10:07:01 INFO juju.worker.uniter running install hook\n' +
+        'unit-mysql-0: 10:07:02 ERROR juju.worker.uniter hook "install" failed: exit status 1\n',
+    );
+    expect((await ok('debug-log', '--limit', '0')).stdout.split('\n')).toHaveLength(4);
+    await fails(
+      2,
+      ['debug-log', '--level', 'CRITICAL'],
+      /level value "CRITICAL" is not one of "TRACE", "DEBUG", "INFO", "WARNING", "ERROR"/,
+    );
   });
 
   it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (docs/reliability.md, defect #11)', async () => {
@@ -457,13 +472,13 @@ describe('debug-log and show-status-log', () => {
     expect(res.stderr).toContain(`Action id ${id} failed: no\\rway\n`);
   });
 
-  it('debug-log follows the log until interrupted', async () => {
+  it('debug-log --tail follows the log until interrupted (the default only when stdout is a terminal)', async () => {
     await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
     const stop = new AbortController();
     const seen: string[] = [];
     let printedFirst!: () => void;
     const firstPrinted = new Promise<void>((r) => (printedFirst = r));
-    const following = ctl.run(['debug-log'], {
+    const following = ctl.run(['debug-log', '--tail'], {
       signal: stop.signal,
       onStdout: (text) => {
         seen.push(text);
