@@ -24,6 +24,7 @@ import { registerScale } from './commands/scale.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
+import { registerVersion } from './commands/version.js';
 import { createCli } from './context.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
@@ -105,6 +106,7 @@ function buildProgram(io: CliIo): Command {
   registerStuck(program, cli);
   registerLogs(program, cli);
   registerDashboard(program, cli);
+  registerVersion(program, cli);
   return program;
 }
 

@@ -8,9 +8,10 @@ import { validateModelConfig } from '#shared/domain/model-config.js';
 import type { ModelSummary } from '#shared/api/model-summary.js';
 import { collect, splitAssignment } from '../arguments.js';
 import { readConfig, updateConfig } from '../config.js';
-import { currentModelOf, type Cli } from '../context.js';
+import { currentModelOf, parseModelOption, type Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
+import { listedModel, MODEL_OWNER, shownModel } from '../model-info.js';
 import { renderTable } from '../table.js';
 import { checkedConstraints } from './constraints.js';
 
@@ -23,19 +24,6 @@ function checked(check: () => void): void {
     throw e;
   }
 }
-
-/** `show-model` and `models --format`: Juju's field names. */
-const described = (m: ModelSummary, controller: string) => ({
-  name: `admin/${m.name}`,
-  'short-name': m.name,
-  'model-uuid': m.uuid,
-  'model-type': m.type,
-  'controller-name': controller,
-  owner: 'admin',
-  life: m.life,
-  status: { current: m.status },
-  'default-series': m['default-series'],
-});
 
 async function setCurrentModel(cli: Cli, controller: string, model: string): Promise<string> {
   let previous = '';
@@ -100,7 +88,8 @@ export function registerModels(program: Command, cli: Cli): void {
       const { model: current } = await cli.target();
       const { models } = await client.get<{ models: ModelSummary[] }>('models');
       if (opts.format !== 'tabular') {
-        return printData(cli.io, { models: models.map((m) => described(m, client.name)), 'current-model': current }, opts.format);
+        const listed = models.map((m) => listedModel(m, client.name, client.selected.controller));
+        return printData(cli.io, { models: listed, 'current-model': current }, opts.format);
       }
       const rows = [['Model', 'Type', 'Status'], ...models.map((m) => [m.name === current ? `${m.name}*` : m.name, m.type, m.status])];
       cli.io.stdout(`Controller: ${client.name}\n\n${renderTable(rows, false)}`);
@@ -110,14 +99,17 @@ export function registerModels(program: Command, cli: Cli): void {
     .command('show-model')
     .summary('Show a model (default: the current one).')
     .description("Show a model's name, uuid, type, life and status.")
-    .argument('[model]', 'the model name')
+    .argument('[model]', 'the model: <model>, <owner>/<model> or <controller>:[<owner>/]<model>')
     .addOption(new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
-    .addHelpText('after', '\nExamples:\n  drover show-model\n  drover show-model staging --format json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  drover show-model\n  drover show-model staging --format json\n  drover show-model local:admin/staging',
+    )
     .action(async (name: string | undefined, opts: { format: DataFormat }) => {
-      const client = await cli.client();
-      const model = name ?? (await cli.target()).model;
+      const { model } = await cli.target(name);
+      const client = await cli.client({ model: name });
       const shown = await client.get<ModelSummary>('show-model', { name: model });
-      printData(cli.io, { [shown.name]: described(shown, client.name) }, opts.format);
+      printData(cli.io, { [shown.name]: shownModel(shown, client.name, client.selected.controller) }, opts.format);
     });
 
   program
@@ -135,12 +127,14 @@ export function registerModels(program: Command, cli: Cli): void {
         return cli.io.stdout(`${config.current}:${currentModelOf(config, config.current)}\n`);
       }
       const notFound = new CliError(`"${target}" is not the name of a model or controller`);
+      const requested = parseModelOption(target);
       const [controller, model] = target.includes(':')
-        ? (target.split(':', 2) as [string, string])
+        ? [requested.controller ?? '', requested.model ?? '']
         : config.controllers[target]
           ? [target, '']
-          : [config.current ?? '', target];
+          : [config.current ?? '', requested.model ?? ''];
       if (!config.controllers[controller]) throw notFound;
+      if (requested.owner !== undefined && requested.owner !== MODEL_OWNER) throw notFound;
       // A model named must exist on that controller: ask it. A controller alone keeps its current model.
       if (model) await checkModelExists(cli, controller, model, notFound);
       const selected = model || currentModelOf(config, controller);
