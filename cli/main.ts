@@ -21,6 +21,7 @@ import { registerRelations } from './commands/relations.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
 import { registerScale } from './commands/scale.js';
+import { registerShowEntities } from './commands/show-entities.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
@@ -103,6 +104,7 @@ function buildProgram(io: CliIo): Command {
   registerExec(program, cli);
   program.commandsGroup('Inspection:');
   registerStatus(program, cli);
+  registerShowEntities(program, cli);
   registerStuck(program, cli);
   registerLogs(program, cli);
   registerDashboard(program, cli);

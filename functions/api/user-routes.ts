@@ -38,6 +38,7 @@ import { applicationActions, execTargets, resolveLeaders } from './action-routes
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
 import { EXEC_ACTION } from '#shared/domain/operations.js';
+import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
 
 export interface UserContext {
   store: Store;
@@ -246,6 +247,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     return { tasks };
   },
   'show-task': (ctx, body) => readTask(ctx.store, body.id),
+  'show-unit': (ctx, body) => readUnitDetails(ctx.store, body.unit),
   'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
   operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),
   actions: (ctx, body) => applicationActions(ctx.store, body.application),

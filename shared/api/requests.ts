@@ -176,6 +176,11 @@ export const userOperations = {
   'show-operation': get(z.strictObject({ id: numericId('operation') })),
   /** `GET /v1/operations?limit=50`: the latest operations, newest first. */
   operations: get(z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() })),
+  /**
+   * `GET /v1/show-unit?unit=mysql/0`: what show-unit adds to status, the unit's workload version
+   * and `relation-info` (shared/state/queries/unit-relation-info.ts).
+   */
+  'show-unit': get(z.strictObject({ unit: name })),
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
   actions: get(z.strictObject({ application: name })),
 } as const;

@@ -8,7 +8,10 @@ import { recordProvisioningError } from '#shared/state/operations/provisioning.j
 import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { enqueueOperation, finishTask, logTask, startTask } from '#shared/state/operations/action-tasks.js';
-import { getApplication, getMachine, getUnit } from '#shared/state/engine/reads.js';
+import { getApplication, getMachine, getRelation, getUnit } from '#shared/state/engine/reads.js';
+import { commitHookChanges } from '#shared/state/operations/commit-hook.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { claimLeadership } from '#shared/state/operations/leadership.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;
@@ -379,14 +382,71 @@ describe('show-* and stuck', () => {
     await ok('deploy', charmDir('cli-mysql'));
   });
 
-  it('show-machine, show-unit and show-application come from status', async () => {
+  it("show-machine comes from status; show-unit and show-application are Juju 3.6's, with the unit's relation data", async () => {
     expect((await ok('show-machine', '0')).stdout).toMatch(/^model: default\nmachines:\n {2}"0":\n {4}juju-status:\n/);
-    const unit = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
-    expect(unit['mysql/0']).toMatchObject({ application: 'mysql', machine: '0', 'juju-status': { current: 'allocating' } });
+    await ok('deploy', charmDir('cli-wordpress'), '-n', '2');
+    await ok('relate', 'wordpress', 'mysql');
+    const key = (await getApplication(ctl.store, 'mysql'))!.relations[0]!;
+    const id = (await getRelation(ctl.store, key))!.id;
+    await enterScope(ctl.store, 'mysql/0', key, { 'private-address': '10.0.0.1' });
+    await enterScope(ctl.store, 'wordpress/1', key, { 'private-address': '10.0.0.3' });
+    await enterScope(ctl.store, 'wordpress/0', key, { 'private-address': '10.0.0.2' });
+    await claimLeadership(ctl.store, 'wordpress/0', 60_000);
+    await commitHookChanges(ctl.store, 'wordpress/0', {
+      settings: [],
+      ports: [],
+      workloadVersion: '6.4',
+      appSettings: { application: 'wordpress', relations: [{ relationId: id, changes: { database: 'blog' } }] },
+    });
+    await commitHookChanges(ctl.store, 'mysql/0', { settings: [], ports: [{ action: 'open', range: '3306/tcp' }] });
+    const shown = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
+    // Every key jubilant's UnitInfo reads: related units in number order, the related application's bag.
+    expect(shown).toEqual({
+      'mysql/0': {
+        machine: '0',
+        'opened-ports': ['3306/tcp'],
+        charm: 'local:jammy/mysql-0',
+        leader: false,
+        life: 'alive',
+        'relation-info': [
+          {
+            'relation-id': id,
+            endpoint: 'server',
+            'related-endpoint': 'db',
+            'application-data': { database: 'blog' },
+            'local-unit': { 'in-scope': true, data: { 'private-address': '10.0.0.1' } },
+            'related-units': {
+              'wordpress/0': { 'in-scope': true, data: { 'private-address': '10.0.0.2' } },
+              'wordpress/1': { 'in-scope': true, data: { 'private-address': '10.0.0.3' } },
+            },
+          },
+        ],
+      },
+    });
+    const wordpress = JSON.parse((await ok('show-unit', 'wordpress/0', '--format', 'json', '--related-unit', 'mysql/0')).stdout)[
+      'wordpress/0'
+    ];
+    expect(wordpress).toMatchObject({ 'workload-version': '6.4', leader: true, 'opened-ports': [] });
+    expect(wordpress['relation-info'][0]['related-units']).toEqual({
+      'mysql/0': { 'in-scope': true, data: { 'private-address': '10.0.0.1' } },
+    });
+    const appOnly = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json', '--app')).stdout)['mysql/0']['relation-info'][0];
+    expect(Object.keys(appOnly)).toEqual(['relation-id', 'endpoint', 'related-endpoint', 'application-data']);
     const app = JSON.parse((await ok('show-application', 'mysql', '--format', 'json')).stdout);
-    expect(app.mysql).toMatchObject({ charm: 'local:jammy/mysql-0', units: ['mysql/0'] });
+    expect(app).toEqual({
+      mysql: {
+        charm: 'mysql',
+        base: 'ubuntu@22.04',
+        constraints: 'arch=amd64',
+        principal: true,
+        exposed: false,
+        remote: false,
+        life: 'alive',
+      },
+    });
     await fails(1, ['show-machine', '7'], 'machine 7 not found');
     await fails(1, ['show-unit', 'mysql/7'], 'unit "mysql/7" not found');
+    await fails(2, ['show-unit', 'mysql'], 'invalid unit name "mysql"');
     await fails(1, ['show-application', 'nope'], 'application "nope" not found');
   });
 
