@@ -234,13 +234,16 @@ const userRoutes: { [O in Operation]: Route<O> } = {
       units: await resolveLeaders(ctx.store, body.units),
       parameters: body.parameters ?? {},
     }),
-  exec: async (ctx, body) =>
-    enqueueOperation(ctx.store, {
+  exec: async (ctx, body) => {
+    const { units, machineOf } = await execTargets(ctx.store, body);
+    const queued = await enqueueOperation(ctx.store, {
       action: EXEC_ACTION,
-      units: await execTargets(ctx.store, body),
+      units,
       // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
       parameters: { command: body.command, timeout: body.timeout ?? 300 },
-    }),
+    });
+    return { ...queued, ...(Object.keys(machineOf).length ? { machineOf } : {}) };
+  },
   'cancel-task': async (ctx, body) => {
     const tasks = [];
     for (const id of body.ids) tasks.push(await cancelTask(ctx.store, id));

@@ -153,12 +153,18 @@ export const userOperations = {
       parameters: storableRecord.optional(),
     }),
   ),
-  /** `drover exec`: the command on every unit named or of the applications named. */
+  /**
+   * `drover exec`: the command on every unit named or of the applications named, and on each
+   * machine named (or all) through a unit on it; `machineOf` in the answer maps such a unit to
+   * its machine.
+   */
   exec: post(
     z.strictObject({
       units: z.array(name).max(40).optional(),
       applications: z.array(name).max(40).optional(),
       machines: z.array(name).max(40).optional(),
+      /** Every machine that hosts a unit (`exec --all`). */
+      all: z.boolean().optional(),
       command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
       /** Seconds; Juju's default is 5 minutes. */
       timeout: storableNumber().positive().optional(),
