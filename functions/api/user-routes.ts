@@ -11,7 +11,7 @@ import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sin
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
-import { setApplicationConfig, setExposed } from '#shared/state/operations/application-config.js';
+import { setApplicationConfig, setExposed, setTrust } from '#shared/state/operations/application-config.js';
 import { setApplicationConstraints } from '#shared/state/operations/application-constraints.js';
 import { getApplicationConstraints } from '#shared/state/queries/application-constraints.js';
 import { deploy } from '#shared/state/operations/deploy.js';
@@ -87,7 +87,18 @@ async function configView(store: Store, name: string) {
       ...(value !== undefined ? { value } : {}),
     };
   }
-  return { application: name, charm: app.charm.name, settings };
+  // Juju 3.6's application config: for a machine charm, `trust` alone.
+  const trust = app.trust ?? false;
+  const applicationConfig = {
+    trust: {
+      default: false,
+      description: 'Does this application have access to trusted credentials',
+      source: trust ? 'user' : 'default',
+      type: 'bool',
+      value: trust,
+    },
+  };
+  return { application: name, 'application-config': applicationConfig, charm: app.charm.name, settings };
 }
 
 const userRoutes: { [O in Operation]: Route<O> } = {
@@ -130,6 +141,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
         ...(body.to ? { to: body.to } : {}),
         ...(charmArchive ? { charmArchive } : {}),
+        ...(body.trust ? { trust: true } : {}),
       },
       { background: true },
     );
@@ -210,6 +222,10 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   },
   'retry-provisioning': async (ctx, body) => {
     for (const machine of body.machines) await retryProvisioning(ctx.store, machine);
+    return {};
+  },
+  trust: async (ctx, body) => {
+    await setTrust(ctx.store, body.application, body.trust);
     return {};
   },
   expose: async (ctx, body) => {

@@ -47,6 +47,8 @@ export const userOperations = {
       config: keyValues.optional(),
       numUnits: z.int().min(0).max(10_000).optional(),
       to: nameList.optional(),
+      /** deploy --trust: Juju's application-config `trust`. */
+      trust: z.boolean().optional(),
     }),
   ),
   /**
@@ -87,6 +89,8 @@ export const userOperations = {
   ),
   'retry-provisioning': post(z.strictObject({ machines: names })),
   expose: post(z.strictObject({ application: name })),
+  /** `drover trust <app>` (`--remove`: false). */
+  trust: post(z.strictObject({ application: name, trust: z.boolean() })),
   unexpose: post(z.strictObject({ application: name })),
   /** The controller's models (shared/domain/models.ts): their scope is the controller. */
   'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),

@@ -269,9 +269,14 @@ describe('constraints', () => {
     expect((await ok('get-model-constraints')).stdout).toBe('cores=2\n');
   });
 
-  it('set-model-constraints and get-model-constraints', async () => {
+  it('set-model-constraints, model-constraints (get-model-constraints) and their JSON, as jubilant reads it', async () => {
+    expect((await ok('model-constraints', '--format', 'json')).stdout).toBe('{}\n');
+    await ok('set-model-constraints', 'mem=4G', 'cores=2');
+    expect((await ok('get-model-constraints')).stdout).toBe('cores=2 mem=4096M\n');
+    expect(JSON.parse((await ok('model-constraints', '--format', 'json')).stdout)).toEqual({ cores: 2, mem: 4096 });
+    expect(JSON.parse((await ok('constraints', 'mysql', '--format', 'json')).stdout)).toEqual({ arch: 'amd64' });
     await ok('set-model-constraints', 'mem=4G');
-    expect((await ok('get-model-constraints')).stdout).toBe('mem=4096M\n');
+    expect((await ok('model-constraints')).stdout).toBe('mem=4096M\n');
     await ok('set-model-constraints');
     expect((await ok('get-model-constraints')).stdout).toBe('');
   });
@@ -295,7 +300,8 @@ describe('config and expose', () => {
 
   it('shows every setting as YAML, one value plainly, and sets values', async () => {
     const all = await ok('config', 'wordpress');
-    expect(all.stdout).toContain('application: wordpress\ncharm: wordpress\nsettings:\n');
+    expect(all.stdout).toContain('application: wordpress\napplication-config:\n  trust:\n');
+    expect(all.stdout).toContain('charm: wordpress\nsettings:\n');
     expect(all.stdout).toContain('  blog-title:\n    default: My Title\n');
     expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
     await ok('config', 'wordpress', 'blog-title=Hello world', 'debug=true');
@@ -303,7 +309,28 @@ describe('config and expose', () => {
     expect((await ok('config', 'wordpress', 'debug')).stdout).toBe('true\n');
     await ok('config', 'wordpress', '--reset', 'blog-title,debug');
     expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
-    expect(JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout)).toMatchObject({ application: 'wordpress' });
+    // Juju 3.6's JSON, as jubilant reads it: application-config (trust) and settings with their metadata.
+    const trust = { default: false, description: 'Does this application have access to trusted credentials', type: 'bool' };
+    expect(JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout)).toEqual({
+      application: 'wordpress',
+      'application-config': { trust: { ...trust, source: 'default', value: false } },
+      charm: 'wordpress',
+      settings: {
+        'blog-title': { default: 'My Title', description: 'the title of the blog', source: 'default', type: 'string', value: 'My Title' },
+        debug: { default: false, description: 'log every request', source: 'default', type: 'boolean', value: false },
+      },
+    });
+    // trust, trust --remove and deploy --trust: the application-config's trust.
+    await ok('trust', 'wordpress');
+    const trusted = JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout);
+    expect(trusted['application-config'].trust).toEqual({ ...trust, source: 'user', value: true });
+    expect((await ok('config', 'wordpress', 'trust')).stdout).toBe('true\n');
+    await ok('trust', 'wordpress', '--remove');
+    expect((await getApplication(ctl.store, 'wordpress'))?.trust).toBe(false);
+    await ok('deploy', charmDir('cli-mysql'), '--trust');
+    expect((await getApplication(ctl.store, 'mysql'))?.trust).toBe(true);
+    await fails(1, ['trust', 'nope'], /application "nope" not found/);
+    await fails(1, ['trust', 'wordpress', '--scope', 'cluster'], '--scope applies to Kubernetes models only; drover runs machine models');
   });
 
   it('refuses bad values, unknown keys and mixed get/set', async () => {

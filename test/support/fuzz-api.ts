@@ -60,6 +60,7 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     resolved: { units: ['wordpress/0'] },
     'retry-provisioning': { machines: ['0'] },
     expose: { application: 'wordpress' },
+    trust: { application: 'wordpress', trust: true },
     unexpose: { application: 'wordpress' },
     status: {},
     stuck: {},
