@@ -24,6 +24,7 @@ import { registerScale } from './commands/scale.js';
 import { registerShowEntities } from './commands/show-entities.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
+import { registerUnsupported } from './commands/unsupported.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
 import { registerVersion } from './commands/version.js';
 import { createCli } from './context.js';
@@ -109,6 +110,8 @@ function buildProgram(io: CliIo): Command {
   registerLogs(program, cli);
   registerDashboard(program, cli);
   registerVersion(program, cli);
+  program.commandsGroup('Not in drover:');
+  registerUnsupported(program);
   return program;
 }
 

@@ -9,7 +9,7 @@ import type { ControllerEntry } from './config.js';
 export const MODEL_OWNER = 'admin';
 
 /** Juju's cloud, region and provider type: the local controller's or AWS's. */
-function cloudOf(controller: ControllerEntry): { cloud: string; region: string; type: string } {
+export function cloudOf(controller: ControllerEntry): { cloud: string; region: string; type: string } {
   if (controller.type === 'aws') return { cloud: 'aws', region: controller.region ?? '', type: 'ec2' };
   return { cloud: 'local', region: 'local', type: 'local' };
 }

@@ -7,11 +7,11 @@ import { checkModelName } from '#shared/domain/models.js';
 import { validateModelConfig } from '#shared/domain/model-config.js';
 import type { ModelSummary } from '#shared/api/model-summary.js';
 import { collect, splitAssignment } from '../arguments.js';
-import { readConfig, updateConfig } from '../config.js';
+import { readConfig, updateConfig, type ControllerEntry } from '../config.js';
 import { currentModelOf, parseModelOption, type Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
-import { listedModel, MODEL_OWNER, shownModel } from '../model-info.js';
+import { cloudOf, listedModel, MODEL_OWNER, shownModel } from '../model-info.js';
 import { renderTable } from '../table.js';
 import { checkedConstraints } from './constraints.js';
 
@@ -23,6 +23,17 @@ function checked(check: () => void): void {
     if (isDroverError(e)) throw new CliError(e.message);
     throw e;
   }
+}
+
+/**
+ * add-model's cloud: drover adds models on its controller's own cloud only (no add-cloud, no
+ * Kubernetes); any other is refused in the shape of Juju's NotSupported errors.
+ */
+function checkOwnCloud(cloudRegion: string, controller: ControllerEntry): void {
+  const { cloud, region } = cloudOf(controller);
+  const [name, wanted] = cloudRegion.split('/', 2) as [string, string | undefined];
+  if (name === cloud && (wanted === undefined || wanted === region)) return;
+  throw new CliError(`cloud "${cloudRegion}" not supported: drover adds models on its controller's cloud, "${cloud}/${region}"`);
 }
 
 async function setCurrentModel(cli: Cli, controller: string, model: string): Promise<string> {
@@ -52,29 +63,38 @@ export function registerModels(program: Command, cli: Cli): void {
     .summary('Add a model to the controller, and switch to it.')
     .description('Add a model: its own machines, applications and lifecycle, beside the others on the controller.')
     .argument('<name>', 'the model name: lowercase letters, digits and hyphens')
+    .argument('[cloud-region]', "the controller's own cloud (drover adds models there only)")
+    .option('-c, --controller <controller>', 'the controller to add the model to (default: the current one)')
     .option('--config <key=value>', 'model configuration (repeatable)', collect)
     .option('--constraints <constraints>', 'the model\'s constraints, e.g. "mem=4G"')
     .option('--no-switch', 'do not make the new model current')
     .addHelpText('after', '\nExamples:\n  drover add-model staging\n  drover add-model prod --config update-status-hook-interval=10m')
-    .action(async (name: string, opts: { config?: string[]; constraints?: string; switch: boolean }) => {
-      checked(() => checkModelName(name));
-      const config: Record<string, string> = {};
-      for (const item of opts.config ?? []) {
-        const pair = splitAssignment(item);
-        if (!pair) throw new UsageError(`invalid --config "${item}": expected key=value`);
-        checked(() => validateModelConfig(pair[0], pair[1]));
-        config[pair[0]] = pair[1];
-      }
-      const constraints = opts.constraints !== undefined ? checkedConstraints(opts.constraints) : undefined;
-      const client = await cli.client();
-      await client.post('add-model', {
-        name,
-        ...(Object.keys(config).length ? { config } : {}),
-        ...(constraints !== undefined ? { constraints } : {}),
-      });
-      cli.io.stderr(`Added '${name}' model on controller "${client.name}"\n`);
-      if (opts.switch) await setCurrentModel(cli, client.name, name);
-    });
+    .action(
+      async (
+        name: string,
+        cloud: string | undefined,
+        opts: { controller?: string; config?: string[]; constraints?: string; switch: boolean },
+      ) => {
+        checked(() => checkModelName(name));
+        const config: Record<string, string> = {};
+        for (const item of opts.config ?? []) {
+          const pair = splitAssignment(item);
+          if (!pair) throw new UsageError(`invalid --config "${item}": expected key=value`);
+          checked(() => validateModelConfig(pair[0], pair[1]));
+          config[pair[0]] = pair[1];
+        }
+        const constraints = opts.constraints !== undefined ? checkedConstraints(opts.constraints) : undefined;
+        const client = await cli.client(opts.controller !== undefined ? { model: `${opts.controller}:` } : {});
+        if (cloud !== undefined) checkOwnCloud(cloud, client.selected.controller);
+        await client.post('add-model', {
+          name,
+          ...(Object.keys(config).length ? { config } : {}),
+          ...(constraints !== undefined ? { constraints } : {}),
+        });
+        cli.io.stderr(`Added '${name}' model on controller "${client.name}"\n`);
+        if (opts.switch) await setCurrentModel(cli, client.name, name);
+      },
+    );
 
   program
     .command('models')

@@ -112,7 +112,25 @@ describe('models', () => {
     await expectError(ctl, 1, ['show-model', 'nope'], 'model "nope" not found; see "drover models"');
     await expectError(ctl, 1, ['switch', 'nope'], '"nope" is not the name of a model or controller');
     expect((await ok('switch')).stdout).toBe('test:default\n');
+    // Other clouds, Kubernetes and credentials are not drover's, in the shape of Juju's NotSupported.
+    await expectError(
+      ctl,
+      1,
+      ['add-model', 'k8s', 'microk8s'],
+      `cloud "microk8s" not supported: drover adds models on its controller's cloud, "local/local"`,
+    );
+    await expectError(
+      ctl,
+      1,
+      ['add-cloud', 'mycloud', '--file', 'clouds.yaml'],
+      "adding clouds not supported: drover deploys to its controller's own cloud (local or AWS), with the controller's own credentials",
+    );
+    await expectError(ctl, 1, ['add-credential', 'aws', '--client'], /^ERROR adding credentials not supported: /);
+    await expectError(ctl, 1, ['add-k8s', 'microk8s'], 'Kubernetes clouds not supported: drover runs machine models only');
     expect((await listModelNames(ctl.store)).map((m) => m.name)).toEqual(['default', 'staging']);
+    // jubilant's add_model: `add-model --no-switch <name> [<cloud>] [--controller <c>]`.
+    await ok('add-model', '--no-switch', 'prod', 'local', '--controller', 'test');
+    expect((await listModelNames(ctl.store)).map((m) => m.name)).toEqual(['default', 'prod', 'staging']);
   });
 
   it('destroy-model asks first, showing what goes with the model; no answer, a bad flag or a missing model changes nothing', async () => {
