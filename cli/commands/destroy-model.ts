@@ -90,7 +90,7 @@ export function registerDestroyModel(program: Command, cli: Cli): void {
     .option('--release-storage', 'release all storage instances from the model (drover has no storage)')
     .option('--no-wait', 'with --force: return once destruction is under way, without waiting for the model to be removed')
     .option('-y, --no-prompt', 'do not ask for confirmation')
-    .option('--timeout <duration>', 'how long to wait for the model to be removed', '30m')
+    .option('-t, --timeout <duration>', 'how long to wait for the model to be removed', '30m')
     .addHelpText('after', '\nExamples:\n  drover destroy-model staging\n  drover destroy-model local:staging -y --force')
     .action(async (target: string, opts: DestroyModelFlags) => {
       if (opts.destroyStorage && opts.releaseStorage)
