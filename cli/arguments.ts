@@ -48,3 +48,8 @@ export function splitAssignment(arg: string): [string, string] | undefined {
   if (eq <= 0) return undefined;
   return [arg.slice(0, eq), arg.slice(eq + 1)];
 }
+
+/** Juju's check on every removal: --no-wait ("do not wait for each step") only with --force. */
+export function checkNoWait(opts: { force?: boolean; wait: boolean }): void {
+  if (!opts.wait && !opts.force) throw new UsageError('--no-wait without --force not valid');
+}

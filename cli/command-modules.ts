@@ -43,11 +43,11 @@ export const COMMAND_MODULES: CommandModule[] = [
   },
   {
     group: 'Constraints and configuration:',
-    names: ['set-constraints', 'get-constraints', 'set-model-constraints', 'get-model-constraints'],
+    names: ['set-constraints', 'get-constraints', 'constraints', 'set-model-constraints', 'model-constraints', 'get-model-constraints'],
     load: async () => (await import('./commands/constraints.js')).registerConstraints,
   },
   { names: ['model-config'], load: async () => (await import('./commands/model-config.js')).registerModelConfig },
-  { names: ['config', 'expose', 'unexpose'], load: async () => (await import('./commands/config.js')).registerConfig },
+  { names: ['config', 'expose', 'unexpose', 'trust'], load: async () => (await import('./commands/config.js')).registerConfig },
   {
     group: 'Errors and provisioning:',
     names: ['resolved', 'resolve', 'retry-provisioning'],
@@ -61,12 +61,19 @@ export const COMMAND_MODULES: CommandModule[] = [
   { names: ['exec'], load: async () => (await import('./commands/exec.js')).registerExec },
   {
     group: 'Inspection:',
-    names: ['status', 'show-status', 'show-machine', 'show-unit', 'show-application'],
+    names: ['status', 'show-status', 'show-machine'],
     load: async () => (await import('./commands/status.js')).registerStatus,
   },
+  { names: ['show-unit', 'show-application'], load: async () => (await import('./commands/show-entities.js')).registerShowEntities },
   { names: ['stuck'], load: async () => (await import('./commands/stuck.js')).registerStuck },
   { names: ['debug-log', 'show-status-log'], load: async () => (await import('./commands/logs.js')).registerLogs },
   { names: ['dashboard'], load: async () => (await import('./commands/dashboard.js')).registerDashboard },
+  { names: ['version'], load: async () => (await import('./commands/version.js')).registerVersion },
+  {
+    group: 'Not in drover:',
+    names: ['add-cloud', 'update-cloud', 'add-credential', 'update-credential', 'add-k8s'],
+    load: async () => (await import('./commands/unsupported.js')).registerUnsupported,
+  },
 ];
 
 /** The global options that take a value, as `drover -m <model> <command>` spells them. */

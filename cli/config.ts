@@ -141,6 +141,7 @@ export function selectController(config: ClientConfig, requested?: string): Sele
     );
   }
   const controller = config.controllers[name];
-  if (!controller) throw new CliError(`controller "${name}" not found; see "drover controllers"`);
+  // Juju's words (its client store's NotFound).
+  if (!controller) throw new CliError(`controller ${name} not found`);
   return { name, controller };
 }

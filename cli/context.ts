@@ -4,7 +4,9 @@ import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { DEFAULT_MODEL } from '#shared/domain/models.js';
 import { ApiClient } from './client.js';
 import { readConfig, selectController, type ClientConfig } from './config.js';
+import { CliError } from './errors.js';
 import { colourEnabled, type CliIo } from './io.js';
+import { MODEL_OWNER } from './model-info.js';
 
 export interface Cli {
   io: CliIo;
@@ -20,12 +22,23 @@ export interface Cli {
   target(model?: string): Promise<{ controller: string; model: string }>;
 }
 
-/** Juju's `-m [controller:]model`: `ctl:` is that controller's current model, `model` one on the current controller. */
-export function parseModelOption(value: string | undefined): { controller?: string; model?: string } {
+export interface ModelReference {
+  controller?: string;
+  /** The user the model is qualified with (`admin/staging`): drover's models are all admin's. */
+  owner?: string;
+  model?: string;
+}
+
+/**
+ * Juju's model identifier, `[controller:][owner/]model` (`-m`, show-model, destroy-model, switch):
+ * `ctl:` is that controller's current model, `model` one on the current controller.
+ */
+export function parseModelOption(value: string | undefined): ModelReference {
   if (!value) return {};
-  if (!value.includes(':')) return { model: value };
-  const [controller, model] = value.split(':', 2) as [string, string];
-  return { ...(controller ? { controller } : {}), ...(model ? { model } : {}) };
+  const [controller, rest] = value.includes(':') ? (value.split(':', 2) as [string, string]) : [undefined, value];
+  const slash = rest.indexOf('/');
+  const [owner, model] = slash >= 0 ? [rest.slice(0, slash), rest.slice(slash + 1)] : [undefined, rest];
+  return { ...(controller ? { controller } : {}), ...(owner ? { owner } : {}), ...(model ? { model } : {}) };
 }
 
 /** The model a controller's commands act on when none is named: the one `switch` chose. */
@@ -36,7 +49,12 @@ export function createCli(io: CliIo, modelOption: () => string | undefined): Cli
     const requested = parseModelOption(model ?? modelOption() ?? io.env.DROVER_MODEL);
     const config = await readConfig(io.env);
     const selected = selectController(config, requested.controller);
-    return { selected, model: requested.model ?? currentModelOf(config, selected.name) };
+    const name = requested.model ?? currentModelOf(config, selected.name);
+    // Every model is admin's: another owner's model does not exist (Juju's NotFound for the name).
+    if (requested.owner !== undefined && requested.owner !== MODEL_OWNER) {
+      throw new CliError(`model ${selected.name}:${requested.owner}/${name} not found`);
+    }
+    return { selected, model: name };
   }
   return {
     io,

@@ -12,7 +12,14 @@ import { goTime } from './task-output.js';
 
 const POLL_MS = 500;
 
-export async function waitForTasks(cli: Cli, client: ApiClient, ids: string[], waitMs: number | undefined): Promise<Task[]> {
+/** Tasks as queued: their ids and units. */
+export interface QueuedTask {
+  id: string;
+  unit: string;
+}
+
+export async function waitForTasks(cli: Cli, client: ApiClient, queued: QueuedTask[], waitMs: number | undefined): Promise<Task[]> {
+  const ids = queued.map((t) => t.id);
   const deadline = waitMs === undefined ? Infinity : Date.now() + waitMs;
   const finished = new Map<string, Task>();
   const logged = new Map<string, number>();
@@ -27,8 +34,9 @@ export async function waitForTasks(cli: Cli, client: ApiClient, ids: string[], w
     }
     if (finished.size === ids.length) return ids.map((id) => finished.get(id)!);
     if (Date.now() >= deadline) {
-      const pending = ids.filter((id) => !finished.has(id));
-      throw new CliError(`timed out waiting for results from: ${pending.map((id) => `task ${id}`).join(', ')}`);
+      // Juju's words: the receivers still running, by their readable names.
+      const pending = queued.filter((t) => !finished.has(t.id)).map((t) => `unit ${t.unit}`);
+      throw new CliError(`timed out waiting for results from: ${pending.sort().join(', ')}`);
     }
     if (await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), cli.io.signal)) throw new CliError('interrupted');
   }

@@ -9,7 +9,7 @@ import type { Task } from '#shared/domain/operations.js';
 import { operationStatus } from '#shared/domain/operations.js';
 import { applicationOfUnit, isValidApplicationName } from '#shared/domain/names.js';
 import type { Cli } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
+import { ApiError, CliError, UsageError } from '../errors.js';
 import { parseDuration, printData, type DataFormat } from '../output.js';
 import { renderTable, type Cell } from '../table.js';
 import { describeQueued, goTime, operationDocument, plainResults, taskDocument, yaml, type OperationView } from '../task-output.js';
@@ -101,11 +101,34 @@ async function readParams(path: string | undefined, assignments: [string[], stri
   return params;
 }
 
-/** Prints finished tasks as `juju run` does, and fails (exit 1) if any failed. */
-export function printTaskResults(cli: Cli, tasks: Task[], format: 'plain' | DataFormat): void {
+/** Juju 3.6's error after printing the results: the tasks whose process exited non-zero. */
+export function failedTasksError(tasks: Task[]): CliError | undefined {
+  const failed = tasks.flatMap((t) => {
+    const code = t.results?.['return-code'];
+    return typeof code === 'number' && code >= 1 ? [` - id "${t.id}" with return code ${code}`] : [];
+  });
+  if (!failed.length) return undefined;
+  const s = failed.length > 1 ? 's' : '';
+  return new CliError(`the following task${s} failed:\n${failed.sort().join('\n')}\n\nuse 'drover show-task' to inspect the failure${s}`);
+}
+
+/**
+ * Prints finished tasks as `juju run` does. JSON and YAML: a document by receiver (the unit, or
+ * the machine it ran for), then, as Juju 3.6, exit 1 if a task's process exited non-zero (an
+ * action that only called action-fail exits 0: its status says it). Plain: exit 1 if any failed.
+ */
+export function printTaskResults(
+  cli: Cli,
+  tasks: Task[],
+  format: 'plain' | DataFormat,
+  receiverOf: (task: Task) => string = (t) => t.unit,
+): void {
   if (format !== 'plain') {
-    const doc = Object.fromEntries(tasks.map((t) => [t.unit, taskDocument(t)]));
-    return printData(cli.io, doc, format);
+    const doc = Object.fromEntries(tasks.map((t) => [receiverOf(t), taskDocument(t)]));
+    printData(cli.io, doc, format);
+    const failed = failedTasksError(tasks);
+    if (failed) throw failed;
+    return;
   }
   if (tasks.length === 1) {
     const task = tasks[0]!;
@@ -154,7 +177,7 @@ export function registerActions(program: Command, cli: Cli): void {
     .option('--params <file>', 'path to yaml-formatted params file')
     .option('--string-args', 'use raw string values of CLI args')
     .option('--background', 'run the task in the background')
-    .option('--wait <duration>', 'maximum wait time for a task to complete (default: no limit)')
+    .option('--wait <duration>', 'maximum wait time for a task to complete (default: 60s)')
     .addOption(new Option('--format <format>', 'output format').choices(['plain', 'json', 'yaml']).default('plain'))
     .addHelpText(
       'after',
@@ -173,10 +196,11 @@ Examples:
       ) => {
         const { units, action, assignments } = parseRunArgs(args);
         if (opts.background && opts.wait !== undefined) throw new UsageError('cannot specify both --wait and --background');
-        const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : undefined;
+        const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : DEFAULT_RUN_WAIT_MS;
         const parameters = await readParams(opts.params, assignments, opts.stringArgs ?? false);
         const client = await cli.client();
-        const queued = await client.post<'run', Queued>('run', { units, action, parameters });
+        const queued = await enqueueOrReport(cli, () => client.post<'run', Queued>('run', { units, action, parameters }));
+        if (!queued) return;
         await reportQueued(cli, client, queued, { background: opts.background ?? false, waitMs, format: opts.format });
       },
     );
@@ -277,7 +301,7 @@ export async function reportQueued(
   cli: Cli,
   client: Awaited<ReturnType<Cli['client']>>,
   queued: Queued,
-  opts: { background: boolean; waitMs: number | undefined; format: 'plain' | DataFormat },
+  opts: { background: boolean; waitMs: number | undefined; format: 'plain' | DataFormat; receiverOf?: (task: Task) => string },
 ): Promise<Task[] | undefined> {
   if (opts.background) {
     if (queued.tasks.length === 1) cli.io.stdout(`Scheduled operation ${queued.operation} with task ${queued.tasks[0]!.id}\n`);
@@ -288,12 +312,27 @@ export async function reportQueued(
   }
   cli.io.stderr(`Running ${describeQueued(queued.operation, queued.tasks)}\n`);
   for (const t of queued.tasks) cli.io.stderr(`Waiting for task ${t.id}...\n`);
-  const tasks = await waitForTasks(
-    cli,
-    client,
-    queued.tasks.map((t) => t.id),
-    opts.waitMs,
-  );
-  printTaskResults(cli, tasks, opts.format);
+  const tasks = await waitForTasks(cli, client, queued.tasks, opts.waitMs);
+  printTaskResults(cli, tasks, opts.format, opts.receiverOf);
   return tasks;
 }
+
+/**
+ * Queues a run or exec. What Juju 3.6 refuses per task (a unit that does not exist, an action
+ * the charm does not define, parameters its schema refuses) schedules nothing, and Juju says so
+ * on stderr and exits 0 with nothing on stdout (jubilant reads that as "no such unit or action");
+ * drover refuses the same before queueing anything, and reports it the same way.
+ */
+export async function enqueueOrReport<T>(cli: Cli, enqueue: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await enqueue();
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.code !== 'not-found' && e.code !== 'invalid-argument')) throw e;
+    cli.io.stderr(`Operation failed to schedule any tasks:\n${e.message}\n`);
+    return undefined;
+  }
+}
+
+/** Juju's default waits: 60s for an action, 5m for exec (`--wait`). */
+export const DEFAULT_RUN_WAIT_MS = 60_000;
+export const DEFAULT_EXEC_WAIT_MS = 5 * 60_000;

@@ -3,13 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { parseYaml } from '../../shared/domain/yaml.js';
-import { commaList, splitAssignment } from '../arguments.js';
+import { checkApplicationNames, commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
 
+/** Juju 3.6's `config <app>` document: `application-config` (trust) beside the charm's `settings`. */
 interface ConfigView {
   application: string;
+  'application-config': Record<string, { value?: unknown }>;
   charm: string;
   settings: Record<string, { value?: unknown }>;
 }
@@ -68,7 +70,7 @@ Examples:
         const view = await client.post<'config', ConfigView>('config', { application });
         const [key] = keys;
         if (key === undefined) return printData(cli.io, view, opts.format);
-        const setting = view.settings[key];
+        const setting = view.settings[key] ?? view['application-config'][key];
         if (!setting) throw new CliError(`key "${key}" not found in "${application}" application config or charm settings`);
         cli.io.stdout(`${setting.value === undefined ? '' : String(setting.value)}\n`);
         return;
@@ -84,6 +86,23 @@ Examples:
         ...(Object.keys(set).length ? { set } : {}),
         ...(opts.reset ? { reset: opts.reset } : {}),
       });
+    });
+
+  program
+    .command('trust')
+    .summary('Sets the trust status of a deployed application to true.')
+    .description(
+      "Sets the trust status of an application (Juju's application-config trust; --remove sets it to false). drover hands the charm no cloud credential either way.",
+    )
+    .argument('<application>', 'the application')
+    .option('--remove', 'remove trusted access from the application')
+    .option('--scope <scope>', 'k8s models only: "cluster"')
+    .addHelpText('after', '\nExamples:\n  drover trust media-wiki\n  drover trust media-wiki --remove')
+    .action(async (application: string, opts: { remove?: boolean; scope?: string }) => {
+      checkApplicationNames([application]);
+      // Juju 3.6 takes a scope on Kubernetes models only, and drover has none.
+      if (opts.scope !== undefined) throw new CliError('--scope applies to Kubernetes models only; drover runs machine models');
+      await (await cli.client()).post('trust', { application, trust: !opts.remove });
     });
 
   for (const [verb, description] of [

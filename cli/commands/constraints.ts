@@ -1,11 +1,12 @@
 // Constraints: the application's (set-constraints <app> / Juju 1's `set-constraints --service
 // <app>`) and the model's (set-model-constraints, and Juju 1's set-constraints with no
 // application). Values are checked locally first, so `mem=lots` fails before anything is sent.
-import type { Command } from 'commander';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { isDroverError } from '../../shared/domain/errors.js';
+import { Option, type Command } from 'commander';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { isDroverError } from '#shared/domain/errors.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
+import { printData, type DataFormat } from '../output.js';
 
 export function checkedConstraints(text: string): string {
   try {
@@ -32,13 +33,22 @@ async function setConstraints(cli: Cli, application: string | undefined, items: 
   else await client.post('set-model-constraints', { constraints });
 }
 
-async function getConstraints(cli: Cli, application: string | undefined): Promise<void> {
+type ConstraintsFormat = 'constraints' | DataFormat;
+
+/**
+ * Juju's formats: `constraints` (the text), or JSON/YAML of its constraints.Value, whose keys are
+ * the constraint names (`{"mem": 4096, "cores": 2}`, sizes in MiB); none is `{}`.
+ */
+async function getConstraints(cli: Cli, application: string | undefined, format: ConstraintsFormat): Promise<void> {
   const client = await cli.client();
   const { constraints } = application
     ? await client.post<'get-constraints', { constraints: string }>('get-constraints', { application })
     : await client.post<'get-model-constraints', { constraints: string }>('get-model-constraints', {});
+  if (format !== 'constraints') return printData(cli.io, parseConstraints(constraints), format);
   if (constraints) cli.io.stdout(`${constraints}\n`);
 }
+
+const formatOption = () => new Option('--format <format>', 'output format').choices(['constraints', 'json', 'yaml']).default('constraints');
 
 export function registerConstraints(program: Command, cli: Cli): void {
   program
@@ -63,12 +73,19 @@ Examples:
 
   program
     .command('get-constraints')
+    .alias('constraints')
     .summary("Show an application's (or the model's) constraints.")
     .description("Show an application's constraints; with no application, the model's.")
     .argument('[application]', 'the application (or use --service)')
     .option('--service <application>', "the application (Juju 1's form of the argument)")
-    .addHelpText('after', "\nExamples:\n  drover get-constraints mysql\n  drover get-constraints          # the model's")
-    .action(async (application: string | undefined, opts: { service?: string }) => getConstraints(cli, opts.service ?? application));
+    .addOption(formatOption())
+    .addHelpText(
+      'after',
+      "\nExamples:\n  drover constraints mysql\n  drover get-constraints mysql --format json\n  drover get-constraints          # the model's",
+    )
+    .action(async (application: string | undefined, opts: { service?: string; format: ConstraintsFormat }) =>
+      getConstraints(cli, opts.service ?? application, opts.format),
+    );
 
   program
     .command('set-model-constraints')
@@ -79,8 +96,10 @@ Examples:
     .action(async (constraints: string[]) => setConstraints(cli, undefined, constraints));
 
   program
-    .command('get-model-constraints')
+    .command('model-constraints')
+    .alias('get-model-constraints')
     .description("Show the model's constraints.")
-    .addHelpText('after', '\nExamples:\n  drover get-model-constraints')
-    .action(async () => getConstraints(cli, undefined));
+    .addOption(formatOption())
+    .addHelpText('after', '\nExamples:\n  drover model-constraints\n  drover model-constraints --format json')
+    .action(async (opts: { format: ConstraintsFormat }) => getConstraints(cli, undefined, opts.format));
 }

@@ -187,7 +187,9 @@ export function registerControllers(program: Command, cli: Cli): void {
     .command('unregister')
     .description('Forget a controller without stopping it.')
     .argument('<controller>', 'the controller')
-    .addHelpText('after', '\nExamples:\n  drover unregister aws')
+    // Juju 3.6 asks first unless --no-prompt; forgetting a controller here loses nothing it cannot register again.
+    .option('--no-prompt', 'do not ask for confirmation (drover does not ask)')
+    .addHelpText('after', '\nExamples:\n  drover unregister aws --no-prompt')
     .action(async (name: string) => {
       if (!(await readConfig(cli.io.env)).controllers[name]) throw new CliError(`controller "${name}" not found; see "drover controllers"`);
       await forget(cli, name);

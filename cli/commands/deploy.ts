@@ -57,6 +57,7 @@ const BUNDLE_UNSUPPORTED = {
   series: '--series',
   base: '--base',
   config: '--config',
+  trust: '--trust',
 } as const;
 
 export function registerDeploy(program: Command, cli: Cli): void {
@@ -75,6 +76,7 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
     .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
+    .option('--trust', "allows the charm to be deployed with access to trusted credentials (Juju's application-config trust)")
     .addHelpText(
       'after',
       `
@@ -99,6 +101,7 @@ Examples:
           base?: string;
           config?: string[];
           dryRun?: boolean;
+          trust?: boolean;
         },
       ) => {
         // The bundle code is loaded only to deploy a bundle, not with the CLI (cli/launch/cli-bundle.mjs).
@@ -132,6 +135,7 @@ Examples:
           ...(config ? { config } : {}),
           ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
           ...(opts.to ? { to: opts.to } : {}),
+          ...(opts.trust ? { trust: true } : {}),
         };
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);

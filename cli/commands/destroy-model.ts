@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ModelSummary } from '#shared/api/model-summary.js';
 import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import type { ApiClient } from '../client.js';
+import { checkNoWait } from '../arguments.js';
 import { updateConfig } from '../config.js';
 import type { Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
@@ -13,6 +14,15 @@ import { parseDuration, sleep } from '../output.js';
 import { readWholeStatus } from '../status/read-pages.js';
 
 const POLL_MS = 1000;
+
+interface DestroyModelFlags {
+  force?: boolean;
+  wait: boolean;
+  prompt: boolean;
+  timeout: string;
+  destroyStorage?: boolean;
+  releaseStorage?: boolean;
+}
 
 const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(' ');
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -75,12 +85,17 @@ export function registerDestroyModel(program: Command, cli: Cli): void {
     )
     .argument('<model>', 'the model: <model> or <controller>:<model>')
     .option('--force', 'also remove units in hook error, and machines whatever their agents say')
+    // Juju 3.6 makes the user choose when the model holds storage; drover has none, so either is accepted.
+    .option('--destroy-storage', 'destroy all storage instances in the model (drover has no storage)')
+    .option('--release-storage', 'release all storage instances from the model (drover has no storage)')
     .option('--no-wait', 'with --force: return once destruction is under way, without waiting for the model to be removed')
     .option('-y, --no-prompt', 'do not ask for confirmation')
-    .option('--timeout <duration>', 'how long to wait for the model to be removed', '30m')
+    .option('-t, --timeout <duration>', 'how long to wait for the model to be removed', '30m')
     .addHelpText('after', '\nExamples:\n  drover destroy-model staging\n  drover destroy-model local:staging -y --force')
-    .action(async (target: string, opts: { force?: boolean; wait: boolean; prompt: boolean; timeout: string }) => {
-      if (!opts.wait && !opts.force) throw new UsageError('--no-wait without --force not valid');
+    .action(async (target: string, opts: DestroyModelFlags) => {
+      if (opts.destroyStorage && opts.releaseStorage)
+        throw new UsageError('--destroy-storage and --release-storage cannot both be specified');
+      checkNoWait(opts);
       const timeoutMs = parseDuration(opts.timeout);
       const { model } = await cli.target(target);
       const client = await cli.client({ model: target });

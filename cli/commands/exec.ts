@@ -1,42 +1,75 @@
 // `drover exec`: Juju 3's `juju exec` (https://github.com/juju/juju/blob/3.6/cmd/juju/action/exec.go)
 // for units: the command runs in each target unit's hook context (its hook tools, CHARM_DIR...)
-// as the predefined juju-exec action, one task per unit. One target prints the command's stdout
-// and stderr and exits with its status; several print a YAML document keyed by unit.
+// as the predefined juju-exec action, one task per unit. `<app>/leader` is the leader's unit. A
+// machine (`--machine`, `--all`) runs it through the agent of a unit on it, and its result is
+// keyed by the machine, as Juju keys it. One target in plain format prints the command's stdout
+// and stderr and exits with its status; JSON and YAML print a document by receiver, failing
+// (exit 1, Juju's "the following task failed") if a command exited non-zero.
 import { Option, type Command } from 'commander';
-import type { Task } from '../../shared/domain/operations.js';
-import { checkApplicationNames, checkMachineIds, checkUnitNames, collect } from '../arguments.js';
+import type { Task } from '#shared/domain/operations.js';
+import { isValidApplicationName, isValidMachineId, isValidUnitName } from '#shared/domain/names.js';
+import { collect } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { parseDuration, type DataFormat } from '../output.js';
 import { waitForTasks } from '../wait-tasks.js';
-import { reportQueued } from './actions.js';
+import { DEFAULT_EXEC_WAIT_MS, enqueueOrReport, reportQueued } from './actions.js';
 
 interface Queued {
   operation: string;
   tasks: { id: string; unit: string }[];
+  machineOf?: Record<string, string>;
+}
+
+interface ExecTargetFlags {
+  units: string[];
+  applications: string[];
+  machines: string[];
+  all: boolean;
 }
 
 const list = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).filter(Boolean);
+const LEADER = /^([a-z][a-z0-9]*(?:-[a-z0-9]*[a-z][a-z0-9]*)*)\/leader$/;
+
+/** Juju's Init checks of the targets, in its words (usage errors). */
+export function checkExecTargets({ units, applications, machines, all }: ExecTargetFlags): void {
+  if (all) {
+    if (machines.length) throw new UsageError('You cannot specify --all and individual machines');
+    if (applications.length) throw new UsageError('You cannot specify --all and individual applications');
+    if (units.length) throw new UsageError('You cannot specify --all and individual units');
+  } else if (!units.length && !applications.length && !machines.length) {
+    throw new UsageError('You must specify a target, either through --all, --machine, --application or --unit');
+  }
+  const invalid = [
+    ...machines.filter((m) => !isValidMachineId(m)).map((m) => `  "${m}" is not a valid machine id`),
+    ...applications.filter((a) => !isValidApplicationName(a)).map((a) => `  "${a}" is not a valid application name`),
+    ...units.filter((u) => !LEADER.test(u) && !isValidUnitName(u)).map((u) => `  "${u}" is not a valid unit name`),
+  ];
+  if (invalid.length) throw new UsageError(`The following exec targets are not valid:\n${invalid.join('\n')}`);
+}
 
 export function registerExec(program: Command, cli: Cli): void {
   program
     .command('exec')
-    .description('Run a command in the hook context of the target units.')
+    .description('Run a command in the hook context of the target units (or on machines, through a unit on each).')
     .argument('<command...>', 'the command and its arguments (after --)')
-    .option('-u, --unit <units>', 'one or more unit names (repeatable, or comma-separated)', collect)
+    .option('-u, --unit <units>', 'one or more unit names, or <application>/leader (repeatable, or comma-separated)', collect)
     .option('-a, --application <applications>', 'one or more application names (repeatable, or comma-separated)', collect)
     .addOption(new Option('--app <applications>', 'same as --application').argParser(collect).hideHelp())
-    .option('--machine <machines>', 'one or more machine ids (not supported by drover)', collect)
+    .option('--machine <machines>', 'one or more machine ids: the command runs through a unit on each', collect)
+    .option('--all', 'run the command on every machine that hosts a unit')
     .option('--timeout <duration>', 'how long the command may run', '5m')
     .option('--background', 'run in the background; print how to check on the operation')
-    .option('--wait <duration>', 'maximum wait time for the command to complete (default: no limit)')
+    .option('--wait <duration>', 'maximum wait time for the command to complete (default: 5m)')
     .addOption(new Option('--format <format>', 'output format').choices(['plain', 'json', 'yaml']).default('plain'))
     .addHelpText(
       'after',
       `
 Examples:
   drover exec --unit mysql/0 -- hostname
+  drover exec --unit mysql/leader --format json -- is-leader
   drover exec --application mysql -- 'config-get --format json'
+  drover exec --machine 0 -- uptime
   drover exec --unit mysql/0,mysql/1 --background -- uptime`,
     )
     .action(
@@ -47,50 +80,49 @@ Examples:
           application?: string[];
           app?: string[];
           machine?: string[];
+          all?: boolean;
           timeout: string;
           background?: boolean;
           wait?: string;
           format: 'plain' | DataFormat;
         },
       ) => {
-        const [units, applications, machines] = [
-          list(opts.unit),
-          list([...(opts.application ?? []), ...(opts.app ?? [])]),
-          list(opts.machine),
-        ];
-        checkUnitNames(units);
-        checkApplicationNames(applications);
-        checkMachineIds(machines);
-        if (machines.length) {
-          throw new CliError(
-            'drover exec runs commands in the hook context of units; --machine is not supported, use --unit or --application',
-          );
-        }
-        if (!units.length && !applications.length) {
-          throw new UsageError('you must specify a target, either through --machine, --application or --unit');
-        }
+        const targets: ExecTargetFlags = {
+          units: list(opts.unit),
+          applications: list([...(opts.application ?? []), ...(opts.app ?? [])]),
+          machines: list(opts.machine),
+          all: opts.all === true,
+        };
+        checkExecTargets(targets);
         const command = words.join(' ').trim();
         if (!command) throw new UsageError('no commands specified');
         if (opts.background && opts.wait !== undefined) throw new UsageError('cannot specify both --wait and --background');
         const timeoutMs = parseDuration(opts.timeout);
-        const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : undefined;
+        const waitMs = opts.wait !== undefined ? parseDuration(opts.wait) : DEFAULT_EXEC_WAIT_MS;
         const client = await cli.client();
-        const queued = await client.post<'exec', Queued>('exec', {
-          ...(units.length ? { units } : {}),
-          ...(applications.length ? { applications } : {}),
-          command,
-          timeout: timeoutMs / 1000,
-        });
+        const queued = await enqueueOrReport(cli, () =>
+          client.post<'exec', Queued>('exec', {
+            ...(targets.units.length ? { units: targets.units } : {}),
+            ...(targets.applications.length ? { applications: targets.applications } : {}),
+            ...(targets.machines.length ? { machines: targets.machines } : {}),
+            ...(targets.all ? { all: true } : {}),
+            command,
+            timeout: timeoutMs / 1000,
+          }),
+        );
+        if (!queued) return;
+        const machineOf = queued.machineOf ?? {};
         if (opts.background || queued.tasks.length > 1 || opts.format !== 'plain') {
           await reportQueued(cli, client, queued, {
             background: opts.background ?? false,
             waitMs,
             format: opts.format === 'plain' ? 'yaml' : opts.format,
+            receiverOf: (task: Task) => machineOf[task.unit] ?? task.unit,
           });
           return;
         }
         // One target, plain: the command's own output and exit status, as Juju prints them.
-        const [task] = (await waitForTasks(cli, client, [queued.tasks[0]!.id], waitMs)) as [Task];
+        const [task] = (await waitForTasks(cli, client, [queued.tasks[0]!], waitMs)) as [Task];
         const results = task.results ?? {};
         if (typeof results.stdout === 'string') cli.io.stdout(results.stdout);
         if (typeof results.stderr === 'string') cli.io.stderr(results.stderr);

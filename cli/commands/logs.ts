@@ -13,7 +13,8 @@ import { Option, type Command } from 'commander';
 import { isMissingRoute, type ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
-import { positiveInteger } from '../arguments.js';
+import { collect, nonNegativeInteger, positiveInteger } from '../arguments.js';
+import { debugLogLevel, debugLogPlan, TAIL_LIMIT, type DebugLogFlags } from '../debug-log-flags.js';
 import { printData, sleep, type DataFormat } from '../output.js';
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
 import { escapeControlCharacters } from '../terminal-text.js';
@@ -26,9 +27,6 @@ interface StatusLogEntry {
 }
 
 const TAIL_INTERVAL_MS = 1000;
-const LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'];
-/** --replay and following: as much as the controller gives in one answer. */
-const TAIL_LIMIT = 10_000;
 
 async function orMissing<T>(client: ApiClient, route: string, call: () => Promise<T>): Promise<T> {
   try {
@@ -42,24 +40,30 @@ async function orMissing<T>(client: ApiClient, route: string, call: () => Promis
 export function registerLogs(program: Command, cli: Cli): void {
   program
     .command('debug-log')
-    .description("Show the agents' logs, and follow them.")
-    .option('-i, --include <entity>', 'only this unit or machine (repeatable)', (v: string, p: string[] = []) => [...p, v])
-    .option('-x, --exclude <entity>', 'not this unit or machine (repeatable)', (v: string, p: string[] = []) => [...p, v])
-    .addOption(new Option('-l, --level <level>', 'lowest level shown').choices(LEVELS))
-    .option('-n, --lines <n>', 'how many past lines to show first', positiveInteger('--lines'), 10)
-    .option('--replay', 'show the whole log from the beginning')
-    .option('--no-tail', 'stop after the past lines instead of following')
+    .summary('Displays log messages for a model.')
+    .description(
+      "Show the agents' logs: the last --lines lines, then new ones as they come while stdout is a terminal (as Juju 3.6: --tail and --no-tail choose).",
+    )
+    .option('-i, --include <entity>', 'only this unit, machine or application (repeatable)', collect)
+    .option('-x, --exclude <entity>', 'not this unit, machine or application (repeatable)', collect)
+    .option('-l, --level <level>', 'lowest level shown, one of TRACE, DEBUG, INFO, WARNING, ERROR', debugLogLevel)
+    .option('-n, --lines <n>', 'show this many of the most recent lines and continue to append new ones', positiveInteger('--lines'), 10)
+    .option('--limit <n>', 'show this many of the most recent lines and then exit (0: no limit)', nonNegativeInteger('--limit'), 0)
+    .option('--replay', 'show the entire log and continue to append new lines')
+    .option('--tail', 'wait for new lines (the default when stdout is a terminal)')
+    .option('--no-tail', 'show the existing lines and then exit')
     .addHelpText(
       'after',
-      '\nExamples:\n  drover debug-log\n  drover debug-log --include mysql/0 --level ERROR\n  drover debug-log --replay --no-tail',
+      '\nExamples:\n  drover debug-log\n  drover debug-log --include mysql/0 --level ERROR\n  drover debug-log --include mysql/0 --limit 50\n  drover debug-log --replay --no-tail',
     )
-    .action(async (opts: { include?: string[]; exclude?: string[]; level?: string; lines: number; replay?: boolean; tail: boolean }) => {
+    .action(async (opts: DebugLogFlags) => {
       const client = await cli.client();
       const filters = { include: opts.include, exclude: opts.exclude, level: opts.level };
+      const plan = debugLogPlan(opts, cli.io.stdoutIsTTY);
       let cursor: string | undefined;
       let full = false;
       do {
-        const limit = cursor === undefined && !opts.replay ? opts.lines : TAIL_LIMIT;
+        const limit = cursor === undefined ? plan.firstLimit : TAIL_LIMIT;
         const page = await orMissing(client, 'debug-log', () =>
           client.get<{ lines: string[]; cursor: string }>('debug-log', {
             ...filters,
@@ -73,7 +77,7 @@ export function registerLogs(program: Command, cli: Cli): void {
         cursor = page.cursor;
         // A full page while following means more is waiting: read on without pausing.
         full = cursor !== undefined && page.lines.length === limit && limit === TAIL_LIMIT;
-      } while (opts.tail && !cli.io.signal.aborted && (full || !(await sleep(TAIL_INTERVAL_MS, cli.io.signal))));
+      } while (plan.follow && !cli.io.signal.aborted && (full || !(await sleep(TAIL_INTERVAL_MS, cli.io.signal))));
     });
 
   program

@@ -1,15 +1,22 @@
 // model-config [key | key=value ... | --reset key,...]: the model's configuration, as `juju
-// model-config`: all keys as a table (Attribute, From, Value) or YAML/JSON `{key: {value,
-// source}}`; one key's value; or changes. Values are checked locally first in Juju's words, so a
+// model-config`: all keys as a table (Attribute, From, Value), YAML `{key: {value, source}}` or
+// JSON `{key: {Value, Source}}`; one key's value; or changes. Values are checked locally first in Juju's words, so a
 // bad duration fails before anything is sent.
 import { Option, type Command } from 'commander';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { validateModelConfig, type ModelConfigEntry } from '../../shared/domain/model-config.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { validateModelConfig, type ModelConfigEntry } from '#shared/domain/model-config.js';
 import { commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { printData } from '../output.js';
 import { renderTable } from '../table.js';
+
+/**
+ * Juju 3.6 writes model-config's JSON from a struct without JSON tags, so its keys are Go's
+ * field names, `Value` and `Source` (jubilant reads `Value`); its YAML has `value` and `source`.
+ */
+const asJujuJson = (config: Record<string, ModelConfigEntry>) =>
+  Object.fromEntries(Object.entries(config).map(([key, e]) => [key, { Value: e.value, Source: e.source }]));
 
 function checked(key: string, value: string): void {
   try {
@@ -24,7 +31,7 @@ export function registerModelConfig(program: Command, cli: Cli): void {
   program
     .command('model-config')
     .summary("Show or change the model's configuration.")
-    .description("Show or change the model's configuration: update-status-hook-interval (default 5m, 1m to 60m).")
+    .description("Show or change the model's configuration: update-status-hook-interval (a Go duration, default 5m) and logging-config.")
     .argument('[settings...]', 'a key to show one value, or key=value assignments')
     .option('--reset <keys>', 'reset keys to their defaults, comma-separated', commaList)
     .addOption(
@@ -65,7 +72,8 @@ Examples:
         cli.io.stdout(`${entry.value}\n`);
         return;
       }
-      if (opts.format !== 'tabular') return printData(cli.io, config, opts.format);
+      if (opts.format === 'json') return printData(cli.io, asJujuJson(config), 'json');
+      if (opts.format === 'yaml') return printData(cli.io, config, 'yaml');
       const rows = [['Attribute', 'From', 'Value'], ...Object.entries(config).map(([k, e]) => [k, e.source, e.value])];
       cli.io.stdout(renderTable(rows, false));
     });

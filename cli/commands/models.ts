@@ -7,10 +7,11 @@ import { checkModelName } from '#shared/domain/models.js';
 import { validateModelConfig } from '#shared/domain/model-config.js';
 import type { ModelSummary } from '#shared/api/model-summary.js';
 import { collect, splitAssignment } from '../arguments.js';
-import { readConfig, updateConfig } from '../config.js';
-import { currentModelOf, type Cli } from '../context.js';
+import { readConfig, updateConfig, type ControllerEntry } from '../config.js';
+import { currentModelOf, parseModelOption, type Cli } from '../context.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
+import { cloudOf, listedModel, MODEL_OWNER, shownModel } from '../model-info.js';
 import { renderTable } from '../table.js';
 import { checkedConstraints } from './constraints.js';
 
@@ -24,18 +25,16 @@ function checked(check: () => void): void {
   }
 }
 
-/** `show-model` and `models --format`: Juju's field names. */
-const described = (m: ModelSummary, controller: string) => ({
-  name: `admin/${m.name}`,
-  'short-name': m.name,
-  'model-uuid': m.uuid,
-  'model-type': m.type,
-  'controller-name': controller,
-  owner: 'admin',
-  life: m.life,
-  status: { current: m.status },
-  'default-series': m['default-series'],
-});
+/**
+ * add-model's cloud: drover adds models on its controller's own cloud only (no add-cloud, no
+ * Kubernetes); any other is refused in the shape of Juju's NotSupported errors.
+ */
+function checkOwnCloud(cloudRegion: string, controller: ControllerEntry): void {
+  const { cloud, region } = cloudOf(controller);
+  const [name, wanted] = cloudRegion.split('/', 2) as [string, string | undefined];
+  if (name === cloud && (wanted === undefined || wanted === region)) return;
+  throw new CliError(`cloud "${cloudRegion}" not supported: drover adds models on its controller's cloud, "${cloud}/${region}"`);
+}
 
 async function setCurrentModel(cli: Cli, controller: string, model: string): Promise<string> {
   let previous = '';
@@ -64,29 +63,38 @@ export function registerModels(program: Command, cli: Cli): void {
     .summary('Add a model to the controller, and switch to it.')
     .description('Add a model: its own machines, applications and lifecycle, beside the others on the controller.')
     .argument('<name>', 'the model name: lowercase letters, digits and hyphens')
+    .argument('[cloud-region]', "the controller's own cloud (drover adds models there only)")
+    .option('-c, --controller <controller>', 'the controller to add the model to (default: the current one)')
     .option('--config <key=value>', 'model configuration (repeatable)', collect)
     .option('--constraints <constraints>', 'the model\'s constraints, e.g. "mem=4G"')
     .option('--no-switch', 'do not make the new model current')
     .addHelpText('after', '\nExamples:\n  drover add-model staging\n  drover add-model prod --config update-status-hook-interval=10m')
-    .action(async (name: string, opts: { config?: string[]; constraints?: string; switch: boolean }) => {
-      checked(() => checkModelName(name));
-      const config: Record<string, string> = {};
-      for (const item of opts.config ?? []) {
-        const pair = splitAssignment(item);
-        if (!pair) throw new UsageError(`invalid --config "${item}": expected key=value`);
-        checked(() => validateModelConfig(pair[0], pair[1]));
-        config[pair[0]] = pair[1];
-      }
-      const constraints = opts.constraints !== undefined ? checkedConstraints(opts.constraints) : undefined;
-      const client = await cli.client();
-      await client.post('add-model', {
-        name,
-        ...(Object.keys(config).length ? { config } : {}),
-        ...(constraints !== undefined ? { constraints } : {}),
-      });
-      cli.io.stderr(`Added '${name}' model on controller "${client.name}"\n`);
-      if (opts.switch) await setCurrentModel(cli, client.name, name);
-    });
+    .action(
+      async (
+        name: string,
+        cloud: string | undefined,
+        opts: { controller?: string; config?: string[]; constraints?: string; switch: boolean },
+      ) => {
+        checked(() => checkModelName(name));
+        const config: Record<string, string> = {};
+        for (const item of opts.config ?? []) {
+          const pair = splitAssignment(item);
+          if (!pair) throw new UsageError(`invalid --config "${item}": expected key=value`);
+          checked(() => validateModelConfig(pair[0], pair[1]));
+          config[pair[0]] = pair[1];
+        }
+        const constraints = opts.constraints !== undefined ? checkedConstraints(opts.constraints) : undefined;
+        const client = await cli.client(opts.controller !== undefined ? { model: `${opts.controller}:` } : {});
+        if (cloud !== undefined) checkOwnCloud(cloud, client.selected.controller);
+        await client.post('add-model', {
+          name,
+          ...(Object.keys(config).length ? { config } : {}),
+          ...(constraints !== undefined ? { constraints } : {}),
+        });
+        cli.io.stderr(`Added '${name}' model on controller "${client.name}"\n`);
+        if (opts.switch) await setCurrentModel(cli, client.name, name);
+      },
+    );
 
   program
     .command('models')
@@ -100,7 +108,8 @@ export function registerModels(program: Command, cli: Cli): void {
       const { model: current } = await cli.target();
       const { models } = await client.get<{ models: ModelSummary[] }>('models');
       if (opts.format !== 'tabular') {
-        return printData(cli.io, { models: models.map((m) => described(m, client.name)), 'current-model': current }, opts.format);
+        const listed = models.map((m) => listedModel(m, client.name, client.selected.controller));
+        return printData(cli.io, { models: listed, 'current-model': current }, opts.format);
       }
       const rows = [['Model', 'Type', 'Status'], ...models.map((m) => [m.name === current ? `${m.name}*` : m.name, m.type, m.status])];
       cli.io.stdout(`Controller: ${client.name}\n\n${renderTable(rows, false)}`);
@@ -110,14 +119,17 @@ export function registerModels(program: Command, cli: Cli): void {
     .command('show-model')
     .summary('Show a model (default: the current one).')
     .description("Show a model's name, uuid, type, life and status.")
-    .argument('[model]', 'the model name')
+    .argument('[model]', 'the model: <model>, <owner>/<model> or <controller>:[<owner>/]<model>')
     .addOption(new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
-    .addHelpText('after', '\nExamples:\n  drover show-model\n  drover show-model staging --format json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  drover show-model\n  drover show-model staging --format json\n  drover show-model local:admin/staging',
+    )
     .action(async (name: string | undefined, opts: { format: DataFormat }) => {
-      const client = await cli.client();
-      const model = name ?? (await cli.target()).model;
+      const { model } = await cli.target(name);
+      const client = await cli.client({ model: name });
       const shown = await client.get<ModelSummary>('show-model', { name: model });
-      printData(cli.io, { [shown.name]: described(shown, client.name) }, opts.format);
+      printData(cli.io, { [shown.name]: shownModel(shown, client.name, client.selected.controller) }, opts.format);
     });
 
   program
@@ -135,12 +147,14 @@ export function registerModels(program: Command, cli: Cli): void {
         return cli.io.stdout(`${config.current}:${currentModelOf(config, config.current)}\n`);
       }
       const notFound = new CliError(`"${target}" is not the name of a model or controller`);
+      const requested = parseModelOption(target);
       const [controller, model] = target.includes(':')
-        ? (target.split(':', 2) as [string, string])
+        ? [requested.controller ?? '', requested.model ?? '']
         : config.controllers[target]
           ? [target, '']
-          : [config.current ?? '', target];
+          : [config.current ?? '', requested.model ?? ''];
       if (!config.controllers[controller]) throw notFound;
+      if (requested.owner !== undefined && requested.owner !== MODEL_OWNER) throw notFound;
       // A model named must exist on that controller: ask it. A controller alone keeps its current model.
       if (model) await checkModelExists(cli, controller, model, notFound);
       const selected = model || currentModelOf(config, controller);

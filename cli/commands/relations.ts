@@ -49,6 +49,10 @@ export function registerRelations(program: Command, cli: Cli): void {
     .summary('Remove a relation.')
     .description('Remove a relation, by its two endpoints or its id (see "drover status --relations").')
     .argument('[endpoints...]', 'two applications or endpoints, or a relation id')
+    // Juju 3.6's flags: a relation's removal waits on no agent in drover, so --force changes
+    // nothing; drover asks no confirmation, so --no-prompt neither.
+    .option('--force', 'remove the relation even if its units never answer')
+    .option('--no-prompt', 'do not ask for confirmation (drover does not ask before removals)')
     .addHelpText(
       'after',
       '\nExamples:\n  drover remove-relation wordpress mysql\n  drover remove-relation wordpress:db mysql:server\n  drover remove-relation 3',

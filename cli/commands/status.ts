@@ -1,11 +1,11 @@
-// status (Juju 3.6's formats and flags, plus drover's blocked-by) and show-machine, show-unit,
-// show-application, which are views of the same document.
+// status (Juju 3.6's formats and flags, plus drover's blocked-by) and show-machine, a view of
+// the same document (show-unit and show-application: show-entities.ts).
 import { Option, type Command } from 'commander';
 import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData, parseDuration, printData, sleep, type DataFormat } from '../output.js';
-import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
+import type { StatusDoc } from '#shared/domain/status-document.js';
 import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
 import { TabularStatusPrinter } from '../status/tabular-stream.js';
@@ -109,50 +109,5 @@ Examples:
         machines[id] = machine;
       }
       printData(cli.io, { model: doc.model.name, machines }, opts.format);
-    });
-
-  program
-    .command('show-unit')
-    .description("Show units' details.")
-    .argument('<units...>', 'units, e.g. mysql/0')
-    .addOption(formatOption())
-    .addHelpText('after', '\nExamples:\n  drover show-unit mysql/0\n  drover show-unit mysql/0 logging/1 --format json')
-    .action(async (names: string[], opts: { format: DataFormat }) => {
-      const units = allUnits(await (await cli.client()).get<StatusDoc>('status', { unit: names }));
-      const out: Record<string, unknown> = {};
-      for (const name of names) {
-        const found = units.find((u) => u.name === name);
-        if (!found) throw new CliError(`unit "${name}" not found`);
-        const { subordinates, ...unit } = found.unit;
-        out[name] = {
-          application: found.application,
-          ...(found.principal ? { principal: found.principal } : {}),
-          ...unit,
-          ...(subordinates ? { subordinates: Object.keys(subordinates) } : {}),
-        };
-      }
-      printData(cli.io, out, opts.format);
-    });
-
-  program
-    .command('show-application')
-    .description("Show applications' details.")
-    .argument('<applications...>', 'applications')
-    .addOption(formatOption())
-    .addHelpText('after', '\nExamples:\n  drover show-application mysql\n  drover show-application mysql --format json')
-    .action(async (names: string[], opts: { format: DataFormat }) => {
-      const doc = await (await cli.client()).get<StatusDoc>('status', { application: names });
-      const out: Record<string, unknown> = {};
-      for (const name of names) {
-        const app = doc.applications[name];
-        if (!app) throw new CliError(`application "${name}" not found`);
-        const { units, ...rest } = app;
-        const principalUnits = Object.keys(units ?? {});
-        const subordinateUnits = allUnits(doc)
-          .filter((u) => u.application === name && u.principal)
-          .map((u) => u.name);
-        out[name] = { ...rest, units: [...principalUnits, ...subordinateUnits] };
-      }
-      printData(cli.io, out, opts.format);
     });
 }

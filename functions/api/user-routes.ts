@@ -11,7 +11,7 @@ import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sin
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
-import { setApplicationConfig, setExposed } from '#shared/state/operations/application-config.js';
+import { setApplicationConfig, setExposed, setTrust } from '#shared/state/operations/application-config.js';
 import { setApplicationConstraints } from '#shared/state/operations/application-constraints.js';
 import { getApplicationConstraints } from '#shared/state/queries/application-constraints.js';
 import { deploy } from '#shared/state/operations/deploy.js';
@@ -38,6 +38,7 @@ import { applicationActions, execTargets, resolveLeaders } from './action-routes
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
 import { EXEC_ACTION } from '#shared/domain/operations.js';
+import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
 
 export interface UserContext {
   store: Store;
@@ -86,7 +87,18 @@ async function configView(store: Store, name: string) {
       ...(value !== undefined ? { value } : {}),
     };
   }
-  return { application: name, charm: app.charm.name, settings };
+  // Juju 3.6's application config: for a machine charm, `trust` alone.
+  const trust = app.trust ?? false;
+  const applicationConfig = {
+    trust: {
+      default: false,
+      description: 'Does this application have access to trusted credentials',
+      source: trust ? 'user' : 'default',
+      type: 'bool',
+      value: trust,
+    },
+  };
+  return { application: name, 'application-config': applicationConfig, charm: app.charm.name, settings };
 }
 
 const userRoutes: { [O in Operation]: Route<O> } = {
@@ -129,6 +141,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
         ...(body.to ? { to: body.to } : {}),
         ...(charmArchive ? { charmArchive } : {}),
+        ...(body.trust ? { trust: true } : {}),
       },
       { background: true },
     );
@@ -211,6 +224,10 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     for (const machine of body.machines) await retryProvisioning(ctx.store, machine);
     return {};
   },
+  trust: async (ctx, body) => {
+    await setTrust(ctx.store, body.application, body.trust);
+    return {};
+  },
   expose: async (ctx, body) => {
     await setExposed(ctx.store, body.application, true);
     return {};
@@ -233,19 +250,23 @@ const userRoutes: { [O in Operation]: Route<O> } = {
       units: await resolveLeaders(ctx.store, body.units),
       parameters: body.parameters ?? {},
     }),
-  exec: async (ctx, body) =>
-    enqueueOperation(ctx.store, {
+  exec: async (ctx, body) => {
+    const { units, machineOf } = await execTargets(ctx.store, body);
+    const queued = await enqueueOperation(ctx.store, {
       action: EXEC_ACTION,
-      units: await execTargets(ctx.store, body),
+      units,
       // Juju's juju-exec takes its timeout in nanoseconds; drover's agents take seconds.
       parameters: { command: body.command, timeout: body.timeout ?? 300 },
-    }),
+    });
+    return { ...queued, ...(Object.keys(machineOf).length ? { machineOf } : {}) };
+  },
   'cancel-task': async (ctx, body) => {
     const tasks = [];
     for (const id of body.ids) tasks.push(await cancelTask(ctx.store, id));
     return { tasks };
   },
   'show-task': (ctx, body) => readTask(ctx.store, body.id),
+  'show-unit': (ctx, body) => readUnitDetails(ctx.store, body.unit),
   'show-operation': (ctx, body) => readOperation(ctx.store, body.id),
   operations: async (ctx, body) => ({ operations: await listOperations(ctx.store, body.limit) }),
   actions: (ctx, body) => applicationActions(ctx.store, body.application),

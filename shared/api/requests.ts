@@ -47,6 +47,8 @@ export const userOperations = {
       config: keyValues.optional(),
       numUnits: z.int().min(0).max(10_000).optional(),
       to: nameList.optional(),
+      /** deploy --trust: Juju's application-config `trust`. */
+      trust: z.boolean().optional(),
     }),
   ),
   /**
@@ -87,6 +89,8 @@ export const userOperations = {
   ),
   'retry-provisioning': post(z.strictObject({ machines: names })),
   expose: post(z.strictObject({ application: name })),
+  /** `drover trust <app>` (`--remove`: false). */
+  trust: post(z.strictObject({ application: name, trust: z.boolean() })),
   unexpose: post(z.strictObject({ application: name })),
   /** The controller's models (shared/domain/models.ts): their scope is the controller. */
   'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),
@@ -153,12 +157,18 @@ export const userOperations = {
       parameters: storableRecord.optional(),
     }),
   ),
-  /** `drover exec`: the command on every unit named or of the applications named. */
+  /**
+   * `drover exec`: the command on every unit named or of the applications named, and on each
+   * machine named (or all) through a unit on it; `machineOf` in the answer maps such a unit to
+   * its machine.
+   */
   exec: post(
     z.strictObject({
       units: z.array(name).max(40).optional(),
       applications: z.array(name).max(40).optional(),
       machines: z.array(name).max(40).optional(),
+      /** Every machine that hosts a unit (`exec --all`). */
+      all: z.boolean().optional(),
       command: z.string().min(1, { error: 'no commands specified' }).max(16_000),
       /** Seconds; Juju's default is 5 minutes. */
       timeout: storableNumber().positive().optional(),
@@ -176,6 +186,11 @@ export const userOperations = {
   'show-operation': get(z.strictObject({ id: numericId('operation') })),
   /** `GET /v1/operations?limit=50`: the latest operations, newest first. */
   operations: get(z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() })),
+  /**
+   * `GET /v1/show-unit?unit=mysql/0`: what show-unit adds to status, the unit's workload version
+   * and `relation-info` (shared/state/queries/unit-relation-info.ts).
+   */
+  'show-unit': get(z.strictObject({ unit: name })),
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
   actions: get(z.strictObject({ application: name })),
 } as const;

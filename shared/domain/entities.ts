@@ -60,6 +60,12 @@ export interface Application {
   /** Bumped on every config change, so agents know to run config-changed. */
   configVersion: number;
   exposed: boolean;
+  /**
+   * `juju trust` / `deploy --trust`: Juju's application-config `trust`, which grants the charm
+   * the model's cloud credential. drover hands out no credential (credential-get is refused), so
+   * it is kept and shown; absent: not trusted.
+   */
+  trust?: boolean;
   /** death-and-destruction.txt's "unit count": units of this application that exist. */
   unitCount: number;
   /**

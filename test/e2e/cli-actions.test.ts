@@ -98,17 +98,15 @@ describe('run', () => {
     expect(await drover(['operations', '--status', 'done'])).toMatchObject({ code: 2 });
   });
 
-  it("refuses an undefined action, params failing the schema and an unknown unit in Juju's words, queueing nothing", async () => {
+  it('an undefined action, params failing the schema or an unknown unit schedule nothing, as Juju 3.6 says (exit 0, nothing on stdout); usage errors exit 2', async () => {
     const before = await getSequence(h.store, 'task');
-    expect(await drover(['run', 'box/0', 'dance'])).toMatchObject({
-      code: 1,
-      stderr: 'ERROR action "dance" not defined on unit "box/0"\n',
-    });
-    expect(await drover(['run', 'box/0', 'greet', 'times=0'])).toMatchObject({
-      code: 1,
-      stderr: 'ERROR validation failed: times : must be >= 1\n',
-    });
-    expect(await drover(['run', 'box/7', 'greet'])).toMatchObject({ code: 1, stderr: 'ERROR unit "box/7" not found\n' });
+    const unscheduled = (message: string) => ({ code: 0, stdout: '', stderr: `Operation failed to schedule any tasks:\n${message}\n` });
+    expect(await drover(['run', 'box/0', 'dance'])).toEqual(unscheduled('action "dance" not defined on unit "box/0"'));
+    expect(await drover(['run', 'box/0', 'greet', 'times=0', '--format', 'json'])).toEqual(
+      unscheduled('validation failed: times : must be >= 1'),
+    );
+    expect(await drover(['run', 'box/7', 'greet', '--format', 'json'])).toEqual(unscheduled('unit "box/7" not found'));
+    expect(await drover(['exec', '--unit', 'box/7', '--format', 'json', '--', 'true'])).toEqual(unscheduled('unit "box/7" not found'));
     expect(await drover(['run', 'box/0', 'greet', 'Name=x'])).toMatchObject({ code: 2 });
     expect(await drover(['run', 'box/0', 'db/0', 'greet'])).toMatchObject({
       code: 2,
@@ -117,6 +115,25 @@ describe('run', () => {
     expect(await drover(['run'])).toMatchObject({ code: 2, stderr: 'ERROR no unit specified\n' });
     expect(await drover(['run', 'box/0'])).toMatchObject({ code: 2, stderr: 'ERROR no action specified\n' });
     expect(await getSequence(h.store, 'task')).toBe(before);
+  });
+
+  it("--format json is Juju 3.6's document by unit, as jubilant reads it; a process exiting non-zero fails with Juju's words", async () => {
+    const ok = await drover(['run', '--format', 'json', 'box/leader', 'greet', 'name=json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const task = JSON.parse(ok.stdout)['box/0'];
+    expect(task).toMatchObject({ id: expect.stringMatching(/^\d+$/), status: 'completed', unit: 'box/0' });
+    expect(task.results).toMatchObject({ greeting: 'hello json', 'return-code': 0 });
+    expect(Object.keys(task.timing)).toEqual(['completed', 'enqueued', 'started']);
+    // action-fail: the task failed but its process exited 0, so the command succeeds (jubilant raises on the status).
+    const refused = await drover(['run', '--format', 'json', 'box/0', 'refuse']);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(JSON.parse(refused.stdout)['box/0']).toMatchObject({ status: 'failed', message: 'no way' });
+    const crashed = await drover(['run', '--format', 'json', 'box/0', 'crash']);
+    const id = JSON.parse(crashed.stdout)['box/0'].id;
+    expect(crashed.code).toBe(1);
+    expect(crashed.stderr).toContain(
+      `ERROR the following task failed:\n - id "${id}" with return code 3\n\nuse 'drover show-task' to inspect the failure\n`,
+    );
   });
 });
 
@@ -136,14 +153,37 @@ describe('exec', () => {
     );
   });
 
-  it('refuses --machine and a missing target with a clear message', async () => {
-    expect(await drover(['exec', '--machine', '0', '--', 'true'])).toMatchObject({
-      code: 1,
-      stderr: 'ERROR drover exec runs commands in the hook context of units; --machine is not supported, use --unit or --application\n',
-    });
+  it("--unit <app>/leader, --machine and --all, as jubilant calls them: JSON by receiver; a failing command fails with Juju's words", async () => {
+    const leader = await drover(['exec', '--format', 'json', '--unit', 'box/leader', '--', 'echo $JUJU_UNIT_NAME']);
+    expect(leader.code, leader.stderr).toBe(0);
+    expect(JSON.parse(leader.stdout)['box/0']).toMatchObject({ status: 'completed', results: { 'return-code': 0, stdout: 'box/0\n' } });
+    const machine = await drover(['exec', '--format', 'json', '--machine', '0', '--wait', '60s', '--', 'echo', 'on-machine']);
+    expect(machine.code, machine.stderr).toBe(0);
+    expect(JSON.parse(machine.stdout)['0']).toMatchObject({ results: { stdout: 'on-machine\n' } });
+    const all = await drover(['exec', '--format', 'json', '--all', '--', 'true']);
+    expect(Object.keys(JSON.parse(all.stdout))).toEqual(['0']);
+    const failed = await drover(['exec', '--format', 'json', '--unit', 'box/0', '--', 'echo oops >&2; exit 2']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)['box/0']).toMatchObject({ status: 'failed', results: { 'return-code': 2, stderr: 'oops\n' } });
+    expect(failed.stderr).toMatch(/ERROR the following task failed:\n - id "\d+" with return code 2\n/);
+  });
+
+  it("refuses a missing or bad target in Juju's words (exit 2), and a machine with no unit", async () => {
     expect(await drover(['exec', '--', 'true'])).toMatchObject({
       code: 2,
-      stderr: 'ERROR you must specify a target, either through --machine, --application or --unit\n',
+      stderr: 'ERROR You must specify a target, either through --all, --machine, --application or --unit\n',
+    });
+    expect(await drover(['exec', '--all', '--machine', '0', '--', 'true'])).toMatchObject({
+      code: 2,
+      stderr: 'ERROR You cannot specify --all and individual machines\n',
+    });
+    expect(await drover(['exec', '--unit', 'box', '--machine', 'x', '--', 'true'])).toMatchObject({
+      code: 2,
+      stderr: 'ERROR The following exec targets are not valid:\n  "x" is not a valid machine id\n  "box" is not a valid unit name\n',
+    });
+    expect(await drover(['exec', '--machine', '9', '--', 'true'])).toMatchObject({
+      code: 0,
+      stderr: 'Operation failed to schedule any tasks:\nmachine 9 not found\n',
     });
   });
 });

@@ -13,8 +13,8 @@ describe('the drover bin', () => {
   });
 
   it('prints the version as juju --version does, spawned and in-process alike', async () => {
-    expect(clientVersion('x64')).toBe('3.6.12-genericlinux-amd64');
-    expect(clientVersion('arm64')).toBe('3.6.12-genericlinux-arm64');
+    // The binary version's form per OS and architecture: test/unit/cli/version.test.ts.
+    expect(clientVersion()).toMatch(/^3\.6\.12-(ubuntu|genericlinux)-amd64$/);
     expect(await spawnCli(['--version'], {})).toEqual({ code: 0, stdout: `${clientVersion()}\n`, stderr: '' });
     expect(await runCli(['--version'], {})).toEqual({ code: 0, stdout: `${clientVersion()}\n`, stderr: '' });
     const help = await runCli(['--help'], {});

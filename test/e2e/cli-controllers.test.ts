@@ -119,7 +119,7 @@ describe('controllers, switch, unregister', () => {
     });
     const kill = await runCli(['kill-controller', 'two', '-y'], env);
     expect(kill.stderr).toMatch(/^ERROR controller "two" runs on AWS: destroy it with "cdk destroy"/);
-    await runCli(['unregister', 'two'], env);
+    await runCli(['unregister', 'two', '--no-prompt'], env);
     expect(await readConfig()).toEqual({ controllers: { one: { type: 'local', apiUrl: 'http://127.0.0.1:1', token: 't' } } });
     const none = await runCli(['status'], env);
     expect(none).toMatchObject({

@@ -8,7 +8,10 @@ import { recordProvisioningError } from '#shared/state/operations/provisioning.j
 import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { enqueueOperation, finishTask, logTask, startTask } from '#shared/state/operations/action-tasks.js';
-import { getApplication, getMachine, getUnit } from '#shared/state/engine/reads.js';
+import { getApplication, getMachine, getRelation, getUnit } from '#shared/state/engine/reads.js';
+import { commitHookChanges } from '#shared/state/operations/commit-hook.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { claimLeadership } from '#shared/state/operations/leadership.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;
@@ -156,8 +159,8 @@ describe('units and machines', () => {
     expect(res.code).toBe(1);
   });
 
-  it('destroy-unit is remove-unit', async () => {
-    const res = await ok('destroy-unit', 'mysql/0');
+  it("destroy-unit is remove-unit, and Juju 3.6's --no-prompt and --destroy-storage are accepted", async () => {
+    const res = await ok('destroy-unit', 'mysql/0', '--no-prompt', '--destroy-storage');
     expect(res.stderr).toBe('removing unit mysql/0\n');
   });
 
@@ -175,7 +178,7 @@ describe('units and machines', () => {
 
   it('remove-machine of an empty machine, and destroy-machine --force of one with units', async () => {
     await ok('add-machine');
-    expect((await ok('remove-machine', '1')).stderr).toBe('removing machine 1\n');
+    expect((await ok('remove-machine', '1', '--no-prompt')).stderr).toBe('removing machine 1\n');
     await setUnitStatus(ctl.store, 'mysql/0', { agent: { current: 'idle' } });
     expect((await ok('destroy-machine', '--force', '0')).stderr).toBe('removing machine 0\n');
     await runAllCleanups(ctl.store); // --force falls back on the controller's cleanup
@@ -187,7 +190,10 @@ describe('units and machines', () => {
     await ok('deploy', charmDir('cli-logging'));
     expect((await ok('destroy-service', 'wordpress')).stderr).toBe('removing application wordpress\n');
     expect((await ok('remove-service', 'logging')).stderr).toBe('removing application logging\n');
-    expect((await ok('remove-application', '--force', 'mysql')).stderr).toBe('removing application mysql\n');
+    await fails(2, ['remove-application', '--no-prompt', '--no-wait', 'mysql'], '--no-wait without --force not valid');
+    expect((await ok('remove-application', '--no-prompt', '--destroy-storage', '--force', '--no-wait', 'mysql')).stderr).toBe(
+      'removing application mysql\n',
+    );
     const res = await ctl.run(['remove-application', 'nope']);
     expect(res.stderr).toMatch(/^removing application nope failed: .*"nope".*\n$/);
     expect(res.code).toBe(1);
@@ -212,7 +218,7 @@ describe('relations', () => {
   it('relate, add-relation and integrate relate two applications', async () => {
     await ok('relate', 'wordpress', 'mysql');
     expect((await getApplication(ctl.store, 'mysql'))?.relations).toEqual(['wordpress:db mysql:server']);
-    await ok('remove-relation', 'wordpress', 'mysql');
+    await ok('remove-relation', 'wordpress', 'mysql', '--force', '--no-prompt');
     await ok('add-relation', 'wordpress:db', 'mysql:server');
     await ok('destroy-relation', 'wordpress:db', 'mysql:server');
     await ok('integrate', 'mysql', 'wordpress');
@@ -263,9 +269,14 @@ describe('constraints', () => {
     expect((await ok('get-model-constraints')).stdout).toBe('cores=2\n');
   });
 
-  it('set-model-constraints and get-model-constraints', async () => {
+  it('set-model-constraints, model-constraints (get-model-constraints) and their JSON, as jubilant reads it', async () => {
+    expect((await ok('model-constraints', '--format', 'json')).stdout).toBe('{}\n');
+    await ok('set-model-constraints', 'mem=4G', 'cores=2');
+    expect((await ok('get-model-constraints')).stdout).toBe('cores=2 mem=4096M\n');
+    expect(JSON.parse((await ok('model-constraints', '--format', 'json')).stdout)).toEqual({ cores: 2, mem: 4096 });
+    expect(JSON.parse((await ok('constraints', 'mysql', '--format', 'json')).stdout)).toEqual({ arch: 'amd64' });
     await ok('set-model-constraints', 'mem=4G');
-    expect((await ok('get-model-constraints')).stdout).toBe('mem=4096M\n');
+    expect((await ok('model-constraints')).stdout).toBe('mem=4096M\n');
     await ok('set-model-constraints');
     expect((await ok('get-model-constraints')).stdout).toBe('');
   });
@@ -289,7 +300,8 @@ describe('config and expose', () => {
 
   it('shows every setting as YAML, one value plainly, and sets values', async () => {
     const all = await ok('config', 'wordpress');
-    expect(all.stdout).toContain('application: wordpress\ncharm: wordpress\nsettings:\n');
+    expect(all.stdout).toContain('application: wordpress\napplication-config:\n  trust:\n');
+    expect(all.stdout).toContain('charm: wordpress\nsettings:\n');
     expect(all.stdout).toContain('  blog-title:\n    default: My Title\n');
     expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
     await ok('config', 'wordpress', 'blog-title=Hello world', 'debug=true');
@@ -297,7 +309,28 @@ describe('config and expose', () => {
     expect((await ok('config', 'wordpress', 'debug')).stdout).toBe('true\n');
     await ok('config', 'wordpress', '--reset', 'blog-title,debug');
     expect((await ok('config', 'wordpress', 'blog-title')).stdout).toBe('My Title\n');
-    expect(JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout)).toMatchObject({ application: 'wordpress' });
+    // Juju 3.6's JSON, as jubilant reads it: application-config (trust) and settings with their metadata.
+    const trust = { default: false, description: 'Does this application have access to trusted credentials', type: 'bool' };
+    expect(JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout)).toEqual({
+      application: 'wordpress',
+      'application-config': { trust: { ...trust, source: 'default', value: false } },
+      charm: 'wordpress',
+      settings: {
+        'blog-title': { default: 'My Title', description: 'the title of the blog', source: 'default', type: 'string', value: 'My Title' },
+        debug: { default: false, description: 'log every request', source: 'default', type: 'boolean', value: false },
+      },
+    });
+    // trust, trust --remove and deploy --trust: the application-config's trust.
+    await ok('trust', 'wordpress');
+    const trusted = JSON.parse((await ok('config', 'wordpress', '--format', 'json')).stdout);
+    expect(trusted['application-config'].trust).toEqual({ ...trust, source: 'user', value: true });
+    expect((await ok('config', 'wordpress', 'trust')).stdout).toBe('true\n');
+    await ok('trust', 'wordpress', '--remove');
+    expect((await getApplication(ctl.store, 'wordpress'))?.trust).toBe(false);
+    await ok('deploy', charmDir('cli-mysql'), '--trust');
+    expect((await getApplication(ctl.store, 'mysql'))?.trust).toBe(true);
+    await fails(1, ['trust', 'nope'], /application "nope" not found/);
+    await fails(1, ['trust', 'wordpress', '--scope', 'cluster'], '--scope applies to Kubernetes models only; drover runs machine models');
   });
 
   it('refuses bad values, unknown keys and mixed get/set', async () => {
@@ -376,14 +409,71 @@ describe('show-* and stuck', () => {
     await ok('deploy', charmDir('cli-mysql'));
   });
 
-  it('show-machine, show-unit and show-application come from status', async () => {
+  it("show-machine comes from status; show-unit and show-application are Juju 3.6's, with the unit's relation data", async () => {
     expect((await ok('show-machine', '0')).stdout).toMatch(/^model: default\nmachines:\n {2}"0":\n {4}juju-status:\n/);
-    const unit = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
-    expect(unit['mysql/0']).toMatchObject({ application: 'mysql', machine: '0', 'juju-status': { current: 'allocating' } });
+    await ok('deploy', charmDir('cli-wordpress'), '-n', '2');
+    await ok('relate', 'wordpress', 'mysql');
+    const key = (await getApplication(ctl.store, 'mysql'))!.relations[0]!;
+    const id = (await getRelation(ctl.store, key))!.id;
+    await enterScope(ctl.store, 'mysql/0', key, { 'private-address': '10.0.0.1' });
+    await enterScope(ctl.store, 'wordpress/1', key, { 'private-address': '10.0.0.3' });
+    await enterScope(ctl.store, 'wordpress/0', key, { 'private-address': '10.0.0.2' });
+    await claimLeadership(ctl.store, 'wordpress/0', 60_000);
+    await commitHookChanges(ctl.store, 'wordpress/0', {
+      settings: [],
+      ports: [],
+      workloadVersion: '6.4',
+      appSettings: { application: 'wordpress', relations: [{ relationId: id, changes: { database: 'blog' } }] },
+    });
+    await commitHookChanges(ctl.store, 'mysql/0', { settings: [], ports: [{ action: 'open', range: '3306/tcp' }] });
+    const shown = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json')).stdout);
+    // Every key jubilant's UnitInfo reads: related units in number order, the related application's bag.
+    expect(shown).toEqual({
+      'mysql/0': {
+        machine: '0',
+        'opened-ports': ['3306/tcp'],
+        charm: 'local:mysql-0',
+        leader: false,
+        life: 'alive',
+        'relation-info': [
+          {
+            'relation-id': id,
+            endpoint: 'server',
+            'related-endpoint': 'db',
+            'application-data': { database: 'blog' },
+            'local-unit': { 'in-scope': true, data: { 'private-address': '10.0.0.1' } },
+            'related-units': {
+              'wordpress/0': { 'in-scope': true, data: { 'private-address': '10.0.0.2' } },
+              'wordpress/1': { 'in-scope': true, data: { 'private-address': '10.0.0.3' } },
+            },
+          },
+        ],
+      },
+    });
+    const wordpress = JSON.parse((await ok('show-unit', 'wordpress/0', '--format', 'json', '--related-unit', 'mysql/0')).stdout)[
+      'wordpress/0'
+    ];
+    expect(wordpress).toMatchObject({ 'workload-version': '6.4', leader: true, 'opened-ports': [] });
+    expect(wordpress['relation-info'][0]['related-units']).toEqual({
+      'mysql/0': { 'in-scope': true, data: { 'private-address': '10.0.0.1' } },
+    });
+    const appOnly = JSON.parse((await ok('show-unit', 'mysql/0', '--format', 'json', '--app')).stdout)['mysql/0']['relation-info'][0];
+    expect(Object.keys(appOnly)).toEqual(['relation-id', 'endpoint', 'related-endpoint', 'application-data']);
     const app = JSON.parse((await ok('show-application', 'mysql', '--format', 'json')).stdout);
-    expect(app.mysql).toMatchObject({ charm: 'local:mysql-0', units: ['mysql/0'] });
+    expect(app).toEqual({
+      mysql: {
+        charm: 'mysql',
+        base: 'ubuntu@22.04',
+        constraints: 'arch=amd64',
+        principal: true,
+        exposed: false,
+        remote: false,
+        life: 'alive',
+      },
+    });
     await fails(1, ['show-machine', '7'], 'machine 7 not found');
     await fails(1, ['show-unit', 'mysql/7'], 'unit "mysql/7" not found');
+    await fails(2, ['show-unit', 'mysql'], 'invalid unit name "mysql"');
     await fails(1, ['show-application', 'nope'], 'application "nope" not found');
   });
 
@@ -427,6 +517,18 @@ describe('debug-log and show-status-log', () => {
     expect((await ok('debug-log', '--no-tail', '--replay', '--exclude', 'mysql/0')).stdout).toBe(
       'machine-0: 10:07:03 INFO juju.worker.uniter machine agent started\n',
     );
+    // Juju 3.6: --limit shows the most recent lines and exits; levels in any case; stdout not a
+    // terminal, so no --no-tail is needed to end.
+    expect((await ok('debug-log', '--limit', '2', '--level', 'info', '-x', 'machine-0')).stdout).toBe(
+      'unit-mysql-0: 10:07:01 INFO juju.worker.uniter running install hook\n' +
+        'unit-mysql-0: 10:07:02 ERROR juju.worker.uniter hook "install" failed: exit status 1\n',
+    );
+    expect((await ok('debug-log', '--limit', '0')).stdout.split('\n')).toHaveLength(4);
+    await fails(
+      2,
+      ['debug-log', '--level', 'CRITICAL'],
+      /level value "CRITICAL" is not one of "TRACE", "DEBUG", "INFO", "WARNING", "ERROR"/,
+    );
   });
 
   it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (docs/reliability.md, defect #11)', async () => {
@@ -457,13 +559,13 @@ describe('debug-log and show-status-log', () => {
     expect(res.stderr).toContain(`Action id ${id} failed: no\\rway\n`);
   });
 
-  it('debug-log follows the log until interrupted', async () => {
+  it('debug-log --tail follows the log until interrupted (the default only when stdout is a terminal)', async () => {
     await ctl.logs.append([record('unit-mysql-0', 1, 'INFO', 'first')]);
     const stop = new AbortController();
     const seen: string[] = [];
     let printedFirst!: () => void;
     const firstPrinted = new Promise<void>((r) => (printedFirst = r));
-    const following = ctl.run(['debug-log'], {
+    const following = ctl.run(['debug-log', '--tail'], {
       signal: stop.signal,
       onStdout: (text) => {
         seen.push(text);

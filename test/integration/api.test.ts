@@ -143,6 +143,15 @@ describe('user API', () => {
     const res = await call('POST', '/v1/config', { application: 'wordpress' });
     expect(res.body).toEqual({
       application: 'wordpress',
+      'application-config': {
+        trust: {
+          default: false,
+          description: 'Does this application have access to trusted credentials',
+          source: 'default',
+          type: 'bool',
+          value: false,
+        },
+      },
       charm: 'wordpress',
       settings: { 'blog-title': { default: 'My Title', description: 'the title', source: 'default', type: 'string', value: 'My Title' } },
     });

@@ -53,6 +53,13 @@ export function planSetApplicationConfig(found: Application | undefined, name: s
   };
 }
 
+/** trust / trust --remove: Juju's application-config `trust`. */
+export function planSetTrust(found: Application | undefined, name: string, trust: boolean): Plan<void> {
+  const app = aliveApplication(found, name, 'update trust');
+  if ((app.trust ?? false) === trust) return done(undefined);
+  return { changes: [{ op: 'update', ref: refs.application(name), set: { trust }, expect: { life: 'alive' } }], result: undefined };
+}
+
 /** expose / unexpose: opened ports become reachable only while the application is exposed. */
 export function planSetExposed(found: Application | undefined, name: string, exposed: boolean): Plan<void> {
   const app = aliveApplication(found, name, exposed ? 'expose' : 'unexpose');

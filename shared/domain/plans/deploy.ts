@@ -31,6 +31,8 @@ export interface DeployIntent {
   placements?: (Machine | undefined)[];
   /** The charm store key of the charm's archive, for the agents to download. */
   charmArchive?: string;
+  /** deploy --trust. */
+  trust?: boolean;
 }
 
 export interface DeploySnapshot {
@@ -89,6 +91,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     config,
     configVersion: 0,
     exposed: false,
+    ...(intent.trust ? { trust: true } : {}),
     unitCount: 0,
     relations: peerRelations.map((r) => r.key),
     // Its units start in one index partition and spread as it grows (shared/domain/shards.ts).

@@ -20,6 +20,7 @@ export interface DeployRequest {
   numUnits?: number;
   to?: string[];
   charmArchive?: string;
+  trust?: boolean;
 }
 
 /**

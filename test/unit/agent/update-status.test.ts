@@ -56,6 +56,21 @@ describe('update-status-hook-interval', () => {
     expect(updateStatusIntervalMs(undefined)).toBe(300_000);
     expect(updateStatusIntervalMs({ 'update-status-hook-interval': '10m' })).toBe(600_000);
     expect(updateStatusIntervalMs({ 'update-status-hook-interval': 'garbage' })).toBe(300_000);
+    expect(updateStatusIntervalMs({ 'update-status-hook-interval': '0s' })).toBe(300_000);
+  });
+
+  it("honours a short interval, as Juju 3.6 accepts one (pytest-operator's fast_forward sets 10s)", () => {
+    expect(updateStatusIntervalMs({ 'update-status-hook-interval': '10s' })).toBe(10_000);
+    let now = 0;
+    const timer = new UpdateStatusTimer(
+      updateStatusIntervalMs({ 'update-status-hook-interval': '10s' }),
+      () => now,
+      () => 1,
+    );
+    now = 11_999;
+    expect(timer.due()).toBe(false);
+    now = 12_000;
+    expect(timer.due()).toBe(true);
   });
 });
 
