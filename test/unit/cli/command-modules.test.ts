@@ -21,7 +21,7 @@ describe('the command modules', () => {
 
   it('are loaded one for a run that names a command, past -m and its value; all for help, an unknown command or an option first', () => {
     expect(modulesFor(['status', '--format', 'json'])).toEqual([moduleOf('status')]);
-    expect(modulesFor(['show-unit', 'mysql/0'])).toEqual([moduleOf('status')]);
+    expect(modulesFor(['show-unit', 'mysql/0'])).toEqual([moduleOf('show-unit')]);
     expect(modulesFor(['-m', 'local:staging', 'deploy', './charm'])).toEqual([moduleOf('deploy')]);
     expect(modulesFor(['--model', 'staging', 'destroy-unit', 'a/0'])).toEqual([moduleOf('remove-unit')]);
     expect(modulesFor(['--model=staging', 'relate', 'a', 'b'])).toEqual([moduleOf('relate')]);
