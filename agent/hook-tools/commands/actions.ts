@@ -2,7 +2,7 @@
 // action-get.go, action-set.go, action-log.go, action-fail.go), with Juju's arguments, checks
 // and messages. Outside an action each fails as Juju's context does: "not running an action".
 import { parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import type { ActionToolContext, ToolContext } from '../tool-context.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
@@ -25,7 +25,6 @@ export const actionGet: ToolCommand = {
   name: 'action-get',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
     const [path, ...rest] = positional;
     checkEmpty(rest);
     const params = actionOf(ctx).params();

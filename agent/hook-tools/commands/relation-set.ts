@@ -5,7 +5,7 @@
 // override those of the file; one key twice on the command line is an error.
 import { parseYaml } from '#shared/domain/yaml.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
-import { relationFromFlag } from '../relation-flag.js';
+import { relationFlag, relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';
 import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
@@ -63,7 +63,7 @@ export const relationSet: ToolCommand = {
   name: 'relation-set',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [
-      stringFlag('relation', 'r', 'relation'),
+      relationFlag(ctx),
       stringFlag('file', 'file'),
       boolFlag('app', 'app'),
       stringFlag('format', 'format'), // deprecated, accepted and ignored

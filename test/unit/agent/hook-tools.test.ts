@@ -129,23 +129,32 @@ const usage = (message: string) => ({ code: 2, stdout: '', stderr: `ERROR ${mess
 const failure = (message: string) => ({ code: 1, stdout: '', stderr: `ERROR ${message}\n` });
 
 describe('flags, in the manner of gnuflag', () => {
-  const specs = [stringFlag('relation', 'r', 'relation'), boolFlag('app', 'app')];
-  it('takes -r 3, -r=3, --relation 3 and --relation=3, interspersed with arguments', () => {
+  const specs = [stringFlag('relation', 'r', 'relation'), boolFlag('app', 'app'), boolFlag('all', 'a')];
+  it('takes -r 3, -r3, --relation 3 and --relation=3, interspersed with arguments', () => {
     for (const args of [
       ['-r', '3', 'a'],
-      ['-r=3', 'a'],
+      ['-r3', 'a'],
       ['a', '--relation', '3'],
       ['--relation=3', 'a'],
     ]) {
       expect(parseFlags(args, specs)).toEqual({ flags: { relation: '3' }, positional: ['a'] });
     }
   });
+  it('gives a short flag the rest of its argument as it stands, and runs short booleans together', () => {
+    expect(parseFlags(['-r=3'], specs)).toEqual({ flags: { relation: '=3' }, positional: [] });
+    expect(parseFlags(['-ar', '3'], specs)).toEqual({ flags: { all: true, relation: '3' }, positional: [] });
+    expect(parseFlags(['--app=false'], specs)).toEqual({ flags: { app: false }, positional: [] });
+  });
   it('treats - as an argument and stops at --', () => {
     expect(parseFlags(['-', '--', '--app'], specs)).toEqual({ flags: {}, positional: ['-', '--app'] });
   });
-  it('refuses unknown flags and missing values', () => {
-    expect(() => parseFlags(['--nope'], specs)).toThrow('flag provided but not defined: --nope');
-    expect(() => parseFlags(['-r'], specs)).toThrow('flag needs an argument: -r');
+  it("refuses unknown flags, missing values and bad booleans in Juju 3's words (options)", () => {
+    expect(() => parseFlags(['--nope'], specs)).toThrow('option provided but not defined: --nope');
+    expect(() => parseFlags(['-x'], specs)).toThrow('option provided but not defined: -x');
+    expect(() => parseFlags(['-r'], specs)).toThrow('option needs an argument: -r');
+    expect(() => parseFlags(['--app=maybe'], specs)).toThrow(
+      'invalid value "maybe" for option --app: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
   });
 });
 
@@ -157,6 +166,7 @@ describe('output formats', () => {
     expect(formatValue(null, 'smart')).toBe('');
     expect(formatValue([], 'smart')).toBe('');
     expect(formatValue({ b: '1', a: 2 }, 'smart')).toBe('a: 2\nb: "1"\n');
+    expect(formatValue({}, 'smart')).toBe('{}\n');
   });
   it('json and yaml print the value in that syntax, json with sorted keys', () => {
     expect(formatValue({ b: '1', a: 2 }, 'json')).toBe('{"a":2,"b":"1"}\n');
@@ -183,13 +193,32 @@ describe('relation-get', () => {
     delete broken.remoteUnit;
     expect(await run(broken, 'relation-get', 'host')).toEqual(usage('no unit or application specified'));
   });
+  it('takes the relation id after the last colon of -r, whatever names it, as Juju does', async () => {
+    const ctx = new FakeContext();
+    ctx.settings['12/mariadb/0'] = { host: '10.0.0.9' };
+    for (const r of ['-r12', '-r=db:12', '--relation=cache:12', '--relation=a:b:12', '-r+12']) {
+      expect(await run(ctx, 'relation-get', r, 'host', 'mariadb/0')).toEqual(ok('10.0.0.9\n'));
+    }
+    expect(await run(ctx, 'relation-list', '-r', 'whatever:5', '--app')).toEqual(ok('varnish\n'));
+    expect(await run(ctx, 'relation-set', '-r', 'x:5', 'k=v')).toEqual(ok(''));
+    expect(ctx.sets).toEqual([[5, { k: 'v' }]]);
+    expect(await run(ctx, 'network-get', 'db', '-r', 'other:3', '--primary-address')).toEqual(ok('10.0.0.2\n'));
+  });
+  it('refuses a unit name that is not one, in Juju 3.6 words', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'relation-get', '-', 'mysql')).toEqual(usage('expected unit name, got application name "mysql"'));
+    expect(await run(ctx, 'relation-get', '-', 'unit//0')).toEqual(usage('invalid unit name "unit//0"'));
+  });
   it('refuses an unknown relation id; reports unreadable settings as a runtime error', async () => {
     const ctx = new FakeContext();
     expect(await run(ctx, 'relation-get', '-r', 'db:99', 'host', 'mysql/0')).toEqual(
-      usage('invalid value "db:99" for flag -r: relation not found'),
+      usage('invalid value "db:99" for option -r: relation not found'),
+    );
+    expect(await run(ctx, 'relation-get', '--relation', 'db:x', 'host', 'mysql/0')).toEqual(
+      usage('invalid value "db:x" for option --relation: invalid relation id'),
     );
     expect(await run(ctx, 'relation-get', '-r', 'x', 'host', 'mysql/0')).toEqual(
-      usage('invalid value "x" for flag -r: invalid relation id'),
+      usage('invalid value "x" for option -r: invalid relation id'),
     );
     expect(await run(ctx, 'relation-get', '-r', '12', 'host', 'mariadb/0')).toEqual(
       failure('cannot read settings for unit "mariadb/0" in relation "db:12": unit "mariadb/0": settings not found'),
@@ -204,7 +233,7 @@ describe('relation-get', () => {
   });
   it('refuses an unknown --format as a usage error', async () => {
     expect(await run(new FakeContext(), 'relation-get', '--format', 'xml')).toEqual(
-      usage('invalid value "xml" for flag --format: unknown format "xml"'),
+      usage('invalid value "xml" for option --format: unknown format "xml"'),
     );
   });
 });
@@ -246,7 +275,7 @@ describe('relation-ids and relation-list', () => {
     expect(await run(new FakeContext(), 'relation-ids', 'cache', '--format', 'json')).toEqual(ok('["cache:5"]\n'));
     const outside = new FakeContext();
     delete outside.hookRelationId;
-    expect(await run(outside, 'relation-ids')).toEqual(usage('no relation name specified'));
+    expect(await run(outside, 'relation-ids')).toEqual(usage('no endpoint name specified'));
   });
   it('relation-list lists the units, sorted as strings; --app the remote application', async () => {
     expect(await run(new FakeContext(), 'relation-list')).toEqual(ok('mysql/0\nmysql/10\nmysql/2\n'));
@@ -377,7 +406,7 @@ describe('network-get', () => {
     expect(await run(ctx, 'network-get', 'db', '--ingress-address', '--bind-address', '--format=json')).toEqual(
       ok('{"bind-address":"10.0.0.2","ingress-address":"10.0.0.2"}\n'),
     );
-    expect(await run(ctx, 'network-get', 'db', '-r', '99')).toEqual(usage('invalid value "99" for flag -r: relation not found'));
+    expect(await run(ctx, 'network-get', 'db', '-r', '99')).toEqual(usage('invalid value "99" for option -r: relation not found'));
     expect(await run(ctx, 'network-get', 'db', '--primary-address', '--bind-address')).toEqual(
       failure('--primary-address must be the only flag specified'),
     );
@@ -419,7 +448,7 @@ describe('goal-state', () => {
     expect(Object.keys(json)).toEqual(['units', 'relations']);
     expect(json.relations.db['mysql/0']).toEqual({ status: 'dying', since: '2026-11-24 10:00:03Z' });
     expect(await run(ctx, 'goal-state', '--format=smart')).toEqual(
-      usage('invalid value "smart" for flag --format: unknown format "smart"'),
+      usage('invalid value "smart" for option --format: unknown format "smart"'),
     );
   });
 });
@@ -444,6 +473,13 @@ describe('state-get, state-set, state-delete', () => {
     expect(await run(ctx, 'state-get', 'nope')).toEqual(ok(''));
     expect(await run(ctx, 'state-get', 'nope', '--strict')).toEqual(failure('"nope" not found'));
     expect(await run(ctx, 'state-get', 'a', 'b')).toEqual(usage('unrecognized args: ["b"]'));
+  });
+  it('state-get prints an empty state as Juju prints its nil map: {} (smart, yaml), null (json)', async () => {
+    const ctx = new FakeContext();
+    ctx.state = {};
+    expect(await run(ctx, 'state-get')).toEqual(ok('{}\n'));
+    expect(await run(ctx, 'state-get', '--format=yaml')).toEqual(ok('{}\n'));
+    expect(await run(ctx, 'state-get', '-', '--format=json')).toEqual(ok('null\n'));
   });
   it('state-set buffers key=value (empty allowed), --file overridden by arguments; state-delete one key', async () => {
     const ctx = new FakeContext();

@@ -108,7 +108,7 @@ describe('hook tools over TCP', () => {
     expect(await hookCalls('relation-list', ['--bogus'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'ERROR flag provided but not defined: --bogus\n',
+      stderr: 'ERROR option provided but not defined: --bogus\n',
     });
     expect(await hookCalls('relation-list', [])).toEqual({ code: 0, stdout: 'mysql/0\n', stderr: '' });
   });
