@@ -42,6 +42,8 @@ import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-stat
 
 export interface ToolContext {
   readonly unitName: string;
+  /** The model's uuid (JUJU_MODEL_UUID; empty from a controller that predates it). */
+  readonly modelUuid: string;
   /** Set only while an action runs; the action tools refuse to run without it. */
   readonly action?: ActionToolContext;
   /** In relation hooks: the hook's relation id, the default for -r. */
@@ -112,6 +114,8 @@ export interface ToolIO {
   fileContent?: string;
   /** Filled by a tool given `-o <path>`: the tool process writes it (see ToolResult.file). */
   output?: ToolOutputFile;
+  /** What a tool that succeeds writes to stderr besides (a deprecation warning). */
+  stderr?: string;
 }
 
 export interface ToolOutputFile {

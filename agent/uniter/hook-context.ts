@@ -35,6 +35,8 @@ import { applicationOfUnit } from '#shared/domain/names.js';
 export interface HookContextInit {
   id: string;
   unitName: string;
+  /** JUJU_MODEL_UUID, for relation-model-get; empty when the controller gave none. */
+  modelUuid: string;
   hookRelationId?: number;
   remoteUnit?: string;
   remoteApplication?: string;
@@ -67,6 +69,7 @@ interface SettingsAnswer {
 
 export class HookContext implements ToolContext {
   readonly unitName: string;
+  readonly modelUuid: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
   readonly remoteApplication?: string;
@@ -89,6 +92,7 @@ export class HookContext implements ToolContext {
 
   constructor(private readonly init: HookContextInit) {
     this.unitName = init.unitName;
+    this.modelUuid = init.modelUuid;
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
     if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;

@@ -531,6 +531,7 @@ export class Uniter {
     return new HookContext({
       id,
       unitName: this.deps.unitName,
+      modelUuid: view.modelUuid ?? '',
       status: this.status,
       ...(hook ? { hookRelationId: hook.relationId } : {}),
       ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),

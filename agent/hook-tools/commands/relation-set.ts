@@ -4,6 +4,7 @@
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
 import { parseYaml } from '#shared/domain/yaml.js';
+import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationFlag, relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';
@@ -66,10 +67,12 @@ export const relationSet: ToolCommand = {
       relationFlag(ctx),
       stringFlag('file', 'file'),
       boolFlag('app', 'app'),
-      stringFlag('format', 'format'), // deprecated, accepted and ignored
+      deprecatedFormatFlag,
     ]);
     const relation = relationFromFlag(ctx, flags.relation);
     const overrides = parseKeyValues(positional);
+    // Juju warns once the arguments are taken (Init), before it runs.
+    warnDeprecatedFormat(flags, 'relation-set', io);
     const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
     const changes = { ...fromFile, ...overrides };
     // --app: the application's bag, the leader's alone ("cannot write relation settings" otherwise).

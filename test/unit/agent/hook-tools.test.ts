@@ -13,6 +13,7 @@ import type { LogLevel } from '../../../shared/logs/log-sink.js';
 
 class FakeContext implements ToolContext {
   unitName = 'wordpress/0';
+  modelUuid = '6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60';
   hookRelationId?: number = 3;
   remoteUnit?: string = 'mysql/0';
   logs: [LogLevel, string][] = [];
@@ -328,6 +329,7 @@ describe('unit tools', () => {
     expect(await run(ctx, 'status-set', 'happy')).toEqual(
       usage('invalid status "happy", expected one of [maintenance blocked waiting active]'),
     );
+    expect(await run(ctx, 'status-set')).toEqual(usage('invalid args, require <status> [message]'));
     expect(await run(ctx, 'status-get')).toEqual(ok('active\n'));
     expect(await run(ctx, 'status-get', '--include-data', '--format=json')).toEqual(
       ok('{"message":"ready","status":"active","status-data":{}}\n'),
@@ -348,8 +350,39 @@ describe('unit tools', () => {
     ]);
     expect(await run(ctx, 'juju-log')).toEqual(usage('no message specified'));
   });
-  it('an unknown tool is a usage error', async () => {
-    expect(await run(new FakeContext(), 'no-such-tool')).toEqual(usage('unknown command "no-such-tool"'));
+  it("an unknown tool is refused as Juju's jujuc server refuses it: error: bad request, exit 1", async () => {
+    expect(await run(new FakeContext(), 'no-such-tool', 'x')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: bad request: unknown hook command: no-such-tool\n',
+    });
+  });
+  it('relation-set, juju-log, open-port and close-port warn that --format is deprecated, and carry on', async () => {
+    const ctx = new FakeContext();
+    const warned = (tool: string) => ({ code: 0, stdout: '', stderr: `--format flag deprecated for command "${tool}"` });
+    expect(await run(ctx, 'relation-set', '--format=json', 'a=1')).toEqual(warned('relation-set'));
+    expect(await run(ctx, 'juju-log', '--format', 'yaml', 'hi')).toEqual(warned('juju-log'));
+    expect(await run(ctx, 'open-port', '--format=json', '80')).toEqual(warned('open-port'));
+    expect(await run(ctx, 'close-port', '--format=json', '80')).toEqual(warned('close-port'));
+    expect(ctx.sets).toEqual([[3, { a: '1' }]]);
+    expect(ctx.ports).toEqual([
+      ['open', '80/tcp'],
+      ['close', '80/tcp'],
+    ]);
+    expect(await run(ctx, 'relation-set', '--format=json', 'nope')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'ERROR expected "key=value", got "nope"\n',
+    });
+  });
+  it("relation-model-get prints the related application's model: this one, drover relating no other", async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'relation-model-get')).toEqual(ok('uuid: 6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60\n'));
+    expect(await run(ctx, 'relation-model-get', '-r', 'cache:5', '--format=json')).toEqual(
+      ok('{"uuid":"6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60"}\n'),
+    );
+    delete ctx.hookRelationId;
+    expect(await run(ctx, 'relation-model-get')).toEqual(usage('no relation id specified'));
   });
 });
 
