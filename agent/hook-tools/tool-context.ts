@@ -62,7 +62,7 @@ export interface ToolContext {
   setSettings(relationId: number, changes: Record<string, string>): void;
   config(): { values: Record<string, ConfigValue>; options: string[] };
   address(kind: 'private' | 'public'): string;
-  /** Canonical ranges (`80/tcp`); buffered like relation-set. */
+  /** Buffered like relation-set; throws Juju's refusal for a range overlapping, unequal, one open or requested. */
   changePort(action: 'open' | 'close', range: string): void;
   /** The unit's opened port ranges (canonical spelling), with this hook's own changes applied. */
   openedPorts(): string[];

@@ -13,6 +13,7 @@ function hookContext() {
     id: 'ctx-1',
     unitName: 'wordpress/0',
     modelUuid: '',
+    openPorts: [],
     hookRelationId: 3,
     relations: [{ id: 3, endpoint: 'db', remoteApplication: 'mysql' }],
     workload: { status: 'unknown', message: '' },
