@@ -21,6 +21,7 @@ import { relationList } from './relation-list.js';
 import { relationModelGet } from './relation-model-get.js';
 import { relationSet } from './relation-set.js';
 import { statusGet, statusSet } from './status.js';
+import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
 import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
 
@@ -48,6 +49,7 @@ const COMMANDS: ToolCommand[] = [
   stateGet,
   stateSet,
   stateDelete,
+  storageList,
   credentialGet,
   resourceGet,
   jujuReboot,
