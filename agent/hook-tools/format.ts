@@ -4,7 +4,7 @@
 // (pyjuju compatibility), nothing for nil, an empty string or an empty list, and YAML for
 // everything else (an empty map is `{}`); `yaml` and
 // `json` print the value in that syntax. `-o/--output FILE` writes to a file instead of stdout.
-import { stringify } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import { stringFlag, type FlagSpec } from './flags.js';
 
 export type Format = 'smart' | 'yaml' | 'json';
@@ -34,7 +34,24 @@ export function formatOf(flags: Record<string, string | boolean>, fallback: Form
  */
 export const NIL_MAP: unique symbol = Symbol('nil map');
 
-const yaml = (value: unknown, sortKeys: boolean) => stringify(value, { lineWidth: 0, sortMapEntries: sortKeys });
+/**
+ * Strings Go's yaml.v2 (which juju/cmd prints with) quotes and YAML 1.2 leaves plain: YAML 1.1's
+ * booleans (https://yaml.org/type/bool.html, gopkg.in/yaml.v2 resolve.go) and integers with
+ * underscores, which Go's ParseInt reads. Left plain, `relation-get` would print `flag: yes` where
+ * Juju prints `flag: "yes"`, and a YAML 1.1 reader (PyYAML, which charms use) would read a bool.
+ */
+const GO_YAML_QUOTED = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*_[0-9_]*)$/;
+
+function yaml(value: unknown, sortKeys: boolean): string {
+  const doc = new Document(value, { sortMapEntries: sortKeys });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && typeof node.value === 'string' && GO_YAML_QUOTED.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  // yaml.v2 writes a sequence inside a mapping at the mapping's own indentation (`key:\n- a`).
+  return doc.toString({ lineWidth: 0, indentSeq: false });
+}
 
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);

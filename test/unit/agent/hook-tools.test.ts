@@ -169,6 +169,13 @@ describe('output formats', () => {
     expect(formatValue({ b: '1', a: 2 }, 'smart')).toBe('a: 2\nb: "1"\n');
     expect(formatValue({}, 'smart')).toBe('{}\n');
   });
+  it("writes YAML as Go's yaml.v2 does: YAML 1.1 booleans and Go integers quoted, sequences in a map not indented", () => {
+    expect(formatValue({ a: 'yes', b: 'off', n: 'N', c: '1_000', d: 'fine', e: ['on', 'x'] }, 'smart')).toBe(
+      'a: "yes"\nb: "off"\nc: "1_000"\nd: fine\ne:\n- "on"\n- x\n"n": "N"\n',
+    );
+    expect(formatValue('yes', 'yaml')).toBe('"yes"\n');
+    expect(formatValue('yes', 'smart')).toBe('yes\n');
+  });
   it('json and yaml print the value in that syntax, json with sorted keys', () => {
     expect(formatValue({ b: '1', a: 2 }, 'json')).toBe('{"a":2,"b":"1"}\n');
     expect(formatValue(null, 'json')).toBe('null\n');
@@ -413,19 +420,19 @@ describe('network-get', () => {
     expect(yaml).toBe(
       [
         'bind-addresses:',
-        '  - mac-address: 02:00:0a:00:00:02',
-        '    interface-name: eth0',
-        '    addresses:',
-        '      - hostname: ""',
-        '        value: 10.0.0.2',
-        '        cidr: 10.0.0.0/24',
-        '        address: 10.0.0.2',
-        '    macaddress: 02:00:0a:00:00:02',
-        '    interfacename: eth0',
+        '- mac-address: 02:00:0a:00:00:02',
+        '  interface-name: eth0',
+        '  addresses:',
+        '  - hostname: ""',
+        '    value: 10.0.0.2',
+        '    cidr: 10.0.0.0/24',
+        '    address: 10.0.0.2',
+        '  macaddress: 02:00:0a:00:00:02',
+        '  interfacename: eth0',
         'egress-subnets:',
-        '  - 10.0.0.2/32',
+        '- 10.0.0.2/32',
         'ingress-addresses:',
-        '  - 10.0.0.2',
+        '- 10.0.0.2',
         '',
       ].join('\n'),
     );
