@@ -3,7 +3,7 @@
 // and discarded when it fails, as Juju's HookContext.Flush does
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
-import { parseYaml } from '#shared/domain/yaml.js';
+import { parseYamlScalarsAsText } from '#shared/domain/yaml.js';
 import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationFlag, relationFromFlag } from '../relation-flag.js';
@@ -45,7 +45,8 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    // Read as Juju reads it, into a map of strings: values keep their written text.
+    doc = parseYamlScalarsAsText(text);
   } catch (e) {
     throw runtimeError(`cannot parse ${path}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -260,7 +260,7 @@ describe('relation-set', () => {
     expect(await run(new FakeContext(), 'relation-set', 'nope')).toEqual(usage('expected "key=value", got "nope"'));
     expect(await run(new FakeContext(), 'relation-set', 'a=1', 'a=2')).toEqual(usage('key "a" specified more than once'));
   });
-  it('reads a YAML --file (or stdin), overridden by the arguments', async () => {
+  it('reads a YAML --file (or stdin), each value as written, overridden by the arguments', async () => {
     // The tool process sends the file's text; the agent opens no path.
     const ctx = new FakeContext();
     await runTool(ctx, 'relation-set', ['--file', 's.yaml', 'a=two'], { cwd, fileContent: 'a: one\nport: 5432\n' });
@@ -271,6 +271,10 @@ describe('relation-set', () => {
       stdout: '',
       stderr: 'ERROR cannot read on-disk.yaml: the hook tool sent no file\n',
     });
+    // Go's yaml.v2 reads each value into a string as written: 1.50 stays 1.50, True stays True.
+    const written = new FakeContext();
+    await runTool(written, 'relation-set', ['--file', '-'], { cwd, stdin: 'ratio: 1.50\nflag: True\nhex: 0x10\ngone: ~\n' });
+    expect(written.sets).toEqual([[3, { ratio: '1.50', flag: 'True', hex: '0x10', gone: '' }]]);
     const fromStdin = new FakeContext();
     expect(await runTool(fromStdin, 'relation-set', ['--file', '-'], { cwd, stdin: 'k: v\n' })).toEqual(ok(''));
     expect(fromStdin.sets).toEqual([[3, { k: 'v' }]]);
