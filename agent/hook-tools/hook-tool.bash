@@ -16,9 +16,22 @@ PROTOCOL=drover-tool/1
 MAX_PAYLOAD_BYTES=4194304 # agent/hook-tools/tool-frame.ts, MAX_PAYLOAD_BYTES
 tool=${0##*/}
 
+# What goes wrong before the agent answers is this client's error, as Juju's jujud prints those
+# of its hook tool client: `error: <message>`, exit 1 (cmd/jujud/main.go). What the tool itself
+# refuses comes back from the agent as `ERROR <message>`, as juju/cmd writes it.
 fail() {
-  printf 'ERROR %s\n' "$1" >&2
+  printf 'error: %s\n' "$1" >&2
   exit 1
+}
+
+# A failure of the tool's own file handling, as Go reports it: `ERROR open /abs/path: no such file
+# or directory` (juju/cmd's FileVar and Output open the path joined to the hook's directory).
+fail_file() {
+  printf 'ERROR %s %s: %s\n' "$1" "$2" "${3,}" >&2
+  exit 1
+}
+absolute() {
+  if [[ $1 == /* ]]; then printf '%s' "$1"; else printf '%s/%s' "$PWD" "$1"; fi
 }
 
 [[ -n $JUJU_CONTEXT_ID ]] || fail 'JUJU_CONTEXT_ID not set'
@@ -51,15 +64,18 @@ if [[ $tool == relation-set || $tool == state-set ]]; then
     IFS= read -r -N $((MAX_PAYLOAD_BYTES + 1)) payload
   elif [[ -n $file ]]; then
     kind=file
-    [[ -d $file ]] && fail "cannot read $file: Is a directory"
+    [[ -d $file ]] && fail_file read "$(absolute "$file")" 'is a directory'
     if ! { exec 4<"$file"; } 2>/dev/null; then
       why=$({ : <"$file"; } 2>&1)
-      fail "cannot read $file: ${why##*: }"
+      fail_file open "$(absolute "$file")" "${why##*: }"
     fi
     IFS= read -r -N $((MAX_PAYLOAD_BYTES + 1)) payload <&4
     exec 4<&-
   fi
-  ((${#payload} <= MAX_PAYLOAD_BYTES)) || fail "cannot read $file: more than $MAX_PAYLOAD_BYTES bytes"
+  if ((${#payload} > MAX_PAYLOAD_BYTES)); then
+    printf 'ERROR cannot read %s: more than %s bytes\n' "$file" "$MAX_PAYLOAD_BYTES" >&2
+    exit 1
+  fi
 fi
 
 { exec 3<>"/dev/tcp/${address%:*}/${address##*:}"; } 2>/dev/null || fail "cannot reach the unit agent at $address"
@@ -97,7 +113,8 @@ if [[ -n $path ]]; then
   fi
   if [[ -n $why ]]; then
     code=1
-    errors="ERROR cannot write $path: ${why##*: }"$'\n'$errors
+    why=${why##*: }
+    errors="ERROR open $(absolute "$path"): ${why,}"$'\n'$errors
   fi
 elif ((raw)); then
   cat <&3

@@ -42,6 +42,8 @@ import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-stat
 
 export interface ToolContext {
   readonly unitName: string;
+  /** The model's uuid (JUJU_MODEL_UUID; empty from a controller that predates it). */
+  readonly modelUuid: string;
   /** Set only while an action runs; the action tools refuse to run without it. */
   readonly action?: ActionToolContext;
   /** In relation hooks: the hook's relation id, the default for -r. */
@@ -60,7 +62,7 @@ export interface ToolContext {
   setSettings(relationId: number, changes: Record<string, string>): void;
   config(): { values: Record<string, ConfigValue>; options: string[] };
   address(kind: 'private' | 'public'): string;
-  /** Canonical ranges (`80/tcp`); buffered like relation-set. */
+  /** Buffered like relation-set; throws Juju's refusal for a range overlapping, unequal, one open or requested. */
   changePort(action: 'open' | 'close', range: string): void;
   /** The unit's opened port ranges (canonical spelling), with this hook's own changes applied. */
   openedPorts(): string[];
@@ -112,6 +114,8 @@ export interface ToolIO {
   fileContent?: string;
   /** Filled by a tool given `-o <path>`: the tool process writes it (see ToolResult.file). */
   output?: ToolOutputFile;
+  /** What a tool that succeeds writes to stderr besides (a deprecation warning). */
+  stderr?: string;
 }
 
 export interface ToolOutputFile {

@@ -40,7 +40,7 @@ export interface ToolRequest {
   fileContent?: string;
 }
 
-/** A frame that cannot be a request; the server answers `ERROR bad request: <message>`. */
+/** A frame that cannot be a request; the server answers `error: bad request: <message>`. */
 export class FrameError extends Error {}
 
 /**

@@ -34,7 +34,8 @@ interface Registered {
   ctx: ToolContext;
 }
 
-const refusal = (message: string): ToolResult => ({ code: 1, stdout: '', stderr: `ERROR bad request: ${message}\n` });
+/** A request refused before any tool runs, as Juju's jujuc server refuses one and its client prints it (`error: bad request: ...`). */
+const refusal = (message: string): ToolResult => ({ code: 1, stdout: '', stderr: `error: bad request: ${message}\n` });
 
 function sameSecret(given: string, expected: Buffer): boolean {
   const bytes = Buffer.from(given, 'base64url');

@@ -29,6 +29,7 @@ import { aliveLeadershipStep, dyingLeadershipStep, renewLeadershipStep } from '.
 import type { Hook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
 import { applicationOfUnit } from '#shared/domain/names.js';
+import { isPeerRelation } from '#shared/domain/plans/app-settings.js';
 
 export interface RemoteState {
   /** Undefined once the unit is gone from state. */
@@ -139,10 +140,14 @@ const replaceCharm = (application: Application, runHooks: boolean): Step => ({
  * units in name order. "when foo-relation-joined is run for unit bar/99 in relation id foo:123,
  * the only guarantee is that the next hook to be run in relation id foo:123 will be
  * foo-relation-changed for bar/99."
+ *
+ * A peer relation is never broken: Juju 3's resolver runs -departed for each peer a departing
+ * unit knows, and no -broken ("Since you cannot depart peer relations we can safely ignore this
+ * hook", https://github.com/juju/juju/blob/3.6/internal/worker/uniter/relation/resolver.go).
  */
 export function relationStep(
   unitName: string,
-  relation: { key: string; id: number; endpoint: string },
+  relation: { key: string; id: number; endpoint: string; peer?: boolean },
   local: LocalRelation | undefined,
   members: Record<string, number> | undefined,
   departing: { self: boolean } | undefined,
@@ -157,7 +162,7 @@ export function relationStep(
     const next = known[0];
     if (next !== undefined)
       return hook({ kind: 'relation-departed', ...base, remoteUnit: next, departingUnit: departing.self ? unitName : next });
-    if (!local?.broken) return hook({ kind: 'relation-broken', ...base });
+    if (!local?.broken && relation.peer !== true) return hook({ kind: 'relation-broken', ...base });
     return { kind: 'leave-scope', relation: relation.key };
   }
   // Juju ≥ 2.8: relation-created runs once, before any -joined (ops's RelationCreatedEvent).
@@ -252,7 +257,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     const departing = !alive || relation.life !== 'alive' ? { self: !alive } : undefined;
     const step = relationStep(
       unit.name,
-      { key: relation.key, id: relation.id, endpoint: endpoint.name },
+      { key: relation.key, id: relation.id, endpoint: endpoint.name, peer: isPeerRelation(relation) },
       local.relations[relation.key],
       remote.members[relation.key],
       departing,
@@ -267,7 +272,9 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     if (relations.some((r) => r.key === key)) continue;
     const known = local.relations[key];
     if (!known) return { kind: 'leave-scope', relation: key };
-    const step = relationStep(unit.name, { key, id: known.id, endpoint: known.endpoint }, known, undefined, { self: !alive });
+    const step = relationStep(unit.name, { key, id: known.id, endpoint: known.endpoint, peer: known.peer }, known, undefined, {
+      self: !alive,
+    });
     if (step) return step;
   }
   if (waitingForMembers) return { kind: 'wait', why: 'members' };

@@ -13,7 +13,6 @@ import type { ConfigValue } from '#shared/domain/entities.js';
 import { checkSettingsSize } from '#shared/domain/item-size.js';
 import { applySettingsChanges } from '#shared/domain/plans/relation-settings.js';
 import { NOT_LEADER_WRITE } from '#shared/domain/plans/app-settings.js';
-import { applyPortChanges } from '#shared/domain/plans/unit-ports.js';
 import { applyStateChanges, type StateChanges } from '#shared/domain/plans/unit-state.js';
 import type { LogLevel } from '#shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
@@ -27,6 +26,7 @@ import type {
   WorkloadStatus,
 } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
+import { PortRequests } from './port-requests.js';
 import type { UnitReporter } from './unit-reporter.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
@@ -35,6 +35,8 @@ import { applicationOfUnit } from '#shared/domain/names.js';
 export interface HookContextInit {
   id: string;
   unitName: string;
+  /** JUJU_MODEL_UUID, for relation-model-get; empty when the controller gave none. */
+  modelUuid: string;
   hookRelationId?: number;
   remoteUnit?: string;
   remoteApplication?: string;
@@ -67,6 +69,7 @@ interface SettingsAnswer {
 
 export class HookContext implements ToolContext {
   readonly unitName: string;
+  readonly modelUuid: string;
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
   readonly remoteApplication?: string;
@@ -75,7 +78,7 @@ export class HookContext implements ToolContext {
   statusWasSet = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingSettings = new Map<number, Record<string, string>>();
-  private readonly portChanges: { action: 'open' | 'close'; range: string }[] = [];
+  private readonly ports: PortRequests;
   private workload: WorkloadStatus;
   private readonly stateChanges: StateChanges = {};
   private stateRead?: Promise<Record<string, string>>;
@@ -89,6 +92,8 @@ export class HookContext implements ToolContext {
 
   constructor(private readonly init: HookContextInit) {
     this.unitName = init.unitName;
+    this.modelUuid = init.modelUuid;
+    this.ports = new PortRequests(init.unitName, init.openPorts);
     if (init.hookRelationId !== undefined) this.hookRelationId = init.hookRelationId;
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
     if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;
@@ -141,11 +146,11 @@ export class HookContext implements ToolContext {
   }
 
   changePort(action: 'open' | 'close', range: string): void {
-    this.portChanges.push({ action, range });
+    this.ports.request(action, range);
   }
 
   openedPorts(): string[] {
-    return applyPortChanges(this.init.openPorts, this.portChanges);
+    return this.ports.openRanges();
   }
 
   networkInfo(binding: string): NetworkInfo | undefined {
@@ -269,9 +274,10 @@ export class HookContext implements ToolContext {
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<{ appVersions?: Record<number, number> }> {
     const stateChanged = Object.keys(this.stateChanges).length > 0;
+    const ports = this.ports.changes();
     const nothing =
       this.pendingSettings.size === 0 &&
-      this.portChanges.length === 0 &&
+      ports.length === 0 &&
       !stateChanged &&
       !this.pendingLeaderSettings &&
       this.pendingAppSettings.size === 0;
@@ -279,7 +285,7 @@ export class HookContext implements ToolContext {
     return this.init.api.call<{ appVersions?: Record<number, number> }>('commit-hook', {
       unit: this.unitName,
       settings: [...this.pendingSettings].map(([relationId, changes]) => ({ relationId, changes })),
-      ports: this.portChanges,
+      ports,
       ...(stateChanged ? { charmState: this.stateChanges } : {}),
       ...(this.pendingLeaderSettings ? { leaderSettings: this.pendingLeaderSettings } : {}),
       ...(this.pendingAppSettings.size > 0

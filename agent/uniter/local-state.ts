@@ -26,6 +26,8 @@ export interface LocalRelation {
   created?: boolean;
   /** -broken has run: all that is left is leaving the scope. */
   broken?: boolean;
+  /** A peer relation, which is never broken (agent/uniter/decide.ts, relationStep). */
+  peer?: boolean;
 }
 
 export interface LocalState {

@@ -19,6 +19,7 @@ import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '#shared/domain/relation-counterparts.js';
 import { charmEndpoints } from '#shared/domain/charm.js';
+import { isPeerRelation } from '#shared/domain/plans/app-settings.js';
 import { replaceCharmDir } from './charm-dir.js';
 import { nextStep, type RemoteState, type Step } from './decide.js';
 
@@ -86,7 +87,8 @@ function ownAppWrites(local: LocalState, appVersions: Record<number, number> | u
   const relations = { ...local.relations };
   for (const [key, relation] of Object.entries(relations)) {
     const version = appVersions[relation.id];
-    const peer = view.relations.find((r) => r.key === key)?.endpoints.every((e) => e.role === 'peer');
+    const viewed = view.relations.find((r) => r.key === key);
+    const peer = viewed !== undefined && isPeerRelation(viewed);
     if (version !== undefined && peer) relations[key] = { ...relation, appVersion: Math.max(version, relation.appVersion ?? 0) };
   }
   return { ...local, relations };
@@ -338,7 +340,13 @@ export class Uniter {
       ...this.local,
       relations: {
         ...this.local.relations,
-        [step.relation.key]: { id: step.relation.id, endpoint: step.endpoint, members: {}, created: false },
+        [step.relation.key]: {
+          id: step.relation.id,
+          endpoint: step.endpoint,
+          members: {},
+          created: false,
+          ...(isPeerRelation(step.relation) ? { peer: true } : {}),
+        },
       },
     });
     this.logger.info(MODULE, `joined relation "${step.relation.key}"`);
@@ -523,6 +531,7 @@ export class Uniter {
     return new HookContext({
       id,
       unitName: this.deps.unitName,
+      modelUuid: view.modelUuid ?? '',
       status: this.status,
       ...(hook ? { hookRelationId: hook.relationId } : {}),
       ...(hook?.remoteUnit !== undefined ? { remoteUnit: hook.remoteUnit } : {}),

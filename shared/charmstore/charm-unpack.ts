@@ -1,12 +1,14 @@
 // A charm archive written out as a charm directory, as agents install it. Streamed twice: once to
 // list its entries and refuse anything that could write outside the directory (the checks of
 // ./charm-archive.ts), once to write them, each file's data as it comes; so an archive of any size
-// (up to the bound of ./charm-archive-stream.ts) is unpacked without being held in memory.
+// (up to the bound of ./charm-archive-stream.ts) is unpacked without being held in memory. Then
+// the hooks metadata.yaml declares are made executable, as Juju's agent does (./hook-modes.ts).
 import { createReadStream } from 'node:fs';
 import { chmod, mkdir, open, symlink, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { duplicateEntry, entryBeneathSymlink, MAX_CHARM_TAR_BYTES, unsafeLink, type Entry } from './charm-archive.js';
 import { readCharmArchiveStream, type TarVisitor } from './charm-archive-stream.js';
+import { makeDeclaredHooksExecutable } from './hook-modes.js';
 
 type Source = () => AsyncIterable<Uint8Array>;
 
@@ -101,6 +103,7 @@ async function unpack(source: Source, dest: string, maxTarBytes?: number): Promi
   } finally {
     await visitor.abandon();
   }
+  await makeDeclaredHooksExecutable(root);
 }
 
 /** Writes an archive held in memory (an inline upload, a test's) under `dest`, within the in-memory bound. */

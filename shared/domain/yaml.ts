@@ -5,7 +5,7 @@
 // memory: the process aborts (exit 134), which no try/catch can stop. Two such deploy requests
 // killed the local controller. Documents drover reads are small and shallow, so the bounds cost
 // nothing real.
-import { CST, Lexer, parse, parseDocument } from 'yaml';
+import { CST, isScalar, Lexer, parse, parseDocument, visit } from 'yaml';
 
 /** Larger than any charm's metadata or any relation settings file. */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -26,6 +26,23 @@ export class YamlTooLargeError extends Error {}
 export function parseYaml(source: string): unknown {
   checkBounds(source);
   return parse(source, { maxAliasCount: MAX_ALIASES });
+}
+
+/**
+ * The same, every scalar as it is written, as Go's yaml.v2 reads one into a string (Juju's
+ * relation-set and state-set `--file`, read into map[string]string): `1.50`, `True` and `0x10`
+ * stay those strings rather than becoming 1.5, true and 16. Null stays null.
+ */
+export function parseYamlScalarsAsText(source: string): unknown {
+  checkBounds(source);
+  const doc = parseDocument(source);
+  if (doc.errors.length > 0) throw doc.errors[0]!;
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && node.value !== null && typeof node.value !== 'string') node.value = node.source ?? String(node.value);
+    },
+  });
+  return doc.toJS({ maxAliasCount: MAX_ALIASES });
 }
 
 /**

@@ -36,6 +36,33 @@ describe('charm archives', () => {
     expect(readFileSync(join(out, 'lib', 'a'.repeat(60), 'b'.repeat(60), 'long-name.txt'), 'utf8')).toBe('long');
   });
 
+  it("makes the hooks metadata.yaml declares executable, as Juju's agent expands a charm; nothing else", async () => {
+    const src = temp();
+    mkdirSync(join(src, 'hooks'));
+    writeFileSync(join(src, 'metadata.yaml'), 'name: x\nrequires:\n  db: mysql\npeers:\n  ring: x\nstorage:\n  data: {type: filesystem}\n');
+    const hooks = [
+      'install',
+      'remove',
+      'db-relation-joined',
+      'ring-relation-broken',
+      'data-storage-attached',
+      'helper.sh',
+      'website-relation-joined',
+    ];
+    for (const name of hooks) writeFileSync(join(src, 'hooks', name), '#!/bin/sh\n', { mode: 0o644 });
+    writeFileSync(join(src, 'dispatch'), '#!/bin/sh\n', { mode: 0o644 });
+    const out = temp();
+    await unpackCharmArchive(await packCharmDir(src), out);
+    const mode = (path: string) => statSync(join(out, path)).mode & 0o777;
+    for (const name of ['install', 'remove', 'db-relation-joined', 'ring-relation-broken', 'data-storage-attached']) {
+      expect(mode(`hooks/${name}`), name).toBe(0o744);
+    }
+    // Not a hook this charm declares (no website endpoint), not a hook at all, not under hooks/.
+    expect(mode('hooks/website-relation-joined')).toBe(0o644);
+    expect(mode('hooks/helper.sh')).toBe(0o644);
+    expect(mode('dispatch')).toBe(0o644);
+  });
+
   it('reads what the tar tool writes, and unpacks a charm packed with its directory on top', async () => {
     const src = charmDir();
     const parent = join(src, '..');

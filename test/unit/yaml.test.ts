@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCharm } from '../../shared/domain/charm.js';
-import { MAX_YAML_BYTES, MAX_YAML_DEPTH, parseYaml, YamlTooLargeError } from '../../shared/domain/yaml.js';
+import { MAX_YAML_BYTES, MAX_YAML_DEPTH, parseYaml, parseYamlScalarsAsText, YamlTooLargeError } from '../../shared/domain/yaml.js';
 
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
@@ -25,6 +25,20 @@ other: '{{{{ neither'
       other: '{{{{ neither',
     });
     expect(parseYaml(nested(MAX_YAML_DEPTH))).toBeDefined();
+  });
+
+  it("reads scalars as written, as Go's yaml.v2 reads them into strings, within the same bounds", () => {
+    expect(parseYamlScalarsAsText('n: 1.50\nb: True\nh: 0x10\nz: ~\nq: "x"\nTrue: k\nl: [1, yes]\n')).toEqual({
+      n: '1.50',
+      b: 'True',
+      h: '0x10',
+      z: null,
+      q: 'x',
+      True: 'k',
+      l: ['1', 'yes'],
+    });
+    expect(() => parseYamlScalarsAsText('a: [1\n')).toThrow(/Flow sequence/);
+    expect(() => parseYamlScalarsAsText(nested(MAX_YAML_DEPTH + 1))).toThrow(YamlTooLargeError);
   });
 
   it('refuses collections nested deeper than the bound, and documents larger than it', () => {

@@ -2,7 +2,7 @@
 // action-get.go, action-set.go, action-log.go, action-fail.go), with Juju's arguments, checks
 // and messages. Outside an action each fails as Juju's context does: "not running an action".
 import { parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import type { ActionToolContext, ToolContext } from '../tool-context.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
@@ -25,7 +25,6 @@ export const actionGet: ToolCommand = {
   name: 'action-get',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
     const [path, ...rest] = positional;
     checkEmpty(rest);
     const params = actionOf(ctx).params();
@@ -36,25 +35,28 @@ export const actionGet: ToolCommand = {
   },
 };
 
-/** action-set <key>=<value> [<key>.<key>=<value> ...]: values are strings, dotted keys nest. */
+/**
+ * action-set <key>=<value> [<key>.<key>=<value> ...]: values are strings, dotted keys nest. No
+ * pair at all sets nothing, and is no error (Juju 3.6's Init checks only the pairs given).
+ */
 export const actionSet: ToolCommand = {
   name: 'action-set',
   async run(ctx, args) {
     const { positional } = parseFlags(args, []);
-    if (positional.length === 0) throw usageError('no key=value pairs specified');
     const values: [string[], string][] = [];
     for (const arg of positional) {
       const eq = arg.indexOf('=');
       if (eq === -1) throw usageError(`argument "${arg}" must be of the form key...=value`);
       const keys = arg.slice(0, eq).split('.');
+      // Every part of the path is checked, the reserved names at any depth.
       for (const key of keys) {
         if (!KEY.test(key)) {
           throw usageError(
-            `key "${key}" must start and end with lowercase alphanumeric, and contain only lowercase alphanumeric, hyphens and periods`,
+            `key "${key}" must start and end with lowercase alphanumeric, and contain only lowercase alphanumeric and hyphens`,
           );
         }
+        if (RESERVED_KEYS.includes(key)) throw usageError(`cannot set reserved action key "${key}"`);
       }
-      if (RESERVED_KEYS.includes(keys[0]!)) throw usageError(`cannot set reserved action key "${keys[0]}"`);
       values.push([keys, arg.slice(eq + 1)]);
     }
     actionOf(ctx).setResults(values);

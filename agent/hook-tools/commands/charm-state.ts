@@ -3,7 +3,7 @@
 // The controller keeps it per unit; a hook sees it sandboxed and its changes are committed with
 // the hook's other changes, as Juju's HookContext.Flush does.
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { NIL_MAP, outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { checkEmpty, runtimeError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -17,12 +17,12 @@ export const stateGet: ToolCommand = {
   name: 'state-get',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [...outputFlags, boolFlag('strict', 'strict')]);
-    formatOf(flags);
     const [first = '', ...rest] = positional;
     checkEmpty(rest);
     const key = first === '-' ? '' : first;
     const state = await ctx.charmState();
-    if (key === '') return output(state, flags, io);
+    // Juju's HookContext hands an empty state over as a nil map: `{}`, or `null` in JSON.
+    if (key === '') return output(Object.keys(state).length === 0 ? NIL_MAP : state, flags, io);
     if (!Object.hasOwn(state, key)) {
       if (flags.strict === true) throw runtimeError(`"${key}" not found`);
       return output('', flags, io);

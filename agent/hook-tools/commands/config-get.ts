@@ -2,7 +2,7 @@
 // options with a value or default; --all also those without, as null; a key: its value (an
 // unknown key prints nothing).
 import { boolFlag, parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { checkEmpty, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -11,7 +11,6 @@ export const configGet: ToolCommand = {
   name: 'config-get',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [...outputFlags, boolFlag('all', 'a', 'all')]);
-    formatOf(flags);
     const [key, ...rest] = positional;
     if (key !== undefined && key !== '' && flags.all === true) throw usageError(`cannot use argument --all together with key "${key}"`);
     checkEmpty(rest);

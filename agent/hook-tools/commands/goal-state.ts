@@ -2,10 +2,10 @@
 // juju/juju worker/uniter/runner/jujuc/goal-state.go: YAML by default (no smart format), the
 // units of the unit's application and, per endpoint, the related applications and their units.
 import { parseFlags } from '../flags.js';
-import { outputFlags } from '../format.js';
+import { formatOf, outputFlagsOf } from '../format.js';
 import { output } from '../output.js';
 import type { GoalStatus } from '../tool-context.js';
-import { checkEmpty, usageError } from '../tool-errors.js';
+import { checkEmpty } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 
 const sortedMap = <T>(m: Record<string, T>): Record<string, T> =>
@@ -22,11 +22,8 @@ const units = (m: Record<string, GoalStatus>) => sortedMap(Object.fromEntries(Ob
 export const goalState: ToolCommand = {
   name: 'goal-state',
   async run(ctx, args, io) {
-    const { flags, positional } = parseFlags(args, outputFlags);
-    const format = flags.format ?? 'yaml';
-    if (format !== 'yaml' && format !== 'json') {
-      throw usageError(`invalid value "${String(format)}" for flag --format: unknown format "${String(format)}"`);
-    }
+    const { flags, positional } = parseFlags(args, outputFlagsOf(['yaml', 'json']));
+    const format = formatOf(flags, 'yaml');
     checkEmpty(positional);
     const state = await ctx.goalState();
     const relations = sortedMap(Object.fromEntries(Object.entries(state.relations).map(([k, v]) => [k, units(v)])));

@@ -18,8 +18,10 @@ import { closePort, openPort } from './ports.js';
 import { relationGet } from './relation-get.js';
 import { relationIds } from './relation-ids.js';
 import { relationList } from './relation-list.js';
+import { relationModelGet } from './relation-model-get.js';
 import { relationSet } from './relation-set.js';
 import { statusGet, statusSet } from './status.js';
+import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
 import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
 
@@ -33,6 +35,7 @@ const COMMANDS: ToolCommand[] = [
   relationSet,
   relationIds,
   relationList,
+  relationModelGet,
   statusSet,
   statusGet,
   actionGet,
@@ -46,6 +49,7 @@ const COMMANDS: ToolCommand[] = [
   stateGet,
   stateSet,
   stateDelete,
+  storageList,
   credentialGet,
   resourceGet,
   jujuReboot,
@@ -58,14 +62,18 @@ export const TOOL_NAMES = COMMANDS.map((c) => c.name);
 
 export async function runTool(ctx: ToolContext, name: string, args: string[], io: ToolIO): Promise<ToolResult> {
   const command = COMMANDS.find((c) => c.name === name);
-  if (!command) return { code: 2, stdout: '', stderr: `ERROR unknown command "${name}"\n` };
+  // Juju's jujuc server refuses a name it has no command for before running anything, and the
+  // tool prints the refusal as `error: ...`, exit 1 (jujuc/server.go, cmd/jujud/main.go).
+  if (!command) return { code: 1, stdout: '', stderr: `error: bad request: unknown hook command: ${name}\n` };
   const own: ToolIO = { ...io }; // the command's output slot is this call's alone
   try {
     const stdout = await command.run(ctx, args, own);
-    return { code: 0, stdout, stderr: '', ...(own.output ? { file: own.output } : {}) };
+    return { code: 0, stdout, stderr: own.stderr ?? '', ...(own.output ? { file: own.output } : {}) };
   } catch (e) {
-    if (e instanceof ToolError) return { code: e.exitCode, stdout: '', stderr: `ERROR ${e.message}\n` };
+    // What the tool wrote to stderr before it failed comes first, as cmd.Main writes the error after.
+    const before = own.stderr ?? '';
+    if (e instanceof ToolError) return { code: e.exitCode, stdout: '', stderr: `${before}ERROR ${e.message}\n` };
     // The sandbox's own failures (say, the API refused a read) are runtime errors too.
-    return { code: 1, stdout: '', stderr: `ERROR ${(e as Error).message}\n` };
+    return { code: 1, stdout: '', stderr: `${before}ERROR ${(e as Error).message}\n` };
   }
 }

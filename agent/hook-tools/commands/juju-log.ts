@@ -1,6 +1,7 @@
 // juju-log [-l LEVEL] [--debug] <message...>: "write arguments direct to juju's log".
 // Logged under `unit.<unit>.juju-log`; in relation hooks prefixed `<endpoint>:<id>: `.
 import { parseLogLevel } from '../../../shared/logs/log-sink.js';
+import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationLabel } from '../relation-flag.js';
 import { usageError } from '../tool-errors.js';
@@ -8,13 +9,14 @@ import type { ToolCommand } from './command.js';
 
 export const jujuLog: ToolCommand = {
   name: 'juju-log',
-  async run(ctx, args) {
+  async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [
       boolFlag('debug', 'debug'),
       stringFlag('level', 'l', 'log-level'),
-      stringFlag('format', 'format'), // deprecated, accepted and ignored
+      deprecatedFormatFlag,
     ]);
     if (positional.length === 0) throw usageError('no message specified');
+    warnDeprecatedFormat(flags, 'juju-log', io);
     let level = flags.debug === true ? 'DEBUG' : 'INFO';
     if (flags.debug !== true && typeof flags.level === 'string') {
       const parsed = parseLogLevel(flags.level);

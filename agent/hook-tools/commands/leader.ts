@@ -4,7 +4,7 @@
 // False; json: true or false); leader-get prints one value or the whole map, as config-get does;
 // leader-set writes only from the leader, with the hook (agent/uniter/hook-context.ts).
 import { parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { checkEmpty, runtimeError, ToolError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -14,7 +14,6 @@ export const isLeader: ToolCommand = {
   name: 'is-leader',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
     checkEmpty(positional);
     let leader: boolean;
     try {
@@ -30,7 +29,6 @@ export const leaderGet: ToolCommand = {
   name: 'leader-get',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
     const [first, ...rest] = positional;
     const key = first === undefined || first === '-' ? '' : first;
     if (key.includes('=')) throw usageError(`invalid key "${key}"`);

@@ -3,10 +3,10 @@
 // worker/uniter/runner/jujuc/network-get.go. Without a flag: everything, in the shape of Juju's
 // params.NetworkInfoResult, which ops parses (ops/model.py Network); one flag: that value; more:
 // a map of them. drover has one network per machine, so every binding gets the machine's address.
-import { boolFlag, parseFlags, stringFlag } from '../flags.js';
+import { boolFlag, parseFlags } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
-import { relationFromFlag } from '../relation-flag.js';
+import { relationFlag } from '../relation-flag.js';
 import type { NetworkInfo } from '../tool-context.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -38,12 +38,11 @@ export const networkGet: ToolCommand = {
       boolFlag('bind', 'bind-address'),
       boolFlag('ingress', 'ingress-address'),
       boolFlag('egress', 'egress-subnets'),
-      stringFlag('relation', 'r', 'relation'),
+      relationFlag(ctx),
     ]);
     const format = formatOf(flags);
     // The relation only narrows the answer in cross-model relations, which drover does not have;
-    // a bad -r is still refused, as Juju's relation id flag does.
-    if (flags.relation !== undefined) relationFromFlag(ctx, flags.relation);
+    // a bad -r is still refused (as it is parsed), as Juju's relation id flag does.
     const [binding, ...rest] = positional;
     if (binding === undefined) throw usageError('no arguments specified');
     if (binding === '') throw usageError('no binding name specified');

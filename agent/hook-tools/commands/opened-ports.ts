@@ -4,7 +4,7 @@
 // unit, never per endpoint, so --endpoints marks every range `(*)`, Juju's "all endpoints".
 import { parsePortRange, type PortRange } from '../../../shared/domain/port-ranges.js';
 import { boolFlag, parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { checkEmpty } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -27,7 +27,6 @@ export const openedPorts: ToolCommand = {
   name: 'opened-ports',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [...outputFlags, boolFlag('endpoints', 'endpoints')]);
-    formatOf(flags);
     checkEmpty(positional);
     const ranges = sortPortRanges(ctx.openedPorts());
     return output(flags.endpoints === true ? ranges.map((r) => `${r} (*)`) : ranges, flags, io);

@@ -7,6 +7,7 @@
 // and https://bugs.launchpad.net/juju/+bug/1089304.
 import { DroverError } from '../../../shared/domain/errors.js';
 import { canonicalPortRange } from '../../../shared/domain/port-ranges.js';
+import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { parseFlags, stringFlag } from '../flags.js';
 import { checkEmpty, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
@@ -14,8 +15,9 @@ import type { ToolCommand } from './command.js';
 function portCommand(name: 'open-port' | 'close-port'): ToolCommand {
   return {
     name,
-    async run(ctx, args) {
-      const { positional } = parseFlags(args, [stringFlag('format', 'format'), stringFlag('endpoints', 'endpoints')]);
+    async run(ctx, args, io) {
+      // --endpoints is taken and not narrowed to: drover opens ports for the whole unit.
+      const { flags, positional } = parseFlags(args, [deprecatedFormatFlag, stringFlag('endpoints', 'endpoints')]);
       const [arg, ...rest] = positional;
       if (arg === undefined) throw usageError('no port or range specified');
       let range: string;
@@ -26,6 +28,7 @@ function portCommand(name: 'open-port' | 'close-port'): ToolCommand {
         throw e;
       }
       checkEmpty(rest);
+      warnDeprecatedFormat(flags, name, io);
       ctx.changePort(name === 'open-port' ? 'open' : 'close', range);
       return '';
     },

@@ -3,18 +3,25 @@
 // relation and (except in -broken) the remote unit default to the hook's own; without a remote
 // unit (an application -changed) the remote application's bag is read. The first read of any
 // bag is remembered for the rest of the hook (the sandbox).
-import { applicationOfUnit, isValidUnitName } from '#shared/domain/names.js';
-import { boolFlag, parseFlags, stringFlag } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { applicationOfUnit, isValidApplicationName, isValidUnitName } from '#shared/domain/names.js';
+import { boolFlag, parseFlags } from '../flags.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
-import { relationFromFlag } from '../relation-flag.js';
-import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import { relationFlag, relationFromFlag } from '../relation-flag.js';
+import { checkEmpty, usageError } from '../tool-errors.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 
 /** Juju's determineUnitOrAppName: who is read, and whether it is an application's bag. */
 function target(ctx: ToolContext, supplied: string | undefined, app: boolean): { name: string; app: boolean } {
-  if (supplied !== undefined) return { name: app && isValidUnitName(supplied) ? applicationOfUnit(supplied) : supplied, app };
+  if (supplied !== undefined) {
+    if (app) return { name: isValidUnitName(supplied) ? applicationOfUnit(supplied) : supplied, app };
+    if (!isValidUnitName(supplied)) {
+      if (isValidApplicationName(supplied)) throw usageError(`expected unit name, got application name "${supplied}"`);
+      throw usageError(`invalid unit name "${supplied}"`);
+    }
+    return { name: supplied, app };
+  }
   if (app) {
     if (ctx.remoteApplication === undefined) throw usageError('no unit or application specified');
     return { name: ctx.remoteApplication, app: true };
@@ -27,8 +34,7 @@ function target(ctx: ToolContext, supplied: string | undefined, app: boolean): {
 export const relationGet: ToolCommand = {
   name: 'relation-get',
   async run(ctx, args, io) {
-    const { flags, positional } = parseFlags(args, [...outputFlags, stringFlag('relation', 'r', 'relation'), boolFlag('app', 'app')]);
-    formatOf(flags);
+    const { flags, positional } = parseFlags(args, [...outputFlags, relationFlag(ctx), boolFlag('app', 'app')]);
     const relation = relationFromFlag(ctx, flags.relation);
     const rest = [...positional];
     let key = rest.shift() ?? '';
@@ -37,10 +43,7 @@ export const relationGet: ToolCommand = {
     checkEmpty(rest);
     let settings: Record<string, string>;
     if (who.app) settings = await ctx.readAppSettings(relation.id, who.name);
-    else {
-      if (!isValidUnitName(who.name)) throw runtimeError(`"${who.name}" is not a valid unit name`);
-      settings = await ctx.readSettings(relation.id, who.name);
-    }
+    else settings = await ctx.readSettings(relation.id, who.name);
     return output(key === '' ? settings : Object.hasOwn(settings, key) ? settings[key] : null, flags, io);
   },
 };

@@ -1,6 +1,6 @@
 // relation-ids [<name>]: "list all relations using a given charm relation", as `name:id`, sorted.
 import { parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { output } from '../output.js';
 import { relationLabel } from '../relation-flag.js';
 import { checkEmpty, usageError } from '../tool-errors.js';
@@ -10,10 +10,9 @@ export const relationIds: ToolCommand = {
   name: 'relation-ids',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
     const current = ctx.hookRelationId !== undefined ? ctx.relations().find((r) => r.id === ctx.hookRelationId) : undefined;
     const [name = current?.endpoint, ...rest] = positional;
-    if (name === undefined) throw usageError('no relation name specified');
+    if (name === undefined) throw usageError('no endpoint name specified');
     checkEmpty(rest);
     const ids = ctx
       .relations()

@@ -3,9 +3,10 @@
 // and discarded when it fails, as Juju's HookContext.Flush does
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
-import { parseYaml } from '#shared/domain/yaml.js';
+import { parseYamlScalarsAsText } from '#shared/domain/yaml.js';
+import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
-import { relationFromFlag } from '../relation-flag.js';
+import { relationFlag, relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';
 import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
@@ -44,7 +45,8 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    // Read as Juju reads it, into a map of strings: values keep their written text.
+    doc = parseYamlScalarsAsText(text);
   } catch (e) {
     throw runtimeError(`cannot parse ${path}: ${(e as Error).message.split('\n')[0]}`);
   }
@@ -63,13 +65,15 @@ export const relationSet: ToolCommand = {
   name: 'relation-set',
   async run(ctx, args, io) {
     const { flags, positional } = parseFlags(args, [
-      stringFlag('relation', 'r', 'relation'),
+      relationFlag(ctx),
       stringFlag('file', 'file'),
       boolFlag('app', 'app'),
-      stringFlag('format', 'format'), // deprecated, accepted and ignored
+      deprecatedFormatFlag,
     ]);
     const relation = relationFromFlag(ctx, flags.relation);
     const overrides = parseKeyValues(positional);
+    // Juju warns once the arguments are taken (Init), before it runs.
+    warnDeprecatedFormat(flags, 'relation-set', io);
     const fromFile = typeof flags.file === 'string' ? await readSettingsFile(flags.file, io) : {};
     const changes = { ...fromFile, ...overrides };
     // --app: the application's bag, the leader's alone ("cannot write relation settings" otherwise).

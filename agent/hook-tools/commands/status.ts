@@ -1,6 +1,6 @@
 // status-set <maintenance|blocked|waiting|active> [message] and status-get [--include-data]:
 // the workload status, "as Juju shows them" (Juju's status-set and status-get:
-// https://github.com/juju/juju/tree/2.9/worker/uniter/runner/jujuc). status-set applies at once.
+// https://github.com/juju/juju/tree/3.6/internal/worker/uniter/runner/jujuc). status-set applies at once.
 import { boolFlag, parseFlags } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
@@ -15,7 +15,7 @@ export const statusSet: ToolCommand = {
   async run(ctx, args) {
     const { flags, positional } = parseFlags(args, [boolFlag('application', 'application')]);
     const [status, message = '', ...rest] = positional;
-    if (status === undefined) throw usageError('invalid args [], require <status> [message]');
+    if (status === undefined) throw usageError('invalid args, require <status> [message]');
     if (!SETTABLE.includes(status)) throw usageError(`invalid status "${status}", expected one of [${SETTABLE.join(' ')}]`);
     checkEmpty(rest);
     // Application status is the leader's (ErrIsNotLeader: "this unit is not the leader").

@@ -7,15 +7,14 @@
 // - juju-reboot: drover's agents cannot reboot their machine yet; a charm that needs it learns so
 //   at once rather than waiting for a reboot that never comes.
 import { boolFlag, parseFlags } from '../flags.js';
-import { formatOf, outputFlags } from '../format.js';
+import { outputFlags } from '../format.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 
 export const credentialGet: ToolCommand = {
   name: 'credential-get',
   async run(_ctx, args) {
-    const { flags, positional } = parseFlags(args, outputFlags);
-    formatOf(flags);
+    const { positional } = parseFlags(args, outputFlags);
     checkEmpty(positional);
     throw runtimeError('cannot access cloud credentials: permission denied');
   },

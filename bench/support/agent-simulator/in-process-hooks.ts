@@ -29,7 +29,7 @@ function callTool(env: Record<string, string>, cwd: string, [command, ...args]: 
   return new Promise((resolve) => {
     const socket = connect(port, address.slice(0, address.lastIndexOf(':')));
     const chunks: Buffer[] = [];
-    socket.on('error', (e) => resolve({ code: 1, stdout: '', stderr: `ERROR cannot reach the unit agent: ${e.message}` }));
+    socket.on('error', (e) => resolve({ code: 1, stdout: '', stderr: `error: cannot reach the unit agent: ${e.message}` }));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => {
       const answer = decodeAnswer(Buffer.concat(chunks));

@@ -67,8 +67,8 @@ describe("a hook's tools", () => {
     const refused = await tool(machineA, 'config-get', vars(leftover));
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect([
-      `ERROR cannot reach the unit agent at ${leftover.JUJU_AGENT_SOCKET_ADDRESS}\n`,
-      `ERROR bad request: unknown context id "${leftover.JUJU_CONTEXT_ID}"\n`,
+      `error: cannot reach the unit agent at ${leftover.JUJU_AGENT_SOCKET_ADDRESS}\n`,
+      `error: bad request: unknown context id "${leftover.JUJU_CONTEXT_ID}"\n`,
     ]).toContain(refused.stderr);
 
     // Unit B's install hook runs now: its context id is in its /proc environ for anyone to read.
@@ -93,7 +93,7 @@ describe("a hook's tools", () => {
     ).toEqual({
       code: 1,
       stdout: '',
-      stderr: `ERROR bad request: wrong secret for context id "${running.JUJU_CONTEXT_ID}"\n`,
+      stderr: `error: bad request: wrong secret for context id "${running.JUJU_CONTEXT_ID}"\n`,
     });
     // B's own hook, with its secret, is answered (the limit docs/agents.md states: the same user
     // can read that secret there too).

@@ -223,4 +223,25 @@ describe('a peer relation', () => {
     await logged(m0, u0, new RegExp(`hook=ring-relation-changed .*peer-me=${u1.replace('/', '\\/')}`));
     await logged(m1, u1, new RegExp(`hook=ring-relation-changed .*peer-me=${u0.replace('/', '\\/')}`));
   });
+
+  it('remove-unit: the leaving peer runs -departed then stop, never -broken (Juju 3.6), and goes away', async () => {
+    const peers = await h.deployCharm('peer', { name: 'ring-b', numUnits: 2 });
+    for (const m of peers.machines) await h.startAgent(m);
+    const [m0, m1] = peers.machines as [string, string];
+    const [u0, u1] = peers.units as [string, string];
+    await logged(m1, u1, new RegExp(`hook=ring-relation-changed .*peer-me=${u0.replace('/', '\\/')}`));
+    await destroyUnit(h.store, u1);
+    await waitFor(
+      'the leaving peer removed',
+      () => unitOf(h, u1),
+      (u) => u === undefined,
+    );
+    const ranHooks = async () =>
+      (await h.logs.read({ include: [u1], limit: 1000 })).records.map((r) => /^ran "(\S+)" hook/.exec(r.message)?.[1]).filter(Boolean);
+    const ran = await waitFor('the stop hook in the log', ranHooks, (hooks) => hooks.includes('stop'));
+    expect(ran.slice(-2)).toEqual(['ring-relation-departed', 'stop']);
+    expect(ran).not.toContain('ring-relation-broken');
+    // The peer that stays sees it depart.
+    await logged(m0, u0, /hook=ring-relation-departed/);
+  });
 });

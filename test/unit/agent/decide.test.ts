@@ -204,6 +204,37 @@ describe('lifecycle duties', () => {
     expect(nextStep(removed, remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
   });
 
+  it('a unit leaving its peer relation runs -departed for each peer it knows and never -broken, as Juju 3.6', () => {
+    const riak = application('riak');
+    const ring = relation([riak], ['riak:ring'], 4);
+    const ringRel = { relation: ring.key, relationId: 4, endpoint: 'ring' };
+    const member = (u: Partial<Unit>) => unit('riak/0', { charmUrl: riak.charmUrl, scopes: [ring.key], ...u });
+    const dyingIn = (members: Record<string, number>): RemoteState => ({
+      unit: member({ life: 'dying' }),
+      application: riak,
+      relations: [ring],
+      members: { [ring.key]: members },
+    });
+    const knows = (members: Record<string, number | null>, fields: Partial<LocalState['relations'][string]> = {}) =>
+      running({
+        charmUrl: riak.charmUrl,
+        configVersion: riak.configVersion,
+        relations: { [ring.key]: { id: 4, endpoint: 'ring', members, peer: true, ...fields } },
+      });
+    expect(hookOf(nextStep(knows({ 'riak/1': 1 }), dyingIn({ 'riak/1': 1 })))).toEqual({
+      kind: 'relation-departed',
+      ...ringRel,
+      remoteUnit: 'riak/1',
+      departingUnit: 'riak/0',
+    });
+    // Every peer departed: out of the scope, with no -broken; the same when the view has lost the relation.
+    expect(nextStep(knows({}), dyingIn({ 'riak/1': 1 }))).toEqual({ kind: 'leave-scope', relation: ring.key });
+    expect(nextStep(knows({}), { ...dyingIn({}), relations: [] })).toEqual({ kind: 'leave-scope', relation: ring.key });
+    // The application going takes its peer relation Dying: still no -broken for any unit.
+    const goneRing = { ...dyingIn({}), unit: member({}), relations: [{ ...ring, life: 'dying' as const }] };
+    expect(nextStep(knows({}), goneRing)).toEqual({ kind: 'leave-scope', relation: ring.key });
+  });
+
   it('a Dying unit never installed runs no hook at all', () => {
     expect(nextStep(deployed(), remote({ life: 'dying' }))).toEqual({ kind: 'unit-dead' });
   });

@@ -12,6 +12,8 @@ function hookContext() {
   const init = {
     id: 'ctx-1',
     unitName: 'wordpress/0',
+    modelUuid: '',
+    openPorts: [],
     hookRelationId: 3,
     relations: [{ id: 3, endpoint: 'db', remoteApplication: 'mysql' }],
     workload: { status: 'unknown', message: '' },

@@ -13,6 +13,7 @@ import type { LogLevel } from '../../../shared/logs/log-sink.js';
 
 class FakeContext implements ToolContext {
   unitName = 'wordpress/0';
+  modelUuid = '6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60';
   hookRelationId?: number = 3;
   remoteUnit?: string = 'mysql/0';
   logs: [LogLevel, string][] = [];
@@ -129,23 +130,32 @@ const usage = (message: string) => ({ code: 2, stdout: '', stderr: `ERROR ${mess
 const failure = (message: string) => ({ code: 1, stdout: '', stderr: `ERROR ${message}\n` });
 
 describe('flags, in the manner of gnuflag', () => {
-  const specs = [stringFlag('relation', 'r', 'relation'), boolFlag('app', 'app')];
-  it('takes -r 3, -r=3, --relation 3 and --relation=3, interspersed with arguments', () => {
+  const specs = [stringFlag('relation', 'r', 'relation'), boolFlag('app', 'app'), boolFlag('all', 'a')];
+  it('takes -r 3, -r3, --relation 3 and --relation=3, interspersed with arguments', () => {
     for (const args of [
       ['-r', '3', 'a'],
-      ['-r=3', 'a'],
+      ['-r3', 'a'],
       ['a', '--relation', '3'],
       ['--relation=3', 'a'],
     ]) {
       expect(parseFlags(args, specs)).toEqual({ flags: { relation: '3' }, positional: ['a'] });
     }
   });
+  it('gives a short flag the rest of its argument as it stands, and runs short booleans together', () => {
+    expect(parseFlags(['-r=3'], specs)).toEqual({ flags: { relation: '=3' }, positional: [] });
+    expect(parseFlags(['-ar', '3'], specs)).toEqual({ flags: { all: true, relation: '3' }, positional: [] });
+    expect(parseFlags(['--app=false'], specs)).toEqual({ flags: { app: false }, positional: [] });
+  });
   it('treats - as an argument and stops at --', () => {
     expect(parseFlags(['-', '--', '--app'], specs)).toEqual({ flags: {}, positional: ['-', '--app'] });
   });
-  it('refuses unknown flags and missing values', () => {
-    expect(() => parseFlags(['--nope'], specs)).toThrow('flag provided but not defined: --nope');
-    expect(() => parseFlags(['-r'], specs)).toThrow('flag needs an argument: -r');
+  it("refuses unknown flags, missing values and bad booleans in Juju 3's words (options)", () => {
+    expect(() => parseFlags(['--nope'], specs)).toThrow('option provided but not defined: --nope');
+    expect(() => parseFlags(['-x'], specs)).toThrow('option provided but not defined: -x');
+    expect(() => parseFlags(['-r'], specs)).toThrow('option needs an argument: -r');
+    expect(() => parseFlags(['--app=maybe'], specs)).toThrow(
+      'invalid value "maybe" for option --app: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
   });
 });
 
@@ -157,6 +167,14 @@ describe('output formats', () => {
     expect(formatValue(null, 'smart')).toBe('');
     expect(formatValue([], 'smart')).toBe('');
     expect(formatValue({ b: '1', a: 2 }, 'smart')).toBe('a: 2\nb: "1"\n');
+    expect(formatValue({}, 'smart')).toBe('{}\n');
+  });
+  it("writes YAML as Go's yaml.v2 does: YAML 1.1 booleans and Go integers quoted, sequences in a map not indented", () => {
+    expect(formatValue({ a: 'yes', b: 'off', n: 'N', c: '1_000', d: 'fine', e: ['on', 'x'] }, 'smart')).toBe(
+      'a: "yes"\nb: "off"\nc: "1_000"\nd: fine\ne:\n- "on"\n- x\n"n": "N"\n',
+    );
+    expect(formatValue('yes', 'yaml')).toBe('"yes"\n');
+    expect(formatValue('yes', 'smart')).toBe('yes\n');
   });
   it('json and yaml print the value in that syntax, json with sorted keys', () => {
     expect(formatValue({ b: '1', a: 2 }, 'json')).toBe('{"a":2,"b":"1"}\n');
@@ -183,13 +201,32 @@ describe('relation-get', () => {
     delete broken.remoteUnit;
     expect(await run(broken, 'relation-get', 'host')).toEqual(usage('no unit or application specified'));
   });
+  it('takes the relation id after the last colon of -r, whatever names it, as Juju does', async () => {
+    const ctx = new FakeContext();
+    ctx.settings['12/mariadb/0'] = { host: '10.0.0.9' };
+    for (const r of ['-r12', '-r=db:12', '--relation=cache:12', '--relation=a:b:12', '-r+12']) {
+      expect(await run(ctx, 'relation-get', r, 'host', 'mariadb/0')).toEqual(ok('10.0.0.9\n'));
+    }
+    expect(await run(ctx, 'relation-list', '-r', 'whatever:5', '--app')).toEqual(ok('varnish\n'));
+    expect(await run(ctx, 'relation-set', '-r', 'x:5', 'k=v')).toEqual(ok(''));
+    expect(ctx.sets).toEqual([[5, { k: 'v' }]]);
+    expect(await run(ctx, 'network-get', 'db', '-r', 'other:3', '--primary-address')).toEqual(ok('10.0.0.2\n'));
+  });
+  it('refuses a unit name that is not one, in Juju 3.6 words', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'relation-get', '-', 'mysql')).toEqual(usage('expected unit name, got application name "mysql"'));
+    expect(await run(ctx, 'relation-get', '-', 'unit//0')).toEqual(usage('invalid unit name "unit//0"'));
+  });
   it('refuses an unknown relation id; reports unreadable settings as a runtime error', async () => {
     const ctx = new FakeContext();
     expect(await run(ctx, 'relation-get', '-r', 'db:99', 'host', 'mysql/0')).toEqual(
-      usage('invalid value "db:99" for flag -r: relation not found'),
+      usage('invalid value "db:99" for option -r: relation not found'),
+    );
+    expect(await run(ctx, 'relation-get', '--relation', 'db:x', 'host', 'mysql/0')).toEqual(
+      usage('invalid value "db:x" for option --relation: invalid relation id'),
     );
     expect(await run(ctx, 'relation-get', '-r', 'x', 'host', 'mysql/0')).toEqual(
-      usage('invalid value "x" for flag -r: invalid relation id'),
+      usage('invalid value "x" for option -r: invalid relation id'),
     );
     expect(await run(ctx, 'relation-get', '-r', '12', 'host', 'mariadb/0')).toEqual(
       failure('cannot read settings for unit "mariadb/0" in relation "db:12": unit "mariadb/0": settings not found'),
@@ -204,7 +241,7 @@ describe('relation-get', () => {
   });
   it('refuses an unknown --format as a usage error', async () => {
     expect(await run(new FakeContext(), 'relation-get', '--format', 'xml')).toEqual(
-      usage('invalid value "xml" for flag --format: unknown format "xml"'),
+      usage('invalid value "xml" for option --format: unknown format "xml"'),
     );
   });
 });
@@ -223,7 +260,7 @@ describe('relation-set', () => {
     expect(await run(new FakeContext(), 'relation-set', 'nope')).toEqual(usage('expected "key=value", got "nope"'));
     expect(await run(new FakeContext(), 'relation-set', 'a=1', 'a=2')).toEqual(usage('key "a" specified more than once'));
   });
-  it('reads a YAML --file (or stdin), overridden by the arguments', async () => {
+  it('reads a YAML --file (or stdin), each value as written, overridden by the arguments', async () => {
     // The tool process sends the file's text; the agent opens no path.
     const ctx = new FakeContext();
     await runTool(ctx, 'relation-set', ['--file', 's.yaml', 'a=two'], { cwd, fileContent: 'a: one\nport: 5432\n' });
@@ -234,6 +271,10 @@ describe('relation-set', () => {
       stdout: '',
       stderr: 'ERROR cannot read on-disk.yaml: the hook tool sent no file\n',
     });
+    // Go's yaml.v2 reads each value into a string as written: 1.50 stays 1.50, True stays True.
+    const written = new FakeContext();
+    await runTool(written, 'relation-set', ['--file', '-'], { cwd, stdin: 'ratio: 1.50\nflag: True\nhex: 0x10\ngone: ~\n' });
+    expect(written.sets).toEqual([[3, { ratio: '1.50', flag: 'True', hex: '0x10', gone: '' }]]);
     const fromStdin = new FakeContext();
     expect(await runTool(fromStdin, 'relation-set', ['--file', '-'], { cwd, stdin: 'k: v\n' })).toEqual(ok(''));
     expect(fromStdin.sets).toEqual([[3, { k: 'v' }]]);
@@ -246,7 +287,7 @@ describe('relation-ids and relation-list', () => {
     expect(await run(new FakeContext(), 'relation-ids', 'cache', '--format', 'json')).toEqual(ok('["cache:5"]\n'));
     const outside = new FakeContext();
     delete outside.hookRelationId;
-    expect(await run(outside, 'relation-ids')).toEqual(usage('no relation name specified'));
+    expect(await run(outside, 'relation-ids')).toEqual(usage('no endpoint name specified'));
   });
   it('relation-list lists the units, sorted as strings; --app the remote application', async () => {
     expect(await run(new FakeContext(), 'relation-list')).toEqual(ok('mysql/0\nmysql/10\nmysql/2\n'));
@@ -299,6 +340,7 @@ describe('unit tools', () => {
     expect(await run(ctx, 'status-set', 'happy')).toEqual(
       usage('invalid status "happy", expected one of [maintenance blocked waiting active]'),
     );
+    expect(await run(ctx, 'status-set')).toEqual(usage('invalid args, require <status> [message]'));
     expect(await run(ctx, 'status-get')).toEqual(ok('active\n'));
     expect(await run(ctx, 'status-get', '--include-data', '--format=json')).toEqual(
       ok('{"message":"ready","status":"active","status-data":{}}\n'),
@@ -319,8 +361,39 @@ describe('unit tools', () => {
     ]);
     expect(await run(ctx, 'juju-log')).toEqual(usage('no message specified'));
   });
-  it('an unknown tool is a usage error', async () => {
-    expect(await run(new FakeContext(), 'no-such-tool')).toEqual(usage('unknown command "no-such-tool"'));
+  it("an unknown tool is refused as Juju's jujuc server refuses it: error: bad request, exit 1", async () => {
+    expect(await run(new FakeContext(), 'no-such-tool', 'x')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: bad request: unknown hook command: no-such-tool\n',
+    });
+  });
+  it('relation-set, juju-log, open-port and close-port warn that --format is deprecated, and carry on', async () => {
+    const ctx = new FakeContext();
+    const warned = (tool: string) => ({ code: 0, stdout: '', stderr: `--format flag deprecated for command "${tool}"` });
+    expect(await run(ctx, 'relation-set', '--format=json', 'a=1')).toEqual(warned('relation-set'));
+    expect(await run(ctx, 'juju-log', '--format', 'yaml', 'hi')).toEqual(warned('juju-log'));
+    expect(await run(ctx, 'open-port', '--format=json', '80')).toEqual(warned('open-port'));
+    expect(await run(ctx, 'close-port', '--format=json', '80')).toEqual(warned('close-port'));
+    expect(ctx.sets).toEqual([[3, { a: '1' }]]);
+    expect(ctx.ports).toEqual([
+      ['open', '80/tcp'],
+      ['close', '80/tcp'],
+    ]);
+    expect(await run(ctx, 'relation-set', '--format=json', 'nope')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'ERROR expected "key=value", got "nope"\n',
+    });
+  });
+  it("relation-model-get prints the related application's model: this one, drover relating no other", async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'relation-model-get')).toEqual(ok('uuid: 6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60\n'));
+    expect(await run(ctx, 'relation-model-get', '-r', 'cache:5', '--format=json')).toEqual(
+      ok('{"uuid":"6a1c7d1e-7d2b-4c8e-9f3a-1b2c3d4e5f60"}\n'),
+    );
+    delete ctx.hookRelationId;
+    expect(await run(ctx, 'relation-model-get')).toEqual(usage('no relation id specified'));
   });
 });
 
@@ -351,19 +424,19 @@ describe('network-get', () => {
     expect(yaml).toBe(
       [
         'bind-addresses:',
-        '  - mac-address: 02:00:0a:00:00:02',
-        '    interface-name: eth0',
-        '    addresses:',
-        '      - hostname: ""',
-        '        value: 10.0.0.2',
-        '        cidr: 10.0.0.0/24',
-        '        address: 10.0.0.2',
-        '    macaddress: 02:00:0a:00:00:02',
-        '    interfacename: eth0',
+        '- mac-address: 02:00:0a:00:00:02',
+        '  interface-name: eth0',
+        '  addresses:',
+        '  - hostname: ""',
+        '    value: 10.0.0.2',
+        '    cidr: 10.0.0.0/24',
+        '    address: 10.0.0.2',
+        '  macaddress: 02:00:0a:00:00:02',
+        '  interfacename: eth0',
         'egress-subnets:',
-        '  - 10.0.0.2/32',
+        '- 10.0.0.2/32',
         'ingress-addresses:',
-        '  - 10.0.0.2',
+        '- 10.0.0.2',
         '',
       ].join('\n'),
     );
@@ -377,7 +450,7 @@ describe('network-get', () => {
     expect(await run(ctx, 'network-get', 'db', '--ingress-address', '--bind-address', '--format=json')).toEqual(
       ok('{"bind-address":"10.0.0.2","ingress-address":"10.0.0.2"}\n'),
     );
-    expect(await run(ctx, 'network-get', 'db', '-r', '99')).toEqual(usage('invalid value "99" for flag -r: relation not found'));
+    expect(await run(ctx, 'network-get', 'db', '-r', '99')).toEqual(usage('invalid value "99" for option -r: relation not found'));
     expect(await run(ctx, 'network-get', 'db', '--primary-address', '--bind-address')).toEqual(
       failure('--primary-address must be the only flag specified'),
     );
@@ -419,7 +492,7 @@ describe('goal-state', () => {
     expect(Object.keys(json)).toEqual(['units', 'relations']);
     expect(json.relations.db['mysql/0']).toEqual({ status: 'dying', since: '2026-11-24 10:00:03Z' });
     expect(await run(ctx, 'goal-state', '--format=smart')).toEqual(
-      usage('invalid value "smart" for flag --format: unknown format "smart"'),
+      usage('invalid value "smart" for option --format: unknown format "smart"'),
     );
   });
 });
@@ -444,6 +517,13 @@ describe('state-get, state-set, state-delete', () => {
     expect(await run(ctx, 'state-get', 'nope')).toEqual(ok(''));
     expect(await run(ctx, 'state-get', 'nope', '--strict')).toEqual(failure('"nope" not found'));
     expect(await run(ctx, 'state-get', 'a', 'b')).toEqual(usage('unrecognized args: ["b"]'));
+  });
+  it('state-get prints an empty state as Juju prints its nil map: {} (smart, yaml), null (json)', async () => {
+    const ctx = new FakeContext();
+    ctx.state = {};
+    expect(await run(ctx, 'state-get')).toEqual(ok('{}\n'));
+    expect(await run(ctx, 'state-get', '--format=yaml')).toEqual(ok('{}\n'));
+    expect(await run(ctx, 'state-get', '-', '--format=json')).toEqual(ok('null\n'));
   });
   it('state-set buffers key=value (empty allowed), --file overridden by arguments; state-delete one key', async () => {
     const ctx = new FakeContext();
@@ -477,5 +557,11 @@ describe('tools for what drover does not have', () => {
     expect(await run(ctx, 'resource-get')).toEqual(usage('missing required resource name'));
     expect((await run(ctx, 'juju-reboot', '--now')).code).toBe(1);
     expect(await run(ctx, 'juju-reboot', 'x')).toEqual(usage('unrecognized args: ["x"]'));
+  });
+  it('storage-list lists no storage, drover attaching none: nothing, or [] in JSON', async () => {
+    const ctx = new FakeContext();
+    expect(await run(ctx, 'storage-list')).toEqual(ok(''));
+    expect(await run(ctx, 'storage-list', 'data', '--format=json')).toEqual(ok('[]\n'));
+    expect(await run(ctx, 'storage-list', 'data', 'logs')).toEqual(usage('unrecognized args: ["logs"]'));
   });
 });

@@ -108,7 +108,7 @@ describe('hook tools over TCP', () => {
     expect(await hookCalls('relation-list', ['--bogus'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'ERROR flag provided but not defined: --bogus\n',
+      stderr: 'ERROR option provided but not defined: --bogus\n',
     });
     expect(await hookCalls('relation-list', [])).toEqual({ code: 0, stdout: 'mysql/0\n', stderr: '' });
   });
@@ -167,20 +167,20 @@ describe('hook tools over TCP', () => {
     expect(await hookCalls('relation-get', [], { JUJU_CONTEXT_ID: '' })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR JUJU_CONTEXT_ID not set\n',
+      stderr: 'error: JUJU_CONTEXT_ID not set\n',
     });
     expect(await hookCalls('relation-get', [], { JUJU_CONTEXT_ID: 'old' })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR bad request: unknown context id "old"\n',
+      stderr: 'error: bad request: unknown context id "old"\n',
     });
     expect(await hookCalls('relation-get', [], { JUJU_AGENT_SOCKET_ADDRESS: '' })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR JUJU_AGENT_SOCKET_ADDRESS not set\n',
+      stderr: 'error: JUJU_AGENT_SOCKET_ADDRESS not set\n',
     });
     expect((await hookCalls('relation-get', [], { JUJU_AGENT_SOCKET_NETWORK: 'unix' })).stderr).toBe(
-      'ERROR JUJU_AGENT_SOCKET_NETWORK is "unix": these tools speak tcp\n',
+      'error: JUJU_AGENT_SOCKET_NETWORK is "unix": these tools speak tcp\n',
     );
   });
 
@@ -192,7 +192,7 @@ describe('hook tools over TCP', () => {
     expect(await hookCalls('relation-get', ['host'], { JUJU_AGENT_SOCKET_ADDRESS: address })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `ERROR cannot reach the unit agent at ${address}\n`,
+      stderr: `error: cannot reach the unit agent at ${address}\n`,
     });
   });
 });
@@ -242,14 +242,14 @@ describe('what a hook tool may reach', () => {
     expect(await hookCalls('relation-get', ['host'], { DROVER_HOOK_SECRET: '' })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR DROVER_HOOK_SECRET not set\n',
+      stderr: 'error: DROVER_HOOK_SECRET not set\n',
     });
     const wrong = Buffer.alloc(32, 1).toString('base64url');
     for (const guess of [wrong, 'short', `${secret}x`]) {
       expect(await hookCalls('relation-get', ['host'], { DROVER_HOOK_SECRET: guess })).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'ERROR bad request: wrong secret for context id "ctx-1"\n',
+        stderr: 'error: bad request: wrong secret for context id "ctx-1"\n',
       });
     }
   });
@@ -262,7 +262,7 @@ describe('what a hook tool may reach', () => {
     expect(Buffer.from(next, 'base64url')).toHaveLength(32);
     // One hook's secret is no key to another's context.
     expect((await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2' })).stderr).toBe(
-      'ERROR bad request: wrong secret for context id "ctx-2"\n',
+      'error: bad request: wrong secret for context id "ctx-2"\n',
     );
     expect(await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: next })).toMatchObject({ code: 0 });
     await server.close('ctx-2');
@@ -270,7 +270,7 @@ describe('what a hook tool may reach', () => {
     expect(await hookCalls('relation-get', ['host'], { JUJU_CONTEXT_ID: 'ctx-2', DROVER_HOOK_SECRET: next })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR bad request: unknown context id "ctx-2"\n',
+      stderr: 'error: bad request: unknown context id "ctx-2"\n',
     });
     // Registered again (a later hook with the same id): the old secret still does not open it.
     const { secret: later } = await server.open('ctx-2', ctx);
@@ -289,7 +289,7 @@ describe('what a hook tool may reach', () => {
     expect(await hookCalls('relation-get', ['-o', nowhere, 'host'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `ERROR cannot write ${nowhere}: No such file or directory\n`,
+      stderr: `ERROR open ${nowhere}: no such file or directory\n`,
     });
     expect(existsSync(nowhere)).toBe(false);
   });
@@ -303,12 +303,12 @@ describe('what a hook tool may reach', () => {
     expect(await hookCalls('relation-set', ['--file=missing.yaml'], {}, undefined, hookDir)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR cannot read missing.yaml: No such file or directory\n',
+      stderr: `ERROR open ${hookDir}/missing.yaml: no such file or directory\n`,
     });
     expect(await hookCalls('relation-set', ['--file', hookDir])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `ERROR cannot read ${hookDir}: Is a directory\n`,
+      stderr: `ERROR read ${hookDir}: is a directory\n`,
     });
   });
 });
@@ -320,7 +320,7 @@ describe('the tool server, given what no tool sends', () => {
     expect(await rawRequest(head() + frame('relation-list', '0', 'none', '0'))).toEqual({ code: 0, stderr: '' });
   });
 
-  it('refuses malformed frames with ERROR bad request, and keeps serving', async () => {
+  it('refuses malformed frames with error: bad request, and keeps serving', async () => {
     const refusals: [string, string][] = [
       [`${JSON.stringify({ contextId: 'ctx-1', secret })}\n`, 'not drover-tool/1'],
       [frame('drover-tool/2', secret, 'ctx-1'), 'not drover-tool/1'],
@@ -332,19 +332,19 @@ describe('the tool server, given what no tool sends', () => {
       [head() + frame('relation-get', '0', 'none', '3') + 'abc', 'payload kind none with a payload'],
     ];
     for (const [bytes, message] of refusals)
-      expect(await rawRequest(bytes)).toEqual({ code: 1, stderr: `ERROR bad request: ${message}\n` });
+      expect(await rawRequest(bytes)).toEqual({ code: 1, stderr: `error: bad request: ${message}\n` });
     expect(await hookCalls('relation-get', ['host'])).toMatchObject({ code: 0 });
   });
 
   it('refuses a request too large: from its declared length, before its payload arrives, or once its fields pass their bound', async () => {
     expect(await rawRequest(head() + frame('relation-set', '0', 'stdin', String(MAX_PAYLOAD_BYTES + 1)))).toEqual({
       code: 1,
-      stderr: `ERROR bad request: request too large: a payload of ${MAX_PAYLOAD_BYTES + 1} bytes exceeds ${MAX_PAYLOAD_BYTES}\n`,
+      stderr: `error: bad request: request too large: a payload of ${MAX_PAYLOAD_BYTES + 1} bytes exceeds ${MAX_PAYLOAD_BYTES}\n`,
     });
     // An argument that never ends is refused once the fields pass their bound.
     expect(await rawRequest(head() + frame('relation-get', '1') + 'x'.repeat(MAX_FIELDS_BYTES))).toEqual({
       code: 1,
-      stderr: `ERROR bad request: request too large: its fields exceed ${MAX_FIELDS_BYTES} bytes\n`,
+      stderr: `error: bad request: request too large: its fields exceed ${MAX_FIELDS_BYTES} bytes\n`,
     });
   });
 
@@ -352,11 +352,11 @@ describe('the tool server, given what no tool sends', () => {
     // No working directory, tool or arguments yet: a process without the secret is answered at once.
     expect(await rawRequest(frame(TOOL_PROTOCOL, 'guess', 'ctx-1'))).toEqual({
       code: 1,
-      stderr: 'ERROR bad request: wrong secret for context id "ctx-1"\n',
+      stderr: 'error: bad request: wrong secret for context id "ctx-1"\n',
     });
     expect(await rawRequest(frame(TOOL_PROTOCOL, secret, 'nobody'))).toEqual({
       code: 1,
-      stderr: 'ERROR bad request: unknown context id "nobody"\n',
+      stderr: 'error: bad request: unknown context id "nobody"\n',
     });
   });
 
@@ -366,7 +366,7 @@ describe('the tool server, given what no tool sends', () => {
       fc.asyncProperty(fc.constantFrom(...beginnings), fc.uint8Array({ maxLength: 200 }), async (beginning, tail) => {
         const answer = await rawRequest(Buffer.concat([Buffer.from(beginning), tail]), { end: true });
         expect([0, 1, 2]).toContain(answer.code);
-        if (answer.code !== 0) expect(answer.stderr).toMatch(/^ERROR /);
+        if (answer.code !== 0) expect(answer.stderr).toMatch(/^(ERROR |error: bad request: )/);
       }),
       { numRuns: 200 },
     );
@@ -376,11 +376,11 @@ describe('the tool server, given what no tool sends', () => {
   it('answers a request that ends early, or never completes, instead of waiting for it forever', async () => {
     expect(await rawRequest(head() + frame('relation-get'), { end: true })).toEqual({
       code: 1,
-      stderr: 'ERROR bad request: the request ended before its last byte\n',
+      stderr: 'error: bad request: the request ended before its last byte\n',
     });
     expect(await rawRequest(head() + rest().slice(0, -3))).toEqual({
       code: 1,
-      stderr: `ERROR bad request: no whole request within ${DEADLINE_MS / 1000} s\n`,
+      stderr: `error: bad request: no whole request within ${DEADLINE_MS / 1000} s\n`,
     });
     expect(await rawRequest(head() + rest(['host']), { end: true })).toEqual({ code: 0, stderr: '' });
   });
