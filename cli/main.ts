@@ -24,6 +24,7 @@ import { registerScale } from './commands/scale.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
+import { registerResources } from './commands/resources.js';
 import { createCli } from './context.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
@@ -89,6 +90,7 @@ function buildProgram(io: CliIo): Command {
   registerScale(program, cli);
   registerRemovals(program, cli);
   registerUpgradeCharm(program, cli);
+  registerResources(program, cli);
   program.commandsGroup('Relations:');
   registerRelations(program, cli);
   program.commandsGroup('Constraints and configuration:');

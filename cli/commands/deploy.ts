@@ -17,6 +17,7 @@ import { checkedConstraints } from './constraints.js';
 import { deployBundle } from '../bundle/apply.js';
 import { isBundlePath } from '../bundle/bundle-file.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
+import { resourceFiles, uploadResources } from '../resource-upload.js';
 
 interface DeployResponse {
   application: string;
@@ -59,6 +60,7 @@ const BUNDLE_UNSUPPORTED = {
   series: '--series',
   base: '--base',
   config: '--config',
+  resource: '--resource',
 } as const;
 
 export function registerDeploy(program: Command, cli: Cli): void {
@@ -76,6 +78,7 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--series <series>', "the series to deploy on (default: the model's default if the charm supports it)")
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
+    .option('--resource <name=path>', 'a file for a resource the charm declares (repeatable)', collect)
     .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
     .addHelpText(
       'after',
@@ -100,6 +103,7 @@ Examples:
           series?: string;
           base?: string;
           config?: string[];
+          resource?: string[];
           dryRun?: boolean;
         },
       ) => {
@@ -122,6 +126,7 @@ Examples:
           throw new CliError('cannot use --constraints with subordinate application');
         if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
         const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
+        const resourceArgs = opts.resource ? await resourceFiles(charm.meta.resources, opts.resource) : undefined;
         const client = await cli.client({ timeoutMs: 300_000 });
         const request: RequestOf<'deploy'> = {
           charm: await charmRequest(client, charm),
@@ -131,6 +136,7 @@ Examples:
           ...(config ? { config } : {}),
           ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
           ...(opts.to ? { to: opts.to } : {}),
+          ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
         };
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);

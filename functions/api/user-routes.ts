@@ -7,6 +7,7 @@ import { DroverError, invalidArgument, notFound } from '#shared/domain/errors.js
 import type { EntityResult, Operation, RequestOf } from '#shared/api/requests.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { receiveCharm } from './charm-upload.js';
+import { receiveResources, resourceRoutes } from './resource-routes.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sink.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -54,7 +55,7 @@ export interface UserContext {
 /** Juju's debug-log shows the last 10 lines unless asked to replay. */
 const DEBUG_LOG_DEFAULT_LINES = 10;
 
-type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
+export type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
 
 /** Juju's bulk removals: every entity is tried, and each gets its own line. */
 async function eachEntity(entities: string[], verb: string, remove: (entity: string) => Promise<unknown>): Promise<EntityResult[]> {
@@ -118,6 +119,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   deploy: async (ctx, body) => {
     const series = requestedSeries(body);
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
+    const resources = body.resources ? await receiveResources(ctx, charm, body.resources) : undefined;
     return deploy(
       ctx.store,
       {
@@ -129,11 +131,13 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.numUnits !== undefined ? { numUnits: body.numUnits } : {}),
         ...(body.to ? { to: body.to } : {}),
         ...(charmArchive ? { charmArchive } : {}),
+        ...(resources ? { resources } : {}),
       },
       { background: true },
     );
   },
   'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
+  ...resourceRoutes,
   'upgrade-charm': async (ctx, body) => {
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {

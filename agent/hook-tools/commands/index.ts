@@ -21,7 +21,8 @@ import { relationList } from './relation-list.js';
 import { relationSet } from './relation-set.js';
 import { statusGet, statusSet } from './status.js';
 import { unitGet } from './unit-get.js';
-import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
+import { credentialGet, jujuReboot } from './unsupported.js';
+import { resourceGet } from './resource-get.js';
 
 const COMMANDS: ToolCommand[] = [
   jujuLog,
