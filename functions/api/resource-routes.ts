@@ -8,12 +8,19 @@ import { notFound } from '#shared/domain/errors.js';
 import { checkUploadable, type ApplicationResource } from '#shared/domain/resources.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { attachResource } from '#shared/state/operations/attach-resource.js';
+import type { CharmStore } from '#shared/charmstore/charm-store.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { adoptResourceUploads } from './resource-upload.js';
-import type { Route, UserContext } from './user-routes.js';
+
+/** What these routes use of the user API's context (./user-routes.ts). */
+interface ResourceContext {
+  store: Store;
+  charms: CharmStore;
+}
 
 /** deploy --resource: the first revision of each resource given. */
 export async function receiveResources(
-  ctx: UserContext,
+  ctx: ResourceContext,
   charm: CharmMeta,
   uploads: Record<string, string>,
 ): Promise<Record<string, ApplicationResource>> {
@@ -29,8 +36,8 @@ export interface ResourcesView {
   used: Record<string, ApplicationResource>;
 }
 
-export const resourceRoutes: { 'attach-resource': Route<'attach-resource'>; resources: Route<'resources'> } = {
-  'attach-resource': async (ctx, body: RequestOf<'attach-resource'>) => {
+export const resourceRoutes = {
+  'attach-resource': async (ctx: ResourceContext, body: RequestOf<'attach-resource'>) => {
     const application = await getApplication(ctx.store, body.application);
     if (!application) throw notFound(`application "${body.application}" not found`);
     // Before any upload is read: a name the charm does not declare changes nothing.
@@ -38,7 +45,7 @@ export const resourceRoutes: { 'attach-resource': Route<'attach-resource'>; reso
     const uploads = await adoptResourceUploads(ctx.charms, body.resources, ctx.store.now());
     return attachResource(ctx.store, { application: body.application, uploads });
   },
-  resources: async (ctx, body: RequestOf<'resources'>): Promise<ResourcesView> => {
+  resources: async (ctx: ResourceContext, body: RequestOf<'resources'>): Promise<ResourcesView> => {
     const application = await getApplication(ctx.store, body.application);
     if (!application) throw notFound(`application "${body.application}" not found`);
     return { application: application.name, declared: application.charm.resources ?? {}, used: application.resources ?? {} };

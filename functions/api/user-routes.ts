@@ -55,7 +55,7 @@ export interface UserContext {
 /** Juju's debug-log shows the last 10 lines unless asked to replay. */
 const DEBUG_LOG_DEFAULT_LINES = 10;
 
-export type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
+type Route<O extends Operation> = (ctx: UserContext, body: RequestOf<O>) => Promise<unknown>;
 
 /** Juju's bulk removals: every entity is tried, and each gets its own line. */
 async function eachEntity(entities: string[], verb: string, remove: (entity: string) => Promise<unknown>): Promise<EntityResult[]> {
