@@ -43,6 +43,8 @@ export function parseCharmResources(raw: unknown): Record<string, CharmResource>
   if (!isRecord(raw)) throw fail('"resources" must be a mapping of resource name to resource');
   const resources: Record<string, CharmResource> = {};
   for (const [name, spec] of Object.entries(raw)) {
+    // The name is a directory on the unit's disk (<unit dir>/resources/<name>/): it must stay one.
+    if (name === '' || name === '.' || name === '..' || name.includes('/')) throw fail(`invalid resource name "${name}"`);
     if (!isRecord(spec)) throw fail(`resource "${name}": must be a mapping with "type" and "filename"`);
     const type = spec.type ?? 'file';
     if (type !== 'file' && type !== 'oci-image') throw fail(`resource "${name}": unsupported resource type "${String(type)}"`);

@@ -40,12 +40,13 @@ describe('charm resources in metadata.yaml', () => {
     expect(parseCharm('name: plain\n').resources).toBeUndefined();
   });
 
-  it("are refused in Juju's words when a file has no filename, a type is unknown, or a filename leads elsewhere", () => {
+  it("are refused in Juju's words when a file has no filename, a type is unknown, or a name or filename leads elsewhere", () => {
     expect(() => parseCharmResources({ f: { type: 'file' } })).toThrow('metadata.yaml: resource "f": resource missing filename');
     expect(() => parseCharmResources({ f: { type: 'tarball', filename: 'x' } })).toThrow('unsupported resource type "tarball"');
     expect(() => parseCharmResources({ f: { type: 'file', filename: '../x' } })).toThrow('filename cannot contain "/" (got "../x")');
     expect(() => parseCharmResources({ f: { type: 'file', filename: '..' } })).toThrow('invalid filename ".."');
     expect(() => parseCharmResources(['f'])).toThrow('"resources" must be a mapping');
+    expect(() => parseCharmResources({ '../x': { type: 'file', filename: 'x' } })).toThrow('metadata.yaml: invalid resource name "../x"');
   });
 });
 
