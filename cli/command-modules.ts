@@ -37,6 +37,10 @@ export const COMMAND_MODULES: CommandModule[] = [
   },
   { names: ['upgrade-charm', 'refresh'], load: async () => (await import('./commands/upgrade-charm.js')).registerUpgradeCharm },
   {
+    names: ['resources', 'list-resources', 'attach-resource'],
+    load: async () => (await import('./commands/resources.js')).registerResources,
+  },
+  {
     group: 'Relations:',
     names: ['relate', 'add-relation', 'integrate', 'remove-relation', 'destroy-relation'],
     load: async () => (await import('./commands/relations.js')).registerRelations,

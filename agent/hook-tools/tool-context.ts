@@ -95,6 +95,8 @@ export interface ToolContext {
   leaderSettings(): Promise<Record<string, string>>;
   /** leader-set: buffered like relation-set; throws "cannot write settings: not the leader". */
   setLeaderSettings(changes: Record<string, string>): Promise<void>;
+  /** resource-get: the local path of the resource's file, downloaded first if need be (agent/uniter/resource-files.ts). */
+  resourcePath(name: string): Promise<string>;
 }
 
 export interface ApplicationStatusView {

@@ -20,6 +20,8 @@
 //   upgrade from an existing error state. (Consequently, neither will the config-changed hook that
 //   would ordinarily follow the upgrade-charm.)" "The config-changed hook always runs once
 //   immediately after the install hook, and likewise after the upgrade-charm hook."
+// - upgrade-charm also runs when the application's charmModifiedVersion moves (a resource was
+//   attached), after start, with the charm directory as it is, as Juju's uniter does.
 // - remove: Juju 3 runs it once after stop, before the unit is set Dead.
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
@@ -221,14 +223,20 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
 
   if (newCharm) return replaceCharm(application, local.installed);
   if (local.charmUrl !== undefined && unit.charmUrl !== local.charmUrl) return { kind: 'report-charm', charmUrl: local.charmUrl };
-  if (local.upgradeHookPending) return hook({ kind: 'upgrade-charm' });
+  const charmModifiedVersion = application?.charmModifiedVersion ?? 0;
+  // The version a hook runs with, named only once a resource has changed (absent: 0).
+  const withVersion = charmModifiedVersion ? { charmModifiedVersion } : {};
+  if (local.upgradeHookPending) return hook({ kind: 'upgrade-charm', ...withVersion });
 
   if (alive) {
-    if (!local.installed) return hook({ kind: 'install' });
+    if (!local.installed) return hook({ kind: 'install', ...withVersion });
     const leadership = aliveLeadershipStep(unit.name, local, remote.leadership);
     if (leadership) return leadership;
     if (local.configVersion === undefined) return hook({ kind: 'config-changed', configVersion: application?.configVersion ?? 0 });
     if (!local.started) return hook({ kind: 'start' });
+    // A resource changed since the unit's install or last upgrade-charm (attach-resource): Juju's
+    // uniter runs upgrade-charm, the charm directory untouched, then config-changed.
+    if (charmModifiedVersion !== (local.charmModifiedVersion ?? 0)) return hook({ kind: 'upgrade-charm', ...withVersion });
   }
 
   if (!alive) {

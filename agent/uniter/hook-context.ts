@@ -28,6 +28,7 @@ import type {
 import type { LeadershipTracker } from './leadership.js';
 import { PortRequests } from './port-requests.js';
 import type { UnitReporter } from './unit-reporter.js';
+import type { ResourceFetcher } from './resource-files.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import { applicationOfUnit } from '#shared/domain/names.js';
@@ -61,6 +62,8 @@ export interface HookContextInit {
   workloadVersion?: string;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
+  /** resource-get's files (./resource-files.ts); absent: the context has none to offer. */
+  resources?: ResourceFetcher;
 }
 
 interface SettingsAnswer {
@@ -155,6 +158,11 @@ export class HookContext implements ToolContext {
 
   networkInfo(binding: string): NetworkInfo | undefined {
     return this.init.bindings.includes(binding) ? this.init.network : undefined;
+  }
+
+  resourcePath(name: string): Promise<string> {
+    if (!this.init.resources) return Promise.reject(new Error(`resource "${name}" not found`));
+    return this.init.resources(name);
   }
 
   goalState(): Promise<GoalState> {

@@ -1,5 +1,5 @@
 // The hooks a unit runs (docs/juju-compat.md, "Hooks"): the unit hooks — install,
-// config-changed, start, upgrade-charm (after `drover upgrade-charm`), update-status (on a timer,
+// config-changed, start, upgrade-charm (after `drover upgrade-charm`, and after a resource changes), update-status (on a timer,
 // as Juju 3), stop, remove (Juju 3's last hook), and the leadership hooks — and five hooks per
 // charm relation, named `<name>-relation-<event>`.
 export type UnitHookKind =
@@ -20,6 +20,8 @@ export interface UnitHook {
   configVersion?: number;
   /** leader-elected, leader-settings-changed: the version of the leader settings it runs for. */
   leaderSettingsVersion?: number;
+  /** install, upgrade-charm: the application's charmModifiedVersion (its resources) it runs with. */
+  charmModifiedVersion?: number;
 }
 
 export interface RelationHook {

@@ -43,6 +43,11 @@ export interface LocalState {
    * been replaced, so an agent killed mid-upgrade replaces it again, and one restarted after does not.
    */
   charmUrl?: string;
+  /**
+   * The application's charmModifiedVersion its last install or upgrade-charm ran with: a resource
+   * attached since (a higher version) owes upgrade-charm, as in Juju. Absent: 0.
+   */
+  charmModifiedVersion?: number;
   /** The directory was replaced by an unforced upgrade: upgrade-charm is owed. */
   upgradeHookPending?: boolean;
   /** upgrade-charm ran: the config-changed that "likewise" follows it is owed. */
@@ -85,6 +90,7 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
     switch (hook.kind) {
       case 'install':
         next.installed = true;
+        if (hook.charmModifiedVersion !== undefined) next.charmModifiedVersion = hook.charmModifiedVersion;
         break;
       case 'config-changed':
         next.configVersion = hook.configVersion ?? state.configVersion ?? 0;
@@ -93,6 +99,7 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
         break;
       case 'upgrade-charm':
         next.upgradeHookPending = false;
+        if (hook.charmModifiedVersion !== undefined) next.charmModifiedVersion = hook.charmModifiedVersion;
         next.configChangePending = true;
         break;
       case 'start':

@@ -34,6 +34,7 @@ import { afterHook, loadState, saveState, type LocalState } from './local-state.
 import { LeadershipTracker } from './leadership.js';
 import { RelationMembers } from './relation-members.js';
 import { UnitReporter } from './unit-reporter.js';
+import { resourceFetcher } from './resource-files.js';
 import { UpdateStatusTimer } from './update-status-timer.js';
 import { updateStatusIntervalMs } from '#shared/domain/model-config.js';
 
@@ -551,6 +552,7 @@ export class Uniter {
         ? { workloadVersion: this.workloadVersion ?? unit?.workloadVersion }
         : {}),
       leadership: { tracker: this.leadership, ...(leadership ? { view: leadership } : {}) },
+      resources: resourceFetcher(this.deps.api, this.deps.unitDir, this.deps.unitName),
     });
   }
 

@@ -15,6 +15,7 @@ import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
+import { resourceFiles, uploadResources } from '../resource-upload.js';
 
 interface DeployResponse {
   application: string;
@@ -58,6 +59,7 @@ const BUNDLE_UNSUPPORTED = {
   base: '--base',
   config: '--config',
   trust: '--trust',
+  resource: '--resource',
 } as const;
 
 export function registerDeploy(program: Command, cli: Cli): void {
@@ -75,6 +77,7 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--series <series>', "the series to deploy on (default: the model's default if the charm supports it)")
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
+    .option('--resource <name=path>', 'a file for a resource the charm declares (repeatable)', collect)
     .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
     .option('--trust', "allows the charm to be deployed with access to trusted credentials (Juju's application-config trust)")
     .addHelpText(
@@ -100,6 +103,7 @@ Examples:
           series?: string;
           base?: string;
           config?: string[];
+          resource?: string[];
           dryRun?: boolean;
           trust?: boolean;
         },
@@ -126,6 +130,7 @@ Examples:
           throw new CliError('cannot use --constraints with subordinate application');
         if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
         const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
+        const resourceArgs = opts.resource ? await resourceFiles(charm.meta.resources, opts.resource) : undefined;
         const client = await cli.client({ timeoutMs: 300_000 });
         const request: RequestOf<'deploy'> = {
           charm: await charmRequest(client, charm),
@@ -136,6 +141,7 @@ Examples:
           ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
           ...(opts.to ? { to: opts.to } : {}),
           ...(opts.trust ? { trust: true } : {}),
+          ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
         };
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);

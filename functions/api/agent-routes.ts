@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authorize, forbidden, type Authorized, type Touches } from './agent-authorization.js';
 import { readAheadRefs, viewReadAheadRefs, type ItemsRead } from './agent-read-ahead.js';
 import { charmDownloadsFor } from './view-charm-downloads.js';
+import { resourceDownload } from './resource-download.js';
 import type { EntityRef } from '#shared/domain/plan.js';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
@@ -183,6 +184,11 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
   'charm-url': {
     touches: { unit, charm: (body) => body.charm },
     run: async (ctx, body) => ({ url: await ctx.charms.downloadUrl(body.charm) }),
+  },
+  'resource-url': {
+    // Only the resources of the unit's own application: the route reads no other.
+    touches: { unit },
+    run: (ctx, body, owned) => resourceDownload(ctx.store, ctx.charms, unitOf(owned).application, body.resource),
   },
   'set-unit-charm': {
     touches: { unit },

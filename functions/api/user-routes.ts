@@ -7,6 +7,7 @@ import { DroverError, invalidArgument, notFound } from '#shared/domain/errors.js
 import type { EntityResult, Operation, RequestOf } from '#shared/api/requests.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { receiveCharm } from './charm-upload.js';
+import { receiveResources, resourceRoutes } from './resource-routes.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sink.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -130,6 +131,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   deploy: async (ctx, body) => {
     const series = requestedSeries(body);
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
+    const resources = body.resources ? await receiveResources(ctx, charm, body.resources) : undefined;
     return deploy(
       ctx.store,
       {
@@ -142,11 +144,13 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.to ? { to: body.to } : {}),
         ...(charmArchive ? { charmArchive } : {}),
         ...(body.trust ? { trust: true } : {}),
+        ...(resources ? { resources } : {}),
       },
       { background: true },
     );
   },
   'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
+  ...resourceRoutes,
   'upgrade-charm': async (ctx, body) => {
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {

@@ -86,6 +86,12 @@ export const agentOperations = {
   'charm-url': post(
     z.strictObject({ unit, charm: z.string().regex(/^[0-9a-f]{64}$/, { error: 'a charm archive is named by its sha256, in hex' }) }),
   ),
+  /**
+   * resource-get: the revision of a resource the unit's application uses, and where to download
+   * it from (`{ revision, sha256, fingerprint, size, filename, url }`, the URL as charm-url's);
+   * refused when no revision has been uploaded. The agent checks the SHA-384 fingerprint.
+   */
+  'resource-url': post(z.strictObject({ unit, resource: name })),
   /** The charm URL whose contents the unit's charm directory now holds. */
   'set-unit-charm': post(z.strictObject({ unit, charmUrl: z.string().min(1).max(500) })),
   'machine-dead': post(z.strictObject({})),

@@ -35,6 +35,13 @@ const charm = z.strictObject({
   upload: sha256.optional(),
 });
 
+/**
+ * Resource name → the sha256 of its file, uploaded beforehand with `charm-upload` as a charm is
+ * (an empty file is named by the sha256 of nothing and not uploaded). At most a few: a charm
+ * declares a handful, and each costs a read of its upload.
+ */
+const resourceUploads = z.record(name, sha256).refine((r) => Object.keys(r).length <= 50, { error: 'at most 50 resources in one request' });
+
 export const userOperations = {
   deploy: post(
     z.strictObject({
@@ -49,8 +56,14 @@ export const userOperations = {
       to: nameList.optional(),
       /** deploy --trust: Juju's application-config `trust`. */
       trust: z.boolean().optional(),
+      /** `--resource name=path`: the first revision of each resource given (shared/domain/resources.ts). */
+      resources: resourceUploads.optional(),
     }),
   ),
+  /** attach-resource: each resource given becomes the application's next revision of it. */
+  'attach-resource': post(z.strictObject({ application: name, resources: resourceUploads })),
+  /** `GET /v1/resources?application=mysql`: the resources its charm declares and the revisions it uses. */
+  resources: get(z.strictObject({ application: name })),
   /**
    * Where to PUT a charm archive of this sha256 and size (a tar.gz): `{ url, headers }`, valid for
    * a few minutes; send the headers as they are. A presigned S3 PUT on AWS, a signed path on the

@@ -3,7 +3,9 @@
 // checks the upload and keeps it as the archive; agents download it from another short-lived URL.
 // So no archive passes through the API's requests or responses (API Gateway and Lambda bound them
 // at a few megabytes). S3 on AWS (./s3-charm-store.ts), the data directory locally
-// (./local-charm-store.ts).
+// (./local-charm-store.ts). Charm resources' files travel and are kept the same way, under the
+// sha256 of their bytes beside the archives (functions/api/resource-upload.ts): content is
+// stored once, whatever names it.
 import { createHash } from 'node:crypto';
 
 export interface CharmStore {

@@ -17,6 +17,7 @@ import {
 } from './charm-checks.js';
 import { invalidArgument } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
+import { parseCharmResources, type CharmResource } from './resources.js';
 
 export type Role = 'provider' | 'requirer' | 'peer';
 export type Scope = 'global' | 'container';
@@ -47,6 +48,8 @@ export interface CharmMeta {
   config: Record<string, ConfigOption>;
   /** actions.yaml (shared/domain/actions.ts); absent: the charm defines no actions. */
   actions?: Actions;
+  /** metadata.yaml `resources` (./resources.ts); absent: the charm declares none. */
+  resources?: Record<string, CharmResource>;
 }
 
 const METADATA = 'metadata.yaml';
@@ -76,7 +79,7 @@ const endpointSpec = z.preprocess(
 );
 const endpointMap = z.record(z.string(), endpointSpec, must('a mapping of endpoint name to interface')).nullish();
 
-// Unknown top-level keys (tags, resources, extra-bindings, ...) are Juju's and stripped, not
+// Unknown top-level keys (tags, extra-bindings, ...) are Juju's and stripped, not
 // errors; the ones Juju checks are checked in charm-checks.ts.
 const metadataSchema = z.object(
   {
@@ -93,6 +96,7 @@ const metadataSchema = z.object(
     storage: z.unknown().optional(),
     devices: z.unknown().optional(),
     'extra-bindings': z.unknown().optional(),
+    resources: z.unknown().optional(),
   },
   must('a YAML mapping'),
 );
@@ -241,6 +245,8 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
   const meta: CharmMeta = { name: charm, series, subordinate, endpoints, config: parseConfigOptions(configYaml) };
   const actions = parseActions(charm, actionsYaml);
   if (Object.keys(actions).length) meta.actions = actions;
+  const resources = parseCharmResources(raw.resources);
+  if (Object.keys(resources).length) meta.resources = resources;
   if (raw.summary != null) meta.summary = raw.summary;
   if (raw.description != null) meta.description = raw.description;
   return meta;

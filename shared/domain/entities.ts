@@ -5,6 +5,7 @@ import type { Constraints } from './constraints.js';
 import type { CharmMeta } from './charm.js';
 import type { Life } from './life.js';
 import type { RelationEndpoint } from './relation-endpoints.js';
+import type { ApplicationResource } from './resources.js';
 
 export type ConfigValue = string | number | boolean;
 
@@ -53,6 +54,16 @@ export interface Application {
    * too (without running upgrade-charm). Units compare `charmUrl` with the charm they deployed.
    */
   forceUnits?: boolean;
+  /**
+   * The uploaded revision of each resource it uses (shared/domain/resources.ts); a declared
+   * resource with none uploaded is absent.
+   */
+  resources?: Record<string, ApplicationResource>;
+  /**
+   * Juju's CharmModifiedVersion: bumped whenever a resource changes, so units run upgrade-charm
+   * with the charm directory unchanged (absent: 0).
+   */
+  charmModifiedVersion?: number;
   constraints: Constraints;
   /** Bumped on every change of the application's constraints; add-unit asserts it. */
   constraintsVersion: number;

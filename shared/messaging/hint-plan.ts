@@ -58,10 +58,10 @@ const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it, as the id of its last report. */
 const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince', 'lastReport'];
 /**
- * The application fields a unit agent acts on: Dying, config-changed, upgrade, ports. Not its
+ * The application fields a unit agent acts on: Dying, config-changed, upgrade (its charm, or a resource), ports. Not its
  * `relations`: the relation's own record tells the units.
  */
-const APPLICATION_WATCHED = ['life', 'config', 'configVersion', 'charmUrl', 'exposed'];
+const APPLICATION_WATCHED = ['life', 'config', 'configVersion', 'charmUrl', 'charmModifiedVersion', 'exposed'];
 
 // Key order may differ between images of equal maps; that only errs towards a needless hint.
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

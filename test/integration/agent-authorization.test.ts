@@ -63,6 +63,7 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   'remove-unit': (n) => ({ unit: n.unit }),
   'clear-resolved': (n) => ({ unit: n.unit }),
   'charm-url': (n) => ({ unit: n.unit, charm: n.charm }),
+  'resource-url': (n) => ({ unit: n.unit, resource: 'test-file' }),
   'set-unit-charm': (n) => ({ unit: n.unit, charmUrl: 'local:wordpress-1' }),
   'machine-dead': () => ({}),
   heartbeat: () => ({}),

@@ -59,7 +59,7 @@ describe('what a stream record hints', () => {
     expect(planHint({ kind: 'unit', newImage: { ...unit, machine: undefined } })).toMatchObject({ kind: 'none' });
   });
 
-  it('an application fans out to its units on Dying, config, charm or expose changes — not on its unit count', () => {
+  it('an application fans out to its units on Dying, config, charm, resource or expose changes — not on its unit count', () => {
     const fanOut = {
       kind: 'hint',
       hint: { kind: 'application', id: 'mysql' },
@@ -67,6 +67,8 @@ describe('what a stream record hints', () => {
     };
     expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, life: 'dying' } })).toEqual(fanOut);
     expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, config: { a: 1 }, configVersion: 1 } })).toEqual(fanOut);
+    // attach-resource: the units run upgrade-charm.
+    expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, charmModifiedVersion: 1 } })).toEqual(fanOut);
     expect(planHint({ kind: 'application', oldImage: app, newImage: { ...app, unitCount: 3 } })).toMatchObject({ kind: 'none' });
     expect(planHint({ kind: 'application', newImage: app })).toMatchObject({ kind: 'none' });
   });

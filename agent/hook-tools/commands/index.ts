@@ -23,7 +23,8 @@ import { relationSet } from './relation-set.js';
 import { statusGet, statusSet } from './status.js';
 import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
-import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
+import { credentialGet, jujuReboot } from './unsupported.js';
+import { resourceGet } from './resource-get.js';
 
 const COMMANDS: ToolCommand[] = [
   jujuLog,

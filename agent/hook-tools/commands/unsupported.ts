@@ -2,13 +2,11 @@
 // - credential-get: Juju hands cloud credentials only to trusted applications (`juju trust`); the
 //   uniter facade answers everything else "permission denied", annotated by the tool
 //   (juju/juju worker/uniter/runner/jujuc/credential-get.go). drover has no trust.
-// - resource-get: drover deploys no resources, so every name is "not found" (resource-get.go
-//   annotates the download error "could not download resource").
 // - juju-reboot: drover's agents cannot reboot their machine yet; a charm that needs it learns so
 //   at once rather than waiting for a reboot that never comes.
 import { boolFlag, parseFlags } from '../flags.js';
 import { outputFlags } from '../format.js';
-import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
+import { checkEmpty, runtimeError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 
 export const credentialGet: ToolCommand = {
@@ -17,17 +15,6 @@ export const credentialGet: ToolCommand = {
     const { positional } = parseFlags(args, outputFlags);
     checkEmpty(positional);
     throw runtimeError('cannot access cloud credentials: permission denied');
-  },
-};
-
-export const resourceGet: ToolCommand = {
-  name: 'resource-get',
-  async run(_ctx, args) {
-    const { positional } = parseFlags(args, []);
-    const [name, ...rest] = positional;
-    if (name === undefined) throw usageError('missing required resource name');
-    checkEmpty(rest);
-    throw runtimeError(`could not download resource: resource "${name}" not found`);
   },
 };
 

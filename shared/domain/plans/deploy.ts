@@ -16,6 +16,7 @@ import type { Numbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
 import { newPeerRelations } from './peer-relations.js';
 import { FIRST_SHARDS, unitShardsAfter } from '../shards.js';
+import { checkUploadable, type ApplicationResource } from '../resources.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
@@ -33,6 +34,8 @@ export interface DeployIntent {
   charmArchive?: string;
   /** deploy --trust. */
   trust?: boolean;
+  /** `--resource`: the first revision of each resource given, already kept in the charm store. */
+  resources?: Record<string, ApplicationResource>;
 }
 
 export interface DeploySnapshot {
@@ -68,6 +71,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   if (subordinate && intent.constraints && !isEmptyConstraints(intent.constraints)) {
     throw invalidArgument('constraints do not apply to subordinate applications');
   }
+  if (intent.resources) checkUploadable(intent.charm.resources, Object.keys(intent.resources));
   const series = chooseSeries(intent.charm, intent.series, model.defaultSeries);
   const config = { ...configDefaults(intent.charm), ...parseConfigValues(intent.charm, intent.config ?? {}) };
   checkConfigSize(config, name);
@@ -85,6 +89,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     subordinate,
     charmUrl: formatCharmUrl({ series, name: intent.charm.name, revision: 0 }),
     ...(intent.charmArchive ? { charmArchive: intent.charmArchive } : {}),
+    ...(intent.resources && Object.keys(intent.resources).length ? { resources: intent.resources } : {}),
     charm: intent.charm,
     constraints,
     constraintsVersion: 0,

@@ -1,6 +1,7 @@
 import type { CharmMeta } from '../../domain/charm.js';
 import type { Constraints } from '../../domain/constraints.js';
 import type { Application, Model } from '../../domain/entities.js';
+import type { ApplicationResource } from '../../domain/resources.js';
 import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
 import { addUnits, type AddUnitsOptions } from './add-unit.js';
@@ -21,6 +22,7 @@ export interface DeployRequest {
   to?: string[];
   charmArchive?: string;
   trust?: boolean;
+  resources?: Record<string, ApplicationResource>;
 }
 
 /**

@@ -296,6 +296,26 @@ describe('charm upgrades', () => {
     expect(nextStep({ ...failed, charmUrl: 'local:jammy/wordpress-1' }, forced)).toEqual({ kind: 'wait', why: 'error' });
   });
 
+  it('a resource attached (charmModifiedVersion moved) runs upgrade-charm on a started unit, charm directory untouched, then config-changed', () => {
+    const attached = remote({}, { application: { ...wpApp, charmModifiedVersion: 1 }, relations: [] });
+    expect(hookOf(nextStep(running(), attached))).toEqual({ kind: 'upgrade-charm', charmModifiedVersion: 1 });
+    const afterUpgrade = afterHook(running(), { kind: 'upgrade-charm', charmModifiedVersion: 1 });
+    expect(afterUpgrade.charmModifiedVersion).toBe(1);
+    expect(hookOf(nextStep(afterUpgrade, attached))).toEqual({ kind: 'config-changed', configVersion: 3 });
+    const afterConfig = afterHook(afterUpgrade, { kind: 'config-changed', configVersion: 3 });
+    expect(nextStep(afterConfig, { ...attached, relations: [] })).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
+  it('a unit installed with the resources as they are owes no upgrade-charm for them', () => {
+    const attached = remote({}, { application: { ...wpApp, charmModifiedVersion: 2 }, relations: [] });
+    expect(hookOf(nextStep(deployed(), attached))).toEqual({ kind: 'install', charmModifiedVersion: 2 });
+    const installed = afterHook(deployed(), { kind: 'install', charmModifiedVersion: 2 });
+    const configured = afterHook(installed, { kind: 'config-changed', configVersion: 3 });
+    expect(hookOf(nextStep(configured, attached))).toEqual({ kind: 'start' });
+    const started = afterHook(configured, { kind: 'start' });
+    expect(nextStep(started, attached)).toEqual({ kind: 'wait', why: 'idle' });
+  });
+
   it('before install the new charm simply replaces the deployed one: install runs from it, with no upgrade-charm', () => {
     expect(nextStep(deployed(), onUpgraded())).toMatchObject({ kind: 'replace-charm', runHooks: false });
   });

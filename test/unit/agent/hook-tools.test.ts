@@ -109,6 +109,13 @@ class FakeContext implements ToolContext {
   async setLeaderSettings() {
     throw new Error('cannot write settings: not the leader');
   }
+  /** resource-get's files: name → local path; any other name is one with no revision uploaded. */
+  resourceFiles: Record<string, string> = {};
+  async resourcePath(name: string) {
+    const path = this.resourceFiles[name];
+    if (path === undefined) throw new Error(`resource#app/${name} not found: no revision has been uploaded`);
+    return path;
+  }
   async readAppSettings() {
     return {};
   }
@@ -548,13 +555,28 @@ describe('state-get, state-set, state-delete', () => {
   });
 });
 
+describe('resource-get', () => {
+  it('prints the local path of the file, and fails as Juju does for a resource with no revision', async () => {
+    const ctx = new FakeContext();
+    ctx.resourceFiles['software'] = '/var/lib/drover/unit-app-0/resources/software/software.tar';
+    expect(await run(ctx, 'resource-get', 'software')).toEqual({
+      code: 0,
+      stdout: '/var/lib/drover/unit-app-0/resources/software/software.tar\n',
+      stderr: '',
+    });
+    expect(await run(ctx, 'resource-get', 'other')).toEqual(
+      failure('could not download resource: resource#app/other not found: no revision has been uploaded'),
+    );
+    expect(await run(ctx, 'resource-get')).toEqual(usage('missing required resource name'));
+    expect(await run(ctx, 'resource-get', 'software', 'x')).toEqual(usage('unrecognized args: ["x"]'));
+  });
+});
+
 describe('tools for what drover does not have', () => {
-  it("credential-get, resource-get and juju-reboot fail in Juju's words", async () => {
+  it("credential-get and juju-reboot fail in Juju's words", async () => {
     const ctx = new FakeContext();
     expect(await run(ctx, 'credential-get')).toEqual(failure('cannot access cloud credentials: permission denied'));
     expect(await run(ctx, 'credential-get', 'x')).toEqual(usage('unrecognized args: ["x"]'));
-    expect(await run(ctx, 'resource-get', 'software')).toEqual(failure('could not download resource: resource "software" not found'));
-    expect(await run(ctx, 'resource-get')).toEqual(usage('missing required resource name'));
     expect((await run(ctx, 'juju-reboot', '--now')).code).toBe(1);
     expect(await run(ctx, 'juju-reboot', 'x')).toEqual(usage('unrecognized args: ["x"]'));
   });
