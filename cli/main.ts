@@ -18,6 +18,8 @@ import { registerLogs } from './commands/logs.js';
 import { registerModelConfig } from './commands/model-config.js';
 import { registerModels } from './commands/models.js';
 import { registerRelations } from './commands/relations.js';
+import { registerOffers } from './commands/offers.js';
+import { registerConsume } from './commands/consume.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
 import { registerScale } from './commands/scale.js';
@@ -91,6 +93,8 @@ function buildProgram(io: CliIo): Command {
   registerUpgradeCharm(program, cli);
   program.commandsGroup('Relations:');
   registerRelations(program, cli);
+  registerOffers(program, cli);
+  registerConsume(program, cli);
   program.commandsGroup('Constraints and configuration:');
   registerConstraints(program, cli);
   registerModelConfig(program, cli);
