@@ -3,7 +3,11 @@ import type { ErrorCode } from '../../shared/domain/errors.js';
 import type { Offer, RemoteApplication } from '../../shared/domain/cross-model.js';
 import { refs } from '../../shared/domain/plan.js';
 import { commit } from '../../shared/state/engine/commit.js';
-import { getApplication, getItem } from '../../shared/state/engine/reads.js';
+import { getApplication, getItem, getModel } from '../../shared/state/engine/reads.js';
+import { MODEL_ROUND_WAIT_MS } from '../../shared/state/operations/cleanup/model.js';
+import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
+import { destroyModel } from '../../shared/state/operations/destroy-model.js';
+import { dumpTable } from '../support/table-dump.js';
 import type { Store } from '../../shared/state/engine/store.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
@@ -186,5 +190,48 @@ describe('remove-offer and remove-saas', () => {
     expect((await offerOf('db'))?.consumers).toEqual([]);
     await refused(consuming, () => removeSaas(consuming, 'dbalias'), 'remote application "dbalias" not found', 'not-found');
     await refused(offering, () => removeOffer(offering, { name: 'db2', force: false }), 'application offer "db2" not found', 'not-found');
+  });
+});
+
+describe('destroying either model', () => {
+  let clock: number;
+  let offerer: Store;
+  let consumer: Store;
+  beforeEach(async () => {
+    clock = Date.parse('2026-01-01T00:00:00Z');
+    offerer = await freshStore({ now: () => new Date(clock) });
+    await ensureModel(offerer);
+    await addModel(offerer, { name: 'staging' });
+    await addModel(offerer, { name: 'other' });
+    consumer = await storeOfModel(offerer, 'other');
+    offerer = await storeOfModel(offerer, 'staging');
+    await deploy(offerer, { charm: charms.mysql, numUnits: 0 });
+    await addOffer(offerer, { application: 'mysql', endpoints: ['server'], name: 'db' });
+    await consumeOffer(consumer, { offerModel: 'staging', offer: 'db', alias: 'dbalias' });
+  });
+
+  /** Rounds of the model's cleanup, each a round's wait later, until the model is gone. */
+  async function untilGone(model: Store): Promise<void> {
+    for (let round = 0; round < 10 && (await getModel(model)); round++) {
+      await runAllCleanups(model);
+      clock += MODEL_ROUND_WAIT_MS;
+    }
+    expect(await getModel(model)).toBeUndefined();
+  }
+
+  it('the offering model takes its offers with it; the consumer keeps its remote application, the offer gone', async () => {
+    await destroyModel(offerer);
+    await untilGone(offerer);
+    expect(
+      (await dumpTable(offerer)).filter((i) => String(i.pk).startsWith(`${offerer.model}#`) && !String(i.pk).includes('#STATUSLOG#')),
+    ).toEqual([]);
+    expect(await getItem(consumer, refs.remoteApplication('dbalias'))).toMatchObject({ url: 'admin/staging.db' });
+  });
+
+  it('the consuming model takes its remote applications with it, and leaves the offer without a consumer', async () => {
+    await destroyModel(consumer);
+    await untilGone(consumer);
+    expect(await getItem(consumer, refs.remoteApplication('dbalias'))).toBeUndefined();
+    expect((await getItem<Offer>(offerer, refs.offer(offerer.model, 'db')))?.consumers).toEqual([]);
   });
 });
