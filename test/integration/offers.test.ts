@@ -9,6 +9,7 @@ import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanu
 import { destroyModel } from '../../shared/state/operations/destroy-model.js';
 import { dumpTable } from '../support/table-dump.js';
 import type { Store } from '../../shared/state/engine/store.js';
+import { addRelation } from '../../shared/state/operations/add-relation.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
 import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
 import { addModel, ensureModel } from '../../shared/state/operations/model.js';
@@ -127,6 +128,16 @@ describe('consume', () => {
       () => consumeOffer(consuming, { offerModel: 'default', offer: 'db', alias: 'wordpress' }),
       'cannot add remote application "wordpress": local application with same name already exists',
       'already-exists',
+    );
+  });
+
+  it('relate names a remote application: refused, saying relations across models are not there yet', async () => {
+    await consumeOffer(consuming, { offerModel: 'default', offer: 'db', alias: 'dbalias' });
+    await refused(
+      consuming,
+      () => addRelation(consuming, ['wordpress', 'dbalias']),
+      'cannot relate to remote application "dbalias": relations across models are not supported yet',
+      'not-supported',
     );
   });
 
