@@ -93,7 +93,9 @@ export type Change =
       expect?: Expect;
     }
   | { op: 'remove'; ref: EntityRef; expect?: Expect }
-  | { op: 'check'; ref: EntityRef; expect: Expect };
+  | { op: 'check'; ref: EntityRef; expect: Expect }
+  /** The item must not exist: a name two kinds of item share (an application and a remote application). */
+  | { op: 'absent'; ref: EntityRef };
 
 export interface Plan<T> {
   changes: Change[];

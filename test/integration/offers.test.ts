@@ -129,6 +129,12 @@ describe('consume', () => {
       'cannot add remote application "wordpress": local application with same name already exists',
       'already-exists',
     );
+    await refused(
+      consuming,
+      () => deploy(consuming, { charm: charms.mysql, name: 'dbalias', numUnits: 0 }),
+      'cannot add application "dbalias": remote application with same name already exists',
+      'already-exists',
+    );
   });
 
   it('relate names a remote application: refused, saying relations across models are not there yet', async () => {

@@ -139,6 +139,8 @@ export function planConsume(snapshot: ConsumeSnapshot, intent: { offer: string; 
   const consumer = crossModelKey(snapshot.modelKey, saas.name);
   const changes: Change[] = [
     { op: 'create', ref: refs.remoteApplication(saas.name), value: { ...saas } },
+    // Applications and remote applications share the model's names: a deploy meanwhile re-plans.
+    { op: 'absent', ref: refs.application(saas.name) },
     // The offer as read (its application): one removed or replaced meanwhile re-plans.
     {
       op: 'update',
