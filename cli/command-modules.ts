@@ -46,6 +46,11 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/relations.js')).registerRelations,
   },
   {
+    names: ['offer', 'offers', 'list-offers', 'show-offer', 'find-offers', 'remove-offer'],
+    load: async () => (await import('./commands/offers.js')).registerOffers,
+  },
+  { names: ['consume', 'remove-saas'], load: async () => (await import('./commands/consume.js')).registerConsume },
+  {
     group: 'Constraints and configuration:',
     names: ['set-constraints', 'get-constraints', 'constraints', 'set-model-constraints', 'model-constraints', 'get-model-constraints'],
     load: async () => (await import('./commands/constraints.js')).registerConstraints,

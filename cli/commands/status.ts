@@ -10,6 +10,7 @@ import { selectStatus, statusQuery } from '../status/select.js';
 import { isEmptyModel, renderTabular } from '../status/tabular.js';
 import { TabularStatusPrinter } from '../status/tabular-stream.js';
 import { readStatusPages, readWholeStatus } from '../status/read-pages.js';
+import { readCrossModelSections, withCrossModelSections } from '../status/cross-model.js';
 
 type StatusFormat = 'tabular' | DataFormat;
 
@@ -27,7 +28,8 @@ interface StatusOptions {
 async function readStatus(client: ApiClient, selectors: string[]): Promise<StatusDoc> {
   const query = statusQuery(selectors);
   const doc = Object.keys(query).length ? await client.get<StatusDoc>('status', query) : await readWholeStatus(client);
-  return selectStatus(doc, selectors);
+  const selected = selectStatus(doc, selectors);
+  return selectors.length ? selected : withCrossModelSections(selected, await readCrossModelSections(client));
 }
 
 /** The whole model in tabular form, each section printed as its pages arrive. */

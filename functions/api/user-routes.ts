@@ -35,6 +35,8 @@ import { listStuck } from '#shared/state/queries/stuck.js';
 import { readModelRevision } from '#shared/state/queries/model-revision.js';
 import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { modelRoutes } from './model-routes.js';
+import { offerRoutes } from './offer-routes.js';
+import { removeSaas } from '#shared/state/operations/offers.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
@@ -104,6 +106,10 @@ async function configView(store: Store, name: string) {
 
 const userRoutes: { [O in Operation]: Route<O> } = {
   ...modelRoutes,
+  ...offerRoutes,
+  'remove-saas': async (ctx, body) => ({
+    results: await eachEntity(body.names, 'SAAS application', (name) => removeSaas(ctx.store, name)),
+  }),
   status: (ctx, body) => {
     const selected = body.application || body.unit || body.machine;
     if (body.cursor !== undefined || body.limit !== undefined) {

@@ -144,6 +144,20 @@ export const userOperations = {
    * logged since that cursor (tailing: pass back each answer's `cursor`). Cursors are opaque: a
    * byte offset locally, up to ~3,500 characters on AWS (shared/logs/cloudwatch-log-cursor.ts).
    */
+  /**
+   * Cross-model relations (shared/domain/cross-model.ts). `offer` and `remove-offer` act on the
+   * model the request names (the offering one); `consume` and `remove-saas` on the consuming one,
+   * `consume` naming the offering model in its body; `find-offers` looks through every model.
+   */
+  offer: post(z.strictObject({ application: name, endpoints: names, name: name.optional() })),
+  'remove-offer': post(z.strictObject({ offer: name, force: z.boolean().optional() })),
+  offers: get(z.strictObject({})),
+  'show-offer': get(z.strictObject({ offer: name })),
+  'find-offers': get(z.strictObject({}), { controller: true }),
+  consume: post(z.strictObject({ model: name, offer: name, alias: name.optional() })),
+  'remove-saas': post(z.strictObject({ names })),
+  /** Status' `application-endpoints` and `offers` sections of the model. */
+  'cross-model-status': get(z.strictObject({})),
   'debug-log': get(
     z.strictObject({
       since: z.iso.datetime().optional(),

@@ -86,6 +86,8 @@ export interface Application {
   pendingUnits?: number;
   /** Keys of the relations this application is in: the "relation count" is their number. */
   relations: string[];
+  /** Names of the offers of its endpoints (shared/domain/cross-model.ts); it is not removed while any. */
+  offers?: string[];
   /** Set by the leader (`status-set --application`); absent: status derives it from the units. */
   status?: StatusInfo;
   /**

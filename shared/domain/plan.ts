@@ -40,7 +40,14 @@ export type EntityRef =
    * The model's revision: a counter the \`changes\` function moves after each stream batch that
    * changed the model, for readers that only ask "changed since?" (shared/state/operations/model-revision.ts).
    */
-  | { kind: 'modelRevision' };
+  | { kind: 'modelRevision' }
+  /**
+   * An offer of an application's endpoints (shared/domain/cross-model.ts). `model` is the key of
+   * the offering model, always given: a consuming model's transaction asserts and updates it too.
+   */
+  | { kind: 'offer'; model: string; name: string }
+  /** A remote application (Juju's SAAS): an offer consumed into this model. */
+  | { kind: 'remoteApplication'; name: string };
 
 export type Scalar = string | number | boolean;
 
@@ -86,7 +93,9 @@ export type Change =
       expect?: Expect;
     }
   | { op: 'remove'; ref: EntityRef; expect?: Expect }
-  | { op: 'check'; ref: EntityRef; expect: Expect };
+  | { op: 'check'; ref: EntityRef; expect: Expect }
+  /** The item must not exist: a name two kinds of item share (an application and a remote application). */
+  | { op: 'absent'; ref: EntityRef };
 
 export interface Plan<T> {
   changes: Change[];
@@ -141,6 +150,8 @@ export const refs = {
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
   appSettings: (relationId: number, application: string): EntityRef => ({ kind: 'appSettings', relationId, application }),
   modelRevision: (): EntityRef => ({ kind: 'modelRevision' }),
+  offer: (model: string, name: string): EntityRef => ({ kind: 'offer', model, name }),
+  remoteApplication: (name: string): EntityRef => ({ kind: 'remoteApplication', name }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -183,5 +194,9 @@ export const refName = (ref: EntityRef): string => {
       return `application settings ${ref.relationId} ${ref.application}`;
     case 'modelRevision':
       return 'model revision';
+    case 'offer':
+      return `offer ${ref.name}`;
+    case 'remoteApplication':
+      return `remote application ${ref.name}`;
   }
 };

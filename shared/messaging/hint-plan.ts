@@ -48,6 +48,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'leaderSettings',
   'appSettings',
   'modelRevision',
+  'offer',
+  'remoteApplication',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -113,6 +115,9 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'unitState':
     // The dashboard's cursor (shared/state/operations/model-revision.ts); its records are filtered out before this.
     case 'modelRevision':
+    // Offers and remote applications are the user's: no agent acts on them.
+    case 'offer':
+    case 'remoteApplication':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -1,6 +1,6 @@
 // The README's walkthrough with the real local controller (embedded/main.ts, its own DynamoDB
 // Local, agents and all): bootstrap local, deploy two related charms, status, scale, remove,
-// a second model made and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
+// a second model made (consuming an offer of the first) and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
 // CLI suites cover every verb against the same API in-process.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,10 @@ describe('the walkthrough, against the real local controller', () => {
       expect((await drover('add-model', 'staging')).stderr).toBe('Added \'staging\' model on controller "local"\n');
       await drover('deploy', charmDir('database'));
       expect((await drover('models')).stdout).toMatch(/default +iaas +available\nstaging\* +iaas +available\n$/);
+      expect((await drover('offer', 'default.database:db')).stderr).toBe(
+        'Application "database" endpoints [db] available at "admin/default.database"\n',
+      );
+      expect((await drover('consume', 'default.database', 'db')).stderr).toBe('Added default.database as db\n');
       expect((await drover('destroy-model', 'staging', '-y')).stderr).toMatch(/Destroying model\n[^]*Model destroyed\.\n$/);
     } finally {
       await spawnCli(['kill-controller', 'local', '-y'], env);

@@ -75,6 +75,14 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     'show-operation': { id: '1' },
     operations: { limit: '5' },
     actions: { application: 'wordpress' },
+    offer: { application: 'mysql', endpoints: ['server'], name: 'db' },
+    'remove-offer': { offer: 'db', force: false },
+    offers: {},
+    'show-offer': { offer: 'db' },
+    'find-offers': {},
+    consume: { model: 'default', offer: 'db', alias: 'dbx' },
+    'remove-saas': { names: ['dbx'] },
+    'cross-model-status': {},
   };
   const unit = 'wordpress/0';
   const status = { current: 'active', message: 'ok', data: { hook: 'install' } };
@@ -351,6 +359,10 @@ const READ_ONLY = new Set([
   'show-operation',
   'operations',
   'actions',
+  'offers',
+  'show-offer',
+  'find-offers',
+  'cross-model-status',
 ]);
 
 /** Odd agent credentials (`<key id>:<secret>`): malformed, another machine's id with a guess, a huge machine number (once fixed). */

@@ -19,7 +19,7 @@
 //   mgo/txn to do a bulk update of 100k units": the units are never touched here; a 'units'
 //   cleanup, written in the same transaction, destroys them in batches.
 import type { Application, Relation } from '../entities.js';
-import { notFound } from '../errors.js';
+import { DroverError, notFound } from '../errors.js';
 import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 import { removeRelation } from './references.js';
@@ -50,6 +50,14 @@ export function planDestroyApplication(
   const { name } = intent;
   if (!app) throw notFound(`application "${name}" not found`);
   if (app.life !== 'alive') return { changes: [], result: 'already-dying' };
+  // Juju refuses while an offer names the application (state/application.go, "application is used
+  // by N offers"): its consumers would lose what they relate to. The offers' count is asserted below.
+  const offers = app.offers ?? [];
+  if (offers.length > 0)
+    throw new DroverError(
+      'not-alive',
+      `cannot destroy application "${name}": application is used by ${offers.length} offer${offers.length === 1 ? '' : 's'}`,
+    );
 
   const byKey = new Map(snapshot.relations.map((r) => [r.key, r]));
   // A key without a relation would hold the application forever; nothing references it, so it
@@ -118,7 +126,7 @@ export function planDestroyApplication(
   // With units, the cleanup destroys them all, however many there are by then: the decision rests
   // on there being at least one. Without, on there being none.
   const units: Expect = app.unitCount > 0 ? { atLeast: { unitCount: 1 } } : { equals: { unitCount: 0 } };
-  const expect: Expect = { life: 'alive', ...units, setSize: { relations: app.relations.length } };
+  const expect: Expect = { life: 'alive', ...units, setSize: { relations: app.relations.length, offers: 0 } };
   if (app.unitCount > 0 || removedKeys.length < app.relations.length) {
     // "some entity will still hold a reference to the service after the transaction completes".
     changes.push({ op: 'update', ref: refs.application(name), set: { life: 'dying' }, ...dropKeys, expect });

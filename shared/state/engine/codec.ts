@@ -7,7 +7,7 @@ import { ATTR, collectionOf, keyOf } from './keys.js';
 export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
   modelName: [],
-  application: ['relations'],
+  application: ['relations', 'offers'],
   unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
   machine: ['principals', 'addresses'],
   relation: [],
@@ -24,6 +24,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   leaderSettings: [],
   appSettings: [],
   modelRevision: [],
+  offer: ['consumers', 'connections'],
+  remoteApplication: ['relations'],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -135,6 +135,10 @@ export function toTransactItems(store: Store, changes: Change[]) {
         const ConditionExpression = condition(x, change.expect, true);
         return { ConditionCheck: { TableName: store.table, Key, ConditionExpression, ...x.attributes() } };
       }
+      case 'absent': {
+        const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
+        return { ConditionCheck: { TableName: store.table, Key, ConditionExpression, ...x.attributes() } };
+      }
     }
   });
 }

@@ -31,6 +31,7 @@ export function itemAfterChange(model: string, change: Change, before: Known | u
     case 'remove':
       return { value: undefined };
     case 'check':
+    case 'absent':
       return before;
     case 'update': {
       if (!before?.value) return undefined;

@@ -108,6 +108,11 @@ export function keyOf(model: string, ref: EntityRef): Key {
       // Beside the units' settings of the relation, so the relation's "settings" cleanup
       // deletes the application bags with them.
       return { pk: `${model}#RELDATA#${ref.relationId}`, sk: `APP#${ref.application}` };
+    case 'offer':
+      // The offering model's, named by the ref: a consuming model's transaction reaches it too.
+      return { pk: `${ref.model}#OFFER#${ref.name}`, sk: ITEM_SK };
+    case 'remoteApplication':
+      return { pk: `${model}#SAAS#${ref.name}`, sk: ITEM_SK };
   }
 }
 
@@ -137,6 +142,10 @@ export function collectionOf(model: string, ref: EntityRef, shard?: number): { p
       return { pk: `${model}#OPERATIONS`, sk: padNumber(ref.id) };
     case 'modelName':
       return { pk: MODEL_NAMES, sk: ref.name };
+    case 'offer':
+      return { pk: `${ref.model}#OFFERS`, sk: ref.name };
+    case 'remoteApplication':
+      return { pk: `${model}#SAAS`, sk: ref.name };
     default:
       return undefined;
   }
@@ -146,6 +155,8 @@ export const collections = {
   /** Every model of the controller, by name, whichever model's store lists them. */
   modelNames: () => MODEL_NAMES,
   applications: (model: string) => `${model}#APPS`,
+  offers: (model: string) => `${model}#OFFERS`,
+  remoteApplications: (model: string) => `${model}#SAAS`,
   /** The index partitions of an application's units, as its layout says: one unless sharded. */
   unitPartitions: (model: string, application: Pick<Application, 'name' | 'unitShards'>) =>
     application.unitShards
@@ -238,6 +249,10 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
       return { kind: 'operation', id };
     case 'TASK':
       return { kind: 'task', id };
+    case 'OFFER':
+      return { kind: 'offer', model, name: id };
+    case 'SAAS':
+      return { kind: 'remoteApplication', name: id };
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@ import { parseEndpointArg } from '../../domain/relation-endpoints.js';
 import { getBatch } from '../engine/reads.js';
 import { NumberReservations } from '../engine/number-reservations.js';
 import { foundModel } from '../queries/model.js';
+import { refuseRemoteApplications } from '../queries/offers.js';
 import { relationsOf } from '../queries/relation-reads.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -20,6 +21,11 @@ export async function addRelation(store: Store, args: string[]): Promise<AddRela
     const names = [...new Set(args.map((arg) => parseEndpointArg(arg).application))];
     const [model, ...found] = await getBatch<[Model, ...Application[]]>(store, [refs.model(), ...names.map(refs.application)]);
     const applications = (found as (Application | undefined)[]).filter((a): a is Application => a !== undefined);
+    if (applications.length < names.length)
+      await refuseRemoteApplications(
+        store,
+        names.filter((n) => !applications.some((a) => a.name === n)),
+      );
     // Fresh: an existing relation's life and which required relations are met are not asserted.
     const relations = await relationsOf(store, applications, { fresh: true });
     return reservations.plan((numbers) =>

@@ -2,6 +2,7 @@ import type { CharmMeta } from '../../domain/charm.js';
 import type { Constraints } from '../../domain/constraints.js';
 import type { Application, Model } from '../../domain/entities.js';
 import type { ApplicationResource } from '../../domain/resources.js';
+import { alreadyExists } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
 import { addUnits, type AddUnitsOptions } from './add-unit.js';
@@ -38,25 +39,30 @@ export async function deploy(
   const numUnits = request.numUnits ?? (request.charm.subordinate ? 0 : 1);
   const cannot = `cannot add application "${name}"`;
   const application = refs.application(name);
+  const saas = refs.remoteApplication(name);
   // The peer relations' ids, the first units' numbers and their machines' ids, kept across attempts.
   const reservations = new NumberReservations(store);
   const attempt: Attempt<DeployResult> = async (store) => {
-    const [[model, existing], placements] = await Promise.all([
-      getBatch<[Model, Application]>(
+    const [[model, existing, remote], placements] = await Promise.all([
+      getBatch<[Model, Application, unknown]>(
         store,
-        [refs.model(), application],
+        [refs.model(), application, saas],
         // A new name: the plan creates the application, asserting that it does not exist.
-        { assumeAbsent: [application] },
+        { assumeAbsent: [application, saas] },
       ),
       readPlacements(store, request.to),
     ]);
-    return reservations.plan((numbers) =>
-      planDeploy(
+    // Applications and remote applications share a model's names (shared/domain/cross-model.ts).
+    if (remote) throw alreadyExists(`${cannot}: remote application with same name already exists`);
+    return reservations.plan((numbers) => {
+      const plan = planDeploy(
         { model: foundModel(store, model), numbers, ...(existing ? { existing } : {}) },
         { ...request, name, numUnits, placements },
         store.now().toISOString(),
-      ),
-    );
+      );
+      // A new application asserts no remote application took its name meanwhile (consume asserts the converse).
+      return plan.changes.length > 0 ? { ...plan, changes: [...plan.changes, { op: 'absent', ref: saas }] } : plan;
+    });
   };
   const result = await runOperation(store, cannot, attempt, { speculate: true });
   if (result.remainingUnits > 0) {

@@ -30,7 +30,7 @@ describe('planDestroyApplication', () => {
         {
           op: 'remove',
           ref: { kind: 'application', name: 'mysql' },
-          expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 0 } },
+          expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 0, offers: 0 } },
         },
       ],
       result: 'removed',
@@ -45,7 +45,7 @@ describe('planDestroyApplication', () => {
         op: 'update',
         ref: { kind: 'application', name: 'mysql' },
         set: { life: 'dying' },
-        expect: { life: 'alive', atLeast: { unitCount: 1 }, setSize: { relations: 0 } },
+        expect: { life: 'alive', atLeast: { unitCount: 1 }, setSize: { relations: 0, offers: 0 } },
       },
       {
         op: 'create',
@@ -78,7 +78,7 @@ describe('planDestroyApplication', () => {
       {
         op: 'remove',
         ref: { kind: 'application', name: 'mysql' },
-        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } },
+        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1, offers: 0 } },
       },
     ]);
   });
@@ -96,7 +96,7 @@ describe('planDestroyApplication', () => {
         op: 'update',
         ref: { kind: 'application', name: 'mysql' },
         set: { life: 'dying' },
-        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1 } },
+        expect: { life: 'alive', equals: { unitCount: 0 }, setSize: { relations: 1, offers: 0 } },
       },
     ]);
   });

@@ -12,6 +12,7 @@ import { destroyApplication } from '../destroy-application.js';
 import { destroyMachine } from '../destroy-machine.js';
 import { forceDestroyApplication, forceDestroyMachine } from '../force.js';
 import { forgetUnitNumbers, removeModelIfEmpty } from '../remove-model.js';
+import { removeCrossModelEntries } from './cross-model.js';
 import { collections } from '../../engine/keys.js';
 import { getMachine, getModel, listCollection } from '../../engine/reads.js';
 import type { Store } from '../../engine/store.js';
@@ -52,6 +53,7 @@ export const destroyModelContents: CleanupStep = async (store, cleanup) => {
   const position = decode(cleanup.cursor);
   switch (position.phase) {
     case 'applications': {
+      if (!position.page) await removeCrossModelEntries(store, model.force === true);
       const page = await listCollection(store, collections.applications(store.model), {
         limit: MODEL_BATCH,
         ...(position.page ? { cursor: position.page } : {}),
