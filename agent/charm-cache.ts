@@ -7,7 +7,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentApi } from './api-client.js';
-import { downloadVerified } from './charm-download.js';
+import { downloadCharm } from './charm-download.js';
 import { nodeHttp, type HttpSend } from './http.js';
 
 /** The path of the archive `sha256`, which `unit`'s application uses, once it is on this machine. */
@@ -35,7 +35,7 @@ export function charmCache(api: AgentApi, cacheDir: string, options: CharmCacheO
       return cached;
     await mkdir(cacheDir, { recursive: true });
     // The local controller's URLs are paths on its API server; S3's are absolute.
-    const download = (url: string) => downloadVerified(new URL(url, api.url).toString(), sha256, cached, http);
+    const download = (url: string) => downloadCharm(new URL(url, api.url).toString(), sha256, cached, http);
     const fromView = offered(sha256);
     if (fromView !== undefined) {
       try {

@@ -5,14 +5,11 @@
 // copy on disk is not that revision's content, streamed to a temporary file while its SHA-384 is
 // taken, and renamed into place only when that is the fingerprint the API gave: a cut-off or
 // corrupted download is never handed to a hook.
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AgentApi } from '../api-client.js';
-import { bodyStream, bodyText, nodeHttp, ok, requestTo, type HttpSend } from '../http.js';
+import { nodeHttp, type HttpSend } from '../http.js';
+import { downloadVerified } from '../verified-download.js';
 
 export interface ResourceRevision {
   revision: number;
@@ -50,26 +47,17 @@ export function resourceFetcher(api: AgentApi, unitDir: string, unit: string, ht
   };
 }
 
-async function download(url: string, fingerprint: string, destination: string, send: HttpSend): Promise<void> {
-  const res = await send(requestTo(new URL(url), { method: 'GET' }));
-  if (!ok(res)) {
-    const text = await bodyText(res).catch(() => '');
-    throw new Error(`could not download resource: HTTP ${res.statusCode} ${text.slice(0, 300)}`);
-  }
-  const hash = createHash('sha384');
-  const hashing = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done(null, chunk);
+function download(url: string, fingerprint: string, destination: string, send: HttpSend): Promise<void> {
+  return downloadVerified(
+    {
+      url,
+      algorithm: 'sha384',
+      digest: fingerprint,
+      destination,
+      mode: 0o644,
+      failed: (status, body) => `could not download resource: HTTP ${status} ${body}`,
+      corrupted: (actual) => `could not download resource: fingerprint mismatch (got ${actual}, want ${fingerprint})`,
     },
-  });
-  const temporary = `${destination}.${process.pid}.download`;
-  try {
-    await pipeline(bodyStream(res), hashing, createWriteStream(temporary, { mode: 0o644 }));
-    const actual = hash.digest('hex');
-    if (actual !== fingerprint) throw new Error(`could not download resource: fingerprint mismatch (got ${actual}, want ${fingerprint})`);
-    await rename(temporary, destination);
-  } finally {
-    await rm(temporary, { force: true });
-  }
+    send,
+  );
 }
