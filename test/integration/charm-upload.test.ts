@@ -5,24 +5,17 @@
 // nothing changes: no application, no archive kept.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
-import { charmFileRoutes } from '../../embedded/charm-files.js';
-import { createApiHandler } from '../../functions/api/handler.js';
 import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import { localCharmStore, type LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
+import type { LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { signLocalUrl } from '../../shared/charmstore/signed-local-url.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { getApplication } from '../../shared/state/engine/reads.js';
 import type { Store } from '../../shared/state/engine/store.js';
-import { testAgentKeys } from '../support/agent-events.js';
+import { startTestApiServer, type TestApiServer } from '../support/api-handler.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 
-const TOKEN = 'upload-token';
 const MYSQL = 'name: mysql\nseries: [jammy]\nprovides:\n  server: mysql\n';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const charmArchive = (extra = '') =>
@@ -33,36 +26,18 @@ const charmArchive = (extra = '') =>
 
 let store: Store;
 let charms: LocalCharmStore;
-let server: ApiServer;
+let server: TestApiServer;
 
 beforeEach(async () => {
   store = await freshStore();
   await ensureModel(store);
-  charms = localCharmStore(join(await mkdtemp(join(tmpdir(), 'drover-upload-')), 'charms'));
-  const handler = createApiHandler({
-    store,
-    charms,
-    auth: { kind: 'token', token: TOKEN },
-    agents: { kind: 'machine-keys', keys: testAgentKeys },
-    controller: 'test',
-    logger: { error: () => undefined } as never,
-  });
-  server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
+  server = await startTestApiServer(store);
+  charms = server.charms;
 });
 
 afterEach(() => server.close());
 
-async function call(
-  op: string,
-  body: unknown,
-): Promise<{ status: number; body: { error?: { message: string } } & Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/v1/${op}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as never };
-}
+const call = (op: string, body: unknown) => server.call(op, body);
 
 async function uploadTarget(bytes: Buffer): Promise<{ url: string; headers: Record<string, string> }> {
   const res = await call('charm-upload', { sha256: sha256(bytes), size: bytes.length });

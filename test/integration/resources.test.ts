@@ -6,23 +6,16 @@
 // (functions/api/resource-download.ts). Anything undeclared or missing is refused and changes nothing.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
-import { charmFileRoutes } from '../../embedded/charm-files.js';
-import { createApiHandler } from '../../functions/api/handler.js';
 import { resourceDownload } from '../../functions/api/resource-download.js';
-import { localCharmStore, type LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
+import type { LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { getApplication } from '../../shared/state/engine/reads.js';
 import type { Store } from '../../shared/state/engine/store.js';
-import { testAgentKeys } from '../support/agent-events.js';
+import { API_TOKEN, startTestApiServer, type TestApiServer } from '../support/api-handler.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 
-const TOKEN = 'resources-token';
 const TESTAPP = [
   'name: testapp',
   'series: [jammy]',
@@ -37,36 +30,18 @@ const sha384 = (bytes: Buffer) => createHash('sha384').update(bytes).digest('hex
 
 let store: Store;
 let charms: LocalCharmStore;
-let server: ApiServer;
+let server: TestApiServer;
 
 beforeEach(async () => {
   store = await freshStore();
   await ensureModel(store);
-  charms = localCharmStore(join(await mkdtemp(join(tmpdir(), 'drover-resources-')), 'charms'));
-  const handler = createApiHandler({
-    store,
-    charms,
-    auth: { kind: 'token', token: TOKEN },
-    agents: { kind: 'machine-keys', keys: testAgentKeys },
-    controller: 'test',
-    logger: { error: () => undefined } as never,
-  });
-  server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
+  server = await startTestApiServer(store);
+  charms = server.charms;
 });
 
 afterEach(() => server.close());
 
-async function call(
-  op: string,
-  body: unknown,
-): Promise<{ status: number; body: { error?: { message: string } } & Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/v1/${op}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as never };
-}
+const call = (op: string, body: unknown) => server.call(op, body);
 
 /** A file PUT to the store as the CLI does it; its sha256. */
 async function upload(bytes: Buffer): Promise<string> {
@@ -183,7 +158,7 @@ describe('resources', () => {
   it("answers the charm's declarations and the revisions in use", async () => {
     const key = await upload(Buffer.from('listed'));
     expect((await deployWith({ other: key })).status).toBe(200);
-    const res = await fetch(`${server.url}/v1/resources?application=testapp`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${server.url}/v1/resources?application=testapp`, { headers: { authorization: `Bearer ${API_TOKEN}` } });
     const body = (await res.json()) as { declared: Record<string, unknown>; used: Record<string, { revision: number }> };
     expect(Object.keys(body.declared).sort()).toEqual(['image', 'other', 'test-file']);
     expect(Object.keys(body.used)).toEqual(['other']);
