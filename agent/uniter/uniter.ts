@@ -16,6 +16,7 @@ import type { Task } from '#shared/domain/operations.js';
 import { ActionState } from './action-state.js';
 import { runTask } from './task-process.js';
 import { Signal, type Mutex } from '../signal.js';
+import type { Clock } from '../clock.js';
 import type { AgentView, ViewSource } from '../view.js';
 import { counterpartApplications } from '#shared/domain/relation-counterparts.js';
 import { charmEndpoints } from '#shared/domain/charm.js';
@@ -67,6 +68,8 @@ export interface UniterDeps {
    * is deployed, so a report not yet taken survives a restart of this unit agent.
    */
   reporter: UnitReporter;
+  /** Times update-status, lease renewals and back-offs (agent/clock.ts). */
+  clock: Clock;
 }
 
 const MODULE = 'juju.worker.uniter';
@@ -93,7 +96,7 @@ function ownAppWrites(local: LocalState, appVersions: Record<number, number> | u
 }
 
 export class Uniter {
-  private readonly signal = new Signal();
+  private readonly signal: Signal;
   private readonly members = new RelationMembers();
   private local!: LocalState;
   private stopping = false;
@@ -112,7 +115,8 @@ export class Uniter {
   constructor(private readonly deps: UniterDeps) {
     this.logger = deps.log.for(deps.unitName);
     this.status = deps.reporter;
-    this.leadership = new LeadershipTracker(deps.api, deps.unitName);
+    this.signal = new Signal(deps.clock);
+    this.leadership = new LeadershipTracker(deps.api, deps.unitName, deps.clock);
   }
 
   get charmDir(): string {
@@ -224,8 +228,8 @@ export class Uniter {
   /** The update-status timer, on the model's current interval (a model-config change restarts it). */
   private updateStatusTimer(view: AgentView): UpdateStatusTimer {
     const intervalMs = updateStatusIntervalMs(view.modelConfig);
-    if (!this.updateStatus) this.updateStatus = new UpdateStatusTimer(intervalMs);
-    else this.updateStatus.setInterval(intervalMs);
+    if (!this.updateStatus) this.updateStatus = new UpdateStatusTimer(intervalMs, this.deps.clock);
+    else this.updateStatus.changeInterval(intervalMs);
     return this.updateStatus;
   }
 
