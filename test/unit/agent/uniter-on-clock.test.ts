@@ -1,6 +1,7 @@
 // The unit agent where only time drives it, on a fake clock (test/support/in-process-uniter.ts):
 // a leader renews its lease before its own view of it runs out, lease after lease; update-status
-// runs on its jittered interval, and a model-config change of the interval takes effect at once.
+// runs on its jittered interval at no request of its own, and a model-config change of the
+// interval takes effect at once.
 // Hours of agent time take milliseconds; nothing sleeps.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentView } from '../../../agent/view.js';
@@ -68,7 +69,7 @@ describe('a unit agent on a fake clock', () => {
     expect(hookTimes(agent, 'leader-elected')).toHaveLength(1);
   });
 
-  it('runs update-status every 80% to 120% of its interval, and a new interval takes effect at once', async () => {
+  it('runs update-status every 80% to 120% of its interval at no request of its own, and a new interval takes effect at once', async () => {
     const follower: LeadershipView = { application: 'mysql', holder: 'mysql/1', claimable: false, settingsVersion: 0 };
     let modelConfig: Record<string, string> = {};
     agent = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => viewOf(follower, modelConfig) });
@@ -76,7 +77,11 @@ describe('a unit agent on a fake clock', () => {
     await agent.clock.advance(0);
     // A follower learns of the leader settings once, after install (decide-leadership.ts).
     expect(agent.hooks.map((h) => h.name)).toEqual(['install', 'leader-settings-changed', 'config-changed', 'start']);
+    await agent.clock.advance(10_000); // its first report goes
+    const settled = agent.calls.length;
     await agent.clock.advance(60 * 60_000);
+    // Routine: an hour of update-status costs no request of its own.
+    expect(agent.calls.slice(settled)).toEqual([]);
     const updates = hookTimes(agent, 'update-status');
     expect(updates.length).toBeGreaterThanOrEqual(10); // an hour of 4 to 6 minutes each
     for (const gap of gaps([start, ...updates])) {
