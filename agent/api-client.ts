@@ -3,6 +3,7 @@
 // credentials on AWS, with the machine's own key on the local controller. Server failures and
 // network errors are retried a few times with backoff (every agent operation is safe to repeat:
 // the state operations behind them are idempotent); a refusal (4xx) is not.
+import { systemClock, type Clock } from './clock.js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpResponse } from '@smithy/core/protocols';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
@@ -44,9 +45,9 @@ export interface AgentApiOptions {
   attempts?: number;
   /** What sends (./http.ts); its own kept-alive connections unless given. */
   http?: HttpSend;
+  /** Times the pauses between attempts. */
+  clock?: Clock;
 }
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const base = options.url.replace(/\/+$/, '');
@@ -58,11 +59,12 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
   });
   const attempts = options.attempts ?? 5;
   const send = options.http ?? nodeHttp();
+  const clock = options.clock ?? systemClock;
 
   async function request(path: string, body: string): Promise<HttpResponse> {
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await pause(Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2));
+      if (attempt > 0) await clock.sleep(Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2));
       try {
         // Signed again for each attempt: a signature is good for a few minutes only.
         const url = new URL(`${base}${path}`);

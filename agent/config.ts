@@ -1,5 +1,6 @@
 // The machine agent's settings, from the environment its provider gave it: the local provider
 // (shared/provider/local/local-provider.ts) or EC2 user data (shared/provider/ec2/user-data.ts).
+import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 
@@ -75,14 +76,14 @@ const STDIN_DEADLINE_MS = 30_000;
  */
 export function readCredentialFromStdin(): string {
   const buffer = Buffer.alloc(MAX_CREDENTIAL_BYTES + 1);
-  const deadline = Date.now() + STDIN_DEADLINE_MS;
+  const deadline = systemClock.now() + STDIN_DEADLINE_MS;
   let length = 0;
   while (length <= MAX_CREDENTIAL_BYTES) {
     let n: number;
     try {
       n = readSync(0, buffer, length, buffer.length - length, null);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || systemClock.now() > deadline) throw e;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       continue;
     }

@@ -1,7 +1,11 @@
 // A level-triggered wake-up: notify() before wait() is not lost, and many notifies make one wake.
+import { systemClock, type Clock, type Timer } from './clock.js';
+
 export class Signal {
   private raised = false;
   private waiters: (() => void)[] = [];
+
+  constructor(private readonly clock: Clock = systemClock) {}
 
   notify(): void {
     this.raised = true;
@@ -22,17 +26,17 @@ export class Signal {
       return;
     }
     await new Promise<void>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      let timer: Timer | undefined;
       const done = () => {
-        if (timer) clearTimeout(timer);
+        timer?.cancel();
         resolve();
       };
       this.waiters.push(done);
       if (timeoutMs !== undefined)
-        timer = setTimeout(() => {
+        timer = this.clock.after(timeoutMs, () => {
           this.waiters = this.waiters.filter((w) => w !== done);
           resolve();
-        }, timeoutMs);
+        });
     });
     this.raised = false;
   }

@@ -17,6 +17,7 @@
 // another unit's hook, or another user's process; docs/agents.md, "What a hook can reach".
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { systemClock, type Clock } from '../clock.js';
 import { runTool } from './commands/index.js';
 import type { ToolContext, ToolResult } from './tool-context.js';
 import { encodeAnswer, FrameError, RequestReader, type ToolRequest } from './tool-frame.js';
@@ -47,7 +48,7 @@ export class ToolServer {
   private server?: Server;
   private port?: number;
 
-  constructor(private readonly options: { deadlineMs?: number } = {}) {}
+  constructor(private readonly options: { deadlineMs?: number; clock?: Clock } = {}) {}
 
   /** Opening and closing the listener, one after another. */
   private transition: Promise<void> = Promise.resolve();
@@ -118,18 +119,19 @@ export class ToolServer {
     let answered = false;
     let running = false;
     // Until the request has arrived, then until the peer has read the answer and closed.
-    let deadline = setTimeout(() => reply(refusal(`no whole request within ${this.deadlineMs / 1000} s`)), this.deadlineMs);
+    const clock = this.options.clock ?? systemClock;
+    let deadline = clock.after(this.deadlineMs, () => reply(refusal(`no whole request within ${this.deadlineMs / 1000} s`)));
     const reply = (result: ToolResult) => {
       if (answered || socket.destroyed) return;
       answered = true;
-      clearTimeout(deadline);
+      deadline.cancel();
       socket.end(encodeAnswer(result));
       // Whatever else the peer sends is read and dropped, so that closing does not reset the
       // connection before the answer is read; a peer that never closes is cut off.
-      deadline = setTimeout(() => socket.destroy(), this.deadlineMs);
+      deadline = clock.after(this.deadlineMs, () => socket.destroy());
     };
     socket.on('error', () => undefined); // the tool went away; nothing to answer
-    socket.on('close', () => clearTimeout(deadline));
+    socket.on('close', () => deadline.cancel());
     socket.on('end', () => {
       if (!running) reply(refusal('the request ended before its last byte'));
     });
@@ -152,7 +154,7 @@ export class ToolServer {
       const request = reader.request;
       if (registered && request && !running) {
         running = true;
-        clearTimeout(deadline);
+        deadline.cancel();
         void this.run(registered, request).then(reply);
       }
     });

@@ -13,6 +13,7 @@ import type { LogLevel } from '#shared/logs/log-sink.js';
 import { entityTag, formatLogLine } from '#shared/logs/log-sink.js';
 import { MAX_LOG_LINES } from '#shared/api/agent-requests.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
+import { isoNow, systemClock, type Clock, type Timer } from '../clock.js';
 
 export interface ShippedLine {
   time: string;
@@ -48,7 +49,7 @@ export class AgentLog implements CarriedLines {
   private readonly pending = new Map<string, Line[]>();
   /** Units whose lines ride on their reports. */
   private readonly carriers = new Map<string, LineCarrier>();
-  private timer?: NodeJS.Timeout;
+  private timer?: Timer;
   private flushing?: Promise<void>;
   private dropped = 0;
 
@@ -56,11 +57,12 @@ export class AgentLog implements CarriedLines {
     private readonly machineId: string,
     private readonly api?: AgentApi,
     private readonly echo: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** `ship: false`: the machine's own log only, never the controller's (a routine line that would cost a request). */
   log(unit: string | undefined, level: LogLevel, module: string, message: string, options: { ship?: boolean } = {}): void {
-    const line: Line = { time: new Date().toISOString(), level, module, message: message.slice(0, MAX_MESSAGE) };
+    const line: Line = { time: isoNow(this.clock), level, module, message: message.slice(0, MAX_MESSAGE) };
     this.echo(formatLogLine({ entity: unit !== undefined ? entityTag(unit) : `machine-${this.machineId}`, ...line }));
     if (!this.api || options.ship === false) return;
     const key = unit ?? MACHINE;
@@ -70,10 +72,10 @@ export class AgentLog implements CarriedLines {
     this.trim();
     const carrier = this.carriers.get(key);
     if (carrier) return carrier.linesWaiting();
-    this.timer ??= setTimeout(() => {
+    this.timer ??= this.clock.after(FLUSH_DELAY_MS, () => {
       this.timer = undefined;
       void this.flush();
-    }, FLUSH_DELAY_MS);
+    });
   }
 
   /** From now on the unit's lines wait for `carrier` to take them. */
@@ -85,10 +87,10 @@ export class AgentLog implements CarriedLines {
   /** The unit's lines go by `log` again (its agent is gone): those waiting with the next flush. */
   uncarry(unit: string): void {
     if (!this.carriers.delete(unit) || this.count(unit) === 0) return;
-    this.timer ??= setTimeout(() => {
+    this.timer ??= this.clock.after(FLUSH_DELAY_MS, () => {
       this.timer = undefined;
       void this.flush();
-    }, FLUSH_DELAY_MS);
+    });
   }
 
   count(unit: string): number {
@@ -139,16 +141,16 @@ export class AgentLog implements CarriedLines {
    * for lines that must land before their unit goes (a removed unit's lines are refused).
    */
   async drain(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.hasUncarried() && Date.now() < deadline) {
+    const deadline = this.clock.now() + timeoutMs;
+    while (this.hasUncarried() && this.clock.now() < deadline) {
       if (await this.send().catch(() => false)) continue;
-      await new Promise((r) => setTimeout(r, 200));
+      await this.clock.sleep(200);
     }
   }
 
   /** At the agent's stop: whatever is left, carried or not (the unit agents have flushed their reports). */
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     this.carriers.clear();
     await this.flush().catch(() => undefined);
@@ -181,11 +183,14 @@ export class AgentLog implements CarriedLines {
   }
 
   private schedule(ms: number): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, ms);
-    this.timer.unref();
+    this.timer ??= this.clock.after(
+      ms,
+      () => {
+        this.timer = undefined;
+        void this.flush();
+      },
+      { unref: true },
+    );
   }
 
   private trim(): void {

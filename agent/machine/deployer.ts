@@ -9,6 +9,7 @@ import { unpackCharmArchiveFile } from '#shared/charmstore/charm-unpack.js';
 import type { Application, Unit } from '#shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
 import { charmCache, type CharmCacheOptions, type CharmFetcher } from '../charm-cache.js';
+import { isoNow, systemClock, type Clock } from '../clock.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const DEPLOYED_FILE = 'deployed.json';
@@ -40,6 +41,7 @@ export class Deployer {
     private readonly log: AgentLog,
     private readonly uniters: UniterControl,
     downloads: CharmCacheOptions = {},
+    private readonly clock: Clock = systemClock,
   ) {
     this.charmArchive = charmCache(api, join(machineDir, 'charms'), downloads);
   }
@@ -119,7 +121,7 @@ export class Deployer {
       ...(unit.principal !== undefined ? { principal: unit.principal } : {}),
       ...(archive ? { charmArchive: archive } : {}),
       ...(application ? { charmUrl: application.charmUrl } : {}),
-      deployedAt: new Date().toISOString(),
+      deployedAt: isoNow(this.clock),
     };
     writeFileSync(join(dir, `${DEPLOYED_FILE}.tmp`), JSON.stringify(record, null, 2));
     renameSync(join(dir, `${DEPLOYED_FILE}.tmp`), join(dir, DEPLOYED_FILE));

@@ -5,21 +5,26 @@
 // pushes it back, and an agent busy or resyncing anyway never sends one. Cost: at most one
 // request per interval (5 min, jittered up to 6 so agents started together drift apart).
 import type { AgentApi } from '../api-client.js';
+import { systemClock, type Clock, type Timer } from '../clock.js';
 
 export interface HeartbeatOptions {
   intervalMs: number;
   send: () => Promise<void>;
   onError: (e: unknown) => void;
+  clock?: Clock;
 }
 
 /** After a failed heartbeat, try again this much sooner than a full interval. */
 const RETRY_FRACTION = 0.2;
 
 export class Heartbeat {
-  private timer?: NodeJS.Timeout;
+  private timer?: Timer;
   private stopped = false;
+  private readonly clock: Clock;
 
-  constructor(private readonly options: HeartbeatOptions) {}
+  constructor(private readonly options: HeartbeatOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** The agent just spoke to the API: the next heartbeat is a full interval from now. */
   spoke(): void {
@@ -32,13 +37,13 @@ export class Heartbeat {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.beat(), ms);
+    this.timer?.cancel();
+    this.timer = this.clock.after(ms, () => void this.beat());
   }
 
   private async beat(): Promise<void> {

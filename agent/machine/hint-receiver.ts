@@ -5,6 +5,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { decodeHint, type Hint } from '#shared/messaging/hint.js';
 import { isQueueMissing } from '#shared/messaging/machine-queues.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { AgentLog } from '../log/agent-log.js';
 
 export const LONG_POLL_SECONDS = 20;
@@ -29,6 +30,7 @@ export interface HintReceiverOptions {
    * controller that restarted and could not have its old port back), else undefined.
    */
   moved?: () => SQSClient | undefined;
+  clock?: Clock;
 }
 
 export class HintReceiver {
@@ -129,14 +131,14 @@ export class HintReceiver {
         log.log(undefined, 'WARNING', 'juju.worker.hints', `cannot receive hints: ${(e as Error).message}; retrying in ${errorDelay} ms`);
         await new Promise<void>((resolve) => {
           const wake = () => {
-            clearTimeout(timer);
+            timer.cancel();
             resolve();
           };
           // Removed when the pause ends, or a long outage would pile listeners on the signal.
-          const timer = setTimeout(() => {
+          const timer = (this.options.clock ?? systemClock).after(errorDelay, () => {
             this.abort.signal.removeEventListener('abort', wake);
             resolve();
-          }, errorDelay);
+          });
           this.abort.signal.addEventListener('abort', wake, { once: true });
         });
         errorDelay = Math.min(MAX_ERROR_DELAY_MS, errorDelay * 2);

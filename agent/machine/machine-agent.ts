@@ -39,6 +39,7 @@ import { Heartbeat, withHeartbeat } from './heartbeat.js';
 import { HintReceiver } from './hint-receiver.js';
 import { readSqsEndpoint, SQS_ENDPOINT_FILE_ENV } from './sqs-endpoint.js';
 import { isDroverErrorCode } from './refusals.js';
+import { systemClock, type Clock, type Timer } from '../clock.js';
 import { isMarkedDead, markDead, takeAgentLock } from './single-instance.js';
 import { UniterSupervisor } from './supervisor.js';
 
@@ -56,6 +57,8 @@ export interface MachineAgentOptions {
   hookRunner?: HookRunner;
   /** Where log lines are echoed; this process's stdout when absent. */
   logEcho?: (line: string) => void;
+  /** The agent's time: the system clock unless a test moves it (test/support/fake-clock.ts). */
+  clock?: Clock;
 }
 
 const MODULE = 'juju.worker.machiner';
@@ -64,7 +67,6 @@ const MAX_RETRY_MS = 30_000;
 const FIRST_RECEIVE_WAIT_MS = 2_000;
 /** After a hint, how long before the view is read, for the hints sent with it. */
 const HINT_SETTLE_MS = 100;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The address hooks get when state has none: this host's first external IPv4 address. */
 function hostAddress(): string {
@@ -83,17 +85,21 @@ export class MachineAgent {
   /** Each deployed unit's reporter, kept across restarts of its unit agent (unit-reporter.ts says why). */
   private readonly reporters = new Map<string, UnitReporter>();
   private readonly hookLock = new Mutex();
-  private readonly wake = new Signal();
+  private readonly clock: Clock;
+  private readonly wake: Signal;
   private readonly heartbeat: Heartbeat;
   private hints?: HintReceiver;
   private sqs?: SQSClient;
-  private resyncTimer?: NodeJS.Timeout;
+  private resyncTimer?: Timer;
   private outcome?: MachineAgentOutcome;
 
   constructor(private readonly options: MachineAgentOptions) {
     const { config } = options;
     const http = options.http ?? nodeHttp();
+    this.clock = options.clock ?? systemClock;
+    this.wake = new Signal(this.clock);
     this.heartbeat = new Heartbeat({
+      clock: this.clock,
       intervalMs: config.heartbeatMs,
       send: async () => void (await this.api.call('heartbeat', {})),
       onError: (e) => this.heartbeatFailed(e),
@@ -111,12 +117,13 @@ export class MachineAgent {
               : defaultProvider(),
           region: config.region,
           http,
+          clock: this.clock,
         }),
       this.heartbeat,
     );
-    this.log = new AgentLog(config.machineId, this.api, options.logEcho);
+    this.log = new AgentLog(config.machineId, this.api, options.logEcho, this.clock);
     this.view = new ViewSource(() => this.api.call<AgentView>('view', viewRequest(this.view.current)));
-    this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log);
+    this.supervisor = new UniterSupervisor((unit) => this.createUniter(unit), this.log, this.clock);
     this.deployer = new Deployer(
       config.machineDir,
       this.api,
@@ -129,6 +136,7 @@ export class MachineAgent {
         },
       },
       { offered: (sha256) => this.view.current?.charmDownloads?.[sha256], http },
+      this.clock,
     );
     this.view.onChange(() => this.supervisor.forEach((u) => u.poke()));
   }
@@ -172,7 +180,7 @@ export class MachineAgent {
       return this.outcome ?? 'stopped';
     } finally {
       this.heartbeat.stop();
-      if (this.resyncTimer) clearTimeout(this.resyncTimer);
+      this.resyncTimer?.cancel();
       await this.hints?.stop();
       await this.supervisor.stopAll({ shutdown: this.outcome === 'stopped' });
       for (const reporter of this.reporters.values()) reporter.close();
@@ -206,7 +214,7 @@ export class MachineAgent {
 
   private async mainLoop(): Promise<void> {
     // The hints queued before this agent started are covered by its first view, read after them.
-    if (this.hints) await Promise.race([this.hints.ready, pause(FIRST_RECEIVE_WAIT_MS)]);
+    if (this.hints) await Promise.race([this.hints.ready, this.clock.sleep(FIRST_RECEIVE_WAIT_MS)]);
     let retryMs = 0;
     while (!this.outcome) {
       try {
@@ -218,7 +226,7 @@ export class MachineAgent {
         await this.wake.wait();
         // Hints come in bursts (one change's unit and machine records, sent apart): a moment's
         // wait lets the rest of the burst share the read.
-        await pause(HINT_SETTLE_MS);
+        await this.clock.sleep(HINT_SETTLE_MS);
       } catch (e) {
         if (e instanceof AgentApiError && e.code === 'unauthorized') {
           this.refused(e);
@@ -249,7 +257,7 @@ export class MachineAgent {
         }
       }
       this.log.log(undefined, 'INFO', MODULE, `machine ${machine.id} is dead; the agent stops for good`);
-      markDead(this.options.config.machineDir);
+      markDead(this.options.config.machineDir, this.clock);
       this.finish('dead');
       return;
     }
@@ -283,7 +291,7 @@ export class MachineAgent {
   private reporterOf(unit: string): UnitReporter {
     let reporter = this.reporters.get(unit);
     if (!reporter) {
-      reporter = new UnitReporter(this.api, unit, this.log);
+      reporter = new UnitReporter(this.api, unit, this.log, this.clock);
       this.reporters.set(unit, reporter);
       this.log.carry(unit, reporter);
     }
@@ -315,6 +323,7 @@ export class MachineAgent {
       subordinates: { reconcile: (principal, view) => this.reconcileSubordinates(principal, view) },
       fetchCharm: this.deployer.charmArchive,
       reporter: this.reporterOf(unit),
+      clock: this.clock,
       ...(this.options.hookRunner ? { hookRunner: this.options.hookRunner } : {}),
       ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });
@@ -350,6 +359,7 @@ export class MachineAgent {
       sqs: this.sqs,
       queueUrl: config.queueUrl,
       log: this.log,
+      clock: this.clock,
       onHints: (hints) => this.onHints(hints),
       recreateQueue: (sqs) => ensureMachineQueue(sqs, config.controllerId, config.model, config.machineId),
       moved: () => {
@@ -366,9 +376,9 @@ export class MachineAgent {
 
   private scheduleResync(): void {
     const jitter = 0.8 + Math.random() * 0.4;
-    this.resyncTimer = setTimeout(() => {
+    this.resyncTimer = this.clock.after(this.options.config.resyncMs * jitter, () => {
       this.onHints([{ kind: 'resync', id: '' }]);
       this.scheduleResync();
-    }, this.options.config.resyncMs * jitter);
+    });
   }
 }

@@ -4,6 +4,7 @@
 // file makes a restarted agent exit at once instead of acting for a dead machine.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isoNow, systemClock, type Clock } from '../clock.js';
 import { isProcessAlive, processStartTime, type ProcessIdentity } from '../../shared/provider/local/process-identity.js';
 
 export const DEAD_MARKER = 'machine-dead';
@@ -11,8 +12,8 @@ export const LOCK_FILE = 'machine-agent.lock';
 
 export const isMarkedDead = (machineDir: string) => existsSync(join(machineDir, DEAD_MARKER));
 
-export function markDead(machineDir: string): void {
-  writeFileSync(join(machineDir, DEAD_MARKER), `${new Date().toISOString()}\n`);
+export function markDead(machineDir: string, clock: Clock = systemClock): void {
+  writeFileSync(join(machineDir, DEAD_MARKER), `${isoNow(clock)}\n`);
 }
 
 /** Takes the machine directory for this process; throws if a live agent holds it. */

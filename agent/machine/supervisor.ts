@@ -4,6 +4,7 @@
 // "recovering from transient unit agent errors" does. One that finished (its unit is Dead) is
 // left alone until its deployer recalls it.
 import type { AgentLog } from '../log/agent-log.js';
+import { systemClock, type Clock } from '../clock.js';
 import { Signal } from '../signal.js';
 import type { Uniter } from '../uniter/uniter.js';
 
@@ -28,11 +29,12 @@ export class UniterSupervisor {
   constructor(
     private readonly create: (unit: string) => Uniter,
     private readonly log: AgentLog,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   start(unit: string): void {
     if (this.entries.has(unit)) return;
-    const entry: Entry = { task: Promise.resolve(), stopped: false, finished: false, wake: new Signal(), backingOff: false };
+    const entry: Entry = { task: Promise.resolve(), stopped: false, finished: false, wake: new Signal(this.clock), backingOff: false };
     this.entries.set(unit, entry);
     entry.task = this.keepRunning(unit, entry);
   }
@@ -72,7 +74,7 @@ export class UniterSupervisor {
     while (!entry.stopped) {
       const uniter = this.create(unit);
       entry.uniter = uniter;
-      const started = Date.now();
+      const started = this.clock.now();
       try {
         if ((await uniter.run()) === 'done') {
           entry.finished = true;
@@ -80,7 +82,7 @@ export class UniterSupervisor {
         }
       } catch (e) {
         if (entry.stopped) return;
-        if (Date.now() - started > HEALTHY_RUN_MS) delay = 1_000;
+        if (this.clock.now() - started > HEALTHY_RUN_MS) delay = 1_000;
         this.log.log(
           unit,
           'ERROR',

@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { systemClock } from '../clock.js';
 import { spawnHookGroup } from './hook-groups.js';
 
 /** How the executable was found, in Juju's words for the uniter's log. */
@@ -87,10 +88,15 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
       exit = { kind: 'exited', code, signal, via };
       if (open === 0) finish(exit);
       else
-        setTimeout(() => {
-          for (const [, stream] of streams) stream.destroy();
-          finish(exit!);
-        }, OUTPUT_GRACE_MS).unref();
+        // A child process's real time: the wall clock, whatever clock the agent runs on.
+        systemClock.after(
+          OUTPUT_GRACE_MS,
+          () => {
+            for (const [, stream] of streams) stream.destroy();
+            finish(exit!);
+          },
+          { unref: true },
+        );
     });
   });
 }

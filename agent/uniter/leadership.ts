@@ -5,6 +5,7 @@
 import { guaranteesLeadership, leaderUntil, renewAt, type LeadershipView } from '../../shared/domain/leadership.js';
 import type { ClaimResult } from '../../shared/domain/plans/leadership.js';
 import type { AgentApi } from '../api-client.js';
+import { systemClock, type Clock } from '../clock.js';
 
 export class LeadershipTracker {
   /** The agent's own clock until which it holds the lease; absent: not known to hold it. */
@@ -15,12 +16,12 @@ export class LeadershipTracker {
   constructor(
     private readonly api: AgentApi,
     private readonly unitName: string,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Claims the lease (takes it if free, extends it if held), timing from before the request. */
   async claim(): Promise<ClaimResult> {
-    const sentAt = this.clock();
+    const sentAt = this.clock.now();
     const result = await this.api.call<ClaimResult>('claim-leadership', { unit: this.unitName });
     this.durationMs = result.durationMs ?? 0;
     this.validUntil = result.leader && result.durationMs !== undefined ? leaderUntil(sentAt, result.durationMs) : undefined;
@@ -33,7 +34,7 @@ export class LeadershipTracker {
    * Otherwise a claim, which extends the lease of a leader whose renewal has not come yet.
    */
   async isLeader(view: LeadershipView | undefined): Promise<boolean> {
-    if (guaranteesLeadership(this.validUntil, this.clock())) return true;
+    if (guaranteesLeadership(this.validUntil, this.clock.now())) return true;
     if (view?.holder !== undefined && view.holder !== this.unitName && !view.claimable) return false;
     return (await this.claim()).leader;
   }
@@ -44,7 +45,7 @@ export class LeadershipTracker {
    */
   renewalDueInMs(): number {
     if (this.validUntil === undefined) return 0;
-    return Math.max(0, renewAt(this.validUntil, this.durationMs) - this.clock());
+    return Math.max(0, renewAt(this.validUntil, this.durationMs) - this.clock.now());
   }
 
   /** The lease was released or lost: stop answering True from memory. */

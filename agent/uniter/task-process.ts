@@ -4,6 +4,7 @@
 // process's output and exit status become the task's results, as Juju records them:
 // `return-code`, and `stdout`/`stderr` when not empty (the keys action-set may not use).
 import { EXEC_ACTION, type Task } from '../../shared/domain/operations.js';
+import { systemClock } from '../clock.js';
 import { spawnHookGroup } from './hook-groups.js';
 import { runHookProcess } from './hook-process.js';
 
@@ -78,7 +79,8 @@ function runExec({ task, charmDir, env, onLine }: TaskProcessOptions): Promise<T
     let timedOut = false;
     const timer =
       timeoutSeconds > 0
-        ? setTimeout(() => {
+        ? // A child process's real time: the wall clock, whatever clock the agent runs on.
+          systemClock.after(timeoutSeconds * 1000, () => {
             timedOut = true;
             // The whole group: a child of bash holding the output pipes would keep the task open.
             try {
@@ -86,7 +88,7 @@ function runExec({ task, charmDir, env, onLine }: TaskProcessOptions): Promise<T
             } catch {
               // gone already
             }
-          }, timeoutSeconds * 1000)
+          })
         : undefined;
     for (const [stream, output] of [
       [child.stdout, stdout],
@@ -99,11 +101,11 @@ function runExec({ task, charmDir, env, onLine }: TaskProcessOptions): Promise<T
       });
     }
     child.once('error', (e) => {
-      clearTimeout(timer);
+      timer?.cancel();
       resolve({ failure: `cannot run command: ${e.message}`, results: {}, signal: null });
     });
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
+      timer?.cancel();
       const failure = timedOut ? 'command timed out' : exitFailure(code, signal);
       resolve({ ...(failure ? { failure } : {}), results: results(code, stdout, stderr), signal: timedOut ? null : signal });
     });

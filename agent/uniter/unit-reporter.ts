@@ -19,6 +19,7 @@
 // controller takes it once (the unit remembers the id of its last report) whatever became of the
 // earlier attempt. The machine agent keeps one reporter per unit for as long as the unit is
 // deployed, so a unit agent restarted after such a failure resends it too.
+import { systemClock, type Clock, type Timer } from '../clock.js';
 import { randomBytes } from 'node:crypto';
 import { MAX_LOG_LINES, MAX_REPORTED_STATUSES } from '#shared/api/agent-requests.js';
 import { AgentApiError, type AgentApi } from '../api-client.js';
@@ -68,7 +69,7 @@ export class UnitReporter {
   /** The time of the latest change of each kind: the next is later, so history orders them. */
   private readonly lastAt: Partial<Record<Kind, number>> = {};
   private worker?: Promise<void>;
-  private timer?: NodeJS.Timeout;
+  private timer?: Timer;
   private failure?: unknown;
 
   constructor(
@@ -76,7 +77,7 @@ export class UnitReporter {
     private readonly unit: string,
     /** The unit's log lines, which ride on its reports (agent/log/agent-log.ts). */
     private readonly lines: CarriedLines,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   set(update: StatusUpdate): void {
@@ -112,7 +113,7 @@ export class UnitReporter {
 
   /** Stops the timer: the machine agent is going, and flushes what it can itself. */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
@@ -120,7 +121,7 @@ export class UnitReporter {
     const key = keyOf(status);
     if (this.latest[kind] === key) return;
     this.latest[kind] = key;
-    const at = Math.max(this.clock(), (this.lastAt[kind] ?? 0) + 1);
+    const at = Math.max(this.clock.now(), (this.lastAt[kind] ?? 0) + 1);
     this.lastAt[kind] = at;
     this.statuses.push({ kind, status, at: new Date(at).toISOString() });
     if (this.statuses.length >= MAX_REPORTED_STATUSES) this.start();
@@ -128,14 +129,14 @@ export class UnitReporter {
   }
 
   private schedule(): void {
-    this.timer ??= setTimeout(() => {
+    this.timer ??= this.clock.after(REPORT_DELAY_MS, () => {
       this.timer = undefined;
       this.start();
-    }, REPORT_DELAY_MS);
+    });
   }
 
   private start(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     this.worker ??= this.drain().finally(() => {
       this.worker = undefined;

@@ -2,6 +2,8 @@
 // model's update-status-hook-interval, "randomized at run time by up to 20%": each wait is drawn
 // from 80% to 120% of the interval (juju/juju worker/uniter NewUpdateStatusTimer), so the units
 // of a large model, started together, do not all fire together.
+import { systemClock, type Clock } from '../clock.js';
+
 export function updateStatusDelayMs(intervalMs: number, random: () => number = Math.random): number {
   return Math.round(intervalMs * (0.8 + 0.4 * random()));
 }
@@ -13,30 +15,30 @@ export class UpdateStatusTimer {
 
   constructor(
     intervalMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
     private readonly random: () => number = Math.random,
   ) {
     this.intervalMs = intervalMs;
-    this.dueAt = now() + updateStatusDelayMs(intervalMs, random);
+    this.dueAt = clock.now() + updateStatusDelayMs(intervalMs, random);
   }
 
   /** A new interval (model-config) takes effect at once, counted from now. */
-  setInterval(intervalMs: number): void {
+  changeInterval(intervalMs: number): void {
     if (intervalMs === this.intervalMs) return;
     this.intervalMs = intervalMs;
     this.restart();
   }
 
   restart(): void {
-    this.dueAt = this.now() + updateStatusDelayMs(this.intervalMs, this.random);
+    this.dueAt = this.clock.now() + updateStatusDelayMs(this.intervalMs, this.random);
   }
 
   due(): boolean {
-    return this.now() >= this.dueAt;
+    return this.clock.now() >= this.dueAt;
   }
 
   /** How long until it is due (0 if it is). */
   remainingMs(): number {
-    return Math.max(0, this.dueAt - this.now());
+    return Math.max(0, this.dueAt - this.clock.now());
   }
 }

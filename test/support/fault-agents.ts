@@ -1,6 +1,6 @@
 // A machine agent and its unit agents, reduced to their state transitions, for the crash matrix.
 // It makes the same agent API calls (functions/api/agent-routes.ts, through runAgentRoute and its
-// authorization) in the order the real agents make them (agent/uniter/uniter.ts,
+// authorization) in the order the real agents make them (agent/uniter/steps/,
 // agent/machine/*), but runs no hook processes: a hook is a counter in the harness, and what a
 // hook writes (relation-set in relation-joined) is committed with commit-hook as the uniter does.
 // Real agent processes cost seconds each; the matrix runs the flow hundreds of times.

@@ -1,6 +1,6 @@
 // Hooks run inside the simulated agent's process instead of as child processes: thousands of
 // units on two cores cannot each spawn a shell and a Node hook tool per call. Everything around
-// the hook stays the real unit agent's (agent/uniter/uniter.ts): it finds the hook as the real
+// the hook stays the real unit agent's (agent/uniter/steps/run-hook.ts): it finds the hook as the real
 // runner does (findExecutable), and each hook tool the hook calls goes, as hook-tool.bash sends it,
 // to the unit agent's own tool server with the hook's context id and secret. So status-set is
 // served by the real tool server and status reporter, in the order a real hook would see.

@@ -2,7 +2,8 @@
 // controller's setting) and the controller's periodic sweep: a leader whose machine agent is
 // killed stops renewing, its lease runs out, the sweep frees it and the other unit runs
 // leader-elected within the lease plus a sweep interval (Juju's "within about a minute of the
-// lease running out"); a live idle leader renews and keeps its leadership across many leases.
+// lease running out"). That a live idle leader renews, lease after lease, is only time: it runs on
+// a fake clock (test/unit/agent/uniter-on-clock.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLease } from '../../../shared/state/queries/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
@@ -53,19 +54,6 @@ async function twoUnits(name: string) {
 // Leases run their real length here: a busy CI host stretches every wait, and nothing is timed
 // against this bound, which only ends a run that hangs.
 describe('lease renewal and failover', { timeout: 120_000 }, () => {
-  it('a live idle leader renews its lease and keeps leading across several lease lengths; no other unit is elected', async () => {
-    const { leader, follower } = await twoUnits('renew-a');
-    const first = (await getLease(h.store, 'renew-a'))!;
-    await sleep(4 * LEASE_SECONDS * 1000);
-    const later = (await getLease(h.store, 'renew-a'))!;
-    expect(later.holder).toBe(leader.unit);
-    // Renewed: the expiry has moved on, and has not run out.
-    expect(Date.parse(later.expiresAt)).toBeGreaterThan(Date.parse(first.expiresAt) + 2 * LEASE_SECONDS * 1000);
-    expect(Date.parse(later.expiresAt)).toBeGreaterThan(Date.now());
-    expect(hooksOf(leader).filter((n) => n === 'leader-elected')).toHaveLength(1);
-    expect(hooksOf(follower)).not.toContain('leader-elected');
-  });
-
   it('a killed leader agent is replaced within lease + sweep + slack, never before its lease runs out, and leads no more when it returns', async () => {
     const { leader, follower, agentOf } = await twoUnits('renew-b');
     const killedAt = Date.now();

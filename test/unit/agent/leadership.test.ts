@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
 import { LeadershipTracker } from '../../../agent/uniter/leadership.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import type { AgentApi } from '../../../agent/api-client.js';
 import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, LEADERSHIP_GUARANTEE_MS } from '../../../shared/domain/leadership.js';
 
@@ -133,7 +134,7 @@ describe('status-set and status-get --application', () => {
 
 describe('LeadershipTracker', () => {
   function tracker(answers: { leader: boolean; holder?: string; durationMs?: number }[]) {
-    let now = 1_000_000;
+    const clock = new FakeClock(1_000_000);
     const calls: string[] = [];
     const api = {
       async call(op: string) {
@@ -141,18 +142,18 @@ describe('LeadershipTracker', () => {
         return answers.shift() ?? { leader: false };
       },
     } as unknown as AgentApi;
-    const t = new LeadershipTracker(api, 'mysql/0', () => now);
-    return { t, calls, advance: (ms: number) => (now += ms) };
+    const t = new LeadershipTracker(api, 'mysql/0', clock);
+    return { t, calls, advance: (ms: number) => clock.advance(ms) };
   }
 
   it('answers True without a request while the lease holds for 30 s more, then extends it', async () => {
     const { t, calls, advance } = tracker([granted, granted]);
     expect(await t.isLeader(undefined)).toBe(true);
     expect(calls).toEqual(['claim-leadership']);
-    advance(LEASE_MS - LEASE_MARGIN_MS - LEADERSHIP_GUARANTEE_MS);
+    await advance(LEASE_MS - LEASE_MARGIN_MS - LEADERSHIP_GUARANTEE_MS);
     expect(await t.isLeader(undefined)).toBe(true);
     expect(calls).toHaveLength(1);
-    advance(1);
+    await advance(1);
     expect(await t.isLeader(undefined)).toBe(true);
     expect(calls).toHaveLength(2);
   });
@@ -181,11 +182,11 @@ describe('LeadershipTracker', () => {
     const renewIn = LEASE_MS - LEASE_MARGIN_MS - LEASE_RENEW_BEFORE_MS;
     expect(renewIn).toBe(280_000);
     expect(t.renewalDueInMs()).toBe(renewIn);
-    advance(renewIn - 1);
+    await advance(renewIn - 1);
     expect(t.renewalDueInMs()).toBe(1);
     // Still more than Juju's guarantee left: is-leader in between costs nothing.
     expect(renewIn + LEADERSHIP_GUARANTEE_MS).toBeLessThan(LEASE_MS - LEASE_MARGIN_MS);
-    advance(1);
+    await advance(1);
     expect(t.renewalDueInMs()).toBe(0);
     await t.claim();
     expect(t.renewalDueInMs()).toBe(renewIn);

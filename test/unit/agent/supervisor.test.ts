@@ -1,8 +1,9 @@
 // "restarts its unit agents if they die" (issue 4, machine agent).
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentLog } from '../../../agent/log/agent-log.js';
 import { UniterSupervisor } from '../../../agent/machine/supervisor.js';
 import type { Uniter, UniterOutcome } from '../../../agent/uniter/uniter.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 function fakeUniter(run: () => Promise<UniterOutcome>): Uniter {
   return { run, stop: () => undefined, poke: () => undefined } as unknown as Uniter;
@@ -32,41 +33,41 @@ describe('UniterSupervisor', () => {
   });
 
   it('stops a unit agent waiting to be restarted at once', async () => {
-    const log = new AgentLog('0', undefined, () => undefined);
-    const supervisor = new UniterSupervisor(() => fakeUniter(async () => Promise.reject(new Error('boom'))), log);
+    const clock = new FakeClock();
+    const log = new AgentLog('0', undefined, () => undefined, clock);
+    const supervisor = new UniterSupervisor(() => fakeUniter(async () => Promise.reject(new Error('boom'))), log, clock);
     supervisor.start('mysql/0');
-    await new Promise((r) => setTimeout(r, 20));
-    const started = Date.now();
-    await supervisor.stop('mysql/0');
-    expect(Date.now() - started).toBeLessThan(500);
+    await clock.advance(0);
+    expect(clock.pending).toBe(1); // the restart delay
+    let stopped = false;
+    void supervisor.stop('mysql/0').then(() => (stopped = true));
+    await clock.advance(0); // no time passes
+    expect(stopped).toBe(true);
   });
 
   describe('retryNow (the controller is reachable again)', () => {
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
     /** A unit agent whose runs fail or hang as the test says; `runs` counts its starts. */
     function scripted() {
       const outcomes: ((value: UniterOutcome | Error) => void)[] = [];
       let runs = 0;
       const lines: string[] = [];
+      const clock = new FakeClock();
       const supervisor = new UniterSupervisor(
         () =>
           fakeUniter(() => {
             runs++;
             return new Promise<UniterOutcome>((resolve, reject) => outcomes.push((v) => (v instanceof Error ? reject(v) : resolve(v))));
           }),
-        new AgentLog('0', undefined, (line) => lines.push(line)),
+        new AgentLog('0', undefined, (line) => lines.push(line), clock),
+        clock,
       );
       const settle = async () => {
         for (let i = 0; i < 10; i++) await Promise.resolve();
       };
-      return { supervisor, outcomes, lines, runs: () => runs, settle };
+      return { supervisor, outcomes, lines, runs: () => runs, settle, clock };
     }
 
     it('starts a unit agent waiting out its restart delay at once', async () => {
-      vi.useFakeTimers();
       const { supervisor, outcomes, lines, runs, settle } = scripted();
       supervisor.start('mysql/0');
       await settle();
@@ -83,17 +84,16 @@ describe('UniterSupervisor', () => {
     });
 
     it('does not cut short a later restart delay when called while the unit agent runs', async () => {
-      vi.useFakeTimers();
-      const { supervisor, outcomes, runs, settle } = scripted();
+      const { supervisor, outcomes, runs, settle, clock } = scripted();
       supervisor.start('mysql/0');
       await settle();
       supervisor.retryNow();
       outcomes[0]!(new Error('fetch failed'));
       await settle();
       expect(runs()).toBe(1);
-      await vi.advanceTimersByTimeAsync(999);
+      await clock.advance(999);
       expect(runs()).toBe(1);
-      await vi.advanceTimersByTimeAsync(1);
+      await clock.advance(1);
       expect(runs()).toBe(2);
       outcomes[1]!('done');
       await supervisor.stop('mysql/0');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../../agent/api-client.js';
 import { UnitReporter } from '../../../agent/uniter/unit-reporter.js';
 import { UpdateStatusTimer, updateStatusDelayMs } from '../../../agent/uniter/update-status-timer.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { formatGoDuration, parseGoDuration, updateStatusIntervalMs } from '#shared/domain/model-config.js';
 
 describe('update-status timer', () => {
@@ -17,23 +18,19 @@ describe('update-status timer', () => {
     expect(new Set(delays).size).toBeGreaterThan(100); // spread, not all at once
   });
 
-  it('is due after its delay, restarts after each run, and a new interval counts from now', () => {
-    let now = 1_000;
-    const timer = new UpdateStatusTimer(
-      10_000,
-      () => now,
-      () => 0.5,
-    );
+  it('is due after its delay, restarts after each run, and a new interval counts from now', async () => {
+    const clock = new FakeClock(1_000);
+    const timer = new UpdateStatusTimer(10_000, clock, () => 0.5);
     expect(timer.due()).toBe(false);
     expect(timer.remainingMs()).toBe(10_000);
-    now += 10_000;
+    await clock.advance(10_000);
     expect(timer.due()).toBe(true);
     timer.restart();
     expect(timer.remainingMs()).toBe(10_000);
-    now += 4_000;
-    timer.setInterval(10_000); // unchanged: the running wait stands
+    await clock.advance(4_000);
+    timer.changeInterval(10_000); // unchanged: the running wait stands
     expect(timer.remainingMs()).toBe(6_000);
-    timer.setInterval(2_000);
+    timer.changeInterval(2_000);
     expect(timer.remainingMs()).toBe(2_000);
   });
 });
@@ -59,17 +56,13 @@ describe('update-status-hook-interval', () => {
     expect(updateStatusIntervalMs({ 'update-status-hook-interval': '0s' })).toBe(300_000);
   });
 
-  it("honours a short interval, as Juju 3.6 accepts one (pytest-operator's fast_forward sets 10s)", () => {
+  it("honours a short interval, as Juju 3.6 accepts one (pytest-operator's fast_forward sets 10s)", async () => {
     expect(updateStatusIntervalMs({ 'update-status-hook-interval': '10s' })).toBe(10_000);
-    let now = 0;
-    const timer = new UpdateStatusTimer(
-      updateStatusIntervalMs({ 'update-status-hook-interval': '10s' }),
-      () => now,
-      () => 1,
-    );
-    now = 11_999;
+    const clock = new FakeClock(0);
+    const timer = new UpdateStatusTimer(updateStatusIntervalMs({ 'update-status-hook-interval': '10s' }), clock, () => 1);
+    await clock.advance(11_999);
     expect(timer.due()).toBe(false);
-    now = 12_000;
+    await clock.advance(1);
     expect(timer.due()).toBe(true);
   });
 });

@@ -1,0 +1,101 @@
+// One real unit agent (agent/uniter/uniter.ts) in this process, on a fake clock: its API is a
+// stub that records each request with the clock's time, its view is a fixed AgentView, and its
+// hooks are recorded instead of spawned. For what only time drives (lease renewal, update-status,
+// back-offs), tests move the clock instead of sleeping, and see the agent's requests and hooks.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentApi } from '../../agent/api-client.js';
+import { AgentLog } from '../../agent/log/agent-log.js';
+import { Mutex } from '../../agent/signal.js';
+import type { HookRunner } from '../../agent/uniter/hook-process.js';
+import { UnitReporter } from '../../agent/uniter/unit-reporter.js';
+import { Uniter, type UniterOutcome } from '../../agent/uniter/uniter.js';
+import { ViewSource, type AgentView } from '../../agent/view.js';
+import { FakeClock } from './fake-clock.js';
+
+export interface RecordedCall {
+  op: string;
+  body: unknown;
+  at: number;
+}
+
+export interface InProcessUniterOptions {
+  unitName: string;
+  /** What the agent's view reads, each time it reads. */
+  view: () => AgentView;
+  /** The API's answer to a request; undefined for the default (`{}`). */
+  answer?: (op: string, body: unknown) => unknown;
+  /** The charm URL the deployer unpacked (no upgrade step when it is the application's). */
+  deployedCharmUrl?: string;
+  clock?: FakeClock;
+}
+
+export interface InProcessUniter {
+  clock: FakeClock;
+  uniter: Uniter;
+  view: ViewSource;
+  calls: RecordedCall[];
+  /** Hooks run, by name, with the clock's time. */
+  hooks: { name: string; at: number }[];
+  stop(): Promise<UniterOutcome>;
+}
+
+export function startInProcessUniter(options: InProcessUniterOptions): InProcessUniter {
+  const clock = options.clock ?? new FakeClock();
+  const calls: RecordedCall[] = [];
+  const hooks: { name: string; at: number }[] = [];
+  const api: AgentApi = {
+    url: 'http://127.0.0.1:1',
+    async call<T>(op: string, body: unknown): Promise<T> {
+      calls.push({ op, body, at: clock.now() });
+      if (op === 'view') return options.view() as T;
+      return (options.answer?.(op, body) ?? {}) as T;
+    },
+  };
+  const hookRunner: HookRunner = async ({ dispatchPath }) => {
+    hooks.push({ name: dispatchPath.replace(/^hooks\//, ''), at: clock.now() });
+    return { kind: 'exited', code: 0, signal: null, via: 'hook dispatching script: dispatch' };
+  };
+  const log = new AgentLog('0', api, () => undefined, clock);
+  const view = new ViewSource(() => api.call<AgentView>('view', {}));
+  const reporter = new UnitReporter(api, options.unitName, log, clock);
+  log.carry(options.unitName, reporter);
+  const dir = mkdtempSync(join(tmpdir(), 'drover-uniter-'));
+  const uniter = new Uniter({
+    unitName: options.unitName,
+    machineId: '0',
+    unitDir: join(dir, 'unit'),
+    api,
+    log,
+    view,
+    hookLock: new Mutex(),
+    toolsDir: join(dir, 'tools'),
+    apiAddresses: ['127.0.0.1:1'],
+    hostAddress: '127.0.0.1',
+    baseEnv: {},
+    fetchCharm: async () => {
+      throw new Error('the in-process uniter has no charm archives');
+    },
+    reporter,
+    clock,
+    hookRunner,
+    ...(options.deployedCharmUrl !== undefined ? { deployedCharmUrl: options.deployedCharmUrl } : {}),
+  });
+  const outcome = uniter.run();
+  return {
+    clock,
+    uniter,
+    view,
+    calls,
+    hooks,
+    async stop() {
+      uniter.stop();
+      await clock.advance(0);
+      const result = await outcome;
+      reporter.close();
+      await log.close();
+      return result;
+    },
+  };
+}
