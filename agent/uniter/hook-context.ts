@@ -9,13 +9,11 @@
 //   Juju. status-set and juju-log reach the controller with the unit's next report (within a
 //   second: agent/uniter/unit-reporter.ts), where Juju sends each at once; status-get answers from
 //   the hook's own status meanwhile.
-import type { ConfigValue } from '#shared/domain/entities.js';
 import { checkSettingsSize } from '#shared/domain/item-size.js';
 import { applySettingsChanges } from '#shared/domain/plans/relation-settings.js';
 import { NOT_LEADER_WRITE } from '#shared/domain/plans/app-settings.js';
 import { applyStateChanges, type StateChanges } from '#shared/domain/plans/unit-state.js';
 import type { LogLevel } from '#shared/logs/log-sink.js';
-import type { AgentApi } from '../api-client.js';
 import type {
   ActionToolContext,
   ApplicationStatusView,
@@ -25,46 +23,10 @@ import type {
   ToolRelation,
   WorkloadStatus,
 } from '../hook-tools/tool-context.js';
-import type { LeadershipTracker } from './leadership.js';
 import { PortRequests } from './port-requests.js';
-import type { UnitReporter } from './unit-reporter.js';
-import type { ResourceFetcher } from './resource-files.js';
+import type { HookContextInit } from './hook-context-init.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
-import type { LeadershipView } from '#shared/domain/leadership.js';
 import { applicationOfUnit } from '#shared/domain/names.js';
-
-export interface HookContextInit {
-  id: string;
-  unitName: string;
-  /** JUJU_MODEL_UUID, for relation-model-get; empty when the controller gave none. */
-  modelUuid: string;
-  hookRelationId?: number;
-  remoteUnit?: string;
-  remoteApplication?: string;
-  api: AgentApi;
-  /** The unit's status writer: status-set goes through it, in order with the agent's own. */
-  status: UnitReporter;
-  log: (level: LogLevel, message: string) => void;
-  relations: ToolRelation[];
-  /** Remote units per relation id, as the hook sees them. */
-  members: Record<number, string[]>;
-  config: { values: Record<string, ConfigValue>; options: string[] };
-  addresses: { private: string; public: string };
-  workload: WorkloadStatus;
-  /** Set when the context runs a task (an action, juju-exec) rather than a hook. */
-  action?: ActionToolContext;
-  /** The unit's open ports as state last said. */
-  openPorts: string[];
-  /** The charm's endpoint names (juju-info included): the bindings network-get knows. */
-  bindings: string[];
-  network: NetworkInfo;
-  /** The unit's workload version as state last said: setting it again sends nothing. */
-  workloadVersion?: string;
-  /** The unit's lease as its agent knows it, and its application's leadership in the view. */
-  leadership: { tracker: LeadershipTracker; view?: LeadershipView };
-  /** resource-get's files (./resource-files.ts); absent: the context has none to offer. */
-  resources?: ResourceFetcher;
-}
 
 interface SettingsAnswer {
   settings: Record<string, string>;

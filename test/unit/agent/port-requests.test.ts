@@ -2,7 +2,8 @@
 // (agent/uniter/port-requests.ts): equal ranges change nothing, overlapping ones are refused.
 import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';
-import { HookContext, type HookContextInit } from '../../../agent/uniter/hook-context.js';
+import { HookContext } from '../../../agent/uniter/hook-context.js';
+import type { HookContextInit } from '../../../agent/uniter/hook-context-init.js';
 
 function hook(openPorts: string[]) {
   const commits: unknown[] = [];
