@@ -21,6 +21,7 @@ import { registerRelations } from './commands/relations.js';
 import { registerRemedies } from './commands/remedies.js';
 import { registerRemovals } from './commands/remove.js';
 import { registerScale } from './commands/scale.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerStatus } from './commands/status.js';
 import { registerStuck } from './commands/stuck.js';
 import { registerUpgradeCharm } from './commands/upgrade-charm.js';
@@ -95,6 +96,7 @@ function buildProgram(io: CliIo): Command {
   registerConstraints(program, cli);
   registerModelConfig(program, cli);
   registerConfig(program, cli);
+  registerSecrets(program, cli);
   program.commandsGroup('Errors and provisioning:');
   registerRemedies(program, cli);
   program.commandsGroup('Actions:');

@@ -34,6 +34,7 @@ import { listStuck } from '#shared/state/queries/stuck.js';
 import { readModelRevision } from '#shared/state/queries/model-revision.js';
 import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { modelRoutes } from './model-routes.js';
+import { secretRoutes } from './secret-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
@@ -91,6 +92,7 @@ async function configView(store: Store, name: string) {
 
 const userRoutes: { [O in Operation]: Route<O> } = {
   ...modelRoutes,
+  ...secretRoutes,
   status: (ctx, body) => {
     const selected = body.application || body.unit || body.machine;
     if (body.cursor !== undefined || body.limit !== undefined) {

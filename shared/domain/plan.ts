@@ -40,7 +40,13 @@ export type EntityRef =
    * The model's revision: a counter the \`changes\` function moves after each stream batch that
    * changed the model, for readers that only ask "changed since?" (shared/state/operations/model-revision.ts).
    */
-  | { kind: 'modelRevision' };
+  | { kind: 'modelRevision' }
+  /** A secret's metadata and grants (shared/domain/secrets.ts); its revisions and consumers share its partition. */
+  | { kind: 'secret'; id: string }
+  | { kind: 'secretRevision'; id: string; revision: number }
+  | { kind: 'secretConsumer'; id: string; unit: string }
+  /** An owner's label (or a user secret's name, or a consumer's label): unique per owner, names the secret. */
+  | { kind: 'secretLabel'; owner: string; label: string };
 
 export type Scalar = string | number | boolean;
 
@@ -141,6 +147,10 @@ export const refs = {
   leaderSettings: (application: string): EntityRef => ({ kind: 'leaderSettings', application }),
   appSettings: (relationId: number, application: string): EntityRef => ({ kind: 'appSettings', relationId, application }),
   modelRevision: (): EntityRef => ({ kind: 'modelRevision' }),
+  secret: (id: string): EntityRef => ({ kind: 'secret', id }),
+  secretRevision: (id: string, revision: number): EntityRef => ({ kind: 'secretRevision', id, revision }),
+  secretConsumer: (id: string, unit: string): EntityRef => ({ kind: 'secretConsumer', id, unit }),
+  secretLabel: (owner: string, label: string): EntityRef => ({ kind: 'secretLabel', owner, label }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -183,5 +193,13 @@ export const refName = (ref: EntityRef): string => {
       return `application settings ${ref.relationId} ${ref.application}`;
     case 'modelRevision':
       return 'model revision';
+    case 'secret':
+      return `secret ${ref.id}`;
+    case 'secretRevision':
+      return `secret ${ref.id} revision ${ref.revision}`;
+    case 'secretConsumer':
+      return `secret ${ref.id} consumer ${ref.unit}`;
+    case 'secretLabel':
+      return `secret label ${ref.owner} ${ref.label}`;
   }
 };

@@ -113,6 +113,11 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'unitState':
     // The dashboard's cursor (shared/state/operations/model-revision.ts); its records are filtered out before this.
     case 'modelRevision':
+    // Secrets reach units through their hook tools; the secret hooks' schedules are read from state.
+    case 'secret':
+    case 'secretRevision':
+    case 'secretConsumer':
+    case 'secretLabel':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -24,6 +24,10 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   leaderSettings: [],
   appSettings: [],
   modelRevision: [],
+  secret: [],
+  secretRevision: [],
+  secretConsumer: [],
+  secretLabel: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

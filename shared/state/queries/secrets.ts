@@ -1,0 +1,77 @@
+// Secrets as they are read (shared/domain/secrets.ts): a secret by URI or label, its revisions and
+// consumers (its partition, one Query), the model's secrets (the byCollection index). Nothing
+// here decides who may read them: shared/state/operations/secrets.ts asks unitSecretAccess first.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { notFound } from '../../domain/errors.js';
+import { isExpired, type Lease } from '../../domain/leadership.js';
+import { refs } from '../../domain/plan.js';
+import { parseSecretUri, SECRET_ERRORS, type SecretConsumer, type SecretMetadata, type SecretRevision } from '../../domain/secrets.js';
+import { fromItem } from '../engine/codec.js';
+import { collections, SECRET_CONSUMER_SK_PREFIX, SECRET_REVISION_SK_PREFIX, secretPartition } from '../engine/keys.js';
+import { getItem, getMany, listAll } from '../engine/reads.js';
+import type { Store } from '../engine/store.js';
+
+export const getSecret = (store: Store, id: string) => getItem<SecretMetadata>(store, refs.secret(id));
+
+export const getSecretRevision = (store: Store, id: string, revision: number) =>
+  getItem<SecretRevision & { id: string }>(store, refs.secretRevision(id, revision));
+
+export const getSecretConsumer = (store: Store, id: string, unit: string) => getItem<SecretConsumer>(store, refs.secretConsumer(id, unit));
+
+/** The secret a label names for an owner or consumer tag (`model`, `application-x`, `unit-x/0`). */
+export const getSecretLabel = (store: Store, owner: string, label: string) =>
+  getItem<{ id: string }>(store, refs.secretLabel(owner, label));
+
+async function queryPartition<T>(store: Store, id: string, prefix: string): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await store.doc.send(
+      new QueryCommand({
+        TableName: store.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': secretPartition(store.model, id), ':prefix': prefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []).map((i) => fromItem<T>(i)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** A secret's revisions, oldest first (their sort keys are padded numbers). */
+export const listSecretRevisions = (store: Store, id: string) => queryPartition<SecretRevision>(store, id, SECRET_REVISION_SK_PREFIX);
+
+export const listSecretConsumers = (store: Store, id: string) => queryPartition<SecretConsumer>(store, id, SECRET_CONSUMER_SK_PREFIX);
+
+/** Every secret of the model (a model holds few: they are listed whole, as Juju lists them). */
+export async function listSecrets(store: Store): Promise<SecretMetadata[]> {
+  const found = await listAll(store, collections.secrets(store.model));
+  return getMany<SecretMetadata>(store, found);
+}
+
+/**
+ * The secret `ref` names: a URI (or bare id), else a label among `owners`' labels, first found.
+ * Missing: Juju's `secret "<ref>" not found`.
+ */
+export async function resolveSecret(store: Store, ref: string, owners: string[]): Promise<SecretMetadata> {
+  const byUri = parseSecretUri(ref);
+  let id = byUri;
+  if (!id) {
+    for (const owner of owners) {
+      id = (await getSecretLabel(store, owner, ref))?.id;
+      if (id) break;
+    }
+  }
+  const secret = id ? await getSecret(store, id) : undefined;
+  if (!secret) throw notFound(SECRET_ERRORS.notFound(ref));
+  return secret;
+}
+
+/** Whether `unit` holds its application's lease now: the leader manages the application's secrets. */
+export async function unitLeads(store: Store, unit: string): Promise<boolean> {
+  const lease = await getItem<Lease>(store, refs.lease(unit.split('/')[0]!));
+  return lease?.holder === unit && !isExpired(lease, store.now());
+}
