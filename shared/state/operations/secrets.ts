@@ -3,7 +3,7 @@
 // (shared/domain/secrets.ts) here, the one place that decides what a unit may do with a secret; a
 // refusal says "not found", as a missing secret does, so it tells a unit nothing of others' secrets.
 import { createHash, randomBytes } from 'node:crypto';
-import { DroverError, invalidArgument, notFound } from '../../domain/errors.js';
+import { DroverError, notFound } from '../../domain/errors.js';
 import {
   planAddSecret,
   planGrantSecret,
@@ -17,11 +17,9 @@ import {
   checkSecretContent,
   encodeXid,
   ownerTag,
-  SECRET_ERRORS,
   secretUri,
   unitSecretAccess,
   type RotatePolicy,
-  type SecretAccess,
   type SecretGrant,
   type SecretMetadata,
   type SecretOwner,
@@ -134,34 +132,6 @@ export async function readRevisionContent(store: Store, secret: SecretMetadata, 
 
 // --- What units do, through their hook tools: every one checked with unitSecretAccess first. ---
 
-/** The labels a unit's secret-get may name: its own, its application's, and those it gave as a consumer. */
-const unitLabelOwners = (unit: string) => [`unit-${unit}`, `application-${unit.split('/')[0]!}`];
-
-/**
- * The secret `ref` (URI or label) names for `unit`, with the access the unit has; refused in
- * Juju's words when it has less than `needs`. One call for every route and hook tool.
- */
-export async function secretForUnit(
-  store: Store,
-  unit: string,
-  ref: string,
-  needs: Exclude<SecretAccess, 'none'>,
-): Promise<{ secret: SecretMetadata; access: SecretAccess; leader: boolean }> {
-  let secret: SecretMetadata;
-  try {
-    secret = await resolveSecret(store, ref, unitLabelOwners(unit));
-  } catch (e) {
-    if (e instanceof DroverError && e.code === 'not-found') throw notFound(SECRET_ERRORS.notFound(ref));
-    throw e;
-  }
-  const leader = await unitLeads(store, unit);
-  const access = unitSecretAccess(secret, unit, leader);
-  // A secret the unit may not see is "not found", as one that does not exist: a refusal tells nothing.
-  if (access === 'none') throw notFound(SECRET_ERRORS.notFound(ref));
-  if (needs === 'manage' && access !== 'manage') throw new DroverError('unauthorized', SECRET_ERRORS.permissionDenied);
-  return { secret, access, leader };
-}
-
 /** secret-add: `--owner application` only from the leader, as Juju. */
 export async function addUnitSecret(
   store: Store,
@@ -177,33 +147,28 @@ export async function addUnitSecret(
 }
 
 /**
- * secret-get: an owner reads the latest revision; a consumer the revision it tracks (the latest
- * on first read, or with --refresh; --peek reads the latest without tracking it).
+ * secret-get, for a secret secretForUnit found: an owner reads the latest revision; a consumer
+ * the revision it tracks (the latest on first read, or with --refresh; --peek reads the latest
+ * without tracking it). A label given with a URI names the secret for this consumer from then on.
  */
 export async function getUnitSecretContent(
   store: Store,
   unit: string,
-  request: { uri?: string; label?: string; peek?: boolean; refresh?: boolean },
+  secret: SecretMetadata,
+  request: { label?: string; peek?: boolean; refresh?: boolean },
 ): Promise<{ content: Record<string, string>; revision: number }> {
-  const ref = request.uri ?? request.label;
-  if (ref === undefined) throw invalidArgument('require either a secret URI or label');
-  // A consumer's label is its own: look it up before the owners' labels.
-  const consumerLabel =
-    !request.uri && request.label !== undefined ? await getSecretLabel(store, `unit-${unit}`, request.label) : undefined;
-  const { secret } = await secretForUnit(store, unit, consumerLabel?.id ?? ref, 'view');
   // The owner's side (the unit, or any unit of the owning application) reads the latest, tracking nothing.
   const owns = unitSecretAccess({ ...secret, grants: [] }, unit, true) === 'manage';
   if (owns || request.peek) return { content: await readRevisionContent(store, secret), revision: secret.latestRevision };
-  const labelToSet = request.uri && request.label !== undefined ? request.label : undefined;
   const { revision } = await runOperation(store, `cannot read secret ${secretUri(secret.id)}`, async (store) => {
     const current = await resolveSecret(store, secret.id, []);
     const consumer = await getSecretConsumer(store, secret.id, unit);
-    const holder = labelToSet !== undefined ? await getSecretLabel(store, `unit-${unit}`, labelToSet) : undefined;
+    const holder = request.label !== undefined ? await getSecretLabel(store, `unit-${unit}`, request.label) : undefined;
     return planTrackSecret(
       current,
       consumer,
       unit,
-      { ...(request.refresh ? { refresh: true } : {}), ...(labelToSet !== undefined ? { label: labelToSet } : {}) },
+      { ...(request.refresh ? { refresh: true } : {}), ...(request.label !== undefined ? { label: request.label } : {}) },
       holder,
     );
   });

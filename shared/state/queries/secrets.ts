@@ -2,10 +2,18 @@
 // consumers (its partition, one Query), the model's secrets (the byCollection index). Nothing
 // here decides who may read them: shared/state/operations/secrets.ts asks unitSecretAccess first.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { notFound } from '../../domain/errors.js';
+import { DroverError, notFound } from '../../domain/errors.js';
 import { isExpired, type Lease } from '../../domain/leadership.js';
 import { refs } from '../../domain/plan.js';
-import { parseSecretUri, SECRET_ERRORS, type SecretConsumer, type SecretMetadata, type SecretRevision } from '../../domain/secrets.js';
+import {
+  parseSecretUri,
+  SECRET_ERRORS,
+  unitSecretAccess,
+  type SecretAccess,
+  type SecretConsumer,
+  type SecretMetadata,
+  type SecretRevision,
+} from '../../domain/secrets.js';
 import { fromItem } from '../engine/codec.js';
 import { collections, SECRET_CONSUMER_SK_PREFIX, SECRET_REVISION_SK_PREFIX, secretPartition } from '../engine/keys.js';
 import { getItem, getMany, listAll } from '../engine/reads.js';
@@ -74,4 +82,26 @@ export async function resolveSecret(store: Store, ref: string, owners: string[])
 export async function unitLeads(store: Store, unit: string): Promise<boolean> {
   const lease = await getItem<Lease>(store, refs.lease(unit.split('/')[0]!));
   return lease?.holder === unit && !isExpired(lease, store.now());
+}
+
+/** The labels a unit may name a secret by: its own (as owner or consumer) and its application's. */
+const unitLabelOwners = (unit: string) => [`unit-${unit}`, `application-${unit.split('/')[0]!}`];
+
+/**
+ * The secret `ref` (URI or label) names for `unit`, with the access the unit has: the one check
+ * of what a unit may do with a secret (functions/api/agent-authorization.ts calls it for every
+ * agent route that names one). Missing: Juju's "not found"; neither owned nor granted, or only
+ * viewed where `needs` is manage: Juju's "permission denied".
+ */
+export async function secretForUnit(
+  store: Store,
+  unit: string,
+  ref: string,
+  needs: Exclude<SecretAccess, 'none'>,
+): Promise<{ secret: SecretMetadata; access: SecretAccess }> {
+  const secret = await resolveSecret(store, ref, unitLabelOwners(unit));
+  const access = unitSecretAccess(secret, unit, await unitLeads(store, unit));
+  if (access === 'none' || (needs === 'manage' && access !== 'manage'))
+    throw new DroverError('unauthorized', SECRET_ERRORS.permissionDenied);
+  return { secret, access };
 }
