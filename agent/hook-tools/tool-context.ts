@@ -3,6 +3,7 @@
 // the hook exits 0, as Juju's HookContext (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go).
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
+import type { agentSecretOperations } from '../../shared/api/agent-secret-requests.js';
 
 export interface ToolRelation {
   id: number;
@@ -93,7 +94,14 @@ export interface ToolContext {
   leaderSettings(): Promise<Record<string, string>>;
   /** leader-set: buffered like relation-set; throws "cannot write settings: not the leader". */
   setLeaderSettings(changes: Record<string, string>): Promise<void>;
+  /**
+   * The secret-* tools' one way to the controller: the agent API's secret operation for this unit
+   * (shared/api/agent-secret-requests.ts). Applied at once, not with the hook: see docs/juju-compat.md, "Secrets".
+   */
+  secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T>;
 }
+
+export type SecretToolOperation = keyof typeof agentSecretOperations;
 
 export interface ApplicationStatusView {
   application: { status: string; message: string; data: Record<string, unknown> };

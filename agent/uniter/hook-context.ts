@@ -21,6 +21,7 @@ import type {
   ActionToolContext,
   ApplicationStatusView,
   GoalState,
+  SecretToolOperation,
   NetworkInfo,
   ToolContext,
   ToolRelation,
@@ -150,6 +151,10 @@ export class HookContext implements ToolContext {
 
   networkInfo(binding: string): NetworkInfo | undefined {
     return this.init.bindings.includes(binding) ? this.init.network : undefined;
+  }
+
+  secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T> {
+    return this.init.api.call<T>(op, { unit: this.unitName, ...body } as never);
   }
 
   goalState(): Promise<GoalState> {

@@ -19,6 +19,7 @@ import { relationGet } from './relation-get.js';
 import { relationIds } from './relation-ids.js';
 import { relationList } from './relation-list.js';
 import { relationSet } from './relation-set.js';
+import { SECRET_TOOLS } from './secrets.js';
 import { statusGet, statusSet } from './status.js';
 import { unitGet } from './unit-get.js';
 import { credentialGet, jujuReboot, resourceGet } from './unsupported.js';
@@ -52,6 +53,7 @@ const COMMANDS: ToolCommand[] = [
   isLeader,
   leaderGet,
   leaderSet,
+  ...SECRET_TOOLS,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);
