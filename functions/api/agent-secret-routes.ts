@@ -2,7 +2,7 @@
 // and checked by authorize() (./agent-authorization.ts) before it runs: the unit is on the
 // caller's machine, and the secret is the unit's (or its application's) or was granted to it.
 // No answer or error carries content but secret-get's.
-import type { AgentOperation } from '#shared/api/agent-requests.js';
+import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
 import { agentSecretOperations } from '#shared/api/agent-secret-requests.js';
 import { invalidArgument, notFound } from '#shared/domain/errors.js';
 import { unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
@@ -16,10 +16,16 @@ import {
 } from '#shared/state/operations/secrets.js';
 import { listSecrets, unitLeads } from '#shared/state/queries/secrets.js';
 import type { Relation } from '#shared/domain/entities.js';
-import type { Authorized } from './agent-authorization.js';
-import type { AgentRoute } from './agent-routes.js';
+import type { Store } from '#shared/state/engine/store.js';
+import type { Authorized, Touches } from './agent-authorization.js';
 
 type SecretOperation = keyof typeof agentSecretOperations & AgentOperation;
+
+/** An agent route (./agent-routes.ts, AgentRoute) that needs only the model's store. */
+interface SecretRoute<O extends SecretOperation> {
+  touches: Touches<AgentRequestOf<O>>;
+  run: (ctx: { store: Store }, body: AgentRequestOf<O>, owned: Authorized) => Promise<unknown>;
+}
 
 function secretOf(owned: Authorized): SecretMetadata {
   if (!owned.secret) throw new Error('the route declares no secret');
@@ -53,7 +59,7 @@ function info(secret: SecretMetadata) {
 const unit = <B extends { unit: string }>(body: B) => body.unit;
 const manage = <B extends { secret: string }>(body: B) => ({ ref: body.secret, needs: 'manage' as const });
 
-export const agentSecretRoutes: { [O in SecretOperation]: AgentRoute<O> } = {
+export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
   'secret-add': {
     touches: { unit },
     run: (ctx, body) =>
