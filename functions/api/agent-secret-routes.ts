@@ -14,6 +14,7 @@ import {
   revokeSecret,
   updateSecret,
 } from '#shared/state/operations/secrets.js';
+import { getApplication } from '#shared/state/engine/reads.js';
 import { listSecrets, unitLeads } from '#shared/state/queries/secrets.js';
 import type { Relation } from '#shared/domain/entities.js';
 import type { Store } from '#shared/state/engine/store.js';
@@ -33,12 +34,21 @@ function secretOf(owned: Authorized): SecretMetadata {
 }
 
 /** The grantee across `relation` from `unit`'s application: its application, or one of its units (`--unit`). */
-function granteeOf(relation: Relation | undefined, unit: string, to: string | undefined): { target: string; scope: string } {
+function granteeOf(
+  relation: Relation | undefined,
+  unit: string,
+  to: string | undefined,
+): { target: string; scope: string; relationId: number; application: string } {
   if (!relation) throw notFound('relation not found');
   const own = unit.split('/')[0]!;
   const remote = relation.endpoints.find((e) => e.application !== own)?.application ?? own;
   if (to !== undefined && to.split('/')[0] !== remote) throw invalidArgument(`unit "${to}" is not in relation ${relation.id}`);
-  return { target: to !== undefined ? `unit-${to}` : `application-${remote}`, scope: `relation-${relation.key}` };
+  return {
+    target: to !== undefined ? `unit-${to}` : `application-${remote}`,
+    scope: `relation-${relation.key}`,
+    relationId: relation.id,
+    application: remote,
+  };
 }
 
 /** secret-info-get's answer (worker/uniter/runner/jujuc/secret-info-get.go): by id, the owner as `application` or `unit`. */
@@ -105,8 +115,10 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
   'secret-grant': {
     touches: { unit, relations: (body) => [body.relationId], secret: manage },
     run: async (ctx, body, owned) => {
-      const grantee = granteeOf(owned.relations.get(body.relationId), body.unit, body.to);
-      await grantSecret(ctx.store, secretOf(owned), [{ ...grantee, role: 'view' }]);
+      const { application, ...grantee } = granteeOf(owned.relations.get(body.relationId), body.unit, body.to);
+      // An application's grant holds for this deployment of it only (its creation time).
+      const incarnation = body.to === undefined ? (await getApplication(ctx.store, application))?.createdAt : undefined;
+      await grantSecret(ctx.store, secretOf(owned), [{ ...grantee, role: 'view', ...(incarnation ? { incarnation } : {}) }]);
       return {};
     },
   },

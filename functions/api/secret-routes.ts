@@ -54,12 +54,19 @@ function display(secret: SecretMetadata, extra: { revisions?: SecretRevision[]; 
           })),
         }
       : {}),
-    ...(extra.access && secret.grants.length ? { access: secret.grants } : {}),
+    ...(extra.access && secret.grants.length ? { access: secret.grants.map(({ target, scope, role }) => ({ target, scope, role })) } : {}),
   };
 }
 
-async function requireApplications(store: Store, applications: string[]): Promise<void> {
-  for (const name of applications) if (!(await getApplication(store, name))) throw notFound(`application "${name}" not found`);
+/** Each application's creation time: a grant holds for that deployment of it only. */
+async function incarnations(store: Store, applications: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of applications) {
+    const app = await getApplication(store, name);
+    if (!app) throw notFound(`application "${name}" not found`);
+    found.push(app.createdAt);
+  }
+  return found;
 }
 
 export const secretRoutes = {
@@ -88,12 +95,12 @@ export const secretRoutes = {
   },
   'grant-secret': async (ctx: Ctx, body: RequestOf<'grant-secret'>) => {
     const secret = requireModelOwned(await userSecret(ctx.store, body.secret), body.secret);
-    await requireApplications(ctx.store, body.applications);
+    const created = await incarnations(ctx.store, body.applications);
     const scope = `model-${ctx.store.model}`;
     await grantSecret(
       ctx.store,
       secret,
-      body.applications.map((a) => ({ target: `application-${a}`, scope, role: 'view' as const })),
+      body.applications.map((a, i) => ({ target: `application-${a}`, scope, role: 'view' as const, incarnation: created[i]! })),
     );
     return {};
   },

@@ -13,6 +13,10 @@ export interface SecretGrant {
   /** `relation-<key>` for a charm's grant over a relation, `model` for a user's grant. */
   scope: string;
   role: 'view' | 'manage';
+  /** A grant over a relation: its id, so a relation added again under the same key is not granted. */
+  relationId?: number;
+  /** An application target's creation time, so an application deployed again under the name is not granted. */
+  incarnation?: string;
 }
 
 /** Juju's rotation policies (core/secrets/rotate.go). */
@@ -42,6 +46,8 @@ export interface SecretMetadata {
   latestExpireTime?: string;
   /** The latest revision's checksum (sha256 of its content), as Juju 3.6 shows it. */
   latestChecksum?: string;
+  /** An application owner's creation time: one deployed again under the name does not own it. */
+  ownerIncarnation?: string;
   /** User secrets: revisions no one tracks go at once. */
   autoPrune?: boolean;
   created: string;

@@ -13,6 +13,7 @@ import { fileLogSink } from '../../shared/logs/file-log-sink.js';
 import { addRelation } from '../../shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
 import { deploy } from '../../shared/state/operations/deploy.js';
+import { destroyRelation } from '../../shared/state/operations/destroy-relation.js';
 import { claimLeadership } from '../../shared/state/operations/leadership.js';
 import { ensureModel } from '../../shared/state/operations/model.js';
 import { getUnit } from '../../shared/state/engine/reads.js';
@@ -87,6 +88,18 @@ describe('charm secrets', () => {
     expect((await as('mysql/0', 'secret-revoke', { secret: uri, relationId })).status).toBe(200);
     expect(await as('wordpress/0', 'secret-get', { secret: uri })).toEqual(denied);
     expect(await as('wordpress/0', 'secret-get', { secret: 'from-db' })).toEqual(denied);
+  });
+
+  it('a grant goes with its relation: removed, the consumer is denied, and a relation added again grants nothing', async () => {
+    const { uri } = (await as('mysql/0', 'secret-add', { owner: 'application', content: { password: b64(FIRST) } })).body as {
+      uri: string;
+    };
+    expect((await as('mysql/0', 'secret-grant', { secret: uri, relationId })).status).toBe(200);
+    expect((await as('wordpress/0', 'secret-get', { secret: uri })).status).toBe(200);
+    expect(await destroyRelation(store, relationId)).toMatchObject({ outcome: 'removed' });
+    expect(await as('wordpress/0', 'secret-get', { secret: uri })).toEqual(denied);
+    await addRelation(store, ['wordpress', 'mysql']);
+    expect(await as('wordpress/0', 'secret-get', { secret: uri })).toEqual(denied);
   });
 
   it("the owner's other units read the application's secrets but change them only as leader", async () => {

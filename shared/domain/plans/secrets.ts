@@ -21,6 +21,7 @@ const labelWord = (owner: SecretOwner) => (owner.kind === 'model' ? 'name' : 'la
 export interface NewSecret {
   id: string;
   owner: SecretOwner;
+  ownerIncarnation?: string;
   label?: string;
   description?: string;
   rotatePolicy?: RotatePolicy;
@@ -51,6 +52,7 @@ export function planAddSecret(secret: NewSecret, labelHolder: { id: string } | u
     ...(next ? { nextRotateTime: next } : {}),
     ...(secret.expireTime ? { latestExpireTime: secret.expireTime } : {}),
     ...(secret.autoPrune ? { autoPrune: true } : {}),
+    ...(secret.ownerIncarnation ? { ownerIncarnation: secret.ownerIncarnation } : {}),
   };
   const revision: SecretRevision = {
     revision: 1,

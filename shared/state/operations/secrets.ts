@@ -55,6 +55,7 @@ export function contentChecksum(content: Record<string, string>): string {
 
 export interface AddSecretRequest {
   owner: SecretOwner;
+  ownerIncarnation?: string;
   content: Record<string, string>;
   label?: string;
   description?: string;
@@ -71,6 +72,7 @@ export async function addSecret(store: Store, request: AddSecretRequest): Promis
       {
         id,
         owner: request.owner,
+        ...(request.ownerIncarnation ? { ownerIncarnation: request.ownerIncarnation } : {}),
         content,
         checksum: contentChecksum(content),
         ...(request.label !== undefined ? { label: request.label } : {}),
@@ -141,9 +143,10 @@ export async function addUnitSecret(
   const application = unit.split('/')[0]!;
   if (request.owner === 'application' && !(await unitLeads(store, unit)))
     throw new DroverError('unauthorized', 'this unit is not the leader');
-  if (!(await getApplication(store, application))) throw notFound(`application "${application}" not found`);
+  const app = await getApplication(store, application);
+  if (!app) throw notFound(`application "${application}" not found`);
   const owner: SecretOwner = request.owner === 'application' ? { kind: 'application', name: application } : { kind: 'unit', name: unit };
-  return addSecret(store, { ...request, owner });
+  return addSecret(store, { ...request, owner, ...(request.owner === 'application' ? { ownerIncarnation: app.createdAt } : {}) });
 }
 
 /**

@@ -3,6 +3,7 @@
 // here decides who may read them: shared/state/operations/secrets.ts asks unitSecretAccess first.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DroverError, notFound } from '../../domain/errors.js';
+import type { Application, Relation } from '../../domain/entities.js';
 import { isExpired, type Lease } from '../../domain/leadership.js';
 import { refs } from '../../domain/plan.js';
 import {
@@ -11,12 +12,13 @@ import {
   unitSecretAccess,
   type SecretAccess,
   type SecretConsumer,
+  type SecretGrant,
   type SecretMetadata,
   type SecretRevision,
 } from '../../domain/secrets.js';
 import { fromItem } from '../engine/codec.js';
 import { collections, SECRET_CONSUMER_SK_PREFIX, SECRET_REVISION_SK_PREFIX, secretPartition } from '../engine/keys.js';
-import { getItem, getMany, listAll } from '../engine/reads.js';
+import { getApplication, getItem, getMany, getRelation, listAll } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
 
 export const getSecret = (store: Store, id: string) => getItem<SecretMetadata>(store, refs.secret(id));
@@ -100,8 +102,40 @@ export async function secretForUnit(
   needs: Exclude<SecretAccess, 'none'>,
 ): Promise<{ secret: SecretMetadata; access: SecretAccess }> {
   const secret = await resolveSecret(store, ref, unitLabelOwners(unit));
-  const access = unitSecretAccess(secret, unit, await unitLeads(store, unit));
+  const access = unitSecretAccess(await inForce(store, secret), unit, await unitLeads(store, unit));
   if (access === 'none' || (needs === 'manage' && access !== 'manage'))
     throw new DroverError('unauthorized', SECRET_ERRORS.permissionDenied);
   return { secret, access };
+}
+
+/**
+ * The secret as it stands for access: without its owner once the owning application is gone (one
+ * deployed again under the name owns nothing of the old one's), and without the grants whose
+ * relation or application is gone. So removing a relation or an application revokes its grants
+ * in the very transaction that removes it, whatever is left in the secret's item.
+ */
+async function inForce(store: Store, secret: SecretMetadata): Promise<SecretMetadata> {
+  const relations = new Map<string, Relation | undefined>();
+  const applications = new Map<string, Application | undefined>();
+  const application = async (name: string) => {
+    if (!applications.has(name)) applications.set(name, await getApplication(store, name));
+    return applications.get(name);
+  };
+  const grants: SecretGrant[] = [];
+  for (const grant of secret.grants) {
+    if (grant.relationId !== undefined) {
+      const key = grant.scope.slice('relation-'.length);
+      if (!relations.has(key)) relations.set(key, await getRelation(store, key));
+      if (relations.get(key)?.id !== grant.relationId) continue;
+    }
+    if (grant.incarnation !== undefined && (await application(grant.target.slice('application-'.length)))?.createdAt !== grant.incarnation)
+      continue;
+    grants.push(grant);
+  }
+  const owned =
+    secret.owner.kind !== 'application' || secret.ownerIncarnation === undefined
+      ? true
+      : (await application(secret.owner.name))?.createdAt === secret.ownerIncarnation;
+  // An orphan belongs to no unit: the model stands for "nobody" here.
+  return { ...secret, grants, ...(owned ? {} : { owner: { kind: 'model' } as const }) };
 }
