@@ -58,6 +58,10 @@ export const COMMAND_MODULES: CommandModule[] = [
   { names: ['model-config'], load: async () => (await import('./commands/model-config.js')).registerModelConfig },
   { names: ['config', 'expose', 'unexpose', 'trust'], load: async () => (await import('./commands/config.js')).registerConfig },
   {
+    names: ['add-secret', 'update-secret', 'remove-secret', 'grant-secret', 'revoke-secret', 'secrets', 'list-secrets', 'show-secret'],
+    load: async () => (await import('./commands/secrets.js')).registerSecrets,
+  },
+  {
     group: 'Errors and provisioning:',
     names: ['resolved', 'resolve', 'retry-provisioning'],
     load: async () => (await import('./commands/remedies.js')).registerRemedies,

@@ -78,6 +78,23 @@ if [[ $tool == relation-set || $tool == state-set ]]; then
   fi
 fi
 
+# secret-add and secret-set take `key#file=<path>` (how ops passes content): this process reads
+# the file and sends it as `key#base64=`, so the agent opens no path a hook names (base64 -w0 is
+# coreutils', on every machine a charm runs on).
+if [[ $tool == secret-add || $tool == secret-set ]]; then
+  rewritten=()
+  for arg; do
+    if [[ $arg =~ ^([^=]+)#file=(.*)$ ]]; then
+      path=${BASH_REMATCH[2]}
+      [[ -r $path && ! -d $path ]] || fail "cannot read $path"
+      rewritten+=("${BASH_REMATCH[1]}#base64=$(base64 -w0 <"$path")")
+    else
+      rewritten+=("$arg")
+    fi
+  done
+  set -- "${rewritten[@]}"
+fi
+
 { exec 3<>"/dev/tcp/${address%:*}/${address##*:}"; } 2>/dev/null || fail "cannot reach the unit agent at $address"
 # An agent that stops reading has refused the request and answers why: a failed write must not
 # kill the tool with SIGPIPE before it reads that answer.

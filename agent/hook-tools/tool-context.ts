@@ -3,6 +3,7 @@
 // the hook exits 0, as Juju's HookContext (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go).
 import type { ConfigValue } from '../../shared/domain/entities.js';
 import type { LogLevel } from '../../shared/logs/log-sink.js';
+import type { agentSecretOperations } from '../../shared/api/agent-secret-requests.js';
 
 export interface ToolRelation {
   id: number;
@@ -97,7 +98,14 @@ export interface ToolContext {
   setLeaderSettings(changes: Record<string, string>): Promise<void>;
   /** resource-get: the local path of the resource's file, downloaded first if need be (agent/uniter/resource-files.ts). */
   resourcePath(name: string): Promise<string>;
+  /**
+   * The secret-* tools' one way to the controller: the agent API's secret operation for this unit
+   * (shared/api/agent-secret-requests.ts). Applied at once, not with the hook: see docs/juju-compat.md, "Secrets".
+   */
+  secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T>;
 }
+
+export type SecretToolOperation = keyof typeof agentSecretOperations;
 
 export interface ApplicationStatusView {
   application: { status: string; message: string; data: Record<string, unknown> };

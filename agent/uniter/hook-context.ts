@@ -18,6 +18,7 @@ import type {
   ActionToolContext,
   ApplicationStatusView,
   GoalState,
+  SecretToolOperation,
   NetworkInfo,
   ToolContext,
   ToolRelation,
@@ -125,6 +126,10 @@ export class HookContext implements ToolContext {
   resourcePath(name: string): Promise<string> {
     if (!this.init.resources) return Promise.reject(new Error(`resource "${name}" not found`));
     return this.init.resources(name);
+  }
+
+  secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T> {
+    return this.init.api.call<T>(op, { unit: this.unitName, ...body } as never);
   }
 
   goalState(): Promise<GoalState> {

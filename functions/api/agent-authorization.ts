@@ -11,7 +11,9 @@ import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.
 import type { Relation, Unit } from '#shared/domain/entities.js';
 import { DroverError } from '#shared/domain/errors.js';
 import type { Task } from '#shared/domain/operations.js';
+import type { SecretMetadata } from '#shared/domain/secrets.js';
 import { getTask } from '#shared/state/queries/action-tasks.js';
+import { secretForUnit } from '#shared/state/queries/secrets.js';
 import { getApplication, getRelation } from '#shared/state/engine/reads.js';
 import { listRelations, relationsOf } from '#shared/state/queries/relation-reads.js';
 import type { Store } from '#shared/state/engine/store.js';
@@ -27,6 +29,9 @@ import { ItemsRead } from './agent-read-ahead.js';
  *   endpoints (a hook sees only the relations its unit is in). Needs `unit`.
  * - `task`: an action task; it must be the unit's own. Needs `unit`.
  * - `charm`: a charm archive (its sha256); it must be the unit's application's. Needs `unit`.
+ * - `secret`: a secret by URI or label, and the access the route needs: the unit (or its
+ *   application) must own it, or have been granted it for `view` (secretForUnit,
+ *   shared/state/queries/secrets.ts, the one rule). Needs `unit`.
  * A relation or task that does not exist belongs to no other machine: the route decides what
  * that means (a removed relation's members are none; an expired task is skipped).
  */
@@ -36,6 +41,7 @@ export interface Touches<B> {
   relations?: (body: B) => (string | number)[];
   task?: (body: B) => string;
   charm?: (body: B) => string;
+  secret?: (body: B) => { ref: string; needs: 'view' | 'manage' } | undefined;
 }
 
 /** What authorize() found, for the route to use: it has already been checked. */
@@ -46,6 +52,8 @@ export interface Owned {
   relations: Map<string | number, Relation>;
   /** The task named, when it exists. */
   task?: Task;
+  /** The secret named, which the unit may use as the route declared. */
+  secret?: SecretMetadata;
 }
 
 declare const authorized: unique symbol;
@@ -55,8 +63,8 @@ export type Authorized = Owned & { readonly [authorized]: true };
 export const forbidden = (what: string) => new DroverError('unauthorized', `permission denied: ${what} is not on this agent's machine`);
 
 /** The names of what a declaration covers, for the table-driven test and for refusing empty declarations. */
-export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'relations' | 'task' | 'charm')[] {
-  return (['machine', 'unit', 'relations', 'task', 'charm'] as const).filter((kind) => touches[kind] !== undefined);
+export function declaredKinds(touches: Touches<never>): ('machine' | 'unit' | 'relations' | 'task' | 'charm' | 'secret')[] {
+  return (['machine', 'unit', 'relations', 'task', 'charm', 'secret'] as const).filter((kind) => touches[kind] !== undefined);
 }
 
 /**
@@ -120,6 +128,11 @@ export async function authorize<O extends AgentOperation>(
     // it installed before an upgrade (it keeps its own copy).
     const application = await reads.application(owned.unit.application);
     if (application?.charmArchive !== charm) throw forbidden(`charm archive ${charm}`);
+  }
+  const secret = touches.secret?.(body);
+  if (secret !== undefined) {
+    if (!owned.unit) throw new Error(`agent route ${op} names a secret without the unit it is checked against`);
+    owned.secret = (await secretForUnit(store, owned.unit.name, secret.ref, secret.needs)).secret;
   }
   return owned as Authorized;
 }

@@ -8,6 +8,7 @@ import { authorize, forbidden, type Authorized, type Touches } from './agent-aut
 import { readAheadRefs, viewReadAheadRefs, type ItemsRead } from './agent-read-ahead.js';
 import { charmDownloadsFor } from './view-charm-downloads.js';
 import { resourceDownload } from './resource-download.js';
+import { agentSecretRoutes } from './agent-secret-routes.js';
 import type { EntityRef } from '#shared/domain/plan.js';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
 import { notFound } from '#shared/domain/errors.js';
@@ -308,6 +309,7 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
       return {};
     },
   },
+  ...agentSecretRoutes,
 };
 
 /** The one way to run an agent route: what it touches is checked first, then it runs. */

@@ -37,6 +37,7 @@ import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { modelRoutes } from './model-routes.js';
 import { offerRoutes } from './offer-routes.js';
 import { removeSaas } from '#shared/state/operations/offers.js';
+import { secretRoutes } from './secret-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
@@ -110,6 +111,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   'remove-saas': async (ctx, body) => ({
     results: await eachEntity(body.names, 'SAAS application', (name) => removeSaas(ctx.store, name)),
   }),
+  ...secretRoutes,
   status: (ctx, body) => {
     const selected = body.application || body.unit || body.machine;
     if (body.cursor !== undefined || body.limit !== undefined) {

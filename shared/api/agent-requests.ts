@@ -4,6 +4,7 @@
 // functions/api/agent-authorization.ts). Shared field bounds are in ./fields.ts.
 import * as z from 'zod';
 import { post, type RequestsOf } from './contract.js';
+import { agentSecretOperations } from './agent-secret-requests.js';
 import { LOG_LEVELS } from '../logs/log-sink.js';
 import { name, numericId, relationKey, settings, settingsKey, storableNumber, storableRecord } from './fields.js';
 
@@ -164,6 +165,7 @@ export const agentOperations = {
       lines: z.array(logLine).min(1).max(MAX_LOG_LINES),
     }),
   ),
+  ...agentSecretOperations,
 } as const;
 
 export type AgentOperation = keyof typeof agentOperations;

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { MAX_CHARM_ARCHIVE_BYTES } from '../charmstore/charm-archive-stream.js';
 import { get, post, type ReadOperationsOf, type RequestsOf } from './contract.js';
+import { secretOperations } from './secret-requests.js';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
@@ -220,6 +221,7 @@ export const userOperations = {
   'show-unit': get(z.strictObject({ unit: name })),
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
   actions: get(z.strictObject({ application: name })),
+  ...secretOperations,
 } as const;
 
 export type Operation = keyof typeof userOperations;

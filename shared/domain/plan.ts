@@ -47,7 +47,13 @@ export type EntityRef =
    */
   | { kind: 'offer'; model: string; name: string }
   /** A remote application (Juju's SAAS): an offer consumed into this model. */
-  | { kind: 'remoteApplication'; name: string };
+  | { kind: 'remoteApplication'; name: string }
+  /** A secret's metadata and grants (shared/domain/secrets.ts); its revisions and consumers share its partition. */
+  | { kind: 'secret'; id: string }
+  | { kind: 'secretRevision'; id: string; revision: number }
+  | { kind: 'secretConsumer'; id: string; unit: string }
+  /** An owner's label (or a user secret's name, or a consumer's label): unique per owner, names the secret. */
+  | { kind: 'secretLabel'; owner: string; label: string };
 
 export type Scalar = string | number | boolean;
 
@@ -152,6 +158,10 @@ export const refs = {
   modelRevision: (): EntityRef => ({ kind: 'modelRevision' }),
   offer: (model: string, name: string): EntityRef => ({ kind: 'offer', model, name }),
   remoteApplication: (name: string): EntityRef => ({ kind: 'remoteApplication', name }),
+  secret: (id: string): EntityRef => ({ kind: 'secret', id }),
+  secretRevision: (id: string, revision: number): EntityRef => ({ kind: 'secretRevision', id, revision }),
+  secretConsumer: (id: string, unit: string): EntityRef => ({ kind: 'secretConsumer', id, unit }),
+  secretLabel: (owner: string, label: string): EntityRef => ({ kind: 'secretLabel', owner, label }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -198,5 +208,13 @@ export const refName = (ref: EntityRef): string => {
       return `offer ${ref.name}`;
     case 'remoteApplication':
       return `remote application ${ref.name}`;
+    case 'secret':
+      return `secret ${ref.id}`;
+    case 'secretRevision':
+      return `secret ${ref.id} revision ${ref.revision}`;
+    case 'secretConsumer':
+      return `secret ${ref.id} consumer ${ref.unit}`;
+    case 'secretLabel':
+      return `secret label ${ref.owner} ${ref.label}`;
   }
 };

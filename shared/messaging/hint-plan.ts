@@ -118,6 +118,11 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     // Offers and remote applications are the user's: no agent acts on them.
     case 'offer':
     case 'remoteApplication':
+    // Secrets reach units through their hook tools; the secret hooks' schedules are read from state.
+    case 'secret':
+    case 'secretRevision':
+    case 'secretConsumer':
+    case 'secretLabel':
       return none(`no agent watches ${kind} items`);
   }
 }

@@ -20,6 +20,8 @@ import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/opera
 import { deploy } from '#shared/state/operations/deploy.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
 import { ensureModel } from '#shared/state/operations/model.js';
+import { addSecret, grantSecret } from '#shared/state/operations/secrets.js';
+import { secretForUnit } from '#shared/state/queries/secrets.js';
 import { claimLeadership } from '#shared/state/operations/leadership.js';
 import { enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { getRelation, getUnit } from '#shared/state/engine/reads.js';
@@ -37,6 +39,8 @@ interface Names {
   task: string;
   /** A charm archive, by sha256. */
   charm: string;
+  /** A secret's URI: the unit's application's own, or another application's it was never granted. */
+  secret: string;
 }
 
 const line = { time: '2024-05-01T10:11:12.000Z', level: 'INFO' as const, module: 'unit.test', message: 'hello' };
@@ -87,6 +91,14 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   'finish-task': (n) => ({ unit: n.unit, task: n.task, status: 'completed', results: {} }),
   'unit-state': (n) => ({ unit: n.unit }),
   'goal-state': (n) => ({ unit: n.unit }),
+  'secret-add': (n) => ({ unit: n.unit, owner: 'application', content: { password: 'aHVudGVyMg==' }, label: 'fresh' }),
+  'secret-get': (n) => ({ unit: n.unit, secret: n.secret }),
+  'secret-set': (n) => ({ unit: n.unit, secret: n.secret, content: { password: 'bmV3' } }),
+  'secret-remove': (n) => ({ unit: n.unit, secret: n.secret }),
+  'secret-grant': (n) => ({ unit: n.unit, secret: n.secret, relationId: n.relationId }),
+  'secret-revoke': (n) => ({ unit: n.unit, secret: n.secret, relationId: n.relationId }),
+  'secret-ids': (n) => ({ unit: n.unit }),
+  'secret-info-get': (n) => ({ unit: n.unit, secret: n.secret }),
   log: (n) => ({ unit: n.unit, lines: [line] }),
 };
 
@@ -127,8 +139,28 @@ beforeEach(async () => {
     parameters: { command: 'true', timeout: 300 },
   });
   const taskOf = (unit: string) => queued.tasks.find((t) => t.unit === unit)!.id;
-  own = { unit: 'wordpress/0', relationKey: key, relationId: id, task: taskOf('wordpress/0'), charm: WORDPRESS_ARCHIVE };
-  foreign = { unit: 'wordpress/1', relationKey: ring!.key, relationId: ring!.id, task: taskOf('wordpress/1'), charm: MYSQL_ARCHIVE };
+  const content = { password: 'aHVudGVyMg==' };
+  const ownSecret = await addSecret(store, { owner: { kind: 'application', name: 'wordpress' }, content });
+  // riak's secret, granted to mysql: wordpress's units may not see it, whatever they name.
+  const foreignSecret = await addSecret(store, { owner: { kind: 'unit', name: 'riak/0' }, content });
+  const { secret: granted } = await secretForUnit(store, 'riak/0', foreignSecret.uri, 'manage');
+  await grantSecret(store, granted, [{ target: 'application-mysql', scope: 'model', role: 'view' }]);
+  own = {
+    unit: 'wordpress/0',
+    relationKey: key,
+    relationId: id,
+    task: taskOf('wordpress/0'),
+    charm: WORDPRESS_ARCHIVE,
+    secret: ownSecret.uri,
+  };
+  foreign = {
+    unit: 'wordpress/1',
+    relationKey: ring!.key,
+    relationId: ring!.id,
+    task: taskOf('wordpress/1'),
+    charm: MYSQL_ARCHIVE,
+    secret: foreignSecret.uri,
+  };
   expect((await getUnit(store, own.unit))?.machine).toBe('0');
   expect((await getUnit(store, foreign.unit))?.machine).not.toBe('0');
   await setAgentCredentialHash(store, '0', hashAgentCredential('secret-0'), 0);
@@ -171,6 +203,7 @@ describe('the agent route table', () => {
     expect(kinds.includes('relations')).toBe(keys.has('relation') || keys.has('relationId'));
     expect(kinds.includes('task')).toBe(keys.has('task'));
     expect(kinds.includes('charm')).toBe(keys.has('charm'));
+    expect(kinds.includes('secret')).toBe(keys.has('secret'));
     // A route that declares no unit acts on the caller's machine alone.
     if (!keys.has('unit')) expect(kinds).toEqual(['machine']);
   });
@@ -192,6 +225,12 @@ describe("machine 0's agent is refused everything of another machine's, and noth
       attempts.push({ what: "another unit's task", body: samples[op]({ ...own, task: foreign.task }), status: 403 });
     if (kinds.includes('charm'))
       attempts.push({ what: "another application's charm", body: samples[op]({ ...own, charm: foreign.charm }), status: 403 });
+    if (kinds.includes('secret'))
+      attempts.push({
+        what: "another application's secret, never granted",
+        body: samples[op]({ ...own, secret: foreign.secret }),
+        status: 403,
+      });
     // A route of the caller's machine alone takes no machine: naming another is a bad request.
     if (kinds.includes('machine')) attempts.push({ what: 'another machine', body: { ...samples[op](own), machine: '1' }, status: 400 });
     expect(attempts.length).toBeGreaterThan(0);
@@ -199,7 +238,7 @@ describe("machine 0's agent is refused everything of another machine's, and noth
       const before = await dumpTable(store);
       const res = await asMachine0(op, attempt.body);
       expect({ what: attempt.what, status: res.status }).toEqual({ what: attempt.what, status: attempt.status });
-      if (attempt.status === 403) expect(res.body.error?.message).toMatch(/^permission denied: .* is not on this agent's machine$/);
+      if (attempt.status === 403) expect(res.body.error?.message).toMatch(/^permission denied(: .* is not on this agent's machine)?$/);
       expect(await dumpTable(store)).toEqual(before);
     }
   });

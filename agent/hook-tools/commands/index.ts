@@ -20,6 +20,7 @@ import { relationIds } from './relation-ids.js';
 import { relationList } from './relation-list.js';
 import { relationModelGet } from './relation-model-get.js';
 import { relationSet } from './relation-set.js';
+import { SECRET_TOOLS } from './secrets.js';
 import { statusGet, statusSet } from './status.js';
 import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
@@ -57,6 +58,7 @@ const COMMANDS: ToolCommand[] = [
   isLeader,
   leaderGet,
   leaderSet,
+  ...SECRET_TOOLS,
 ];
 
 export const TOOL_NAMES = COMMANDS.map((c) => c.name);

@@ -26,6 +26,10 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   modelRevision: [],
   offer: ['consumers', 'connections'],
   remoteApplication: ['relations'],
+  secret: [],
+  secretRevision: [],
+  secretConsumer: [],
+  secretLabel: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

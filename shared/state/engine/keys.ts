@@ -113,8 +113,21 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${ref.model}#OFFER#${ref.name}`, sk: ITEM_SK };
     case 'remoteApplication':
       return { pk: `${model}#SAAS#${ref.name}`, sk: ITEM_SK };
+    case 'secret':
+      return { pk: `${model}#SECRET#${ref.id}`, sk: ITEM_SK };
+    case 'secretRevision':
+      // Beside its secret, so the secret's removal finds them with one Query.
+      return { pk: `${model}#SECRET#${ref.id}`, sk: `${SECRET_REVISION_SK_PREFIX}${padNumber(ref.revision)}` };
+    case 'secretConsumer':
+      return { pk: `${model}#SECRET#${ref.id}`, sk: `${SECRET_CONSUMER_SK_PREFIX}${ref.unit}` };
+    case 'secretLabel':
+      return { pk: `${model}#SECRETLABEL#${ref.owner}#${ref.label}`, sk: ITEM_SK };
   }
 }
+
+export const SECRET_REVISION_SK_PREFIX = 'REV#';
+export const SECRET_CONSUMER_SK_PREFIX = 'CONSUMER#';
+export const secretPartition = (model: string, id: string) => `${model}#SECRET#${id}`;
 
 /**
  * The byCollection index entry an item gets when created (absent: not listed). `shard`: a unit's
@@ -146,6 +159,9 @@ export function collectionOf(model: string, ref: EntityRef, shard?: number): { p
       return { pk: `${ref.model}#OFFERS`, sk: ref.name };
     case 'remoteApplication':
       return { pk: `${model}#SAAS`, sk: ref.name };
+    case 'secret':
+      // `secrets` lists them; the cleanup of a removed owner finds its own among them.
+      return { pk: `${model}#SECRETS`, sk: ref.id };
     default:
       return undefined;
   }
@@ -166,6 +182,7 @@ export const collections = {
   cleanups: (model: string) => `${model}#CLEANUPS`,
   leases: (model: string) => `${model}#LEASES`,
   operations: (model: string) => `${model}#OPERATIONS`,
+  secrets: (model: string) => `${model}#SECRETS`,
   machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
   stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
 };
@@ -253,6 +270,8 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
       return { kind: 'offer', model, name: id };
     case 'SAAS':
       return { kind: 'remoteApplication', name: id };
+    case 'SECRET':
+      return { kind: 'secret', id };
     default:
       return undefined;
   }

@@ -106,6 +106,9 @@ class FakeContext implements ToolContext {
   async leaderSettings() {
     return {};
   }
+  async secretCall(): Promise<never> {
+    throw new Error('no secrets in this fake: test/unit/agent/secret-tools.test.ts covers the secret-* tools');
+  }
   async setLeaderSettings() {
     throw new Error('cannot write settings: not the leader');
   }

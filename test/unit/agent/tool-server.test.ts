@@ -24,6 +24,7 @@ let secret: string;
 const sets: Record<string, string>[] = [];
 let settings: Record<string, string> = {};
 const logged: string[] = [];
+const secretCalls: [string, Record<string, unknown>][] = [];
 
 const ctx = {
   unitName: 'wordpress/0',
@@ -35,6 +36,10 @@ const ctx = {
   setSettings: (_id: number, changes: Record<string, string>) => sets.push(changes),
   setCharmState: (changes: Record<string, string>) => sets.push(changes),
   log: (_level: string, message: string) => logged.push(message),
+  secretCall: async (op: string, body: Record<string, unknown>) => {
+    secretCalls.push([op, body]);
+    return { uri: 'secret:cu5ff0d8kgbs73a1opb0' };
+  },
 } as unknown as ToolContext;
 
 beforeAll(async () => {
@@ -310,6 +315,31 @@ describe('what a hook tool may reach', () => {
       stdout: '',
       stderr: `ERROR read ${hookDir}: is a directory\n`,
     });
+  });
+});
+
+describe('secret-add and secret-set key#file=', () => {
+  it('is read by the tool process and sent as key#base64=, byte for byte; the agent opens no path a hook names', async () => {
+    const hookDir = join(dir, 'secret-files');
+    mkdirSync(hookDir, { recursive: true });
+    const value = 'pa55 wörd\nwith = and a trailing newline\n';
+    writeFileSync(join(hookDir, 'password'), value);
+    expect(await hookCalls('secret-add', ['--owner', 'unit', `password#file=${join(hookDir, 'password')}`, 'user=admin'])).toEqual({
+      code: 0,
+      stdout: 'secret:cu5ff0d8kgbs73a1opb0\n',
+      stderr: '',
+    });
+    expect(secretCalls.at(-1)).toEqual([
+      'secret-add',
+      { content: { password: Buffer.from(value).toString('base64'), user: Buffer.from('admin').toString('base64') }, owner: 'unit' },
+    ]);
+    const count = secretCalls.length;
+    expect(await hookCalls('secret-set', ['secret:cu5ff0d8kgbs73a1opb0', 'password#file=missing'], {}, undefined, hookDir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ERROR cannot read missing\n',
+    });
+    expect(secretCalls).toHaveLength(count);
   });
 });
 
