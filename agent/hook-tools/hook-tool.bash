@@ -86,7 +86,10 @@ if [[ $tool == secret-add || $tool == secret-set ]]; then
   for arg; do
     if [[ $arg =~ ^([^=]+)#file=(.*)$ ]]; then
       path=${BASH_REMATCH[2]}
-      [[ -r $path && ! -d $path ]] || fail "cannot read $path"
+      # As Go's os.ReadFile fails in Juju's secret-add: `open <path>: ...`, `read <path>: is a directory`.
+      if [[ ! -e $path ]]; then fail_file open "$(absolute "$path")" 'no such file or directory'; fi
+      if [[ -d $path ]]; then fail_file read "$(absolute "$path")" 'is a directory'; fi
+      if [[ ! -r $path ]]; then fail_file open "$(absolute "$path")" 'permission denied'; fi
       rewritten+=("${BASH_REMATCH[1]}#base64=$(base64 -w0 <"$path")")
     else
       rewritten+=("$arg")

@@ -3,7 +3,8 @@
 // secret-revoke.go, secret-ids.go, secret-info-get.go), with Juju's flags, formats and errors.
 // Content goes to the controller base64-encoded per key, as Juju keeps it; `key#file=<path>` is
 // read by the hook tool process, never by the agent (hook-tool.bash sends it as `key#base64=`).
-import { parseRotatePolicy, parseSecretUri, secretDataFromPairs, splitSecretArg } from '../../../shared/domain/secrets.js';
+import { parseRotatePolicy, parseSecretUri, secretDataFromPairs, splitSecretArg } from '#shared/domain/secrets.js';
+import { systemClock } from '../../clock.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { formatOf, outputFlags } from '../format.js';
 import { output } from '../output.js';
@@ -65,7 +66,7 @@ function upsertBody(flags: Record<string, string | boolean>, pairs: string[]): R
     ...(pairs.length ? { content: checked(() => secretDataFromPairs(content)) } : {}),
     ...(typeof flags.label === 'string' ? { label: flags.label } : {}),
     ...(typeof flags.description === 'string' ? { description: flags.description } : {}),
-    ...(typeof flags.expire === 'string' ? { expire: parseExpire(flags.expire, new Date()) } : {}),
+    ...(typeof flags.expire === 'string' ? { expire: parseExpire(flags.expire, new Date(systemClock.now())) } : {}),
     ...(typeof flags.rotate === 'string' ? { rotate: checked(() => parseRotatePolicy(flags.rotate as string)) } : {}),
     owner,
   };

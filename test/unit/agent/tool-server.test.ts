@@ -337,7 +337,7 @@ describe('secret-add and secret-set key#file=', () => {
     expect(await hookCalls('secret-set', ['secret:cu5ff0d8kgbs73a1opb0', 'password#file=missing'], {}, undefined, hookDir)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'ERROR cannot read missing\n',
+      stderr: `ERROR open ${join(hookDir, 'missing')}: no such file or directory\n`,
     });
     expect(secretCalls).toHaveLength(count);
   });

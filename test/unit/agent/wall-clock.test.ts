@@ -34,17 +34,17 @@ describe('agent modules and the wall clock', () => {
 
   it('catches each way of reading it, and not a method that shares a name', () => {
     const reads = wallClockReads([
-      { path: 'agent/a.ts', text: 'const t = Date.now();' },
-      { path: 'agent/b.ts', text: 'stamp(new Date());' },
-      { path: 'agent/c.ts', text: 'setTimeout(go, 5);\nclearTimeout(t);' },
-      { path: 'agent/d.ts', text: 'timer.setInterval(10); new Date(at).toISOString();' },
+      { path: 'a.ts', text: 'const t = Date.now();' },
+      { path: 'b.ts', text: 'stamp(new Date());' },
+      { path: 'c.ts', text: 'setTimeout(go, 5);\nclearTimeout(t);' },
+      { path: 'd.ts', text: 'timer.setInterval(10); new Date(at).toISOString();' },
       { path: CLOCK_MODULE, text: 'now: () => Date.now(),' },
     ]);
     expect(reads).toEqual([
-      'agent/a.ts:1: const t = Date.now();',
-      'agent/b.ts:1: stamp(new Date());',
-      'agent/c.ts:1: setTimeout(go, 5);',
-      'agent/c.ts:2: clearTimeout(t);',
+      'a.ts:1: const t = Date.now();',
+      'b.ts:1: stamp(new Date());',
+      'c.ts:1: setTimeout(go, 5);',
+      'c.ts:2: clearTimeout(t);',
     ]);
   });
 });
