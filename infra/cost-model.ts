@@ -72,6 +72,11 @@ export const PRICES = {
 export const ASSUMPTIONS = {
   /** An idle scheduled run, by function; the reconcile also lists the controller's instances (EC2). */
   idleRunMs: { provisionerReconcile: 300, cleanupSweep: 100, watchdog: 100 } as Partial<Record<FunctionKey, number>>,
+  /**
+   * Each scheduled run takes and releases its job's lease (functions/single-run.ts): two
+   * conditional writes of a small item, one write request unit each.
+   */
+  runLeaseWriteUnits: 2,
   /** Any other function's idle run. */
   defaultIdleRunMs: 100,
   /** An idle agent's request to the API function (a view read or a heartbeat). */
@@ -293,7 +298,13 @@ export function costAtRest(template: Json, options: { customMetricsAtRest: numbe
       const ms = (key && ASSUMPTIONS.idleRunMs[key]) ?? ASSUMPTIONS.defaultIdleRunMs;
       const runs = runsPerMonth(expression);
       const each = invocationCost(resources, fn, ms);
-      add('AWS::Events::Rule', `Schedule ${expression}: ${key ?? fnId}`, `${count(runs)} runs × (${each.basis})`, runs * each.usd);
+      const lease = ASSUMPTIONS.runLeaseWriteUnits * (PRICES.dynamodbWrite.usd / 1e6);
+      add(
+        'AWS::Events::Rule',
+        `Schedule ${expression}: ${key ?? fnId}`,
+        `${count(runs)} runs × (${each.basis} + ${ASSUMPTIONS.runLeaseWriteUnits} WRU of its run lease)`,
+        runs * (each.usd + lease),
+      );
     }
   }
 

@@ -13,6 +13,8 @@ export const CONTEXT = {
   /** A state table made outside the stack (a point-in-time restore), and its stream's ARN. */
   stateTable: 'drover:stateTable',
   stateTableStream: 'drover:stateTableStream',
+  /** Reserved concurrency of the scheduled functions: opt-in, many accounts' quotas refuse it. */
+  scheduledReservedConcurrency: 'drover:scheduledReservedConcurrency',
 } as const;
 
 export const DEFAULT_CONTROLLER_ID = 'main';
@@ -37,6 +39,10 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
   const stuckAfterSeconds = Number(context(CONTEXT.stuckAfterSeconds) ?? DEFAULT_STUCK_AFTER_SECONDS);
   if (!Number.isInteger(stuckAfterSeconds) || stuckAfterSeconds <= 0)
     throw new Error(`${CONTEXT.stuckAfterSeconds} must be a positive number of seconds`);
+  const reserved = context(CONTEXT.scheduledReservedConcurrency);
+  const scheduledReservedConcurrency = reserved === undefined ? undefined : Number(reserved);
+  if (scheduledReservedConcurrency !== undefined && (!Number.isInteger(scheduledReservedConcurrency) || scheduledReservedConcurrency < 1))
+    throw new Error(`${CONTEXT.scheduledReservedConcurrency} must be a positive whole number of executions`);
   const alarmEmail = context(CONTEXT.alarmEmail);
   const stateTable = context(CONTEXT.stateTable);
   const stateTableStream = context(CONTEXT.stateTableStream);
@@ -47,6 +53,7 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
     retainState: context(CONTEXT.retainState) !== 'false',
     stuckAfterSeconds,
     ...(alarmEmail ? { alarmEmail } : {}),
+    ...(scheduledReservedConcurrency !== undefined ? { scheduledReservedConcurrency } : {}),
     ...(stateTable && stateTableStream ? { existingState: { tableName: stateTable, streamArn: stateTableStream } } : {}),
     ...stackProps,
   });

@@ -34,9 +34,11 @@ interface FunctionSpec {
   memorySize: number;
   timeout: Duration;
   /**
-   * A scheduled run: at most one at a time (reserved concurrency 1, so a slow run is never
-   * overlapped by the next), and no asynchronous retries piling up behind it (the next run
-   * comes anyway).
+   * A scheduled run: at most one at a time, by a lease in the table (functions/single-run.ts), so
+   * a slow run is never overlapped by the next; and no asynchronous retries piling up behind it
+   * (the next run comes anyway). Not by reserved concurrency: an account whose concurrency quota
+   * is 10 or 50 (many new ones) refuses any reservation ("below its minimum value"), and the
+   * deploy fails. Reserving is an opt-in setting (DroverFunctionsProps).
    */
   scheduled?: true;
 }
@@ -119,6 +121,11 @@ export interface DroverFunctionsProps {
   tableName: string;
   /** Every function's own environment, beyond the common one (TABLE_NAME, Powertools). */
   environment: Partial<Record<FunctionKey, FunctionEnvironment>>;
+  /**
+   * Reserved concurrency for each scheduled function (`-c drover:scheduledReservedConcurrency=1`),
+   * for accounts whose quota allows it; absent: none, the lease alone keeps runs apart.
+   */
+  scheduledReservedConcurrency?: number;
 }
 
 export class DroverFunctions extends Construct {
@@ -156,7 +163,10 @@ export class DroverFunctions extends Construct {
         architecture: ARCHITECTURE,
         memorySize: spec.memorySize,
         timeout: spec.timeout,
-        ...(spec.scheduled ? { reservedConcurrentExecutions: 1, retryAttempts: 0 } : {}),
+        ...(spec.scheduled ? { retryAttempts: 0 } : {}),
+        ...(spec.scheduled && props.scheduledReservedConcurrency !== undefined
+          ? { reservedConcurrentExecutions: props.scheduledReservedConcurrency }
+          : {}),
         description: spec.description,
         role,
         logGroup,

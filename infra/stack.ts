@@ -29,6 +29,8 @@ export interface DroverStackProps extends StackProps {
   existingState?: ExistingTable;
   /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
+  /** Reserved concurrency of each scheduled function; absent: none (infra/functions.ts says why). */
+  scheduledReservedConcurrency?: number;
   /** The machine agent's entry module (default agent/main.ts); tests give a stand-in. */
   agentEntry?: string;
 }
@@ -74,7 +76,11 @@ export class DroverStack extends Stack {
     environment.provisionerReconcile = provisionerEnvironment;
     environment.teardown = this.machines.tearDownEnvironment();
 
-    this.functions = new DroverFunctions(this, 'Functions', { tableName: this.state.table.tableName, environment });
+    this.functions = new DroverFunctions(this, 'Functions', {
+      tableName: this.state.table.tableName,
+      environment,
+      ...(props.scheduledReservedConcurrency !== undefined ? { scheduledReservedConcurrency: props.scheduledReservedConcurrency } : {}),
+    });
     const fn = this.functions.functions;
     const roles = this.functions.roles;
 
@@ -89,6 +95,9 @@ export class DroverStack extends Stack {
     this.state.grant(roles.changes, 'read-write-batch');
     this.state.grant(roles.cleanupSweep, 'read-write-batch');
     this.state.grant(roles.watchdog, 'read');
+    // The watchdog writes nothing but its run lease (functions/single-run.ts); the other
+    // scheduled functions' read-write grants cover theirs.
+    this.state.grantRunLease(roles.watchdog);
     this.charms.grantReadWrite(roles.api);
     // debug-log: the agents' records the api function wrote to its own log group, read back there.
     this.functions.searchOwnLogs('api', 'DEBUG_LOG_GROUP');

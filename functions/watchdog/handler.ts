@@ -10,6 +10,7 @@ import { createStore, type Store } from '#shared/state/engine/store.js';
 import { storesToSweep } from '#shared/state/queries/models-to-sweep.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { environmentOf, type Environment } from '../environment.js';
+import { singleRun } from '../single-run.js';
 
 export interface WatchdogDeps {
   store: Store;
@@ -55,18 +56,21 @@ export function createWatchdogHandler(deps: WatchdogDeps) {
   };
 }
 
+let lambdaDeps: WatchdogDeps | undefined;
 let lambdaHandler: (() => Promise<WatchdogReport>) | undefined;
+const envDeps = () => (lambdaDeps ??= fromEnvironment(environmentOf('watchdog')));
 
-/** The Lambda entry point; built on first use from the function's environment. */
-export const handler = async () => {
-  lambdaHandler ??= fromEnvironment(environmentOf('watchdog'));
-  return lambdaHandler();
-};
+/** The Lambda entry point, one run at a time (functions/single-run.ts); built on first use from the function's environment. */
+export const handler = singleRun(
+  'watchdog',
+  () => envDeps().store,
+  () => (lambdaHandler ??= createWatchdogHandler(envDeps()))(),
+);
 
-function fromEnvironment(env: Environment) {
+function fromEnvironment(env: Environment): WatchdogDeps {
   const endpoint = env.optional('DYNAMODB_ENDPOINT');
-  return createWatchdogHandler({
+  return {
     store: createStore({ table: env.required('TABLE_NAME'), ...(endpoint ? { endpoint } : {}) }),
     thresholdSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
-  });
+  };
 }

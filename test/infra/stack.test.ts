@@ -27,7 +27,7 @@ import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
 import { tlsOnlyStatement } from '#shared/messaging/queue-policy.js';
-import { ATTR, INDEX } from '#shared/state/engine/keys.js';
+import { ATTR, INDEX, RUN_LEASE_PREFIX } from '#shared/state/engine/keys.js';
 import { tableDefinition } from '#shared/state/engine/table.js';
 
 const CONTROLLER = 'ci';
@@ -410,7 +410,12 @@ describe('IAM', () => {
         .sort();
     const read = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
     const write = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
-    expect(dynamo('watchdog')).toEqual(read);
+    // The watchdog writes its run lease only: a put and a delete of the lease items, by key.
+    expect(dynamo('watchdog')).toEqual([...read, 'dynamodb:DeleteItem', 'dynamodb:PutItem'].sort());
+    const watchdogWrites = statementsOfRole(roleLogicalId('watchdog')).filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
+    expect(watchdogWrites.map((st) => st.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RUN_LEASE_PREFIX}*`] } },
+    ]);
     expect(dynamo('api')).toEqual([...read, ...write].sort());
     expect(dynamo('provisioner')).toEqual([...read, ...write].sort());
     expect(dynamo('provisionerReconcile')).toEqual([...read, ...write].sort());
@@ -840,9 +845,10 @@ describe('charm store and queues', () => {
 });
 
 describe('functions', () => {
-  it('run each scheduled job one at a time, with no asynchronous retries behind it', () => {
+  it('reserve no concurrency, which accounts with a quota of 10 or 50 refuse, and retry no scheduled run asynchronously', () => {
+    // One run at a time comes from a lease in the table (test/integration/run-lease.test.ts).
     for (const key of ['provisionerReconcile', 'cleanupSweep', 'watchdog'] as const) {
-      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBe(1);
+      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBeUndefined();
       const invokeConfig = ofType('AWS::Lambda::EventInvokeConfig').find(([, c]) =>
         JSON.stringify(c.Properties.FunctionName).includes(fnLogicalId(key)),
       );
