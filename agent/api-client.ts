@@ -1,8 +1,9 @@
 // The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>`. Every request is SigV4-signed and names its machine in a signed header
 // (functions/api/agent-identity.ts says how the controller checks it): with the instance role's
-// credentials on AWS, with the machine's own key on the local controller. Server failures and
-// network errors are retried a few times with backoff (every agent operation is safe to repeat:
-// the state operations behind them are idempotent); a refusal (4xx) is not.
+// credentials on AWS, with the machine's own key on the local controller. Server failures,
+// throttling (429: API Gateway's stage limit, shared by every caller) and network errors are
+// retried a few times with backoff (every agent operation is safe to repeat: the state operations
+// behind them are idempotent); a refusal (any other 4xx) is not.
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpResponse } from '@smithy/core/protocols';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
@@ -21,9 +22,9 @@ export class AgentApiError extends Error {
     super(message);
     this.name = 'AgentApiError';
   }
-  /** The API refused the request itself (it would be refused again). */
+  /** The API refused the request itself (it would be refused again); being throttled is not a refusal. */
   get refused(): boolean {
-    return this.status >= 400 && this.status < 500;
+    return this.status >= 400 && this.status < 500 && this.status !== TOO_MANY_REQUESTS;
   }
 }
 
@@ -44,9 +45,17 @@ export interface AgentApiOptions {
   attempts?: number;
   /** What sends (./http.ts); its own kept-alive connections unless given. */
   http?: HttpSend;
+  /** Waits between attempts (tests give one that does not sleep). */
+  pause?: (ms: number) => Promise<void>;
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** API Gateway's answer when its throttle refuses a request: try again later. */
+const TOO_MANY_REQUESTS = 429;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Worth another attempt: a server failure, or throttling. */
+const retryable = (status: number) => status >= 500 || status === TOO_MANY_REQUESTS;
 
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const base = options.url.replace(/\/+$/, '');
@@ -58,6 +67,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
   });
   const attempts = options.attempts ?? 5;
   const send = options.http ?? nodeHttp();
+  const pause = options.pause ?? sleep;
 
   async function request(path: string, body: string): Promise<HttpResponse> {
     let lastError: unknown;
@@ -73,7 +83,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
           body,
         });
         const res = await send(requestTo(url, { method: 'POST', headers, body }));
-        if (res.statusCode < 500) return res;
+        if (!retryable(res.statusCode)) return res;
         lastError = await failure(res);
       } catch (e) {
         lastError = e;

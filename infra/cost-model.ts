@@ -112,6 +112,8 @@ const FREE_AT_REST = new Set([
   // A DynamoDB stream's records are free to Lambda triggers (SQS sources are not: see below).
   'AWS::Lambda::EventSourceMapping',
   'AWS::Logs::LogGroup',
+  // Saved Logs Insights queries are free; running one bills the data it scans, as any query.
+  'AWS::Logs::QueryDefinition',
   'AWS::SQS::Queue',
   'AWS::SQS::QueuePolicy',
   'AWS::SNS::Topic',
@@ -199,6 +201,12 @@ export function invocationCost(resources: Record<string, Json>, fn: Json, durati
  * The month's cost of the stack with no models and no machines. `customMetricsAtRest`: how many
  * custom metrics the code publishes with nothing happening (they are not in the template).
  */
+/** The metrics an alarm reads: one, or each metric of its metric math. */
+export function alarmMetrics(alarm: Json): number {
+  const metrics = alarm.Properties.Metrics as Json[] | undefined;
+  return metrics ? metrics.filter((m) => m.MetricStat).length : 1;
+}
+
 export function costAtRest(template: Json, options: { customMetricsAtRest: number }): CostAtRest {
   const resources = template.Resources as Record<string, Json>;
   const lines: CostLine[] = [];
@@ -210,11 +218,15 @@ export function costAtRest(template: Json, options: { customMetricsAtRest: numbe
 
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const highResolution = alarms.filter(([, a]) => Number(a.Properties.Period ?? 60) < 60).length;
+  // CloudWatch bills an alarm on metric math per metric it reads.
+  const standardMetrics = alarms
+    .filter(([, a]) => Number(a.Properties.Period ?? 60) >= 60)
+    .reduce((sum, [, a]) => sum + alarmMetrics(a), 0);
   add(
     'AWS::CloudWatch::Alarm',
-    'CloudWatch alarms',
-    `${alarms.length - highResolution} × $${PRICES.alarm.usd}`,
-    (alarms.length - highResolution) * PRICES.alarm.usd,
+    'CloudWatch alarms (by the metrics they read)',
+    `${standardMetrics} × $${PRICES.alarm.usd}`,
+    standardMetrics * PRICES.alarm.usd,
   );
   if (highResolution)
     add(

@@ -435,9 +435,13 @@ export class Machines extends Construct {
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
   }
 
-  /** The changes function re-creates a machine queue that is missing when it sends a hint. */
+  /**
+   * The changes function re-creates a machine queue that is missing when it sends a hint, and
+   * binds it to its machine's instance (TagQueue: shared/messaging/queue-instance-tag.ts), or the
+   * agent could not receive from it until its next resync.
+   */
   grantHints(role: iam.Role): void {
-    this.grantQueueManagement(role, ['sqs:SendMessage']);
+    this.grantQueueManagement(role, ['sqs:SendMessage', 'sqs:TagQueue']);
   }
 
   /**

@@ -9,6 +9,7 @@ import { DroverApi } from './api.js';
 import { CharmStore } from './charm-store.js';
 import { DroverFunctions, REPO_ROOT, setEnvironment, type FunctionKey } from './functions.js';
 import { Machines } from './machines.js';
+import { LogQueries } from './log-queries.js';
 import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
 import { StateTable, type ExistingTable } from './state-table.js';
@@ -17,6 +18,12 @@ import { StreamConsumers } from './stream-consumers.js';
 import type { FunctionEnvironment } from '../functions/environment.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
+
+/** What a log group holds besides the function's own lines. */
+const LOG_GROUP_NOTES: Partial<Record<FunctionKey, string>> = {
+  api: ": also the agents' records (debug-log, field debugLog)",
+  watchdog: ': one "stuck" line per stuck entity per run, with blockedBy and remedy',
+};
 
 export interface DroverStackProps extends StackProps {
   /** Names queues (`drover-<id>-...`) and tags instances; 1–40 letters, digits, hyphens. */
@@ -62,7 +69,7 @@ export class DroverStack extends Stack {
     const environment: Partial<Record<FunctionKey, FunctionEnvironment>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
       changes: { CONTROLLER_ID: controllerId },
-      watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds },
+      watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds, CONTROLLER_ID: controllerId },
     };
     const provisionerEnvironment: FunctionEnvironment = {
       CONTROLLER_ID: controllerId,
@@ -130,6 +137,14 @@ export class DroverStack extends Stack {
       before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.changes],
     });
 
+    // Saved Logs Insights queries: free, so with or without an alarm email.
+    new LogQueries(this, 'LogQueries', {
+      controllerId,
+      watchdogLogs: this.functions.logGroups.watchdog,
+      apiLogs: this.functions.logGroups.api,
+      accessLogs: this.api.accessLogs,
+    });
+
     if (props.alarmEmail) {
       this.observability = new Observability(this, 'Observability', {
         controllerId,
@@ -161,6 +176,17 @@ export class DroverStack extends Stack {
     new CfnOutput(this, 'UserPolicyArn', {
       value: this.api.userPolicy.managedPolicyArn,
       description: 'Attach to the IAM users or roles that may use this controller',
+    });
+    // CloudFormation names the log groups: the outputs say which is which.
+    for (const key of Object.keys(fn) as FunctionKey[]) {
+      new CfnOutput(this, `${key.charAt(0).toUpperCase()}${key.slice(1)}LogGroup`, {
+        value: this.functions.logGroups[key].logGroupName,
+        description: `The ${key} function's log group${LOG_GROUP_NOTES[key] ?? ''}`,
+      });
+    }
+    new CfnOutput(this, 'ApiAccessLogGroup', {
+      value: this.api.accessLogs.logGroupName,
+      description: "The API's access log: every request, its caller, route and status",
     });
     new CfnOutput(this, 'TableName', { value: this.state.table.tableName, description: 'The state table (retained on delete by default)' });
     new CfnOutput(this, 'CharmBucket', {

@@ -10,6 +10,7 @@ import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_RESYNC_SECONDS } from '../../agent/c
 import { LONG_POLL_SECONDS } from '../../agent/machine/hint-receiver.js';
 import {
   agentRequestsPerHour,
+  alarmMetrics,
   costAtRest,
   costPerIdleAgent,
   costTable,
@@ -157,7 +158,8 @@ describe('the cost model', () => {
   });
 
   it('counts what an alarm email adds: the alarms and the dashboard', () => {
-    const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm').length;
+    // An alarm on metric math is billed per metric it reads.
+    const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm').reduce((sum, a) => sum + alarmMetrics(a), 0);
     const difference =
       costAtRest(monitored, { customMetricsAtRest: 0 }).usdPerMonth - costAtRest(quiet, { customMetricsAtRest: 0 }).usdPerMonth;
     expect(difference).toBeCloseTo(alarms * 0.1 + 3, 6);

@@ -16,6 +16,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
+import { AGENT_ROUTE, USER_ROUTE } from '../../infra/api.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
@@ -568,7 +569,7 @@ describe('IAM', () => {
     expect(pass.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`), 'Arn'] });
   });
 
-  it("lets the provisioner and the changes function manage machine queues by the controller's prefix; only the provisioner deletes them", () => {
+  it("lets the provisioner and the changes function manage and tag machine queues by the controller's prefix; only the provisioner deletes them", () => {
     const prefix = machineQueuePrefix(CONTROLLER);
     expect(prefix).toBe(`drover-${CONTROLLER}-m-`);
     const queueActions = (key: FunctionKey) =>
@@ -578,7 +579,8 @@ describe('IAM', () => {
         .sort();
     const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
     expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue', 'sqs:TagQueue'].sort());
-    expect(queueActions('changes')).toEqual([...ensure, 'sqs:SendMessage'].sort());
+    // TagQueue: a queue it re-creates is bound to its machine's instance at once (queue-instance-tag.ts).
+    expect(queueActions('changes')).toEqual([...ensure, 'sqs:SendMessage', 'sqs:TagQueue'].sort());
     for (const key of ['api', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
@@ -684,6 +686,17 @@ describe('API', () => {
       },
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
     });
+  });
+
+  it('throttles agents and users apart: neither route shares its budget with the other', () => {
+    const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    expect(Object.keys(stage.Properties.RouteSettings).sort()).toEqual(routes.sort());
+    expect(stage.Properties.RouteSettings[`ANY ${AGENT_ROUTE}`]).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    expect(stage.Properties.RouteSettings[`ANY ${USER_ROUTE}`]).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    // Created after the routes its settings name, or CloudFormation refuses it.
+    const [stageId] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    for (const [routeId] of ofType('AWS::ApiGatewayV2::Route')) expect([resources[stageId]!.DependsOn].flat()).toContain(routeId);
   });
 
   it('offers users a policy for the user routes only', () => {
@@ -935,9 +948,39 @@ describe('schedules, observability and outputs', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'drover',
         MetricName: metric,
-        Dimensions: [{ Name: 'service', Value: 'watchdog' }],
+        // The controller's own: another controller in this account publishes the same names.
+        // Exactly the set the watchdog publishes with (test/integration/watchdog.test.ts).
+        Dimensions: [
+          { Name: 'controller', Value: CONTROLLER },
+          { Name: 'service', Value: 'watchdog' },
+        ],
         AlarmActions: [Match.anyValue()],
       });
+  });
+
+  it('alarm when the watchdog has not run: its invocations, no data counting as an alarm', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnLogicalId('watchdog') } }],
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+      AlarmActions: [Match.anyValue()],
+    });
+  });
+
+  it("alarm on any function's errors and throttles, and on the API's 5xx", () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const metricName of ['Errors', 'Throttles']) {
+      const alarm = alarms.find((a) => (a.Metrics as Json[] | undefined)?.some((m) => m.MetricStat?.Metric.MetricName === metricName));
+      const read = (alarm!.Metrics as Json[]).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric.Dimensions[0].Value);
+      expect(read, metricName).toEqual(
+        expect.arrayContaining(Object.keys(FUNCTION_SPECS).map((k) => ({ Ref: fnLogicalId(k as FunctionKey) }))),
+      );
+      expect(read, metricName).toHaveLength(Object.keys(FUNCTION_SPECS).length);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5xx' });
   });
 
   it("alarm on each stream consumer's iterator age and on the failure destination", () => {
@@ -959,16 +1002,36 @@ describe('schedules, observability and outputs', () => {
 
   it('draw the dashboard', () => {
     const body = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
-    for (const text of [
-      'DyingTooLong',
-      'ProvisioningErrors',
-      'IteratorAge',
-      'ApproximateNumberOfMessagesVisible',
-      'Errors',
-      'Duration',
-      'Stuck entities by life',
-    ])
+    for (const text of ['DyingTooLong', 'ProvisioningErrors', 'IteratorAge', 'ApproximateNumberOfMessagesVisible', 'Errors', 'Duration'])
       expect(body).toContain(text);
+    // Stuck entities as a table, one row per entity, with what holds it and what to run.
+    expect(body).toContain(
+      'stats latest(life) as life, max(ageSeconds) as seconds, latest(blockedBy) as blocked_by, latest(remedy) as remedy',
+    );
+    expect(body).toContain('by model, entity');
+    expect(body).toContain('\\"view\\":\\"table\\"');
+  });
+
+  it('save the Logs Insights queries an on-call engineer starts from, each on the group whose lines it reads', () => {
+    const queries = Object.fromEntries(ofType('AWS::Logs::QueryDefinition').map(([, q]) => [q.Properties.Name, q.Properties]));
+    expect(Object.keys(queries).sort()).toEqual(
+      ['agent requests refused', 'hook errors by unit', 'stuck entities with what holds them'].map((t) => `drover/${CONTROLLER}/${t}`),
+    );
+    const groupOf = (title: string) => queries[`drover/${CONTROLLER}/${title}`].LogGroupNames;
+    expect(groupOf('stuck entities with what holds them')).toEqual([
+      { Ref: logicalIdOf(`drover-${CONTROLLER}/Functions/WatchdogLogs/Resource`) },
+    ]);
+    expect(groupOf('hook errors by unit')).toEqual([{ Ref: logicalIdOf(`drover-${CONTROLLER}/Functions/ApiLogs/Resource`) }]);
+    expect(groupOf('agent requests refused')).toEqual([{ Ref: logicalIdOf(`drover-${CONTROLLER}/Api/AccessLogs/Resource`) }]);
+  });
+
+  it('output the name of every log group CloudFormation named', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    const named = Object.values(outputs).map((o) => JSON.stringify(o.Value));
+    for (const [id] of ofType('AWS::Logs::LogGroup')) {
+      if (id.startsWith('MachinesFlowLogs')) continue;
+      expect(named, id).toContain(JSON.stringify({ Ref: id }));
+    }
   });
 
   it('output the API URL, the region and the exact drover register command', () => {
