@@ -40,6 +40,7 @@ export interface ObservabilityProps {
   watchdogLogs: logs.ILogGroup;
   failureQueue: sqs.IQueue;
   hintDeadLetterQueue: sqs.IQueue;
+  scheduledFailures: sqs.IQueue;
   httpApi: apigwv2.HttpApi;
   /** Alarms notify this address (an SNS topic with an email subscription). */
   alarmEmail: string;
@@ -106,6 +107,13 @@ export class Observability extends Construct {
       depth(props.hintDeadLetterQueue),
       1,
       'an agent failed to handle hints repeatedly (see the hint dead-letter queue)',
+    );
+
+    alarm(
+      'ScheduledFailuresAlarm',
+      depth(props.scheduledFailures),
+      1,
+      'a scheduled run failed or was dropped as too old (see the scheduled failure queue and the function log group)',
     );
 
     const functions = Object.entries(props.functions) as [FunctionKey, lambda.IFunction][];
@@ -194,6 +202,7 @@ export class Observability extends Construct {
         left: [
           depth(props.failureQueue).with({ label: 'stream failures' }),
           depth(props.hintDeadLetterQueue).with({ label: 'hint dead letters' }),
+          depth(props.scheduledFailures).with({ label: 'scheduled failures' }),
         ],
         width: 12,
       }),

@@ -153,6 +153,7 @@ export class DroverStack extends Stack {
         watchdogLogs: this.functions.logGroups.watchdog,
         failureQueue: this.consumers.failureQueue,
         hintDeadLetterQueue: this.machines.deadLetterQueue,
+        scheduledFailures: this.functions.scheduledFailures,
         httpApi: this.api.httpApi,
         alarmEmail: props.alarmEmail,
       });

@@ -17,6 +17,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
 import { AGENT_ROUTE, USER_ROUTE } from '../../infra/api.js';
+import { SCHEDULES } from '../../infra/schedules.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
@@ -866,6 +867,9 @@ describe('functions', () => {
         JSON.stringify(c.Properties.FunctionName).includes(fnLogicalId(key)),
       );
       expect(invokeConfig?.[1].Properties.MaximumRetryAttempts, key).toBe(0);
+      // Not Lambda's 6 hours: a run older than its interval is superseded, and noted as failed.
+      expect(invokeConfig?.[1].Properties.MaximumEventAgeInSeconds, key).toBe(SCHEDULES[key].toSeconds());
+      expect(JSON.stringify(invokeConfig?.[1].Properties.DestinationConfig.OnFailure), key).toContain('ScheduledFailures');
     }
     // What the stream and the API drive is never capped this way.
     for (const key of ['api', 'provisioner', 'changes'] as const)
