@@ -1,7 +1,8 @@
 // The CDK app, as a function: `infra/app.ts` runs it for the CLI, the tests build it in-process.
 // Settings come from context (`cdk deploy -c drover:controllerId=prod`), never from lookups.
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { acknowledgeServerlessFindings } from './nag-serverless.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
 import { DroverStack, type DroverStackProps } from './stack.js';
 
@@ -23,6 +24,7 @@ export interface DroverApp {
   app: App;
   stack: DroverStack;
   nag: AwsSolutionsChecks;
+  serverless: ServerlessChecks;
 }
 
 /** The stack name of a controller: one stack per controller and region. */
@@ -60,6 +62,9 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
   // cdk-nag 3: a validation plugin, run at synthesis; any finding not acknowledged (with its
   // reason, next to the resource) fails `cdk synth` and the tests.
   const nag = new AwsSolutionsChecks(app);
-  Validations.of(app).addPlugins(nag);
-  return { app, stack, nag };
+  // And the Serverless pack: what it flags and drover keeps, with its reasons, is in one file.
+  const serverless = new ServerlessChecks(app);
+  acknowledgeServerlessFindings(stack);
+  Validations.of(app).addPlugins(nag, serverless);
+  return { app, stack, nag, serverless };
 }

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnElement, Token, Validations } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { SERVERLESS_ACKNOWLEDGEMENTS } from '../../infra/nag-serverless.js';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
@@ -245,6 +246,25 @@ describe('cdk-nag (AwsSolutions)', () => {
       (a) => !findings.some((f) => f.id === a.id && (f.path === a.path || f.path.startsWith(`${a.path}/`))),
     );
     expect(stale).toEqual([]);
+  });
+});
+
+describe('cdk-nag (Serverless)', () => {
+  it('runs beside AwsSolutions and leaves no unacknowledged finding', () => {
+    // Synthesis above would have thrown on one; the pack must be among the plugins that ran.
+    expect(built.serverless).toBeInstanceOf(ServerlessChecks);
+  });
+
+  it('acknowledges, each with its reason in infra/nag-serverless.ts, only rules that have a finding', () => {
+    const raw = new ServerlessChecks();
+    (raw as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+    const rules = new Set(raw.validateScope(built.app).violations.map((v) => v.ruleName));
+    for (const [rule, reason] of Object.entries(SERVERLESS_ACKNOWLEDGEMENTS)) {
+      expect(rules, rule).toContain(rule);
+      expect(reason.length, rule).toBeGreaterThan(40);
+    }
+    // And nothing it finds goes unexplained.
+    expect([...rules].sort()).toEqual(Object.keys(SERVERLESS_ACKNOWLEDGEMENTS).sort());
   });
 });
 
