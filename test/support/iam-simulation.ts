@@ -147,8 +147,11 @@ export type TagsOf = (id: string) => Record<string, string>;
  * each resource it names. Commands this mapping does not know fail the test, so a new call must
  * be described here before its grant can be proved.
  */
-export function requestsOf(service: 'ec2' | 'sqs', command: SentCommand, tagsOf: TagsOf): IamRequest[] {
-  const action = `${service}:${command.name.replace(/Command$/, '')}`;
+export function requestsOf(service: 'ec2' | 'sqs' | 'dynamodb', command: SentCommand, tagsOf: TagsOf, table = ''): IamRequest[] {
+  // The document client's commands are the low-level ones' (PutCommand is PutItem).
+  const documentCommands: Record<string, string> = { Put: 'PutItem', Delete: 'DeleteItem', Get: 'GetItem', Update: 'UpdateItem' };
+  const name = command.name.replace(/Command$/, '');
+  const action = `${service}:${service === 'dynamodb' ? (documentCommands[name] ?? name) : name}`;
   const tagged = (tags: Record<string, string>) =>
     Object.fromEntries(Object.entries(tags).map(([k, v]) => [`aws:ResourceTag/${k}`, v] as [string, string]));
   const input = command.input;
@@ -163,6 +166,12 @@ export function requestsOf(service: 'ec2' | 'sqs', command: SentCommand, tagsOf:
       return (input.InstanceIds as string[]).map((id) => ({ action, resource: ec2Arn('instance', id), context: tagged(tagsOf(id)) }));
     case 'ec2:DeleteSecurityGroup':
       return [{ action, resource: ec2Arn('security-group', String(input.GroupId)), context: tagged(tagsOf(String(input.GroupId))) }];
+    case 'dynamodb:PutItem':
+    case 'dynamodb:DeleteItem': {
+      // The partition key is the request's dynamodb:LeadingKeys.
+      const pk = String((input.Item ?? input.Key).pk);
+      return [{ action, resource: table, context: { 'dynamodb:LeadingKeys': [pk] } }];
+    }
     default:
       throw new Error(`no IAM mapping for ${action}: describe its resources in test/support/iam-simulation.ts`);
   }
