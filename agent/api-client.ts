@@ -1,8 +1,9 @@
 // The agent's side of the agent API (functions/api/agent-routes.ts): `POST /v1/agent/<op>`. Every request is SigV4-signed and names its machine in a signed header
 // (functions/api/agent-identity.ts says how the controller checks it): with the instance role's
-// credentials on AWS, with the machine's own key on the local controller. Server failures and
-// network errors are retried a few times with backoff (every agent operation is safe to repeat:
-// the state operations behind them are idempotent); a refusal (4xx) is not.
+// credentials on AWS, with the machine's own key on the local controller. Server failures,
+// throttling (429: API Gateway's stage limit, shared by every caller) and network errors are
+// retried a few times with backoff (every agent operation is safe to repeat: the state operations
+// behind them are idempotent); a refusal (any other 4xx) is not.
 import { systemClock, type Clock } from './clock.js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpResponse } from '@smithy/core/protocols';
@@ -22,9 +23,9 @@ export class AgentApiError extends Error {
     super(message);
     this.name = 'AgentApiError';
   }
-  /** The API refused the request itself (it would be refused again). */
+  /** The API refused the request itself (it would be refused again); being throttled is not a refusal. */
   get refused(): boolean {
-    return this.status >= 400 && this.status < 500;
+    return this.status >= 400 && this.status < 500 && this.status !== TOO_MANY_REQUESTS;
   }
 }
 
@@ -48,6 +49,12 @@ export interface AgentApiOptions {
   /** Times the pauses between attempts. */
   clock?: Clock;
 }
+
+/** API Gateway's answer when its throttle refuses a request: try again later. */
+const TOO_MANY_REQUESTS = 429;
+
+/** Worth another attempt: a server failure, or throttling. */
+const retryable = (status: number) => status >= 500 || status === TOO_MANY_REQUESTS;
 
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const base = options.url.replace(/\/+$/, '');
@@ -75,7 +82,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
           body,
         });
         const res = await send(requestTo(url, { method: 'POST', headers, body }));
-        if (res.statusCode < 500) return res;
+        if (!retryable(res.statusCode)) return res;
         lastError = await failure(res);
       } catch (e) {
         lastError = e;

@@ -22,6 +22,15 @@ import { Construct } from 'constructs';
 export const USER_ROUTE = '/v1/{proxy+}';
 export const AGENT_ROUTE = '/v1/agent/{proxy+}';
 
+/**
+ * Each route's own throttle (requests a second, and the burst): every machine's agent speaks at
+ * each resync and after each hook, users only when they type; neither may use up the other's.
+ */
+export const ROUTE_THROTTLES = {
+  [USER_ROUTE]: { rateLimit: 50, burstLimit: 100 },
+  [AGENT_ROUTE]: { rateLimit: 200, burstLimit: 400 },
+} as const;
+
 export interface DroverApiProps {
   controllerId: string;
   handler: lambda.Function;
@@ -51,7 +60,9 @@ export class DroverApi extends Construct {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
-      // A ceiling against runaway clients and loops, far above what a CLI and agents need.
+      // A ceiling against runaway clients and loops, far above what a CLI and agents need; each
+      // route has its own (ROUTE_THROTTLES, below), so agents cannot starve users of it nor users
+      // agents. A throttled agent waits and tries again (agent/api-client.ts).
       throttle: { rateLimit: 100, burstLimit: 200 },
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
@@ -73,19 +84,32 @@ export class DroverApi extends Construct {
       },
     });
 
+    (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
+      Object.entries(ROUTE_THROTTLES).map(([path, limit]) => [
+        `ANY ${path}`,
+        // A JSON property: CloudFormation's own (Pascal-case) names, which CDK passes on as they are.
+        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
+      ]),
+    );
+
     const integration = new HttpLambdaIntegration('ApiFunction', props.handler);
-    this.httpApi.addRoutes({
+    const routes = this.httpApi.addRoutes({
       path: USER_ROUTE,
       methods: [apigwv2.HttpMethod.ANY],
       integration,
       authorizer: new HttpIamAuthorizer(),
     });
-    this.httpApi.addRoutes({
-      path: AGENT_ROUTE,
-      methods: [apigwv2.HttpMethod.ANY],
-      integration,
-      authorizer: new HttpIamAuthorizer(),
-    });
+    routes.push(
+      ...this.httpApi.addRoutes({
+        path: AGENT_ROUTE,
+        methods: [apigwv2.HttpMethod.ANY],
+        integration,
+        authorizer: new HttpIamAuthorizer(),
+      }),
+    );
+    // A stage's route settings must name routes that exist: CloudFormation refuses the stage
+    // ("Unable to find Route by key") if it is created before them.
+    for (const route of routes) this.stage.node.addDependency(route);
     props.agentRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'InvokeAgentRoutes',

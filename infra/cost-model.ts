@@ -72,6 +72,11 @@ export const PRICES = {
 export const ASSUMPTIONS = {
   /** An idle scheduled run, by function; the reconcile also lists the controller's instances (EC2). */
   idleRunMs: { provisionerReconcile: 300, cleanupSweep: 100, watchdog: 100 } as Partial<Record<FunctionKey, number>>,
+  /**
+   * Each scheduled run takes and releases its job's lease (functions/single-run.ts): two
+   * conditional writes of a small item, one write request unit each.
+   */
+  runLeaseWriteUnits: 2,
   /** Any other function's idle run. */
   defaultIdleRunMs: 100,
   /** An idle agent's request to the API function (a view read or a heartbeat). */
@@ -107,6 +112,8 @@ const FREE_AT_REST = new Set([
   // A DynamoDB stream's records are free to Lambda triggers (SQS sources are not: see below).
   'AWS::Lambda::EventSourceMapping',
   'AWS::Logs::LogGroup',
+  // Saved Logs Insights queries are free; running one bills the data it scans, as any query.
+  'AWS::Logs::QueryDefinition',
   'AWS::SQS::Queue',
   'AWS::SQS::QueuePolicy',
   'AWS::SNS::Topic',
@@ -194,6 +201,12 @@ export function invocationCost(resources: Record<string, Json>, fn: Json, durati
  * The month's cost of the stack with no models and no machines. `customMetricsAtRest`: how many
  * custom metrics the code publishes with nothing happening (they are not in the template).
  */
+/** The metrics an alarm reads: one, or each metric of its metric math. */
+export function alarmMetrics(alarm: Json): number {
+  const metrics = alarm.Properties.Metrics as Json[] | undefined;
+  return metrics ? metrics.filter((m) => m.MetricStat).length : 1;
+}
+
 export function costAtRest(template: Json, options: { customMetricsAtRest: number }): CostAtRest {
   const resources = template.Resources as Record<string, Json>;
   const lines: CostLine[] = [];
@@ -205,11 +218,15 @@ export function costAtRest(template: Json, options: { customMetricsAtRest: numbe
 
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const highResolution = alarms.filter(([, a]) => Number(a.Properties.Period ?? 60) < 60).length;
+  // CloudWatch bills an alarm on metric math per metric it reads.
+  const standardMetrics = alarms
+    .filter(([, a]) => Number(a.Properties.Period ?? 60) >= 60)
+    .reduce((sum, [, a]) => sum + alarmMetrics(a), 0);
   add(
     'AWS::CloudWatch::Alarm',
-    'CloudWatch alarms',
-    `${alarms.length - highResolution} × $${PRICES.alarm.usd}`,
-    (alarms.length - highResolution) * PRICES.alarm.usd,
+    'CloudWatch alarms (by the metrics they read)',
+    `${standardMetrics} × $${PRICES.alarm.usd}`,
+    standardMetrics * PRICES.alarm.usd,
   );
   if (highResolution)
     add(
@@ -293,7 +310,13 @@ export function costAtRest(template: Json, options: { customMetricsAtRest: numbe
       const ms = (key && ASSUMPTIONS.idleRunMs[key]) ?? ASSUMPTIONS.defaultIdleRunMs;
       const runs = runsPerMonth(expression);
       const each = invocationCost(resources, fn, ms);
-      add('AWS::Events::Rule', `Schedule ${expression}: ${key ?? fnId}`, `${count(runs)} runs × (${each.basis})`, runs * each.usd);
+      const lease = ASSUMPTIONS.runLeaseWriteUnits * (PRICES.dynamodbWrite.usd / 1e6);
+      add(
+        'AWS::Events::Rule',
+        `Schedule ${expression}: ${key ?? fnId}`,
+        `${count(runs)} runs × (${each.basis} + ${ASSUMPTIONS.runLeaseWriteUnits} WRU of its run lease)`,
+        runs * (each.usd + lease),
+      );
     }
   }
 

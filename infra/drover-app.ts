@@ -1,7 +1,8 @@
 // The CDK app, as a function: `infra/app.ts` runs it for the CLI, the tests build it in-process.
 // Settings come from context (`cdk deploy -c drover:controllerId=prod`), never from lookups.
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { acknowledgeServerlessFindings } from './nag-serverless.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
 import { DroverStack, type DroverStackProps } from './stack.js';
 
@@ -13,6 +14,8 @@ export const CONTEXT = {
   /** A state table made outside the stack (a point-in-time restore), and its stream's ARN. */
   stateTable: 'drover:stateTable',
   stateTableStream: 'drover:stateTableStream',
+  /** Reserved concurrency of the scheduled functions: opt-in, many accounts' quotas refuse it. */
+  scheduledReservedConcurrency: 'drover:scheduledReservedConcurrency',
 } as const;
 
 export const DEFAULT_CONTROLLER_ID = 'main';
@@ -21,6 +24,7 @@ export interface DroverApp {
   app: App;
   stack: DroverStack;
   nag: AwsSolutionsChecks;
+  serverless: ServerlessChecks;
 }
 
 /** The stack name of a controller: one stack per controller and region. */
@@ -37,6 +41,10 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
   const stuckAfterSeconds = Number(context(CONTEXT.stuckAfterSeconds) ?? DEFAULT_STUCK_AFTER_SECONDS);
   if (!Number.isInteger(stuckAfterSeconds) || stuckAfterSeconds <= 0)
     throw new Error(`${CONTEXT.stuckAfterSeconds} must be a positive number of seconds`);
+  const reserved = context(CONTEXT.scheduledReservedConcurrency);
+  const scheduledReservedConcurrency = reserved === undefined ? undefined : Number(reserved);
+  if (scheduledReservedConcurrency !== undefined && (!Number.isInteger(scheduledReservedConcurrency) || scheduledReservedConcurrency < 1))
+    throw new Error(`${CONTEXT.scheduledReservedConcurrency} must be a positive whole number of executions`);
   const alarmEmail = context(CONTEXT.alarmEmail);
   const stateTable = context(CONTEXT.stateTable);
   const stateTableStream = context(CONTEXT.stateTableStream);
@@ -47,12 +55,16 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
     retainState: context(CONTEXT.retainState) !== 'false',
     stuckAfterSeconds,
     ...(alarmEmail ? { alarmEmail } : {}),
+    ...(scheduledReservedConcurrency !== undefined ? { scheduledReservedConcurrency } : {}),
     ...(stateTable && stateTableStream ? { existingState: { tableName: stateTable, streamArn: stateTableStream } } : {}),
     ...stackProps,
   });
   // cdk-nag 3: a validation plugin, run at synthesis; any finding not acknowledged (with its
   // reason, next to the resource) fails `cdk synth` and the tests.
   const nag = new AwsSolutionsChecks(app);
-  Validations.of(app).addPlugins(nag);
-  return { app, stack, nag };
+  // And the Serverless pack: what it flags and drover keeps, with its reasons, is in one file.
+  const serverless = new ServerlessChecks(app);
+  acknowledgeServerlessFindings(stack);
+  Validations.of(app).addPlugins(nag, serverless);
+  return { app, stack, nag, serverless };
 }

@@ -4,7 +4,10 @@
 // charm-store.ts, machines.ts, stream-consumers.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { SCHEDULES } from './schedules.js';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -34,9 +37,11 @@ interface FunctionSpec {
   memorySize: number;
   timeout: Duration;
   /**
-   * A scheduled run: at most one at a time (reserved concurrency 1, so a slow run is never
-   * overlapped by the next), and no asynchronous retries piling up behind it (the next run
-   * comes anyway).
+   * A scheduled run: at most one at a time, by a lease in the table (functions/single-run.ts), so
+   * a slow run is never overlapped by the next; and no asynchronous retries piling up behind it
+   * (the next run comes anyway). Not by reserved concurrency: an account whose concurrency quota
+   * is 10 or 50 (many new ones) refuses any reservation ("below its minimum value"), and the
+   * deploy fails. Reserving is an opt-in setting (DroverFunctionsProps).
    */
   scheduled?: true;
 }
@@ -119,6 +124,11 @@ export interface DroverFunctionsProps {
   tableName: string;
   /** Every function's own environment, beyond the common one (TABLE_NAME, Powertools). */
   environment: Partial<Record<FunctionKey, FunctionEnvironment>>;
+  /**
+   * Reserved concurrency for each scheduled function (`-c drover:scheduledReservedConcurrency=1`),
+   * for accounts whose quota allows it; absent: none, the lease alone keeps runs apart.
+   */
+  scheduledReservedConcurrency?: number;
 }
 
 export class DroverFunctions extends Construct {
@@ -127,8 +137,20 @@ export class DroverFunctions extends Construct {
   /** Each function's own role: grants (and their cdk-nag acknowledgements) go here. */
   readonly roles: Record<FunctionKey, iam.Role>;
 
+  /** Scheduled runs that failed or were dropped as too old (their asynchronous failure destination). */
+  readonly scheduledFailures: sqs.Queue;
+
   constructor(scope: Construct, id: string, props: DroverFunctionsProps) {
     super(scope, id);
+    this.scheduledFailures = new sqs.Queue(this, 'ScheduledFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.scheduledFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself a failure destination: it keeps notes of scheduled runs that failed, for a human to read.',
+    });
     const functions: Partial<Record<FunctionKey, NodejsFunction>> = {};
     const logGroups: Partial<Record<FunctionKey, logs.LogGroup>> = {};
     const roles: Partial<Record<FunctionKey, iam.Role>> = {};
@@ -156,7 +178,18 @@ export class DroverFunctions extends Construct {
         architecture: ARCHITECTURE,
         memorySize: spec.memorySize,
         timeout: spec.timeout,
-        ...(spec.scheduled ? { reservedConcurrentExecutions: 1, retryAttempts: 0 } : {}),
+        // A run that waited longer than its interval is superseded by the next: dropped, not run
+        // late (Lambda keeps an event 6 hours by default), and noted on the failure queue.
+        ...(spec.scheduled
+          ? {
+              retryAttempts: 0,
+              maxEventAge: SCHEDULES[key as keyof typeof SCHEDULES],
+              onFailure: new destinations.SqsDestination(this.scheduledFailures),
+            }
+          : {}),
+        ...(spec.scheduled && props.scheduledReservedConcurrency !== undefined
+          ? { reservedConcurrentExecutions: props.scheduledReservedConcurrency }
+          : {}),
         description: spec.description,
         role,
         logGroup,

@@ -407,8 +407,13 @@ export class Machines extends Construct {
     );
     const machineQueues = this.queueArn(`${machineQueuePrefix(this.controllerId)}*`);
     role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid: 'DeleteMachineQueues', actions: ['sqs:ListQueues', 'sqs:DeleteQueue'], resources: [machineQueues] }),
+      new iam.PolicyStatement({ sid: 'DeleteMachineQueues', actions: ['sqs:DeleteQueue'], resources: [machineQueues] }),
     );
+    // ListQueues supports no resource-level permissions: granted on a queue ARN it is denied, and
+    // the tear-down fails after terminating the instances (the stack ends in DELETE_FAILED).
+    // It reads queue URLs only; what it may delete is bounded by the statement above.
+    // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsqs.html
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ListQueues', actions: ['sqs:ListQueues'], resources: ['*'] }));
     for (const [finding, reason] of [
       [
         'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:instance/*',
@@ -420,7 +425,7 @@ export class Machines extends Construct {
       ],
       [
         'Resource::*',
-        'ec2:DescribeInstances and ec2:DescribeSecurityGroups support no resource-level permissions (EC2 requires Resource "*").',
+        'ec2:DescribeInstances, ec2:DescribeSecurityGroups and sqs:ListQueues support no resource-level permissions (they require Resource "*").',
       ],
       [
         `Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*`,
@@ -430,9 +435,13 @@ export class Machines extends Construct {
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
   }
 
-  /** The changes function re-creates a machine queue that is missing when it sends a hint. */
+  /**
+   * The changes function re-creates a machine queue that is missing when it sends a hint, and
+   * binds it to its machine's instance (TagQueue: shared/messaging/queue-instance-tag.ts), or the
+   * agent could not receive from it until its next resync.
+   */
   grantHints(role: iam.Role): void {
-    this.grantQueueManagement(role, ['sqs:SendMessage']);
+    this.grantQueueManagement(role, ['sqs:SendMessage', 'sqs:TagQueue']);
   }
 
   /**

@@ -1,7 +1,8 @@
 // What an operator looks at: one dashboard, and alarms on what needs a human — entities stuck
-// (the watchdog's EMF metrics), stream consumers falling behind (iterator age), and batches the
-// stream mappings gave up on (the failure destination). Function errors and durations are on the
-// dashboard.
+// (the watchdog's EMF metrics, by this controller's dimension), a watchdog that stopped running
+// (its heartbeat), stream consumers falling behind (iterator age), batches the stream mappings
+// gave up on (the failure destination) and hints agents could not handle (the dead-letter queue),
+// any function's errors or throttles, and the API's 5xx.
 //
 // Only when an alarm email is configured (`drover:alarmEmail`, infra/drover-app.ts). An alarm
 // costs $0.10 a month and one that notifies no one helps no one; a dashboard costs $3 a month
@@ -20,6 +21,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, type FunctionKey } from './functions.js';
 import { SCHEDULES } from './schedules.js';
+import { STUCK_ENTITIES_QUERY } from './log-queries.js';
 import type { StreamConsumerName } from '../functions/stream-consumers.js';
 
 /** The watchdog's metrics (functions/watchdog/handler.ts), dimension service=watchdog. */
@@ -38,6 +40,7 @@ export interface ObservabilityProps {
   watchdogLogs: logs.ILogGroup;
   failureQueue: sqs.IQueue;
   hintDeadLetterQueue: sqs.IQueue;
+  scheduledFailures: sqs.IQueue;
   httpApi: apigwv2.HttpApi;
   /** Alarms notify this address (an SNS topic with an email subscription). */
   alarmEmail: string;
@@ -55,7 +58,8 @@ export class Observability extends Construct {
       new cw.Metric({
         namespace: METRICS_NAMESPACE,
         metricName: name,
-        dimensionsMap: { service: 'watchdog' },
+        // The controller's own: another controller in this account and region publishes the same names.
+        dimensionsMap: { service: 'watchdog', controller: props.controllerId },
         statistic: 'Maximum',
         period: WATCHDOG_PERIOD,
       });
@@ -105,31 +109,85 @@ export class Observability extends Construct {
       'an agent failed to handle hints repeatedly (see the hint dead-letter queue)',
     );
 
+    alarm(
+      'ScheduledFailuresAlarm',
+      depth(props.scheduledFailures),
+      1,
+      'a scheduled run failed or was dropped as too old (see the scheduled failure queue and the function log group)',
+    );
+
     const functions = Object.entries(props.functions) as [FunctionKey, lambda.IFunction][];
+    // Any function failing or throttled: one alarm each, on the sum over every function (their
+    // metrics are each function's own, by its name), naming the function on the dashboard.
+    const sumOver = (label: string, metricOf: (fn: lambda.IFunction) => cw.Metric) =>
+      new cw.MathExpression({
+        expression: functions.map(([key]) => key).join(' + '),
+        usingMetrics: Object.fromEntries(functions.map(([key, fn]) => [key, metricOf(fn)])),
+        label,
+        period: PERIOD,
+      });
+    alarm(
+      'FunctionErrorsAlarm',
+      sumOver('errors', (fn) => fn.metricErrors({ period: PERIOD, statistic: 'Sum' })),
+      1,
+      'a function failed (see "Function errors" on the dashboard, then its log group)',
+    );
+    alarm(
+      'FunctionThrottlesAlarm',
+      sumOver('throttles', (fn) => fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })),
+      1,
+      "a function was throttled (the account's concurrency quota, or its reserved concurrency)",
+    );
+    alarm(
+      'ApiServerErrorsAlarm',
+      props.httpApi.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      1,
+      'the API answered 5xx (see the api log group and the access log)',
+    );
+    // The heartbeat: a watchdog that no longer runs publishes nothing, which its alarms read as
+    // good news. Lambda counts its invocations for free; none in two of its periods is an alarm,
+    // and so is no data at all.
+    const heartbeat = new cw.Alarm(this, 'WatchdogHeartbeatAlarm', {
+      alarmDescription: `drover ${props.controllerId}: the watchdog has not run for ${2 * WATCHDOG_PERIOD.toMinutes()} minutes (see its schedule and log group)`,
+      metric: props.functions.watchdog.metricInvocations({ period: WATCHDOG_PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      treatMissingData: cw.TreatMissingData.BREACHING,
+    });
+    heartbeat.addAlarmAction(new actions.SnsAction(this.alarmTopic));
+    this.alarms.push(heartbeat);
+
     this.dashboard = new cw.Dashboard(this, 'Dashboard', {
       // Dashboard names are global to the account: the region keeps controllers apart.
       dashboardName: `drover-${props.controllerId}-${Aws.REGION}`,
       defaultInterval: Duration.hours(3),
     });
     this.dashboard.addWidgets(
+      // One row per entity (not per log line: the watchdog reports each on every run), with what
+      // holds it and what to run, as `drover stuck` prints them.
       new cw.LogQueryWidget({
-        title: 'Stuck entities by life and kind (watchdog)',
+        title: 'Stuck entities: what holds each, and what to run (watchdog)',
         logGroupNames: [props.watchdogLogs.logGroupName],
-        view: cw.LogQueryVisualizationType.BAR,
-        queryLines: ['filter message = "stuck"', 'parse entity /^(?<kind>[a-z]+)/', 'stats count(*) as entities by life, kind'],
-        width: 8,
+        view: cw.LogQueryVisualizationType.TABLE,
+        queryLines: STUCK_ENTITIES_QUERY,
+        width: 24,
+        height: 8,
       }),
+    );
+    this.dashboard.addWidgets(
       new cw.GraphWidget({
         title: 'Dying too long',
         left: [watchdog('DyingTooLong')],
         leftAnnotations: [{ value: 1, label: 'alarm' }],
-        width: 8,
+        width: 12,
       }),
       new cw.GraphWidget({
         title: 'Provisioning errors',
         left: [watchdog('ProvisioningErrors')],
         leftAnnotations: [{ value: 1, label: 'alarm' }],
-        width: 8,
+        width: 12,
       }),
     );
     this.dashboard.addWidgets(
@@ -144,6 +202,7 @@ export class Observability extends Construct {
         left: [
           depth(props.failureQueue).with({ label: 'stream failures' }),
           depth(props.hintDeadLetterQueue).with({ label: 'hint dead letters' }),
+          depth(props.scheduledFailures).with({ label: 'scheduled failures' }),
         ],
         width: 12,
       }),

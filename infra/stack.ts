@@ -9,6 +9,7 @@ import { DroverApi } from './api.js';
 import { CharmStore } from './charm-store.js';
 import { DroverFunctions, REPO_ROOT, setEnvironment, type FunctionKey } from './functions.js';
 import { Machines } from './machines.js';
+import { LogQueries } from './log-queries.js';
 import { Observability } from './observability.js';
 import { Schedules } from './schedules.js';
 import { StateTable, type ExistingTable } from './state-table.js';
@@ -17,6 +18,12 @@ import { StreamConsumers } from './stream-consumers.js';
 import type { FunctionEnvironment } from '../functions/environment.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
+
+/** What a log group holds besides the function's own lines. */
+const LOG_GROUP_NOTES: Partial<Record<FunctionKey, string>> = {
+  api: ": also the agents' records (debug-log, field debugLog)",
+  watchdog: ': one "stuck" line per stuck entity per run, with blockedBy and remedy',
+};
 
 export interface DroverStackProps extends StackProps {
   /** Names queues (`drover-<id>-...`) and tags instances; 1–40 letters, digits, hyphens. */
@@ -29,6 +36,8 @@ export interface DroverStackProps extends StackProps {
   existingState?: ExistingTable;
   /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
+  /** Reserved concurrency of each scheduled function; absent: none (infra/functions.ts says why). */
+  scheduledReservedConcurrency?: number;
   /** The machine agent's entry module (default agent/main.ts); tests give a stand-in. */
   agentEntry?: string;
 }
@@ -60,7 +69,7 @@ export class DroverStack extends Stack {
     const environment: Partial<Record<FunctionKey, FunctionEnvironment>> = {
       api: { CHARM_BUCKET: this.charms.bucket.bucketName, CONTROLLER_ID: controllerId, STUCK_AFTER_SECONDS: stuckAfterSeconds },
       changes: { CONTROLLER_ID: controllerId },
-      watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds },
+      watchdog: { STUCK_AFTER_SECONDS: stuckAfterSeconds, CONTROLLER_ID: controllerId },
     };
     const provisionerEnvironment: FunctionEnvironment = {
       CONTROLLER_ID: controllerId,
@@ -74,7 +83,11 @@ export class DroverStack extends Stack {
     environment.provisionerReconcile = provisionerEnvironment;
     environment.teardown = this.machines.tearDownEnvironment();
 
-    this.functions = new DroverFunctions(this, 'Functions', { tableName: this.state.table.tableName, environment });
+    this.functions = new DroverFunctions(this, 'Functions', {
+      tableName: this.state.table.tableName,
+      environment,
+      ...(props.scheduledReservedConcurrency !== undefined ? { scheduledReservedConcurrency: props.scheduledReservedConcurrency } : {}),
+    });
     const fn = this.functions.functions;
     const roles = this.functions.roles;
 
@@ -89,6 +102,9 @@ export class DroverStack extends Stack {
     this.state.grant(roles.changes, 'read-write-batch');
     this.state.grant(roles.cleanupSweep, 'read-write-batch');
     this.state.grant(roles.watchdog, 'read');
+    // The watchdog writes nothing but its run lease (functions/single-run.ts); the other
+    // scheduled functions' read-write grants cover theirs.
+    this.state.grantRunLease(roles.watchdog);
     this.charms.grantReadWrite(roles.api);
     // debug-log: the agents' records the api function wrote to its own log group, read back there.
     this.functions.searchOwnLogs('api', 'DEBUG_LOG_GROUP');
@@ -121,6 +137,14 @@ export class DroverStack extends Stack {
       before: [this.consumers, this.schedules, fn.provisioner, fn.provisionerReconcile, fn.changes],
     });
 
+    // Saved Logs Insights queries: free, so with or without an alarm email.
+    new LogQueries(this, 'LogQueries', {
+      controllerId,
+      watchdogLogs: this.functions.logGroups.watchdog,
+      apiLogs: this.functions.logGroups.api,
+      accessLogs: this.api.accessLogs,
+    });
+
     if (props.alarmEmail) {
       this.observability = new Observability(this, 'Observability', {
         controllerId,
@@ -129,6 +153,7 @@ export class DroverStack extends Stack {
         watchdogLogs: this.functions.logGroups.watchdog,
         failureQueue: this.consumers.failureQueue,
         hintDeadLetterQueue: this.machines.deadLetterQueue,
+        scheduledFailures: this.functions.scheduledFailures,
         httpApi: this.api.httpApi,
         alarmEmail: props.alarmEmail,
       });
@@ -152,6 +177,17 @@ export class DroverStack extends Stack {
     new CfnOutput(this, 'UserPolicyArn', {
       value: this.api.userPolicy.managedPolicyArn,
       description: 'Attach to the IAM users or roles that may use this controller',
+    });
+    // CloudFormation names the log groups: the outputs say which is which.
+    for (const key of Object.keys(fn) as FunctionKey[]) {
+      new CfnOutput(this, `${key.charAt(0).toUpperCase()}${key.slice(1)}LogGroup`, {
+        value: this.functions.logGroups[key].logGroupName,
+        description: `The ${key} function's log group${LOG_GROUP_NOTES[key] ?? ''}`,
+      });
+    }
+    new CfnOutput(this, 'ApiAccessLogGroup', {
+      value: this.api.accessLogs.logGroupName,
+      description: "The API's access log: every request, its caller, route and status",
     });
     new CfnOutput(this, 'TableName', { value: this.state.table.tableName, description: 'The state table (retained on delete by default)' });
     new CfnOutput(this, 'CharmBucket', {

@@ -5,7 +5,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { ATTR, INDEX } from '../shared/state/engine/keys.js';
+import { ATTR, INDEX, RUN_LEASE_PREFIX } from '../shared/state/engine/keys.js';
 
 export interface StateTableProps {
   /** RETAIN (the default) keeps the table, and the model in it, when the stack is deleted. */
@@ -101,6 +101,21 @@ export class StateTable extends Construct {
     const writes = access === 'read-write-batch' ? [...WRITE_ACTIONS, ...BATCH_WRITE_ACTIONS] : WRITE_ACTIONS;
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'StateWrite', actions: writes, resources: [this.table.tableArn] }),
+    );
+  }
+
+  /**
+   * Taking and releasing a scheduled job's run lease (shared/state/operations/run-lease.ts): a
+   * conditional PutItem and DeleteItem of the lease items only, by their partition key.
+   */
+  grantRunLease(grantee: iam.IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'RunLease',
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RUN_LEASE_PREFIX}*`] } },
+      }),
     );
   }
 }

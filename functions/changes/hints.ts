@@ -8,6 +8,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { BatchReads } from '#shared/messaging/batch-reads.js';
 import { planHint } from '#shared/messaging/hint-plan.js';
 import { HintOutbox } from '#shared/messaging/hint-outbox.js';
+import { admitRecordedInstance } from '#shared/messaging/queue-instance-tag.js';
 import { HintDeliveryError, notify, SentHints, type NotifierDeps } from '#shared/messaging/notify.js';
 import { imagesOf } from '#shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
@@ -24,7 +25,12 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
       const plans = records.filter((r) => modelOfRecord(r) === store.model).map((r) => planHint(imagesOf(r)));
       // A failed prefetch costs nothing but its help: each record then reads what it needs itself.
       const prefetched = reads.prefetch(store, plans).catch(() => undefined);
-      const outbox = new HintOutbox({ sqs: deps.sqs, controllerId: deps.controllerId, model: store.model });
+      const outbox = new HintOutbox({
+        sqs: deps.sqs,
+        controllerId: deps.controllerId,
+        model: store.model,
+        onQueueCreated: (machineId, url) => admitRecordedInstance(store, deps.sqs, machineId, url),
+      });
       return { store, sent: new SentHints(), reads, prefetched, outbox };
     });
     const contextOf = (record: DynamoDBRecord) => ({

@@ -6,6 +6,7 @@ import { listCleanups, runCleanupBatch } from '../../shared/state/operations/cle
 import { createStore, type Store } from '../../shared/state/engine/store.js';
 import { storesToSweep } from '../../shared/state/queries/models-to-sweep.js';
 import { environmentOf } from '../environment.js';
+import { singleRun } from '../single-run.js';
 
 /** The schedule's sweep of one model (the store's): one batch of every cleanup that is due. */
 export async function runDueCleanups(store: Store): Promise<number> {
@@ -44,5 +45,7 @@ export async function sweep(store: Store): Promise<number> {
 
 let lambdaStore: Store | undefined;
 
-/** The Lambda entry point; its store is built on first use from the function's environment. */
-export const sweepHandler = () => sweep((lambdaStore ??= createStore({ table: environmentOf('cleanup sweep').required('TABLE_NAME') })));
+const envStore = () => (lambdaStore ??= createStore({ table: environmentOf('cleanup sweep').required('TABLE_NAME') }));
+
+/** The Lambda entry point, one run at a time (functions/single-run.ts); its store is built on first use from the function's environment. */
+export const sweepHandler = singleRun('cleanupSweep', envStore, () => sweep(envStore()));

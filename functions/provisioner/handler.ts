@@ -12,6 +12,7 @@ import { reconcileAll, type ReconcileAllResult } from '#shared/provisioner/recon
 import { reconcileMachine } from '#shared/provisioner/reconcile-machine.js';
 import { streamBatchHandler, type StreamBatchHandler } from '../stream-batch.js';
 import { provisionerDepsFromEnv } from './env.js';
+import { singleRun } from '../single-run.js';
 import { machineOf, machinesOf, type RecordedMachine } from './machine-records.js';
 
 export function createProvisionerHandler(deps: ProvisionerDeps): StreamBatchHandler {
@@ -69,5 +70,10 @@ let depsFromEnv: ProvisionerDeps | undefined;
 const envDeps = () => (depsFromEnv ??= provisionerDepsFromEnv(process.env));
 
 export const handler = (event: DynamoDBStreamEvent) => createProvisionerHandler(envDeps())(event);
-export const reconcile = (event: ScheduledEvent, context: Context) => createReconcileHandler(envDeps())(event, context);
+/** The schedule's entry point, one run at a time (functions/single-run.ts). */
+export const reconcile = singleRun(
+  'provisionerReconcile',
+  () => envDeps().store,
+  (event: ScheduledEvent, context) => createReconcileHandler(envDeps())(event, context),
+);
 export default handler;

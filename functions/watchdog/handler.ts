@@ -5,14 +5,20 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { listStuck } from '#shared/state/queries/stuck.js';
-import type { StuckEntity } from '#shared/domain/stuck-entity.js';
+import { remediesOf, type StuckEntity } from '#shared/domain/stuck-entity.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { storesToSweep } from '#shared/state/queries/models-to-sweep.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { environmentOf, type Environment } from '../environment.js';
+import { singleRun } from '../single-run.js';
 
 export interface WatchdogDeps {
   store: Store;
+  /**
+   * The `controller` dimension of every metric: two controllers in one account and region
+   * publish to the same namespace, and without it each would set off the other's alarms.
+   */
+  controllerId?: string;
   /** Dying for longer than this is "stuck" (seconds). */
   thresholdSeconds: number;
   metrics?: Metrics;
@@ -27,7 +33,13 @@ export interface WatchdogReport {
 }
 
 export function createWatchdogHandler(deps: WatchdogDeps) {
-  const metrics = deps.metrics ?? new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
+  const metrics =
+    deps.metrics ??
+    new Metrics({
+      namespace: 'drover',
+      serviceName: 'watchdog',
+      ...(deps.controllerId ? { defaultDimensions: { controller: deps.controllerId } } : {}),
+    });
   const logger = deps.logger ?? new Logger({ serviceName: 'watchdog' });
   return async (): Promise<WatchdogReport> => {
     const stuck: WatchdogReport['stuck'] = [];
@@ -49,24 +61,32 @@ export function createWatchdogHandler(deps: WatchdogDeps) {
         since: s.since,
         ageSeconds: s.ageSeconds,
         reasons: s.reasons,
+        // Flat fields for CloudWatch Logs Insights (the dashboard's table and the saved query,
+        // infra/log-queries.ts): what holds it, and what to run.
+        blockedBy: s.reasons.join('; '),
+        remedy: remediesOf(s.reasons).join('; ') || 'none: it goes once what holds it is gone',
       });
     if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     return { dyingTooLong, provisioningErrors, stuck };
   };
 }
 
+let lambdaDeps: WatchdogDeps | undefined;
 let lambdaHandler: (() => Promise<WatchdogReport>) | undefined;
+const envDeps = () => (lambdaDeps ??= fromEnvironment(environmentOf('watchdog')));
 
-/** The Lambda entry point; built on first use from the function's environment. */
-export const handler = async () => {
-  lambdaHandler ??= fromEnvironment(environmentOf('watchdog'));
-  return lambdaHandler();
-};
+/** The Lambda entry point, one run at a time (functions/single-run.ts); built on first use from the function's environment. */
+export const handler = singleRun(
+  'watchdog',
+  () => envDeps().store,
+  () => (lambdaHandler ??= createWatchdogHandler(envDeps()))(),
+);
 
-function fromEnvironment(env: Environment) {
+function fromEnvironment(env: Environment): WatchdogDeps {
   const endpoint = env.optional('DYNAMODB_ENDPOINT');
-  return createWatchdogHandler({
+  return {
     store: createStore({ table: env.required('TABLE_NAME'), ...(endpoint ? { endpoint } : {}) }),
     thresholdSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
-  });
+    ...(env.optional('CONTROLLER_ID') ? { controllerId: env.required('CONTROLLER_ID') } : {}),
+  };
 }

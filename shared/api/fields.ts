@@ -5,11 +5,16 @@
 // as a 500, or kept the API busy long after the client had given up.
 import * as z from 'zod';
 
-/** API Gateway's HTTP API takes request bodies up to 10 MB; the local API server keeps the same bound. */
-export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * API Gateway's HTTP API takes bodies up to 10 MB, but hands them to Lambda, whose request payload
+ * is at most 6 MB, the event's headers and request context included: a body past 5 MB would fail
+ * as a 500 from API Gateway, never reaching the handler's refusal. The local API server keeps the
+ * same bound. https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html
+ */
+export const MAX_REQUEST_BODY_BYTES = 5 * 1024 * 1024;
 
 export const bodyTooLarge = (bytes: number) =>
-  `the request body is ${bytes} bytes, more than the API takes (${MAX_REQUEST_BODY_BYTES} bytes, 10 MB); send less in one request`;
+  `the request body is ${bytes} bytes, more than the API takes (${MAX_REQUEST_BODY_BYTES} bytes, 5 MB); send less in one request`;
 
 /** Names in one request (remove-unit, remove-machine, ...): each costs a transaction, so a list is bounded. */
 export const MAX_NAMES_PER_REQUEST = 1000;

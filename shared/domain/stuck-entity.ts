@@ -12,3 +12,11 @@ export interface StuckEntity {
   ageSeconds: number;
   reasons: string[];
 }
+
+/**
+ * The commands a stuck entity's reasons tell the user to run (`run "drover resolved mysql/0"`),
+ * in order: what `drover stuck` prints inside each reason, given on its own for the dashboard.
+ */
+export function remediesOf(reasons: readonly string[]): string[] {
+  return reasons.flatMap((reason) => [...reason.matchAll(/"(drover [^"]+)"/g)].map((m) => m[1]!));
+}

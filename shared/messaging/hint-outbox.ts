@@ -8,7 +8,7 @@
 // late; during a big deploy the hints then fell minutes behind the changes they announce.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Hint } from './hint.js';
-import { sendHintsEach, type HintFailure } from './machine-queues.js';
+import { sendHintsEach, type HintFailure, type OnQueueCreated } from './machine-queues.js';
 
 /**
  * Machines gathered before they are sent to: a page of an application's units (affected-machines.ts)
@@ -27,6 +27,8 @@ export interface OutboxTarget {
   controllerId: string;
   /** The model's key: its machines' queues are named by it. */
   model: string;
+  /** A machine queue a send had to re-create: bind it to its machine's instance. */
+  onQueueCreated?: OnQueueCreated;
 }
 
 export class HintOutbox {
@@ -66,11 +68,11 @@ export class HintOutbox {
     const batch = this.pending;
     if (batch.size === 0) return;
     this.pending = new Map();
-    const { sqs, controllerId, model } = this.target;
+    const { sqs, controllerId, model, onQueueCreated } = this.target;
     const hints = new Map([...batch].map(([machine, entry]) => [machine, entry.hints]));
     // sendHintsEach never throws: a machine it could not hint is returned among the failures.
     this.sending = this.sending
-      .then(() => sendHintsEach(sqs, controllerId, model, hints))
+      .then(() => sendHintsEach(sqs, controllerId, model, hints, onQueueCreated ? { onCreated: onQueueCreated } : {}))
       .then(({ failures }) => {
         for (const failure of failures) {
           const record = batch.get(failure.machineId)!.record;

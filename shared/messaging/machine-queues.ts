@@ -200,13 +200,27 @@ async function sendBatches(sqs: SQSClient, url: string, bodies: string[]): Promi
   return sent;
 }
 
-async function sendToMachine(sqs: SQSClient, controllerId: string, model: string, machineId: string, bodies: string[]): Promise<number> {
+/**
+ * Told of a machine queue this send had to create: a new queue carries no instance tag, so its
+ * agent could not receive from it (queue-instance-tag.ts) until someone binds it.
+ */
+export type OnQueueCreated = (machineId: string, queueUrl: string) => Promise<void>;
+
+async function sendToMachine(
+  sqs: SQSClient,
+  controllerId: string,
+  model: string,
+  machineId: string,
+  bodies: string[],
+  onCreated?: OnQueueCreated,
+): Promise<number> {
   const name = queueName(controllerId, model, machineId);
   let recreated = false;
   let url = await lookUpQueue(sqs, name);
   if (!url) {
     url = await ensureMachineQueue(sqs, controllerId, model, machineId);
     recreated = true;
+    await onCreated?.(machineId, url);
   }
   try {
     return await sendBatches(sqs, url, bodies);
@@ -216,6 +230,7 @@ async function sendToMachine(sqs: SQSClient, controllerId: string, model: string
     if (!isQueueMissing(e) || recreated) throw e;
     cacheOf(sqs).delete(name);
     url = await ensureMachineQueue(sqs, controllerId, model, machineId);
+    await onCreated?.(machineId, url);
     return sendBatches(sqs, url, bodies);
   }
 }
@@ -245,7 +260,7 @@ export async function sendHintsEach(
   controllerId: string,
   model: string,
   hintsByMachine: ReadonlyMap<string, readonly Hint[]>,
-  options: { concurrency?: number } = {},
+  options: { concurrency?: number; onCreated?: OnQueueCreated } = {},
 ): Promise<SendHintsResult> {
   const machines = [...hintsByMachine].filter(([, hints]) => hints.length > 0);
   const result: SendHintsResult = { sent: 0, failures: [] };
@@ -255,7 +270,7 @@ export async function sendHintsEach(
       const [machineId, hints] = machines[next++]!;
       try {
         // Await first: `sent += await ...` would read `sent` before the await and lose updates.
-        const sent = await sendToMachine(sqs, controllerId, model, machineId, hints.map(encodeHint));
+        const sent = await sendToMachine(sqs, controllerId, model, machineId, hints.map(encodeHint), options.onCreated);
         result.sent += sent;
       } catch (e) {
         result.failures.push({ machineId, error: describe(e) });

@@ -6,6 +6,8 @@
 // https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-abac.html
 import { TagQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { isQueueMissing } from './machine-queues.js';
+import { getMachine } from '../state/engine/reads.js';
+import type { Store } from '../state/engine/store.js';
 
 export const INSTANCE_TAG = 'drover:instance';
 
@@ -33,4 +35,15 @@ export async function admitOnlyInstance(sqs: SQSClient, queueUrl: string, instan
   } catch (e) {
     if (!isQueueMissing(e)) throw e;
   }
+}
+
+/**
+ * Binds a machine queue the `changes` function had to re-create to the instance its machine
+ * records, so that the agent receives its hints at once: the provisioner's reconcile leaves a
+ * running machine alone, and without this the agent would wait for its next resync (20 minutes).
+ * A machine not yet running has no instance: the provisioner binds its queue when it starts one.
+ */
+export async function admitRecordedInstance(store: Store, sqs: SQSClient, machineId: string, queueUrl: string): Promise<void> {
+  const instanceId = (await getMachine(store, machineId))?.instanceId;
+  if (instanceId) await admitOnlyInstance(sqs, queueUrl, instanceId);
 }

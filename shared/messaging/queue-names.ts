@@ -19,6 +19,14 @@ function checkControllerId(controllerId: string): void {
   if (!CONTROLLER_ID.test(controllerId)) {
     throw new Error(`invalid controller id "${controllerId}": use 1 to 40 letters, digits and hyphens`);
   }
+  // Controller `a`'s machine queues are `drover-a-m-*`; so would be every queue of a controller
+  // `a-m` or `a-m-...`, which `a`'s grants, listings and tear-down would then reach. An id that
+  // has `-m-` in it or ends in `-m` is the only way to meet another's prefix.
+  if (/-m(-|$)/.test(controllerId)) {
+    throw new Error(
+      `invalid controller id "${controllerId}": "-m-" inside or "-m" at the end would share its machine queues' names with controller "${controllerId.split(/-m(?:-|$)/)[0]}"`,
+    );
+  }
 }
 
 /**

@@ -12,10 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnElement, Token, Validations } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { SERVERLESS_ACKNOWLEDGEMENTS } from '../../infra/nag-serverless.js';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
+import { AGENT_ROUTE, USER_ROUTE } from '../../infra/api.js';
+import { SCHEDULES } from '../../infra/schedules.js';
 import { createDroverApp, type DroverApp } from '../../infra/drover-app.js';
 import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
 import { FUNCTION_SPECS, REPO_ROOT, type FunctionKey } from '../../infra/functions.js';
@@ -27,7 +30,7 @@ import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
 import { tlsOnlyStatement } from '#shared/messaging/queue-policy.js';
-import { ATTR, INDEX } from '#shared/state/engine/keys.js';
+import { ATTR, INDEX, RUN_LEASE_PREFIX } from '#shared/state/engine/keys.js';
 import { tableDefinition } from '#shared/state/engine/table.js';
 
 const CONTROLLER = 'ci';
@@ -246,6 +249,25 @@ describe('cdk-nag (AwsSolutions)', () => {
   });
 });
 
+describe('cdk-nag (Serverless)', () => {
+  it('runs beside AwsSolutions and leaves no unacknowledged finding', () => {
+    // Synthesis above would have thrown on one; the pack must be among the plugins that ran.
+    expect(built.serverless).toBeInstanceOf(ServerlessChecks);
+  });
+
+  it('acknowledges, each with its reason in infra/nag-serverless.ts, only rules that have a finding', () => {
+    const raw = new ServerlessChecks();
+    (raw as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+    const rules = new Set(raw.validateScope(built.app).violations.map((v) => v.ruleName));
+    for (const [rule, reason] of Object.entries(SERVERLESS_ACKNOWLEDGEMENTS)) {
+      expect(rules, rule).toContain(rule);
+      expect(reason.length, rule).toBeGreaterThan(40);
+    }
+    // And nothing it finds goes unexplained.
+    expect([...rules].sort()).toEqual(Object.keys(SERVERLESS_ACKNOWLEDGEMENTS).sort());
+  });
+});
+
 describe('state table', () => {
   const table = () => ofType('AWS::DynamoDB::Table')[0]![1];
 
@@ -383,7 +405,10 @@ describe('IAM', () => {
     'ec2:DescribeSubnets',
     'ec2:DescribeSecurityGroups',
     'dynamodb:ListStreams',
+    'sqs:ListQueues',
   ]);
+  // Of those, the ones that read only names of data resources, never data.
+  const LISTS_NAMES_ONLY = ['dynamodb:ListStreams', 'sqs:ListQueues'];
 
   it('grants no wildcard action anywhere', () => {
     for (const { statement, policy } of statements())
@@ -395,7 +420,7 @@ describe('IAM', () => {
       if (!resourcesOf(statement).includes('*')) continue;
       for (const action of actionsOf(statement)) {
         expect(STAR_RESOURCE_ALLOWED.has(action), `${action} on * in ${policy}`).toBe(true);
-        if (action !== 'dynamodb:ListStreams') expect(DATA_SERVICES).not.toContain(action.split(':')[0]);
+        if (!LISTS_NAMES_ONLY.includes(action)) expect(DATA_SERVICES).not.toContain(action.split(':')[0]);
       }
     }
   });
@@ -407,7 +432,12 @@ describe('IAM', () => {
         .sort();
     const read = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
     const write = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
-    expect(dynamo('watchdog')).toEqual(read);
+    // The watchdog writes its run lease only: a put and a delete of the lease items, by key.
+    expect(dynamo('watchdog')).toEqual([...read, 'dynamodb:DeleteItem', 'dynamodb:PutItem'].sort());
+    const watchdogWrites = statementsOfRole(roleLogicalId('watchdog')).filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
+    expect(watchdogWrites.map((st) => st.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RUN_LEASE_PREFIX}*`] } },
+    ]);
     expect(dynamo('api')).toEqual([...read, ...write].sort());
     expect(dynamo('provisioner')).toEqual([...read, ...write].sort());
     expect(dynamo('provisionerReconcile')).toEqual([...read, ...write].sort());
@@ -560,7 +590,7 @@ describe('IAM', () => {
     expect(pass.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`), 'Arn'] });
   });
 
-  it("lets the provisioner and the changes function manage machine queues by the controller's prefix; only the provisioner deletes them", () => {
+  it("lets the provisioner and the changes function manage and tag machine queues by the controller's prefix; only the provisioner deletes them", () => {
     const prefix = machineQueuePrefix(CONTROLLER);
     expect(prefix).toBe(`drover-${CONTROLLER}-m-`);
     const queueActions = (key: FunctionKey) =>
@@ -570,7 +600,8 @@ describe('IAM', () => {
         .sort();
     const ensure = ['sqs:CreateQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SetQueueAttributes'];
     expect(queueActions('provisioner')).toEqual([...ensure, 'sqs:DeleteQueue', 'sqs:TagQueue'].sort());
-    expect(queueActions('changes')).toEqual([...ensure, 'sqs:SendMessage'].sort());
+    // TagQueue: a queue it re-creates is bound to its machine's instance at once (queue-instance-tag.ts).
+    expect(queueActions('changes')).toEqual([...ensure, 'sqs:SendMessage', 'sqs:TagQueue'].sort());
     for (const key of ['api', 'cleanupSweep', 'watchdog'] as const) expect(queueActions(key)).toEqual([]);
   });
 
@@ -676,6 +707,17 @@ describe('API', () => {
       },
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
     });
+  });
+
+  it('throttles agents and users apart: neither route shares its budget with the other', () => {
+    const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    expect(Object.keys(stage.Properties.RouteSettings).sort()).toEqual(routes.sort());
+    expect(stage.Properties.RouteSettings[`ANY ${AGENT_ROUTE}`]).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    expect(stage.Properties.RouteSettings[`ANY ${USER_ROUTE}`]).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    // Created after the routes its settings name, or CloudFormation refuses it.
+    const [stageId] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    for (const [routeId] of ofType('AWS::ApiGatewayV2::Route')) expect([resources[stageId]!.DependsOn].flat()).toContain(routeId);
   });
 
   it('offers users a policy for the user routes only', () => {
@@ -791,9 +833,13 @@ describe('stack deletion with machines running', () => {
     const terminate = ss.filter((st) => actionsOf(st).includes('ec2:TerminateInstances'));
     expect(terminate).toHaveLength(1);
     expect(terminate[0]!.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/drover:controller': CONTROLLER } });
-    const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
-    expect(queues.flatMap(actionsOf).sort()).toEqual(['sqs:DeleteQueue', 'sqs:ListQueues']);
-    expect(JSON.stringify(queues.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    const deletes = ss.filter((st) => actionsOf(st).includes('sqs:DeleteQueue'));
+    expect(deletes.flatMap(actionsOf)).toEqual(['sqs:DeleteQueue']);
+    expect(JSON.stringify(deletes.map((st) => st.Resource))).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
+    // ListQueues takes no resource but "*": on the queue prefix it is denied, and the stack's
+    // deletion fails (test/infra/teardown-grant.test.ts runs the tear-down against this grant).
+    const lists = ss.filter((st) => actionsOf(st).includes('sqs:ListQueues'));
+    expect(lists.map((st) => [actionsOf(st), st.Resource])).toEqual([[['sqs:ListQueues'], '*']]);
     expect(resources[fnLogicalId('teardown')]!.Properties.Environment.Variables.DEPLOYMENT_ID).toEqual(DEPLOYMENT_ID);
   });
 });
@@ -833,13 +879,17 @@ describe('charm store and queues', () => {
 });
 
 describe('functions', () => {
-  it('run each scheduled job one at a time, with no asynchronous retries behind it', () => {
+  it('reserve no concurrency, which accounts with a quota of 10 or 50 refuse, and retry no scheduled run asynchronously', () => {
+    // One run at a time comes from a lease in the table (test/integration/run-lease.test.ts).
     for (const key of ['provisionerReconcile', 'cleanupSweep', 'watchdog'] as const) {
-      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBe(1);
+      expect(resources[fnLogicalId(key)]!.Properties.ReservedConcurrentExecutions, key).toBeUndefined();
       const invokeConfig = ofType('AWS::Lambda::EventInvokeConfig').find(([, c]) =>
         JSON.stringify(c.Properties.FunctionName).includes(fnLogicalId(key)),
       );
       expect(invokeConfig?.[1].Properties.MaximumRetryAttempts, key).toBe(0);
+      // Not Lambda's 6 hours: a run older than its interval is superseded, and noted as failed.
+      expect(invokeConfig?.[1].Properties.MaximumEventAgeInSeconds, key).toBe(SCHEDULES[key].toSeconds());
+      expect(JSON.stringify(invokeConfig?.[1].Properties.DestinationConfig.OnFailure), key).toContain('ScheduledFailures');
     }
     // What the stream and the API drive is never capped this way.
     for (const key of ['api', 'provisioner', 'changes'] as const)
@@ -922,9 +972,39 @@ describe('schedules, observability and outputs', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'drover',
         MetricName: metric,
-        Dimensions: [{ Name: 'service', Value: 'watchdog' }],
+        // The controller's own: another controller in this account publishes the same names.
+        // Exactly the set the watchdog publishes with (test/integration/watchdog.test.ts).
+        Dimensions: [
+          { Name: 'controller', Value: CONTROLLER },
+          { Name: 'service', Value: 'watchdog' },
+        ],
         AlarmActions: [Match.anyValue()],
       });
+  });
+
+  it('alarm when the watchdog has not run: its invocations, no data counting as an alarm', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnLogicalId('watchdog') } }],
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+      AlarmActions: [Match.anyValue()],
+    });
+  });
+
+  it("alarm on any function's errors and throttles, and on the API's 5xx", () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const metricName of ['Errors', 'Throttles']) {
+      const alarm = alarms.find((a) => (a.Metrics as Json[] | undefined)?.some((m) => m.MetricStat?.Metric.MetricName === metricName));
+      const read = (alarm!.Metrics as Json[]).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric.Dimensions[0].Value);
+      expect(read, metricName).toEqual(
+        expect.arrayContaining(Object.keys(FUNCTION_SPECS).map((k) => ({ Ref: fnLogicalId(k as FunctionKey) }))),
+      );
+      expect(read, metricName).toHaveLength(Object.keys(FUNCTION_SPECS).length);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5xx' });
   });
 
   it("alarm on each stream consumer's iterator age and on the failure destination", () => {
@@ -946,16 +1026,36 @@ describe('schedules, observability and outputs', () => {
 
   it('draw the dashboard', () => {
     const body = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
-    for (const text of [
-      'DyingTooLong',
-      'ProvisioningErrors',
-      'IteratorAge',
-      'ApproximateNumberOfMessagesVisible',
-      'Errors',
-      'Duration',
-      'Stuck entities by life',
-    ])
+    for (const text of ['DyingTooLong', 'ProvisioningErrors', 'IteratorAge', 'ApproximateNumberOfMessagesVisible', 'Errors', 'Duration'])
       expect(body).toContain(text);
+    // Stuck entities as a table, one row per entity, with what holds it and what to run.
+    expect(body).toContain(
+      'stats latest(life) as life, max(ageSeconds) as seconds, latest(blockedBy) as blocked_by, latest(remedy) as remedy',
+    );
+    expect(body).toContain('by model, entity');
+    expect(body).toContain('\\"view\\":\\"table\\"');
+  });
+
+  it('save the Logs Insights queries an on-call engineer starts from, each on the group whose lines it reads', () => {
+    const queries = Object.fromEntries(ofType('AWS::Logs::QueryDefinition').map(([, q]) => [q.Properties.Name, q.Properties]));
+    expect(Object.keys(queries).sort()).toEqual(
+      ['agent requests refused', 'hook errors by unit', 'stuck entities with what holds them'].map((t) => `drover/${CONTROLLER}/${t}`),
+    );
+    const groupOf = (title: string) => queries[`drover/${CONTROLLER}/${title}`].LogGroupNames;
+    expect(groupOf('stuck entities with what holds them')).toEqual([
+      { Ref: logicalIdOf(`drover-${CONTROLLER}/Functions/WatchdogLogs/Resource`) },
+    ]);
+    expect(groupOf('hook errors by unit')).toEqual([{ Ref: logicalIdOf(`drover-${CONTROLLER}/Functions/ApiLogs/Resource`) }]);
+    expect(groupOf('agent requests refused')).toEqual([{ Ref: logicalIdOf(`drover-${CONTROLLER}/Api/AccessLogs/Resource`) }]);
+  });
+
+  it('output the name of every log group CloudFormation named', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    const named = Object.values(outputs).map((o) => JSON.stringify(o.Value));
+    for (const [id] of ofType('AWS::Logs::LogGroup')) {
+      if (id.startsWith('MachinesFlowLogs')) continue;
+      expect(named, id).toContain(JSON.stringify({ Ref: id }));
+    }
   });
 
   it('output the API URL, the region and the exact drover register command', () => {

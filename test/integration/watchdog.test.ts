@@ -68,6 +68,24 @@ describe('stuck entities', () => {
       .find((l) => l._aws);
     expect(emf).toMatchObject({ DyingTooLong: 1, ProvisioningErrors: 1 });
   });
+
+  it("names its controller in every metric's dimensions: two controllers in one account never set off each other's alarms", async () => {
+    const [id] = (await addMachines(store)) as [string];
+    await recordProvisioningError(store, id, { message: 'boom', transient: false, attempt: 0 });
+    clock = new Date('2026-11-21T11:00:00Z');
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    await createWatchdogHandler({ store, thresholdSeconds: 600, controllerId: 'prod', logger: silentLogger() })().finally(() =>
+      write.mockRestore(),
+    );
+    const emf = lines
+      .flatMap((l) => l.split('\n'))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l._aws);
+    expect(emf).toMatchObject({ controller: 'prod', service: 'watchdog', ProvisioningErrors: 1 });
+    expect(emf._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['controller', 'service']));
+  });
 });
 
 describe('the watchdog of a controller of many models', () => {

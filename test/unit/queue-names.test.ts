@@ -30,6 +30,21 @@ describe('machine queue names', () => {
     expect(() => queueName('a/b', 'default', '0')).toThrow('invalid controller id');
     expect(() => queueName('x'.repeat(41), 'default', '0')).toThrow('invalid controller id');
   });
+
+  it("refuses a controller id whose queues would start with another controller's machine-queue prefix", () => {
+    // Controller `a`'s prefix `drover-a-m-` would take in every queue of `a-m` and `a-m-x`.
+    for (const id of ['a-m', 'a-m-x', 'prod-m-2']) {
+      expect(() => machineQueuePrefix(id), id).toThrow(`invalid controller id "${id}"`);
+      expect(() => deadLetterQueueName(id), id).toThrow('would share its machine queues');
+    }
+    expect(() => machineQueuePrefix('a-m')).toThrow('with controller "a"');
+    // Every other id keeps its names: no id's queue starts with another's prefix.
+    const ids = ['a', 'a-b', 'am', 'a-mm', 'a-ma', 'm', 'm-a', 'team', 'a-1'];
+    const namesOf = (id: string) => [queueName(id, 'default', '0'), queueName(id, 'model-key', '0'), deadLetterQueueName(id)];
+    for (const id of ids)
+      for (const other of ids.filter((o) => o !== id))
+        for (const name of namesOf(other)) expect(name.startsWith(machineQueuePrefix(id)), `${id} / ${name}`).toBe(false);
+  });
 });
 
 describe('machine queue names of many models', () => {

@@ -179,7 +179,9 @@ export class Ec2Provider implements Provider {
       InstanceType: choice.instanceType.name as RunInstancesCommandInput['InstanceType'],
       UserData: userData,
       // IMDSv2 only: a request forged through the workload (SSRF) cannot read the user data.
-      MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
+      // As the launch template says (infra/machines.ts), in the request itself: one hop, so a
+      // container on the machine cannot reach the instance role's credentials.
+      MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled', HttpPutResponseHopLimit: 1 },
       BlockDeviceMappings: [
         {
           DeviceName: ROOT_DEVICE_NAME,

@@ -130,6 +130,14 @@ export const SECRET_CONSUMER_SK_PREFIX = 'CONSUMER#';
 export const secretPartition = (model: string, id: string) => `${model}#SECRET#${id}`;
 
 /**
+ * The lease of a scheduled job (shared/state/operations/run-lease.ts): the controller's, not a
+ * model's. It carries no entity kind, so neither stream consumer is ever given its writes, and no
+ * index entry, so no listing finds it.
+ */
+export const RUN_LEASE_PREFIX = `${CONTROLLER_PREFIX}RUN#`;
+export const runLeaseKey = (job: string): Key => ({ pk: `${RUN_LEASE_PREFIX}${job}`, sk: ITEM_SK });
+
+/**
  * The byCollection index entry an item gets when created (absent: not listed). `shard`: a unit's
  * among its application's unit partitions (shared/domain/shards.ts), absent for the legacy one.
  */

@@ -82,7 +82,7 @@ describe('ec2 provider: startInstance', () => {
         ImageId: 'ami-jammy-amd64',
         InstanceType: 't3a.micro',
         UserData: expect.any(String),
-        MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
+        MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled', HttpPutResponseHopLimit: 1 },
         BlockDeviceMappings: [
           {
             DeviceName: '/dev/sda1',
