@@ -100,8 +100,8 @@ Examples:
     .addHelpText('after', '\nExamples:\n  drover trust media-wiki\n  drover trust media-wiki --remove')
     .action(async (application: string, opts: { remove?: boolean; scope?: string }) => {
       checkApplicationNames([application]);
-      // Juju 3.6 takes a scope on Kubernetes models only, and drover has none.
-      if (opts.scope !== undefined) throw new CliError('--scope applies to Kubernetes models only; drover runs machine models');
+      // Juju 3.6 checks --scope on Kubernetes models only and ignores it on machine models, which
+      // are drover's (https://github.com/juju/juju/blob/3.6/cmd/juju/application/trust.go).
       await (await cli.client()).post('trust', { application, trust: !opts.remove });
     });
 

@@ -1,8 +1,17 @@
 // Which of jubilant's integration tests drover can be asked to pass, and why the others are not
-// run: drover deploys local charms only (no Charmhub) and runs machine models only (no
-// Kubernetes). Each entry names a test module or one test; a module entry holds for all its
+// run: drover deploys local charms only (no Charmhub), runs machine models only (no
+// Kubernetes), and deploys to its controller's own cloud with its own credentials (no clouds or
+// credentials of the user's own, by design: docs/juju-compat.md). Each entry names a test module or one test; a module entry holds for all its
 // tests, because their module-scoped setup fixture is what needs the store.
 export const NOT_RUN: ReadonlyMap<string, string> = new Map([
+  [
+    'tests/integration/test_cloud.py',
+    "a cloud of the user's own: drover deploys to its controller's cloud (add-cloud is refused by design)",
+  ],
+  [
+    'tests/integration/test_credentials.py',
+    "credentials of the user's own: drover uses its controller's (add-credential is refused by design)",
+  ],
   ['tests/integration/test_deployment.py', 'needs Charmhub: its setup deploys snappass-test from the store'],
   ['tests/integration/test_machine.py', 'needs Charmhub: its setup deploys ubuntu from the store'],
   ['tests/integration/test_execution.py::test_ssh', 'needs Charmhub and Kubernetes: snappass-test and its containers'],
