@@ -3,24 +3,20 @@
 // over a relation; the consumer reads it and tracks that revision until it refreshes; the
 // owner's other units read the latest but may not change it; a revoked grant, or none, is
 // "permission denied" in every route; no answer or error but secret-get's carries the content.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { fileLogSink } from '../../shared/logs/file-log-sink.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyRelation } from '../../shared/state/operations/destroy-relation.js';
-import { claimLeadership } from '../../shared/state/operations/leadership.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getUnit } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
+import { claimLeadership } from '#shared/state/operations/leadership.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getUnit } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
-import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { agentEvent } from '../support/agent-events.js';
+import { testApiHandler } from '../support/api-handler.js';
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -32,16 +28,7 @@ const SECOND = 'second-pa55word';
 beforeEach(async () => {
   store = await freshStore();
   await ensureModel(store);
-  const dir = await mkdtemp(join(tmpdir(), 'drover-secrets-'));
-  api = createApiHandler({
-    store,
-    charms: localCharmStore(join(dir, 'charms')),
-    auth: { kind: 'token', token: 'token' },
-    agents: { kind: 'machine-keys', keys: testAgentKeys },
-    controller: 'test',
-    logger: { error: () => undefined } as never,
-    logs: fileLogSink(join(dir, 'logs')),
-  });
+  api = await testApiHandler(store);
   await deploy(store, { charm: charms.mysql, numUnits: 2 });
   await deploy(store, { charm: charms.wordpress, numUnits: 1 });
   ({ id: relationId } = await addRelation(store, ['wordpress', 'mysql']));
