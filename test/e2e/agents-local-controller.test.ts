@@ -1,4 +1,4 @@
-// Issue 4's "done when": a charm pair deployed and related on the local controller (npm start's
+// The local controller with real agents (docs/agents.md): a charm pair deployed and related on the local controller (npm start's
 // startController: DynamoDB Local on disk, fauxqs, stream pollers, provisioner, local provider
 // running agent/main.ts) exchange data through their hooks.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The drover CLI end to end against a real API over DynamoDB Local: every verb, with Juju's
-// flags and messages, and every error path of issue 5 (data on stdout, `ERROR <message>` on
+// flags and messages, and every error path of docs/juju-compat.md's CLI rows (data on stdout, `ERROR <message>` on
 // stderr, exit 1 on failure, 2 on usage errors).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setUnitStatus } from '#shared/state/operations/agent-status.js';

@@ -1,4 +1,4 @@
-// The local controller end to end (issue 3): the real handlers on DynamoDB Local's stream, the
+// The local controller end to end (docs/architecture.md): the real handlers on DynamoDB Local's stream, the
 // API over HTTP, the local provider starting agent processes (a stand-in agent here; the agents'
 // own suite runs the real one).
 import { afterEach, describe, expect, it } from 'vitest';

@@ -29,7 +29,7 @@ const PAGE_WIDTH = 'document.documentElement.scrollWidth';
 /** Page source: whether the focused element matches a selector. */
 const focusedIs = (selector: string) => `document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`;
 const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck'];
-/** The viewports issue 16 asks for: a 1280x800 screen and a phone's. */
+/** The viewports the dashboard is made for (docs/dashboard.md): a 1280x800 screen and a phone's. */
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },

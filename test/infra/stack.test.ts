@@ -1,4 +1,4 @@
-// The AWS deployment, proven offline (issue 6): the CDK app is synthesised in-process — once for
+// The AWS deployment, proven offline (docs/deploy-to-aws.md): the CDK app is synthesised in-process — once for
 // the whole file — with no credentials, no Docker and no network, and then the template is read
 // as a spec: state, stream consumers, IAM, API authorization, IMDSv2, encryption, runtimes, the
 // cdk-nag verdict and the size of every bundle.

@@ -2,8 +2,8 @@
 // machine's unit, a relation its unit is not in, and another unit's task: all 403 and nothing
 // changed. A route added to the table is covered here at once: it needs a sample request below
 // (the type demands one for every operation) and a declaration of what it touches
-// (functions/api/agent-authorization.ts). Issue 11: removing the ownership check from unit-dead
-// or leave-scope had failed no test.
+// (functions/api/agent-authorization.ts). Before this test, removing the ownership check from
+// unit-dead or leave-scope failed no test.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// "restarts its unit agents if they die" (issue 4, machine agent).
+// "restarts its unit agents if they die" (the machine agent: docs/agents.md).
 import { describe, expect, it } from 'vitest';
 import { AgentLog } from '../../../agent/log/agent-log.js';
 import { UniterSupervisor } from '../../../agent/machine/supervisor.js';
