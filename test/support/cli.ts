@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import type { ControllerEntry } from '../../cli/config.js';
 import { createChangesHandler } from '../../functions/changes/handler.js';
 import { streamConsumer } from '../../functions/stream-consumers.js';
 import { startSqsServer } from '../../embedded/sqs-server.js';
@@ -51,16 +52,7 @@ export interface RunOptions {
   onStdout?: (text: string) => void;
 }
 
-export interface ControllerRecord {
-  type: 'local' | 'aws';
-  apiUrl: string;
-  token?: string;
-  region?: string;
-  dataDir?: string;
-  pid?: number;
-}
-
-export async function writeClientConfig(home: string, current: string | undefined, controllers: Record<string, ControllerRecord>) {
+export async function writeClientConfig(home: string, current: string | undefined, controllers: Record<string, ControllerEntry>) {
   await mkdir(home, { recursive: true });
   await writeFile(join(home, 'controllers.json'), JSON.stringify({ ...(current ? { current } : {}), controllers }), { mode: 0o600 });
 }
