@@ -1,4 +1,5 @@
-// The whole charm contract at once (docs/juju-compat.md, "The whole contract at once"): a charm packed as `charmcraft pack` packs an ops charm (a zip holding
+// The whole charm contract at once, as docs/juju-compat.md names this test: a charm packed as
+// `charmcraft pack` packs an ops charm (a zip holding
 // dispatch, src/charm.py, venv/, manifest.yaml bases, no hooks/) deploys on the real local
 // controller, elects a leader, relates through application data both ways, fails over when its
 // leader is removed, and runs an action. test/charms/ops-shaped's small framework makes the ops
