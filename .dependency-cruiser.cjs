@@ -50,6 +50,20 @@ module.exports = {
       to: { path: '^shared/state/operations/' },
     },
     {
+      name: 'shared-imported-as-#shared',
+      severity: 'error',
+      comment: 'One way to name the shared layer from outside it: #shared/... (package.json "imports"), never a relative path.',
+      from: { pathNot: '^shared/' },
+      to: { path: '^shared/', dependencyTypesNot: ['aliased-subpath-import'] },
+    },
+    {
+      name: 'shared-imports-itself-relatively',
+      severity: 'error',
+      comment: 'Inside shared/, a module names its neighbours by relative path, as any package does.',
+      from: { path: '^shared/' },
+      to: { path: '^shared/', dependencyTypes: ['aliased-subpath-import'] },
+    },
+    {
       name: 'shared-is-below-entry-points',
       severity: 'error',
       comment: 'shared/ is what the entry points are made of; it never imports one of them.',

@@ -1,7 +1,7 @@
 // Parsers for flag values and positional arguments. A bad one is a usage error (exit 2), as in
 // Juju, where such checks run in the command's Init before anything is sent.
 import { InvalidArgumentError } from 'commander';
-import { isValidApplicationName, isValidMachineId, isValidUnitName } from '../shared/domain/names.js';
+import { isValidApplicationName, isValidMachineId, isValidUnitName } from '#shared/domain/names.js';
 import { UsageError } from './errors.js';
 
 /** For `-n`: commander reports the InvalidArgumentError as a usage error. */

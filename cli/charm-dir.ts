@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MAX_CHARM_ARCHIVE_BYTES } from '../shared/charmstore/charm-archive-stream.js';
-import { charmZipToArchive, readCharmZip, rootFile } from '../shared/charmstore/charm-zip.js';
-import { parseCharm, type CharmMeta } from '../shared/domain/charm.js';
-import { isDroverError } from '../shared/domain/errors.js';
+import { MAX_CHARM_ARCHIVE_BYTES } from '#shared/charmstore/charm-archive-stream.js';
+import { charmZipToArchive, readCharmZip, rootFile } from '#shared/charmstore/charm-zip.js';
+import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
+import { isDroverError } from '#shared/domain/errors.js';
 import { CliError } from './errors.js';
 
 const run = promisify(execFile);

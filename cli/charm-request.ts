@@ -1,7 +1,7 @@
 // A charm as deploy and upgrade-charm send it: its metadata files, and the charm packed and
 // uploaded beforehand (cli/charm-upload.ts), named by its sha256: an archive of any size up to
 // MAX_CHARM_ARCHIVE_BYTES, which no API request could carry.
-import type { RequestOf } from '../shared/api/requests.js';
+import type { RequestOf } from '#shared/api/requests.js';
 import { baseFiles, packCharm, type CharmDir } from './charm-dir.js';
 import { uploadCharm } from './charm-upload.js';
 import type { ApiClient } from './client.js';

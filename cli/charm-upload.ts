@@ -4,7 +4,7 @@
 // outside the API's requests, which are bounded at a few megabytes. deploy and upgrade-charm then
 // name it by its sha256 (`charm.upload`).
 import { createHash } from 'node:crypto';
-import type { UploadTarget } from '../shared/charmstore/charm-store.js';
+import type { UploadTarget } from '#shared/charmstore/charm-store.js';
 import type { ApiClient } from './client.js';
 import { CliError } from './errors.js';
 

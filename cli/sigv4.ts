@@ -3,8 +3,8 @@
 // SSO, instance role), exactly as the AWS CLI would find them.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from '../shared/aws/node-sha256.js';
-import { signRequest, SIGNING_SERVICE } from '../shared/aws/sign-request.js';
+import { NodeSha256 } from '#shared/aws/node-sha256.js';
+import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
 import type { RequestSigner } from './request-signer.js';
 import { CliError } from './errors.js';
 

@@ -1,8 +1,8 @@
 // How Juju 3's action commands print tasks and operations (cmd/juju/action: run, show-task,
 // show-operation, operations): YAML documents with `timing`, times as Go prints a UTC time.
 import { stringify } from 'yaml';
-import type { Operation, Task } from '../shared/domain/operations.js';
-import { operationStatus, unitTag } from '../shared/domain/operations.js';
+import type { Operation, Task } from '#shared/domain/operations.js';
+import { operationStatus, unitTag } from '#shared/domain/operations.js';
 
 /** Go's YAML and JSON encoders sort map keys: results print the same way. */
 function sortDeep(value: unknown): unknown {

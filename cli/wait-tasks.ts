@@ -2,8 +2,8 @@
 // it has finished, printing its action-log messages as they arrive (on stderr, as Juju's log
 // message handler does), up to --wait.
 import { escapeControlCharacters } from './terminal-text.js';
-import type { Task } from '../shared/domain/operations.js';
-import { FINISHED } from '../shared/domain/operations.js';
+import type { Task } from '#shared/domain/operations.js';
+import { FINISHED } from '#shared/domain/operations.js';
 import type { ApiClient } from './client.js';
 import type { Cli } from './context.js';
 import { CliError } from './errors.js';

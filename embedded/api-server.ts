@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../shared/api/fields.js';
+import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 /** A request the server hands over whole, before reading its body; false: not this route's. */

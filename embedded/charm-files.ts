@@ -14,9 +14,9 @@ import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DirectRoute } from './api-server.js';
-import { VALID_KEY } from '../shared/charmstore/charm-store.js';
-import { LOCAL_ARCHIVE_PATH, LOCAL_UPLOAD_PATH, type LocalCharmStore } from '../shared/charmstore/local-charm-store.js';
-import { localUrlRefusal, type HttpMethod } from '../shared/charmstore/signed-local-url.js';
+import { VALID_KEY } from '#shared/charmstore/charm-store.js';
+import { LOCAL_ARCHIVE_PATH, LOCAL_UPLOAD_PATH, type LocalCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { localUrlRefusal, type HttpMethod } from '#shared/charmstore/signed-local-url.js';
 
 class Refusal extends Error {
   constructor(

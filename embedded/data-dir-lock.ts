@@ -4,7 +4,7 @@
 // controller that crashed is taken over, never waited on, and a reused pid is not mistaken for
 // its holder.
 import { join } from 'node:path';
-import { lockState, newLockHolder, readLockHolder, tryCreateLock, unlinkLockIfHeldBy } from '../shared/provider/local/lock-file.js';
+import { lockState, newLockHolder, readLockHolder, tryCreateLock, unlinkLockIfHeldBy } from '#shared/provider/local/lock-file.js';
 
 export const LOCK_FILE = 'controller.lock';
 

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { delimiter, dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { localCredentials } from '../shared/state/engine/local-credentials.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
 
 export interface DynamoDbLocal {
   endpoint: string;

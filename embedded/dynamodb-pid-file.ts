@@ -5,7 +5,7 @@
 // on the same database directory. The start time makes sure only that very process is killed,
 // never an unrelated one that reused its pid.
 import { readFileSync, rmSync } from 'node:fs';
-import { isProcessAlive, processStartTime, type ProcessIdentity } from '../shared/provider/local/process-identity.js';
+import { isProcessAlive, processStartTime, type ProcessIdentity } from '#shared/provider/local/process-identity.js';
 import { writePrivateJson } from './secrets.js';
 
 export const DYNAMODB_PID_FILE = 'dynamodb.pid.json';

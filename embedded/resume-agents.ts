@@ -3,12 +3,12 @@
 // them again for the same provisioning attempt — same instance id, same derived credential, a
 // fresh queue — which the provider answers with the live agent where one still runs. Every
 // model's machines: each is started with its model's key, queue and credential.
-import type { Machine } from '../shared/domain/entities.js';
-import { machineLabel, type ProvisionerDeps } from '../shared/provisioner/deps.js';
-import { collections } from '../shared/state/engine/keys.js';
-import { getMany, listAll } from '../shared/state/engine/reads.js';
-import { storesToSweep } from '../shared/state/queries/models-to-sweep.js';
-import { agentKeyFor, startRequestFor } from '../shared/provisioner/start-request.js';
+import type { Machine } from '#shared/domain/entities.js';
+import { machineLabel, type ProvisionerDeps } from '#shared/provisioner/deps.js';
+import { collections } from '#shared/state/engine/keys.js';
+import { getMany, listAll } from '#shared/state/engine/reads.js';
+import { storesToSweep } from '#shared/state/queries/models-to-sweep.js';
+import { agentKeyFor, startRequestFor } from '#shared/provisioner/start-request.js';
 
 /** The machines whose agent runs now (machineLabel: the id, and the model's key unless it is `default`). */
 export async function resumeAgents(deps: ProvisionerDeps): Promise<string[]> {

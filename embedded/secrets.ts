@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { newAgentCredentialKey } from '../shared/provisioner/agent-credentials.js';
+import { newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
 
 export interface ControllerSecrets {
   controllerId: string;

@@ -16,9 +16,9 @@ import { buildSync } from 'esbuild';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
-import { AGENT_PACKAGE_JSON, AGENT_SCRIPT, AGENT_SCRIPTS, agentEsbuildOptions } from '../shared/agent-bundle/esbuild-options.js';
+import { AGENT_PACKAGE_JSON, AGENT_SCRIPT, AGENT_SCRIPTS, agentEsbuildOptions } from '#shared/agent-bundle/esbuild-options.js';
 
-export { AGENT_ENTRY, AGENT_SCRIPTS } from '../shared/agent-bundle/esbuild-options.js';
+export { AGENT_ENTRY, AGENT_SCRIPTS } from '#shared/agent-bundle/esbuild-options.js';
 
 export interface BuiltAgentBundle {
   /** The .tgz, as written. */

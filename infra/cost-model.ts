@@ -4,7 +4,7 @@
 // known to be free at rest, or reported as unpriced, so a new kind of resource cannot slip in
 // unnoticed. Prices are us-east-1 list prices with no free tier: Lambda's, SQS's and CloudWatch's
 // always-free allowances are per account, and a controller should be cheap in a busy account too.
-import { presenceWriteIntervalMs } from '../shared/domain/presence.js';
+import { presenceWriteIntervalMs } from '#shared/domain/presence.js';
 import { FUNCTION_SPECS, type FunctionKey } from './functions.js';
 
 type Json = Record<string, any>;

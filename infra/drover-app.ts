@@ -3,7 +3,7 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { acknowledgeServerlessFindings } from './nag-serverless.js';
-import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { DroverStack, type DroverStackProps } from './stack.js';
 
 export const CONTEXT = {

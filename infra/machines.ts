@@ -8,12 +8,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { deadLetterQueueName, machineQueuePrefix } from '../shared/messaging/queue-names.js';
-import { INSTANCE_TAG } from '../shared/messaging/queue-instance-tag.js';
+import { deadLetterQueueName, machineQueuePrefix } from '#shared/messaging/queue-names.js';
+import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
 import type { FunctionEnvironment } from '../functions/environment.js';
-import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '../shared/provider/ec2/tags.js';
-import { CANONICAL_OWNER_ID } from '../shared/provider/ec2/images.js';
-import { EC2_INSTANCE_TYPES } from '../shared/provider/ec2/instance-types.js';
+import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
+import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
+import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
 
 export interface MachinesProps {
   controllerId: string;

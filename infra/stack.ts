@@ -17,7 +17,7 @@ import { TearDown } from './teardown.js';
 import { StreamConsumers } from './stream-consumers.js';
 import type { FunctionEnvironment } from '../functions/environment.js';
 import { STREAM_CONSUMERS } from '../functions/stream-consumers.js';
-import { DEFAULT_STUCK_AFTER_SECONDS } from '../shared/domain/stuck.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 
 /** What a log group holds besides the function's own lines. */
 const LOG_GROUP_NOTES: Partial<Record<FunctionKey, string>> = {

@@ -5,7 +5,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { ATTR, INDEX, RUN_LEASE_PREFIX } from '../shared/state/engine/keys.js';
+import { ATTR, INDEX, RUN_LEASE_PREFIX } from '#shared/state/engine/keys.js';
 
 export interface StateTableProps {
   /** RETAIN (the default) keeps the table, and the model in it, when the stack is deleted. */

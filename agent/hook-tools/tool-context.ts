@@ -1,9 +1,9 @@
 // What a hook tool may see and do: the hook's sandbox (agent/uniter/hook-context.ts implements
 // it): within one hook the tools see a sandboxed view, reads remembered and writes buffered until
 // the hook exits 0, as Juju's HookContext (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go).
-import type { ConfigValue } from '../../shared/domain/entities.js';
-import type { LogLevel } from '../../shared/logs/log-sink.js';
-import type { agentSecretOperations } from '../../shared/api/agent-secret-requests.js';
+import type { ConfigValue } from '#shared/domain/entities.js';
+import type { LogLevel } from '#shared/logs/log-sink.js';
+import type { agentSecretOperations } from '#shared/api/agent-secret-requests.js';
 
 export interface ToolRelation {
   id: number;
@@ -38,8 +38,8 @@ export interface NetworkInfo {
   ingressAddresses: string[];
 }
 
-export type { GoalStateAnswer as GoalState, GoalStatus } from '../../shared/domain/goal-state.js';
-import type { GoalStateAnswer as GoalState } from '../../shared/domain/goal-state.js';
+export type { GoalStateAnswer as GoalState, GoalStatus } from '#shared/domain/goal-state.js';
+import type { GoalStateAnswer as GoalState } from '#shared/domain/goal-state.js';
 
 export interface ToolContext {
   readonly unitName: string;

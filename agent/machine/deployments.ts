@@ -6,7 +6,7 @@
 // - "detecting deployed Dead principals assigned to it, recalling them, and removing them";
 // - "detecting deployed principals not assigned to it, and recalling them";
 // and the same of a unit agent for its subordinates.
-import type { Unit } from '../../shared/domain/entities.js';
+import type { Unit } from '#shared/domain/entities.js';
 
 export type DeploymentAction =
   | { kind: 'deploy'; unit: Unit }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoNow, systemClock, type Clock } from '../clock.js';
-import { isProcessAlive, processStartTime, type ProcessIdentity } from '../../shared/provider/local/process-identity.js';
+import { isProcessAlive, processStartTime, type ProcessIdentity } from '#shared/provider/local/process-identity.js';
 
 export const DEAD_MARKER = 'machine-dead';
 export const LOCK_FILE = 'machine-agent.lock';

@@ -9,8 +9,8 @@
 // - a leader that lost its lease is one no more (drover runs no leader-deposed: Juju 3 dropped it);
 // - followers run leader-settings-changed when the leader settings change;
 // - a Dying leader resigns: it releases its lease so that another unit takes over at once.
-import type { Unit } from '../../shared/domain/entities.js';
-import type { LeadershipView } from '../../shared/domain/leadership.js';
+import type { Unit } from '#shared/domain/entities.js';
+import type { LeadershipView } from '#shared/domain/leadership.js';
 import type { LocalState } from './local-state.js';
 
 export type LeadershipStep =

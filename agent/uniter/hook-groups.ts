@@ -12,7 +12,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { isProcessAlive, processStartTime, type ProcessIdentity } from '../../shared/provider/local/process-identity.js';
+import { isProcessAlive, processStartTime, type ProcessIdentity } from '#shared/provider/local/process-identity.js';
 
 /** The groups this agent runs now, by leader pid. */
 const running = new Map<number, ProcessIdentity>();

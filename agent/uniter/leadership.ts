@@ -2,8 +2,8 @@
 // lease, so that `is-leader`, which ops calls in almost every hook, costs no request while the
 // lease is known to hold for Juju's 30 s more; and when to renew it, which the uniter does
 // while it leads (decide.ts, renewLeadershipDue), before that guarantee runs short.
-import { guaranteesLeadership, leaderUntil, renewAt, type LeadershipView } from '../../shared/domain/leadership.js';
-import type { ClaimResult } from '../../shared/domain/plans/leadership.js';
+import { guaranteesLeadership, leaderUntil, renewAt, type LeadershipView } from '#shared/domain/leadership.js';
+import type { ClaimResult } from '#shared/domain/plans/leadership.js';
 import type { AgentApi } from '../api-client.js';
 import { systemClock, type Clock } from '../clock.js';
 

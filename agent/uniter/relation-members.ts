@@ -2,7 +2,7 @@
 // through the agent API's `relation-units` (a page at a time) only when a hint says a relation's
 // scope changed, or after a resync. A hint that one unit's settings changed re-reads just that
 // unit's version. Between hints nothing is read: an idle agent costs no reads.
-import type { Relation, Unit } from '../../shared/domain/entities.js';
+import type { Relation, Unit } from '#shared/domain/entities.js';
 import type { AgentApi } from '../api-client.js';
 
 interface RelationUnitsPage {

@@ -3,7 +3,7 @@
 // its command with bash in the same hook context, killed after its timeout. Either way the
 // process's output and exit status become the task's results, as Juju records them:
 // `return-code`, and `stdout`/`stderr` when not empty (the keys action-set may not use).
-import { EXEC_ACTION, type Task } from '../../shared/domain/operations.js';
+import { EXEC_ACTION, type Task } from '#shared/domain/operations.js';
 import { systemClock } from '../clock.js';
 import { spawnHookGroup } from './hook-groups.js';
 import { runHookProcess } from './hook-process.js';

@@ -9,7 +9,7 @@
 // resources, offers) are refused by name.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseYamlReportingAll, YamlTooLargeError } from '../../shared/domain/yaml.js';
+import { parseYamlReportingAll, YamlTooLargeError } from '#shared/domain/yaml.js';
 
 export interface BundleApplication {
   /** The charm as the bundle names it, and its directory or .charm file resolved against the bundle. */

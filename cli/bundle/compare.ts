@@ -1,9 +1,9 @@
 // How a bundle's values are compared with the model's, one place for deploy (changes.ts), diff
 // (diff.ts) and verification (verify.ts): option values as text, only the constraints a bundle
 // names, and a bundle relation's key as the controller would infer it.
-import { charmEndpoints } from '../../shared/domain/charm.js';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { inferRelation, relationKey, type AppEndpoints } from '../../shared/domain/relation-endpoints.js';
+import { charmEndpoints } from '#shared/domain/charm.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { inferRelation, relationKey, type AppEndpoints } from '#shared/domain/relation-endpoints.js';
 import type { Bundle } from './bundle-file.js';
 import { applicationSeries, type CharmOf } from './series.js';
 

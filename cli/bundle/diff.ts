@@ -3,7 +3,7 @@
 // per application what is missing on either side, and options, constraints, units and exposure
 // that differ (`bundle:` and `model:` values); relations only one side has. An empty mapping:
 // no difference. Pure.
-import { configDefaults } from '../../shared/domain/charm.js';
+import { configDefaults } from '#shared/domain/charm.js';
 import type { Bundle } from './bundle-file.js';
 import type { ModelView } from './model-view.js';
 import { bundleEndpoints, bundleRelationKey, constraintsDiffer, optionText } from './compare.js';

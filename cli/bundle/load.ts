@@ -2,7 +2,7 @@
 // listed: what deploy and diff-bundle start from.
 import { readCharmDir, type CharmDir } from '../charm-dir.js';
 import { CliError } from '../errors.js';
-import type { CharmMeta } from '../../shared/domain/charm.js';
+import type { CharmMeta } from '#shared/domain/charm.js';
 import { readBundle, type ReadBundle } from './bundle-file.js';
 import type { CharmOf } from './series.js';
 import { verifyBundle } from './verify.js';

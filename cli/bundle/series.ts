@@ -1,7 +1,7 @@
 // The series a bundle application deploys on: its own base or series, else the bundle's default,
 // else the charm's own choice (shared/domain/charm.ts, chooseSeries).
-import { chooseSeries, type CharmMeta } from '../../shared/domain/charm.js';
-import { baseToSeries, parseBase } from '../../shared/domain/bases.js';
+import { chooseSeries, type CharmMeta } from '#shared/domain/charm.js';
+import { baseToSeries, parseBase } from '#shared/domain/bases.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 
 /** What a bundle application's charm turned out to be: its metadata, or undefined if it could not be read. */

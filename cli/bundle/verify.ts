@@ -1,11 +1,11 @@
 // Everything wrong with a bundle, before anything is deployed: Juju's bundle verification
 // (BundleData.VerifyWithCharms, bundledata.go in https://github.com/juju/charm), in its words, with
 // the charms read from disk. Pure: the charms are given.
-import { parseConfigValues } from '../../shared/domain/charm.js';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { parseBase } from '../../shared/domain/bases.js';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { isValidApplicationName } from '../../shared/domain/names.js';
+import { parseConfigValues } from '#shared/domain/charm.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { parseBase } from '#shared/domain/bases.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { isValidApplicationName } from '#shared/domain/names.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 import { bundleEndpoints, bundleRelationKey, optionText } from './compare.js';
 import { parseDirective } from './placement.js';

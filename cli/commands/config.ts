@@ -2,7 +2,7 @@
 // settings as the user changes them.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { parseYaml } from '../../shared/domain/yaml.js';
+import { parseYaml } from '#shared/domain/yaml.js';
 import { checkApplicationNames, commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';

@@ -5,9 +5,9 @@
 // and shown only by show-secret --reveal.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { secretDataFromPairs, splitSecretArg } from '../../shared/domain/secrets.js';
-import { parseYaml } from '../../shared/domain/yaml.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { secretDataFromPairs, splitSecretArg } from '#shared/domain/secrets.js';
+import { parseYaml } from '#shared/domain/yaml.js';
 import { commaList } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';

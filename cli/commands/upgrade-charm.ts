@@ -3,7 +3,7 @@
 // its charm's next revision. The units upgrade themselves: each runs upgrade-charm, then
 // config-changed (charms-in-action.txt).
 import type { Command } from 'commander';
-import type { RequestOf } from '../../shared/api/requests.js';
+import type { RequestOf } from '#shared/api/requests.js';
 import { readCharmDir } from '../charm-dir.js';
 import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';

@@ -20,7 +20,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cachedBuild, writeAtomically } from '../../shared/build-cache/cached-build.mjs';
+import { cachedBuild, writeAtomically } from '#shared/build-cache/cached-build.mjs';
 
 const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);

@@ -4,14 +4,14 @@
 // the CLI makes, so a client that skips them changes nothing either: the metadata is parsed and
 // the archive checked before anything is stored. A charm uploaded beforehand (`charm.upload`,
 // ./uploaded-charm.ts) is checked as it streams from the store, then kept.
-import type { RequestOf } from '../../shared/api/requests.js';
-import type { CharmStore } from '../../shared/charmstore/charm-store.js';
-import { readCharmArchive } from '../../shared/charmstore/charm-archive.js';
+import type { RequestOf } from '#shared/api/requests.js';
+import type { CharmStore } from '#shared/charmstore/charm-store.js';
+import { readCharmArchive } from '#shared/charmstore/charm-archive.js';
 import { adoptCheckedUpload, invalidArchive, refuseHostileEntries } from './uploaded-charm.js';
-import { charmZipToArchive, isZip } from '../../shared/charmstore/charm-zip.js';
-import { invalidArgument } from '../../shared/domain/errors.js';
-import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
-import { checkCharmSize } from '../../shared/domain/item-size.js';
+import { charmZipToArchive, isZip } from '#shared/charmstore/charm-zip.js';
+import { invalidArgument } from '#shared/domain/errors.js';
+import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
+import { checkCharmSize } from '#shared/domain/item-size.js';
 
 type CharmRequest = RequestOf<'deploy'>['charm'];
 

@@ -3,9 +3,9 @@
 // by its schema, and its route called with the request as that schema typed it.
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Contract, RequestsOf } from '../../shared/api/contract.js';
-import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '../../shared/api/fields.js';
-import { describeIssues } from '../../shared/api/requests.js';
+import type { Contract, RequestsOf } from '#shared/api/contract.js';
+import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
+import { describeIssues } from '#shared/api/requests.js';
 import { errorResponse, json, tooLargeResponse } from './http.js';
 
 type Response = APIGatewayProxyStructuredResultV2;

@@ -2,7 +2,7 @@
 // whatever a client sent wrong is 4xx with a message that says what and what to do; only a
 // failure of drover itself is 500.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DroverError, type ErrorCode } from '../../shared/domain/errors.js';
+import { DroverError, type ErrorCode } from '#shared/domain/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   'invalid-argument': 400,

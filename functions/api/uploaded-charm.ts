@@ -3,10 +3,10 @@
 // gigabyte takes no more memory than a kilobyte; checked as agents will unpack it
 // (shared/charmstore/charm-archive.ts), and only then kept as the archive of its sha256. A
 // missing, invalid or hostile upload is refused and nothing is kept.
-import { duplicateEntry, entryBeneathSymlink, unsafeLink, type Entry } from '../../shared/charmstore/charm-archive.js';
-import { readCharmArchiveStream } from '../../shared/charmstore/charm-archive-stream.js';
-import type { CharmStore } from '../../shared/charmstore/charm-store.js';
-import { DroverError, invalidArgument } from '../../shared/domain/errors.js';
+import { duplicateEntry, entryBeneathSymlink, unsafeLink, type Entry } from '#shared/charmstore/charm-archive.js';
+import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
+import type { CharmStore } from '#shared/charmstore/charm-store.js';
+import { DroverError, invalidArgument } from '#shared/domain/errors.js';
 
 /** A zip starts `PK\x03\x04` (or `PK\x05\x06` when empty). */
 const ZIP_MAGIC = Buffer.from('PK');

@@ -7,8 +7,8 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { NodeSha256 } from '../../shared/aws/node-sha256.js';
-import { SIGNING_SERVICE, signableQuery } from '../../shared/aws/sign-request.js';
+import { NodeSha256 } from '#shared/aws/node-sha256.js';
+import { SIGNING_SERVICE, signableQuery } from '#shared/aws/sign-request.js';
 
 /** A signature older or newer than this is refused (API Gateway allows 5 minutes too). */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;

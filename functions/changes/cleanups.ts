@@ -5,10 +5,10 @@
 // documents whose `notBefore` has passed and any whose stream record was lost.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Cleanup } from '../../shared/domain/entities.js';
-import { runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
-import type { Store } from '../../shared/state/engine/store.js';
-import { imagesOf } from '../../shared/state/engine/stream-record.js';
+import type { Cleanup } from '#shared/domain/entities.js';
+import { runCleanupBatch } from '#shared/state/operations/cleanup/run-cleanups.js';
+import type { Store } from '#shared/state/engine/store.js';
+import { imagesOf } from '#shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
 import { modelOfRecord, perModel } from '../stream-models.js';
 

@@ -1,10 +1,10 @@
 // The scheduled cleanup sweep. Cleanup documents are run from the stream by the `changes`
 // function (functions/changes/cleanups.ts); this picks up those whose `notBefore` has passed and
 // any whose stream record was lost, and releases leadership leases that ran out, in every model.
-import { releaseAbandonedLeases } from '../../shared/state/operations/leadership.js';
-import { listCleanups, runCleanupBatch } from '../../shared/state/operations/cleanup/run-cleanups.js';
-import { createStore, type Store } from '../../shared/state/engine/store.js';
-import { storesToSweep } from '../../shared/state/queries/models-to-sweep.js';
+import { releaseAbandonedLeases } from '#shared/state/operations/leadership.js';
+import { listCleanups, runCleanupBatch } from '#shared/state/operations/cleanup/run-cleanups.js';
+import { createStore, type Store } from '#shared/state/engine/store.js';
+import { storesToSweep } from '#shared/state/queries/models-to-sweep.js';
 import { environmentOf } from '../environment.js';
 import { singleRun } from '../single-run.js';
 

@@ -6,11 +6,11 @@
 // (functions/api/agent-identity.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createSqsClient } from '../../shared/messaging/sqs-client.js';
-import { Ec2Provider } from '../../shared/provider/ec2/ec2-provider.js';
-import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '../../shared/provisioner/deps.js';
-import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
-import { createStore } from '../../shared/state/engine/store.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { Ec2Provider } from '#shared/provider/ec2/ec2-provider.js';
+import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '#shared/provisioner/deps.js';
+import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
+import { createStore } from '#shared/state/engine/store.js';
 import { environmentOf } from '../environment.js';
 
 function powertoolsLog(): ProvisionerLog {

@@ -7,8 +7,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
-import { createSqsClient } from '../../shared/messaging/sqs-client.js';
-import { tearDownController, type TearDownDeps } from '../../shared/provisioner/tear-down.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { tearDownController, type TearDownDeps } from '#shared/provisioner/tear-down.js';
 import { environmentOf } from '../environment.js';
 
 /** Time kept back from the function's own timeout to answer CloudFormation. */

@@ -22,7 +22,7 @@ import { markInstanceMissing } from '../state/operations/machine-status.js';
 import { getMany, getModel, listCollection } from '../state/engine/reads.js';
 import { storeForModel, type Store } from '../state/engine/store.js';
 import { storesToSweep } from '../state/queries/models-to-sweep.js';
-import { forEachBounded } from '#shared/domain/bounded.js';
+import { forEachBounded } from '../domain/bounded.js';
 import { logOf, machineLabel, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';

@@ -14,7 +14,7 @@ import type { Machine } from '../domain/entities.js';
 import { ProviderError, type InstanceInfo } from '../provider/provider.js';
 import { markAgentCrashLooping, markInstanceRunningAgain } from '../state/operations/machine-status.js';
 import { getMachine } from '../state/engine/reads.js';
-import { forEachBounded } from '#shared/domain/bounded.js';
+import { forEachBounded } from '../domain/bounded.js';
 import { logOf, machineLabel, policyOf, provisionerForModel, type ProvisionerDeps } from './deps.js';
 import { agentKeyFor, startRequestFor } from './start-request.js';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startController } from '../../embedded/controller.js';
-import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import { archiveKey } from '../../shared/charmstore/charm-store.js';
-import { signLocalUrl } from '../../shared/charmstore/signed-local-url.js';
+import { packEntries } from '#shared/charmstore/charm-archive.js';
+import { archiveKey } from '#shared/charmstore/charm-store.js';
+import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
 import { CHARMS, waitFor } from '../support/agents.js';
 import { runCli, writeClientConfig } from '../support/cli.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSequence } from '../../shared/state/engine/reads.js';
+import { getSequence } from '#shared/state/engine/reads.js';
 import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../support/agents.js';
 import { charmDir, runCli, writeClientConfig, type CliResult } from '../support/cli.js';
 

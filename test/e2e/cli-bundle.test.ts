@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { StatusDoc } from '../../shared/domain/status-document.js';
-import { getApplication } from '../../shared/state/engine/reads.js';
-import { storeOfModel } from '../../shared/state/queries/models.js';
+import type { StatusDoc } from '#shared/domain/status-document.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import { storeOfModel } from '#shared/state/queries/models.js';
 import { charmDir, expectOk, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

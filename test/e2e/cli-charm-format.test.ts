@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
-import { packEntries, type Entry } from '../../shared/charmstore/charm-archive.js';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-unpack.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { getApplication, getMachine, getRelation } from '../../shared/state/engine/reads.js';
+import { packEntries, type Entry } from '#shared/charmstore/charm-archive.js';
+import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { getApplication, getMachine, getRelation } from '#shared/state/engine/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

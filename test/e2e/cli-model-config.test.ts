@@ -2,7 +2,7 @@
 // of Attribute/From/Value, YAML of {value, source} and JSON of {Value, Source}, one value), its changes, and its refusals
 // in Juju's words, which change nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getModel } from '../../shared/state/engine/reads.js';
+import { getModel } from '#shared/state/engine/reads.js';
 import { expectOk, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

@@ -4,11 +4,11 @@
 // provisioner would.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setMachineAgentStatus, setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { enterScope } from '../../shared/state/operations/enter-scope.js';
-import { claimLeadership } from '../../shared/state/operations/leadership.js';
-import { recordPresence } from '../../shared/state/operations/presence.js';
-import { recordInstance, recordProvisioningError } from '../../shared/state/operations/provisioning.js';
+import { setMachineAgentStatus, setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { enterScope } from '#shared/state/operations/enter-scope.js';
+import { claimLeadership } from '#shared/state/operations/leadership.js';
+import { recordPresence } from '#shared/state/operations/presence.js';
+import { recordInstance, recordProvisioningError } from '#shared/state/operations/provisioning.js';
 import { charmDir, REPO, startCliController, type CliHarness } from '../support/cli.js';
 import { expectGoldenFile } from '../support/golden.js';
 

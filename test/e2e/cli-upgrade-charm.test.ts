@@ -1,6 +1,6 @@
 // `drover upgrade-charm` (and Juju 3's `refresh`) against a real API over DynamoDB Local.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getApplication } from '../../shared/state/engine/reads.js';
+import { getApplication } from '#shared/state/engine/reads.js';
 import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
 
 let ctl: CliHarness;

@@ -14,9 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DYNAMODB_PID_FILE } from '../../embedded/dynamodb-pid-file.js';
 import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
-import { packCharmDir } from '../../shared/charmstore/charm-archive.js';
-import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { CHARMS, waitFor } from '../support/agents.js';
 import { liveAgentPids } from '../support/local-agents.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
 import { LOCK_FILE } from '../../embedded/data-dir-lock.js';
 import { DYNAMODB_PID_FILE, recordDynamoDbPid } from '../../embedded/dynamodb-pid-file.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../embedded/dynamodb-local.js';
 import { fakeAgentCommand, tempDataDir } from '../support/local-agents.js';
 

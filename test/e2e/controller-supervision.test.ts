@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
 import { DATABASE_RESTARTING_MESSAGE } from '../../embedded/database-guard.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { waitFor } from '../support/agents.js';
 import { fakeAgentCommand, liveAgentPids, tempDataDir } from '../support/local-agents.js';
 

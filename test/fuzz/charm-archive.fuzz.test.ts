@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-unpack.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { isDroverError } from '../../shared/domain/errors.js';
+import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { isDroverError } from '#shared/domain/errors.js';
 import { hostileTarGz, listTree, rawEntries, sandboxViolations, type RawEntry } from '../support/fuzz-archives.js';
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 

@@ -21,7 +21,7 @@ import {
 } from '../../infra/cost-model.js';
 import { CONTEXT, createDroverApp } from '../../infra/drover-app.js';
 import { REPO_ROOT } from '../../infra/functions.js';
-import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '../../shared/domain/presence.js';
+import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '#shared/domain/presence.js';
 
 type Json = Record<string, any>;
 

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { parseActions } from '../../shared/domain/actions.js';
-import { hashAgentCredential, setAgentCredentialHash } from '../../shared/state/operations/agent-credential.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { cancelTask, enqueueOperation } from '../../shared/state/operations/action-tasks.js';
-import { getTask } from '../../shared/state/queries/action-tasks.js';
-import { getUnit } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { parseActions } from '#shared/domain/actions.js';
+import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
+import { getTask } from '#shared/state/queries/action-tasks.js';
+import { getUnit } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
@@ -94,7 +94,7 @@ describe('task routes', () => {
 
   it('a queued task whose item is gone (expired) leaves the queue instead of being asked for forever', async () => {
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { keyOf } = await import('../../shared/state/engine/keys.js');
+    const { keyOf } = await import('#shared/state/engine/keys.js');
     await store.doc.send(new DeleteCommand({ TableName: store.table, Key: keyOf(store.model, { kind: 'task', id: task }) }));
     expect((await agent('1')('start-task', { unit: 'mysql/1', task })).body).toMatchObject({ status: 'cancelled' });
     expect((await getUnit(store, 'mysql/1'))?.pendingTasks).toEqual([]);

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setApplicationConfig, setExposed } from '../../shared/state/operations/application-config.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication, getUnit } from '../../shared/state/engine/reads.js';
-import { resolveUnit } from '../../shared/state/operations/resolve-unit.js';
-import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { addUnits } from '../../shared/state/operations/add-unit.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { setApplicationConfig, setExposed } from '#shared/state/operations/application-config.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication, getUnit } from '#shared/state/engine/reads.js';
+import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

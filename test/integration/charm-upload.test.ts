@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import type { LocalCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { signLocalUrl } from '../../shared/charmstore/signed-local-url.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { packEntries } from '#shared/charmstore/charm-archive.js';
+import type { LocalCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { startTestApiServer, type TestApiServer } from '../support/api-handler.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';

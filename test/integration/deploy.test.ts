@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { addUnits } from '../../shared/state/operations/add-unit.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel, setModelConstraints } from '../../shared/state/operations/model.js';
-import { getApplication, getMachine, getRelation, getUnit } from '../../shared/state/engine/reads.js';
-import { setApplicationConstraints } from '../../shared/state/operations/application-constraints.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { addUnits } from '#shared/state/operations/add-unit.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel, setModelConstraints } from '#shared/state/operations/model.js';
+import { getApplication, getMachine, getRelation, getUnit } from '#shared/state/engine/reads.js';
+import { setApplicationConstraints } from '#shared/state/operations/application-constraints.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

@@ -8,9 +8,9 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StreamConsumerName } from '../../functions/stream-consumers.js';
-import { createSqsClient } from '../../shared/messaging/sqs-client.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { deploy } from '#shared/state/operations/deploy.js';
 import { charms } from '../support/charms.js';
 import { runFlow } from '../support/fault-flow.js';
 import { HintChaos } from '../support/fault-hints.js';

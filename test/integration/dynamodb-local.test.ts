@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { startDynamoDbLocal } from '../../embedded/dynamodb-local.js';
 import { waitFor } from '../support/agents.js';
 import { isLoopback, listeningAddresses } from '../support/listening-sockets.js';

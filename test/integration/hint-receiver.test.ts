@@ -12,9 +12,9 @@ import { HintReceiver } from '../../agent/machine/hint-receiver.js';
 import { readSqsEndpoint } from '../../agent/machine/sqs-endpoint.js';
 import type { AgentLog } from '../../agent/log/agent-log.js';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
-import type { Hint } from '../../shared/messaging/hint.js';
-import { ensureMachineQueue, sendHints } from '../../shared/messaging/machine-queues.js';
-import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import type { Hint } from '#shared/messaging/hint.js';
+import { ensureMachineQueue, sendHints } from '#shared/messaging/machine-queues.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { waitFor } from '../support/agents.js';
 
 const CONTROLLER = 'hints-test';

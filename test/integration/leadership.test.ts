@@ -2,26 +2,26 @@
 // conditional writes, handed over only once the lease has run out (its holder did not renew it),
 // released by the holder; leader settings written only by the holder (commit-hook).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LEASE_SECONDS } from '../../shared/domain/leadership.js';
-import { commitHookChanges } from '../../shared/state/operations/commit-hook.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { readApplicationStatus } from '../../shared/state/queries/application-status.js';
-import { setApplicationStatus } from '../../shared/state/operations/application-status.js';
-import { readStatus } from '../../shared/state/queries/status.js';
-import { getAppSettings, readAppSettings } from '../../shared/state/queries/app-settings.js';
-import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
-import { destroyRelation } from '../../shared/state/operations/destroy-relation.js';
-import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
-import { destroyUnit, destroyUnitByAgent } from '../../shared/state/operations/destroy-unit.js';
-import { getApplication, getRelation } from '../../shared/state/engine/reads.js';
-import { removeUnit } from '../../shared/state/operations/remove-unit.js';
-import { ensureUnitDead } from '../../shared/state/operations/unit-dead.js';
-import { claimLeadership, releaseAbandonedLeases, releaseLeadership } from '../../shared/state/operations/leadership.js';
-import { getLeaderSettings, getLease, readLeadership } from '../../shared/state/queries/leadership.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { recordPresence } from '../../shared/state/operations/presence.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { DEFAULT_LEASE_SECONDS } from '#shared/domain/leadership.js';
+import { commitHookChanges } from '#shared/state/operations/commit-hook.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { readApplicationStatus } from '#shared/state/queries/application-status.js';
+import { setApplicationStatus } from '#shared/state/operations/application-status.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import { getAppSettings, readAppSettings } from '#shared/state/queries/app-settings.js';
+import { runAllCleanups } from '#shared/state/operations/cleanup/run-cleanups.js';
+import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
+import { destroyApplication } from '#shared/state/operations/destroy-application.js';
+import { destroyUnit, destroyUnitByAgent } from '#shared/state/operations/destroy-unit.js';
+import { getApplication, getRelation } from '#shared/state/engine/reads.js';
+import { removeUnit } from '#shared/state/operations/remove-unit.js';
+import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
+import { claimLeadership, releaseAbandonedLeases, releaseLeadership } from '#shared/state/operations/leadership.js';
+import { getLeaderSettings, getLease, readLeadership } from '#shared/state/queries/leadership.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { recordPresence } from '#shared/state/operations/presence.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

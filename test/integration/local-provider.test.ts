@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { machineDirOf, readRecord } from '../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
-import { ProviderError, type StartInstanceRequest } from '../../shared/provider/provider.js';
+import { machineDirOf, readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
+import { ProviderError, type StartInstanceRequest } from '#shared/provider/provider.js';
 import { digestOf, eventually, heartbeatOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
 
 const CONTROLLER = 'ctl1';

@@ -8,9 +8,9 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeHint, type Hint } from '../../shared/messaging/hint.js';
-import { deleteMachineQueue, ensureMachineQueue, queueName, sendHints } from '../../shared/messaging/machine-queues.js';
-import { tlsOnlyQueuePolicy } from '../../shared/messaging/queue-policy.js';
+import { decodeHint, type Hint } from '#shared/messaging/hint.js';
+import { deleteMachineQueue, ensureMachineQueue, queueName, sendHints } from '#shared/messaging/machine-queues.js';
+import { tlsOnlyQueuePolicy } from '#shared/messaging/queue-policy.js';
 import { useSqsServer } from '../support/sqs.js';
 
 const sqsServer = useSqsServer();

@@ -1,11 +1,11 @@
 // A model's uuid (JUJU_MODEL_UUID in hooks): random, fixed at creation, and given once to a model
 // made before drover stored one, however many controllers start at the same moment.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { refs } from '../../shared/domain/plan.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getModel } from '../../shared/state/engine/reads.js';
-import { runOperation } from '../../shared/state/engine/run-operation.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { refs } from '#shared/domain/plan.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getModel } from '#shared/state/engine/reads.js';
+import { runOperation } from '#shared/state/engine/run-operation.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { freshStore } from '../support/table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

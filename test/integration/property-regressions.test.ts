@@ -3,16 +3,16 @@
 // the race is made certain by running the other client's operation between this operation's read
 // and its transaction.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { assignUnit } from '../../shared/state/operations/assign-unit.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyUnit } from '../../shared/state/operations/destroy-unit.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication, getMachine, getUnit } from '../../shared/state/engine/reads.js';
-import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { runAllCleanups } from '../../shared/state/operations/cleanup/run-cleanups.js';
-import { forceDestroyApplication, forceRemoveUnit } from '../../shared/state/operations/force.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { assignUnit } from '#shared/state/operations/assign-unit.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication, getMachine, getUnit } from '#shared/state/engine/reads.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { runAllCleanups } from '#shared/state/operations/cleanup/run-cleanups.js';
+import { forceDestroyApplication, forceRemoveUnit } from '#shared/state/operations/force.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { checkInvariants, LifeHistory } from '../support/invariants.js';
 import { readModelState } from '../support/model-state.js';

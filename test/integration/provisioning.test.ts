@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { markInstanceMissing } from '../../shared/state/operations/machine-status.js';
-import { recordInstance, recordProvisioningError, retryProvisioning } from '../../shared/state/operations/provisioning.js';
-import { getMachine } from '../../shared/state/engine/reads.js';
-import { readStatusLog } from '../../shared/state/queries/status-log.js';
-import { readStatus } from '../../shared/state/queries/status.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { markInstanceMissing } from '#shared/state/operations/machine-status.js';
+import { recordInstance, recordProvisioningError, retryProvisioning } from '#shared/state/operations/provisioning.js';
+import { getMachine } from '#shared/state/engine/reads.js';
+import { readStatusLog } from '#shared/state/queries/status-log.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { freshStore } from '../support/table.js';
 
 let store: Store;

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { readStatus, readStatusPage } from '../../shared/state/queries/status.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { readStatus, readStatusPage } from '#shared/state/queries/status.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

@@ -18,9 +18,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTearDownHandler } from '../../functions/teardown/handler.js';
-import { ensureMachineQueue } from '../../shared/messaging/machine-queues.js';
-import { machineQueuePrefix } from '../../shared/messaging/queue-names.js';
-import { tearDownController, type TearDownDeps, type TearDownResult } from '../../shared/provisioner/tear-down.js';
+import { ensureMachineQueue } from '#shared/messaging/machine-queues.js';
+import { machineQueuePrefix } from '#shared/messaging/queue-names.js';
+import { tearDownController, type TearDownDeps, type TearDownResult } from '#shared/provisioner/tear-down.js';
 import { useSqsServer } from '../support/sqs.js';
 
 const sqsServer = useSqsServer();

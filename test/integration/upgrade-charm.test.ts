@@ -1,14 +1,14 @@
 // upgrade-charm against DynamoDB Local: one transaction on the application, asserting what it read.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseCharm } from '../../shared/domain/charm.js';
-import { addRelation } from '../../shared/state/operations/add-relation.js';
-import { setApplicationConfig } from '../../shared/state/operations/application-config.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyApplication } from '../../shared/state/operations/destroy-application.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { getApplication, getRelation } from '../../shared/state/engine/reads.js';
-import type { Store } from '../../shared/state/engine/store.js';
-import { upgradeCharm } from '../../shared/state/operations/upgrade-charm.js';
+import { parseCharm } from '#shared/domain/charm.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyApplication } from '#shared/state/operations/destroy-application.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { getApplication, getRelation } from '#shared/state/engine/reads.js';
+import type { Store } from '#shared/state/engine/store.js';
+import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { createWatchdogHandler } from '../../functions/watchdog/handler.js';
-import { addMachines } from '../../shared/state/operations/add-machine.js';
-import { setUnitStatus } from '../../shared/state/operations/agent-status.js';
-import { deploy } from '../../shared/state/operations/deploy.js';
-import { destroyUnit } from '../../shared/state/operations/destroy-unit.js';
-import { addModel, ensureModel } from '../../shared/state/operations/model.js';
-import { recordProvisioningError, retryProvisioning } from '../../shared/state/operations/provisioning.js';
-import { listStuck } from '../../shared/state/queries/stuck.js';
-import { storeForModel, type Store } from '../../shared/state/engine/store.js';
+import { addMachines } from '#shared/state/operations/add-machine.js';
+import { setUnitStatus } from '#shared/state/operations/agent-status.js';
+import { deploy } from '#shared/state/operations/deploy.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { addModel, ensureModel } from '#shared/state/operations/model.js';
+import { recordProvisioningError, retryProvisioning } from '#shared/state/operations/provisioning.js';
+import { listStuck } from '#shared/state/queries/stuck.js';
+import { storeForModel, type Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 

@@ -2,10 +2,10 @@
 // (agent/api-client.ts), with a machine key, and the keys the API checks them against.
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '../../shared/api/agent-signing.js';
-import { NodeSha256 } from '../../shared/aws/node-sha256.js';
-import { signRequest, SIGNING_SERVICE } from '../../shared/aws/sign-request.js';
-import type { AgentCredentials } from '../../shared/provisioner/agent-credentials.js';
+import { localAgentKeyId, MACHINE_HEADER, MODEL_HEADER } from '#shared/api/agent-signing.js';
+import { NodeSha256 } from '#shared/aws/node-sha256.js';
+import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
+import type { AgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import { apiEvent } from './api-events.js';
 
 /** The tests' machine keys: machine N's is `secret-N` (the hash tests store with setAgentCredentialHash). */

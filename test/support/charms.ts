@@ -1,5 +1,5 @@
 // Charm metadata used across the state tests, in the shape of Juju's test charms.
-import { parseCharm, type CharmMeta } from '../../shared/domain/charm.js';
+import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
 
 const meta = (yaml: string, config?: string): CharmMeta => parseCharm(yaml, config);
 

@@ -10,10 +10,10 @@ import { parseArgs } from 'node:util';
 import { startApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { createApiHandler } from '../../functions/api/handler.js';
-import { localCharmStore } from '../../shared/charmstore/local-charm-store.js';
-import { ensureModel } from '../../shared/state/operations/model.js';
-import { createStore } from '../../shared/state/engine/store.js';
-import { ensureTable } from '../../shared/state/engine/table.js';
+import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { ensureModel } from '#shared/state/operations/model.js';
+import { createStore } from '#shared/state/engine/store.js';
+import { ensureTable } from '#shared/state/engine/table.js';
 import { testAgentKeys } from './agent-events.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });

@@ -11,10 +11,10 @@
 // (it runs after the restart) or after it (it is remembered): install and start run once.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { runAgentRoute, type AgentContext } from '../../functions/api/agent-routes.js';
-import type { AgentOperation, AgentRequestOf } from '../../shared/api/agent-requests.js';
-import type { Relation, Unit } from '../../shared/domain/entities.js';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { isQueueMissing } from '../../shared/messaging/machine-queues.js';
+import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
+import type { Relation, Unit } from '#shared/domain/entities.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { isQueueMissing } from '#shared/messaging/machine-queues.js';
 
 /** What one unit agent keeps on disk. */
 export interface UnitDisk {

@@ -5,7 +5,7 @@
 // agent was started with (its queue). EC2 has no local server, and the local provider starts a
 // process per machine, too slow for hundreds of matrix runs on two cores; its own idempotency is
 // shown by test/integration/local-provider.test.ts.
-import type { InstanceInfo, Provider, StartInstanceRequest } from '../../shared/provider/provider.js';
+import type { InstanceInfo, Provider, StartInstanceRequest } from '#shared/provider/provider.js';
 
 export interface FakeInstance {
   info: InstanceInfo;

@@ -13,7 +13,7 @@
 // and provider, as it is in production.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { InstanceInfo, Provider, StartInstanceRequest } from '../../shared/provider/provider.js';
+import type { InstanceInfo, Provider, StartInstanceRequest } from '#shared/provider/provider.js';
 
 /** The process died at this step: the harness treats it as process death, never as an error to handle. */
 export class Crash extends Error {

@@ -12,7 +12,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { sequenceNumberOf, toLambdaRecord } from '../../embedded/stream/lambda-event.js';
 import { listShards, streamReader, type StreamReader } from '../../embedded/stream/stream-reader.js';
-import { localCredentials } from '../../shared/state/engine/local-credentials.js';
+import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;

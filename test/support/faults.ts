@@ -2,7 +2,7 @@
 // returns TransactionConflict, so tests make the client fail TransactWriteItems on purpose, with
 // the very exception DynamoDB sends.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { Store } from '../../shared/state/engine/store.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 /** Cancels the next `times` transactions as conflicting; returns a counter of cancellations. */
 export function injectTransactionConflicts(store: Store, times: number): { cancelled: number } {

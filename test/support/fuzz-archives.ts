@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from '../../shared/charmstore/tar-blocks.js';
+import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from '#shared/charmstore/tar-blocks.js';
 
 export interface RawEntry {
   name: string;

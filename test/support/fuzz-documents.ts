@@ -3,7 +3,7 @@
 // comments, block scalars), alias bombs and merge keys, documents at and past the size bound,
 // odd tags, and random text over YAML's indicator characters; and hostile constraint strings.
 import fc from 'fast-check';
-import { MAX_YAML_BYTES } from '../../shared/domain/yaml.js';
+import { MAX_YAML_BYTES } from '#shared/domain/yaml.js';
 import { PENDING_FIXES } from './fuzz-api.js';
 
 /** Text before a deep flow collection: each might make a depth count see a quote or comment that YAML does not. */

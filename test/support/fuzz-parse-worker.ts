@@ -4,10 +4,10 @@
 // JSON line per input as it finishes (`outcome`, `ms`), so the parent knows which input was
 // running if this process dies. Outcomes: `ok`, `refused` (the error a client is told about),
 // or `bad: <error>` (anything else: a crash a client would see as a 5xx).
-import { parseCharm } from '../../shared/domain/charm.js';
-import { parseConstraints } from '../../shared/domain/constraints.js';
-import { isDroverError } from '../../shared/domain/errors.js';
-import { parseYaml } from '../../shared/domain/yaml.js';
+import { parseCharm } from '#shared/domain/charm.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { parseYaml } from '#shared/domain/yaml.js';
 
 interface Input {
   kind: 'yaml' | 'metadata' | 'config' | 'constraints';

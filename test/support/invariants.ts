@@ -1,9 +1,9 @@
 // The model's invariants, checked by the model property test (test/integration/model-property.test.ts)
 // against a whole-table picture after every step. Each returns the violations it finds, in words
 // that name the entities, so a failing run says what went wrong rather than only that it did.
-import type { Life } from '../../shared/domain/life.js';
-import { isForward } from '../../shared/domain/life.js';
-import { ATTR } from '../../shared/state/engine/keys.js';
+import type { Life } from '#shared/domain/life.js';
+import { isForward } from '#shared/domain/life.js';
+import { ATTR } from '#shared/state/engine/keys.js';
 import { indexState, type ModelState } from './model-state.js';
 
 export type Invariant = (state: ModelState) => string[];

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LocalProvider, type LocalProviderOptions } from '../../shared/provider/local/local-provider.js';
-import { listMachineDirs, readRecord } from '../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../shared/provider/local/process-identity.js';
+import { LocalProvider, type LocalProviderOptions } from '#shared/provider/local/local-provider.js';
+import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
 

@@ -1,11 +1,11 @@
 // The whole of a model as one consistent picture, read by scanning its table: what the model
 // property test checks its invariants against (test/support/invariants.ts). Only for tests: a
 // Scan reads every item, which no operation may do.
-import type { Application, Cleanup, Machine, Relation, RelationSettings, ScopeMember, Unit } from '../../shared/domain/entities.js';
+import type { Application, Cleanup, Machine, Relation, RelationSettings, ScopeMember, Unit } from '#shared/domain/entities.js';
 import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { fromItem } from '../../shared/state/engine/codec.js';
-import { ATTR } from '../../shared/state/engine/keys.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { fromItem } from '#shared/state/engine/codec.js';
+import { ATTR } from '#shared/state/engine/keys.js';
+import type { Store } from '#shared/state/engine/store.js';
 import { dumpTable } from './table-dump.js';
 
 export interface ModelState {

@@ -2,13 +2,13 @@
 // file's SQS server, and the deps the provisioner runs with (tiny retry delays instead of Juju's 10 s).
 import { randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, ListQueueTagsCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { isQueueMissing, queueName } from '../../shared/messaging/machine-queues.js';
-import { INSTANCE_TAG } from '../../shared/messaging/queue-instance-tag.js';
-import { sqsMachineQueues } from '../../shared/provisioner/sqs-machine-queues.js';
-import type { InstanceInfo, Provider, ProviderError, StartInstanceRequest } from '../../shared/provider/provider.js';
-import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
-import type { MachineQueues, ProvisionerDeps } from '../../shared/provisioner/deps.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import { isQueueMissing, queueName } from '#shared/messaging/machine-queues.js';
+import { INSTANCE_TAG } from '#shared/messaging/queue-instance-tag.js';
+import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
+import type { InstanceInfo, Provider, ProviderError, StartInstanceRequest } from '#shared/provider/provider.js';
+import { derivedAgentCredentials, newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
+import type { MachineQueues, ProvisionerDeps } from '#shared/provisioner/deps.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 export const CONTROLLER_ID = 'test-ctl';
 export const API_URL = 'http://127.0.0.1:1/api';

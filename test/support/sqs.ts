@@ -3,7 +3,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll } from 'vitest';
 import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
-import { createSqsClient } from '../../shared/messaging/sqs-client.js';
+import { createSqsClient } from '#shared/messaging/sqs-client.js';
 
 export interface TestSqs {
   readonly endpoint: string;

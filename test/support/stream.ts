@@ -3,9 +3,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { EntityRef } from '../../shared/domain/plan.js';
-import { keyOf } from '../../shared/state/engine/keys.js';
-import type { Store } from '../../shared/state/engine/store.js';
+import type { EntityRef } from '#shared/domain/plan.js';
+import { keyOf } from '#shared/state/engine/keys.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 type Item = Record<string, unknown>;
 type Image = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;

@@ -1,6 +1,6 @@
 // Every item of a test's table, for asserting that a refused operation changed nothing.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from '../../shared/state/engine/store.js';
+import type { Store } from '#shared/state/engine/store.js';
 
 export async function dumpTable(store: Store): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseActions, validateActionParams } from '../../shared/domain/actions.js';
-import { parseCharm } from '../../shared/domain/charm.js';
+import { parseActions, validateActionParams } from '#shared/domain/actions.js';
+import { parseCharm } from '#shared/domain/charm.js';
 
 const BACKUP = `
 backup:

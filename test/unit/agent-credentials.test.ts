@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { derivedAgentCredentials, newAgentCredentialKey } from '../../shared/provisioner/agent-credentials.js';
-import { hashAgentCredential, verifyAgentCredential } from '../../shared/state/operations/agent-credential.js';
+import { derivedAgentCredentials, newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
+import { hashAgentCredential, verifyAgentCredential } from '#shared/state/operations/agent-credential.js';
 
 describe('agent credentials', () => {
   const credentials = derivedAgentCredentials(newAgentCredentialKey());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseToSeries, parseBase, requestedSeries, seriesToBase, unsupportedBaseMessage } from '../../shared/domain/bases.js';
+import { baseToSeries, parseBase, requestedSeries, seriesToBase, unsupportedBaseMessage } from '#shared/domain/bases.js';
 
 describe('bases and series', () => {
   it.each([

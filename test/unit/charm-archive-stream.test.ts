@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packCharmDir, packEntries, readCharmArchive, type Entry } from '../../shared/charmstore/charm-archive.js';
-import { readCharmArchiveStream } from '../../shared/charmstore/charm-archive-stream.js';
-import { tarHeader } from '../../shared/charmstore/tar-blocks.js';
+import { packCharmDir, packEntries, readCharmArchive, type Entry } from '#shared/charmstore/charm-archive.js';
+import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
+import { tarHeader } from '#shared/charmstore/tar-blocks.js';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-stream-'));
 

@@ -1,8 +1,8 @@
 // metadata.yaml as Juju 3.6 checks it (internal/charm/meta.go), and the bases of manifest.yaml
 // and charmcraft.yaml; messages in Juju's words.
 import { describe, expect, it } from 'vitest';
-import { charmEndpoints, chooseSeries, parseCharm } from '../../shared/domain/charm.js';
-import { DroverError } from '../../shared/domain/errors.js';
+import { charmEndpoints, chooseSeries, parseCharm } from '#shared/domain/charm.js';
+import { DroverError } from '#shared/domain/errors.js';
 
 function expectInvalid(fn: () => unknown, message: string) {
   let error: unknown;

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unpackCharmArchive } from '../../shared/charmstore/charm-unpack.js';
-import { charmZipToArchive, readCharmZip, rootFile } from '../../shared/charmstore/charm-zip.js';
-import { isDroverError } from '../../shared/domain/errors.js';
+import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
+import { charmZipToArchive, readCharmZip, rootFile } from '#shared/charmstore/charm-zip.js';
+import { isDroverError } from '#shared/domain/errors.js';
 
 interface ZipSpec {
   name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charmEndpoints, chooseSeries, configDefaults, parseCharm, parseConfigValues, type CharmMeta } from '../../shared/domain/charm.js';
-import { DroverError } from '../../shared/domain/errors.js';
+import { charmEndpoints, chooseSeries, configDefaults, parseCharm, parseConfigValues, type CharmMeta } from '#shared/domain/charm.js';
+import { DroverError } from '#shared/domain/errors.js';
 
 // Shaped after Juju's testcharms/charm-repo/quantal charms.
 const WORDPRESS = `

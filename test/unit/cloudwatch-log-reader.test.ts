@@ -3,12 +3,12 @@
 // followed, a tail that neither repeats nor loses lines sharing a millisecond or arriving late.
 import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../shared/domain/errors.js';
-import { debugLogFilterPattern, MAX_FILTER_PATTERN_LENGTH } from '../../shared/logs/cloudwatch-filter-pattern.js';
-import { encodeCursor } from '../../shared/logs/cloudwatch-log-cursor.js';
-import { cloudWatchLogReader, INGESTION_GRACE_MS } from '../../shared/logs/cloudwatch-log-reader.js';
-import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
-import type { LogRecord } from '../../shared/logs/log-sink.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { debugLogFilterPattern, MAX_FILTER_PATTERN_LENGTH } from '#shared/logs/cloudwatch-filter-pattern.js';
+import { encodeCursor } from '#shared/logs/cloudwatch-log-cursor.js';
+import { cloudWatchLogReader, INGESTION_GRACE_MS } from '#shared/logs/cloudwatch-log-reader.js';
+import { lambdaLogSink } from '#shared/logs/lambda-log-sink.js';
+import type { LogRecord } from '#shared/logs/log-sink.js';
 import { fakeLogGroup, LOG_GROUP, type FakeLogGroup } from '../support/cloudwatch-logs.js';
 
 const record = (message: string, entity = 'unit-mysql-0', level: LogRecord['level'] = 'INFO'): LogRecord => ({

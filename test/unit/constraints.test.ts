@@ -8,8 +8,8 @@ import {
   isEmptyConstraints,
   mergeConstraints,
   parseConstraints,
-} from '../../shared/domain/constraints.js';
-import { DroverError } from '../../shared/domain/errors.js';
+} from '#shared/domain/constraints.js';
+import { DroverError } from '#shared/domain/errors.js';
 
 function parseError(args: string | string[]): DroverError {
   try {

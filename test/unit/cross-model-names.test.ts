@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offerUrl, parseOfferArg, parseOfferUrl } from '../../shared/domain/cross-model.js';
+import { offerUrl, parseOfferArg, parseOfferUrl } from '#shared/domain/cross-model.js';
 
 describe("parseOfferArg: offer's [<model>.]<application>:<endpoint>[,...]", () => {
   it('reads the model, the application and the endpoints', () => {

@@ -1,7 +1,7 @@
 // goal-state's answer as Juju's uniter facade builds it: own units, and per local endpoint of each
 // non-peer relation the related application's status and its units.
 import { describe, expect, it } from 'vitest';
-import { goalTime, planGoalState } from '../../shared/domain/goal-state.js';
+import { goalTime, planGoalState } from '#shared/domain/goal-state.js';
 import { application, NOW, relation, unit } from './plans/relation-fixtures.js';
 
 const wp = application('wordpress');

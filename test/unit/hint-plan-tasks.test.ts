@@ -2,7 +2,7 @@
 // `pendingTasks` changes in the queueing transaction, and that change hints the unit's machine;
 // operation and task items hint nobody.
 import { describe, expect, it } from 'vitest';
-import { planHint } from '../../shared/messaging/hint-plan.js';
+import { planHint } from '#shared/messaging/hint-plan.js';
 import { unit } from './plans/relation-fixtures.js';
 
 describe('hints for tasks', () => {

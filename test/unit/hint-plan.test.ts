@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planHint } from '../../shared/messaging/hint-plan.js';
+import { planHint } from '#shared/messaging/hint-plan.js';
 
 const status = (current: string) => ({ current, since: '2024-01-01T00:00:00Z' });
 const machine = { id: '3', life: 'alive', principals: ['mysql/0'], agentStatus: status('pending'), instanceStatus: status('pending') };

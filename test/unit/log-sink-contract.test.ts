@@ -5,10 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cloudWatchLogReader } from '../../shared/logs/cloudwatch-log-reader.js';
-import { fileLogSink } from '../../shared/logs/file-log-sink.js';
-import { lambdaLogSink } from '../../shared/logs/lambda-log-sink.js';
-import type { LogQuery, LogRecord, LogSink } from '../../shared/logs/log-sink.js';
+import { cloudWatchLogReader } from '#shared/logs/cloudwatch-log-reader.js';
+import { fileLogSink } from '#shared/logs/file-log-sink.js';
+import { lambdaLogSink } from '#shared/logs/lambda-log-sink.js';
+import type { LogQuery, LogRecord, LogSink } from '#shared/logs/log-sink.js';
 import { fakeLogGroup, LOG_GROUP } from '../support/cloudwatch-logs.js';
 
 interface Home {

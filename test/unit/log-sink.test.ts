@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLogSink } from '../../shared/logs/file-log-sink.js';
-import { entityMatcher, formatLogLine, type LogRecord } from '../../shared/logs/log-sink.js';
+import { fileLogSink } from '#shared/logs/file-log-sink.js';
+import { entityMatcher, formatLogLine, type LogRecord } from '#shared/logs/log-sink.js';
 
 const record = (entity: string, level: LogRecord['level'], message: string, time = '2024-01-01T12:34:56.000Z'): LogRecord => ({
   entity,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPortRange } from '../../shared/domain/port-ranges.js';
-import { applyPortChanges, planSetUnitPorts } from '../../shared/domain/plans/unit-ports.js';
+import { canonicalPortRange } from '#shared/domain/port-ranges.js';
+import { applyPortChanges, planSetUnitPorts } from '#shared/domain/plans/unit-ports.js';
 import { unit } from './plans/relation-fixtures.js';
 
 describe('port ranges', () => {

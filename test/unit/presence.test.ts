@@ -9,8 +9,8 @@ import {
   presentMachineStatus,
   presentUnitStatuses,
   type Presence,
-} from '../../shared/domain/presence.js';
-import { buildStatus, type StatusSnapshot } from '../../shared/domain/status.js';
+} from '#shared/domain/presence.js';
+import { buildStatus, type StatusSnapshot } from '#shared/domain/status.js';
 import { app, machine, NOW, unit } from './plans/destruction-fixtures.js';
 
 const LOST_AFTER_MS = 60_000;

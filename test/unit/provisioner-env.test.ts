@@ -13,7 +13,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provisionerDepsFromEnv } from '../../functions/provisioner/env.js';
-import { clientToken } from '../../shared/provider/ec2/ec2-provider.js';
+import { clientToken } from '#shared/provider/ec2/ec2-provider.js';
 
 const ec2 = mockClient(EC2Client);
 const saved = { ...process.env };

@@ -2,7 +2,7 @@
 // that instance's requests (arn:<partition>:ec2:<region>:<account>:instance/<id>), or the agent
 // could not receive its own hints.
 import { describe, expect, it } from 'vitest';
-import { instanceArnFor } from '../../shared/messaging/queue-instance-tag.js';
+import { instanceArnFor } from '#shared/messaging/queue-instance-tag.js';
 
 describe("a machine queue's instance tag", () => {
   it('names the instance in the queue’s region and account, in the region’s partition', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadLetterQueueName, machineQueuePrefix, queueName } from '../../shared/messaging/queue-names.js';
+import { deadLetterQueueName, machineQueuePrefix, queueName } from '#shared/messaging/queue-names.js';
 
 const VALID = /^[A-Za-z0-9_-]{1,80}$/;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charmEndpoints, parseCharm } from '../../shared/domain/charm.js';
-import { DroverError } from '../../shared/domain/errors.js';
+import { charmEndpoints, parseCharm } from '#shared/domain/charm.js';
+import { DroverError } from '#shared/domain/errors.js';
 import {
   inferRelation,
   parseEndpointArg,
@@ -8,7 +8,7 @@ import {
   relationScope,
   type AppEndpoints,
   type RelationEndpoint,
-} from '../../shared/domain/relation-endpoints.js';
+} from '#shared/domain/relation-endpoints.js';
 
 // Metadata shaped after Juju's testcharms/charm-repo/quantal charms.
 const CHARMS = {

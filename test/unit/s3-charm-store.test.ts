@@ -5,9 +5,9 @@ import { CopyObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Cli
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adoptCheckedUpload } from '../../functions/api/uploaded-charm.js';
-import { packEntries } from '../../shared/charmstore/charm-archive.js';
-import { archiveKey } from '../../shared/charmstore/charm-store.js';
-import { s3CharmStore } from '../../shared/charmstore/s3-charm-store.js';
+import { packEntries } from '#shared/charmstore/charm-archive.js';
+import { archiveKey } from '#shared/charmstore/charm-store.js';
+import { s3CharmStore } from '#shared/charmstore/s3-charm-store.js';
 
 const client = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } });
 const s3 = mockClient(client);

@@ -1,7 +1,7 @@
 // nextSecretHook (shared/domain/secret-hooks.ts): which secret hook a unit runs next, in Juju's
 // resolver's order, once each, and none while it is not installed, Dying or busy.
 import { describe, expect, it } from 'vitest';
-import { nextSecretHook, type SecretHookInput } from '../../shared/domain/secret-hooks.js';
+import { nextSecretHook, type SecretHookInput } from '#shared/domain/secret-hooks.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const PAST = '2025-06-01T11:00:00.000Z';

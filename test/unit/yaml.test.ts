@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseCharm } from '../../shared/domain/charm.js';
-import { MAX_YAML_BYTES, MAX_YAML_DEPTH, parseYaml, parseYamlScalarsAsText, YamlTooLargeError } from '../../shared/domain/yaml.js';
+import { parseCharm } from '#shared/domain/charm.js';
+import { MAX_YAML_BYTES, MAX_YAML_DEPTH, parseYaml, parseYamlScalarsAsText, YamlTooLargeError } from '#shared/domain/yaml.js';
 
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 

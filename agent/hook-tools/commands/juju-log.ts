@@ -1,6 +1,6 @@
 // juju-log [-l LEVEL] [--debug] <message...>: "write arguments direct to juju's log".
 // Logged under `unit.<unit>.juju-log`; in relation hooks prefixed `<endpoint>:<id>: `.
-import { parseLogLevel } from '../../../shared/logs/log-sink.js';
+import { parseLogLevel } from '#shared/logs/log-sink.js';
 import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
 import { relationLabel } from '../relation-flag.js';

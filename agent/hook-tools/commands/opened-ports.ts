@@ -2,7 +2,7 @@
 // juju/juju worker/uniter/runner/jujuc/opened-ports.go: one `80/tcp` or `8000-8100/tcp` per line
 // (smart), sorted by port as Juju's network.SortPortRanges does. drover opens ports for the whole
 // unit, never per endpoint, so --endpoints marks every range `(*)`, Juju's "all endpoints".
-import { parsePortRange, type PortRange } from '../../../shared/domain/port-ranges.js';
+import { parsePortRange, type PortRange } from '#shared/domain/port-ranges.js';
 import { boolFlag, parseFlags } from '../flags.js';
 import { outputFlags } from '../format.js';
 import { output } from '../output.js';

@@ -5,8 +5,8 @@
 // Juju 1 acted on state at once: the "not actually sandboxed" note of Juju's charms-in-action
 // document (https://github.com/juju/juju/blob/7f5ca4e9229c4320911ac5436e489fd1f59d88c7/doc/charms-in-action.txt)
 // and https://bugs.launchpad.net/juju/+bug/1089304.
-import { DroverError } from '../../../shared/domain/errors.js';
-import { canonicalPortRange } from '../../../shared/domain/port-ranges.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { canonicalPortRange } from '#shared/domain/port-ranges.js';
 import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { parseFlags, stringFlag } from '../flags.js';
 import { checkEmpty, usageError } from '../tool-errors.js';

@@ -8,11 +8,11 @@
 // The report's id makes it safe to send again: the unit remembers the id of the last report it
 // took (`lastReport`), and the transaction asserts the id read, so a report already taken changes
 // nothing, even when its answer was lost and the agent sends the very same report again.
-import type { Unit } from '#shared/domain/entities.js';
-import { notFound } from '#shared/domain/errors.js';
-import { done, refs, type Change, type Expect, type Plan } from '#shared/domain/plan.js';
-import { statusLogEntry, type StatusLogType } from '#shared/domain/status-log.js';
-import type { StatusInput } from '#shared/domain/plans/agent-status.js';
+import type { Unit } from '../entities.js';
+import { notFound } from '../errors.js';
+import { done, refs, type Change, type Expect, type Plan } from '../plan.js';
+import { statusLogEntry, type StatusLogType } from '../status-log.js';
+import type { StatusInput } from './agent-status.js';
 
 export interface ReportedStatus {
   kind: 'agent' | 'workload';

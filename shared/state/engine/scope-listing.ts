@@ -9,7 +9,7 @@
 // listing misses only members that entered after it read the relation; the scope's readers need
 // no order across shards.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Relation, ScopeMember } from '#shared/domain/entities.js';
+import type { Relation, ScopeMember } from '../../domain/entities.js';
 import { fromItem } from './codec.js';
 import { ATTR, SCOPE_SK_PREFIX, scopePartitions } from './keys.js';
 import { decodeCursor, encodeCursor, hasExactly, type Page } from './reads.js';

@@ -12,8 +12,8 @@
 // to since. A unit is in a shard below the count committed with it, so a listing misses only
 // units committed after it read the application, as it would with any layout.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Application } from '#shared/domain/entities.js';
-import { refs, type EntityRef } from '#shared/domain/plan.js';
+import type { Application } from '../../domain/entities.js';
+import { refs, type EntityRef } from '../../domain/plan.js';
 import { ATTR, collections, INDEX, refFromKey, unitSortKey, type Key } from './keys.js';
 import { collectionCursorAfter, decodeCursor, encodeCursor, hasExactly, listAll, listCollection, type Page } from './reads.js';
 import { shardPages } from './shard-pages.js';

@@ -4,11 +4,11 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/domain/operations.js';
-import { EXEC_ACTION } from '../../../shared/domain/operations.js';
-import { enqueueOperation } from '../../../shared/state/operations/action-tasks.js';
-import { getTask, readOperation } from '../../../shared/state/queries/action-tasks.js';
-import { getSequence } from '../../../shared/state/engine/reads.js';
+import type { Task } from '#shared/domain/operations.js';
+import { EXEC_ACTION } from '#shared/domain/operations.js';
+import { enqueueOperation } from '#shared/state/operations/action-tasks.js';
+import { getTask, readOperation } from '#shared/state/queries/action-tasks.js';
+import { getSequence } from '#shared/state/engine/reads.js';
 import { startAgentHarness, unitOf, waitFor, type AgentHarness, type AgentProcess } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refs } from '../../../shared/domain/plan.js';
-import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
-import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
-import { getUnitState } from '../../../shared/state/engine/reads.js';
-import { runOperation } from '../../../shared/state/engine/run-operation.js';
-import { readStatus } from '../../../shared/state/queries/status.js';
-import { setModelConfig } from '../../../shared/state/operations/model.js';
+import { refs } from '#shared/domain/plan.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { getUnitState } from '#shared/state/engine/reads.js';
+import { runOperation } from '#shared/state/engine/run-operation.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import { setModelConfig } from '#shared/state/operations/model.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const INTERVAL_MS = 2_000;

@@ -3,12 +3,12 @@
 // after install and whenever the leader settings change; only the leader may leader-set; the
 // Dying leader resigns, so another unit runs leader-elected soon after remove-unit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refs } from '../../../shared/domain/plan.js';
-import { addRelation } from '../../../shared/state/operations/add-relation.js';
-import { getItem, getRelation } from '../../../shared/state/engine/reads.js';
-import { setApplicationConfig } from '../../../shared/state/operations/application-config.js';
-import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
-import { getLeaderSettings, getLease } from '../../../shared/state/queries/leadership.js';
+import { refs } from '#shared/domain/plan.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { getItem, getRelation } from '#shared/state/engine/reads.js';
+import { setApplicationConfig } from '#shared/state/operations/application-config.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { getLeaderSettings, getLease } from '#shared/state/queries/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -5,7 +5,7 @@
 // lease running out"). That a live idle leader renews, lease after lease, is only time: it runs on
 // a fake clock (test/unit/agent/uniter-on-clock.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getLease } from '../../../shared/state/queries/leadership.js';
+import { getLease } from '#shared/state/queries/leadership.js';
 import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const LEASE_SECONDS = 4;

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRelation } from '../../../shared/state/operations/add-relation.js';
-import { getApplication } from '../../../shared/state/engine/reads.js';
-import { getLease } from '../../../shared/state/queries/leadership.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { getApplication } from '#shared/state/engine/reads.js';
+import { getLease } from '#shared/state/queries/leadership.js';
 import { startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -3,7 +3,7 @@
 // Juju 2.9 shows it: https://github.com/juju/juju/blob/2.9/apiserver/common/unitstatus.go), and it
 // is back when an agent runs again. Short intervals: a heartbeat every second, lost after six.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStatus } from '../../../shared/state/queries/status.js';
+import { readStatus } from '#shared/state/queries/status.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 const LOST_AFTER_SECONDS = 6;

@@ -5,13 +5,13 @@
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRelation } from '../../../shared/state/operations/add-relation.js';
-import { destroyApplication } from '../../../shared/state/operations/destroy-application.js';
-import { destroyMachine } from '../../../shared/state/operations/destroy-machine.js';
-import { destroyUnit } from '../../../shared/state/operations/destroy-unit.js';
-import { destroyRelation } from '../../../shared/state/operations/destroy-relation.js';
-import { getApplication, getRelation, getSettings } from '../../../shared/state/engine/reads.js';
-import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
+import { addRelation } from '#shared/state/operations/add-relation.js';
+import { destroyApplication } from '#shared/state/operations/destroy-application.js';
+import { destroyMachine } from '#shared/state/operations/destroy-machine.js';
+import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
+import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
+import { getApplication, getRelation, getSettings } from '#shared/state/engine/reads.js';
+import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
 import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

@@ -6,15 +6,15 @@
 import { join } from 'node:path';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalProvider } from '../../../shared/provider/local/local-provider.js';
-import { readRecord } from '../../../shared/provider/local/machine-dir.js';
-import { isProcessAlive } from '../../../shared/provider/local/process-identity.js';
-import type { ProvisionerDeps } from '../../../shared/provisioner/deps.js';
-import { reconcileAll } from '../../../shared/provisioner/reconcile-all.js';
-import { reconcileMachine } from '../../../shared/provisioner/reconcile-machine.js';
-import { sqsMachineQueues } from '../../../shared/provisioner/sqs-machine-queues.js';
-import { getMachine } from '../../../shared/state/engine/reads.js';
-import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
+import { LocalProvider } from '#shared/provider/local/local-provider.js';
+import { readRecord } from '#shared/provider/local/machine-dir.js';
+import { isProcessAlive } from '#shared/provider/local/process-identity.js';
+import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
+import { reconcileAll } from '#shared/provisioner/reconcile-all.js';
+import { reconcileMachine } from '#shared/provisioner/reconcile-machine.js';
+import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
+import { getMachine } from '#shared/state/engine/reads.js';
+import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
 import { CONTROLLER, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

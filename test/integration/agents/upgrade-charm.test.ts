@@ -6,11 +6,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packCharmDir } from '../../../shared/charmstore/charm-archive.js';
-import { parseCharm } from '../../../shared/domain/charm.js';
-import { readStatus } from '../../../shared/state/queries/status.js';
-import { resolveUnit } from '../../../shared/state/operations/resolve-unit.js';
-import { upgradeCharm } from '../../../shared/state/operations/upgrade-charm.js';
+import { packCharmDir } from '#shared/charmstore/charm-archive.js';
+import { parseCharm } from '#shared/domain/charm.js';
+import { readStatus } from '#shared/state/queries/status.js';
+import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
+import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
 
 let h: AgentHarness;

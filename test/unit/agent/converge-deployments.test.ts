@@ -6,7 +6,7 @@ import { applyDeployments } from '../../../agent/machine/converge-deployments.js
 import type { Deployer } from '../../../agent/machine/deployer.js';
 import type { AgentLog } from '../../../agent/log/agent-log.js';
 import type { AgentView } from '../../../agent/view.js';
-import type { Unit } from '../../../shared/domain/entities.js';
+import type { Unit } from '#shared/domain/entities.js';
 import { unit } from '../plans/relation-fixtures.js';
 
 function harness(failures: Record<string, Error>) {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextStep, type RemoteState } from '../../../agent/uniter/decide.js';
 import { freshState, type LocalState } from '../../../agent/uniter/local-state.js';
-import type { Unit } from '../../../shared/domain/entities.js';
+import type { Unit } from '#shared/domain/entities.js';
 import { application, unit } from '../plans/relation-fixtures.js';
 
 const app = application('mysql', { configVersion: 1 });

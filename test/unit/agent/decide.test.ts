@@ -1,7 +1,7 @@
 // The unit agent's decisions (agent/uniter/decide.ts), in the words of Juju's charms-in-action.txt and
 // lifecycles.txt (docs/lifecycle-rules.md, Sources).
 import { describe, expect, it } from 'vitest';
-import type { Relation, Unit } from '../../../shared/domain/entities.js';
+import type { Relation, Unit } from '#shared/domain/entities.js';
 import { mayJoin, nextStep, principalHoldsSubordinate, relationStep, type RemoteState } from '../../../agent/uniter/decide.js';
 import { afterHook, freshState, type LocalState } from '../../../agent/uniter/local-state.js';
 import { application, linked, relation, unit } from '../plans/relation-fixtures.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import { HookContext } from '../../../agent/uniter/hook-context.js';
 import type { HookContextInit } from '../../../agent/uniter/hook-context-init.js';
-import { MAX_SETTINGS_BYTES } from '../../../shared/domain/item-size.js';
+import { MAX_SETTINGS_BYTES } from '#shared/domain/item-size.js';
 
 function hookContext() {
   const calls: [string, unknown][] = [];

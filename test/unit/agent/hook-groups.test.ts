@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftoverHookGroups, recordHookGroupsIn } from '../../../agent/uniter/hook-groups.js';
 import { runHookProcess } from '../../../agent/uniter/hook-process.js';
-import { isProcessAlive, processStartTime } from '../../../shared/provider/local/process-identity.js';
+import { isProcessAlive, processStartTime } from '#shared/provider/local/process-identity.js';
 
 const started: number[] = [];
 afterEach(() => {

@@ -9,7 +9,7 @@ import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import { parseFlags, boolFlag, stringFlag } from '../../../agent/hook-tools/flags.js';
 import { formatValue } from '../../../agent/hook-tools/format.js';
 import type { GoalState, NetworkInfo, ToolContext, WorkloadStatus } from '../../../agent/hook-tools/tool-context.js';
-import type { LogLevel } from '../../../shared/logs/log-sink.js';
+import type { LogLevel } from '#shared/logs/log-sink.js';
 
 class FakeContext implements ToolContext {
   unitName = 'wordpress/0';

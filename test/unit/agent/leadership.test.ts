@@ -9,7 +9,7 @@ import type { ToolContext } from '../../../agent/hook-tools/tool-context.js';
 import { LeadershipTracker } from '../../../agent/uniter/leadership.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import type { AgentApi } from '../../../agent/api-client.js';
-import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, LEADERSHIP_GUARANTEE_MS } from '../../../shared/domain/leadership.js';
+import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, LEADERSHIP_GUARANTEE_MS } from '#shared/domain/leadership.js';
 
 const LEASE_MS = 330_000;
 const granted = { leader: true, holder: 'mysql/0', durationMs: LEASE_MS };

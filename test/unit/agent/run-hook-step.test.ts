@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hookFailure, ownAppWrites, statusBeforeHook } from '../../../agent/uniter/steps/run-hook.js';
 import { freshState } from '../../../agent/uniter/local-state.js';
 import type { AgentView } from '../../../agent/view.js';
-import type { Relation } from '../../../shared/domain/entities.js';
+import type { Relation } from '#shared/domain/entities.js';
 
 describe('the run-hook step', () => {
   it.each([

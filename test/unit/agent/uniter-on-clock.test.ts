@@ -5,7 +5,7 @@
 // Hours of agent time take milliseconds; nothing sleeps.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentView } from '../../../agent/view.js';
-import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, type LeadershipView } from '../../../shared/domain/leadership.js';
+import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, type LeadershipView } from '#shared/domain/leadership.js';
 import { application, NOW, unit } from '../plans/relation-fixtures.js';
 import { startInProcessUniter, type InProcessUniter } from '../../support/in-process-uniter.js';
 

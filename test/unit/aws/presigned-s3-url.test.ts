@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presignedS3Put, presignedS3Url } from '../../../shared/aws/presigned-s3-url.js';
+import { presignedS3Put, presignedS3Url } from '#shared/aws/presigned-s3-url.js';
 
 describe('presigned S3 GET', () => {
   it("matches AWS's published SigV4 query-string example (S3 developer guide, examplebucket/test.txt)", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bundle, BundleApplication } from '../../../cli/bundle/bundle-file.js';
 import { bundleChanges } from '../../../cli/bundle/changes.js';
 import type { ModelView } from '../../../cli/bundle/model-view.js';
-import { parseCharm } from '../../../shared/domain/charm.js';
+import { parseCharm } from '#shared/domain/charm.js';
 
 const meta = parseCharm('name: web\nsummary: s\nseries: [jammy]\n');
 const app = (rest: Partial<BundleApplication> = {}): BundleApplication => ({

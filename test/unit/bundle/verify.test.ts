@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bundle, BundleApplication } from '../../../cli/bundle/bundle-file.js';
 import { verifyBundle } from '../../../cli/bundle/verify.js';
-import { parseCharm } from '../../../shared/domain/charm.js';
+import { parseCharm } from '#shared/domain/charm.js';
 
 const database = parseCharm('name: database\nsummary: s\nseries: [jammy]\nprovides:\n  db: {interface: dbtest}\n');
 const client = parseCharm('name: client\nsummary: s\nseries: [jammy]\nrequires:\n  db: {interface: dbtest}\n');

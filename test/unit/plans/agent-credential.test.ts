@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSetAgentCredentialHash } from '../../../shared/domain/plans/agent-credential.js';
+import { planSetAgentCredentialHash } from '#shared/domain/plans/agent-credential.js';
 import { machine } from './destruction-fixtures.js';
 
 const unprovisioned = (fields = {}) => machine('1', { instanceStatus: { current: 'pending', since: '' }, ...fields });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../../shared/domain/errors.js';
-import { planDestroyMachine } from '../../../shared/domain/plans/destroy-machine.js';
-import type { Machine } from '../../../shared/domain/entities.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { planDestroyMachine } from '#shared/domain/plans/destroy-machine.js';
+import type { Machine } from '#shared/domain/entities.js';
 import { machine } from './destruction-fixtures.js';
 
 const codeOf = (f: () => unknown) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../../shared/domain/errors.js';
-import { planDestroyUnit, type DestroyUnitSnapshot } from '../../../shared/domain/plans/destroy-unit.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { planDestroyUnit, type DestroyUnitSnapshot } from '#shared/domain/plans/destroy-unit.js';
 import { app, machine, NOW, unit } from './destruction-fixtures.js';
 
 const started = { current: 'idle', since: NOW };

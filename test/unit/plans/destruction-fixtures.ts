@@ -1,6 +1,6 @@
 // Entities in the shape the store reads them, for the destruction plan tests.
-import type { Application, Machine, Relation, Unit } from '../../../shared/domain/entities.js';
-import type { RelationEndpoint } from '../../../shared/domain/relation-endpoints.js';
+import type { Application, Machine, Relation, Unit } from '#shared/domain/entities.js';
+import type { RelationEndpoint } from '#shared/domain/relation-endpoints.js';
 import { charms } from '../../support/charms.js';
 
 export const NOW = '2024-01-01T00:00:00.000Z';

@@ -2,8 +2,8 @@
 // semantics: a holder that did not renew it is lost, dead or cut off); one that has not run out
 // is never handed over; only an Alive unit of the application may take or extend it.
 import { describe, expect, it } from 'vitest';
-import { isClaimable, leaderUntil, renewAt, type Lease } from '../../../shared/domain/leadership.js';
-import { planClaimLeadership, planReleaseAbandoned } from '../../../shared/domain/plans/leadership.js';
+import { isClaimable, leaderUntil, renewAt, type Lease } from '#shared/domain/leadership.js';
+import { planClaimLeadership, planReleaseAbandoned } from '#shared/domain/plans/leadership.js';
 import { unit } from './destruction-fixtures.js';
 
 const NOW = new Date('2026-01-01T00:10:00.000Z');

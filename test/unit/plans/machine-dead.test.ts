@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../../shared/domain/errors.js';
-import { planEnsureMachineDead } from '../../../shared/domain/plans/machine-dead.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { planEnsureMachineDead } from '#shared/domain/plans/machine-dead.js';
 import { machine } from './destruction-fixtures.js';
 
 const codeOf = (f: () => unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planMarkInstanceMissing } from '../../../shared/domain/plans/machine-status.js';
+import { planMarkInstanceMissing } from '#shared/domain/plans/machine-status.js';
 import { machine, NOW } from './destruction-fixtures.js';
 
 describe('planMarkInstanceMissing', () => {

@@ -1,7 +1,7 @@
 // Applications, units and relations in the shape the store reads them, for the relation plan tests.
-import { charmEndpoints } from '../../../shared/domain/charm.js';
-import type { Application, Relation, Unit } from '../../../shared/domain/entities.js';
-import { inferRelation, relationKey, relationScope } from '../../../shared/domain/relation-endpoints.js';
+import { charmEndpoints } from '#shared/domain/charm.js';
+import type { Application, Relation, Unit } from '#shared/domain/entities.js';
+import { inferRelation, relationKey, relationScope } from '#shared/domain/relation-endpoints.js';
 import { charms } from '../../support/charms.js';
 
 export const NOW = '2024-01-01T00:00:00.000Z';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RelationSettings } from '../../../shared/domain/entities.js';
-import { applySettingsChanges, planWriteSettings } from '../../../shared/domain/plans/relation-settings.js';
+import type { RelationSettings } from '#shared/domain/entities.js';
+import { applySettingsChanges, planWriteSettings } from '#shared/domain/plans/relation-settings.js';
 
 const current: RelationSettings = { relationId: 4, unit: 'riak/0', settings: { 'private-address': '10.0.0.1', a: '1' }, version: 3 };
 const target = { relationId: 4, unit: 'riak/0', relationLabel: 'riak:ring' };

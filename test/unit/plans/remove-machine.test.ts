@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DroverError } from '../../../shared/domain/errors.js';
-import { planRemoveMachine } from '../../../shared/domain/plans/remove-machine.js';
+import { DroverError } from '#shared/domain/errors.js';
+import { planRemoveMachine } from '#shared/domain/plans/remove-machine.js';
 import { machine } from './destruction-fixtures.js';
 
 const codeOf = (f: () => unknown) => {

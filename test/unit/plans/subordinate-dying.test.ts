@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planEnsureSubordinateDying, type SubordinateDyingSnapshot } from '../../../shared/domain/plans/subordinate-dying.js';
+import { planEnsureSubordinateDying, type SubordinateDyingSnapshot } from '#shared/domain/plans/subordinate-dying.js';
 import { app, relation, unit } from './destruction-fixtures.js';
 
 const container = (id: number, fields = {}) => relation(id, ['logging:info', 'wordpress:juju-info'], { scope: 'container', ...fields });

@@ -1,14 +1,8 @@
 // A task's steps on its agent (shared/domain/plans/task-progress.ts): each asserts the status it
 // read, a retry after the step is done changes nothing, and the item stays bounded.
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/domain/operations.js';
-import {
-  MAX_TASK_LOG_BYTES,
-  planCancelTask,
-  planFinishTask,
-  planLogTask,
-  planStartTask,
-} from '../../../shared/domain/plans/task-progress.js';
+import type { Task } from '#shared/domain/operations.js';
+import { MAX_TASK_LOG_BYTES, planCancelTask, planFinishTask, planLogTask, planStartTask } from '#shared/domain/plans/task-progress.js';
 import { NOW } from './relation-fixtures.js';
 
 const task = (fields: Partial<Task> = {}): Task => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planEnsureUnitDead } from '../../../shared/domain/plans/unit-dead.js';
+import { planEnsureUnitDead } from '#shared/domain/plans/unit-dead.js';
 import { unit } from './destruction-fixtures.js';
 
 describe('planEnsureUnitDead', () => {

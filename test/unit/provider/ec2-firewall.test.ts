@@ -17,10 +17,10 @@ import {
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DesiredFirewall } from '../../../shared/domain/firewall.js';
-import { parsePortRange } from '../../../shared/domain/port-ranges.js';
-import { Ec2Provider } from '../../../shared/provider/ec2/ec2-provider.js';
-import { Ec2Firewall } from '../../../shared/provider/ec2/firewall.js';
+import type { DesiredFirewall } from '#shared/domain/firewall.js';
+import { parsePortRange } from '#shared/domain/port-ranges.js';
+import { Ec2Provider } from '#shared/provider/ec2/ec2-provider.js';
+import { Ec2Firewall } from '#shared/provider/ec2/firewall.js';
 
 const ec2 = mockClient(EC2Client);
 const client = new EC2Client({ region: 'us-east-1' });

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DescribeImagesCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
-import { ProviderError } from '../../../shared/provider/provider.js';
-import { canonicalSsmParameter, CANONICAL_OWNER_ID, describeImagesFinder } from '../../../shared/provider/ec2/images.js';
+import { ProviderError } from '#shared/provider/provider.js';
+import { canonicalSsmParameter, CANONICAL_OWNER_ID, describeImagesFinder } from '#shared/provider/ec2/images.js';
 
 const ec2 = mockClient(EC2Client);
 const client = new EC2Client({ region: 'us-east-1' });

@@ -1,14 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { parseConstraints, type Constraints } from '../../../shared/domain/constraints.js';
-import { ProviderError } from '../../../shared/provider/provider.js';
+import { parseConstraints, type Constraints } from '#shared/domain/constraints.js';
+import { ProviderError } from '#shared/provider/provider.js';
 import {
   EC2_INSTANCE_TYPES,
   formatHardware,
   selectInstanceType,
   type InstanceType,
   type InstanceTypeCatalogue,
-} from '../../../shared/provider/ec2/instance-types.js';
+} from '#shared/provider/ec2/instance-types.js';
 
 const REGION = 'us-east-1';
 const select = (cons: string, catalogue: InstanceTypeCatalogue = EC2_INSTANCE_TYPES) =>

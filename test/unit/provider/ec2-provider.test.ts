@@ -9,9 +9,9 @@ import {
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import { parseConstraints } from '../../../shared/domain/constraints.js';
-import { ProviderError, type StartInstanceRequest } from '../../../shared/provider/provider.js';
-import { clientToken, Ec2Provider, type Ec2ProviderOptions } from '../../../shared/provider/ec2/ec2-provider.js';
+import { parseConstraints } from '#shared/domain/constraints.js';
+import { ProviderError, type StartInstanceRequest } from '#shared/provider/provider.js';
+import { clientToken, Ec2Provider, type Ec2ProviderOptions } from '#shared/provider/ec2/ec2-provider.js';
 
 const ec2 = mockClient(EC2Client);
 const client = new EC2Client({ region: 'us-east-1' });

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE_RELEASE, nodeTarball } from '../../../shared/provider/ec2/node-release.js';
-import { ProviderError } from '../../../shared/provider/provider.js';
-import { renderUserData, renderUserDataScript, shellQuote, type MachineAgentUserData } from '../../../shared/provider/ec2/user-data.js';
+import { NODE_RELEASE, nodeTarball } from '#shared/provider/ec2/node-release.js';
+import { ProviderError } from '#shared/provider/provider.js';
+import { renderUserData, renderUserDataScript, shellQuote, type MachineAgentUserData } from '#shared/provider/ec2/user-data.js';
 
 const data: MachineAgentUserData = {
   controllerId: 'ctl-1',

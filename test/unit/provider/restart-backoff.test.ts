@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LocalInstanceRecord } from '../../../shared/provider/local/machine-dir.js';
-import { decideRestart, forgetRestarts } from '../../../shared/provider/local/restart-backoff.js';
+import type { LocalInstanceRecord } from '#shared/provider/local/machine-dir.js';
+import { decideRestart, forgetRestarts } from '#shared/provider/local/restart-backoff.js';
 
 const POLICY = { stableRunMs: 60_000, immediateRestarts: 2, firstDelayMs: 2_000, maxDelayMs: 8_000 };
 const T0 = Date.parse('2026-11-26T06:00:00Z');

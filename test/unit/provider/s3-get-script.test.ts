@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeSha256 } from '../../../shared/aws/node-sha256.js';
-import { S3_GET_PROGRAM } from '../../../shared/provider/ec2/s3-get-script.js';
+import { NodeSha256 } from '#shared/aws/node-sha256.js';
+import { S3_GET_PROGRAM } from '#shared/provider/ec2/s3-get-script.js';
 
 const CREDENTIALS = { accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'instance-role-secret', sessionToken: 'instance-role-session' };
 const IMDS_TOKEN = 'imds-v2-token';

@@ -3,9 +3,9 @@
 // them off the document, so a batch run twice adds nothing twice, and the run that finds the count
 // moved on by another stops and leaves the document to it; once the application is gone or no
 // longer Alive, or the model is being destroyed, the rest is given up.
-import type { Application, Model } from '#shared/domain/entities.js';
-import { nextChunk, planChunk, type AddUnitsWork, type ChunkOutcome } from '#shared/domain/plans/background-units.js';
-import { refs } from '#shared/domain/plan.js';
+import type { Application, Model } from '../../../domain/entities.js';
+import { nextChunk, planChunk, type AddUnitsWork, type ChunkOutcome } from '../../../domain/plans/background-units.js';
+import { refs } from '../../../domain/plan.js';
 import { NumberReservations } from '../../engine/number-reservations.js';
 import { getBatch } from '../../engine/reads.js';
 import { runOperation, type Attempt } from '../../engine/run-operation.js';

@@ -1,9 +1,9 @@
 // The applications section of a status page: each application's entry with its summary (derived
 // status, version, Scale) from a projection of its units, an application of many units summarized
 // across pages.
-import type { Application, Relation } from '#shared/domain/entities.js';
-import { refs } from '#shared/domain/plan.js';
-import { applicationDoc, emptySummary, summarizeUnits, type SummaryUnit, type UnitsSummary } from '#shared/domain/status.js';
+import type { Application, Relation } from '../../../domain/entities.js';
+import { refs } from '../../../domain/plan.js';
+import { applicationDoc, emptySummary, summarizeUnits, type SummaryUnit, type UnitsSummary } from '../../../domain/status.js';
 import { collections } from '../../engine/keys.js';
 import { collectionCursorAfter, getProjected, listCollection } from '../../engine/reads.js';
 import { listUnits, unitCursorAfter } from '../../engine/unit-listing.js';

@@ -1,7 +1,7 @@
 // The machines section of a status page, in the order of their ids across the index's shards.
-import type { Machine } from '#shared/domain/entities.js';
-import type { EntityRef } from '#shared/domain/plan.js';
-import { machineDoc } from '#shared/domain/status.js';
+import type { Machine } from '../../../domain/entities.js';
+import type { EntityRef } from '../../../domain/plan.js';
+import { machineDoc } from '../../../domain/status.js';
 import { collectionOf, collections } from '../../engine/keys.js';
 import { collectionCursorAfter, listCollection } from '../../engine/reads.js';
 import type { Position } from '../status-page-cursor.js';

@@ -1,11 +1,11 @@
 // What every section of a status page reads with (shared/state/queries/status-pages.ts): the
 // page's budget of entities, bytes and summarized units, and its reads, at most PARALLEL_READS
 // in flight.
-import type { Model } from '#shared/domain/entities.js';
-import type { EntityRef } from '#shared/domain/plan.js';
-import type { Presence } from '#shared/domain/presence.js';
-import type { StatusPage } from '#shared/domain/status-page.js';
-import { limiter } from '#shared/domain/bounded.js';
+import type { Model } from '../../../domain/entities.js';
+import type { EntityRef } from '../../../domain/plan.js';
+import type { Presence } from '../../../domain/presence.js';
+import type { StatusPage } from '../../../domain/status-page.js';
+import { limiter } from '../../../domain/bounded.js';
 import { getEach } from '../../engine/reads.js';
 import type { Store } from '../../engine/store.js';
 import { readPresence } from '../presence.js';

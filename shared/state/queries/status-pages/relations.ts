@@ -1,6 +1,6 @@
 // The relations section of a status page; a Dying relation names a few of the units still in its scope.
-import type { Relation } from '#shared/domain/entities.js';
-import { relationDoc } from '#shared/domain/status.js';
+import type { Relation } from '../../../domain/entities.js';
+import { relationDoc } from '../../../domain/status.js';
 import { collections } from '../../engine/keys.js';
 import { collectionCursorAfter, listCollection } from '../../engine/reads.js';
 import { listScope } from '../../engine/scope-listing.js';

@@ -1,9 +1,9 @@
 // The units section of a status page: principal units in their applications' order, each with its
 // subordinates inside it.
-import type { Application, Unit } from '#shared/domain/entities.js';
-import { refs, type EntityRef } from '#shared/domain/plan.js';
-import { unitDoc, type Context } from '#shared/domain/status.js';
-import type { UnitEntry } from '#shared/domain/status-page.js';
+import type { Application, Unit } from '../../../domain/entities.js';
+import { refs, type EntityRef } from '../../../domain/plan.js';
+import { unitDoc, type Context } from '../../../domain/status.js';
+import type { UnitEntry } from '../../../domain/status-page.js';
 import { collections } from '../../engine/keys.js';
 import { collectionCursorAfter, listCollection } from '../../engine/reads.js';
 import { listUnits, unitCursorAfter, type UnitLayout } from '../../engine/unit-listing.js';
