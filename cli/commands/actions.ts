@@ -301,7 +301,14 @@ export async function reportQueued(
   cli: Cli,
   client: Awaited<ReturnType<Cli['client']>>,
   queued: Queued,
-  opts: { background: boolean; waitMs: number | undefined; format: 'plain' | DataFormat; receiverOf?: (task: Task) => string },
+  opts: {
+    background: boolean;
+    waitMs: number | undefined;
+    format: 'plain' | DataFormat;
+    receiverOf?: (task: Task) => string;
+    /** `Running operation…` and `Waiting for task…` on stderr, as `juju run` prints them (`juju exec` does not). */
+    progress?: boolean;
+  },
 ): Promise<Task[] | undefined> {
   if (opts.background) {
     if (queued.tasks.length === 1) cli.io.stdout(`Scheduled operation ${queued.operation} with task ${queued.tasks[0]!.id}\n`);
@@ -310,8 +317,10 @@ export async function reportQueued(
     if (queued.tasks.length === 1) cli.io.stdout(`Check task status with 'drover show-task ${queued.tasks[0]!.id}'\n`);
     return undefined;
   }
-  cli.io.stderr(`Running ${describeQueued(queued.operation, queued.tasks)}\n`);
-  for (const t of queued.tasks) cli.io.stderr(`Waiting for task ${t.id}...\n`);
+  if (opts.progress ?? true) {
+    cli.io.stderr(`Running ${describeQueued(queued.operation, queued.tasks)}\n`);
+    for (const t of queued.tasks) cli.io.stderr(`Waiting for task ${t.id}...\n`);
+  }
   const tasks = await waitForTasks(cli, client, queued.tasks, opts.waitMs);
   printTaskResults(cli, tasks, opts.format, opts.receiverOf);
   return tasks;

@@ -2,18 +2,20 @@
 // for units: the command runs in each target unit's hook context (its hook tools, CHARM_DIR...)
 // as the predefined juju-exec action, one task per unit. `<app>/leader` is the leader's unit. A
 // machine (`--machine`, `--all`) runs it through the agent of a unit on it, and its result is
-// keyed by the machine, as Juju keys it. One target in plain format prints the command's stdout
-// and stderr and exits with its status; JSON and YAML print a document by receiver, failing
-// (exit 1, Juju's "the following task failed") if a command exited non-zero.
+// keyed by the machine, as Juju keys it. Plain format prints each command's stdout and stderr
+// (under a `<receiver>:` line when there are several); JSON and YAML print a document by
+// receiver; either way a command that exited non-zero fails the whole (exit 1, Juju's "the
+// following task failed"), and, as Juju's exec, no progress lines are printed.
 import { Option, type Command } from 'commander';
 import type { Task } from '#shared/domain/operations.js';
 import { isValidApplicationName, isValidMachineId, isValidUnitName } from '#shared/domain/names.js';
 import { collect } from '../arguments.js';
 import type { Cli } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { parseDuration, type DataFormat } from '../output.js';
 import { waitForTasks } from '../wait-tasks.js';
-import { DEFAULT_EXEC_WAIT_MS, enqueueOrReport, reportQueued } from './actions.js';
+import { compareNatural } from '#shared/domain/natural-order.js';
+import { DEFAULT_EXEC_WAIT_MS, enqueueOrReport, failedTasksError, reportQueued } from './actions.js';
 
 interface Queued {
   operation: string;
@@ -46,6 +48,32 @@ export function checkExecTargets({ units, applications, machines, all }: ExecTar
     ...units.filter((u) => !LEADER.test(u) && !isValidUnitName(u)).map((u) => `  "${u}" is not a valid unit name`),
   ];
   if (invalid.length) throw new UsageError(`The following exec targets are not valid:\n${invalid.join('\n')}`);
+}
+
+/** A string ending in a newline unless empty, as Juju's forceNewline. */
+const withNewline = (text: unknown) => (typeof text !== 'string' || !text ? '' : text.endsWith('\n') ? text : `${text}\n`);
+
+/**
+ * Juju 3.6's plain exec output (printExecOutput): each receiver's stdout then stderr, both on
+ * stdout; with several receivers, in natural order, each under `<receiver>:` and followed by a
+ * blank line.
+ */
+export function plainExecOutput(tasks: Task[], receiverOf: (task: Task) => string): string {
+  const outputs = tasks
+    .map((t) => ({ receiver: receiverOf(t), text: withNewline(t.results?.stdout) + withNewline(t.results?.stderr) }))
+    .sort((a, b) => compareNatural(a.receiver, b.receiver));
+  if (outputs.length === 1) return outputs[0]!.text;
+  return outputs.map((o) => `${o.receiver}:\n${o.text}\n`).join('');
+}
+
+/**
+ * A task that ended without its command's exit status (its agent died, or the command could not
+ * start): Juju's exec would print nothing and exit 0; drover says why and exits 1, so no failure
+ * passes unnoticed.
+ */
+function unfinishedTaskError(tasks: Task[]): CliError | undefined {
+  const unfinished = tasks.find((t) => t.status !== 'completed' && typeof t.results?.['return-code'] !== 'number');
+  return unfinished && new CliError(`task ${unfinished.id} ${unfinished.status}: ${unfinished.message ?? 'no exit status'}`);
 }
 
 export function registerExec(program: Command, cli: Cli): void {
@@ -112,25 +140,21 @@ Examples:
         );
         if (!queued) return;
         const machineOf = queued.machineOf ?? {};
-        if (opts.background || queued.tasks.length > 1 || opts.format !== 'plain') {
+        const receiverOf = (task: Task) => machineOf[task.unit] ?? task.unit;
+        if (opts.background || opts.format !== 'plain') {
           await reportQueued(cli, client, queued, {
             background: opts.background ?? false,
             waitMs,
-            format: opts.format === 'plain' ? 'yaml' : opts.format,
-            receiverOf: (task: Task) => machineOf[task.unit] ?? task.unit,
+            format: opts.format,
+            receiverOf,
+            progress: false,
           });
           return;
         }
-        // One target, plain: the command's own output and exit status, as Juju prints them.
-        const [task] = (await waitForTasks(cli, client, [queued.tasks[0]!], waitMs)) as [Task];
-        const results = task.results ?? {};
-        if (typeof results.stdout === 'string') cli.io.stdout(results.stdout);
-        if (typeof results.stderr === 'string') cli.io.stderr(results.stderr);
-        const code = typeof results['return-code'] === 'number' ? results['return-code'] : undefined;
-        if (task.status !== 'completed') {
-          if (code === undefined || code === 0) throw new CliError(task.message ?? `task ${task.id} ${task.status}`);
-          throw new ExitCode(code);
-        }
+        const tasks = await waitForTasks(cli, client, queued.tasks, waitMs);
+        cli.io.stdout(plainExecOutput(tasks, receiverOf));
+        const failed = failedTasksError(tasks) ?? unfinishedTaskError(tasks);
+        if (failed) throw failed;
       },
     );
 }

@@ -138,14 +138,18 @@ describe('run', () => {
 });
 
 describe('exec', () => {
-  it("prints one unit's command output and exits with its status", async () => {
+  it("prints one unit's command output, its stderr too, and fails as Juju 3.6 when the command exits non-zero", async () => {
     const ok = await drover(['exec', '--unit', 'box/0', '--', 'echo', '$JUJU_UNIT_NAME', '&&', 'config-get', 'colour']);
-    expect(ok).toMatchObject({ code: 0, stdout: 'box/0\nblue\n' });
-    const bad = await drover(['exec', '--unit', 'box/0', '--', 'echo nope >&2; exit 3']);
-    expect(bad).toEqual({ code: 3, stdout: '', stderr: 'nope\n' });
+    expect(ok).toEqual({ code: 0, stdout: 'box/0\nblue\n', stderr: '' });
+    const bad = await drover(['exec', '--unit', 'box/0', '--', 'echo out; echo nope >&2; exit 3']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('out\nnope\n');
+    expect(bad.stderr).toMatch(
+      /^ERROR the following task failed:\n - id "\d+" with return code 3\n\nuse 'drover show-task' to inspect the failure\n$/,
+    );
   });
 
-  it('--application targets every unit; several targets print a YAML document by unit', async () => {
+  it('--application targets every unit; --format yaml prints a document by unit', async () => {
     const res = await drover(['exec', '--application', 'box', '--format', 'yaml', '--', 'hostname >/dev/null; echo hi']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(
