@@ -5,8 +5,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { SendOnlyQueueDestination } from './failure-queues.js';
 import { SCHEDULES } from './schedules.js';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -184,7 +184,7 @@ export class DroverFunctions extends Construct {
           ? {
               retryAttempts: 0,
               maxEventAge: SCHEDULES[key as keyof typeof SCHEDULES],
-              onFailure: new destinations.SqsDestination(this.scheduledFailures),
+              onFailure: new SendOnlyQueueDestination(this.scheduledFailures),
             }
           : {}),
         ...(spec.scheduled && props.scheduledReservedConcurrency !== undefined

@@ -93,7 +93,7 @@ export class Machines extends Construct {
     this.agentRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'OwnMachineQueue',
-        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'],
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'],
         resources: [this.queueArn(`${machineQueuePrefix(props.controllerId)}*`)],
         conditions: { StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } },
       }),
@@ -243,12 +243,11 @@ export class Machines extends Construct {
     );
     // EC2's Describe* actions support no resource-level permissions: `*` is the only resource
     // they accept. They read metadata (instances by the controller's tag, Canonical's images, the
-    // zones of the machine subnets, named when every zone refused a launch, and the applications'
-    // security groups by the controller's tag).
+    // zones of the machine subnets, named when every zone refused a launch).
     add(
       new iam.PolicyStatement({
         sid: 'DescribeInstancesAndImages',
-        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups'],
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets'],
         resources: ['*'],
       }),
     );
@@ -285,7 +284,7 @@ export class Machines extends Construct {
     );
     acknowledge(
       'Resource::*',
-      'ec2:DescribeInstances, ec2:DescribeImages, ec2:DescribeSubnets and ec2:DescribeSecurityGroups support no resource-level permissions (EC2 requires Resource "*").',
+      'ec2:DescribeInstances, ec2:DescribeImages and ec2:DescribeSubnets support no resource-level permissions (EC2 requires Resource "*").',
     );
   }
 
@@ -303,6 +302,9 @@ export class Machines extends Construct {
     const groups = ec2Arn('security-group', '*');
     const ownTag = { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId };
     const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
+    // The applications' groups, found by the controller's tag; like every EC2 Describe* action,
+    // it accepts no resource but `*`.
+    add(new iam.PolicyStatement({ sid: 'DescribeApplicationGroups', actions: ['ec2:DescribeSecurityGroups'], resources: ['*'] }));
     add(
       new iam.PolicyStatement({
         sid: 'CreateTaggedApplicationGroups',

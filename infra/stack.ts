@@ -101,7 +101,7 @@ export class DroverStack extends Stack {
     this.state.grant(roles.provisionerReconcile, 'read-write');
     this.state.grant(roles.changes, 'read-write-batch');
     this.state.grant(roles.cleanupSweep, 'read-write-batch');
-    this.state.grant(roles.watchdog, 'read');
+    this.state.grant(roles.watchdog, 'list');
     // The watchdog writes nothing but its run lease (functions/single-run.ts); the other
     // scheduled functions' read-write grants cover theirs.
     this.state.grantRunLease(roles.watchdog);

@@ -5,9 +5,10 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SendOnlyQueueDlq } from './failure-queues.js';
 import { STREAM_CONSUMERS, type RecordFilter, type StreamConsumerName } from '../functions/stream-consumers.js';
 import { ATTR } from '#shared/state/engine/keys.js';
 
@@ -49,7 +50,7 @@ export class StreamConsumers extends Construct {
         reportBatchItemFailures: true,
         retryAttempts: consumer.retryAttempts,
         maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
-        onFailure: new SqsDlq(this.failureQueue),
+        onFailure: new SendOnlyQueueDlq(this.failureQueue),
         filters: filterCriteria(consumer.filter),
       });
       props.functions[consumer.name].addEventSource(source);
