@@ -4,7 +4,7 @@
 // charm-store.ts, machines.ts, stream-consumers.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { SendOnlyQueueDestination } from './failure-queues.js';
 import { SCHEDULES } from './schedules.js';
@@ -146,10 +146,6 @@ export class DroverFunctions extends Construct {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-    });
-    Validations.of(this.scheduledFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself a failure destination: it keeps notes of scheduled runs that failed, for a human to read.',
     });
     const functions: Partial<Record<FunctionKey, NodejsFunction>> = {};
     const logGroups: Partial<Record<FunctionKey, logs.LogGroup>> = {};

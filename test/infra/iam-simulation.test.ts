@@ -60,8 +60,7 @@ afterAll(() => {
 });
 
 const resources = () => template.Resources as Record<string, Json>;
-const requestsOf = (name: string, env = AWS_ENV): RoleRequest[] =>
-  ROLES[name]!.requests(worldOf(built.stack, CONTROLLER, resources(), env));
+const requestsOf = (name: string, env = AWS_ENV): RoleRequest[] => ROLES[name]!.requests(worldOf(built.stack, resources(), env));
 const statementsOf = (name: string, env = AWS_ENV): PolicyStatement[] => roleStatements(template, roleIds[name]!, env);
 const describeRequest = (r: RoleRequest) => `${r.by}: ${r.action} on ${r.resource}`;
 

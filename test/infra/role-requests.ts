@@ -56,7 +56,8 @@ export interface World {
 }
 
 /** Resolves the stack's own tokens (an ARN, an id) to what they are in `env`. */
-export function worldOf(stack: DroverStack, controllerId: string, resources: Record<string, any>, env: SimEnv): World {
+export function worldOf(stack: DroverStack, resources: Record<string, any>, env: SimEnv): World {
+  const { controllerId } = stack;
   const concrete = (value: unknown) => resolve(stack.resolve(value), resources, env) as string;
   const inLogGroup = (group: logs.ILogGroup) => concrete(group.logGroupArn).replace(/:\*$/, ':log-stream:2026/11/29/[$LATEST]0a1b');
   const table = concrete(stack.state.table.tableArn);

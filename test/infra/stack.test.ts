@@ -13,7 +13,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnElement, Token, Validations } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { SERVERLESS_ACKNOWLEDGEMENTS } from '../../infra/nag-serverless.js';
+import { SERVERLESS_ACKNOWLEDGEMENTS } from '../../infra/nag-acknowledgements.js';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENTRY } from '../../infra/agent-bundle.js';
@@ -255,7 +255,7 @@ describe('cdk-nag (Serverless)', () => {
     expect(built.serverless).toBeInstanceOf(ServerlessChecks);
   });
 
-  it('acknowledges, each with its reason in infra/nag-serverless.ts, only rules that have a finding', () => {
+  it('acknowledges, each with its reason in infra/nag-acknowledgements.ts, only rules that have a finding', () => {
     const raw = new ServerlessChecks();
     (raw as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
     const rules = new Set(raw.validateScope(built.app).violations.map((v) => v.ruleName));
