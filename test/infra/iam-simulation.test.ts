@@ -18,6 +18,7 @@ import {
   decide,
   isWildcardOnly,
   refused,
+  resolve,
   roleStatements,
   unused,
   unusedGrants,
@@ -127,6 +128,18 @@ for (const [name, spec] of Object.entries(ROLES)) {
     });
   });
 }
+
+describe('the user policy (UserPolicyArn)', () => {
+  for (const env of PARTITION_ENVS)
+    it(`lets a drover CLI user call the user routes, and grants nothing else, in ${env.partition}`, async () => {
+      const id = built.stack.getLogicalId(built.stack.api.userPolicy.node.defaultChild as CfnElement);
+      const statements = resolve(resources()[id]!.Properties.PolicyDocument.Statement, resources(), env) as PolicyStatement[];
+      const w = worldOf(built.stack, resources(), env);
+      const requests = [{ by: 'drover CLI user', action: 'execute-api:Invoke', resource: w.userRoute }];
+      expect(await refused(statements, requests, env)).toEqual([]);
+      expect(await unusedGrants(statements, requests, env)).toEqual([]);
+    });
+});
 
 describe('partitions', () => {
   it('builds every ARN of the template from the stack partition: no literal arn:aws:', () => {
