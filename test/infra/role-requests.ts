@@ -2,8 +2,9 @@
 // SDK command its code sends (test/support/sdk-calls.ts reads them from the code) as the IAM
 // action and resource AWS authorizes it as, and what AWS itself does with the role (Lambda writes
 // the function's logs, reads the stream, sends failed runs to a queue). One line per request, a
-// list per role: test/infra/iam-simulation.test.ts proves each allowed (or refused, where the
-// code expects a refusal), and every granted action used by some line.
+// list per role, so a new grant is a new line: test/infra/iam-simulation.test.ts proves each
+// allowed (or refused, where the code expects a refusal), and every grant used by some line.
+// A service that acts with a role (an agent installed on instances, say) goes in SERVICES.
 // Which action and resource each command is authorized as:
 // https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -21,7 +22,7 @@ import type { CodeEntry } from '../support/sdk-calls.js';
 
 /** Who sends a request: an SDK command or signer of the role's code, or AWS acting with the role. */
 export type Sender = string;
-/** AWS services acting with a role: not read from drover's code. */
+/** Who else sends requests with a role (AWS's services, the CLI's users): not read from drover's code. */
 export const SERVICES = ['lambda', 'ec2 instance boot', 'vpc-flow-logs', 'drover CLI user'] as const;
 
 export interface RoleRequest extends IamRequest {
@@ -90,7 +91,7 @@ export function worldOf(stack: DroverStack, resources: Record<string, any>, env:
 }
 
 export interface RoleSpec {
-  /** The role's logical id in the template. */
+  /** The role (its default child is the template's AWS::IAM::Role). */
   role: (stack: DroverStack) => Construct;
   /** The code that sends requests with the role; none where only AWS uses it. */
   code?: CodeEntry;
