@@ -1,5 +1,5 @@
 // How big each Lambda function's bundle (and the machine agent's) is, built as the stack builds it (infra/functions.ts:
-// esbuild, ESM, node22, minified, the AWS SDK left to the runtime), and how much of it is zod.
+// esbuild, ESM, node22, minified, the pinned AWS SDK bundled too), and how much of it is zod.
 // Side by side in one run: the sources as they are (`import * as z from 'zod'`, which lets
 // esbuild keep only the parts used, English messages included) and the same sources importing
 // zod's `z` object (`import { z } from 'zod'`), which carries every one of zod's locales.
@@ -42,7 +42,6 @@ async function bundle(entry: string, plugins: Plugin[], agent = false): Promise<
         target: 'node22',
         mainFields: ['module', 'main'],
         minify: true,
-        external: ['@aws-sdk/*'],
       };
   const result = await build({ ...options, metafile: true, logLevel: 'silent', plugins });
   const output = Object.values((result.metafile as Metafile).outputs)[0]!;
@@ -70,7 +69,8 @@ for (const [entry, keys] of [...entries, [AGENT_ENTRY, ['machine agent (its SDK 
 }
 
 const body = `
-\`npm run bench:bundles\`: each Lambda entry bundled as infra/functions.ts bundles it, in one run
+\`npm run bench:bundles\`: each Lambda entry bundled as infra/functions.ts bundles it (the AWS SDK
+included, as every function carries the version the tests ran), in one run
 with zod imported as its \`z\` object (every locale) and as a namespace (\`import * as z\`, what the
 sources do: esbuild keeps the parts used and the English messages).
 

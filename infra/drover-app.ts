@@ -2,7 +2,7 @@
 // Settings come from context (`cdk deploy -c drover:controllerId=prod`), never from lookups.
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { acknowledgeServerlessFindings } from './nag-serverless.js';
+import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { DroverStack, type DroverStackProps } from './stack.js';
 
@@ -59,12 +59,12 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
     ...(stateTable && stateTableStream ? { existingState: { tableName: stateTable, streamArn: stateTableStream } } : {}),
     ...stackProps,
   });
-  // cdk-nag 3: a validation plugin, run at synthesis; any finding not acknowledged (with its
-  // reason, next to the resource) fails `cdk synth` and the tests.
+  // cdk-nag 3: validation plugins, run at synthesis, the AwsSolutions and Serverless packs; any
+  // finding not acknowledged, with its reason, in infra/nag-acknowledgements.ts fails `cdk synth`
+  // and the tests.
   const nag = new AwsSolutionsChecks(app);
-  // And the Serverless pack: what it flags and drover keeps, with its reasons, is in one file.
   const serverless = new ServerlessChecks(app);
-  acknowledgeServerlessFindings(stack);
+  acknowledgeNagFindings(stack);
   Validations.of(app).addPlugins(nag, serverless);
   return { app, stack, nag, serverless };
 }

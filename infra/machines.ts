@@ -2,7 +2,7 @@
 // instance, their shared security group (never any ingress), the dead-letter queue of the
 // per-machine hint queues — and the EC2, IAM and SQS permissions of the functions that manage
 // them (the provisioner and the changes function, which hints) and of the agents on the instances.
-import { Aws, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -93,17 +93,11 @@ export class Machines extends Construct {
     this.agentRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'OwnMachineQueue',
-        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'],
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'],
         resources: [this.queueArn(`${machineQueuePrefix(props.controllerId)}*`)],
         conditions: { StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } },
       }),
     );
-    Validations.of(this.agentRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(props.controllerId)}*]`,
-      reason:
-        'Machine queues are created per machine at run time, after this role exists; the prefix confines agents to machine queues ' +
-        "of this controller, and the instance-tag condition to their own machine's queue (see the comment in infra/machines.ts).",
-    });
     this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
 
     this.launchTemplate = new ec2.LaunchTemplate(this, 'MachineLaunchTemplate', {
@@ -124,10 +118,6 @@ export class Machines extends Construct {
       retentionPeriod: Duration.days(1),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This is the dead-letter queue of the machine queues (they are created at run time with a redrive policy naming it).',
     });
   }
 
@@ -243,12 +233,11 @@ export class Machines extends Construct {
     );
     // EC2's Describe* actions support no resource-level permissions: `*` is the only resource
     // they accept. They read metadata (instances by the controller's tag, Canonical's images, the
-    // zones of the machine subnets, named when every zone refused a launch, and the applications'
-    // security groups by the controller's tag).
+    // zones of the machine subnets, named when every zone refused a launch).
     add(
       new iam.PolicyStatement({
         sid: 'DescribeInstancesAndImages',
-        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups'],
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets'],
         resources: ['*'],
       }),
     );
@@ -262,31 +251,6 @@ export class Machines extends Construct {
     );
     // TagQueue binds a machine's queue to its instance (shared/messaging/queue-instance-tag.ts).
     this.grantQueueManagement(role, ['sqs:DeleteQueue', 'sqs:TagQueue']);
-
-    const arn = (resource: string, name: string, account = '<AWS::AccountId>') =>
-      `Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:${account}:${resource}/${name}`;
-    const acknowledge = (finding: string, reason: string) =>
-      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
-    acknowledge(
-      arn('instance', '*'),
-      'Instance ids do not exist before RunInstances; launch requires the controller and deployment tags in the request, a catalogue instance type and IMDSv2, termination the controller tag on the instance.',
-    );
-    acknowledge(
-      arn('volume', '*'),
-      'Volume ids do not exist before RunInstances; launch requires the controller tag on the volume in the request.',
-    );
-    acknowledge(
-      arn('network-interface', '*'),
-      "The network interface is created by RunInstances, in this VPC's subnets and security group named in the same statement.",
-    );
-    acknowledge(
-      arn('image', '*', ''),
-      "Any current Canonical Ubuntu image may be chosen; restricted by the ec2:Owner condition to Canonical's account.",
-    );
-    acknowledge(
-      'Resource::*',
-      'ec2:DescribeInstances, ec2:DescribeImages, ec2:DescribeSubnets and ec2:DescribeSecurityGroups support no resource-level permissions (EC2 requires Resource "*").',
-    );
   }
 
   /**
@@ -303,6 +267,9 @@ export class Machines extends Construct {
     const groups = ec2Arn('security-group', '*');
     const ownTag = { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId };
     const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
+    // The applications' groups, found by the controller's tag; like every EC2 Describe* action,
+    // it accepts no resource but `*`.
+    add(new iam.PolicyStatement({ sid: 'DescribeApplicationGroups', actions: ['ec2:DescribeSecurityGroups'], resources: ['*'] }));
     add(
       new iam.PolicyStatement({
         sid: 'CreateTaggedApplicationGroups',
@@ -360,12 +327,6 @@ export class Machines extends Construct {
         resources: [ec2Arn('security-group', this.securityGroup.securityGroupId)],
       }),
     );
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*]',
-      reason:
-        "Application groups are made at run time; creating one requires this controller's and deployment's tags in the request, " +
-        "changing, deleting or attaching one this controller's tag on the group (see grantFirewall in infra/machines.ts).",
-    });
   }
 
   /** What the tear-down custom resource is told (functions/teardown/handler.ts). */
@@ -414,25 +375,6 @@ export class Machines extends Construct {
     // It reads queue URLs only; what it may delete is bounded by the statement above.
     // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsqs.html
     role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ListQueues', actions: ['sqs:ListQueues'], resources: ['*'] }));
-    for (const [finding, reason] of [
-      [
-        'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:instance/*',
-        "Instances are made at run time; termination requires the controller's tag on the instance.",
-      ],
-      [
-        'Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*',
-        "Application groups are made at run time; deletion requires the controller's tag on the group.",
-      ],
-      [
-        'Resource::*',
-        'ec2:DescribeInstances, ec2:DescribeSecurityGroups and sqs:ListQueues support no resource-level permissions (they require Resource "*").',
-      ],
-      [
-        `Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*`,
-        "Machine queues are made at run time; the name prefix confines the grant to this controller's machine queues.",
-      ],
-    ])
-      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: reason! });
   }
 
   /**
@@ -458,11 +400,6 @@ export class Machines extends Construct {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'HintDeadLetterQueue', actions: ensure, resources: [this.deadLetterQueue.queueArn] }),
     );
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${machineQueuePrefix(this.controllerId)}*]`,
-      reason:
-        "One queue per machine, created and deleted at run time; the name prefix confines the grant to this controller's machine queues.",
-    });
   }
 
   private queueArn(name: string): string {

@@ -2,7 +2,7 @@
 // schedules and observability, wired together. Environment-agnostic (no account, no region, no
 // lookups): `cdk synth` needs no credentials and no network.
 import { join } from 'node:path';
-import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { AGENT_ENTRY, AgentBundle } from './agent-bundle.js';
 import { DroverApi } from './api.js';
@@ -43,6 +43,7 @@ export interface DroverStackProps extends StackProps {
 }
 
 export class DroverStack extends Stack {
+  readonly controllerId: string;
   readonly state: StateTable;
   readonly functions: DroverFunctions;
   readonly consumers: StreamConsumers;
@@ -57,6 +58,7 @@ export class DroverStack extends Stack {
   constructor(scope: Construct, id: string, props: DroverStackProps) {
     super(scope, id, { description: `drover controller ${props.controllerId}: a Juju-style controller, serverless`, ...props });
     const { controllerId } = props;
+    this.controllerId = controllerId;
     const removalPolicy = props.retainState === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     const stuckAfterSeconds = String(props.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS);
 
@@ -101,7 +103,7 @@ export class DroverStack extends Stack {
     this.state.grant(roles.provisionerReconcile, 'read-write');
     this.state.grant(roles.changes, 'read-write-batch');
     this.state.grant(roles.cleanupSweep, 'read-write-batch');
-    this.state.grant(roles.watchdog, 'read');
+    this.state.grant(roles.watchdog, 'list');
     // The watchdog writes nothing but its run lease (functions/single-run.ts); the other
     // scheduled functions' read-write grants cover theirs.
     this.state.grantRunLease(roles.watchdog);
@@ -120,7 +122,6 @@ export class DroverStack extends Stack {
       table: this.state.table,
       functions: { provisioner: fn.provisioner, changes: fn.changes },
     });
-    for (const key of consumerKeys) StreamConsumers.acknowledgeStreamGrant(roles[key]);
 
     this.schedules = new Schedules(this, 'Schedules', {
       provisionerReconcile: fn.provisionerReconcile,
@@ -156,15 +157,6 @@ export class DroverStack extends Stack {
         scheduledFailures: this.functions.scheduledFailures,
         httpApi: this.api.httpApi,
         alarmEmail: props.alarmEmail,
-      });
-    }
-
-    // The runtime is fixed by the issue (Node 22, arm64), not "the latest".
-    for (const key of Object.keys(fn) as FunctionKey[]) {
-      Validations.of(fn[key]).acknowledge({
-        id: 'AwsSolutions-L1',
-        reason:
-          'drover targets the Node.js 22 Lambda runtime on purpose (its AWS SDK v3 is what the bundles leave out); upgrades are deliberate.',
       });
     }
 

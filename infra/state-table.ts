@@ -24,8 +24,11 @@ export interface ExistingTable {
   streamArn: string;
 }
 
-/** What a function does with the table; each maps to the few DynamoDB actions it needs. */
-export type TableAccess = 'read' | 'read-write' | 'read-write-batch';
+/**
+ * What a function does with the table; each maps to the few DynamoDB actions it needs. `list`
+ * reads listings only (Query for keys, then BatchGetItem), never one item by key: the watchdog.
+ */
+export type TableAccess = 'list' | 'read' | 'read-write' | 'read-write-batch';
 
 // TransactWriteItems has no IAM action of its own: each item in a transaction is authorised as
 // the PutItem/UpdateItem/DeleteItem/ConditionCheckItem it contains (shared/state/engine/commit.ts).
@@ -81,7 +84,7 @@ export class StateTable extends Construct {
   }
 
   /**
-   * Grants exactly the item actions of `access`: reads are GetItem and BatchGetItem
+   * Grants exactly the item actions of `access`: reads are GetItem (but for `list`) and BatchGetItem
    * (shared/state/engine/reads.ts) and Query on the table and its two named indexes (reads.ts, stuck.ts,
    * cleanup); never Scan, never an index wildcard.
    */
@@ -90,14 +93,14 @@ export class StateTable extends Construct {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'StateRead',
-        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+        actions: access === 'list' ? ['dynamodb:BatchGetItem'] : ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
         resources: [this.table.tableArn],
       }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'StateQuery', actions: ['dynamodb:Query'], resources: [this.table.tableArn, ...indexArns] }),
     );
-    if (access === 'read') return;
+    if (access === 'list' || access === 'read') return;
     const writes = access === 'read-write-batch' ? [...WRITE_ACTIONS, ...BATCH_WRITE_ACTIONS] : WRITE_ACTIONS;
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'StateWrite', actions: writes, resources: [this.table.tableArn] }),

@@ -2,12 +2,13 @@
 // with that entry's batch size, retries, maximum age, bisection and filter (the local controller's
 // pollers read the same entries), partial batch responses, and a failure destination: once a
 // record has been retried enough or is too old, a note there rather than a shard blocked forever.
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SendOnlyQueueDlq } from './failure-queues.js';
 import { STREAM_CONSUMERS, type RecordFilter, type StreamConsumerName } from '../functions/stream-consumers.js';
 import { ATTR } from '#shared/state/engine/keys.js';
 
@@ -32,11 +33,6 @@ export class StreamConsumers extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    Validations.of(this.failureQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the failure destination of the stream mappings; nothing consumes it automatically, an alarm on its depth calls an operator.',
-    });
 
     const mappings: Partial<Record<StreamConsumerName, DynamoEventSource>> = {};
     for (const consumer of STREAM_CONSUMERS) {
@@ -49,22 +45,13 @@ export class StreamConsumers extends Construct {
         reportBatchItemFailures: true,
         retryAttempts: consumer.retryAttempts,
         maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
-        onFailure: new SqsDlq(this.failureQueue),
+        onFailure: new SendOnlyQueueDlq(this.failureQueue),
         filters: filterCriteria(consumer.filter),
       });
       props.functions[consumer.name].addEventSource(source);
       mappings[consumer.name] = source;
     }
     this.mappings = mappings as Record<StreamConsumerName, DynamoEventSource>;
-  }
-
-  /** cdk-nag's finding on the mapping's stream grant, acknowledged on the consuming function's role. */
-  static acknowledgeStreamGrant(role: Construct): void {
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        "dynamodb:ListStreams (granted by the event source mapping) supports no resource-level permissions; every other stream action is on this table's stream ARN.",
-    });
   }
 }
 

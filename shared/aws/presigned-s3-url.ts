@@ -8,6 +8,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from './node-sha256.js';
+import { dnsSuffixOf } from './partition.js';
 
 export const PRESIGNED_URL_SECONDS = 3600;
 const PAYLOAD_HEADER = 'x-amz-content-sha256';
@@ -50,7 +51,7 @@ function signerFor(options: PresignOptions): SignatureV4 {
 }
 
 async function presign(options: PresignOptions, method: 'GET' | 'PUT', signedHeaders: Record<string, string>): Promise<string> {
-  const hostname = options.hostname ?? `${options.bucket}.s3.${options.region}.amazonaws.com`;
+  const hostname = options.hostname ?? `${options.bucket}.s3.${options.region}.${dnsSuffixOf(options.region)}`;
   const path = `/${options.key.split('/').map(encodeURIComponent).join('/')}`;
   const signed = await signerFor(options).presign(
     {

@@ -5,18 +5,16 @@
 // signed with an instance role's credentials; infra/machines.ts). SQS authorizes by tags:
 // https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-abac.html
 import { TagQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { partitionOf } from '../aws/partition.js';
 import { isQueueMissing } from './machine-queues.js';
 import { getMachine } from '../state/engine/reads.js';
 import type { Store } from '../state/engine/store.js';
 
 export const INSTANCE_TAG = 'drover:instance';
 
-/** The partition a region is in (the ARN's second field). */
-const partitionOf = (region: string) => (region.startsWith('cn-') ? 'aws-cn' : region.startsWith('us-gov-') ? 'aws-us-gov' : 'aws');
-
 /**
  * The instance's ARN, in the queue's region and account: a queue URL is
- * `https://sqs.<region>.amazonaws.com/<account>/<name>`, and machines run where their queues are.
+ * `https://sqs.<region>.<dns suffix>/<account>/<name>`, and machines run where their queues are.
  */
 export function instanceArnFor(queueUrl: string, region: string, instanceId: string): string {
   const account = new URL(queueUrl).pathname.split('/')[1] ?? '';

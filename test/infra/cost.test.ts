@@ -199,3 +199,26 @@ describe('what it costs', () => {
     );
   });
 });
+
+describe('the figures the documentation shows', () => {
+  const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
+
+  it('are the ones computed here: docs/deploy-to-aws.md ("Cost") and the README', () => {
+    const rest = costAtRest(quiet, { customMetricsAtRest: 0 }).usdPerMonth;
+    const withEmail = costAtRest(monitored, { customMetricsAtRest: 0 }).usdPerMonth;
+    const agent = costPerIdleAgent(quiet, AGENT).usdPerMonth;
+    const alarms = resourcesOfType(monitored, 'AWS::CloudWatch::Alarm');
+    const metrics = alarms.reduce((sum, a) => sum + alarmMetrics(a), 0);
+    const doc = read('docs/deploy-to-aws.md');
+    expect(doc.replace(/ +/g, ' ')).toContain(`| **total** | | **$${rest.toFixed(4)}** |`);
+    expect(doc.replace(/ +/g, ' ')).toContain(`| **total** | | **$${agent.toFixed(4)}** |`);
+    expect(doc).toContain(`With an alarm email the total is $${withEmail.toFixed(2)} a month.`);
+    expect(doc.replace(/\s+/g, ' ')).toContain(
+      `adds ${alarms.length} alarms reading ${metrics} metrics (the errors and throttles alarms each read every function's), their SNS topic with the email subscription, and the dashboard: $${(withEmail - rest).toFixed(2)} a month more.`,
+    );
+    const readme = read('README.md').replace(/\s+/g, ' ');
+    expect(readme).toContain(`costs about $${rest.toFixed(2)} a month`);
+    expect(readme).toContain(`about $${withEmail.toFixed(2)} a month`);
+    expect(readme).toContain(`an idle machine agent costs about $${agent.toFixed(2)} a month`);
+  });
+});

@@ -16,7 +16,9 @@
 export const S3_GET_PROGRAM = String.raw`import datetime, hashlib, hmac, json, shutil, sys, urllib.parse, urllib.request
 bucket, key, region, out = sys.argv[1:5]
 imds_base = sys.argv[5] if len(sys.argv) > 5 else 'http://169.254.169.254'
-s3_base = sys.argv[6] if len(sys.argv) > 6 else 'https://' + bucket + '.s3.' + region + '.amazonaws.com'
+# The partition's DNS suffix, by the rule of shared/aws/partition.ts: China's regions are amazonaws.com.cn.
+suffix = 'amazonaws.com.cn' if region.startswith('cn-') else 'amazonaws.com'
+s3_base = sys.argv[6] if len(sys.argv) > 6 else 'https://' + bucket + '.s3.' + region + '.' + suffix
 
 def imds(path, method='GET', headers={}):
     with urllib.request.urlopen(urllib.request.Request(imds_base + path, method=method, headers=headers), timeout=10) as r:
