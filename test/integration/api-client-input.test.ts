@@ -11,7 +11,7 @@ import { createApiHandler } from '../../functions/api/handler.js';
 import { MAX_NAMES_PER_REQUEST, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
 import { userOperations } from '#shared/api/requests.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 import { MAX_SETTINGS_BYTES } from '#shared/domain/item-size.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
@@ -190,7 +190,7 @@ describe("items over DynamoDB's 400 KB", () => {
       result: undefined,
     })).catch((e: unknown) => e);
     expect(isDroverError(error, 'invalid-argument')).toBe(true);
-    expect((error as Error).message).toMatch(
+    expect(errorMessage(error)).toMatch(
       /^cannot grow "huge": the change would make a stored item larger than DynamoDB's 400 KB item limit/,
     );
     expect(await dumpTable(store)).toEqual(before);
