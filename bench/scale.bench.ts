@@ -39,6 +39,7 @@ import { RequestLog, reads, tally, writes } from './support/request-log.js';
 import { RequestsByOperation } from './support/requests-by-operation.js';
 import { writeSection } from './support/results-file.js';
 import { forEachLimited } from './support/timing.js';
+import { waitFor } from '../test/support/wait-for.js';
 
 const HEADING = '## Scale (npm run bench:scale)';
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000').split(',').filter(Boolean).map(Number);
@@ -118,11 +119,6 @@ const allCpu = (c: Cpu) => c.controller + c.agents + c.sqs + c.other + c.dynamod
 const startedAt = new Map<string, number>();
 const configChangedAt = new Map<string, number>();
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; !condition(); await pause(100)) if (Date.now() > deadline) return false;
-  return true;
-}
-
 /** Deploys the 10-unit probe application, recording every write of its whole start-up with snapshots. */
 async function captureProbe(
   controller: SimulatedController,
@@ -143,7 +139,13 @@ async function captureProbe(
       charmArchive: controller.charm.archive,
       numUnits: PROBE_UNITS,
     });
-    await waitFor(() => [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length === PROBE_UNITS, 5 * 60_000);
+    await waitFor(
+      'every probe unit started',
+      () => [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length,
+      (n) => n === PROBE_UNITS,
+      5 * 60_000,
+      100,
+    );
     // The agent's idle status after start, and what the stream consumers do about it.
     await pause(3_000);
     await controller.drain();
@@ -314,13 +316,19 @@ async function runModel(
     }
     const deploySeconds = (Date.now() - t0) / 1000;
     let lastReport = Date.now();
-    await waitFor(() => {
-      if (Date.now() - lastReport > 15_000) {
-        lastReport = Date.now();
-        console.error(`bench:scale: ${startedAt.size - PROBE_UNITS}/${bulk} started after ${Math.round((Date.now() - t0) / 1000)} s`);
-      }
-      return startedAt.size - PROBE_UNITS >= bulk;
-    }, 60 * 60_000);
+    await waitFor(
+      'every unit started',
+      () => {
+        if (Date.now() - lastReport > 15_000) {
+          lastReport = Date.now();
+          console.error(`bench:scale: ${startedAt.size - PROBE_UNITS}/${bulk} started after ${Math.round((Date.now() - t0) / 1000)} s`);
+        }
+        return startedAt.size - PROBE_UNITS;
+      },
+      (started) => started >= bulk,
+      60 * 60_000,
+      100,
+    );
     const starts = [...startedAt]
       .filter(([u]) => !u.startsWith('probe/'))
       .map(([, at]) => at)
@@ -376,7 +384,13 @@ async function runModel(
     const records1 = controller.streamRecords.get('changes') ?? 0;
     const waveUnits = Math.min(APP_UNITS, bulk);
     const isConfigured = (u: string) => u.startsWith(`${configured}/`);
-    await waitFor(() => [...configChangedAt.keys()].filter(isConfigured).length >= waveUnits, 5 * 60_000);
+    await waitFor(
+      'config-changed on every unit of the wave',
+      () => [...configChangedAt.keys()].filter(isConfigured).length,
+      (n) => n >= waveUnits,
+      5 * 60_000,
+      100,
+    );
     const waveSeconds = (Math.max(...[...configChangedAt].filter(([u]) => isConfigured(u)).map(([, at]) => at)) - waveStart) / 1000;
     await pause(2_000);
     await controller.drain();

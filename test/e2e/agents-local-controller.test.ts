@@ -9,7 +9,8 @@ import { startController } from '../../embedded/controller.js';
 import { packCharmDir } from '#shared/charmstore/charm-archive.js';
 import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { CHARMS, waitFor } from '../support/agents.js';
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 

@@ -12,7 +12,8 @@ import { startController } from '../../embedded/controller.js';
 import { packEntries } from '#shared/charmstore/charm-archive.js';
 import { archiveKey } from '#shared/charmstore/charm-store.js';
 import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
-import { CHARMS, waitFor } from '../support/agents.js';
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { runCli, writeClientConfig } from '../support/cli.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
 import { DATABASE_RESTARTING_MESSAGE } from '../../embedded/database-guard.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { fakeAgentCommand, liveAgentPids, tempDataDir } from '../support/local-agents.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;

@@ -13,7 +13,8 @@ import { createStore, storeForModel, type Store } from '#shared/state/engine/sto
 import { deploy } from '#shared/state/operations/deploy.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { addModel } from '#shared/state/operations/model.js';
-import { CHARMS, waitFor } from '../support/agents.js';
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 
 const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 

@@ -19,7 +19,7 @@ import { storeOfModel } from '#shared/state/queries/models.js';
 import { readModelRevision } from '#shared/state/queries/model-revision.js';
 import { apiEvent } from '../support/api-events.js';
 import { API_TOKEN, testApiHandler } from '../support/api-handler.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { useSqsServer } from '../support/sqs.js';
 import { modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';

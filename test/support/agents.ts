@@ -263,17 +263,6 @@ export function hookLog(harness: AgentHarness, machineId: string, unit: string):
 /** Just the hook names, in order. */
 export const hookNames = (lines: string[]) => lines.map((l) => /^hook=(\S+)/.exec(l)?.[1] ?? '?');
 
-export async function waitFor<T>(what: string, probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!ok(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(value, null, 1)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await probe();
-  }
-  return value;
-}
-
 export const unitOf = (harness: AgentHarness, name: string): Promise<Unit | undefined> => getUnit(harness.store, name);
 
 /** The controller's periodic sweep (embedded/controller.ts): one run at a time. */

@@ -26,6 +26,12 @@ export const ONE_WAY_RULES: OneWayRule[] = [
       new RegExp('instanceof ' + 'Error \\? \\(?[\\w.]+\\.(?:message|stack)\\b'),
     ],
   },
+  {
+    helper: 'waitFor from test/support/wait-for.ts',
+    home: 'test/support/wait-for.ts',
+    // a function of its own that polls until something holds
+    patterns: [new RegExp('(?:function|const) (?:wait' + 'For|wait' + 'Until|even' + 'tually)\\b')],
+  },
 ];
 
 const SOURCE_FILE = /\.(?:ts|tsx|mts|mjs|js)$/;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorMessage, errorStack } from '#shared/domain/errors.js';
 import { findHandWrittenCopies } from '../support/one-way.js';
+import { waitFor } from '../support/wait-for.js';
 import type { RepoFile } from '../support/repository-references.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,5 +60,42 @@ describe('one way of reading a caught error', () => {
   it('in every tracked source file', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(findHandWrittenCopies(files)).toEqual([]);
+  });
+});
+
+describe('one way of waiting on a process or a server', () => {
+  it('catches a polling helper of its own, naming the shared one', () => {
+    const found = findHandWrittenCopies([
+      source('test', `async function ${'even' + 'tually'}<T>(probe: () => T) {}`),
+      source('bench', `const ${'wait' + 'Until'} = async (c: () => boolean) => {};`),
+      source('test', `import { waitFor } from '../support/wait-for.js';\nawait waitFor('x', probe, ok);`),
+      { path: 'test/support/wait-for.ts', text: `export async function ${'wait' + 'For'}<T>() {}` },
+    ]);
+    expect(found.map((f) => `${f.path.split('/')[0]}:${f.line}:${f.what}`)).toEqual([
+      'test:1:use waitFor from test/support/wait-for.ts',
+      'bench:1:use waitFor from test/support/wait-for.ts',
+    ]);
+  });
+
+  it('waitFor gives the value once it is right, and names what never happened', async () => {
+    let n = 0;
+    expect(
+      await waitFor(
+        'n to reach 3',
+        () => ++n,
+        (v) => v >= 3,
+        5_000,
+        1,
+      ),
+    ).toBe(3);
+    await expect(
+      waitFor(
+        'a miracle',
+        () => 'nothing',
+        (v) => v === 'miracle',
+        0,
+        1,
+      ),
+    ).rejects.toThrow('timed out waiting for a miracle; last saw "nothing"');
   });
 });
