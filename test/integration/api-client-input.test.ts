@@ -30,6 +30,7 @@ import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const TOKEN = 'user-token';
 let store: Store;
@@ -48,7 +49,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined } as never,
+    logger: { ...silentLogger, error: (...args: unknown[]) => logged.push(args) } as never,
   });
   await deploy(store, { charm: charms.wordpress, numUnits: 1 });
   await deploy(store, { charm: charms.mysql, numUnits: 1 });

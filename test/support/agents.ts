@@ -39,11 +39,11 @@ import { freshStore } from './table.js';
 import { MACHINE_HEADER } from '#shared/api/agent-signing.js';
 import { derivedAgentCredentials, newAgentCredentialKey, type AgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import { dynamoEndpoint } from './dynamodb.js';
+import { silentLogger } from './silent-logger.js';
 
 export const CONTROLLER = 'agents-test';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const CHARMS = join(REPO, 'test', 'charms');
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 
 export interface AgentProcess {
   machineId: string;
@@ -116,7 +116,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     auth: { kind: 'token', token: 'test-token' },
     agents: { kind: 'machine-keys', keys: agentKeys },
     controller: CONTROLLER,
-    logger: SILENT,
+    logger: silentLogger,
     logs,
     ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
     ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
@@ -139,7 +139,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       endpoint,
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
-      handler: createChangesHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT }),
+      handler: createChangesHandler({ store, sqs, controllerId: CONTROLLER, logger: silentLogger }),
       onFailure: async () => undefined,
       pollIntervalMs: 50,
       retryDelayMs: 20,

@@ -31,12 +31,11 @@ import { Crash, isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js
 import { StreamTap, type StreamHandler } from './fault-stream.js';
 import { checkInvariants, LifeHistory } from './invariants.js';
 import { readModelState, type ModelState } from './model-state.js';
+import { silentLogger } from './silent-logger.js';
 
 const NO_ARCHIVES = localCharmStore(join(tmpdir(), 'drover-fault-world-charms'));
 
 export const CONSUMERS = STREAM_CONSUMERS.map((c) => c.name);
-
-const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
 
 /** Rounds of every consumer and agent doing its part before a flow step is declared stuck. */
 const MAX_ROUNDS = 40;

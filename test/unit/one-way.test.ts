@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { errorMessage, errorStack } from '#shared/domain/errors.js';
 import { findHandWrittenCopies } from '../support/one-way.js';
+import { silentLogger } from '../support/silent-logger.js';
 import { waitFor } from '../support/wait-for.js';
 import type { RepoFile } from '../support/repository-references.js';
 
@@ -97,5 +98,35 @@ describe('one way of waiting on a process or a server', () => {
         1,
       ),
     ).rejects.toThrow('timed out waiting for a miracle; last saw "nothing"');
+  });
+});
+
+describe('one way of a logger that says nothing', () => {
+  it('catches a silent logger of its own in tests and benches, naming the shared one', () => {
+    const quiet = '() => ' + 'undefined';
+    const found = findHandWrittenCopies([
+      source('test', `const SILENT = { error: ${quiet}, warn: ${quiet} } as never;`),
+      source('bench', `handler({ logger: { info: ${quiet} } as never });`),
+      source('test', `handler({ logger: silentLogger, log: ${quiet} });`),
+      source('shared', `export const silentLog = { info: ${quiet} };`),
+      { path: 'test/support/silent-logger.ts', text: `export const silentLogger = { debug: ${quiet} };` },
+    ]);
+    expect(found.map((f) => `${f.path.split('/')[0]}:${f.line}:${f.what}`)).toEqual([
+      'test:1:use silentLogger from test/support/silent-logger.ts',
+      'bench:1:use silentLogger from test/support/silent-logger.ts',
+    ]);
+  });
+
+  it('silentLogger takes every level and says nothing', () => {
+    const write = vi.spyOn(process.stdout, 'write');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      for (const level of ['debug', 'info', 'warn', 'error'] as const) expect(silentLogger[level]('a message', { a: 1 })).toBeUndefined();
+      expect(write).not.toHaveBeenCalled();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+      warn.mockRestore();
+    }
   });
 });

@@ -5,7 +5,8 @@
 // provisioner starts is a real machine agent running a trivial charm in-process. What runs
 // elsewhere on AWS runs on threads of its own (thread-rpc.ts): fauxqs (sqs-thread.ts) and the
 // agents (agents-thread.ts), so this thread's CPU is the controller's.
-import { SILENT, startCountingApi } from '../counting-api.js';
+import { startCountingApi } from '../counting-api.js';
+import { silentLogger } from '../../../test/support/silent-logger.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,7 +149,10 @@ export async function startSimulatedController(options: SimulatedControllerOptio
   };
   const streamRecords = new Map<StreamConsumerName, number>();
   const pollers: StreamPoller[] = STREAM_CONSUMERS.map((consumer) => {
-    const handle = consumer.create({ provisioner, changes: { store: stores.changes, sqs, controllerId: CONTROLLER, logger: SILENT } });
+    const handle = consumer.create({
+      provisioner,
+      changes: { store: stores.changes, sqs, controllerId: CONTROLLER, logger: silentLogger },
+    });
     return createStreamPoller({
       ...pollerSettingsOf(consumer),
       tableName: table,
