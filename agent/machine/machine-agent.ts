@@ -54,7 +54,7 @@ export interface MachineAgentOptions {
   /** What sends the agent's HTTP (agent/http.ts): API requests and charm downloads. */
   http?: HttpSend;
   sqs?: SQSClient;
-  /** Hooks in-process (the agent simulator, bench/support/agent-simulator/); child processes when absent. */
+  /** Hooks in-process (the agent simulator, test/support/agent-simulator/); child processes when absent. */
   hookRunner?: HookRunner;
   /** Where log lines are echoed; this process's stdout when absent. */
   logEcho?: (line: string) => void;

@@ -1,4 +1,4 @@
-// The agent simulator (bench/support/agent-simulator/) that bench/scale.bench.ts drives thousands
+// The agent simulator (test/support/agent-simulator/) that bench/scale.bench.ts drives thousands
 // of units with: real machine and unit agents in one process (on a thread of their own), hooks in-process. This test keeps
 // it honest as the agent evolves: deployed units on simulated machines must reach what real
 // agents reach — machines started, every unit's charm reported, its agent idle and its workload
@@ -10,7 +10,7 @@ import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
-import { startSimulatedController, type SimulatedController } from '../../bench/support/agent-simulator/simulated-controller.js';
+import { startSimulatedController, type SimulatedController } from '../support/agent-simulator/simulated-controller.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
 import { waitFor } from '../support/wait-for.js';
 

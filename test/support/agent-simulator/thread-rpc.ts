@@ -7,7 +7,7 @@
 // Worker threads start without tsx's loader, which the bench runs under: thread-boot.mjs
 // registers it in the thread, then imports the thread's module.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { threadCpuSeconds } from '../proc-cpu.js';
+import { threadCpuSeconds } from '../../../bench/support/proc-cpu.js';
 import { errorMessage } from '#shared/domain/errors.js';
 
 type Handler = (arg: never) => unknown;
