@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv, scrubCredential } from './config.js';
 import { MachineAgent } from './machine/machine-agent.js';
 import { signalHookGroups } from './uniter/hook-groups.js';
+import { errorStack } from '#shared/domain/errors.js';
 
 let config;
 try {
@@ -32,6 +33,6 @@ try {
   process.stdout.write(`machine agent stopped: ${outcome}\n`);
   process.exit(0);
 } catch (e) {
-  process.stderr.write(`machine agent failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.stderr.write(`machine agent failed: ${errorStack(e)}\n`);
   process.exit(1);
 }

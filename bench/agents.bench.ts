@@ -28,7 +28,8 @@
 //
 // The agent is the one the local controller runs (shared/provider/local/agent-build.ts). Records a
 // section in bench/RESULTS.md.
-import { SILENT, startCountingApi } from './support/counting-api.js';
+import { startCountingApi } from './support/counting-api.js';
+import { silentLogger } from '../test/support/silent-logger.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, loadavg, tmpdir } from 'node:os';
@@ -214,7 +215,7 @@ async function environment(dynamoLocal: DynamoDbLocal, charmDir: string): Promis
       endpoint: dynamo.endpoint,
       region: 'local',
       credentials: localCredentials(),
-      handler: consumer.create({ provisioner, changes: { store, sqs, controllerId: CONTROLLER, logger: SILENT } }),
+      handler: consumer.create({ provisioner, changes: { store, sqs, controllerId: CONTROLLER, logger: silentLogger } }),
       startingPosition: 'TRIM_HORIZON',
       ...LOCAL_STREAM_POLLING,
       onFailure: async () => undefined,

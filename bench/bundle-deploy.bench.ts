@@ -29,6 +29,7 @@ import { createStore } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { RequestLog, reads, tally, writes, type Tally } from './support/request-log.js';
 import { publishSection, runLine } from './support/results-file.js';
+import { silentLogger } from '../test/support/silent-logger.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const APPLICATIONS = 10;
@@ -37,7 +38,6 @@ const UNITS_EACH = 10;
 const RELATIONS: [number, number][] = [...Array.from({ length: 9 }, (_, i) => [i, i + 1] as [number, number]), [0, 2], [3, 5], [6, 8]];
 const HEADING = '## Bundle deploy (npm run bench:state, after the state core; alone: npm run bench:bundle-deploy)';
 const TOKEN = 'bench';
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 
 const appName = (i: number) => `app-${'abcdefghij'[i]}`;
 
@@ -85,7 +85,7 @@ async function run(dynamo: DynamoDbLocal, dir: string, way: Run['way']): Promise
     // No agent calls in this benchmark; the API still needs a way to check one.
     agents: { kind: 'machine-keys', keys: derivedAgentCredentials(newAgentCredentialKey()) },
     controller: 'bench',
-    logger: SILENT,
+    logger: silentLogger,
   });
   let apiRequests = 0;
   const api = await startApiServer((event) => (apiRequests++, handler(event)), { direct: charmFileRoutes(charms) });

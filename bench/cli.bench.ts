@@ -33,7 +33,7 @@ import { ensureModel } from '#shared/state/operations/model.js';
 import { createStore } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { testAgentKeys } from '../test/support/agent-events.js';
-import { SILENT } from './support/counting-api.js';
+import { silentLogger } from '../test/support/silent-logger.js';
 import { publishSection, runLine } from './support/results-file.js';
 
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 9));
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       auth: { kind: 'token', token: TOKEN },
       agents: { kind: 'machine-keys', keys: testAgentKeys },
       controller: 'bench',
-      logger: SILENT,
+      logger: silentLogger,
     });
     const api = await startApiServer(handler, { direct: charmFileRoutes(charms) });
     const home = await mkdtemp(join(tmpdir(), 'drover-bench-home-'));

@@ -48,7 +48,7 @@ import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { testAgentKeys } from '../test/support/agent-events.js';
 import { launchBrowser } from '../test/support/browser.js';
-import { SILENT } from './support/counting-api.js';
+import { silentLogger } from '../test/support/silent-logger.js';
 import { RequestCounter } from './support/request-counter.js';
 import { publishSection, runLine } from './support/results-file.js';
 
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       endpoint: dynamo.endpoint,
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
-      handler: createChangesHandler({ store: storeOf(), sqs, controllerId: 'bench', logger: SILENT }),
+      handler: createChangesHandler({ store: storeOf(), sqs, controllerId: 'bench', logger: silentLogger }),
       onFailure: async () => undefined,
       log: () => undefined,
     });
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
         auth: { kind: 'token', token: TOKEN },
         agents: { kind: 'machine-keys', keys: testAgentKeys },
         controller: 'bench',
-        logger: SILENT,
+        logger: silentLogger,
       });
       // The polled page's controller lacks the revision's route, and answers it as an older one does.
       const api = await startApiServer(async (event) =>

@@ -16,7 +16,6 @@
 //
 // BENCH_UNITS (default 1000): units per application. BENCH_SAMPLE (default 10): units in step 2.
 // BENCH_WIDE_UNITS (default 20000; 0 to leave out): the large application of step 3.
-import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +42,7 @@ import { ensureModel } from '#shared/state/operations/model.js';
 import { readItem, streamEvent, streamRecord } from '../test/support/stream.js';
 import { RequestLog, reads, tally } from './support/request-log.js';
 import { writeSection } from './support/results-file.js';
+import { silentLogger } from '../test/support/silent-logger.js';
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 1000);
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 10);
@@ -112,7 +112,7 @@ async function main() {
     const records: DynamoDBRecord[] = [];
     for (let i = 0; i < units.length; i += 50) records.push(...(await Promise.all(units.slice(i, i + 50).map(recordsOf))).flat());
 
-    const notifier = streamBatchHandler(hintStep({ store, sqs, controllerId: CONTROLLER }, new Logger({ logLevel: 'SILENT' })), {
+    const notifier = streamBatchHandler(hintStep({ store, sqs, controllerId: CONTROLLER }, silentLogger), {
       inParallel: false,
     });
     const run = async (rs: DynamoDBRecord[], batch: number): Promise<Cost> => {

@@ -1,5 +1,5 @@
 // `npm run bench:scale`: the controller driven at thousands of units by simulated agents
-// (bench/support/agent-simulator/: the real machine and unit agents on a thread of this
+// (test/support/agent-simulator/: the real machine and unit agents on a thread of this
 // process, hooks in-process), one machine per unit. For each size (BENCH_SIZES, default
 // 1000,5000; 20000 only when asked), on a fresh table:
 //
@@ -31,7 +31,7 @@ import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { readStatusPageDoc } from '#shared/state/queries/status-pages.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
-import { startSimulatedController, type SimulatedController } from './support/agent-simulator/simulated-controller.js';
+import { startSimulatedController, type SimulatedController } from '../test/support/agent-simulator/simulated-controller.js';
 import { findProcess, ownCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
 import { RawWriter, describeShape, writeShapes, type WriteShape } from './support/raw-writes.js';
 import { RequestCounter, minus, plus, type Counts } from './support/request-counter.js';
@@ -39,6 +39,7 @@ import { RequestLog, reads, tally, writes } from './support/request-log.js';
 import { RequestsByOperation } from './support/requests-by-operation.js';
 import { writeSection } from './support/results-file.js';
 import { forEachLimited } from './support/timing.js';
+import { waitFor } from '../test/support/wait-for.js';
 
 const HEADING = '## Scale (npm run bench:scale)';
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000').split(',').filter(Boolean).map(Number);
@@ -118,11 +119,6 @@ const allCpu = (c: Cpu) => c.controller + c.agents + c.sqs + c.other + c.dynamod
 const startedAt = new Map<string, number>();
 const configChangedAt = new Map<string, number>();
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; !condition(); await pause(100)) if (Date.now() > deadline) return false;
-  return true;
-}
-
 /** Deploys the 10-unit probe application, recording every write of its whole start-up with snapshots. */
 async function captureProbe(
   controller: SimulatedController,
@@ -143,7 +139,13 @@ async function captureProbe(
       charmArchive: controller.charm.archive,
       numUnits: PROBE_UNITS,
     });
-    await waitFor(() => [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length === PROBE_UNITS, 5 * 60_000);
+    await waitFor(
+      'every probe unit started',
+      () => [...startedAt.keys()].filter((u) => u.startsWith('probe/')).length,
+      (n) => n === PROBE_UNITS,
+      5 * 60_000,
+      100,
+    );
     // The agent's idle status after start, and what the stream consumers do about it.
     await pause(3_000);
     await controller.drain();
@@ -314,13 +316,19 @@ async function runModel(
     }
     const deploySeconds = (Date.now() - t0) / 1000;
     let lastReport = Date.now();
-    await waitFor(() => {
-      if (Date.now() - lastReport > 15_000) {
-        lastReport = Date.now();
-        console.error(`bench:scale: ${startedAt.size - PROBE_UNITS}/${bulk} started after ${Math.round((Date.now() - t0) / 1000)} s`);
-      }
-      return startedAt.size - PROBE_UNITS >= bulk;
-    }, 60 * 60_000);
+    await waitFor(
+      'every unit started',
+      () => {
+        if (Date.now() - lastReport > 15_000) {
+          lastReport = Date.now();
+          console.error(`bench:scale: ${startedAt.size - PROBE_UNITS}/${bulk} started after ${Math.round((Date.now() - t0) / 1000)} s`);
+        }
+        return startedAt.size - PROBE_UNITS;
+      },
+      (started) => started >= bulk,
+      60 * 60_000,
+      100,
+    );
     const starts = [...startedAt]
       .filter(([u]) => !u.startsWith('probe/'))
       .map(([, at]) => at)
@@ -376,7 +384,13 @@ async function runModel(
     const records1 = controller.streamRecords.get('changes') ?? 0;
     const waveUnits = Math.min(APP_UNITS, bulk);
     const isConfigured = (u: string) => u.startsWith(`${configured}/`);
-    await waitFor(() => [...configChangedAt.keys()].filter(isConfigured).length >= waveUnits, 5 * 60_000);
+    await waitFor(
+      'config-changed on every unit of the wave',
+      () => [...configChangedAt.keys()].filter(isConfigured).length,
+      (n) => n >= waveUnits,
+      5 * 60_000,
+      100,
+    );
     const waveSeconds = (Math.max(...[...configChangedAt].filter(([u]) => isConfigured(u)).map(([, at]) => at)) - waveStart) / 1000;
     await pause(2_000);
     await controller.drain();
@@ -559,7 +573,7 @@ function extrapolation(results: SizeResult[]): string {
 function method(): string {
   return `### Method
 
-- The local controller's wiring in this process, as bench/agents.bench.ts assembles it (bench/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process, a new one for each size), the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1, all on the process's main thread; fauxqs on a thread of its own, and the simulated agents on another (bench/support/agent-simulator/thread-rpc.ts), as SQS and the agents' instances are apart from the controller on AWS. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) on the agents' thread, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls: a queue at once when a hint was sent to it, then after 0.2 s doubling to 5 min while empty). A real agent's long poll also returns at once on a hint, but costs one receive per 20 s while idle: that is SQS's work, not the controller's, so the receives per second here are fewer than on AWS (an idle agent: 180 receives an hour there).
+- The local controller's wiring in this process, as bench/agents.bench.ts assembles it (test/support/agent-simulator/simulated-controller.ts): DynamoDB Local in memory (a separate Java process, a new one for each size), the provisioner and changes functions on stream pollers with their mappings' settings (functions/stream-consumers.ts), the API on 127.0.0.1, all on the process's main thread; fauxqs on a thread of its own, and the simulated agents on another (test/support/agent-simulator/thread-rpc.ts), as SQS and the agents' instances are apart from the controller on AWS. The provider is the agent simulator: each machine the provisioner starts is the real MachineAgent (agent/machine/machine-agent.ts) on the agents' thread, with its real unit agents, signing with the key the provisioner handed it, through the real API client (agent/api-client.ts) over HTTP (a shared keep-alive pool of 128 connections). Only two things differ from an agent process: hooks run in-process (the charm's install and config-changed do nothing, start calls \`status-set active\` through the unit agent's real tool socket), and the SQS receives of all agents go through 16 shared workers polling the real queues (short polls: a queue at once when a hint was sent to it, then after 0.2 s doubling to 5 min while empty). A real agent's long poll also returns at once on a hint, but costs one receive per 20 s while idle: that is SQS's work, not the controller's, so the receives per second here are fewer than on AWS (an idle agent: 180 receives an hour there).
 - One machine per unit (\`deploy -n\`), applications of ${APP_UNITS} units deployed one after another, plus a 10-unit application \`probe\` deployed first. Units started per second = the bulk units ÷ the time from the first bulk deploy call to the last start hook's \`status-set active\` written. CPU over that window, each thread from /proc/thread-self/stat: the controller's (API, pollers, handlers), the agents', fauxqs's, the rest of this process (the garbage collector's and libuv's threads) and DynamoDB Local, on a ${NPROC}-core host shared with other jobs (load average in the header). The host's floor is the rate if all of that CPU were spread over its ${NPROC} cores with nothing else running: the most this host can start, whatever the code's concurrency; the ratio to it says how much of the host the start-up used. DynamoDB requests are counted by middleware on each role's client (stream polls are not), the API's by the agent operation it was serving (bench/support/requests-by-operation.ts).
 - Raw rate: every write request of the probe application's whole start-up (deploy, provisioner, agent API, changes function; captured with the items each targets), replayed on fresh keys of the model's own table (bench/support/raw-writes.ts: keys no operation lists), one replay at a time and ${RAW_CONCURRENCY} at once, each series ${RAW_UNITS} units' worth or ${RAW_SECONDS} s, whichever ends first, right after the size's run, once its controller has stopped (nothing else running on DynamoDB Local), so the writes meet the table, its indexes and its stream as the controller's last ones did; the better rate counts: the rate DynamoDB Local writes what a unit start needs, with no reads, API, agents or stream. The ratio sets the controller's start rate against it.
 - Operations (add-unit to a ${APP_UNITS}-unit application, set-unit-status, relate two applications), each called once after one of its kind on other entities; \`status probe\` read by readStatus with the application selected and the whole status a page at a time by readStatusPageDoc (the API's own reads, as \`drover status\` makes them), the median of 3 runs; the DynamoDB requests counted by middleware on the client.

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { MAX_CHARM_ARCHIVE_BYTES } from '#shared/charmstore/charm-archive-stream.js';
 import { charmZipToArchive, readCharmZip, rootFile } from '#shared/charmstore/charm-zip.js';
 import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 import { CliError } from './errors.js';
 
 const run = promisify(execFile);
@@ -40,7 +40,7 @@ async function readOptional(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CliError(`cannot read ${path}: ${(e as Error).message}`);
+    throw new CliError(`cannot read ${path}: ${errorMessage(e)}`);
   }
 }
 
@@ -64,7 +64,7 @@ async function filesOfDir(dir: string): Promise<CharmFiles> {
 
 async function filesOfZip(path: string): Promise<CharmFiles> {
   const entries = await readCharmZip(await readFile(path)).catch((e: unknown) => {
-    throw new CliError(`cannot read charm "${path}": ${(e as Error).message}`);
+    throw new CliError(`cannot read charm "${path}": ${errorMessage(e)}`);
   });
   return charmFiles(FILES.map((name) => rootFile(entries, name)));
 }
@@ -110,7 +110,7 @@ async function packDir(dir: string): Promise<Buffer> {
   } catch (e) {
     if (e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
       throw new CliError(`charm "${dir}" packs to more than ${MAX_CHARM_ARCHIVE_BYTES / MiB} MiB; the controller accepts at most that`);
-    throw new CliError(`cannot pack charm directory "${dir}": ${(e as Error).message.split('\n')[0]}`);
+    throw new CliError(`cannot pack charm directory "${dir}": ${errorMessage(e).split('\n')[0]}`);
   }
 }
 
@@ -119,7 +119,7 @@ export async function packCharm(dir: string): Promise<Buffer> {
   const isFile = (await stat(dir).catch(() => undefined))?.isFile() ?? false;
   const archive = isFile
     ? await charmZipToArchive(await readFile(dir)).catch((e: unknown) => {
-        throw new CliError(`cannot read charm "${dir}": ${(e as Error).message}`);
+        throw new CliError(`cannot read charm "${dir}": ${errorMessage(e)}`);
       })
     : await packDir(dir);
   if (archive.length > MAX_CHARM_ARCHIVE_BYTES) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { UploadTarget } from '#shared/charmstore/charm-store.js';
 import type { ApiClient } from './client.js';
 import { CliError } from './errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Uploads the archive; returns the sha256 that names it. */
 export async function uploadCharm(client: ApiClient, archive: Buffer, signal?: AbortSignal): Promise<string> {
@@ -19,7 +20,7 @@ export async function uploadCharm(client: ApiClient, archive: Buffer, signal?: A
     response = await fetch(url, { method: 'PUT', headers: target.headers, body: new Uint8Array(archive), ...(signal ? { signal } : {}) });
   } catch (e) {
     if (signal?.aborted) throw new CliError('interrupted');
-    const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
+    const cause = (e as { cause?: { message?: string } }).cause?.message ?? errorMessage(e);
     throw new CliError(`cannot upload the charm to ${url.host}: ${cause}`);
   }
   if (!response.ok) {

@@ -6,6 +6,7 @@ import type { ControllerEntry, SelectedController } from './config.js';
 import { ApiError, CliError } from './errors.js';
 import { sendHttpRequest, type HttpResponse } from './http-request.js';
 import type { OutgoingRequest, RequestSigner } from './request-signer.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -30,7 +31,7 @@ export function regionFromUrl(apiUrl: string): string | undefined {
 /** Why a connection failed, in the socket error's words. */
 function connectionReason(e: unknown): string {
   if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return 'no answer in time';
-  return (e as Error).message || (e as NodeJS.ErrnoException).code || String(e);
+  return errorMessage(e) || (e as NodeJS.ErrnoException).code || String(e);
 }
 
 export class ApiClient {

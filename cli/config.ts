@@ -6,6 +6,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface ControllerEntry {
   type: 'local' | 'aws';
@@ -88,7 +89,7 @@ export async function readConfig(env: Record<string, string | undefined>): Promi
     text = await readFile(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { controllers: {} };
-    throw new CliError(`cannot read ${path}: ${(e as Error).message}`);
+    throw new CliError(`cannot read ${path}: ${errorMessage(e)}`);
   }
   let raw: unknown;
   try {

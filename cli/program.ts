@@ -2,7 +2,7 @@
 // and how errors become messages and exit codes. Loaded by cli/main.ts for every run but
 // `--version`.
 import { Command, CommanderError, type Argument } from 'commander';
-import { DroverError } from '#shared/domain/errors.js';
+import { DroverError, errorMessage } from '#shared/domain/errors.js';
 import { modulesFor } from './command-modules.js';
 import { createCli } from './context.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
@@ -76,7 +76,7 @@ function describe(e: unknown): { message: string; code: number; silent: boolean 
   if (e instanceof CliError) return { message: e.message, code: 1, silent: e.silent };
   // Checks from shared/domain run in the CLI too (charm metadata, constraints).
   if (e instanceof DroverError) return { message: e.message, code: 1, silent: false };
-  return { message: e instanceof Error ? e.message : String(e), code: 1, silent: false };
+  return { message: errorMessage(e), code: 1, silent: false };
 }
 
 export async function runProgram(argv: string[], io: CliIo): Promise<number> {

@@ -13,6 +13,7 @@ import type { CharmResource } from '#shared/domain/resources.js';
 import { checkUploadable, MAX_RESOURCE_BYTES, parseResourceArgument } from '#shared/domain/resources.js';
 import type { ApiClient } from './client.js';
 import { CliError } from './errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 interface ResourceFile {
   name: string;
@@ -26,7 +27,7 @@ export async function resourceFiles(declared: Record<string, CharmResource> | un
     try {
       return parseResourceArgument(arg);
     } catch (e) {
-      throw new CliError((e as Error).message);
+      throw new CliError(errorMessage(e));
     }
   });
   const names = parsed.map((p) => p.name);
@@ -35,7 +36,7 @@ export async function resourceFiles(declared: Record<string, CharmResource> | un
   try {
     checkUploadable(declared, names);
   } catch (e) {
-    throw new CliError((e as Error).message);
+    throw new CliError(errorMessage(e));
   }
   const files: ResourceFile[] = [];
   for (const { name, path } of parsed) {
@@ -76,7 +77,7 @@ export async function uploadResources(client: ApiClient, files: ResourceFile[], 
       } as RequestInit);
     } catch (e) {
       if (signal?.aborted) throw new CliError('interrupted');
-      const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
+      const cause = (e as { cause?: { message?: string } }).cause?.message ?? errorMessage(e);
       throw new CliError(`cannot upload resource "${file.name}" to ${url.host}: ${cause}`);
     }
     if (!response.ok) {

@@ -7,6 +7,7 @@ import { NodeSha256 } from '#shared/aws/node-sha256.js';
 import { signRequest, SIGNING_SERVICE } from '#shared/aws/sign-request.js';
 import type { RequestSigner } from './request-signer.js';
 import { CliError } from './errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export function sigv4Signer(name: string, region: string | undefined): RequestSigner {
   if (!region) {
@@ -18,7 +19,7 @@ export function sigv4Signer(name: string, region: string | undefined): RequestSi
       return await signRequest(signer, request);
     } catch (e) {
       throw new CliError(
-        `cannot sign the request to controller "${name}": ${(e as Error).message}; configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)`,
+        `cannot sign the request to controller "${name}": ${errorMessage(e)}; configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)`,
       );
     }
   };

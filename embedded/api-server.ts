@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 /** A request the server hands over whole, before reading its body; false: not this route's. */
@@ -90,7 +91,7 @@ export async function startApiServer(handler: HttpHandler, options: { port?: num
       // The handler answers every error itself; what is left is the body: too large, or cut off.
       // `connection: close`, since the rest of a body too large is not read.
       res.writeHead(e instanceof BodyTooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ error: { code: 'invalid-argument', message: (e as Error).message } }));
+      res.end(JSON.stringify({ error: { code: 'invalid-argument', message: errorMessage(e) } }));
     }
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

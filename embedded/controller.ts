@@ -41,6 +41,7 @@ import { pollerSettingsOf } from './stream/consumer-settings.js';
 import { nudgeOnWrites } from './stream/write-nudges.js';
 import { createStreamPoller, fileCheckpointStore, type StreamPoller } from './stream-poller.js';
 import { superviseDynamoDb, type SupervisorLog } from './supervised-dynamodb.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface ControllerOptions {
   dataDir: string;
@@ -251,7 +252,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
           return;
         } catch (e) {
           await stopPollers();
-          partsLog('ERROR')(`cannot resume the stream pollers (attempt ${attempt}): ${(e as Error).message}`);
+          partsLog('ERROR')(`cannot resume the stream pollers (attempt ${attempt}): ${errorMessage(e)}`);
           await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
         }
       }

@@ -6,6 +6,7 @@
 // `onRestarted` listeners run (the controller restarts its stream pollers from their checkpoints).
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { forgetDynamoDbPid, recordDynamoDbPid } from './dynamodb-pid-file.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface SupervisorLog {
   info(message: string, details?: Record<string, unknown>): void;
@@ -82,7 +83,7 @@ export async function superviseDynamoDb(options: SupervisedDynamoDbOptions): Pro
         attempt = -1;
       } catch (e) {
         const delay = delays[Math.min(attempt, delays.length - 1)]!;
-        log.error(`cannot restart DynamoDB Local: ${(e as Error).message}; trying again in ${delay} ms`);
+        log.error(`cannot restart DynamoDB Local: ${errorMessage(e)}; trying again in ${delay} ms`);
         await new Promise((r) => setTimeout(r, delay));
       }
     }

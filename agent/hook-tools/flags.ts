@@ -6,6 +6,7 @@
 // - flags may come between positional arguments; `--` ends the flags; `-` and `` are positional.
 // A value is checked as it is parsed (gnuflag's Value.Set), so the first bad one is the error.
 import { usageError } from './tool-errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface FlagSpec {
   /** Every spelling without dashes: `['r', 'relation']`. */
@@ -46,7 +47,7 @@ export function parseFlags(args: string[], specs: FlagSpec[]): ParsedArgs {
       }
       spec.check?.(value);
     } catch (e) {
-      throw usageError(`invalid value ${JSON.stringify(value)} for option ${withMinus(name)}: ${(e as Error).message}`);
+      throw usageError(`invalid value ${JSON.stringify(value)} for option ${withMinus(name)}: ${errorMessage(e)}`);
     }
     flags[spec.key] = value;
   };

@@ -9,6 +9,7 @@ import type { AgentLog } from '../log/agent-log.js';
 import type { AgentView } from '../view.js';
 import type { Deployer } from './deployer.js';
 import type { DeploymentAction } from './deployments.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Returns true if anything changed state (so the view should be read again). */
 export async function applyDeployments(
@@ -55,7 +56,7 @@ export async function applyDeployments(
 const mayPassByItself = (e: unknown) => (e instanceof AgentApiError && !e.refused) || e instanceof TypeError;
 
 async function reportDeployFailure(deps: { api: AgentApi; log: AgentLog }, unit: string, e: unknown): Promise<void> {
-  const message = `cannot deploy unit "${unit}": ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
+  const message = `cannot deploy unit "${unit}": ${errorMessage(e)}`.slice(0, 1000);
   deps.log.log(undefined, 'ERROR', 'juju.worker.deployer', message);
   // Best effort: the status only tells the user; the next convergence tries the deployment again.
   await deps.api.call('set-unit-status', { unit, agent: { current: 'error', message } }).catch(() => undefined);

@@ -7,6 +7,7 @@ import { decodeHint, type Hint } from '#shared/messaging/hint.js';
 import { isQueueMissing } from '#shared/messaging/machine-queues.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { AgentLog } from '../log/agent-log.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export const LONG_POLL_SECONDS = 20;
 /**
@@ -128,7 +129,7 @@ export class HintReceiver {
             e = again;
           }
         }
-        log.log(undefined, 'WARNING', 'juju.worker.hints', `cannot receive hints: ${(e as Error).message}; retrying in ${errorDelay} ms`);
+        log.log(undefined, 'WARNING', 'juju.worker.hints', `cannot receive hints: ${errorMessage(e)}; retrying in ${errorDelay} ms`);
         await new Promise<void>((resolve) => {
           const wake = () => {
             timer.cancel();

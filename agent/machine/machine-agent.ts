@@ -42,6 +42,7 @@ import { isDroverErrorCode } from './refusals.js';
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import { isMarkedDead, markDead, takeAgentLock } from './single-instance.js';
 import { UniterSupervisor } from './supervisor.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export type MachineAgentOutcome = 'dead' | 'stopped' | 'refused';
 
@@ -53,7 +54,7 @@ export interface MachineAgentOptions {
   /** What sends the agent's HTTP (agent/http.ts): API requests and charm downloads. */
   http?: HttpSend;
   sqs?: SQSClient;
-  /** Hooks in-process (the agent simulator, bench/support/agent-simulator/); child processes when absent. */
+  /** Hooks in-process (the agent simulator, test/support/agent-simulator/); child processes when absent. */
   hookRunner?: HookRunner;
   /** Where log lines are echoed; this process's stdout when absent. */
   logEcho?: (line: string) => void;
@@ -168,7 +169,7 @@ export class MachineAgent {
       installHookTools(join(config.machineDir, 'tools'), this.options.toolScript);
       // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
       void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {
-        this.log.log(undefined, 'WARNING', MODULE, `cannot report the machine started: ${(e as Error).message}`);
+        this.log.log(undefined, 'WARNING', MODULE, `cannot report the machine started: ${errorMessage(e)}`);
       });
       this.log.log(undefined, 'INFO', MODULE, `machine agent for machine ${config.machineId} started`);
       // Unit agents of units deployed before a restart start again at once.
@@ -209,7 +210,7 @@ export class MachineAgent {
       this.wake.notify();
       return;
     }
-    this.log.log(undefined, 'WARNING', MODULE, `cannot send a heartbeat: ${(e as Error).message}; trying again soon`);
+    this.log.log(undefined, 'WARNING', MODULE, `cannot send a heartbeat: ${errorMessage(e)}; trying again soon`);
   }
 
   private async mainLoop(): Promise<void> {
@@ -233,7 +234,7 @@ export class MachineAgent {
           return;
         }
         retryMs = Math.min(MAX_RETRY_MS, Math.max(1_000, retryMs * 2));
-        this.log.log(undefined, 'WARNING', MODULE, `cannot converge: ${(e as Error).message}; retrying in ${retryMs} ms`);
+        this.log.log(undefined, 'WARNING', MODULE, `cannot converge: ${errorMessage(e)}; retrying in ${retryMs} ms`);
         await this.wake.wait(retryMs);
       }
     }
@@ -250,7 +251,7 @@ export class MachineAgent {
         } catch (e) {
           // Still has principals (it cannot be Dying with them today): look again on the next hint.
           if (isDroverErrorCode(e, 'has-assignments')) {
-            this.log.log(undefined, 'WARNING', MODULE, `cannot set machine dead yet: ${(e as Error).message}`);
+            this.log.log(undefined, 'WARNING', MODULE, `cannot set machine dead yet: ${errorMessage(e)}`);
             return;
           }
           throw e;

@@ -7,6 +7,7 @@ import type { AgentLog } from '../log/agent-log.js';
 import { systemClock, type Clock } from '../clock.js';
 import { Signal } from '../signal.js';
 import type { Uniter } from '../uniter/uniter.js';
+import { errorStack } from '#shared/domain/errors.js';
 
 interface Entry {
   uniter?: Uniter;
@@ -83,12 +84,7 @@ export class UniterSupervisor {
       } catch (e) {
         if (entry.stopped) return;
         if (this.clock.now() - started > HEALTHY_RUN_MS) delay = 1_000;
-        this.log.log(
-          unit,
-          'ERROR',
-          'juju.worker.uniter',
-          `unit agent failed: ${(e as Error).stack ?? String(e)}; restarting in ${delay} ms`,
-        );
+        this.log.log(unit, 'ERROR', 'juju.worker.uniter', `unit agent failed: ${errorStack(e)}; restarting in ${delay} ms`);
         entry.backingOff = true;
         await entry.wake.wait(delay);
         entry.backingOff = false;

@@ -9,9 +9,7 @@ import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { derivedAgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { apiOperation } from './requests-by-operation.js';
-
-/** A logger that drops everything, for the controller's functions in a bench. */
-export const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { silentLogger } from '../../test/support/silent-logger.js';
 
 export interface CountingApi {
   url: string;
@@ -34,7 +32,7 @@ export async function startCountingApi(options: {
     auth: { kind: 'token', token: options.token },
     agents: { kind: 'machine-keys', keys: options.agentKeys },
     controller: options.controller,
-    logger: SILENT,
+    logger: silentLogger,
     logs: fileLogSink(options.logsDir),
   });
   const apiCalls = new Map<string, number>();

@@ -6,6 +6,7 @@ import type { CharmMeta } from '#shared/domain/charm.js';
 import { readBundle, type ReadBundle } from './bundle-file.js';
 import type { CharmOf } from './series.js';
 import { verifyBundle } from './verify.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface LoadedBundle {
   read: ReadBundle;
@@ -22,7 +23,7 @@ export async function loadBundle(path: string, verb: 'deploy' | 'diff'): Promise
     try {
       charms.set(name, await readCharmDir(app.charmPath, `application "${name}" takes`));
     } catch (e) {
-      problems.push(`charm path in application "${name}": ${(e as Error).message}`);
+      problems.push(`charm path in application "${name}": ${errorMessage(e)}`);
     }
   }
   const charmOf = (name: string): CharmMeta | undefined => charms.get(name)?.meta;

@@ -4,14 +4,12 @@
 import { parseConfigValues } from '#shared/domain/charm.js';
 import { parseConstraints } from '#shared/domain/constraints.js';
 import { parseBase } from '#shared/domain/bases.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { errorMessage } from '#shared/domain/errors.js';
 import { isValidApplicationName } from '#shared/domain/names.js';
 import type { Bundle, BundleApplication } from './bundle-file.js';
 import { bundleEndpoints, bundleRelationKey, optionText } from './compare.js';
 import { parseDirective } from './placement.js';
 import type { CharmOf } from './series.js';
-
-const messageOf = (e: unknown) => (isDroverError(e) ? e.message : (e as Error).message);
 
 export function verifyBundle(bundle: Bundle, charmOf: CharmOf): string[] {
   const problems: string[] = [];
@@ -47,7 +45,7 @@ function constraintsProblem(constraints: string): string | undefined {
     parseConstraints(constraints);
     return undefined;
   } catch (e) {
-    return messageOf(e);
+    return errorMessage(e);
   }
 }
 
@@ -78,7 +76,7 @@ function verifyApplication(
       try {
         parseConfigValues(meta, { [key]: optionText(value) });
       } catch (e) {
-        problems.push(`cannot validate application "${name}": ${messageOf(e)}`);
+        problems.push(`cannot validate application "${name}": ${errorMessage(e)}`);
       }
     }
   }
@@ -134,7 +132,7 @@ function verifyRelations(bundle: Bundle, charmOf: CharmOf): string[] {
       if (seen.has(key)) problems.push(`relation ${shown} is defined more than once`);
       seen.add(key);
     } catch (e) {
-      problems.push(`cannot relate ${pair.join(' and ')}: ${messageOf(e)}`);
+      problems.push(`cannot relate ${pair.join(' and ')}: ${errorMessage(e)}`);
     }
   }
   return problems;

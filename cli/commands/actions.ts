@@ -14,6 +14,7 @@ import { parseDuration, printData, type DataFormat } from '../output.js';
 import { renderTable, type Cell } from '../table.js';
 import { describeQueued, goTime, operationDocument, plainResults, taskDocument, yaml, type OperationView } from '../task-output.js';
 import { waitForTasks } from '../wait-tasks.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Juju's action and key name rule (charm.GetActionNameRule). */
 const NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -81,7 +82,7 @@ async function readParams(path: string | undefined, assignments: [string[], stri
     try {
       doc = parseYaml(await readFile(path, 'utf8'));
     } catch (e) {
-      throw new CliError(`cannot read params file "${path}": ${(e as Error).message.split('\n')[0]}`);
+      throw new CliError(`cannot read params file "${path}": ${errorMessage(e).split('\n')[0]}`);
     }
     if (doc !== null && doc !== undefined && !isMap(doc)) throw new CliError('params must contain a YAML map with string keys');
     params = (doc as Record<string, unknown> | null) ?? {};

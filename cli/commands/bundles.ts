@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatData } from '../output.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export function registerBundles(program: Command, cli: Cli): void {
   program
@@ -21,7 +22,7 @@ export function registerBundles(program: Command, cli: Cli): void {
       const text = formatData(exportBundle(await readModel(client)), 'yaml');
       if (opts.filename === undefined) return cli.io.stdout(text);
       await writeFile(opts.filename, text).catch((e: unknown) => {
-        throw new CliError(`cannot write bundle to "${opts.filename}": ${(e as Error).message}`);
+        throw new CliError(`cannot write bundle to "${opts.filename}": ${errorMessage(e)}`);
       });
       cli.io.stderr(`Bundle successfully exported to ${opts.filename}\n`);
     });

@@ -7,6 +7,7 @@ import { checkApplicationNames, commaList, splitAssignment } from '../arguments.
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Juju 3.6's `config <app>` document: `application-config` (trust) beside the charm's `settings`. */
 interface ConfigView {
@@ -20,7 +21,7 @@ async function readValueFile(key: string, path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`cannot read the value of "${key}" from "${path}": ${(e as Error).message}`);
+    throw new CliError(`cannot read the value of "${key}" from "${path}": ${errorMessage(e)}`);
   }
 }
 
@@ -30,7 +31,7 @@ async function readSettingsFile(path: string, application: string): Promise<Reco
   try {
     doc = parseYaml(await readFile(path, 'utf8'));
   } catch (e) {
-    throw new CliError(`cannot read config file "${path}": ${(e as Error).message.split('\n')[0]}`);
+    throw new CliError(`cannot read config file "${path}": ${errorMessage(e).split('\n')[0]}`);
   }
   const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isMap(doc)) throw new CliError(`config file "${path}" must be a YAML mapping of option names to values`);

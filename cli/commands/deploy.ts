@@ -16,6 +16,7 @@ import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
 import { resourceFiles, uploadResources } from '../resource-upload.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 interface DeployResponse {
   application: string;
@@ -39,7 +40,7 @@ async function readConfigFlags(values: string[], application: string): Promise<R
     try {
       doc = parseYaml(await readFile(value, 'utf8'));
     } catch (e) {
-      throw new CliError(`cannot read config file "${value}": ${(e as Error).message.split('\n')[0]}`);
+      throw new CliError(`cannot read config file "${value}": ${errorMessage(e).split('\n')[0]}`);
     }
     const record = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
     if (!record(doc)) throw new CliError(`config file "${value}" must be a YAML mapping of option names to values`);

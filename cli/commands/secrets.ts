@@ -5,7 +5,7 @@
 // and shown only by show-secret --reveal.
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 import { secretDataFromPairs, splitSecretArg } from '#shared/domain/secrets.js';
 import { parseYaml } from '#shared/domain/yaml.js';
 import { commaList } from '../arguments.js';
@@ -36,7 +36,7 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`cannot read "${path}": ${(e as Error).message}`);
+    throw new CliError(`cannot read "${path}": ${errorMessage(e)}`);
   }
 }
 
@@ -49,7 +49,7 @@ export async function secretContent(args: string[], file: string | undefined): P
       doc = parseYaml(await readText(file));
     } catch (e) {
       if (e instanceof CliError) throw e;
-      throw new CliError(`cannot parse "${file}": ${(e as Error).message.split('\n')[0]}`);
+      throw new CliError(`cannot parse "${file}": ${errorMessage(e).split('\n')[0]}`);
     }
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CliError(`"${file}" must be a map of keys to values`);
     for (const [k, v] of Object.entries(doc)) pairs[k] = typeof v === 'string' ? v : String(v);

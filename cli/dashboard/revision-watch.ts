@@ -4,6 +4,7 @@
 // (docs/dashboard.md, "What it shows"). A controller without the route (older than the revision) is told
 // once as `unsupported`, and the pages poll the model as they did before.
 import { isMissingRoute, type ApiClient } from '../client.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** How often the revision is read while a page listens: the most a change waits before pages hear of it. */
 export const REVISION_POLL_MS = 2_000;
@@ -41,7 +42,7 @@ export function watchRevision(client: Pick<ApiClient, 'get'>, intervalMs = REVIS
       tell({ kind: 'revision', revision: answer.revision });
     } catch (e) {
       if (isMissingRoute(e)) return tell({ kind: 'unsupported' });
-      tell({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+      tell({ kind: 'error', message: errorMessage(e) });
     } finally {
       polling = false;
     }

@@ -18,6 +18,7 @@ import { clientForPageModel, type DashboardClient } from './page-model.js';
 import { proxiedOperation, queryOf } from './proxy-routes.js';
 import { REVISION_POLL_MS, watchRevision, type RevisionWatch } from './revision-watch.js';
 import { KEY_HEADER } from './ui/key-header.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** The one address the dashboard listens on: never a public interface. */
 export const DASHBOARD_HOST = '127.0.0.1';
@@ -87,7 +88,7 @@ async function proxy(res: ServerResponse, client: DashboardClient, req: Incoming
     if (e instanceof ApiError) return sendError(res, e.httpStatus >= 400 ? e.httpStatus : 502, e.code, e.message);
     if (e instanceof UsageError) return sendError(res, 400, 'bad-request', e.message);
     if (e instanceof CliError) return sendError(res, 502, 'unreachable', e.message);
-    sendError(res, 500, 'internal', e instanceof Error ? e.message : String(e));
+    sendError(res, 500, 'internal', errorMessage(e));
   }
 }
 
@@ -141,7 +142,7 @@ export async function startDashboardServer(options: DashboardOptions): Promise<D
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendError(res, 500, 'internal', e instanceof Error ? e.message : String(e));
+      if (!res.headersSent) sendError(res, 500, 'internal', errorMessage(e));
       else res.destroy();
     });
   });

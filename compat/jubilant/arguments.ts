@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface CompatOptions {
   /** A checkout (or `git archive`) of canonical/jubilant: jubilant/, tests/integration/, pyproject.toml. */
@@ -46,7 +47,7 @@ export function parseCompatArguments(argv: string[], env: Record<string, string 
       },
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(errorMessage(e));
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1)

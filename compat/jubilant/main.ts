@@ -16,6 +16,7 @@ import { packCharm } from './pack-charm.js';
 import { ensurePythonPackages } from './python-env.js';
 import { markdownTable, parseReports, rows, summary } from './report.js';
 import { NOT_RUN, whyNotRun } from './selection.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const PLUGIN_DIR = fileURLToPath(new URL('.', import.meta.url));
 const CHARMS = ['testdb', 'testapp'];
@@ -128,7 +129,7 @@ try {
 run(options).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(`ERROR ${(e as Error).message}`);
+    console.error(`ERROR ${errorMessage(e)}`);
     process.exit(1);
   },
 );

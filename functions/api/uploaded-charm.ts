@@ -6,13 +6,12 @@
 import { duplicateEntry, entryBeneathSymlink, unsafeLink, type Entry } from '#shared/charmstore/charm-archive.js';
 import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
-import { DroverError, invalidArgument } from '#shared/domain/errors.js';
+import { DroverError, invalidArgument, errorMessage } from '#shared/domain/errors.js';
 
 /** A zip starts `PK\x03\x04` (or `PK\x05\x06` when empty). */
 const ZIP_MAGIC = Buffer.from('PK');
 
-export const invalidArchive = (e: unknown) =>
-  invalidArgument(`invalid charm archive: ${(e as Error).message.replace(/^charm archive: /, '')}`);
+export const invalidArchive = (e: unknown) => invalidArgument(`invalid charm archive: ${errorMessage(e).replace(/^charm archive: /, '')}`);
 
 /** Refuses an archive with an entry that could lead out of the charm where agents unpack it. */
 export function refuseHostileEntries(entries: Entry[]): void {

@@ -14,6 +14,7 @@ import { streamBatchHandler, type StreamBatchHandler } from '../stream-batch.js'
 import { provisionerDepsFromEnv } from './env.js';
 import { singleRun } from '../single-run.js';
 import { machineOf, machinesOf, type RecordedMachine } from './machine-records.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export function createProvisionerHandler(deps: ProvisionerDeps): StreamBatchHandler {
   return streamBatchHandler(
@@ -41,7 +42,7 @@ function reconcileEach(deps: ProvisionerDeps, machines: RecordedMachine[]): Map<
     machines.map(({ model, machineId, key }) => {
       const outcome = bounded(async () => void (await reconcileMachine(provisionerForModel(deps, model), machineId))).catch(
         (e: unknown) => {
-          logOf(deps).error('cannot reconcile machine', { model, machineId, error: e instanceof Error ? e.message : String(e) });
+          logOf(deps).error('cannot reconcile machine', { model, machineId, error: errorMessage(e) });
           throw e;
         },
       );

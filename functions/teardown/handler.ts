@@ -10,6 +10,7 @@ import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { tearDownController, type TearDownDeps } from '#shared/provisioner/tear-down.js';
 import { environmentOf } from '../environment.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Time kept back from the function's own timeout to answer CloudFormation. */
 const ANSWER_MS = 30_000;
@@ -43,7 +44,7 @@ export function createTearDownHandler(deps: TearDownHandlerDeps) {
       } catch (e) {
         // The stack stops at DELETE_FAILED with this reason; deleting it again tries again.
         status = 'FAILED';
-        reason = `cannot tear down the controller: ${(e as Error).message}`;
+        reason = `cannot tear down the controller: ${errorMessage(e)}`;
         deps.logger?.error('tear-down failed', { error: e as Error });
       }
     }

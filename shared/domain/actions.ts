@@ -10,7 +10,7 @@
 // charms use), and the schema's defaults are filled in, as Juju's InsertDefaults does.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseYaml } from './yaml.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, errorMessage } from './errors.js';
 
 export interface ActionSpec {
   description: string;
@@ -71,7 +71,7 @@ export function parseActions(charmName: string, source: string | undefined): Act
   try {
     doc = parseYaml(source);
   } catch (e) {
-    throw fail(`invalid YAML: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`);
+    throw fail(`invalid YAML: ${errorMessage(e).split('\n')[0] ?? ''}`);
   }
   if (doc === null || doc === undefined) return {};
   if (!isMap(doc)) throw fail('must be a YAML mapping of action name to action');
@@ -124,7 +124,7 @@ export function parseActions(charmName: string, source: string | undefined): Act
     try {
       ajv().compile(schema);
     } catch (e) {
-      throw fail(`invalid params schema for action schema ${name}: ${(e as Error).message}`);
+      throw fail(`invalid params schema for action schema ${name}: ${errorMessage(e)}`);
     }
     actions[name] = { description, parallel, executionGroup, params: schema };
   }

@@ -6,7 +6,7 @@
 // charmcraft.yaml is read for directories charmcraft has not packed yet.
 import { parseYaml } from './yaml.js';
 import { baseToSeries, parseBase, type Base } from './bases.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, errorMessage } from './errors.js';
 
 export interface BaseFiles {
   manifest?: string;
@@ -20,7 +20,7 @@ function readDoc(file: string, source: string): Record<string, unknown> {
   try {
     doc = parseYaml(source);
   } catch (e) {
-    throw invalidArgument(`${file}: invalid YAML: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+    throw invalidArgument(`${file}: invalid YAML: ${errorMessage(e).split('\n')[0]}`);
   }
   if (doc == null) return {};
   if (!isRecord(doc)) throw invalidArgument(`${file}: must be a YAML mapping`);
@@ -45,7 +45,7 @@ function seriesOf(file: string, bases: Base[]): string[] {
     try {
       name = baseToSeries(base);
     } catch (e) {
-      throw invalidArgument(`${file}: ${(e as Error).message}`);
+      throw invalidArgument(`${file}: ${errorMessage(e)}`);
     }
     if (!series.includes(name)) series.push(name);
   }
@@ -66,7 +66,7 @@ function charmcraftBases(source: string): Base[] {
     try {
       return [parseBase(doc.base)];
     } catch (e) {
-      throw invalidArgument(`${file}: "base" ${(e as Error).message}`);
+      throw invalidArgument(`${file}: "base" ${errorMessage(e)}`);
     }
   }
   if (doc.bases == null) return [];

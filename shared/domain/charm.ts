@@ -15,7 +15,7 @@ import {
   checkStorage,
   checkUnambiguousFormat,
 } from './charm-checks.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, errorMessage } from './errors.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
 import { parseCharmResources, type CharmResource } from './resources.js';
 
@@ -133,7 +133,7 @@ function readYaml<T>(file: string, source: string, schema: z.ZodType<T>): T {
     doc = parseYaml(source);
   } catch (e) {
     // The parser's first line has the problem and its line/column; the rest is a code frame.
-    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+    const first = errorMessage(e).split('\n')[0] ?? '';
     throw invalidArgument(`${file}: invalid YAML: ${first}`);
   }
   const result = schema.safeParse(doc);

@@ -29,3 +29,17 @@ export const alreadyExists = (message: string) => new DroverError('already-exist
 
 export const isDroverError = (e: unknown, code?: ErrorCode): e is DroverError =>
   e instanceof DroverError && (code === undefined || e.code === code);
+
+// What anything thrown says: its message if it has one (an Error, also one from another realm such as
+// a worker thread), else the value as text. The one way to read a caught `unknown`;
+// test/unit/one-way.test.ts refuses hand-written variants.
+export const errorMessage = (e: unknown): string => {
+  const message = (e as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : String(e);
+};
+
+// The same with where it was thrown, for reports of a crash.
+export const errorStack = (e: unknown): string => {
+  const stack = (e as { stack?: unknown } | null | undefined)?.stack;
+  return typeof stack === 'string' ? stack : errorMessage(e);
+};

@@ -4,7 +4,7 @@
 // format. Update-status hook frequency is randomized at run time by up to 20%" (juju/juju
 // environs/config). logging-config: the agents' loggo levels, `<module>=<LEVEL>;...`; drover
 // keeps and shows it as Juju does (agents log every level; debug-log --level filters).
-import { invalidArgument } from './errors.js';
+import { invalidArgument, errorMessage } from './errors.js';
 
 export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
 export const LOGGING_CONFIG = 'logging-config';
@@ -85,7 +85,7 @@ export function validateModelConfig(key: string, value: string): void {
     try {
       parseGoDuration(value);
     } catch (e) {
-      throw invalidArgument(`invalid update status hook interval in model configuration: ${(e as Error).message}`);
+      throw invalidArgument(`invalid update status hook interval in model configuration: ${errorMessage(e)}`);
     }
   }
   if (key === LOGGING_CONFIG) checkLoggingConfig(value);

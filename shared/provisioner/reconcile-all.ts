@@ -27,6 +27,7 @@ import { logOf, machineLabel, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
 import { reviveAgents } from './revive-agents.js';
+import { errorMessage } from '../domain/errors.js';
 
 const PAGE = 100;
 
@@ -46,8 +47,6 @@ export interface ReconcileAllResult {
   /** Machines left for the next run: the deadline came first. */
   unfinished: number;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export interface ReconcileAllOptions {
   /**
@@ -85,7 +84,7 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
     try {
       await deps.provider.stopInstances(result.strays);
     } catch (e) {
-      result.failures.push({ error: `cannot stop stray instances: ${message(e)}` });
+      result.failures.push({ error: `cannot stop stray instances: ${errorMessage(e)}` });
     }
   }
 
@@ -101,7 +100,7 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
     try {
       if ((await markInstanceMissing(r.store, r.id, r.instanceId!)) !== 'not-applicable') result.missing.push(label);
     } catch (e) {
-      result.failures.push({ machineId: label, error: message(e) });
+      result.failures.push({ machineId: label, error: errorMessage(e) });
     }
   });
 
@@ -113,7 +112,7 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
       result.failures.push(...firewall.failures.map((error) => ({ error: `firewall: ${error}` })));
     }
   } catch (e) {
-    result.failures.push({ error: `cannot reconcile the firewall: ${message(e)}` });
+    result.failures.push({ error: `cannot reconcile the firewall: ${errorMessage(e)}` });
   }
 
   const now = () => store.now().getTime();
@@ -126,7 +125,7 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
       const outcome = await reconcileMachine({ ...deps, store: machine.store }, machine.id);
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     } catch (e) {
-      result.failures.push({ machineId: label, error: message(e) });
+      result.failures.push({ machineId: label, error: errorMessage(e) });
     }
   });
 

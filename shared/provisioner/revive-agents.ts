@@ -17,6 +17,7 @@ import { getMachine } from '../state/engine/reads.js';
 import { forEachBounded } from '../domain/bounded.js';
 import { logOf, machineLabel, policyOf, provisionerForModel, type ProvisionerDeps } from './deps.js';
 import { agentKeyFor, startRequestFor } from './start-request.js';
+import { errorMessage } from '../domain/errors.js';
 
 /** Machines are named as machineLabel says (deps.ts): their id, and their model's key unless it is `default`. */
 export interface ReviveResult {
@@ -28,8 +29,6 @@ export interface ReviveResult {
   newlyRefused: string[];
   failures: { machineId: string; error: string }[];
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The machine still has this instance and wants it running. */
 const wantsRevived = (machine: Machine | undefined, instance: InstanceInfo): machine is Machine =>
@@ -51,7 +50,7 @@ export async function reviveAgents(deps: ProvisionerDeps): Promise<ReviveResult>
         if (outcome.statusChanged) result.newlyRefused.push(machine);
       }
     } catch (e) {
-      result.failures.push({ machineId: machine, error: message(e) });
+      result.failures.push({ machineId: machine, error: errorMessage(e) });
     }
   });
   // A back-off lasts minutes and this runs every few seconds: a refusal is told once, when it is new.

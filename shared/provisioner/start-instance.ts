@@ -7,13 +7,13 @@ import type { Machine } from '../domain/entities.js';
 import { ProviderError, type InstanceInfo, type StartInstanceRequest } from '../provider/provider.js';
 import { getMachine } from '../state/engine/reads.js';
 import { logOf, policyOf, sleepOf, type ProvisionerDeps } from './deps.js';
+import { errorMessage } from '../domain/errors.js';
 
 export type StartOutcome = { instance: InstanceInfo } | { error: ProviderError } | { superseded: string };
 
 // Anything else that escapes a provider (a bug, a network failure outside its error mapping) is
 // treated as transient: retried, then shown on the machine, rather than lost in a log.
-const asProviderError = (e: unknown) =>
-  e instanceof ProviderError ? e : new ProviderError(e instanceof Error ? e.message : String(e), true);
+const asProviderError = (e: unknown) => (e instanceof ProviderError ? e : new ProviderError(errorMessage(e), true));
 
 /** Why provisioning `attempt` of the machine no longer makes sense, or undefined if it still does. */
 export function supersededBecause(machine: Machine | undefined, attempt: number): string | undefined {

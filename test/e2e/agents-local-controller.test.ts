@@ -9,9 +9,9 @@ import { startController } from '../../embedded/controller.js';
 import { packCharmDir } from '#shared/charmstore/charm-archive.js';
 import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { CHARMS, waitFor } from '../support/agents.js';
-
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 async function charm(name: string) {
   const dir = join(CHARMS, name);
@@ -38,7 +38,7 @@ async function userCall(controller: { apiUrl: string; token: string }, op: strin
 describe('agents on the local controller', () => {
   it('a database and a client, deployed and related, exchange data through their hooks', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
-    const controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+    const controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
     const call = (op: string, body: unknown) => userCall(controller, op, body);
     const hookLog = (machine: string, unit: string) => {
       try {
@@ -76,7 +76,7 @@ describe('agents on the local controller', () => {
 
   it('after a controller restart its agents run again, from the bundle built anew, and carry on', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
-    let controller = await startController({ dataDir, logger: SILENT });
+    let controller = await startController({ dataDir, logger: silentLogger });
     const call = (op: string, body: unknown) => userCall(controller, op, body);
     const hookLog = () => {
       try {
@@ -89,7 +89,7 @@ describe('agents on the local controller', () => {
       await call('deploy', { charm: await charm('database') });
       await waitFor('database/0 to start', hookLog, (log) => log.includes('hook=start'), 60_000);
       await controller.stop();
-      controller = await startController({ dataDir, logger: SILENT });
+      controller = await startController({ dataDir, logger: silentLogger });
       const agent = readRecord(listMachineDirs(dataDir)[0]!);
       expect(agent && isProcessAlive(agent)).toBe(true);
       expect(readFileSync(join(dataDir, 'agent', 'machine-agent.js'), 'utf8')).toContain('machine agent');
@@ -104,7 +104,7 @@ describe('agents on the local controller', () => {
 
   it('a machine agent killed with kill -9 is started again by the controller, and its unit carries on', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
-    const controller = await startController({ dataDir, logger: SILENT });
+    const controller = await startController({ dataDir, logger: silentLogger });
     const call = (op: string, body: unknown) => userCall(controller, op, body);
     const hookLog = () => {
       try {

@@ -12,10 +12,11 @@ import { startController } from '../../embedded/controller.js';
 import { packEntries } from '#shared/charmstore/charm-archive.js';
 import { archiveKey } from '#shared/charmstore/charm-store.js';
 import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
-import { CHARMS, waitFor } from '../support/agents.js';
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { runCli, writeClientConfig } from '../support/cli.js';
+import { silentLogger } from '../support/silent-logger.js';
 
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const BLOB_BYTES = 12 * 2 ** 20;
 
 let controller: Awaited<ReturnType<typeof startController>>;
@@ -24,7 +25,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-charms-'));
-  controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+  controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
   const home = mkdtempSync(join(tmpdir(), 'drover-e2e-charms-home-'));
   await writeClientConfig(home, 'local', { local: { type: 'local', apiUrl: controller.apiUrl, token: controller.token } });
   env = { DROVER_HOME: home };

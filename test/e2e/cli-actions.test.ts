@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSequence } from '#shared/state/engine/reads.js';
-import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../support/agents.js';
+import { startAgentHarness, unitOf, type AgentHarness } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { charmDir, runCli, writeClientConfig, type CliResult } from '../support/cli.js';
 
 let h: AgentHarness;

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startController } from '../../embedded/controller.js';
 import type { StatusDoc } from '#shared/domain/status-document.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { charmDir, runCli } from '../support/cli.js';
-
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { silentLogger } from '../support/silent-logger.js';
 
 describe('destroy-model on the local controller', () => {
   it(
@@ -21,7 +20,7 @@ describe('destroy-model on the local controller', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-destroy-model-'));
       const home = mkdtempSync(join(tmpdir(), 'drover-e2e-destroy-model-home-'));
       const env = { DROVER_HOME: home };
-      const controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+      const controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
       const run = (...args: string[]) => runCli(args, env);
       const ok = async (...args: string[]) => {
         const res = await run(...args);

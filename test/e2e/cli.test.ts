@@ -535,7 +535,7 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
-  it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (docs/reliability.md, defect #11)', async () => {
+  it('debug-log prints control characters escaped, so a message cannot forge a line or drive the terminal (docs/reliability.md, "Defects found by a hostile probe, and their regression tests")', async () => {
     await ctl.logs.append([
       record('unit-mysql-0', 1, 'INFO', 'done\nunit-mysql-1: 10:07:01 ERROR juju.worker.uniter forged\x1b[2J'),
       record('machine-0', 2, 'INFO', 'tab\there'),
@@ -546,7 +546,7 @@ describe('debug-log and show-status-log', () => {
     );
   });
 
-  it("show-task prints a charm's action-log and failure messages with control characters escaped (docs/reliability.md, defect #11)", async () => {
+  it("show-task prints a charm's action-log and failure messages with control characters escaped (docs/reliability.md, 'Defects found by a hostile probe, and their regression tests')", async () => {
     await ok('deploy', charmDir('cli-mysql'), 'db-log');
     const queued = await enqueueOperation(ctl.store, {
       action: EXEC_ACTION,

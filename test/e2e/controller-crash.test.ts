@@ -17,7 +17,8 @@ import { STREAM_CONSUMERS } from '../../functions/stream-consumers.js';
 import { packCharmDir } from '#shared/charmstore/charm-archive.js';
 import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { CHARMS, waitFor } from '../support/agents.js';
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { liveAgentPids } from '../support/local-agents.js';
 
 const MAIN = fileURLToPath(new URL('../../embedded/main.ts', import.meta.url));

@@ -12,8 +12,7 @@ import { DYNAMODB_PID_FILE, recordDynamoDbPid } from '../../embedded/dynamodb-pi
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../embedded/dynamodb-local.js';
 import { fakeAgentCommand, tempDataDir } from '../support/local-agents.js';
-
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { silentLogger } from '../support/silent-logger.js';
 
 let controllers: RunningController[] = [];
 let orphan: DynamoDbLocal | undefined;
@@ -25,7 +24,7 @@ afterEach(async () => {
 });
 
 async function start(dataDir: string): Promise<RunningController> {
-  const controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), logger: SILENT });
+  const controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), logger: silentLogger });
   controllers.push(controller);
   return controller;
 }

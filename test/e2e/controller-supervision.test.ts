@@ -8,10 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
 import { DATABASE_RESTARTING_MESSAGE } from '../../embedded/database-guard.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { fakeAgentCommand, liveAgentPids, tempDataDir } from '../support/local-agents.js';
-
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { silentLogger } from '../support/silent-logger.js';
 
 let controller: RunningController | undefined;
 afterEach(async () => {
@@ -46,7 +45,7 @@ describe('local controller supervision', () => {
     { timeout: 180_000 },
     async () => {
       const dataDir = tempDataDir();
-      controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), logger: SILENT });
+      controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), logger: silentLogger });
       const c = controller;
       expect((await call(c, 'POST', 'deploy', { charm: charm('before') })).status).toBe(200);
       const before = await waitFor(

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startController, type RunningController } from '../../embedded/controller.js';
 import { fakeAgentCommand, liveAgentPids, tempDataDir } from '../support/local-agents.js';
+import { waitFor } from '../support/wait-for.js';
 
 let controller: RunningController | undefined;
 let dataDir: string;
@@ -21,16 +22,6 @@ async function call(c: RunningController, method: string, op: string, body?: unk
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const MYSQL = 'name: mysql\nseries: [jammy]\nprovides:\n  server: mysql\n';
 
 describe('local controller', () => {
@@ -39,10 +30,12 @@ describe('local controller', () => {
     controller = await startController({ dataDir, agentCommand: fakeAgentCommand(), timers: { sweepMs: 500 } });
     const deployed = await call(controller, 'POST', 'deploy', { charm: { metadata: MYSQL }, numUnits: 2 });
     expect(deployed.status).toBe(200);
-    const status = await eventually(
+    const status = await waitFor(
+      'both machines provisioned',
       () => call(controller!, 'GET', 'status'),
       (s) => Object.values(s.body.machines as Record<string, { 'instance-id': string }>).every((m) => m['instance-id'] !== 'pending'),
-      'both machines provisioned',
+      30_000,
+      200,
     );
     expect(Object.keys(status.body.machines)).toEqual(['0', '1']);
     expect(liveAgentPids(dataDir)).toHaveLength(2);
@@ -53,10 +46,12 @@ describe('local controller', () => {
     dataDir = tempDataDir();
     controller = await startController({ dataDir, agentCommand: fakeAgentCommand() });
     await call(controller, 'POST', 'add-machine', {});
-    await eventually(
+    await waitFor(
+      'an agent',
       () => Promise.resolve(liveAgentPids(dataDir)),
       (p) => p.length === 1,
-      'an agent',
+      30_000,
+      200,
     );
     await controller.stop();
     controller = undefined;

@@ -17,7 +17,7 @@ import { storeOfModel } from '#shared/state/queries/models.js';
 import { ICON, type Level } from '../../cli/dashboard/ui/severity.js';
 import { browserMissing, distinctColours, launchBrowser, type Browser } from '../support/browser.js';
 import { charmDir, expectOk, REPO, startCliController, type CliHarness, type CliResult } from '../support/cli.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { agentsTurn } from '../support/model-agents.js';
 
 const OUTPUT = join(process.env.DROVER_TEST_OUTPUT ?? join(REPO, 'test-output'), 'dashboard');

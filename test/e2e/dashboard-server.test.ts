@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { ApiClient } from '../../cli/client.js';
 import { dashboardAssets } from '../../cli/dashboard/bundle.js';
 import { PROXIED_OPERATIONS } from '../../cli/dashboard/proxy-routes.js';

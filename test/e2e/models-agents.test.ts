@@ -13,9 +13,9 @@ import { createStore, storeForModel, type Store } from '#shared/state/engine/sto
 import { deploy } from '#shared/state/operations/deploy.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { addModel } from '#shared/state/operations/model.js';
-import { CHARMS, waitFor } from '../support/agents.js';
-
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
+import { CHARMS } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 async function charm(name: string) {
   const dir = join(CHARMS, name);
@@ -50,7 +50,7 @@ describe('agents of two models on one local controller', () => {
     { timeout: 180_000 },
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-models-'));
-      let controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+      let controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
       try {
         // `default` through the user API, as drover deploy does.
         const res = await fetch(`${controller.apiUrl}/v1/deploy`, {
@@ -116,7 +116,7 @@ describe('agents of two models on one local controller', () => {
         // A controller restarted resumes the agents of both models (embedded/resume-agents.ts),
         // and the second model's hears of its next change.
         await controller.stop();
-        controller = await startController({ dataDir, logger: SILENT, timers: { reconcileMs: 2_000 } });
+        controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
         const restarted = createStore({ table: TABLE, endpoint: controller.databaseEndpoint, region: LOCAL_REGION, cache: false });
         await setApplicationConfig(storeForModel(restarted, other.model), 'database', { set: { 'db-name': 'after-restart' } });
         await waitFor(

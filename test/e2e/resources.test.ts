@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { charmDir, spawnCli } from '../support/cli.js';
 
 /** The lines resourceful's hooks wrote on the unit's machine, or none yet. */

@@ -30,6 +30,7 @@ import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 import { signEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const RUNS = fuzzRuns(300);
 const SEED = fuzzSeed();
@@ -63,7 +64,7 @@ async function freshModel(dir: string): Promise<Model> {
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'fuzz',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
     logs: fileLogSink(join(dir, 'logs')),
   });
   return { store, api, ctx: { relationKey: key, relationId: id, metadata: METADATA } };

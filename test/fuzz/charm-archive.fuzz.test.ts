@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { receiveCharm } from '../../functions/api/charm-upload.js';
 import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorStack } from '#shared/domain/errors.js';
 import { hostileTarGz, listTree, rawEntries, sandboxViolations, type RawEntry } from '../support/fuzz-archives.js';
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 
@@ -46,7 +46,7 @@ describe('charm archives, fuzzed', () => {
       if (upload !== undefined) {
         if (!isDroverError(upload, 'invalid-argument')) {
           counts.fiveHundreds++;
-          throw new Error(`the upload check failed with something other than a 4xx: ${String((upload as Error).stack ?? upload)}`);
+          throw new Error(`the upload check failed with something other than a 4xx: ${errorStack(upload)}`);
         }
         counts.refusedOnUpload++;
       }

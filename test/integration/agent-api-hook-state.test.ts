@@ -24,6 +24,7 @@ import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -38,7 +39,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: 'token' },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
     logs: fileLogSink(join(dir, 'logs')),
   });
 });

@@ -17,6 +17,7 @@ import type { Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 let store: Store;
 let api: ReturnType<typeof createApiHandler>;
@@ -32,7 +33,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: 'token' },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
   });
   const charm = { ...charms.mysql, actions: parseActions('mysql', 'backup: {}\n') };
   await deploy(store, { charm, numUnits: 2 });

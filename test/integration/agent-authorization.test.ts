@@ -30,6 +30,7 @@ import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 /** What a request names: the caller's own, or, one at a time, another machine's. */
 interface Names {
@@ -123,7 +124,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: 'user-token' },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined, warn: () => undefined } as never,
+    logger: silentLogger,
     logs: fileLogSink(join(dir, 'logs')),
   });
   await deploy(store, { charm: charms.wordpress, numUnits: 2, charmArchive: WORDPRESS_ARCHIVE });

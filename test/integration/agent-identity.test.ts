@@ -26,8 +26,8 @@ import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
 const NOT_SIGNED = "permission denied: the request is not signed by its machine's agent";
 
 let store: Store;
@@ -42,7 +42,7 @@ async function handlerWith(agents: AgentIdentity, auth: UserAuth = { kind: 'toke
     auth,
     agents,
     controller: 'test',
-    logger: SILENT,
+    logger: silentLogger,
   });
 }
 

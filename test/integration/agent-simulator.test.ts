@@ -1,4 +1,4 @@
-// The agent simulator (bench/support/agent-simulator/) that bench/scale.bench.ts drives thousands
+// The agent simulator (test/support/agent-simulator/) that bench/scale.bench.ts drives thousands
 // of units with: real machine and unit agents in one process (on a thread of their own), hooks in-process. This test keeps
 // it honest as the agent evolves: deployed units on simulated machines must reach what real
 // agents reach — machines started, every unit's charm reported, its agent idle and its workload
@@ -10,10 +10,9 @@ import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { readStatus } from '#shared/state/queries/status.js';
-import { startSimulatedController, type SimulatedController } from '../../bench/support/agent-simulator/simulated-controller.js';
+import { startSimulatedController, type SimulatedController } from '../support/agent-simulator/simulated-controller.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { waitFor } from '../support/wait-for.js';
 
 function settled(doc: StatusDoc): boolean {
   const units = allUnits(doc);
@@ -46,10 +45,7 @@ describe('agent simulator', () => {
     const { stores, charm } = controller;
     await deploy(stores.user, { charm: charm.meta, name: 'alpha', charmArchive: charm.archive, numUnits: 4 });
     await deploy(stores.user, { charm: charm.meta, name: 'beta', charmArchive: charm.archive, numUnits: 2 });
-    let doc = await readStatus(stores.user);
-    for (const deadline = Date.now() + 60_000; !settled(doc) && Date.now() < deadline; doc = await readStatus(stores.user)) {
-      await pause(250);
-    }
+    const doc = await waitFor('every unit started, idle and active', () => readStatus(stores.user), settled, 60_000, 250);
     const units = allUnits(doc);
     expect(units.map((u) => u.name).sort()).toEqual(['alpha/0', 'alpha/1', 'alpha/2', 'alpha/3', 'beta/0', 'beta/1']);
     for (const { name, unit } of units) {
@@ -85,7 +81,13 @@ describe('agent simulator', () => {
   it("hears of a change through its machines' queues: a config change runs config-changed on that application's units", async () => {
     const before = configChanged.length;
     await setApplicationConfig(controller.stores.user, 'beta', { set: { tuning: 'fast' } });
-    for (const deadline = Date.now() + 60_000; configChanged.length < before + 2 && Date.now() < deadline;) await pause(250);
+    await waitFor(
+      'config-changed on both beta units',
+      () => configChanged.length,
+      (n) => n >= before + 2,
+      60_000,
+      250,
+    );
     expect(configChanged.slice(before).sort()).toEqual(['beta/0', 'beta/1']);
   }, 90_000);
 });

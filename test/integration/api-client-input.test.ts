@@ -11,7 +11,7 @@ import { createApiHandler } from '../../functions/api/handler.js';
 import { MAX_NAMES_PER_REQUEST, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
 import { userOperations } from '#shared/api/requests.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 import { MAX_SETTINGS_BYTES } from '#shared/domain/item-size.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
@@ -30,6 +30,7 @@ import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const TOKEN = 'user-token';
 let store: Store;
@@ -48,7 +49,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined } as never,
+    logger: { ...silentLogger, error: (...args: unknown[]) => logged.push(args) } as never,
   });
   await deploy(store, { charm: charms.wordpress, numUnits: 1 });
   await deploy(store, { charm: charms.mysql, numUnits: 1 });
@@ -190,7 +191,7 @@ describe("items over DynamoDB's 400 KB", () => {
       result: undefined,
     })).catch((e: unknown) => e);
     expect(isDroverError(error, 'invalid-argument')).toBe(true);
-    expect((error as Error).message).toMatch(
+    expect(errorMessage(error)).toMatch(
       /^cannot grow "huge": the change would make a stored item larger than DynamoDB's 400 KB item limit/,
     );
     expect(await dumpTable(store)).toEqual(before);

@@ -17,6 +17,7 @@ import { charms } from '../support/charms.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const TOKEN = 'local-admin-token';
 const MYSQL = 'name: mysql\nseries: [jammy]\nprovides:\n  server: mysql\n';
@@ -33,7 +34,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
   });
 });
 

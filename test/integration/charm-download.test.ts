@@ -30,9 +30,9 @@ import { testAgentKeys } from '../support/agent-events.js';
 import { charms as testCharms } from '../support/charms.js';
 import { urlOf } from '../support/http-requests.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const http = nodeHttp();
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
 
 let store: Store;
 let charms: LocalCharmStore;
@@ -53,7 +53,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: 'user-token' },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: SILENT,
+    logger: silentLogger,
   });
   server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
 });

@@ -13,14 +13,13 @@ import { storeForModel, type Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 let store: Store;
 beforeEach(async () => {
   store = await freshStore();
   await ensureModel(store);
 });
-
-const silent = { info: () => undefined, error: () => undefined } as never;
 
 describe("the changes function's cleanup step", () => {
   it('runs a batch for each cleanup document in the stream, the same when delivered twice', async () => {
@@ -30,7 +29,7 @@ describe("the changes function's cleanup step", () => {
     const [cleanup] = await listCleanups(store);
     const item = await readItem(store, refs.cleanup(cleanup!.id));
     const record = streamRecord({ newItem: item!, sequenceNumber: '100' });
-    const handler = streamBatchHandler(cleanupStep(store, silent), { inParallel: false });
+    const handler = streamBatchHandler(cleanupStep(store, silentLogger), { inParallel: false });
     expect(await handler(streamEvent([record, record]))).toEqual({ batchItemFailures: [] });
     expect(await handler(streamEvent([record]))).toEqual({ batchItemFailures: [] });
     for (const u of units) expect((await getUnit(store, u))?.life).toBe('dying');
@@ -49,7 +48,7 @@ describe("the changes function's cleanup step", () => {
         streamRecord({ newItem: (await readItem(s, refs.cleanup(cleanup!.id)))!, sequenceNumber: String(200 + records.length) }),
       );
     }
-    const handler = streamBatchHandler(cleanupStep(store, silent), { inParallel: false });
+    const handler = streamBatchHandler(cleanupStep(store, silentLogger), { inParallel: false });
     expect(await handler(streamEvent(records))).toEqual({ batchItemFailures: [] });
     for (const s of [store, other]) {
       expect((await getUnit(s, 'mysql/1'))?.life).toBe('dying');

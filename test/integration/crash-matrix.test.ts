@@ -26,6 +26,7 @@ import { World } from '../support/fault-world.js';
 import { SOAK, SOAK_CRASH_MS, soakTimeout } from '../support/soak.js';
 import { useSqsServer } from '../support/sqs.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
+import { errorStack } from '#shared/domain/errors.js';
 
 /**
  * Kill points in `npm test`. Each point is a whole flow (about 15 s on two cores shared with the
@@ -45,7 +46,7 @@ async function runWith(seam: FaultSeam): Promise<World> {
   try {
     await runFlow(world);
   } catch (e) {
-    world.problems.push(`the flow failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    world.problems.push(`the flow failed: ${errorStack(e)}`);
   } finally {
     await world.destroy();
   }

@@ -31,6 +31,7 @@ import { readModelState } from '../support/model-state.js';
 import { readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { dumpTable } from '../support/table-dump.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 /** The tests' clock: the model's cleanup waits between rounds, and the tests move time on instead. */
 let clock: number;
@@ -43,7 +44,6 @@ beforeEach(async () => {
 
 const WP_DB = 'wordpress:db mysql:server';
 const WP_LOGGING = 'logging:logging-directory wordpress:logging-dir';
-const silent = { info: () => undefined, error: () => undefined } as never;
 
 /** Agents report in: their units are no longer "allocating", so none is short-cut away. */
 async function startAgents(model: Store, units: string[]) {
@@ -221,7 +221,7 @@ describe('destroy-model', () => {
     await addMachines(empty);
     await destroyModel(empty);
     const id = modelCleanupId({ name: 'empty' });
-    const handler = streamBatchHandler(cleanupStep(empty, silent), { inParallel: false });
+    const handler = streamBatchHandler(cleanupStep(empty, silentLogger), { inParallel: false });
     // Each batch records its cursor, itself a stream record: deliver each as the stream would.
     for (let sequence = 100; sequence < 120 && (await getModel(empty)); sequence++) {
       const item = await readItem(empty, refs.cleanup(id));

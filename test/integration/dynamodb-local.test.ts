@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { startDynamoDbLocal } from '../../embedded/dynamodb-local.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { isLoopback, listeningAddresses } from '../support/listening-sockets.js';
 
 const CHILD = fileURLToPath(new URL('../support/dynamodb-local-child.ts', import.meta.url));

@@ -40,6 +40,7 @@ import { agentEvent, testAgentKeys } from '../support/agent-events.js';
 import { apiEvent } from '../support/api-events.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const CONTROLLER = 'fw-ctl';
 const SHARED = 'sg-shared';
@@ -224,7 +225,7 @@ beforeEach(async () => {
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
   });
   await hookPorts('wordpress/0', '0', [{ action: 'open', range: '80' }]);
   await hookPorts('wordpress/1', '1', [

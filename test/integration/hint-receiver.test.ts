@@ -15,7 +15,7 @@ import { startSqsServer, type SqsServer } from '../../embedded/sqs-server.js';
 import type { Hint } from '#shared/messaging/hint.js';
 import { ensureMachineQueue, sendHints } from '#shared/messaging/machine-queues.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CONTROLLER = 'hints-test';
 const MACHINE = '0';

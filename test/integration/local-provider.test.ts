@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { machineDirOf, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
 import { ProviderError, type StartInstanceRequest } from '#shared/provider/provider.js';
-import { digestOf, eventually, heartbeatOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import { digestOf, heartbeatOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CONTROLLER = 'ctl1';
 
@@ -62,7 +63,8 @@ describe('local provider', () => {
     expect(isAlive(record.pid)).toBe(true);
     expect(await provider.listInstances(CONTROLLER)).toEqual([info]);
     // The agent runs with its identity, API, queue and credential (on its standard input only).
-    const beat = await eventually(
+    const beat = await waitFor(
+      'a heartbeat from the agent',
       () => heartbeatOf(dir),
       (b) => b !== undefined,
     );
@@ -88,7 +90,8 @@ describe('local provider', () => {
     } finally {
       delete process.env.DROVER_TEST_CONTROLLER_SECRET;
     }
-    const beat = await eventually(
+    const beat = await waitFor(
+      'a heartbeat from the agent',
       () => heartbeatOf(machineDirOf(dataDir, '1')),
       (b) => b !== undefined,
     );
@@ -146,7 +149,8 @@ describe('local provider', () => {
     const provider = localProvider(dataDir, { env: { FAKE_AGENT_IGNORE_SIGTERM: '1' }, stopGraceMs: 200 });
     const info = await provider.startInstance(request('1'));
     const dir = machineDirOf(dataDir, '1');
-    await eventually(
+    await waitFor(
+      'a heartbeat from the agent',
       () => heartbeatOf(dir),
       (b) => b !== undefined,
     ); // its SIGTERM handler is installed
@@ -177,7 +181,8 @@ describe('local provider', () => {
     await provider.startInstance(request('1'));
     const pid = readRecord(machineDirOf(dataDir, '1'))!.pid;
     process.kill(pid, 'SIGKILL');
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isAlive(pid),
       (alive) => !alive,
     );
@@ -209,14 +214,16 @@ describe('local provider', () => {
     const provider = localProvider(dataDir, { env: { FAKE_AGENT_CHILD: '1' } });
     await provider.startInstance(request('1'));
     const dir = machineDirOf(dataDir, '1');
-    const beat = await eventually(
+    const beat = await waitFor(
+      "a heartbeat naming the agent's child process",
       () => heartbeatOf(dir),
       (b) => typeof b?.childPid === 'number',
     );
     const child = beat!.childPid as number;
     const agent = readRecord(dir)!.pid;
     process.kill(agent, 'SIGKILL'); // the agent alone: its child runs on, as a hook would
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isAlive(agent),
       (alive) => !alive,
     );
@@ -225,7 +232,8 @@ describe('local provider', () => {
     const again = await provider.startInstance(request('1'));
     expect(again.instanceId).toBe(`local-${CONTROLLER}-1-0`);
     expect(
-      await eventually(
+      await waitFor(
+        "the agent's child process to end",
         () => isAlive(child),
         (alive) => !alive,
       ),
@@ -239,7 +247,8 @@ describe('local provider', () => {
     const provider = localProvider(dataDir, { env: { FAKE_AGENT_EXIT_CODE: '3' }, restartPolicy: policy });
     const dir = machineDirOf(dataDir, '1');
     const died = () =>
-      eventually(
+      waitFor(
+        'the agent process to end',
         () => isProcessAlive(readRecord(dir)!),
         (alive) => !alive,
       );

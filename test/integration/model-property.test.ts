@@ -31,7 +31,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Machine, Relation, Unit } from '#shared/domain/entities.js';
-import { DroverError } from '#shared/domain/errors.js';
+import { DroverError, errorStack } from '#shared/domain/errors.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { addUnits } from '#shared/state/operations/add-unit.js';
@@ -566,7 +566,7 @@ async function attempt(action: Action, opName: string): Promise<Outcome> {
       count(`${opName} ${e.name}`);
       return `${action.name} → ${e.message}`;
     }
-    throw new Error(`${action.name} failed with a non-DroverError: ${(e as Error).stack ?? String(e)}`);
+    throw new Error(`${action.name} failed with a non-DroverError: ${errorStack(e)}`);
   }
 }
 

@@ -19,13 +19,13 @@ import { storeOfModel } from '#shared/state/queries/models.js';
 import { readModelRevision } from '#shared/state/queries/model-revision.js';
 import { apiEvent } from '../support/api-events.js';
 import { API_TOKEN, testApiHandler } from '../support/api-handler.js';
-import { waitFor } from '../support/agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { useSqsServer } from '../support/sqs.js';
 import { modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
+import { silentLogger } from '../support/silent-logger.js';
 
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const sqsServer = useSqsServer();
 
 let store: Store;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await ensureModel(store);
   await addModel(store, { name: 'other' });
   other = await storeOfModel(store, 'other');
-  changes = createChangesHandler({ store, sqs: sqsServer.client(), controllerId: 'revision-test', logger: SILENT });
+  changes = createChangesHandler({ store, sqs: sqsServer.client(), controllerId: 'revision-test', logger: silentLogger });
 });
 
 describe("the model's revision", () => {
@@ -139,7 +139,7 @@ describe('the revision, fed by the stream as the local controller feeds it', () 
       endpoint: await dynamoEndpoint(),
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
-      handler: createChangesHandler({ store: fed, sqs: sqsServer.client(), controllerId: 'revision-test', logger: SILENT }),
+      handler: createChangesHandler({ store: fed, sqs: sqsServer.client(), controllerId: 'revision-test', logger: silentLogger }),
       onFailure: async () => undefined,
       pollIntervalMs: 50,
       retryDelayMs: 20,

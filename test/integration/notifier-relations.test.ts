@@ -1,6 +1,5 @@
 // The notifier's relation fan-out: who must run relation hooks when a relation, a scope or a
 // unit's settings change.
-import { Logger } from '@aws-lambda-powertools/logger';
 import { GetQueueUrlCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hintStep } from '../../functions/changes/hints.js';
@@ -21,6 +20,7 @@ import { charms } from '../support/charms.js';
 import { useSqsServer } from '../support/sqs.js';
 import { insertRecords, modifyRecord, readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const sqsServer = useSqsServer();
 let store: Store;
@@ -35,7 +35,7 @@ beforeEach(async () => {
   await ensureModel(store);
   sqs = sqsServer.client();
   controllerId = `relations-${++controllers}`;
-  notifier = streamBatchHandler(hintStep({ store, sqs, controllerId }, new Logger({ logLevel: 'SILENT' })), { inParallel: false });
+  notifier = streamBatchHandler(hintStep({ store, sqs, controllerId }, silentLogger), { inParallel: false });
   // wordpress/0,1 on machines 0,1; mysql/0,1 on machines 2,3; varnish/0 on machine 4.
   await deploy(store, { charm: charms.wordpress, numUnits: 2 });
   await deploy(store, { charm: charms.mysql, numUnits: 2 });

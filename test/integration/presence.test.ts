@@ -27,9 +27,9 @@ import { useSqsServer } from '../support/sqs.js';
 import { readItem, streamEvent, streamRecord } from '../support/stream.js';
 import { freshStore } from '../support/table.js';
 import { agentEvent, testAgentKeys } from '../support/agent-events.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 const sqsServer = useSqsServer();
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 const START = Date.parse('2024-01-02T10:00:00.000Z');
 let clock: number;
 let store: Store;
@@ -80,7 +80,7 @@ describe('recording presence', () => {
         agents: { kind: 'machine-keys', keys: testAgentKeys },
         controller: 'test',
         agentLostAfterSeconds: 120,
-        logger: SILENT,
+        logger: silentLogger,
       });
     });
     const call = async (op: string, secret = 'secret-0') => api(await agentEvent('POST', `/v1/agent/${op}`, {}, { machine: '0', secret }));
@@ -206,7 +206,7 @@ describe('presence writes wake no stream consumer', () => {
     const provider = new FaultyProvider(localProvider(dataDir));
     const handlers = {
       provisioner: createProvisionerHandler(provisionerDeps(store, provider, new TestQueues(sqsServer.client()))),
-      changes: createChangesHandler({ store, sqs, controllerId: 'presence-test', logger: SILENT }),
+      changes: createChangesHandler({ store, sqs, controllerId: 'presence-test', logger: silentLogger }),
     };
     countRequests(store.client, storeCalls);
     countRequests(sqs, sqsCalls);

@@ -26,15 +26,8 @@ import { getMachine } from '#shared/state/engine/reads.js';
 import { removeMachine } from '#shared/state/operations/remove-machine.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { storeForModel, type Store } from '#shared/state/engine/store.js';
-import {
-  agentCredentialDigest,
-  digestOf,
-  eventually,
-  killAllAgents,
-  liveAgentPids,
-  localProvider,
-  tempDataDir,
-} from '../support/local-agents.js';
+import { agentCredentialDigest, digestOf, killAllAgents, liveAgentPids, localProvider, tempDataDir } from '../support/local-agents.js';
+import { waitFor } from '../support/wait-for.js';
 import { CONTROLLER_ID, FaultyProvider, provisionerDeps, TestQueues } from '../support/provisioner.js';
 import { useSqsServer } from '../support/sqs.js';
 import { freshStore } from '../support/table.js';
@@ -379,7 +372,8 @@ describe('the full reconcile', () => {
     await reconcileMachine(deps, id);
     const pid = readRecord(machineDirOf(dataDir, id))!.pid;
     process.kill(pid, 'SIGKILL');
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
@@ -399,7 +393,8 @@ describe('the full reconcile', () => {
     await reconcileMachine(deps, id);
     const pid = readRecord(machineDirOf(dataDir, id))!.pid;
     process.kill(pid, 'SIGKILL');
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
@@ -413,7 +408,8 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
   const killAgent = async (id: string) => {
     const pid = readRecord(machineDirOf(dataDir, id))!.pid;
     process.kill(pid, 'SIGKILL');
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
@@ -449,7 +445,8 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     const untouched = readRecord(machineDirOf(dataDir, a))!.pid;
     const pid = readRecord(machineDirOf(dataDir, b, other.model))!.pid;
     process.kill(pid, 'SIGKILL');
-    await eventually(
+    await waitFor(
+      'the agent process to end',
       () => isProcessAlive({ pid }),
       (alive) => !alive,
     );
@@ -471,7 +468,8 @@ describe('dead agents (a provider that restarts them in place: local)', () => {
     const revivable = provisionerDeps(store, crashing, queues);
     const id = await addMachine();
     await reconcileMachine(revivable, id);
-    await eventually(
+    await waitFor(
+      'every agent process to end',
       () => liveAgentPids(dataDir).length,
       (n) => n === 0,
     );

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { ensureModel } from '#shared/state/operations/model.js';
@@ -29,7 +29,7 @@ describe('transaction cancellation', () => {
     injectTransactionConflicts(store, MAX_ATTEMPTS);
     const error = await deploy(store, { charm: charms.mysql }).catch((e: unknown) => e);
     expect(isDroverError(error, 'contention')).toBe(true);
-    expect((error as Error).message).toBe('cannot add application "mysql": state changing too quickly; try again soon');
+    expect(errorMessage(error)).toBe('cannot add application "mysql": state changing too quickly; try again soon');
     expect(await getApplication(store, 'mysql')).toBeUndefined();
   });
 

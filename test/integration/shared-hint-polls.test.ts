@@ -1,6 +1,6 @@
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SharedHintPolls } from '../../bench/support/agent-simulator/shared-hint-polls.js';
+import { SharedHintPolls } from '../support/agent-simulator/shared-hint-polls.js';
 import { encodeHint } from '#shared/messaging/hint.js';
 import { ensureMachineQueue, sendHints } from '#shared/messaging/machine-queues.js';
 import { useSqsServer } from '../support/sqs.js';

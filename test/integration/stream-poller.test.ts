@@ -30,6 +30,7 @@ import {
   type StreamReader,
 } from '../../embedded/stream-poller.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const endpoint = await dynamoEndpoint();
 const dynamo = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials() });
@@ -213,7 +214,7 @@ describe('stream poller: retries (at least once)', () => {
     expect(failures).toHaveLength(1);
     expect(pks(failures[0]!.records)).toEqual(['poison']);
     expect(failures[0]!.error).toBeInstanceOf(Error);
-    expect((failures[0]!.error as Error).message).toBe('cannot parse poison');
+    expect(errorMessage(failures[0]!.error)).toBe('cannot parse poison');
     expect(failures[0]!.shardId).toMatch(/^shardId-/);
     const delivered = invocations.filter((batch) => !pks(batch).includes('poison')).flat();
     expect(pks(delivered)).toEqual(written.filter((pk) => pk !== 'poison'));

@@ -11,6 +11,7 @@ import { listStuck } from '#shared/state/queries/stuck.js';
 import { storeForModel, type Store } from '#shared/state/engine/store.js';
 import { charms } from '../support/charms.js';
 import { freshStore } from '../support/table.js';
+import { silentLogger } from '../support/silent-logger.js';
 
 let store: Store;
 let clock: Date;
@@ -57,7 +58,7 @@ describe('stuck entities', () => {
     const lines: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
     const metrics = new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
-    const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger() })().finally(() =>
+    const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger })().finally(() =>
       write.mockRestore(),
     );
     expect(report).toMatchObject({ dyingTooLong: 1, provisioningErrors: 1 });
@@ -75,7 +76,7 @@ describe('stuck entities', () => {
     clock = new Date('2026-11-21T11:00:00Z');
     const lines: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    await createWatchdogHandler({ store, thresholdSeconds: 600, controllerId: 'prod', logger: silentLogger() })().finally(() =>
+    await createWatchdogHandler({ store, thresholdSeconds: 600, controllerId: 'prod', logger: silentLogger })().finally(() =>
       write.mockRestore(),
     );
     const emf = lines
@@ -101,7 +102,7 @@ describe('the watchdog of a controller of many models', () => {
       store,
       thresholdSeconds: 600,
       metrics: new Metrics({ namespace: 'drover' }),
-      logger: silentLogger(),
+      logger: silentLogger,
     })().finally(() => out.mockRestore());
     expect(report.provisioningErrors).toBe(2);
     expect(report.stuck.map((s) => `${s.model} ${s.entity}`).sort()).toEqual([`${other.model} machine 0`, 'default machine 0'].sort());
@@ -116,7 +117,7 @@ describe('the watchdog publishes only what is non-zero', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
     const metrics = new Metrics({ namespace: 'drover', serviceName: 'watchdog' });
     try {
-      const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger() })();
+      const report = await createWatchdogHandler({ store, thresholdSeconds: 600, metrics, logger: silentLogger })();
       return { report, written };
     } finally {
       out.mockRestore();
@@ -147,7 +148,3 @@ describe('the watchdog publishes only what is non-zero', () => {
     expect(emf[0]).not.toHaveProperty('DyingTooLong');
   });
 });
-
-function silentLogger() {
-  return { warn: () => undefined } as never;
-}

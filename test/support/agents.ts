@@ -39,11 +39,11 @@ import { freshStore } from './table.js';
 import { MACHINE_HEADER } from '#shared/api/agent-signing.js';
 import { derivedAgentCredentials, newAgentCredentialKey, type AgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import { dynamoEndpoint } from './dynamodb.js';
+import { silentLogger } from './silent-logger.js';
 
 export const CONTROLLER = 'agents-test';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const CHARMS = join(REPO, 'test', 'charms');
-const SILENT = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
 
 export interface AgentProcess {
   machineId: string;
@@ -116,7 +116,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     auth: { kind: 'token', token: 'test-token' },
     agents: { kind: 'machine-keys', keys: agentKeys },
     controller: CONTROLLER,
-    logger: SILENT,
+    logger: silentLogger,
     logs,
     ...(options.agentLostAfterSeconds !== undefined ? { agentLostAfterSeconds: options.agentLostAfterSeconds } : {}),
     ...(options.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: options.leadershipLeaseSeconds } : {}),
@@ -139,7 +139,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       endpoint,
       region: 'local',
       startingPosition: 'TRIM_HORIZON',
-      handler: createChangesHandler({ store, sqs, controllerId: CONTROLLER, logger: SILENT }),
+      handler: createChangesHandler({ store, sqs, controllerId: CONTROLLER, logger: silentLogger }),
       onFailure: async () => undefined,
       pollIntervalMs: 50,
       retryDelayMs: 20,
@@ -262,17 +262,6 @@ export function hookLog(harness: AgentHarness, machineId: string, unit: string):
 
 /** Just the hook names, in order. */
 export const hookNames = (lines: string[]) => lines.map((l) => /^hook=(\S+)/.exec(l)?.[1] ?? '?');
-
-export async function waitFor<T>(what: string, probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!ok(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(value, null, 1)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await probe();
-  }
-  return value;
-}
 
 export const unitOf = (harness: AgentHarness, name: string): Promise<Unit | undefined> => getUnit(harness.store, name);
 

@@ -11,6 +11,7 @@ import { localCharmStore, type LocalCharmStore } from '#shared/charmstore/local-
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { testAgentKeys } from './agent-events.js';
+import { silentLogger } from './silent-logger.js';
 
 export const API_TOKEN = 'token';
 
@@ -22,7 +23,7 @@ export async function testApiHandler(store: Store): Promise<ReturnType<typeof cr
     auth: { kind: 'token', token: API_TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
     logs: fileLogSink(join(dir, 'logs')),
   });
 }
@@ -44,7 +45,7 @@ export async function startTestApiServer(store: Store): Promise<TestApiServer> {
     auth: { kind: 'token', token: API_TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
   });
   const server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
   return {

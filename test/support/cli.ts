@@ -29,6 +29,7 @@ import type { Store } from '#shared/state/engine/store.js';
 import { freshStore } from './table.js';
 import { testAgentKeys } from './agent-events.js';
 import { dynamoEndpoint } from './dynamodb.js';
+import { silentLogger } from './silent-logger.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const charmDir = (name: string) => join(REPO, 'test', 'charms', name);
@@ -134,7 +135,7 @@ export async function startCliController(options: CliControllerOptions = {}): Pr
     auth: { kind: 'token', token: TOKEN },
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
-    logger: { error: () => undefined } as never,
+    logger: silentLogger,
   });
   const server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
   const home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));
@@ -161,14 +162,13 @@ export async function startCliController(options: CliControllerOptions = {}): Pr
 async function startChanges(store: Store): Promise<{ stop(): Promise<void> }> {
   const sqsServer = await startSqsServer();
   const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: 'us-east-1' });
-  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as never;
   const poller = createStreamPoller({
     ...pollerSettingsOf(streamConsumer('changes')),
     tableName: store.table,
     endpoint: await dynamoEndpoint(),
     region: 'local',
     startingPosition: 'TRIM_HORIZON',
-    handler: createChangesHandler({ store, sqs, controllerId: 'test', logger: silent }),
+    handler: createChangesHandler({ store, sqs, controllerId: 'test', logger: silentLogger }),
     onFailure: async () => undefined,
     pollIntervalMs: 50,
     retryDelayMs: 20,

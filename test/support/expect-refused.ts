@@ -6,7 +6,7 @@
 // transaction was cancelled and the fresh plan refused; those numbers are a gap, never used
 // (shared/state/engine/number-reservations.ts). A counter that moved back would be a reuse.
 import { expect } from 'vitest';
-import { isDroverError, type ErrorCode } from '#shared/domain/errors.js';
+import { isDroverError, type ErrorCode, errorMessage } from '#shared/domain/errors.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { dumpTable } from './table-dump.js';
 
@@ -19,7 +19,7 @@ export async function expectRefusedUnchanged(store: Store, op: () => Promise<unk
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(Error);
-  expect((error as Error).message).toBe(message);
+  expect(errorMessage(error)).toBe(message);
   if (code) expect(isDroverError(error, code)).toBe(true);
   const after = await dumpTable(store);
   expect(after.filter((i) => !isSequence(i))).toEqual(before.filter((i) => !isSequence(i)));

@@ -14,7 +14,7 @@ import { sweep } from '../../functions/cleanup/handler.js';
 import { createProvisionerHandler, createReconcileHandler } from '../../functions/provisioner/handler.js';
 import { ATTR } from '#shared/state/engine/keys.js';
 import { recordMatches, STREAM_CONSUMERS, type StreamConsumerName } from '../../functions/stream-consumers.js';
-import { DroverError } from '#shared/domain/errors.js';
+import { DroverError, errorMessage, errorStack } from '#shared/domain/errors.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { derivedAgentCredentials, newAgentCredentialKey } from '#shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
@@ -31,12 +31,11 @@ import { Crash, isCrash, isInjectedFault, type FaultSeam } from './fault-seam.js
 import { StreamTap, type StreamHandler } from './fault-stream.js';
 import { checkInvariants, LifeHistory } from './invariants.js';
 import { readModelState, type ModelState } from './model-state.js';
+import { silentLogger } from './silent-logger.js';
 
 const NO_ARCHIVES = localCharmStore(join(tmpdir(), 'drover-fault-world-charms'));
 
 export const CONSUMERS = STREAM_CONSUMERS.map((c) => c.name);
-
-const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
 
 /** Rounds of every consumer and agent doing its part before a flow step is declared stuck. */
 const MAX_ROUNDS = 40;
@@ -165,7 +164,7 @@ export class World {
       } catch (e) {
         if (e instanceof DroverError && attempt > 1) return e;
         if (!(e instanceof Crash || isInjectedFault(e)) || attempt >= MAX_COMMAND_TRIES) {
-          throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+          throw new Error(`${name}: ${errorMessage(e)}`);
         }
       }
     }
@@ -209,7 +208,7 @@ export class World {
         if (isInjectedFault(e)) continue; // retried next turn
         // A refusal: a real agent logs it and tries again later.
         if (e instanceof DroverError) continue;
-        this.problems.push(`agent of machine ${machineId}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.problems.push(`agent of machine ${machineId}: ${errorStack(e)}`);
       }
     }
   }
@@ -236,7 +235,7 @@ export class World {
         await this.guard(process, run);
       } catch (e) {
         if (isCrash(e) || isInjectedFault(e)) continue;
-        this.problems.push(`${process}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.problems.push(`${process}: ${errorStack(e)}`);
       }
     }
   }

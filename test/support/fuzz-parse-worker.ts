@@ -6,7 +6,7 @@
 // or `bad: <error>` (anything else: a crash a client would see as a 5xx).
 import { parseCharm } from '#shared/domain/charm.js';
 import { parseConstraints } from '#shared/domain/constraints.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorStack } from '#shared/domain/errors.js';
 import { parseYaml } from '#shared/domain/yaml.js';
 
 interface Input {
@@ -38,7 +38,7 @@ function outcome(input: Input): string {
     return 'ok';
   } catch (e) {
     if (isDroverError(e)) return 'refused';
-    return `bad: ${(e as Error).stack ?? String(e)}`;
+    return `bad: ${errorStack(e)}`;
   }
 }
 

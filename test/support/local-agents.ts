@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { LocalProvider, type LocalProviderOptions } from '#shared/provider/local/local-provider.js';
 import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
+import { waitFor } from './wait-for.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
 
@@ -41,7 +42,8 @@ export function heartbeatOf(dir: string): Record<string, unknown> | undefined {
 
 /** The digest of the credential the fake agent now running in `dir` read on its standard input. */
 export async function agentCredentialDigest(dir: string): Promise<string | null | undefined> {
-  const beat = await eventually(
+  const beat = await waitFor(
+    'a heartbeat from the agent now running',
     () => heartbeatOf(dir),
     (b) => b !== undefined && b.pid === readRecord(dir)?.pid,
   );
@@ -66,13 +68,4 @@ export async function killAllAgents(dataDir: string): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (liveAgentPids(dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-export async function eventually<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

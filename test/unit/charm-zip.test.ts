@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
 import { charmZipToArchive, readCharmZip, rootFile } from '#shared/charmstore/charm-zip.js';
-import { isDroverError } from '#shared/domain/errors.js';
+import { isDroverError, errorMessage } from '#shared/domain/errors.js';
 
 interface ZipSpec {
   name: string;
@@ -48,7 +48,7 @@ async function refusal(bytes: Buffer, limits?: { entries: number; bytes: number 
     await readCharmZip(bytes, limits);
   } catch (e) {
     expect(isDroverError(e, 'invalid-argument')).toBe(true);
-    return (e as Error).message;
+    return errorMessage(e);
   }
   throw new Error('the archive was accepted');
 }

@@ -26,6 +26,7 @@ import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
 import { credentialGet, jujuReboot } from './unsupported.js';
 import { resourceGet } from './resource-get.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const COMMANDS: ToolCommand[] = [
   jujuLog,
@@ -77,6 +78,6 @@ export async function runTool(ctx: ToolContext, name: string, args: string[], io
     const before = own.stderr ?? '';
     if (e instanceof ToolError) return { code: e.exitCode, stdout: '', stderr: `${before}ERROR ${e.message}\n` };
     // The sandbox's own failures (say, the API refused a read) are runtime errors too.
-    return { code: 1, stdout: '', stderr: `${before}ERROR ${(e as Error).message}\n` };
+    return { code: 1, stdout: '', stderr: `${before}ERROR ${errorMessage(e)}\n` };
   }
 }

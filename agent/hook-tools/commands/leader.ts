@@ -9,6 +9,7 @@ import { output } from '../output.js';
 import { checkEmpty, runtimeError, ToolError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
 import { parseKeyValues } from './relation-set.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export const isLeader: ToolCommand = {
   name: 'is-leader',
@@ -19,7 +20,7 @@ export const isLeader: ToolCommand = {
     try {
       leader = await ctx.isLeader();
     } catch (e) {
-      throw runtimeError(`leadership status unknown: ${(e as Error).message}`);
+      throw runtimeError(`leadership status unknown: ${errorMessage(e)}`);
     }
     return output(leader, flags, io);
   },
@@ -37,7 +38,7 @@ export const leaderGet: ToolCommand = {
     try {
       settings = await ctx.leaderSettings();
     } catch (e) {
-      throw runtimeError(`cannot read leadership settings: ${(e as Error).message}`);
+      throw runtimeError(`cannot read leadership settings: ${errorMessage(e)}`);
     }
     if (key === '') return output(settings, flags, io);
     return output(Object.hasOwn(settings, key) ? settings[key] : null, flags, io);
@@ -53,7 +54,7 @@ export const leaderSet: ToolCommand = {
       await ctx.setLeaderSettings(changes);
     } catch (e) {
       if (e instanceof ToolError) throw e;
-      throw runtimeError(`cannot write leadership settings: ${(e as Error).message}`);
+      throw runtimeError(`cannot write leadership settings: ${errorMessage(e)}`);
     }
     return '';
   },

@@ -10,6 +10,7 @@ import { relationFlag, relationFromFlag } from '../relation-flag.js';
 import { runtimeError, usageError } from '../tool-errors.js';
 import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /**
  * The one key no settings map can hold: JavaScript objects (here, in the API and in the DynamoDB
@@ -41,14 +42,14 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
     // The hook tool reads the file (agent/hook-tools/tool-context.ts, `fileContent`); one that did not is not ours.
     else throw new Error('the hook tool sent no file');
   } catch (e) {
-    throw runtimeError(`cannot read ${path}: ${(e as Error).message}`);
+    throw runtimeError(`cannot read ${path}: ${errorMessage(e)}`);
   }
   let doc: unknown;
   try {
     // Read as Juju reads it, into a map of strings: values keep their written text.
     doc = parseYamlScalarsAsText(text);
   } catch (e) {
-    throw runtimeError(`cannot parse ${path}: ${(e as Error).message.split('\n')[0]}`);
+    throw runtimeError(`cannot parse ${path}: ${errorMessage(e).split('\n')[0]}`);
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw runtimeError(`${path} must hold a YAML map of settings`);

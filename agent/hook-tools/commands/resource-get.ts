@@ -5,6 +5,7 @@
 import { parseFlags } from '../flags.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export const resourceGet: ToolCommand = {
   name: 'resource-get',
@@ -17,7 +18,7 @@ export const resourceGet: ToolCommand = {
     try {
       path = await ctx.resourcePath(name);
     } catch (e) {
-      throw runtimeError(`could not download resource: ${(e as Error).message}`);
+      throw runtimeError(`could not download resource: ${errorMessage(e)}`);
     }
     return `${path}\n`;
   },

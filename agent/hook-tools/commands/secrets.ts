@@ -11,6 +11,7 @@ import { output } from '../output.js';
 import { relationFromFlag } from '../relation-flag.js';
 import { checkEmpty, runtimeError, ToolError, usageError } from '../tool-errors.js';
 import type { ToolCommand } from './command.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** A domain check's refusal (a bad key, a bad policy) is a usage error, as in Juju's Init. */
 function checked<T>(check: () => T): T {
@@ -28,7 +29,7 @@ async function calling<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (e) {
     if (e instanceof ToolError) throw e;
-    throw runtimeError((e as Error).message);
+    throw runtimeError(errorMessage(e));
   }
 }
 

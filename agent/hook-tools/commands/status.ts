@@ -7,6 +7,7 @@ import { output } from '../output.js';
 import { checkEmpty, runtimeError, usageError } from '../tool-errors.js';
 import type { ApplicationStatusView, ToolContext, ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const SETTABLE = ['maintenance', 'blocked', 'waiting', 'active'];
 
@@ -59,7 +60,7 @@ async function applicationStatus(
   try {
     answer = await ctx.applicationStatus();
   } catch (e) {
-    throw runtimeError(`finding application status: ${(e as Error).message}`);
+    throw runtimeError(`finding application status: ${errorMessage(e)}`);
   }
   if (!includeData && format === 'smart') return output(answer.application.status, flags, io);
   const details = (s: { status: string; message: string; data: Record<string, unknown> }) =>

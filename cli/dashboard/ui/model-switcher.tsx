@@ -6,6 +6,7 @@
 // the proxy's words (cli/dashboard/page-model.ts; docs/dashboard.md, "Models").
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { read, readModels, type ModelSummary } from './api.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 const fragment = () => new URLSearchParams(location.hash.slice(1));
 const modelInFragment = () => fragment().get('model') || undefined;
@@ -17,8 +18,6 @@ function fragmentWith(model: string | undefined): string {
   else params.delete('model');
   return `#${params}`;
 }
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export interface ChosenModel {
   /** The model the page shows; undefined: the one `drover dashboard` was started on. */
@@ -36,7 +35,7 @@ export function useChosenModel(): ChosenModel {
   const [models, setModels] = useState<ModelSummary[]>([]);
   const [refusal, setRefusal] = useState<string | undefined>();
   const shown = useRef(model);
-  const refresh = () => void readModels().then(setModels, (e: unknown) => setRefusal(messageOf(e)));
+  const refresh = () => void readModels().then(setModels, (e: unknown) => setRefusal(errorMessage(e)));
   useEffect(() => {
     refresh();
     // The one way a model changes: the fragment, by the switcher, by hand, or by Back.
@@ -47,7 +46,7 @@ export function useChosenModel(): ChosenModel {
         // One small read of the wanted model: the proxy checks its name, the controller that it exists.
         if (wanted !== undefined) await read('status', { limit: '1' }, wanted);
       } catch (e) {
-        setRefusal(messageOf(e));
+        setRefusal(errorMessage(e));
         if (modelInFragment() === wanted) history.replaceState(null, '', fragmentWith(shown.current));
         return;
       }

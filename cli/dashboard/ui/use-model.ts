@@ -10,6 +10,7 @@ import type { StatusDoc } from '#shared/domain/status-document.js';
 import { useEffect, useState } from 'preact/hooks';
 import { readStatus, readStuck, type StuckEntity } from './api.js';
 import { followEvents, type ServerNews } from './events.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 /** Polling's interval, and the least time between two reads when told of changes; `#poll=<ms>` in the URL changes it (tests). */
 const requested = Number(new URLSearchParams(location.hash.slice(1)).get('poll'));
@@ -33,8 +34,6 @@ export interface ModelState {
   /** The revision the server told before the shown read began (pushed only). */
   revision?: number;
 }
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** `model`: the one the page chose (its `#model=`); none, the one `drover dashboard` was started on. */
 export function useModel(model?: string): ModelState {
@@ -69,7 +68,7 @@ export function useModel(model?: string): ModelState {
         shown = at;
         setState({ doc, stuck, updated: new Date(), live, ...(at !== undefined ? { revision: at } : {}) });
       } catch (e) {
-        if (!stopped) fail(messageOf(e));
+        if (!stopped) fail(errorMessage(e));
       } finally {
         reading = false;
       }
@@ -109,7 +108,7 @@ export function useModel(model?: string): ModelState {
       const controller = (events = new AbortController());
       followEvents(model, controller.signal, onNews)
         .catch((e: unknown) => {
-          if (!controller.signal.aborted) fail(messageOf(e));
+          if (!controller.signal.aborted) fail(errorMessage(e));
         })
         .finally(() => {
           if (events === controller) events = undefined;

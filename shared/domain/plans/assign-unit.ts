@@ -7,6 +7,7 @@ import { pendingRequirements } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
 import { placeOnExistingMachine } from './new-units.js';
+import { errorMessage } from '../errors.js';
 
 export interface AssignSnapshot {
   unit?: Unit & { placement?: string };
@@ -41,7 +42,7 @@ export function planAssignUnit(s: AssignSnapshot, now: string): Plan<AssignResul
         throw new Error(`cannot assign unit "${unit.name}" to machine ${unit.placement}: machine ${unit.placement} not found`);
       placed = placeOnExistingMachine(unit.name, application, s.placement);
     } catch (e) {
-      const message = (e as Error).message;
+      const message = errorMessage(e);
       if (unit.workloadStatus.message === message) return done({ assigned: false, reason: message });
       return {
         changes: [

@@ -25,6 +25,7 @@ import type { Firewall, FirewallReport } from '../provider.js';
 import { createApplicationGroup, deleteApplicationGroup, describeApplicationGroups, type ApplicationGroup } from './application-groups.js';
 import { awsErrorCode, toProviderError } from './errors.js';
 import { CONTROLLER_TAG } from './tags.js';
+import { errorMessage } from '../../domain/errors.js';
 
 export interface Ec2FirewallOptions {
   client: EC2Client;
@@ -43,8 +44,6 @@ interface Rule {
   key: string;
   permission: IpPermission;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class Ec2Firewall implements Firewall {
   constructor(private readonly options: Ec2FirewallOptions) {}
@@ -71,7 +70,7 @@ export class Ec2Firewall implements Firewall {
         groupIds.set(application, group.groupId);
         await this.setIngress(group, ingress, report);
       } catch (e) {
-        report.failures.push(`application ${application}: ${message(e)}`);
+        report.failures.push(`application ${application}: ${errorMessage(e)}`);
       }
     }
 
@@ -86,7 +85,7 @@ export class Ec2Firewall implements Firewall {
         const outcome = await deleteApplicationGroup(this.options.client, this.guarded(group.groupId));
         (outcome === 'deleted' ? report.deleted : report.inUse).push(group.application);
       } catch (e) {
-        report.failures.push(`application ${group.application}: ${message(e)}`);
+        report.failures.push(`application ${group.application}: ${errorMessage(e)}`);
       }
     }
     return report;

@@ -4,6 +4,7 @@
 // by the provisioner (ec2-provider.ts) and by the stack's tear-down (shared/provisioner/tear-down.ts).
 import { TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { awsErrorCode, toProviderError } from './errors.js';
+import { errorMessage } from '../../domain/errors.js';
 
 /** TerminateInstances' limit per call. */
 const TERMINATE_BATCH = 1000;
@@ -21,7 +22,7 @@ async function terminateBatch(client: EC2Client, batch: string[]): Promise<void>
       return;
     } catch (e) {
       if (awsErrorCode(e) !== 'InvalidInstanceID.NotFound') throw toProviderError(e, 'cannot terminate instances');
-      const named = new Set(String((e as Error).message).match(/i-[0-9a-f]+/g) ?? []);
+      const named = new Set(errorMessage(e).match(/i-[0-9a-f]+/g) ?? []);
       const rest = remaining.filter((id) => !named.has(id));
       if (rest.length === remaining.length) return terminateEach(client, remaining);
       remaining = rest;

@@ -32,6 +32,7 @@ import {
 import { withMachineLock } from './machine-lock.js';
 import { isProcessAlive } from './process-identity.js';
 import { decideRestart, forgetRestarts, RESTART_POLICY, type RestartPolicy } from './restart-backoff.js';
+import { errorMessage } from '../../domain/errors.js';
 
 export interface LocalProviderOptions {
   /** Where machine directories live (`<dataDir>/machines/<id>/`, another model's under `<dataDir>/models/`: machine-dir.ts). */
@@ -56,7 +57,7 @@ const PASSED_THROUGH_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'S
 const LOCAL_ADDRESS = '127.0.0.1';
 
 const asProviderError = (e: unknown, action: string) =>
-  e instanceof ProviderError ? e : new ProviderError(`${action}: ${e instanceof Error ? e.message : String(e)}`, true);
+  e instanceof ProviderError ? e : new ProviderError(`${action}: ${errorMessage(e)}`, true);
 
 // The host is the instance: its hardware is what Juju's local provider reports too.
 const hostHardware = () => `arch=${arch() === 'x64' ? 'amd64' : arch()} cores=${cpus().length} mem=${Math.round(totalmem() / 2 ** 20)}M`;

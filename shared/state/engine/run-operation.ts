@@ -16,7 +16,7 @@
 // time but never change an outcome.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Plan } from '../../domain/plan.js';
-import { DroverError } from '../../domain/errors.js';
+import { DroverError, errorMessage } from '../../domain/errors.js';
 import { InconsistentPlanError } from '../../domain/merge-changes.js';
 import { commit } from './commit.js';
 import { isItemTooLarge, itemTooLarge } from './item-too-large.js';
@@ -106,6 +106,6 @@ function rethrowUnlessCancelled(e: unknown, description: string) {
   const codes = cancellationCodes(e);
   if (!codes) throw e;
   if (codes.some((c) => BUG_REASONS.has(c))) {
-    throw new Error(`${description}: transaction rejected as invalid (${codes.join(', ')}): ${(e as Error).message}`);
+    throw new Error(`${description}: transaction rejected as invalid (${codes.join(', ')}): ${errorMessage(e)}`);
   }
 }

@@ -9,7 +9,8 @@ import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { getTask, readOperation } from '#shared/state/queries/action-tasks.js';
 import { getSequence } from '#shared/state/engine/reads.js';
-import { startAgentHarness, unitOf, waitFor, type AgentHarness, type AgentProcess } from '../../support/agents.js';
+import { startAgentHarness, unitOf, type AgentHarness, type AgentProcess } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 let machine: string;

@@ -9,7 +9,8 @@ import { destroyModel } from '#shared/state/operations/destroy-model.js';
 import { removeMachine } from '#shared/state/operations/remove-machine.js';
 import { getModelName } from '#shared/state/queries/models.js';
 import { readStatus } from '#shared/state/queries/status.js';
-import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

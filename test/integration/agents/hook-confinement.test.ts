@@ -1,12 +1,15 @@
-// docs/reliability.md, defect #10, with real agents: a unit's tool server answers only the hook running now, by its
-// secret. A process a hook left behind (it knows that hook's context id and secret) is refused
-// once the hook has ended (nothing listens between hooks), and refused by another unit's server
-// even with that unit's running context id, which any process of the same user can read in /proc.
+// docs/reliability.md, "Defects found by a hostile probe, and their regression tests" (a hook
+// reaching past its own context), with real agents: a unit's tool server answers only the hook
+// running now, by its secret. A process a hook left behind (it knows that hook's context id and
+// secret) is refused once the hook has ended (nothing listens between hooks), and refused by
+// another unit's server even with that unit's running context id, which any process of the same
+// user can read in /proc.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
+import { startAgentHarness, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { recordInstance } from '#shared/state/operations/provisioning.js';
 import { getApplication, getModel } from '#shared/state/engine/reads.js';
-import { startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

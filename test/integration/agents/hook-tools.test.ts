@@ -12,7 +12,8 @@ import { getUnitState } from '#shared/state/engine/reads.js';
 import { runOperation } from '#shared/state/engine/run-operation.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { setModelConfig } from '#shared/state/operations/model.js';
-import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const INTERVAL_MS = 2_000;
 let h: AgentHarness;

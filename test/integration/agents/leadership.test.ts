@@ -9,7 +9,8 @@ import { getItem, getRelation } from '#shared/state/engine/reads.js';
 import { setApplicationConfig } from '#shared/state/operations/application-config.js';
 import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
 import { getLeaderSettings, getLease } from '#shared/state/queries/leadership.js';
-import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

@@ -6,7 +6,8 @@
 // a fake clock (test/unit/agent/uniter-on-clock.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLease } from '#shared/state/queries/leadership.js';
-import { hookLog, hookNames, startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const LEASE_SECONDS = 4;
 const SWEEP_MS = 500;

@@ -11,7 +11,8 @@ import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
 import { getMachine } from '#shared/state/engine/reads.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
 import { readStatusLog } from '#shared/state/queries/status-log.js';
-import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { getLease } from '#shared/state/queries/leadership.js';
-import { startAgentHarness, waitFor, type AgentHarness } from '../../support/agents.js';
+import { startAgentHarness, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
 // is back when an agent runs again. Short intervals: a heartbeat every second, lost after six.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStatus } from '#shared/state/queries/status.js';
-import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const LOST_AFTER_SECONDS = 6;
 const FAST = { DROVER_HEARTBEAT_SECONDS: '1' };

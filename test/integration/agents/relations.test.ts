@@ -12,7 +12,8 @@ import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
 import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
 import { getApplication, getRelation, getSettings } from '#shared/state/engine/reads.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
-import { hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

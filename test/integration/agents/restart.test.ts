@@ -15,7 +15,8 @@ import { reconcileMachine } from '#shared/provisioner/reconcile-machine.js';
 import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
 import { getMachine } from '#shared/state/engine/reads.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
-import { CONTROLLER, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { CONTROLLER, hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 let provider: LocalProvider;

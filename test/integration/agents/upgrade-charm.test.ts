@@ -11,7 +11,8 @@ import { parseCharm } from '#shared/domain/charm.js';
 import { readStatus } from '#shared/state/queries/status.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
 import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
-import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, waitFor, type AgentHarness } from '../../support/agents.js';
+import { CHARMS, hookLog, hookNames, startAgentHarness, unitOf, type AgentHarness } from '../../support/agents.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let h: AgentHarness;
 beforeAll(async () => {

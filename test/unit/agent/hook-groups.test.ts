@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftoverHookGroups, recordHookGroupsIn } from '../../../agent/uniter/hook-groups.js';
 import { runHookProcess } from '../../../agent/uniter/hook-process.js';
 import { isProcessAlive, processStartTime } from '#shared/provider/local/process-identity.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const started: number[] = [];
 afterEach(() => {
@@ -20,11 +21,14 @@ afterEach(() => {
   }
 });
 
-const gone = async (pid: number) => {
-  const deadline = Date.now() + 5_000;
-  while (isProcessAlive({ pid }) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  return !isProcessAlive({ pid });
-};
+const gone = (pid: number) =>
+  waitFor(
+    `process ${pid} to end`,
+    () => isProcessAlive({ pid }),
+    (alive) => !alive,
+    5_000,
+    20,
+  ).then((alive) => !alive);
 
 /** A process group like a hook's: a shell leader with a background child, both sleeping. */
 function leftoverGroup(): { leader: number; child: () => number } {

@@ -241,7 +241,8 @@ describe('arguments', () => {
   });
 });
 
-// docs/reliability.md, defect #10: the tools reach only their own hook's context, and files only as the hook.
+// docs/reliability.md, "Defects found by a hostile probe, and their regression tests" (a hook
+// reaching past its own context): the tools reach only their own hook's context, and files only as the hook.
 describe('what a hook tool may reach', () => {
   it("is refused without the running hook's secret, even with its context id", async () => {
     expect(await hookCalls('relation-get', ['host'], { DROVER_HOOK_SECRET: '' })).toEqual({

@@ -1,4 +1,5 @@
-// Text from charms and agents is printed with its control characters escaped (docs/reliability.md, defect #11).
+// Text from charms and agents is printed with its control characters escaped
+// (docs/reliability.md, "Defects found by a hostile probe, and their regression tests": a message forging log lines).
 import { describe, expect, it } from 'vitest';
 import { escapeControlCharacters } from '../../../cli/terminal-text.js';
 import { renderTable } from '../../../cli/table.js';

@@ -2,7 +2,7 @@
 // transaction, and every refusal before anything is written.
 import { describe, expect, it } from 'vitest';
 import { parseActions } from '#shared/domain/actions.js';
-import { DroverError } from '#shared/domain/errors.js';
+import { DroverError, errorMessage } from '#shared/domain/errors.js';
 import { planEnqueueOperation, type EnqueueSnapshot } from '#shared/domain/plans/enqueue-operation.js';
 import { sequentialNumbers } from '#shared/domain/sequences.js';
 import { application, NOW, unit } from './relation-fixtures.js';
@@ -70,6 +70,6 @@ describe('planEnqueueOperation', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(DroverError);
-    expect((error as Error).message).toBe(message);
+    expect(errorMessage(error)).toBe(message);
   });
 });

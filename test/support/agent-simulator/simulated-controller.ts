@@ -5,7 +5,8 @@
 // provisioner starts is a real machine agent running a trivial charm in-process. What runs
 // elsewhere on AWS runs on threads of its own (thread-rpc.ts): fauxqs (sqs-thread.ts) and the
 // agents (agents-thread.ts), so this thread's CPU is the controller's.
-import { SILENT, startCountingApi } from '../counting-api.js';
+import { startCountingApi } from '../../../bench/support/counting-api.js';
+import { silentLogger } from '../silent-logger.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { createStore, type Store } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { ensureModel } from '#shared/state/operations/model.js';
-import { threadCpuSeconds } from '../proc-cpu.js';
+import { threadCpuSeconds } from '../../../bench/support/proc-cpu.js';
 import type { InProcessCharm } from './in-process-hooks.js';
 import { SimulatorThread } from './thread-rpc.js';
 import { AgentsThread } from './threaded-agents.js';
@@ -97,7 +98,7 @@ function writeCharmDir(charm: InProcessCharm): string {
   writeFileSync(join(dir, 'metadata.yaml'), METADATA);
   writeFileSync(join(dir, 'config.yaml'), CONFIG);
   for (const hook of Object.keys(charm)) {
-    writeFileSync(join(dir, 'hooks', hook), '#!/bin/sh\n# run in-process by bench/support/agent-simulator/in-process-hooks.ts\nexit 0\n');
+    writeFileSync(join(dir, 'hooks', hook), '#!/bin/sh\n# run in-process by test/support/agent-simulator/in-process-hooks.ts\nexit 0\n');
     chmodSync(join(dir, 'hooks', hook), 0o755);
   }
   return dir;
@@ -148,7 +149,10 @@ export async function startSimulatedController(options: SimulatedControllerOptio
   };
   const streamRecords = new Map<StreamConsumerName, number>();
   const pollers: StreamPoller[] = STREAM_CONSUMERS.map((consumer) => {
-    const handle = consumer.create({ provisioner, changes: { store: stores.changes, sqs, controllerId: CONTROLLER, logger: SILENT } });
+    const handle = consumer.create({
+      provisioner,
+      changes: { store: stores.changes, sqs, controllerId: CONTROLLER, logger: silentLogger },
+    });
     return createStreamPoller({
       ...pollerSettingsOf(consumer),
       tableName: table,

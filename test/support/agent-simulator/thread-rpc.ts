@@ -7,7 +7,8 @@
 // Worker threads start without tsx's loader, which the bench runs under: thread-boot.mjs
 // registers it in the thread, then imports the thread's module.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { threadCpuSeconds } from '../proc-cpu.js';
+import { threadCpuSeconds } from '../../../bench/support/proc-cpu.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 type Handler = (arg: never) => unknown;
 
@@ -99,7 +100,7 @@ export function serve(handlers: Record<string, Handler>): void {
       const value = await handler(arg as never);
       if (id !== undefined) parentPort!.postMessage({ id, value } satisfies FromThread);
     } catch (e) {
-      if (id !== undefined) parentPort!.postMessage({ id, error: e instanceof Error ? e.message : String(e) } satisfies FromThread);
+      if (id !== undefined) parentPort!.postMessage({ id, error: errorMessage(e) } satisfies FromThread);
     }
   });
 }

@@ -19,6 +19,7 @@ import { MachineAgent, type MachineAgentOutcome } from '../../../agent/machine/m
 import type { HookRunner } from '../../../agent/uniter/hook-process.js';
 import type { InstanceInfo, Provider, StartInstanceRequest } from '#shared/provider/provider.js';
 import type { SharedHintPolls } from './shared-hint-polls.js';
+import { errorMessage } from '#shared/domain/errors.js';
 
 export interface SimulatedMachinesOptions {
   /** Where machine directories go (units' charm and state, as on a real machine). */
@@ -113,7 +114,7 @@ export class SimulatedMachines implements Provider {
     const settled = await Promise.all(
       [...this.running].map(async ([key, s]) => {
         const outcome = await Promise.race([s.outcome, Promise.resolve(undefined)]);
-        return outcome === undefined ? undefined : { machine: key, outcome: outcome instanceof Error ? outcome.message : outcome };
+        return outcome === undefined ? undefined : { machine: key, outcome: errorMessage(outcome) };
       }),
     );
     return settled.filter((e): e is { machine: string; outcome: string } => e !== undefined);
