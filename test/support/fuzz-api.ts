@@ -352,6 +352,7 @@ const bearerOf = (credential: Credential) => (credential && 'bearer' in credenti
 const signedAs = (credential: Credential) => (credential && 'signAs' in credential ? { signAs: credential.signAs } : {});
 
 const READ_ONLY = new Set([
+  'ssh-keys',
   'status',
   'stuck',
   'model-revision',
