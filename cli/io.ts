@@ -19,7 +19,14 @@ export interface CliIo {
    * (`drover ssh`: a remote shell on the user's terminal, the exit status its own). Absent when
    * the CLI runs in-process (tests): a child's output then goes through stdout and stderr above.
    */
-  ownStdio?: { stdinIsTTY: boolean };
+  ownStdio?: {
+    stdinIsTTY: boolean;
+    /**
+     * While a child holds the terminal, Ctrl-C is the child's (an interactive shell ignores it):
+     * drover must not die of it and leave the child behind. Returns the undo.
+     */
+    leaveInterruptsToChild(): () => void;
+  };
 }
 
 /** The real terminal. */
@@ -50,7 +57,14 @@ export function processIo(): CliIo {
     },
     signal: interrupt.signal,
     // isatty, not process.stdin.isTTY: that getter opens a stream on stdin for every command.
-    ownStdio: { stdinIsTTY: isatty(0) },
+    ownStdio: {
+      stdinIsTTY: isatty(0),
+      leaveInterruptsToChild: () => {
+        const ignore = () => undefined;
+        process.on('SIGINT', ignore);
+        return () => void process.off('SIGINT', ignore);
+      },
+    },
   };
 }
 

@@ -21,12 +21,17 @@ export function runChild(io: CliIo, child: ChildCommand): Promise<number> {
       // In-process (tests) there is no terminal to hand over: no input, and the output captured.
       stdio: io.ownStdio ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
+    const restoreInterrupts = io.ownStdio?.leaveInterruptsToChild();
     process.stdout?.setEncoding('utf8').on('data', (text: string) => io.stdout(text));
     process.stderr?.setEncoding('utf8').on('data', (text: string) => io.stderr(text));
-    process.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new CliError(e.code === 'ENOENT' ? `${child.program} not found: it must be installed and on PATH` : e.message)),
-    );
-    process.once('close', (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+    process.once('error', (e: NodeJS.ErrnoException) => {
+      restoreInterrupts?.();
+      reject(new CliError(e.code === 'ENOENT' ? `${child.program} not found: it must be installed and on PATH` : e.message));
+    });
+    process.once('close', (code, signal) => {
+      restoreInterrupts?.();
+      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
+    });
   });
 }
 
