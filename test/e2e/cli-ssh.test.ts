@@ -73,7 +73,8 @@ describe('ssh on the local controller', () => {
         stderr: '',
       },
     );
-    // drover's -m never takes grep's.
+    // Every word after the target is the command's: its -h is no help, its -m no model.
+    expect((await drover('ssh', '0', 'echo', '-h', '--version')).stdout).toBe('-h --version\n');
     expect((await droverWithInput(['ssh', '0', 'grep', '-m', '1', 'b'], 'a\nb\nb\n')).stdout).toBe('b\n');
   }, 60_000);
 
@@ -87,6 +88,14 @@ describe('ssh on the local controller', () => {
     expect(await cli('ssh', '7', 'true')).toEqual({ code: 1, stdout: '', stderr: 'ERROR machine 7 not found\n' });
     expect(await cli('ssh', 'nothing/leader', 'true')).toEqual({ code: 1, stdout: '', stderr: 'ERROR application "nothing" not found\n' });
     expect(await cli('ssh')).toEqual({ code: 2, stdout: '', stderr: 'ERROR no target name specified\n' });
+  }, 60_000);
+
+  it('is listed with scp and the key commands, and --help before the target is its help', async () => {
+    const help = await drover('help');
+    for (const verb of ['ssh', 'scp', 'add-ssh-key', 'ssh-keys', 'list-ssh-keys', 'remove-ssh-key', 'import-ssh-key'])
+      expect(help.stdout).toMatch(new RegExp(`(\\n  |Alias: (.*, )?)${verb}\\b`));
+    expect((await drover('ssh', '--help')).stdout).toContain('Examples:\n  drover ssh 0\n');
+    expect((await drover('scp', '-h')).stdout).toContain('drover scp -- -r mysql/0:/var/log/mysql/ remote-logs');
   }, 60_000);
 });
 
