@@ -196,16 +196,21 @@ export function withJujuComment(line: string): string {
   return `${text.slice(0, at)}${JUJU_COMMENT_PREFIX}${key.comment}`;
 }
 
+const isJujuLine = (line: string) => parseAuthorizedKey(line)?.comment.startsWith(JUJU_COMMENT_PREFIX) === true;
+
+/** Whether the file already holds exactly the model's keys as the agents write them, whatever else it holds. */
+export function holdsModelKeys(existing: string, modelKeys: string | undefined): boolean {
+  const installed = existing.split('\n').filter(isJujuLine);
+  const wanted = splitAuthorizedKeys(modelKeys).map(withJujuComment);
+  return installed.length === wanted.length && installed.every((line, i) => line.trim() === wanted[i]);
+}
+
 /**
  * The authorized_keys file with the model's keys in it: every line the agents did not write (a
  * key whose comment is not Juju's, a `#` comment) kept as it was, Juju's replaced by the model's.
  */
 export function mergeAuthorizedKeysFile(existing: string, modelKeys: string | undefined): string {
-  const kept = existing.split('\n').filter((line) => {
-    if (line.trim() === '') return false;
-    const key = parseAuthorizedKey(line);
-    return !key || !key.comment.startsWith(JUJU_COMMENT_PREFIX);
-  });
+  const kept = existing.split('\n').filter((line) => line.trim() !== '' && !isJujuLine(line));
   const lines = [...kept, ...splitAuthorizedKeys(modelKeys).map(withJujuComment)];
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

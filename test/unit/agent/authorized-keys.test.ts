@@ -1,5 +1,5 @@
 // The machine agent's installation of the model's SSH keys (agent/machine/authorized-keys.ts).
-import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +22,15 @@ describe("installing the model's keys", () => {
     expect(readFileSync(file, 'utf8')).toBe("# the user's own\n");
   });
 
-  it('leaves an absent file absent while the model has no keys', () => {
+  it("leaves an absent file absent while the model has no keys, and a user's file as it is while the model's keys are in it", () => {
     const home = mkdtempSync(join(tmpdir(), 'drover-keys-'));
     mkdirSync(join(home, '.ssh'));
-    expect(installAuthorizedKeys(join(home, '.ssh', 'authorized_keys'), '')).toBe(false);
+    const file = join(home, '.ssh', 'authorized_keys');
+    expect(installAuthorizedKeys(file, '')).toBe(false);
+    expect(existsSync(file)).toBe(false);
+    const users = `# mine\n\n${KEY.replace('fuzz@host', 'me@laptop')}`;
+    writeFileSync(file, users);
+    expect(installAuthorizedKeys(file, undefined)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe(users);
   });
 });
