@@ -3,7 +3,6 @@
 // stands for the machine's disk. Its home, where relative scp paths resolve and a shell starts,
 // is that directory itself, as Juju's are the `ubuntu` user's home; so the model's keys the agent
 // installs are in `<machine dir>/.ssh/authorized_keys`, where they would be in ~ubuntu on EC2.
-import { join } from 'node:path';
 import { listMachineDirs, readRecord } from '#shared/provider/local/machine-dir.js';
 import { JUJU_VERSION } from '#shared/domain/juju-version.js';
 import { CliError } from '../errors.js';
@@ -15,8 +14,6 @@ export function localMachineDir(dataDir: string, target: ResolvedTarget): string
   if (!dir) throw new CliError(`machine ${target.machine} (instance ${target.instanceId}) is not running in ${dataDir}`);
   return dir;
 }
-
-export const authorizedKeysFileOf = (machineDir: string) => join(machineDir, '.ssh', 'authorized_keys');
 
 export interface MachineShellContext {
   machineDir: string;
