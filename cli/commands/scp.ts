@@ -24,7 +24,7 @@ export function registerScp(program: Command, cli: Cli): void {
     .usage('[--no-host-key-checks] [--proxy] [-- scp options] <source>... <destination>')
     .argument('[paths...]', 'sources and a destination: local paths or <target>:<path>')
     .option('--no-host-key-checks', 'skip host key checking (INSECURE)')
-    .option('--proxy', 'accepted as Juju has it; drover always reaches machines through AWS Session Manager')
+    .option('--proxy', "accepted as Juju has it, and changes nothing: drover's way to a machine (Session Manager on AWS) needs no proxy")
     .allowUnknownOption()
     .allowExcessArguments()
     .helpOption(false)

@@ -28,7 +28,7 @@ export function registerSsh(program: Command, cli: Cli): void {
     .argument('[target-and-command...]', 'a machine, unit or <application>/leader, then OpenSSH options and the command')
     .option('--pty [bool]', 'enable pseudo-tty allocation (default: when stdin is a terminal)')
     .option('--no-host-key-checks', 'skip host key checking (INSECURE)')
-    .option('--proxy', 'accepted as Juju has it; drover always reaches machines through AWS Session Manager')
+    .option('--proxy', "accepted as Juju has it, and changes nothing: drover's way to a machine (Session Manager on AWS) needs no proxy")
     .allowUnknownOption()
     .allowExcessArguments()
     .helpOption(false)
