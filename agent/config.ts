@@ -3,6 +3,7 @@
 import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
+import { authorizedKeysFileFrom } from './machine/authorized-keys.js';
 
 export interface AgentConfig {
   controllerId: string;
@@ -25,6 +26,8 @@ export interface AgentConfig {
   sqsEndpoint?: string;
   region: string;
   machineDir: string;
+  /** Where the model's SSH keys are installed (agent/machine/authorized-keys.ts). */
+  authorizedKeysFile: string;
   /** How often everything is read again, to cover lost hints (jittered ±20%). */
   resyncMs: number;
   /** The longest this agent stays silent on the API (jittered up to +20%), so status does not show it lost. */
@@ -131,6 +134,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     region: env.AWS_REGION ?? 'us-east-1',
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
+    authorizedKeysFile: authorizedKeysFileFrom(env),
     resyncMs: resyncSeconds * 1000,
     heartbeatMs: heartbeatSeconds * 1000,
   };

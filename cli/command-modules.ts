@@ -14,6 +14,12 @@ export interface CommandModule {
   group?: string;
   names: string[];
   load(): Promise<Register>;
+  /**
+   * Everything after the command's name is the command's own (ssh's remote command and its
+   * options): drover's global options are read before the name only, so `drover ssh 0 grep -m 1 x`
+   * leaves `-m` to grep.
+   */
+  ownsItsArguments?: true;
 }
 
 export const COMMAND_MODULES: CommandModule[] = [
@@ -72,6 +78,17 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/actions.js')).registerActions,
   },
   { names: ['exec'], load: async () => (await import('./commands/exec.js')).registerExec },
+  {
+    group: 'Machines over SSH:',
+    names: ['ssh'],
+    load: async () => (await import('./commands/ssh.js')).registerSsh,
+    ownsItsArguments: true,
+  },
+  { names: ['scp'], load: async () => (await import('./commands/scp.js')).registerScp, ownsItsArguments: true },
+  { names: ['add-ssh-key'], load: async () => (await import('./commands/add-ssh-key.js')).registerAddSshKey },
+  { names: ['ssh-keys', 'list-ssh-keys'], load: async () => (await import('./commands/ssh-keys.js')).registerSshKeys },
+  { names: ['remove-ssh-key'], load: async () => (await import('./commands/remove-ssh-key.js')).registerRemoveSshKey },
+  { names: ['import-ssh-key'], load: async () => (await import('./commands/import-ssh-key.js')).registerImportSshKey },
   {
     group: 'Inspection:',
     names: ['status', 'show-status', 'show-machine'],

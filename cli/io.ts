@@ -1,5 +1,6 @@
 // Where the CLI reads and writes. Commands never touch `process` directly, so the whole CLI can run
 // in-process in tests (run(argv, io)) as well as from the `drover` binary.
+import { isatty } from 'node:tty';
 
 export interface CliIo {
   /** Data: what scripts read (status, config values, get-constraints). */
@@ -13,6 +14,19 @@ export interface CliIo {
   readLine(): Promise<string | undefined>;
   /** Ends long-running commands (status --watch, debug-log): Ctrl-C, or a test. */
   signal: AbortSignal;
+  /**
+   * This process's own stdin, stdout and stderr, which a child may be handed as they are
+   * (`drover ssh`: a remote shell on the user's terminal, the exit status its own). Absent when
+   * the CLI runs in-process (tests): a child's output then goes through stdout and stderr above.
+   */
+  ownStdio?: {
+    stdinIsTTY: boolean;
+    /**
+     * While a child holds the terminal, Ctrl-C is the child's (an interactive shell ignores it):
+     * drover must not die of it and leave the child behind. Returns the undo.
+     */
+    leaveInterruptsToChild(): () => void;
+  };
 }
 
 /** The real terminal. */
@@ -42,6 +56,15 @@ export function processIo(): CliIo {
       });
     },
     signal: interrupt.signal,
+    // isatty, not process.stdin.isTTY: that getter opens a stream on stdin for every command.
+    ownStdio: {
+      stdinIsTTY: isatty(0),
+      leaveInterruptsToChild: () => {
+        const ignore = () => undefined;
+        process.on('SIGINT', ignore);
+        return () => void process.off('SIGINT', ignore);
+      },
+    },
   };
 }
 

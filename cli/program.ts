@@ -62,6 +62,7 @@ async function buildProgram(io: CliIo, argv: string[]): Promise<Command> {
     .addHelpText('after', OVERVIEW);
 
   const modules = modulesFor(argv);
+  if (modules.length === 1 && modules[0]!.ownsItsArguments) program.enablePositionalOptions();
   const registers = await Promise.all(modules.map((m) => m.load()));
   modules.forEach((module, i) => {
     if (module.group) program.commandsGroup(module.group);

@@ -45,6 +45,8 @@ export const PRICES = {
   lambdaArmGbSecond: { usd: 0.0000133334, unit: 'GB-second, arm64', source: LAMBDA },
   lambdaX86GbSecond: { usd: 0.0000166667, unit: 'GB-second, x86_64', source: LAMBDA },
   httpApiRequest: { usd: 1, unit: 'million HTTP API requests', source: 'https://aws.amazon.com/api-gateway/pricing/' },
+  /** Session Manager on EC2 instances (drover ssh): "no additional charge" for sessions to EC2 instances. */
+  sessionManager: { usd: 0, unit: 'Session Manager session to an EC2 instance', source: 'https://aws.amazon.com/systems-manager/pricing/' },
   sqsRequest: { usd: 0.4, unit: 'million standard queue requests', source: 'https://aws.amazon.com/sqs/pricing/' },
   dynamodbWrite: { usd: 0.625, unit: 'million on-demand write request units', source: DYNAMODB },
   dynamodbRead: { usd: 0.125, unit: 'million on-demand read request units', source: DYNAMODB },
@@ -445,7 +447,23 @@ export function costPerIdleAgent(
         MILLION,
     },
   ];
+  // The instance's SSM agent, kept registered for `drover ssh` (infra/machines.ts): Session Manager
+  // bills nothing for EC2 instances, and its channels are outbound connections like SQS's.
+  if (grantsAction(resources, 'ssmmessages:OpenControlChannel')) {
+    lines.push({
+      item: 'SSM agent registered for Session Manager (drover ssh)',
+      basis: `$${PRICES.sessionManager.usd} per ${PRICES.sessionManager.unit}`,
+      usdPerMonth: PRICES.sessionManager.usd,
+    });
+  }
   return { lines, usdPerMonth: lines.reduce((sum, l) => sum + l.usdPerMonth, 0), requestsPerMonth: requests };
+}
+
+/** Whether any IAM policy of the template allows the action. */
+function grantsAction(resources: Record<string, Json>, action: string): boolean {
+  return ofType(resources, 'AWS::IAM::Policy').some(([, policy]) =>
+    (policy.Properties.PolicyDocument.Statement as Json[]).some((st) => ([] as string[]).concat(st.Action).includes(action)),
+  );
 }
 
 /** The function behind the HTTP API's routes (the only Lambda integration). */

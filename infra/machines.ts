@@ -80,7 +80,7 @@ export class Machines extends Construct {
 
     this.agentRole = new iam.Role(this, 'AgentRole', {
       assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
-      description: `drover ${props.controllerId} machine agents: receive from machine queues only`,
+      description: `drover ${props.controllerId} machine agents: receive from their machine queue; Session Manager for ssh`,
     });
     // Agents may only receive from (and acknowledge on) their own machine's queue: a queue named
     // `drover-<controller>-m-*` whose instance tag is the caller's instance. The machine id is not
@@ -98,6 +98,7 @@ export class Machines extends Construct {
         conditions: { StringEquals: { [`aws:ResourceTag/${INSTANCE_TAG}`]: '${ec2:SourceInstanceARN}' } },
       }),
     );
+    this.grantSessionManager();
     this.instanceProfile = new iam.InstanceProfile(this, 'AgentProfile', { role: this.agentRole });
 
     this.launchTemplate = new ec2.LaunchTemplate(this, 'MachineLaunchTemplate', {
@@ -119,6 +120,38 @@ export class Machines extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+  }
+
+  /**
+   * `drover ssh` and `scp` reach an instance through Session Manager (cli/ssh/aws-ssh.ts): the SSM
+   * agent of Canonical's Ubuntu images registers the instance and opens its sessions over its own
+   * outbound channels, so no security group ever admits port 22. The instance role gets Session
+   * Manager's minimum for an instance (https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-add-permissions-to-existing-profile.html),
+   * not AmazonSSMManagedInstanceCore (which adds documents, parameters, inventory and patching):
+   * registering names EC2 instances of this account and region (IAM takes no policy variable as a
+   * whole resource, so "its own instance" cannot be written), and the message channels have no
+   * resource to scope to (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsessionmanagermessagegatewayservice.html).
+   */
+  private grantSessionManager(): void {
+    this.agentRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'RegisterOwnInstanceWithSsm',
+        actions: ['ssm:UpdateInstanceInformation'],
+        resources: [`arn:${Aws.PARTITION}:ec2:${Aws.REGION}:${Aws.ACCOUNT_ID}:instance/*`],
+      }),
+    );
+    this.agentRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'SessionManagerChannels',
+        actions: [
+          'ssmmessages:CreateControlChannel',
+          'ssmmessages:CreateDataChannel',
+          'ssmmessages:OpenControlChannel',
+          'ssmmessages:OpenDataChannel',
+        ],
+        resources: ['*'],
+      }),
+    );
   }
 
   /** The provisioner's environment for the ec2 provider (functions/provisioner/env.ts). */

@@ -99,6 +99,20 @@ function awsSolutionsAcknowledgements(stack: DroverStack): Acknowledgement[] {
         'Agents may call every agent route (any operation under /v1/agent) of this API; which machine they act for is checked by the handler.',
     },
     {
+      on: [stack.machines.agentRole],
+      id: iam5(arnFinding('ec2', 'instance/*')),
+      reason:
+        "ssm:UpdateInstanceInformation is how an instance's SSM agent registers it for Session Manager; instance ids are made at run " +
+        "time, and IAM cannot name the caller's own instance as a resource. It registers, it runs nothing.",
+    },
+    {
+      on: [stack.machines.agentRole],
+      id: iam5('Resource::*'),
+      reason:
+        "Session Manager's message channels (ssmmessages:*Channel) have no resource type to scope to; they carry only sessions " +
+        'that a user with ssm:StartSession on this instance opened (docs/deploy-to-aws.md, "Reaching machines with ssh and scp").',
+    },
+    {
       on: [stack.api.userPolicy],
       id: iam5(arnFinding('execute-api', `<${apiId}>/*/*/v1/*`)),
       reason: 'Users may call every user route (any method, any operation under /v1) of this API; the API id is fixed.',

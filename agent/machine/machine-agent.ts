@@ -32,6 +32,8 @@ import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
 import { UnitReporter } from '../uniter/unit-reporter.js';
 import { ViewSource, viewRequest, type AgentView } from '../view.js';
+import { AUTHORIZED_KEYS } from '#shared/domain/ssh-keys.js';
+import { installAuthorizedKeys } from './authorized-keys.js';
 import { applyDeployments } from './converge-deployments.js';
 import { Deployer } from './deployer.js';
 import { planDeployments } from './deployments.js';
@@ -262,6 +264,7 @@ export class MachineAgent {
       this.finish('dead');
       return;
     }
+    this.installSshKeys(view.modelConfig?.[AUTHORIZED_KEYS]);
     const principals = view.units.filter((u) => u.principal === undefined);
     const deployed = this.deployer
       .list()
@@ -273,6 +276,17 @@ export class MachineAgent {
       log: this.log,
     });
     if (changed) this.wake.notify();
+  }
+
+  /** The model's SSH keys into the machine's authorized_keys; a failure is logged and tried again on the next view. */
+  private installSshKeys(keys: string | undefined): void {
+    try {
+      if (installAuthorizedKeys(this.options.config.authorizedKeysFile, keys)) {
+        this.log.log(undefined, 'INFO', 'juju.worker.authenticationworker', 'updated the ssh authorised keys of the machine');
+      }
+    } catch (e) {
+      this.log.log(undefined, 'WARNING', 'juju.worker.authenticationworker', `cannot update the ssh authorised keys: ${errorMessage(e)}`);
+    }
   }
 
   /** A principal's unit agent deploys its subordinates: "detecting undeployed Alive subordinates and deploying them", and so on. */

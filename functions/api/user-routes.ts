@@ -21,7 +21,8 @@ import { destroyMachine } from '#shared/state/operations/destroy-machine.js';
 import { destroyRelation } from '#shared/state/operations/destroy-relation.js';
 import { destroyUnit } from '#shared/state/operations/destroy-unit.js';
 import { forceDestroyApplication, forceDestroyMachine, forceDestroyUnit } from '#shared/state/operations/force.js';
-import { setModelConfig, setModelConstraints } from '#shared/state/operations/model.js';
+import { addSshKeys, removeSshKeys, setModelConfig, setModelConstraints } from '#shared/state/operations/model.js';
+import { AUTHORIZED_KEYS, listKeys } from '#shared/domain/ssh-keys.js';
 import { getModelConstraints, requireModel } from '#shared/state/queries/model.js';
 import { effectiveModelConfig } from '#shared/domain/model-config.js';
 import { retryProvisioning } from '#shared/state/operations/provisioning.js';
@@ -112,6 +113,11 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     results: await eachEntity(body.names, 'SAAS application', (name) => removeSaas(ctx.store, name)),
   }),
   ...secretRoutes,
+  'ssh-keys': async (ctx, body) => ({
+    keys: listKeys((await requireModel(ctx.store)).config?.[AUTHORIZED_KEYS], body.full === 'true'),
+  }),
+  'add-ssh-keys': (ctx, body) => addSshKeys(ctx.store, body.keys),
+  'remove-ssh-keys': (ctx, body) => removeSshKeys(ctx.store, body.ids),
   status: (ctx, body) => {
     const selected = body.application || body.unit || body.machine;
     if (body.cursor !== undefined || body.limit !== undefined) {

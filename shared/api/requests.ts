@@ -7,6 +7,8 @@ import { secretOperations } from './secret-requests.js';
 import { name, nameList, names, numericId, settings as keyValues, storableNumber, storableRecord } from './fields.js';
 
 const constraints = z.string().max(2000);
+/** An authorized_keys line (a 16384-bit RSA key is under 3 KB), or a key's fingerprint or comment. */
+const sshKey = z.string().min(1).max(16_384);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'a charm archive is named by its sha256, in lowercase hex' });
 /** A query parameter given once, repeated, or comma-separated: `include=a,b&include=c`. */
 const list = z
@@ -222,6 +224,13 @@ export const userOperations = {
   /** `GET /v1/actions?application=mysql`: the actions its charm defines. */
   actions: get(z.strictObject({ application: name })),
   ...secretOperations,
+  /**
+   * The model's SSH keys (its `authorized-keys`, shared/domain/ssh-keys.ts): `ssh-keys` lists them
+   * (`full`: the keys, else fingerprints and comments); add and remove answer per key, as Juju.
+   */
+  'ssh-keys': get(z.strictObject({ full: z.enum(['true', 'false']).optional() })),
+  'add-ssh-keys': post(z.strictObject({ keys: z.array(sshKey).min(1).max(100) })),
+  'remove-ssh-keys': post(z.strictObject({ ids: z.array(sshKey).min(1).max(100) })),
 } as const;
 
 export type Operation = keyof typeof userOperations;

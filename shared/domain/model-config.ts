@@ -4,12 +4,16 @@
 // format. Update-status hook frequency is randomized at run time by up to 20%" (juju/juju
 // environs/config). logging-config: the agents' loggo levels, `<module>=<LEVEL>;...`; drover
 // keeps and shows it as Juju does (agents log every level; debug-log --level filters).
-import { invalidArgument, errorMessage } from './errors.js';
+// authorized-keys: the model's SSH keys, one authorized_keys line each, which the agents install
+// on every machine (add-ssh-key and friends change it key by key: shared/domain/ssh-keys.ts).
+import { errorMessage, invalidArgument } from './errors.js';
+import { AUTHORIZED_KEYS, parseAuthorizedKey, splitAuthorizedKeys } from './ssh-keys.js';
 
 export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
 export const LOGGING_CONFIG = 'logging-config';
 
 export const MODEL_CONFIG_DEFAULTS: Record<string, string> = {
+  [AUTHORIZED_KEYS]: '',
   [LOGGING_CONFIG]: '<root>=INFO',
   [UPDATE_STATUS_HOOK_INTERVAL]: '5m',
 };
@@ -89,6 +93,9 @@ export function validateModelConfig(key: string, value: string): void {
     }
   }
   if (key === LOGGING_CONFIG) checkLoggingConfig(value);
+  if (key === AUTHORIZED_KEYS) {
+    for (const line of splitAuthorizedKeys(value)) if (!parseAuthorizedKey(line)) throw invalidArgument(`invalid ssh key: ${line}`);
+  }
 }
 
 export interface ModelConfigEntry {

@@ -18,7 +18,7 @@ const ok = (...args: string[]) => expectOk(ctl, args);
 describe('model-config', () => {
   it('shows every key with its source, one value, and changes and resets a key', async () => {
     expect((await ok('model-config')).stdout).toBe(
-      'Attribute                    From     Value\nlogging-config               default  <root>=INFO\nupdate-status-hook-interval  default  5m\n',
+      'Attribute                    From     Value\nauthorized-keys              default\nlogging-config               default  <root>=INFO\nupdate-status-hook-interval  default  5m\n',
     );
     expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('5m\n');
     // Juju 3.6 takes any duration (pytest-operator's fast_forward sets 10s), and logging-config.
@@ -26,11 +26,12 @@ describe('model-config', () => {
     expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('10s\n');
     // JSON as Juju 3.6 writes it (Go's field names: jubilant reads `Value`); YAML in lower case.
     expect(JSON.parse((await ok('model-config', '--format', 'json')).stdout)).toEqual({
+      'authorized-keys': { Value: '', Source: 'default' },
       'logging-config': { Value: '<root>=INFO;unit=DEBUG', Source: 'model' },
       'update-status-hook-interval': { Value: '10s', Source: 'model' },
     });
     expect((await ok('model-config', '--format=yaml')).stdout).toBe(
-      'logging-config:\n  value: <root>=INFO;unit=DEBUG\n  source: model\nupdate-status-hook-interval:\n  value: 10s\n  source: model\n',
+      'authorized-keys:\n  value: ""\n  source: default\nlogging-config:\n  value: <root>=INFO;unit=DEBUG\n  source: model\nupdate-status-hook-interval:\n  value: 10s\n  source: model\n',
     );
     expect((await getModel(ctl.store))?.config).toEqual({
       'logging-config': '<root>=INFO;unit=DEBUG',
@@ -56,6 +57,8 @@ describe('model-config', () => {
         'invalid update status hook interval in model configuration: time: missing unit in duration "5"',
       ],
       [['colour=red'], 1, 'unknown model config key "colour"'],
+      // The model's SSH keys (add-ssh-key's) are checked as add-ssh-key checks them.
+      [['authorized-keys=ssh-rsa nope'], 1, 'invalid ssh key: ssh-rsa nope'],
       [['nope'], 1, 'key "nope" not found in "default" model.'],
       [['update-status-hook-interval', 'update-status-hook-interval=1m'], 2, 'cannot set and retrieve values simultaneously'],
     ];

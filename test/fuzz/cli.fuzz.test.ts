@@ -4,7 +4,8 @@
 // trace), and no input makes the API answer 5xx ("internal error"). Commands
 // that run until interrupted by design are given their bounded form: debug-log --no-tail, run
 // and exec --background; status --watch, bootstrap, register, switch, unregister and
-// kill-controller are left out (they start processes or change the client's own config).
+// kill-controller are left out (they start processes or change the client's own config), and so
+// are ssh and scp (they would run hostile words as shell commands, or copy files, on this host).
 // DROVER_FUZZ_RUNS sets the number of inputs (DROVER_SOAK=1: 10,000); DROVER_FUZZ_SEED replays.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,11 @@ const VERBS = [
   'remove-offer',
   'consume',
   'remove-saas',
+  // The model's keys; not ssh and scp, which would run hostile words as shell commands.
+  'add-ssh-key',
+  'ssh-keys',
+  'remove-ssh-key',
+  'import-ssh-key',
   'controllers',
   'help',
   'no-such-command',

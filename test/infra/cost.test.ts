@@ -186,6 +186,8 @@ describe('what it costs', () => {
     expect(cost.requestsPerMonth).toBeCloseTo((3600 / DEFAULT_RESYNC_SECONDS) * 730, 6);
     // The floor no setting moves: SQS's longest receive wait is 20 s.
     expect(cost.lines[0]!.item).toMatch(/SQS long polls/);
+    // Reachable by `drover ssh` through Session Manager, which bills nothing for EC2 instances.
+    expect(cost.lines.find((l) => l.item.includes('Session Manager'))?.usdPerMonth).toBe(0);
   });
 
   it('the agent’s settings keep an idle agent seen: its longest silence plus the presence write interval is under the lost threshold', () => {

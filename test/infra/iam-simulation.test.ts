@@ -1,10 +1,10 @@
 // Every role's grant, simulated against what the code sends with it (docs/deploy-to-aws.md,
 // "What is proved offline, and what only an account proves"): the stack is synthesized once,
-// each role's policy resolved for every partition cdk.json targets, and each request in test/infra/role-requests.ts evaluated by an IAM
-// policy simulator (test/support/iam-simulation.ts). The lists are checked against the code: the
-// SDK commands each function's bundled code refers to (test/support/sdk-calls.ts) must be the
-// ones its list describes, so a new SDK call without a grant fails here, and so does a grant
-// that no request uses.
+// each role's policy resolved for every partition cdk.json targets, and each request in
+// test/infra/role-requests.ts evaluated by an IAM policy simulator (test/support/iam-simulation.ts).
+// The lists are checked against the code: the SDK commands each function's bundled code refers to
+// (test/support/sdk-calls.ts) must be the ones its list describes, so a new SDK call without a
+// grant fails here, and so does a grant that no request uses.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

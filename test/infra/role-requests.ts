@@ -23,7 +23,7 @@ import type { CodeEntry } from '../support/sdk-calls.js';
 /** Who sends a request: an SDK command or signer of the role's code, or AWS acting with the role. */
 export type Sender = string;
 /** Who else sends requests with a role (AWS's services, the CLI's users): not read from drover's code. */
-export const SERVICES = ['lambda', 'ec2 instance boot', 'vpc-flow-logs', 'drover CLI user'] as const;
+export const SERVICES = ['lambda', 'ec2 instance boot', 'ssm agent', 'vpc-flow-logs', 'drover CLI user'] as const;
 
 export interface RoleRequest extends IamRequest {
   by: Sender;
@@ -333,6 +333,12 @@ export const ROLES: Record<string, RoleSpec> = {
         req('ReceiveMessageCommand', 'sqs:ReceiveMessage', w.machineQueue, own),
         req('DeleteMessageBatchCommand', 'sqs:DeleteMessage', w.machineQueue, own),
         req('signRequest', 'execute-api:Invoke', w.agentRoute),
+        // The SSM agent of the Ubuntu image registers the instance and opens Session Manager's
+        // channels for `drover ssh`/`scp` (infra/machines.ts, grantSessionManager).
+        req('ssm agent', 'ssm:UpdateInstanceInformation', ec2Arn('instance', 'i-0a1b2c3d4e5f60718', w.env)),
+        ...['CreateControlChannel', 'CreateDataChannel', 'OpenControlChannel', 'OpenDataChannel'].map((channel) =>
+          req('ssm agent', `ssmmessages:${channel}`, '*'),
+        ),
         // A missing queue is the changes function's to re-create (it re-creates it at the next hint);
         // the agent's attempt is for the local controller's SQS server, which has no IAM.
         ...ensuresQueues(w).map((r) => ({ ...r, refusedBecause: 'the changes function re-creates a missing machine queue' })),

@@ -406,6 +406,12 @@ describe('IAM', () => {
     'ec2:DescribeSecurityGroups',
     'dynamodb:ListStreams',
     'sqs:ListQueues',
+    // Session Manager's message channels, which the machines' SSM agent opens for ssh: the
+    // service defines no resource type for them (infra/machines.ts, grantSessionManager).
+    'ssmmessages:CreateControlChannel',
+    'ssmmessages:CreateDataChannel',
+    'ssmmessages:OpenControlChannel',
+    'ssmmessages:OpenDataChannel',
   ]);
   // Of those, the ones that read only names of data resources, never data.
   const LISTS_NAMES_ONLY = ['dynamodb:ListStreams', 'sqs:ListQueues'];
@@ -609,7 +615,17 @@ describe('IAM', () => {
   it("lets agents only receive from their own instance's machine queue, read their bundle, and call the agent routes and no other", () => {
     const agentRole = logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`);
     const ss = statementsOfRole(agentRole);
-    expect(ss.flatMap(actionsOf).sort()).toEqual(['execute-api:Invoke', 's3:GetObject', 'sqs:DeleteMessage', 'sqs:ReceiveMessage']);
+    expect(ss.flatMap(actionsOf).sort()).toEqual([
+      'execute-api:Invoke',
+      's3:GetObject',
+      'sqs:DeleteMessage',
+      'sqs:ReceiveMessage',
+      'ssm:UpdateInstanceInformation',
+      'ssmmessages:CreateControlChannel',
+      'ssmmessages:CreateDataChannel',
+      'ssmmessages:OpenControlChannel',
+      'ssmmessages:OpenDataChannel',
+    ]);
     const queues = ss.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
     expect(queues).toHaveLength(1);
     expect(JSON.stringify(queues[0]!.Resource)).toContain(`:${machineQueuePrefix(CONTROLLER)}*`);
@@ -625,6 +641,26 @@ describe('IAM', () => {
     expect(JSON.stringify(bundle[0]!.Resource)).toContain(`/${built.stack.agentBundle.asset.s3ObjectKey}`);
     for (const key of ['provisioner', 'provisionerReconcile'] as const)
       expect(statementsOfRole(roleLogicalId(key)).flatMap(actionsOf)).not.toContain('s3:GetObject');
+  });
+
+  it('lets an instance reach Session Manager for ssh with no inbound port: registering instances, and no other SSM action', () => {
+    const ss = statementsOfRole(logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`));
+    const register = ss.filter((st) => actionsOf(st).includes('ssm:UpdateInstanceInformation'));
+    expect(register).toHaveLength(1);
+    expect(actionsOf(register[0]!)).toEqual(['ssm:UpdateInstanceInformation']);
+    expect(JSON.stringify(register[0]!.Resource)).toMatch(/:ec2:",\{"Ref":"AWS::Region"\},":",\{"Ref":"AWS::AccountId"\},":instance\/\*"/);
+    // Not AmazonSSMManagedInstanceCore: no documents, parameters, inventory, patching or Run Command.
+    expect(
+      ss
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('ssm:') || a.startsWith('ec2messages:'))
+        .sort(),
+    ).toEqual(['ssm:UpdateInstanceInformation']);
+    const role = resources[logicalIdOf(`drover-${CONTROLLER}/Machines/AgentRole/Resource`)]!;
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    // And still no ingress on the machines' group: Session Manager needs none.
+    const group = resources[logicalIdOf(`drover-${CONTROLLER}/Machines/MachineSecurityGroup/Resource`)]!;
+    expect(group.Properties.SecurityGroupIngress).toBeUndefined();
   });
 
   it("lets only the api function search logs, its own group only: debug-log reads the agents' records there", () => {

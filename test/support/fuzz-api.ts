@@ -83,6 +83,9 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     consume: { model: 'default', offer: 'db', alias: 'dbx' },
     'remove-saas': { names: ['dbx'] },
     'cross-model-status': {},
+    'ssh-keys': { full: 'true' },
+    'add-ssh-keys': { keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFXGHBWQxZAJ8gEVQqJLpDkpdIgyz6iBm9HZxi2D0Y48 fuzz@host'] },
+    'remove-ssh-keys': { ids: ['fuzz@host'] },
   };
   const unit = 'wordpress/0';
   const status = { current: 'active', message: 'ok', data: { hook: 'install' } };
@@ -349,6 +352,7 @@ const bearerOf = (credential: Credential) => (credential && 'bearer' in credenti
 const signedAs = (credential: Credential) => (credential && 'signAs' in credential ? { signAs: credential.signAs } : {});
 
 const READ_ONLY = new Set([
+  'ssh-keys',
   'status',
   'stuck',
   'model-revision',

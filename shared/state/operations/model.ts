@@ -6,6 +6,7 @@ import type { Model } from '../../domain/entities.js';
 import { planEnsureModel, planSetModelConstraints } from '../../domain/plans/model.js';
 import { planSetModelConfig, type ModelConfigChange } from '../../domain/plans/model-config.js';
 import { planAddModel, type NewModel } from '../../domain/plans/add-model.js';
+import { planAddSshKeys, planRemoveSshKeys, type SshKeyResult } from '../../domain/plans/ssh-keys.js';
 import { getModel } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import { storeForModel, type Store } from '../engine/store.js';
@@ -46,4 +47,14 @@ export async function setModelConstraints(store: Store, constraints: Constraints
 /** model-config key=value / --reset: the model's settings as they are after the change. */
 export async function setModelConfig(store: Store, change: ModelConfigChange): Promise<Record<string, string>> {
   return runOperation(store, 'cannot set model config', async (store) => planSetModelConfig(await requireModel(store), change));
+}
+
+/** add-ssh-key: each key's refusal in Juju's words, or null where it was added. */
+export async function addSshKeys(store: Store, keys: string[]): Promise<SshKeyResult> {
+  return runOperation(store, 'cannot add ssh keys', async (store) => planAddSshKeys(await requireModel(store), keys));
+}
+
+/** remove-ssh-key, by fingerprint, comment or the key itself. */
+export async function removeSshKeys(store: Store, ids: string[]): Promise<SshKeyResult> {
+  return runOperation(store, 'cannot remove ssh keys', async (store) => planRemoveSshKeys(await requireModel(store), ids));
 }

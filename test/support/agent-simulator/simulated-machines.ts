@@ -79,6 +79,7 @@ export class SimulatedMachines implements Provider {
         queueUrl: request.agent.queueUrl,
         sqsEndpoint: this.options.sqsEndpoint,
         region: 'local',
+        authorizedKeysFile: join(machineDir, '.ssh', 'authorized_keys'),
         machineDir,
         resyncMs: DEFAULT_RESYNC_SECONDS * 1000,
         heartbeatMs: DEFAULT_HEARTBEAT_SECONDS * 1000,

@@ -57,3 +57,13 @@ describe("the machine agent's model", () => {
     expect(configFromEnv(BASE).model).toBe('default');
   });
 });
+
+describe("the machine's authorized_keys file", () => {
+  it("is the ubuntu user's on EC2, the machine directory's locally, or where DROVER_AUTHORIZED_KEYS_FILE says", () => {
+    expect(configFromEnv(BASE).authorizedKeysFile).toBe('/home/ubuntu/.ssh/authorized_keys');
+    expect(configFromEnv({ ...BASE, DROVER_MACHINE_DIR: '/data/machines/3' }).authorizedKeysFile).toBe(
+      '/data/machines/3/.ssh/authorized_keys',
+    );
+    expect(configFromEnv({ ...BASE, DROVER_MACHINE_DIR: '/m', DROVER_AUTHORIZED_KEYS_FILE: '/k' }).authorizedKeysFile).toBe('/k');
+  });
+});
