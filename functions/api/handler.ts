@@ -25,6 +25,7 @@ import { errorResponse, fromError } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { storeOfRequest } from './request-model.js';
 import { runUserRoute } from './user-routes.js';
+import type { CharmhubSettings } from './charmhub-charm.js';
 
 export interface ApiDeps {
   store: Store;
@@ -44,6 +45,8 @@ export interface ApiDeps {
   logger?: Logger;
   /** Agents' log lines (the agent `log` op) and debug-log's source. */
   logs?: LogSink;
+  /** How deploy and refresh reach Charmhub (bounds; tests shorten them). */
+  charmhub?: CharmhubSettings;
 }
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -58,6 +61,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     stuckAfterSeconds: deps.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS,
     agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
+    ...(deps.charmhub ? { charmhub: deps.charmhub } : {}),
   };
   const presence = new PresenceRecorder(deps.store, agentLostAfterSeconds * 1000, logger);
 
