@@ -29,6 +29,8 @@ export interface StoreRevision {
   /** Channels it is released to: `latest/stable`, `14/edge`, ... */
   channels: string[];
   version?: string;
+  /** metadata.yaml, which info's default release carries (relations, subordinate). */
+  metadata?: string;
   resources?: StoreResource[];
   fault?: DownloadFault;
 }
@@ -222,7 +224,7 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
             license: '',
           },
           'channel-map': map,
-          ...(preferred && rev ? { 'default-release': { channel: preferred.channel, revision: { ...preferred.revision, 'metadata-yaml': '' } } } : {}),
+          ...(preferred && rev ? { 'default-release': { channel: preferred.channel, revision: { ...preferred.revision, 'metadata-yaml': rev.metadata ?? '' } } } : {}),
         });
       }
       if (req.method === 'GET' && path === '/v2/charms/find') {

@@ -1,0 +1,182 @@
+// Charms from Charmhub through the CLI and the API against DynamoDB Local, the store being the
+// local Charmhub-API server (test/support/charmhub-server.ts) that the model's charmhub-url names:
+// deploy by name and channel, status's charm fields, the download cached by Charmhub's hash,
+// refresh to a newer revision, and refusals (a wrong digest, a download cut off or too large,
+// nothing in the channel for the base) that leave nothing deployed; info and find as Juju prints them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { getApplication } from '#shared/state/engine/reads.js';
+import { charmDir, expectError, expectOk, startCliController, type CliHarness } from '../support/cli.js';
+import { packDotCharm } from '../support/dot-charm.js';
+import { startCharmhubServer, type CharmhubServer } from '../support/charmhub-server.js';
+
+let hub: CharmhubServer;
+const metadataOf = (charm: string) => readFileSync(join(charmDir(charm), 'metadata.yaml'), 'utf8');
+let ctl: CliHarness;
+
+beforeAll(async () => {
+  const v1 = packDotCharm(charmDir('database'));
+  const v2 = packDotCharm(charmDir('database-v2'));
+  const faulty = (name: string, fault: 'tamper' | 'truncate' | 'oversize') => ({
+    name,
+    revisions: [{ revision: 1, file: v1, bases: ['ubuntu@22.04'], channels: ['latest/stable'], fault }],
+  });
+  hub = await startCharmhubServer([
+    {
+      name: 'database',
+      summary: 'A database for agent tests.\nHands out credentials.',
+      publisher: 'drover tests',
+      revisions: [
+        { revision: 3, file: v1, bases: ['ubuntu@22.04'], channels: ['latest/stable'], version: '1.0', metadata: metadataOf('database') },
+        { revision: 7, file: v2, bases: ['ubuntu@22.04'], channels: ['latest/edge', '2/stable'], version: '2.0', metadata: metadataOf('database-v2') },
+      ],
+    },
+    // Their .charm is named "database" too, as Charmhub would never serve under another name.
+    { ...faulty('database', 'tamper'), name: 'tampered' },
+    { ...faulty('database', 'truncate'), name: 'cut-short' },
+    { ...faulty('database', 'oversize'), name: 'too-long' },
+  ]);
+});
+afterAll(async () => {
+  await hub.close();
+});
+beforeEach(async () => {
+  ctl = await startCliController();
+  await expectOk(ctl, ['add-model', 'hub', '--config', `charmhub-url=${hub.url}`]);
+});
+afterEach(async () => {
+  await ctl.close();
+});
+
+const ok = (...args: string[]) => expectOk(ctl, args);
+const fails = (code: number, args: string[], message: string | RegExp) => expectError(ctl, code, args, message);
+const hubStore = async () => (await import('#shared/state/queries/models.js')).storeOfModel(ctl.store, 'hub');
+const charmDownloads = () => [...hub.downloads].filter(([path]) => path.startsWith('/download/')).reduce((n, [, count]) => n + count, 0);
+
+describe('deploy <name> from Charmhub', () => {
+  it("deploys the channel's revision, says so as Juju does, and status shows where it came from", async () => {
+    const res = await ok('deploy', 'database', '--channel', '2/stable');
+    expect(res.stderr).toBe(
+      'Located charm "database" in charm-hub, revision 7\n' +
+        'Deploying "database" from charm-hub charm "database", revision 7 in channel 2/stable on ubuntu@22.04/stable\n',
+    );
+    const app = (await getApplication(await hubStore(), 'database'))!;
+    expect(app).toMatchObject({
+      charmUrl: 'ch:amd64/jammy/database-7',
+      series: 'jammy',
+      charmOrigin: { source: 'charmhub', revision: 7, channel: '2/stable', architecture: 'amd64' },
+    });
+    // The agents get the tar.gz the store keeps, as for an uploaded charm.
+    expect((await ctl.charms.get(app.charmArchive!))?.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const status = JSON.parse((await ok('status', '--format', 'json')).stdout);
+    expect(status.applications.database).toMatchObject({
+      charm: 'database',
+      'charm-origin': 'charmhub',
+      'charm-name': 'database',
+      'charm-rev': 7,
+      'charm-channel': '2/stable',
+    });
+    const tabular = (await ok('status')).stdout;
+    expect(tabular).toMatch(/database\s+waiting\s+0\/1\s+database\s+2\/stable\s+7\s+no/);
+  });
+
+  it('takes the stable channel by default, and a revision with its channel; downloads each revision once', async () => {
+    const before = charmDownloads();
+    const res = await ok('deploy', 'ch:database', 'db');
+    expect(res.stderr).toContain('Deploying "db" from charm-hub charm "database", revision 3 in channel stable on ubuntu@22.04/stable\n');
+    expect(charmDownloads()).toBe(before + 1);
+    await ok('deploy', 'database', 'db2');
+    // Kept by Charmhub's sha256: the same revision is not downloaded again.
+    expect(charmDownloads()).toBe(before + 1);
+    await ok('deploy', 'database', 'db3', '--channel', 'edge', '--revision', '7');
+    expect(await getApplication(await hubStore(), 'db3')).toMatchObject({ charmUrl: 'ch:amd64/jammy/database-7', charmOrigin: { channel: 'latest/edge' } });
+    await fails(1, ['deploy', 'database', 'db4', '--revision', '7'], 'specifying a revision requires a channel for future upgrades. Please use --channel');
+  });
+
+  it("refuses, in Juju's words and changing nothing, what Charmhub lacks and downloads that fail their checks", async () => {
+    const before = charmDownloads();
+    await fails(
+      1,
+      ['deploy', 'database', '--channel', 'stable', '--base', 'ubuntu@20.04'],
+      'selecting releases: charm or bundle not found for channel "stable", base "amd64/ubuntu/20.04/stable"\n' +
+        'available releases are:\n' +
+        '  channel "latest/edge": available bases are: ubuntu@22.04\n' +
+        '  channel "2/stable": available bases are: ubuntu@22.04\n' +
+        '  channel "latest/stable": available bases are: ubuntu@22.04\n',
+    );
+    await fails(1, ['deploy', 'no-such-charm'], "resolving error: No charm or bundle with name 'no-such-charm'.\n");
+    await fails(1, ['deploy', 'database', '--channel', '2/bogus'], 'risk in channel "2/bogus" not valid\n');
+    expect(charmDownloads()).toBe(before);
+    await fails(1, ['deploy', 'tampered'], /^ERROR downloaded charm hash "[0-9a-f]{64}" does not match expected hash "[0-9a-f]{64}"\n$/);
+    await fails(1, ['deploy', 'cut-short'], /^ERROR cannot download "http:\/\/127\.0\.0\.1:\d+\/download\/cut-short_1\.charm": /);
+    await fails(1, ['deploy', 'too-long'], /^ERROR cannot download ".*too-long_1\.charm": more than the \d+ bytes expected\n$/);
+    const store = await hubStore();
+    for (const name of ['database', 'tampered', 'cut-short', 'too-long']) expect(await getApplication(store, name)).toBeUndefined();
+    expect((await ok('status', '--format', 'json')).stdout).not.toContain('"applications":{"');
+  });
+
+  it('keeps charmhub-url as the model was created with, as Juju does', async () => {
+    await fails(1, ['model-config', 'charmhub-url=https://example.com'], `cannot change charmhub-url from "${hub.url}" to "https://example.com"\n`);
+    await fails(1, ['add-model', 'bad', '--config', 'charmhub-url=not a url'], 'charmhub-url: invalid URL "not a url"\n');
+    expect((await ok('model-config', 'charmhub-url')).stdout).toBe(`${hub.url}\n`);
+  });
+});
+
+describe('refresh from Charmhub', () => {
+  it("takes the channel's newer revision, says so as Juju does, and says when there is none", async () => {
+    await ok('deploy', 'database');
+    const res = await ok('refresh', 'database', '--channel', 'edge');
+    expect(res.stderr).toBe('Added charm-hub charm "database", revision 7 in channel edge, to the model\n');
+    const app = (await getApplication(await hubStore(), 'database'))!;
+    expect(app).toMatchObject({ charmUrl: 'ch:amd64/jammy/database-7', charmOrigin: { revision: 7, channel: 'latest/edge' } });
+    // database-v2 adds the db-port option: the application has the new charm's config.
+    expect(app.charm.config['db-port']).toBeDefined();
+    const again = await ok('refresh', 'database');
+    expect(again.stderr).toBe('charm "database": already up-to-date\n');
+    expect((await getApplication(await hubStore(), 'database'))!.charmUrl).toBe('ch:amd64/jammy/database-7');
+    // A local charm replaces it with --path, and is then no longer Charmhub's.
+    await ok('refresh', 'database', '--path', charmDir('database'));
+    const local = (await getApplication(await hubStore(), 'database'))!;
+    expect(local.charmUrl).toBe('local:jammy/database-8');
+    expect(local.charmOrigin).toBeUndefined();
+    await fails(1, ['refresh', 'database'], 'upgrading a local charm requires either --path or --switch\n');
+  });
+});
+
+describe('info and find', () => {
+  it('print what Charmhub has, as Juju prints it', async () => {
+    const info = await ok('info', 'database', '--unicode', 'never');
+    expect(info.stdout.split('\n')).toEqual(
+      [
+        'name: database',
+        'publisher: drover tests',
+        'summary: |-',
+        '  A database for agent tests.',
+        '  Hands out credentials.',
+        `store-url: ${hub.url}/database`,
+        expect.stringMatching(/^charm-id: [0-9a-f]{32}$/),
+        'supports: ubuntu@22.04',
+        'subordinate: false',
+        'relations:',
+        '  provides:',
+        '    db: dbtest',
+        'channels: |',
+        expect.stringMatching(/^ {2}latest\/stable: {5}1\.0 {2}2025-01-01 {2}\(3\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+        '  latest/candidate:  ^',
+        '  latest/beta:       ^',
+        expect.stringMatching(/^ {2}latest\/edge: {7}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+        expect.stringMatching(/^ {2}2\/stable: {10}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+        '  2/candidate:       ^',
+        '  2/beta:            ^',
+        '  2/edge:            ^',
+        '',
+      ],
+    );
+    const find = await ok('find', 'data');
+    expect(find.stdout).toBe('Name      Bundle  Version  Publisher     Summary\ndatabase  -       1.0      drover tests  A database for agent tests.\n\n');
+    const none = await ok('find', 'zzz');
+    expect(none.stderr).toBe('No matching charms or bundles\n');
+    await fails(1, ['info', 'no-such-charm'], "No charm or bundle with name 'no-such-charm'.\n");
+  });
+});
