@@ -25,7 +25,7 @@ import { errorResponse, fromError } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { storeOfRequest } from './request-model.js';
 import { runUserRoute } from './user-routes.js';
-import type { CharmhubSettings } from './charmhub-charm.js';
+import { DEFAULT_CHARMHUB_SETTINGS, type CharmhubSettings } from './charmhub-charm.js';
 
 export interface ApiDeps {
   store: Store;
@@ -134,6 +134,18 @@ function functionLogSink(logGroupName: string | undefined): LogSink {
   return lambdaLogSink(logGroupName ? { read: cloudWatchLogReader({ client: new CloudWatchLogsClient({}), logGroupName }) } : {});
 }
 
+/**
+ * On AWS a deploy from Charmhub resolves and downloads within the api function's 29 seconds (API
+ * Gateway's own bound): each step gets its share, and a slower store is a clear error, not a
+ * timed-out request whose charm half arrived.
+ */
+const AWS_CHARMHUB_SETTINGS: CharmhubSettings = {
+  ...DEFAULT_CHARMHUB_SETTINGS,
+  requestTimeoutMs: 5_000,
+  charm: { ...DEFAULT_CHARMHUB_SETTINGS.charm, timeoutMs: 15_000 },
+  resource: { ...DEFAULT_CHARMHUB_SETTINGS.resource, timeoutMs: 10_000 },
+};
+
 /** The Lambda entry point; built on first use from the function's environment. */
 export const handler: Handler = (event) => {
   lambdaHandler ??= fromEnvironment(environmentOf('api function'));
@@ -151,6 +163,7 @@ function fromEnvironment(env: Environment): Handler {
     stuckAfterSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
     agentLostAfterSeconds: env.seconds('AGENT_LOST_AFTER_SECONDS', DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: functionLogSink(env.optional('DEBUG_LOG_GROUP')),
+    charmhub: AWS_CHARMHUB_SETTINGS,
   });
   let bootstrapped: Promise<void> | undefined;
   return async (event) => {
