@@ -86,7 +86,11 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
     .option('--resource <name=path>', 'a file for a resource the charm declares (repeatable)', collect)
     .option('--channel <channel>', 'the Charmhub channel to deploy from, e.g. 14/stable (default: stable)')
-    .option('--revision <n>', 'the Charmhub revision to deploy (with --channel, which later refreshes follow)', nonNegativeInteger('--revision'))
+    .option(
+      '--revision <n>',
+      'the Charmhub revision to deploy (with --channel, which later refreshes follow)',
+      nonNegativeInteger('--revision'),
+    )
     .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
     .option('--trust', "allows the charm to be deployed with access to trusted credentials (Juju's application-config trust)")
     .addHelpText(

@@ -34,7 +34,10 @@ export function registerDownload(program: Command, cli: Cli): void {
     .option('--base <base>', 'specify a base, e.g. ubuntu@22.04')
     .option('--filepath <path>', 'filepath location of the charm to download to')
     .option('--charmhub-url <url>', "the Charmhub to query (default: the model's charmhub-url, or https://api.charmhub.io)")
-    .addHelpText('after', '\nExamples:\n  drover download postgresql --channel 14/stable\n  drover download postgresql --filepath ./pg.charm')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  drover download postgresql --channel 14/stable\n  drover download postgresql --filepath ./pg.charm',
+    )
     .action(async (charm: string, opts: DownloadFlags) => {
       checkRevisionFlags(opts);
       const name = charm.replace(/^ch:/, '');

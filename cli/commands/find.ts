@@ -31,7 +31,7 @@ export function registerFind(program: Command, cli: Cli): void {
     .command('find')
     .description('Queries the Charmhub store for available charms or bundles.')
     .argument('[query]', 'what to look for in charm names')
-    .option('--charmhub-url <url>', 'the Charmhub to query (default: the model\'s charmhub-url, or https://api.charmhub.io)')
+    .option('--charmhub-url <url>', "the Charmhub to query (default: the model's charmhub-url, or https://api.charmhub.io)")
     .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
     .addHelpText('after', '\nExamples:\n  drover find wordpress')
     .action(async (query: string | undefined, opts: { charmhubUrl?: string; format: 'tabular' | 'json' | 'yaml' }) => {

@@ -68,7 +68,10 @@ function relationsOf(metadataYaml: string | undefined): { subordinate: boolean; 
     const endpoints = meta[role];
     if (typeof endpoints !== 'object' || endpoints === null) continue;
     relations[role] = Object.fromEntries(
-      Object.entries(endpoints).map(([name, spec]) => [name, typeof spec === 'string' ? spec : String((spec as { interface?: unknown }).interface ?? '')]),
+      Object.entries(endpoints).map(([name, spec]) => [
+        name,
+        typeof spec === 'string' ? spec : String((spec as { interface?: unknown }).interface ?? ''),
+      ]),
     );
   }
   return { subordinate: meta.subordinate === true, ...(Object.keys(relations).length ? { relations } : {}) };
@@ -103,14 +106,18 @@ export function registerInfo(program: Command, cli: Cli): void {
     .addOption(new Option('--unicode <mode>', 'display output using unicode').choices(['auto', 'never', 'always']).default('auto'))
     .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
     .addHelpText('after', '\nExamples:\n  drover info postgresql\n  drover info postgresql --channel 14/edge')
-    .action(async (charm: string, opts: { channel?: string; charmhubUrl?: string; unicode: string; format: 'tabular' | 'json' | 'yaml' }) => {
-      if (charm.startsWith('./') || charm.startsWith('/')) throw new CliError(`"${charm}" is a path: info shows charms on Charmhub`);
-      const client = await cliCharmhub(cli, opts.charmhubUrl);
-      const info = await client.info(charm.replace(/^ch:/, ''), opts.channel !== undefined ? { channel: opts.channel } : {}).catch(charmhubFailure);
-      const locale = `${cli.io.env.LC_ALL ?? ''}${cli.io.env.LANG ?? ''}`;
-      const unicode = opts.unicode === 'always' || (opts.unicode === 'auto' && /utf-?8/i.test(locale));
-      const view = infoView(info, unicode);
-      // Juju's tabular info is YAML, as snap info's is.
-      cli.io.stdout(formatData(view, opts.format === 'json' ? 'json' : 'yaml'));
-    });
+    .action(
+      async (charm: string, opts: { channel?: string; charmhubUrl?: string; unicode: string; format: 'tabular' | 'json' | 'yaml' }) => {
+        if (charm.startsWith('./') || charm.startsWith('/')) throw new CliError(`"${charm}" is a path: info shows charms on Charmhub`);
+        const client = await cliCharmhub(cli, opts.charmhubUrl);
+        const info = await client
+          .info(charm.replace(/^ch:/, ''), opts.channel !== undefined ? { channel: opts.channel } : {})
+          .catch(charmhubFailure);
+        const locale = `${cli.io.env.LC_ALL ?? ''}${cli.io.env.LANG ?? ''}`;
+        const unicode = opts.unicode === 'always' || (opts.unicode === 'auto' && /utf-?8/i.test(locale));
+        const view = infoView(info, unicode);
+        // Juju's tabular info is YAML, as snap info's is.
+        cli.io.stdout(formatData(view, opts.format === 'json' ? 'json' : 'yaml'));
+      },
+    );
 }

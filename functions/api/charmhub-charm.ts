@@ -97,14 +97,18 @@ export async function fetchCharmhubCharm(
   if (entity.type === 'bundle') throw invalidArgument(`"${request.name}" is a bundle: drover deploys bundles from a local file only`);
   request.beforeDownload?.(resolved);
   const hash = entity.download['hash-sha-256'];
-  if (!hash || !/^[0-9a-f]{64}$/.test(hash)) throw invalidArgument(`Charmhub announced no sha256 for "${entity.name}" revision ${entity.revision}`);
+  if (!hash || !/^[0-9a-f]{64}$/.test(hash))
+    throw invalidArgument(`Charmhub announced no sha256 for "${entity.name}" revision ${entity.revision}`);
 
   // Kept under Charmhub's own hash: the same revision is never downloaded twice.
   let zip = await charms.get(hash);
   if (!zip) {
-    const got = await downloadChecked(entity.download.url, { size: entity.download.size, sha256: hash }, settings.charm, settings.fetch).catch(
-      charmhubError,
-    );
+    const got = await downloadChecked(
+      entity.download.url,
+      { size: entity.download.size, sha256: hash },
+      settings.charm,
+      settings.fetch,
+    ).catch(charmhubError);
     zip = got.bytes;
   }
   let entries;
@@ -114,7 +118,8 @@ export async function fetchCharmhubCharm(
     throw invalidArchive(e);
   }
   const metadata = rootFile(entries, 'metadata.yaml');
-  if (metadata === undefined) throw invalidArgument(`invalid charm archive: "${entity.name}" revision ${entity.revision} has no metadata.yaml`);
+  if (metadata === undefined)
+    throw invalidArgument(`invalid charm archive: "${entity.name}" revision ${entity.revision} has no metadata.yaml`);
   const optional = (file: string) => rootFile(entries, file);
   const manifest = optional('manifest.yaml');
   const charmcraft = optional('charmcraft.yaml');

@@ -45,7 +45,11 @@ const charmhubCharm = z.strictObject({
   charmhub: z.strictObject({
     name: name.optional(),
     channel: z.string().min(1).max(200).optional(),
-    revision: z.int().min(0).max(2 ** 31).optional(),
+    revision: z
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .optional(),
   }),
 });
 const charmOrCharmhub = z.union([charm, charmhubCharm]);

@@ -8,7 +8,19 @@ import { invalidArgument } from '../domain/errors.js';
 import type { ChApiError, ChBase, FindResponses, InfoResponse, RefreshRequest, RefreshResponses, RefreshResult } from './transport.js';
 
 /** Juju asks for these fields of a refresh's entity (charmhub/refresh.go, defaultRefreshFields). */
-export const REFRESH_FIELDS = ['bases', 'download', 'id', 'license', 'name', 'publisher', 'resources', 'revision', 'summary', 'type', 'version'];
+export const REFRESH_FIELDS = [
+  'bases',
+  'download',
+  'id',
+  'license',
+  'name',
+  'publisher',
+  'resources',
+  'revision',
+  'summary',
+  'type',
+  'version',
+];
 const REVISION_FIELDS = ['bases', 'config-yaml', 'created-at', 'download.size', 'metadata-yaml', 'revision', 'version'];
 const INFO_FIELDS = [
   'type',
@@ -91,7 +103,11 @@ export async function readBoundedText(response: Response, maxBytes: number, what
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const errorListMessage = (list: ChApiError[] | undefined) => (list ?? []).map((e) => e.message).filter((m) => m !== '').join('\n');
+const errorListMessage = (list: ChApiError[] | undefined) =>
+  (list ?? [])
+    .map((e) => e.message)
+    .filter((m) => m !== '')
+    .join('\n');
 
 export function charmhubClient(url: string, options: CharmhubClientOptions = {}): CharmhubClient {
   const base = url.replace(/\/+$/, '');
@@ -105,7 +121,10 @@ export function charmhubClient(url: string, options: CharmhubClientOptions = {})
     try {
       response = await fetcher(target, { ...init, headers: { ...headers, ...init.headers }, signal: AbortSignal.timeout(timeoutMs) });
     } catch (e) {
-      const reason = (e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000}s` : ((e as { cause?: Error }).cause ?? (e as Error)).message;
+      const reason =
+        (e as Error).name === 'TimeoutError'
+          ? `no answer in ${timeoutMs / 1000}s`
+          : ((e as { cause?: Error }).cause ?? (e as Error)).message;
       throw new CharmhubError(`${init.method ?? 'GET'} "${target}": ${reason}`);
     }
     const text = await readBoundedText(response, MAX_JSON_BYTES, target);
@@ -118,7 +137,11 @@ export function charmhubClient(url: string, options: CharmhubClientOptions = {})
     const listed = body['error-list'];
     if (!response.ok || listed?.length) {
       const first = listed?.[0];
-      throw new CharmhubError(errorListMessage(listed) || `${init.method ?? 'GET'} "${target}": HTTP ${response.status}`, first?.code, first);
+      throw new CharmhubError(
+        errorListMessage(listed) || `${init.method ?? 'GET'} "${target}": HTTP ${response.status}`,
+        first?.code,
+        first,
+      );
     }
     return body;
   }
@@ -141,7 +164,11 @@ export function charmhubClient(url: string, options: CharmhubClientOptions = {})
             'instance-key': 'drover',
             name: query.name,
             // A revision names one build: Charmhub refuses a channel beside it (Juju sends either).
-            ...(query.revision !== undefined ? { revision: query.revision } : query.channel !== undefined ? { channel: query.channel } : {}),
+            ...(query.revision !== undefined
+              ? { revision: query.revision }
+              : query.channel !== undefined
+                ? { channel: query.channel }
+                : {}),
             base: wantBase,
           },
         ],

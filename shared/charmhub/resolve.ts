@@ -69,7 +69,9 @@ export async function resolveCharm(client: CharmhubClient, request: ResolveReque
   let chosenBase = request.base;
   if (result.error && (result.error.code === 'invalid-charm-base' || result.error.code === 'invalid-charm-platform')) {
     // Charmhub wants a base: the preferred one it offers, or the first it suggests (Juju's selectNextBases).
-    const offered = (result.error.extra?.['default-bases'] ?? []).filter((b) => b.architecture === architecture || b.architecture === 'all');
+    const offered = (result.error.extra?.['default-bases'] ?? []).filter(
+      (b) => b.architecture === architecture || b.architecture === 'all',
+    );
     const pick = (request.preferredBases ?? []).find((p) => offered.some((o) => sameBase(o, p))) ?? offered[0];
     if (!pick) throw invalidArgument(`no releases found for channel "${channel ? normalizedChannel(channel) : 'stable'}"`);
     chosenBase = { name: pick.name, channel: pick.channel };
@@ -98,7 +100,7 @@ export async function resolveCharm(client: CharmhubClient, request: ResolveReque
   const base =
     chosenBase && chosenBase.name !== NOT_AVAILABLE
       ? { architecture, ...chosenBase }
-      : (entity.bases ?? []).find((b) => (request.preferredBases ?? []).some((p) => sameBase(b, p))) ??
-        entity.bases?.[entity.bases.length - 1] ?? { architecture, name: 'ubuntu', channel: '22.04' };
+      : ((entity.bases ?? []).find((b) => (request.preferredBases ?? []).some((p) => sameBase(b, p))) ??
+        entity.bases?.[entity.bases.length - 1] ?? { architecture, name: 'ubuntu', channel: '22.04' });
   return { entity, channel: fullChannel(tracked), displayChannel: normalizedChannel(tracked), base };
 }

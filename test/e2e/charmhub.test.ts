@@ -3,7 +3,8 @@
 // deploy by name and channel, status's charm fields, the download cached by Charmhub's hash,
 // refresh to a newer revision, and refusals (a wrong digest, a download cut off or too large,
 // nothing in the channel for the base) that leave nothing deployed; info and find as Juju prints them.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { getApplication } from '#shared/state/engine/reads.js';
@@ -12,12 +13,14 @@ import { packDotCharm } from '../support/dot-charm.js';
 import { startCharmhubServer, type CharmhubServer } from '../support/charmhub-server.js';
 
 let hub: CharmhubServer;
+let packedV2: string;
 const metadataOf = (charm: string) => readFileSync(join(charmDir(charm), 'metadata.yaml'), 'utf8');
 let ctl: CliHarness;
 
 beforeAll(async () => {
   const v1 = packDotCharm(charmDir('database'));
   const v2 = packDotCharm(charmDir('database-v2'));
+  packedV2 = v2;
   const faulty = (name: string, fault: 'tamper' | 'truncate' | 'oversize') => ({
     name,
     revisions: [{ revision: 1, file: v1, bases: ['ubuntu@22.04'], channels: ['latest/stable'], fault }],
@@ -29,7 +32,26 @@ beforeAll(async () => {
       publisher: 'drover tests',
       revisions: [
         { revision: 3, file: v1, bases: ['ubuntu@22.04'], channels: ['latest/stable'], version: '1.0', metadata: metadataOf('database') },
-        { revision: 7, file: v2, bases: ['ubuntu@22.04'], channels: ['latest/edge', '2/stable'], version: '2.0', metadata: metadataOf('database-v2') },
+        {
+          revision: 7,
+          file: v2,
+          bases: ['ubuntu@22.04'],
+          channels: ['latest/edge', '2/stable'],
+          version: '2.0',
+          metadata: metadataOf('database-v2'),
+        },
+      ],
+    },
+    {
+      name: 'resourceful',
+      revisions: [
+        {
+          revision: 4,
+          file: packDotCharm(charmDir('resourceful')),
+          bases: ['ubuntu@22.04'],
+          channels: ['latest/stable'],
+          resources: [{ name: 'payload', revision: 2, filename: 'payload.txt', content: Buffer.from('from the store') }],
+        },
       ],
     },
     // Their .charm is named "database" too, as Charmhub would never serve under another name.
@@ -90,8 +112,15 @@ describe('deploy <name> from Charmhub', () => {
     // Kept by Charmhub's sha256: the same revision is not downloaded again.
     expect(charmDownloads()).toBe(before + 1);
     await ok('deploy', 'database', 'db3', '--channel', 'edge', '--revision', '7');
-    expect(await getApplication(await hubStore(), 'db3')).toMatchObject({ charmUrl: 'ch:amd64/jammy/database-7', charmOrigin: { channel: 'latest/edge' } });
-    await fails(1, ['deploy', 'database', 'db4', '--revision', '7'], 'specifying a revision requires a channel for future upgrades. Please use --channel');
+    expect(await getApplication(await hubStore(), 'db3')).toMatchObject({
+      charmUrl: 'ch:amd64/jammy/database-7',
+      charmOrigin: { channel: 'latest/edge' },
+    });
+    await fails(
+      1,
+      ['deploy', 'database', 'db4', '--revision', '7'],
+      'specifying a revision requires a channel for future upgrades. Please use --channel',
+    );
   });
 
   it("refuses, in Juju's words and changing nothing, what Charmhub lacks and downloads that fail their checks", async () => {
@@ -117,9 +146,45 @@ describe('deploy <name> from Charmhub', () => {
   });
 
   it('keeps charmhub-url as the model was created with, as Juju does', async () => {
-    await fails(1, ['model-config', 'charmhub-url=https://example.com'], `cannot change charmhub-url from "${hub.url}" to "https://example.com"\n`);
+    await fails(
+      1,
+      ['model-config', 'charmhub-url=https://example.com'],
+      `cannot change charmhub-url from "${hub.url}" to "https://example.com"\n`,
+    );
     await fails(1, ['add-model', 'bad', '--config', 'charmhub-url=not a url'], 'charmhub-url: invalid URL "not a url"\n');
     expect((await ok('model-config', 'charmhub-url')).stdout).toBe(`${hub.url}\n`);
+  });
+});
+
+describe('resources of a Charmhub charm', () => {
+  it('come with the charm at their revision, unless deploy --resource uploads one instead', async () => {
+    await ok('deploy', 'resourceful');
+    const fromStore = (await getApplication(await hubStore(), 'resourceful'))!.resources!.payload!;
+    expect(fromStore).toMatchObject({ origin: 'store', revision: 2, size: 'from the store'.length });
+    expect((await ctl.charms.get(fromStore.sha256))?.toString()).toBe('from the store');
+    const mine = join(mkdtempSync(join(tmpdir(), 'charmhub-resource-')), 'mine.txt');
+    writeFileSync(mine, 'my own');
+    const downloads = hub.downloads.get('/resources/resourceful/payload_2');
+    await ok('deploy', 'resourceful', 'mine', '--resource', `payload=${mine}`);
+    const uploaded = (await getApplication(await hubStore(), 'mine'))!.resources!.payload!;
+    expect(uploaded).toMatchObject({ revision: 1, size: 'my own'.length });
+    expect(uploaded.origin).toBeUndefined();
+    expect(hub.downloads.get('/resources/resourceful/payload_2')).toBe(downloads);
+    await fails(1, ['deploy', 'resourceful', 'other', '--resource', `nope=${mine}`], 'unrecognized resource "nope"');
+    expect(await getApplication(await hubStore(), 'other')).toBeUndefined();
+  });
+});
+
+describe('download', () => {
+  it("writes the channel's revision, checked, where --filepath says", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'charmhub-download-')), 'db.charm');
+    const res = await ok('download', 'database', '--channel', '2/stable', '--filepath', out);
+    expect(res.stderr).toBe(
+      `Fetching charm "database" revision 7 using "2/stable" channel and base "amd64/ubuntu/22.04"\nInstall the "database" charm with:\n    drover deploy ${out}\n`,
+    );
+    expect(readFileSync(out).equals(readFileSync(packedV2))).toBe(true);
+    await fails(1, ['download', 'tampered', '--filepath', out], /does not match expected hash/);
+    expect(readFileSync(out).equals(readFileSync(packedV2))).toBe(true);
   });
 });
 
@@ -147,34 +212,34 @@ describe('refresh from Charmhub', () => {
 describe('info and find', () => {
   it('print what Charmhub has, as Juju prints it', async () => {
     const info = await ok('info', 'database', '--unicode', 'never');
-    expect(info.stdout.split('\n')).toEqual(
-      [
-        'name: database',
-        'publisher: drover tests',
-        'summary: |-',
-        '  A database for agent tests.',
-        '  Hands out credentials.',
-        `store-url: ${hub.url}/database`,
-        expect.stringMatching(/^charm-id: [0-9a-f]{32}$/),
-        'supports: ubuntu@22.04',
-        'subordinate: false',
-        'relations:',
-        '  provides:',
-        '    db: dbtest',
-        'channels: |',
-        expect.stringMatching(/^ {2}latest\/stable: {5}1\.0 {2}2025-01-01 {2}\(3\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
-        '  latest/candidate:  ^',
-        '  latest/beta:       ^',
-        expect.stringMatching(/^ {2}latest\/edge: {7}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
-        expect.stringMatching(/^ {2}2\/stable: {10}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
-        '  2/candidate:       ^',
-        '  2/beta:            ^',
-        '  2/edge:            ^',
-        '',
-      ],
-    );
+    expect(info.stdout.split('\n')).toEqual([
+      'name: database',
+      'publisher: drover tests',
+      'summary: |-',
+      '  A database for agent tests.',
+      '  Hands out credentials.',
+      `store-url: ${hub.url}/database`,
+      expect.stringMatching(/^charm-id: [0-9a-f]{32}$/),
+      'supports: ubuntu@22.04',
+      'subordinate: false',
+      'relations:',
+      '  provides:',
+      '    db: dbtest',
+      'channels: |',
+      expect.stringMatching(/^ {2}latest\/stable: {5}1\.0 {2}2025-01-01 {2}\(3\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+      '  latest/candidate:  ^',
+      '  latest/beta:       ^',
+      expect.stringMatching(/^ {2}latest\/edge: {7}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+      expect.stringMatching(/^ {2}2\/stable: {10}2\.0 {2}2025-01-01 {2}\(7\) {2}\d+kB {2}amd64 {2}ubuntu@22\.04$/),
+      '  2/candidate:       ^',
+      '  2/beta:            ^',
+      '  2/edge:            ^',
+      '',
+    ]);
     const find = await ok('find', 'data');
-    expect(find.stdout).toBe('Name      Bundle  Version  Publisher     Summary\ndatabase  -       1.0      drover tests  A database for agent tests.\n\n');
+    expect(find.stdout).toBe(
+      'Name      Bundle  Version  Publisher     Summary\ndatabase  -       1.0      drover tests  A database for agent tests.\n\n',
+    );
     const none = await ok('find', 'zzz');
     expect(none.stderr).toBe('No matching charms or bundles\n');
     await fails(1, ['info', 'no-such-charm'], "No charm or bundle with name 'no-such-charm'.\n");

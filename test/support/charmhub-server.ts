@@ -93,7 +93,12 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
       revision: r.revision,
       filename: r.filename,
       description: '',
-      download: { url: `${url}${path}`, 'hash-sha-256': sha('sha256', r.content), 'hash-sha-384': sha('sha384', r.content), size: r.content.length },
+      download: {
+        url: `${url}${path}`,
+        'hash-sha-256': sha('sha256', r.content),
+        'hash-sha-384': sha('sha384', r.content),
+        size: r.content.length,
+      },
     };
   };
   const entity = (charm: StoreCharm, rev: StoreRevision) => ({
@@ -126,8 +131,16 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
     const wanted = action.base && action.base.name !== 'NA' ? action.base : undefined;
     if (action.revision !== undefined) {
       const rev = charm.revisions.find((r) => r.revision === action.revision);
-      if (!rev) return { 'instance-key': key, result: 'error', error: { code: 'revision-not-found', message: `No revision ${action.revision}` } };
-      return { 'instance-key': key, result: 'install', id: idOf(charm.name), name: charm.name, charm: entity(charm, rev), 'effective-channel': '' };
+      if (!rev)
+        return { 'instance-key': key, result: 'error', error: { code: 'revision-not-found', message: `No revision ${action.revision}` } };
+      return {
+        'instance-key': key,
+        result: 'install',
+        id: idOf(charm.name),
+        name: charm.name,
+        charm: entity(charm, rev),
+        'effective-channel': '',
+      };
     }
     const channel = fullChannel(parseChannel(action.channel ?? 'stable'));
     const inChannel = releases(charm).filter((r) => r.channel === channel);
@@ -148,7 +161,14 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
         result: 'error',
         error: { code: 'revision-not-found', message: 'No revision was found in the Store.', extra: { releases: allReleases } },
       };
-    return { 'instance-key': key, result: 'install', id: idOf(charm.name), name: charm.name, charm: entity(charm, hit.rev), 'effective-channel': channel };
+    return {
+      'instance-key': key,
+      result: 'install',
+      id: idOf(charm.name),
+      name: charm.name,
+      charm: entity(charm, hit.rev),
+      'effective-channel': channel,
+    };
   }
 
   function channelMap(charm: StoreCharm) {
@@ -224,7 +244,11 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
             license: '',
           },
           'channel-map': map,
-          ...(preferred && rev ? { 'default-release': { channel: preferred.channel, revision: { ...preferred.revision, 'metadata-yaml': rev.metadata ?? '' } } } : {}),
+          ...(preferred && rev
+            ? {
+                'default-release': { channel: preferred.channel, revision: { ...preferred.revision, 'metadata-yaml': rev.metadata ?? '' } },
+              }
+            : {}),
         });
       }
       if (req.method === 'GET' && path === '/v2/charms/find') {
@@ -237,7 +261,11 @@ export async function startCharmhubServer(catalogue: StoreCharm[]): Promise<Char
               type: 'charm',
               id: idOf(c.name),
               name: c.name,
-              result: { summary: c.summary ?? '', publisher: { 'display-name': c.publisher ?? 'drover tests' }, 'store-url': `${url}/${c.name}` },
+              result: {
+                summary: c.summary ?? '',
+                publisher: { 'display-name': c.publisher ?? 'drover tests' },
+                'store-url': `${url}/${c.name}`,
+              },
               ...(first ? { 'default-release': first } : {}),
             };
           });

@@ -51,27 +51,44 @@ describe('the refresh API', () => {
     const result = await client.refreshInstall({ name: 'database', channel: 'stable', base: { name: 'ubuntu', channel: '22.04' } });
     expect(hub.refreshes.at(-1)).toMatchObject({
       context: [],
-      actions: [{ action: 'install', 'instance-key': 'drover', name: 'database', channel: 'stable', base: { architecture: 'amd64', name: 'ubuntu', channel: '22.04' } }],
+      actions: [
+        {
+          action: 'install',
+          'instance-key': 'drover',
+          name: 'database',
+          channel: 'stable',
+          base: { architecture: 'amd64', name: 'ubuntu', channel: '22.04' },
+        },
+      ],
       fields: expect.arrayContaining(['download', 'resources', 'revision', 'bases']),
     });
-    expect(result.charm).toMatchObject({ name: 'database', revision: 3, download: { 'hash-sha-256': expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(result.charm).toMatchObject({
+      name: 'database',
+      revision: 3,
+      download: { 'hash-sha-256': expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     expect(result['effective-channel']).toBe('latest/stable');
   });
 
   it('resolves a channel, a revision, and a base Charmhub chose among those it offers', async () => {
     const client = charmhubClient(hub.url);
-    expect(await resolveCharm(client, { name: 'database', channel: '2/stable', base: { name: 'ubuntu', channel: '20.04' } })).toMatchObject({
-      entity: { revision: 7 },
-      channel: '2/stable',
-      displayChannel: '2/stable',
-      base: { name: 'ubuntu', channel: '20.04' },
-    });
+    expect(await resolveCharm(client, { name: 'database', channel: '2/stable', base: { name: 'ubuntu', channel: '20.04' } })).toMatchObject(
+      {
+        entity: { revision: 7 },
+        channel: '2/stable',
+        displayChannel: '2/stable',
+        base: { name: 'ubuntu', channel: '20.04' },
+      },
+    );
     // Two bases in the channel and none asked for: Charmhub asks for one; the preferred one is taken.
     expect(
       await resolveCharm(client, { name: 'database', channel: 'edge', preferredBases: [{ name: 'ubuntu', channel: '22.04' }] }),
     ).toMatchObject({ entity: { revision: 7 }, channel: 'latest/edge', displayChannel: 'edge', base: { channel: '22.04' } });
     // By revision, it keeps the channel asked for.
-    expect(await resolveCharm(client, { name: 'database', revision: 7, channel: 'edge' })).toMatchObject({ entity: { revision: 7 }, channel: 'latest/edge' });
+    expect(await resolveCharm(client, { name: 'database', revision: 7, channel: 'edge' })).toMatchObject({
+      entity: { revision: 7 },
+      channel: 'latest/edge',
+    });
   });
 
   it("refuses in Juju's words when nothing matches the channel and base, listing what there is", async () => {
@@ -83,7 +100,9 @@ describe('the refresh API', () => {
         '  channel "2/stable": available bases are: ubuntu@22.04, ubuntu@20.04\n' +
         '  channel "latest/stable": available bases are: ubuntu@22.04',
     );
-    await expect(resolveCharm(client, { name: 'nothing-here' })).rejects.toThrow("resolving error: No charm or bundle with name 'nothing-here'.");
+    await expect(resolveCharm(client, { name: 'nothing-here' })).rejects.toThrow(
+      "resolving error: No charm or bundle with name 'nothing-here'.",
+    );
     await expect(resolveCharm(charmhubClient('http://127.0.0.1:1'), { name: 'database' })).rejects.toThrow(
       /^resolving with preferred channel: POST "http:\/\/127.0.0.1:1\/v2\/charms\/refresh": /,
     );
@@ -131,7 +150,9 @@ describe('downloads', () => {
       `more than the ${huge.size} bytes expected`,
     );
     await expect(downloadChecked(huge.url, {}, { ...limits, maxBytes: 1000 })).rejects.toThrow('more than the 1000 bytes expected');
-    await expect(downloadChecked(huge.url, { size: 5000 }, { ...limits, maxBytes: 1000 })).rejects.toThrow('5000 bytes is more than the 1000 allowed');
+    await expect(downloadChecked(huge.url, { size: 5000 }, { ...limits, maxBytes: 1000 })).rejects.toThrow(
+      '5000 bytes is more than the 1000 allowed',
+    );
     const slow = await download('slow');
     await expect(downloadChecked(slow.url, { size: slow.size }, { ...limits, timeoutMs: 300 })).rejects.toThrow('not done in 0.3s');
   });
