@@ -15,7 +15,7 @@ import type { ChResourceRevision } from '#shared/charmhub/transport.js';
 import { baseToSeries, parseBase, seriesToBase } from '#shared/domain/bases.js';
 import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
 import type { CharmhubOrigin } from '#shared/domain/charm-origin.js';
-import { invalidArgument } from '#shared/domain/errors.js';
+import { DroverError, invalidArgument } from '#shared/domain/errors.js';
 import { checkCharmSize } from '#shared/domain/item-size.js';
 import { charmhubUrlOf } from '#shared/domain/model-config.js';
 import { MAX_RESOURCE_BYTES, type ApplicationResource } from '#shared/domain/resources.js';
@@ -115,7 +115,8 @@ export async function fetchCharmhubCharm(
   try {
     entries = await readCharmZip(zip);
   } catch (e) {
-    throw invalidArchive(e);
+    // Its refusals already say `invalid charm archive: …`.
+    throw e instanceof DroverError ? e : invalidArchive(e);
   }
   const metadata = rootFile(entries, 'metadata.yaml');
   if (metadata === undefined)

@@ -59,9 +59,10 @@ export async function downloadChecked(
     throw new CharmhubError(`cannot download "${url}": got ${total} bytes, expected ${expected.size}`);
   const got = { bytes: Buffer.concat(chunks), sha256: sha256.digest('hex'), sha384: sha384.digest('hex') };
   // Juju's words (core/charm/repository/charmhub.go Download, resource's SHA-384 fingerprint check).
-  if (expected.sha256 !== undefined && got.sha256 !== expected.sha256)
-    throw new CharmhubError(`downloaded charm hash "${got.sha256}" does not match expected hash "${expected.sha256}"`);
+  // A resource is checked by its SHA-384 first (Juju's fingerprint), a charm by its sha256.
   if (expected.sha384 !== undefined && got.sha384 !== expected.sha384)
     throw new CharmhubError(`resource fingerprint "${got.sha384}" does not match expected fingerprint "${expected.sha384}"`);
+  if (expected.sha256 !== undefined && got.sha256 !== expected.sha256)
+    throw new CharmhubError(`downloaded charm hash "${got.sha256}" does not match expected hash "${expected.sha256}"`);
   return got;
 }

@@ -52,10 +52,28 @@ beforeAll(async () => {
           channels: ['latest/stable'],
           resources: [{ name: 'payload', revision: 2, filename: 'payload.txt', content: Buffer.from('from the store') }],
         },
+        {
+          revision: 5,
+          file: packDotCharm(charmDir('resourceful')),
+          bases: ['ubuntu@22.04'],
+          channels: ['latest/edge'],
+          resources: [{ name: 'payload', revision: 3, filename: 'payload.txt', content: Buffer.from('x'), fault: 'tamper' }],
+        },
       ],
     },
-    // Their .charm is named "database" too, as Charmhub would never serve under another name.
+    // These hold the database charm under other names: each is refused before its name is read.
     { ...faulty('database', 'tamper'), name: 'tampered' },
+    {
+      name: 'escaping',
+      revisions: [
+        {
+          revision: 1,
+          file: packDotCharm(charmDir('database'), [{ name: 'hooks/install', mode: 0o120777, data: '/etc/passwd' }]),
+          bases: ['ubuntu@22.04'],
+          channels: ['latest/stable'],
+        },
+      ],
+    },
     { ...faulty('database', 'truncate'), name: 'cut-short' },
     { ...faulty('database', 'oversize'), name: 'too-long' },
   ]);
@@ -140,8 +158,15 @@ describe('deploy <name> from Charmhub', () => {
     await fails(1, ['deploy', 'tampered'], /^ERROR downloaded charm hash "[0-9a-f]{64}" does not match expected hash "[0-9a-f]{64}"\n$/);
     await fails(1, ['deploy', 'cut-short'], /^ERROR cannot download "http:\/\/127\.0\.0\.1:\d+\/download\/cut-short_1\.charm": /);
     await fails(1, ['deploy', 'too-long'], /^ERROR cannot download ".*too-long_1\.charm": more than the \d+ bytes expected\n$/);
+    await fails(1, ['deploy', 'escaping'], 'invalid charm archive: symlink "hooks/install" points outside the charm (to "/etc/passwd")');
+    await fails(
+      1,
+      ['deploy', 'resourceful', '--channel', 'edge'],
+      /^ERROR resource fingerprint "[0-9a-f]{96}" does not match expected fingerprint "[0-9a-f]{96}"\n$/,
+    );
     const store = await hubStore();
-    for (const name of ['database', 'tampered', 'cut-short', 'too-long']) expect(await getApplication(store, name)).toBeUndefined();
+    for (const name of ['database', 'tampered', 'cut-short', 'too-long', 'escaping', 'resourceful'])
+      expect(await getApplication(store, name)).toBeUndefined();
     expect((await ok('status', '--format', 'json')).stdout).not.toContain('"applications":{"');
   });
 
