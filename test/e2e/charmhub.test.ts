@@ -152,6 +152,12 @@ describe('deploy <name> from Charmhub', () => {
         '  channel "2/stable": available bases are: ubuntu@22.04\n' +
         '  channel "latest/stable": available bases are: ubuntu@22.04\n',
     );
+    // The default model asks https://api.charmhub.io, which tests never reach (test/support/cli.ts).
+    await fails(
+      1,
+      ['deploy', 'database', '-m', 'default'],
+      /^ERROR resolving with preferred channel: POST "https:\/\/api\.charmhub\.io\/v2\/charms\/refresh": /,
+    );
     await fails(1, ['deploy', 'no-such-charm'], "resolving error: No charm or bundle with name 'no-such-charm'.\n");
     await fails(1, ['deploy', 'database', '--channel', '2/bogus'], 'risk in channel "2/bogus" not valid\n');
     expect(charmDownloads()).toBe(before);
