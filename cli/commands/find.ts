@@ -40,10 +40,13 @@ export function registerFind(program: Command, cli: Cli): void {
       const results = found.results ?? [];
       if (opts.format !== 'tabular') return cli.io.stdout(formatData(results.map(findView), opts.format));
       if (results.length === 0) return cli.io.stderr('No matching charms or bundles\n');
+      const empty = (query ?? '') === '';
+      if (empty) cli.io.stdout('No search term specified. Here are some interesting charms:\n\n');
       const rows = results.map((r) => {
         const view = findView(r);
         return [view.name, r.type === 'bundle' ? 'Y' : '-', view.version, view.publisher, view.summary.trim().split('\n')[0] ?? ''];
       });
       cli.io.stdout(`${renderTable([['Name', 'Bundle', 'Version', 'Publisher', 'Summary'], ...rows], false)}\n`);
+      if (empty) cli.io.stdout('Provide a search term for more specific results.\n');
     });
 }

@@ -271,6 +271,10 @@ describe('info and find', () => {
     expect(find.stdout).toBe(
       'Name      Bundle  Version  Publisher     Summary\ndatabase  -       1.0      drover tests  A database for agent tests.\n\n',
     );
+    const all = await ok('find');
+    expect(all.stdout).toMatch(
+      /^No search term specified\. Here are some interesting charms:\n\nName +Bundle[^]*\nProvide a search term for more specific results\.\n$/,
+    );
     const none = await ok('find', 'zzz');
     expect(none.stderr).toBe('No matching charms or bundles\n');
     await fails(1, ['info', 'no-such-charm'], "No charm or bundle with name 'no-such-charm'.\n");

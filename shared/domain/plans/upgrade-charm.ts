@@ -133,7 +133,14 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
         // (a relation added meanwhile could use an endpoint the new charm drops).
         expect: {
           life: intent.forceUnits ? ['alive', 'dying'] : 'alive',
-          equals: { charmUrl: app.charmUrl, configVersion: app.configVersion },
+          equals: {
+            charmUrl: app.charmUrl,
+            configVersion: app.configVersion,
+            // The resources it sets were merged with those it read: an attach-resource meanwhile
+            // (which moves charmModifiedVersion) is not overwritten.
+            ...(intent.resources && app.charmModifiedVersion !== undefined ? { charmModifiedVersion: app.charmModifiedVersion } : {}),
+          },
+          ...(intent.resources && app.charmModifiedVersion === undefined ? { absent: ['charmModifiedVersion'] } : {}),
           setSize: { relations: app.relations.length },
           ...(app.relations.length ? { contains: { relations: app.relations } } : {}),
         },
