@@ -46,6 +46,9 @@ export const COMMAND_MODULES: CommandModule[] = [
     names: ['resources', 'list-resources', 'attach-resource'],
     load: async () => (await import('./commands/resources.js')).registerResources,
   },
+  { group: 'Charmhub:', names: ['info'], load: async () => (await import('./commands/info.js')).registerInfo },
+  { names: ['find'], load: async () => (await import('./commands/find.js')).registerFind },
+  { names: ['download'], load: async () => (await import('./commands/download.js')).registerDownload },
   {
     group: 'Relations:',
     names: ['relate', 'add-relation', 'integrate', 'remove-relation', 'destroy-relation'],

@@ -21,8 +21,12 @@ interface ResourceFile {
   size: number;
 }
 
-/** `name=path` arguments, checked (declared, a file resource, a readable file within the bound) before any upload. */
-export async function resourceFiles(declared: Record<string, CharmResource> | undefined, args: string[]): Promise<ResourceFile[]> {
+/**
+ * `name=path` arguments, checked (declared, a file resource, a readable file within the bound)
+ * before any upload. `null`: the charm is not on this machine (one from Charmhub), so the
+ * controller checks the names against it instead.
+ */
+export async function resourceFiles(declared: Record<string, CharmResource> | undefined | null, args: string[]): Promise<ResourceFile[]> {
   const parsed = args.map((arg) => {
     try {
       return parseResourceArgument(arg);
@@ -34,7 +38,7 @@ export async function resourceFiles(declared: Record<string, CharmResource> | un
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice !== undefined) throw new CliError(`resource "${twice}" given more than once`);
   try {
-    checkUploadable(declared, names);
+    if (declared !== null) checkUploadable(declared, names);
   } catch (e) {
     throw new CliError(errorMessage(e));
   }

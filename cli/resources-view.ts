@@ -2,7 +2,8 @@
 // formatter.go and output_tabular.go, https://github.com/juju/juju/tree/3.6/cmd/juju/resource):
 // `--format json|yaml` gives `resources`, one entry per resource the charm declares, with the
 // revision the application uses (`used: false` for one never uploaded); tabular shows Resource,
-// Supplied by and Revision for an application, Resource and Revision for a unit.
+// Supplied by and Revision for an application, Resource and Revision for a unit. A resource
+// fetched from Charmhub with its charm is supplied by the `store`, at Charmhub's revision.
 import type { ApplicationResource, CharmResource } from '#shared/domain/resources.js';
 import { renderTable } from './table.js';
 
@@ -24,7 +25,8 @@ export interface FormattedResource {
   revision: string;
   fingerprint: string;
   size: number;
-  origin: 'upload';
+  /** `store`: Charmhub's revision, fetched with the charm (Juju's OriginStore). */
+  origin: 'upload' | 'store';
   used: boolean;
   timestamp?: string;
   username?: string;
@@ -44,15 +46,19 @@ export function formattedResources(answer: ResourcesAnswer): FormattedResource[]
         revision: used ? String(used.revision) : '-',
         fingerprint: used?.fingerprint ?? '',
         size: used?.size ?? 0,
-        origin: 'upload',
+        origin: used?.origin === 'store' ? 'store' : 'upload',
         used: used !== undefined,
-        ...(used ? { timestamp: used.timestamp, username: USER } : {}),
+        ...(used && used.origin !== 'store' ? { timestamp: used.timestamp, username: USER } : {}),
       };
     });
 }
 
-/** Juju's combinedRevision for an upload: its time in Go's layout "2006-02-01T15:04" (year, day, month). */
+/**
+ * Juju's combinedRevision: a store revision's number; an upload's time in Go's layout
+ * "2006-02-01T15:04" (year, day, month).
+ */
 export function combinedRevision(resource: FormattedResource): string {
+  if (resource.origin === 'store' && resource.used) return resource.revision;
   if (!resource.timestamp) return '-';
   const t = new Date(resource.timestamp);
   const two = (n: number) => String(n).padStart(2, '0');

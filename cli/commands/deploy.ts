@@ -17,6 +17,7 @@ import { checkedConstraints } from './constraints.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
 import { resourceFiles, uploadResources } from '../resource-upload.js';
 import { errorMessage } from '#shared/domain/errors.js';
+import { charmhubName, checkRevisionFlags, deployingLine, locatedLine, type CharmhubSummary } from '../charmhub-ref.js';
 
 interface DeployResponse {
   application: string;
@@ -25,6 +26,8 @@ interface DeployResponse {
   machines: string[];
   remainingUnits: number;
   pending?: string;
+  /** Set for a charm the controller fetched from Charmhub. */
+  charmhub?: CharmhubSummary;
 }
 
 /** `--config` is `key=value` or a YAML file: `{<application>: {key: value}}` or plain `{key: value}`. */
@@ -61,15 +64,19 @@ const BUNDLE_UNSUPPORTED = {
   config: '--config',
   trust: '--trust',
   resource: '--resource',
+  channel: '--channel',
+  revision: '--revision',
 } as const;
 
 export function registerDeploy(program: Command, cli: Cli): void {
   program
     .command('deploy')
-    .description('Deploy an application from a local charm directory, or a bundle of applications from a bundle file.')
+    .description(
+      "Deploy an application from a charm on Charmhub (by name, fetched by the controller from the model's charmhub-url), a local charm directory or .charm file, or a bundle of applications from a bundle file.",
+    )
     .argument(
       '<charm-or-bundle>',
-      'a charm directory (metadata.yaml, optional config.yaml, hooks/ or dispatch), a .charm file, or a bundle (a .yaml file, or a directory holding bundle.yaml)',
+      'a charm name on Charmhub (or ch:<name>), a charm directory (metadata.yaml, optional config.yaml, hooks/ or dispatch), a .charm file, or a bundle (a .yaml file, or a directory holding bundle.yaml)',
     )
     .argument('[application-name]', "the application's name (default: the charm's name)")
     .option('-n, --num-units <n>', 'number of units to add (default 1; 0 for subordinates)', nonNegativeInteger('--num-units'))
@@ -79,12 +86,19 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
     .option('--resource <name=path>', 'a file for a resource the charm declares (repeatable)', collect)
+    .option('--channel <channel>', 'the Charmhub channel to deploy from, e.g. 14/stable (default: stable)')
+    .option(
+      '--revision <n>',
+      'the Charmhub revision to deploy (with --channel, which later refreshes follow)',
+      nonNegativeInteger('--revision'),
+    )
     .option('--dry-run', 'for a bundle: print the changes it would make, and make none')
     .option('--trust', "allows the charm to be deployed with access to trusted credentials (Juju's application-config trust)")
     .addHelpText(
       'after',
       `
 Examples:
+  drover deploy postgresql --channel 14/stable   # from Charmhub
   drover deploy ./charms/mysql
   drover deploy ./charms/mysql db -n 3 --constraints "mem=4G"
   drover deploy ./charms/wordpress --config blog-title="My blog" --series focal
@@ -107,6 +121,8 @@ Examples:
           resource?: string[];
           dryRun?: boolean;
           trust?: boolean;
+          channel?: string;
+          revision?: number;
         },
       ) => {
         // The bundle code is loaded only to deploy a bundle, not with the CLI (cli/launch/cli-bundle.mjs).
@@ -123,6 +139,10 @@ Examples:
         }
         if (opts.dryRun) throw new CliError('--dry-run is for bundles: drover deploys a charm at once');
         const seriesOrBase = seriesOrBaseFlags(opts);
+        const fromCharmhub = await charmhubName(dir);
+        if (fromCharmhub !== undefined) return deployFromCharmhub(cli, fromCharmhub, name, opts, seriesOrBase);
+        if (opts.channel !== undefined || opts.revision !== undefined)
+          throw new CliError(`--channel and --revision are for charms from Charmhub, not the local charm "${dir}"`);
         const charm = await readCharmDir(dir);
         const application = name ?? charm.meta.name;
         if (charm.meta.subordinate && (opts.numUnits !== undefined || opts.to))
@@ -154,4 +174,56 @@ Examples:
         if (result.remainingUnits > 0) cli.io.stderr(remainingUnitsNotice(result.application, result.remainingUnits));
       },
     );
+}
+
+interface CharmhubDeployFlags {
+  numUnits?: number;
+  to?: string[];
+  constraints?: string;
+  config?: string[];
+  resource?: string[];
+  trust?: boolean;
+  channel?: string;
+  revision?: number;
+}
+
+/** deploy <name>: the controller resolves and fetches the charm; the CLI says what it found, as Juju's does. */
+async function deployFromCharmhub(
+  cli: Cli,
+  charmName: string,
+  name: string | undefined,
+  opts: CharmhubDeployFlags,
+  seriesOrBase: { series?: string; base?: string },
+): Promise<void> {
+  checkRevisionFlags(opts);
+  if (opts.constraints !== undefined) checkedConstraints(opts.constraints);
+  const application = name ?? charmName;
+  const config = opts.config ? await readConfigFlags(opts.config, application) : undefined;
+  // The controller checks the names against the charm it fetches.
+  const resourceArgs = opts.resource ? await resourceFiles(null, opts.resource) : undefined;
+  const client = await cli.client({ timeoutMs: 300_000 });
+  const request: RequestOf<'deploy'> = {
+    charm: {
+      charmhub: {
+        name: charmName,
+        ...(opts.channel !== undefined ? { channel: opts.channel } : {}),
+        ...(opts.revision !== undefined ? { revision: opts.revision } : {}),
+      },
+    },
+    ...(name ? { name } : {}),
+    ...seriesOrBase,
+    ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
+    ...(config ? { config } : {}),
+    ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
+    ...(opts.to ? { to: opts.to } : {}),
+    ...(opts.trust ? { trust: true } : {}),
+    ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
+  };
+  const result = await client.post<'deploy', DeployResponse>('deploy', request);
+  if (result.charmhub) {
+    cli.io.stderr(locatedLine(result.charmhub));
+    cli.io.stderr(deployingLine(result.application, result.charmhub));
+  }
+  if (result.pending) cli.io.stderr(`${result.pending}\n`);
+  if (result.remainingUnits > 0) cli.io.stderr(remainingUnitsNotice(result.application, result.remainingUnits));
 }

@@ -13,9 +13,10 @@ import { invalidArgument } from '#shared/domain/errors.js';
 import { parseCharm, type CharmMeta } from '#shared/domain/charm.js';
 import { checkCharmSize } from '#shared/domain/item-size.js';
 
-type CharmRequest = RequestOf<'deploy'>['charm'];
+/** A charm the client sends (not one the controller fetches from Charmhub). */
+export type LocalCharmRequest = Exclude<RequestOf<'deploy'>['charm'], { charmhub: unknown }>;
 
-export async function receiveCharm(charms: CharmStore, body: CharmRequest): Promise<{ charm: CharmMeta; charmArchive?: string }> {
+export async function receiveCharm(charms: CharmStore, body: LocalCharmRequest): Promise<{ charm: CharmMeta; charmArchive?: string }> {
   const charm = parseCharm(body.metadata, body.config, body.actions, {
     ...(body.manifest !== undefined ? { manifest: body.manifest } : {}),
     ...(body.charmcraft !== undefined ? { charmcraft: body.charmcraft } : {}),

@@ -25,6 +25,7 @@ import { errorResponse, fromError } from './http.js';
 import { PresenceRecorder } from './presence.js';
 import { storeOfRequest } from './request-model.js';
 import { runUserRoute } from './user-routes.js';
+import { DEFAULT_CHARMHUB_SETTINGS, type CharmhubSettings } from './charmhub-charm.js';
 
 export interface ApiDeps {
   store: Store;
@@ -44,6 +45,8 @@ export interface ApiDeps {
   logger?: Logger;
   /** Agents' log lines (the agent `log` op) and debug-log's source. */
   logs?: LogSink;
+  /** How deploy and refresh reach Charmhub (bounds; tests shorten them). */
+  charmhub?: CharmhubSettings;
 }
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -58,6 +61,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     stuckAfterSeconds: deps.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS,
     agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
+    ...(deps.charmhub ? { charmhub: deps.charmhub } : {}),
   };
   const presence = new PresenceRecorder(deps.store, agentLostAfterSeconds * 1000, logger);
 
@@ -130,6 +134,18 @@ function functionLogSink(logGroupName: string | undefined): LogSink {
   return lambdaLogSink(logGroupName ? { read: cloudWatchLogReader({ client: new CloudWatchLogsClient({}), logGroupName }) } : {});
 }
 
+/**
+ * On AWS a deploy from Charmhub resolves and downloads within the api function's 29 seconds (API
+ * Gateway's own bound): each step gets its share, and a slower store is a clear error, not a
+ * timed-out request whose charm half arrived.
+ */
+const AWS_CHARMHUB_SETTINGS: CharmhubSettings = {
+  ...DEFAULT_CHARMHUB_SETTINGS,
+  requestTimeoutMs: 5_000,
+  charm: { ...DEFAULT_CHARMHUB_SETTINGS.charm, timeoutMs: 15_000 },
+  resource: { ...DEFAULT_CHARMHUB_SETTINGS.resource, timeoutMs: 10_000 },
+};
+
 /** The Lambda entry point; built on first use from the function's environment. */
 export const handler: Handler = (event) => {
   lambdaHandler ??= fromEnvironment(environmentOf('api function'));
@@ -147,6 +163,7 @@ function fromEnvironment(env: Environment): Handler {
     stuckAfterSeconds: env.seconds('STUCK_AFTER_SECONDS', DEFAULT_STUCK_AFTER_SECONDS),
     agentLostAfterSeconds: env.seconds('AGENT_LOST_AFTER_SECONDS', DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: functionLogSink(env.optional('DEBUG_LOG_GROUP')),
+    charmhub: AWS_CHARMHUB_SETTINGS,
   });
   let bootstrapped: Promise<void> | undefined;
   return async (event) => {

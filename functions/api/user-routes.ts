@@ -6,7 +6,9 @@ import { formatConstraints, parseConstraints } from '#shared/domain/constraints.
 import { DroverError, invalidArgument, notFound } from '#shared/domain/errors.js';
 import type { EntityResult, Operation, RequestOf } from '#shared/api/requests.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
-import { receiveCharm } from './charm-upload.js';
+import { receiveCharm, type LocalCharmRequest } from './charm-upload.js';
+import { charmFromCharmhub, charmhubSummary, refreshFromCharmhub } from './charmhub-routes.js';
+import type { CharmhubSettings } from './charmhub-charm.js';
 import { receiveResources, resourceRoutes } from './resource-routes.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sink.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
@@ -55,6 +57,8 @@ export interface UserContext {
   agentLostAfterSeconds: number;
   /** The agents' log, for debug-log. */
   logs?: LogSink;
+  /** How the controller reaches Charmhub (default: DEFAULT_CHARMHUB_SETTINGS). */
+  charmhub?: CharmhubSettings;
 }
 
 /** Juju's debug-log shows the last 10 lines unless asked to replay. */
@@ -143,10 +147,13 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     return { revision, ...(body.since !== undefined ? { changed: revision !== body.since } : {}) };
   },
   deploy: async (ctx, body) => {
-    const series = requestedSeries(body);
-    const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
-    const resources = body.resources ? await receiveResources(ctx, charm, body.resources) : undefined;
-    return deploy(
+    const requested = requestedSeries(body);
+    const received = 'charmhub' in body.charm ? await charmFromCharmhub(ctx, body.charm.charmhub, requested, body.resources) : undefined;
+    const { charm, charmArchive } = received ?? (await receiveCharm(ctx.charms, body.charm as LocalCharmRequest));
+    const series = requested ?? received?.series;
+    const uploaded = body.resources ? await receiveResources(ctx, charm, body.resources) : undefined;
+    const resources = received || uploaded ? { ...received?.resources, ...uploaded } : undefined;
+    const result = await deploy(
       ctx.store,
       {
         charm,
@@ -158,14 +165,17 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.to ? { to: body.to } : {}),
         ...(charmArchive ? { charmArchive } : {}),
         ...(body.trust ? { trust: true } : {}),
-        ...(resources ? { resources } : {}),
+        ...(resources && Object.keys(resources).length ? { resources } : {}),
+        ...(received ? { charmOrigin: received.origin } : {}),
       },
       { background: true },
     );
+    return received ? { ...result, charmhub: charmhubSummary(received) } : result;
   },
   'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
   ...resourceRoutes,
   'upgrade-charm': async (ctx, body) => {
+    if ('charmhub' in body.charm) return refreshFromCharmhub(ctx, body.application, body.charm.charmhub, body.forceUnits === true);
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
     return upgradeCharm(ctx.store, body.application, {
       charm,

@@ -39,6 +39,24 @@ const charm = z.strictObject({
 });
 
 /**
+ * A charm the controller fetches from Charmhub (the model's `charmhub-url`) by name, as Juju's
+ * controller does: the channel (`14/stable`) or a revision, on the request's base. For
+ * upgrade-charm the name may be left out: the application's charm's.
+ */
+const charmhubCharm = z.strictObject({
+  charmhub: z.strictObject({
+    name: name.optional(),
+    channel: z.string().min(1).max(200).optional(),
+    revision: z
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .optional(),
+  }),
+});
+const charmOrCharmhub = z.union([charm, charmhubCharm]);
+
+/**
  * Resource name → the sha256 of its file, uploaded beforehand with `charm-upload` as a charm is
  * (an empty file is named by the sha256 of nothing and not uploaded). At most a few: a charm
  * declares a handful, and each costs a read of its upload.
@@ -48,7 +66,7 @@ const resourceUploads = z.record(name, sha256).refine((r) => Object.keys(r).leng
 export const userOperations = {
   deploy: post(
     z.strictObject({
-      charm,
+      charm: charmOrCharmhub,
       name: name.optional(),
       series: name.optional(),
       /** `ubuntu@22.04`: Juju 3's spelling of a series; not with `series`. */
@@ -75,7 +93,13 @@ export const userOperations = {
    */
   'charm-upload': post(z.strictObject({ sha256, size: z.int().min(1).max(MAX_CHARM_ARCHIVE_BYTES) })),
   /** upgrade-charm (refresh): the application takes a new revision of its charm. */
-  'upgrade-charm': post(z.strictObject({ application: name, charm, forceUnits: z.boolean().optional() })),
+  'upgrade-charm': post(
+    z.strictObject({
+      application: name,
+      charm: charmOrCharmhub,
+      forceUnits: z.boolean().optional(),
+    }),
+  ),
   'add-unit': post(z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() })),
   'add-machine': post(
     z.strictObject({

@@ -1,6 +1,7 @@
 // The entities of a model, as the domain sees them. The store keeps each as one item (see
 // shared/state/engine/keys.ts); the sets (principals, subordinates, scopes, relations) are bounded by
 // the number of applications, never by the number of units, so they fit in an item.
+import type { CharmhubOrigin } from './charm-origin.js';
 import type { Constraints } from './constraints.js';
 import type { CharmMeta } from './charm.js';
 import type { Life } from './life.js';
@@ -48,6 +49,8 @@ export interface Application {
   charmUrl: string;
   /** The charm store key of the charm's archive (sha256 of its bytes). */
   charmArchive?: string;
+  /** Set for a charm deployed from Charmhub (./charm-origin.ts); absent: a local charm. */
+  charmOrigin?: CharmhubOrigin;
   charm: CharmMeta;
   /**
    * The last charm upgrade was `--force-units`: units in a hook error state take the new charm

@@ -4,6 +4,8 @@
 // format. Update-status hook frequency is randomized at run time by up to 20%" (juju/juju
 // environs/config). logging-config: the agents' loggo levels, `<module>=<LEVEL>;...`; drover
 // keeps and shows it as Juju does (agents log every level; debug-log --level filters).
+// charmhub-url: where the controller resolves and downloads charms deployed by name (Juju's
+// environs/config CharmHubURLKey); like Juju, fixed when the model is created (add-model --config).
 // authorized-keys: the model's SSH keys, one authorized_keys line each, which the agents install
 // on every machine (add-ssh-key and friends change it key by key: shared/domain/ssh-keys.ts).
 import { errorMessage, invalidArgument } from './errors.js';
@@ -11,9 +13,12 @@ import { AUTHORIZED_KEYS, parseAuthorizedKey, splitAuthorizedKeys } from './ssh-
 
 export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
 export const LOGGING_CONFIG = 'logging-config';
+export const CHARMHUB_URL = 'charmhub-url';
+export const DEFAULT_CHARMHUB_URL = 'https://api.charmhub.io';
 
 export const MODEL_CONFIG_DEFAULTS: Record<string, string> = {
   [AUTHORIZED_KEYS]: '',
+  [CHARMHUB_URL]: DEFAULT_CHARMHUB_URL,
   [LOGGING_CONFIG]: '<root>=INFO',
   [UPDATE_STATUS_HOOK_INTERVAL]: '5m',
 };
@@ -96,7 +101,32 @@ export function validateModelConfig(key: string, value: string): void {
   if (key === AUTHORIZED_KEYS) {
     for (const line of splitAuthorizedKeys(value)) if (!parseAuthorizedKey(line)) throw invalidArgument(`invalid ssh key: ${line}`);
   }
+  if (key === CHARMHUB_URL) checkCharmhubUrl(value);
 }
+
+/** Juju checks the URL parses with a scheme and host (environs/config's charmhub-url validation). */
+function checkCharmhubUrl(value: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.host === '') throw invalidArgument(`charmhub-url: invalid URL "${value}"`);
+}
+
+/**
+ * Juju keeps some keys as the model was created: a change is refused in its words
+ * (environs/config Validate: "cannot change %s from %#v to %#v").
+ */
+export function checkImmutableModelConfig(before: Record<string, string> | undefined, set: Record<string, string>, reset: string[]): void {
+  const old = before?.[CHARMHUB_URL] ?? DEFAULT_CHARMHUB_URL;
+  const next = Object.hasOwn(set, CHARMHUB_URL) ? set[CHARMHUB_URL]! : reset.includes(CHARMHUB_URL) ? DEFAULT_CHARMHUB_URL : old;
+  if (next !== old) throw invalidArgument(`cannot change ${CHARMHUB_URL} from ${JSON.stringify(old)} to ${JSON.stringify(next)}`);
+}
+
+/** The Charmhub the model's charms come from. */
+export const charmhubUrlOf = (config: Record<string, string> | undefined): string => config?.[CHARMHUB_URL] ?? DEFAULT_CHARMHUB_URL;
 
 export interface ModelConfigEntry {
   value: string;

@@ -29,6 +29,8 @@ export interface ApplicationResource {
   size: number;
   /** When it was uploaded (ISO time). */
   timestamp: string;
+  /** `store`: Charmhub's revision of it, fetched with the charm; absent: uploaded by the user. */
+  origin?: 'store';
 }
 
 /** The largest resource drover takes: one gigabyte, as big as a charm archive may be (its upload is the same). */

@@ -237,11 +237,13 @@ export function applicationDoc(app: Application, relationsOfApp: Relation[], sum
   const blocked = applicationBlockedBy(app, relationsOfApp);
   const version = summary.version?.value;
   return {
-    charm: displayCharmUrl(app.charmUrl),
+    // Juju 3.6 shows a Charmhub charm by its name alone, with its origin, revision and channel.
+    charm: app.charmOrigin ? app.charm.name : displayCharmUrl(app.charmUrl),
     ...statusBase(app.series),
-    'charm-origin': 'local',
+    'charm-origin': app.charmOrigin ? 'charmhub' : 'local',
     'charm-name': app.charm.name,
     'charm-rev': parseCharmUrl(app.charmUrl).revision,
+    ...(app.charmOrigin ? { 'charm-channel': app.charmOrigin.channel } : {}),
     // Units still being added by an add-unit -n in the background: the scale wanted, where Juju
     // shows the scale it wants of an application.
     ...(app.pendingUnits ? { scale: app.unitCount + app.pendingUnits } : {}),

@@ -13,6 +13,7 @@ import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { getApplication, getMachine, getRelation } from '#shared/state/engine/reads.js';
 import { charmDir, expectOk, expectError, startCliController, type CliHarness } from '../support/cli.js';
+import { packDotCharm } from '../support/dot-charm.js';
 
 let ctl: CliHarness;
 beforeEach(async () => {
@@ -25,30 +26,6 @@ afterEach(async () => {
 const ok = (...args: string[]) => expectOk(ctl, args);
 
 const fails = (code: number, args: string[], message: string | RegExp) => expectError(ctl, code, args, message);
-
-/**
- * Packs a charm directory as charmcraft does: a zip made with Python's zipfile, which keeps each
- * file's Unix mode in the external attributes (and symlinks as links).
- */
-function packDotCharm(dir: string, extra: Array<{ name: string; mode: number; data: string }> = []): string {
-  const out = join(mkdtempSync(join(tmpdir(), 'dot-charm-')), `${dir.split('/').pop()}_ubuntu-22.04-amd64.charm`);
-  const script = `
-import json, os, sys, zipfile
-src, out = sys.argv[1], sys.argv[2]
-with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-    for root, dirs, files in os.walk(src):
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            z.write(path, os.path.relpath(path, src))
-    for e in json.load(sys.stdin):
-        info = zipfile.ZipInfo(e['name'])
-        info.create_system = 3
-        info.external_attr = e['mode'] << 16
-        z.writestr(info, e['data'])
-`;
-  execFileSync('python3', ['-c', script, dir, out], { input: JSON.stringify(extra) });
-  return out;
-}
 
 describe('deploying a .charm', () => {
   it('deploys on the series of its manifest bases, and stores it as agents unpack it', async () => {

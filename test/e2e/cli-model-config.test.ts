@@ -18,7 +18,7 @@ const ok = (...args: string[]) => expectOk(ctl, args);
 describe('model-config', () => {
   it('shows every key with its source, one value, and changes and resets a key', async () => {
     expect((await ok('model-config')).stdout).toBe(
-      'Attribute                    From     Value\nauthorized-keys              default\nlogging-config               default  <root>=INFO\nupdate-status-hook-interval  default  5m\n',
+      'Attribute                    From     Value\nauthorized-keys              default\ncharmhub-url                 default  https://api.charmhub.io\nlogging-config               default  <root>=INFO\nupdate-status-hook-interval  default  5m\n',
     );
     expect((await ok('model-config', 'update-status-hook-interval')).stdout).toBe('5m\n');
     // Juju 3.6 takes any duration (pytest-operator's fast_forward sets 10s), and logging-config.
@@ -27,11 +27,12 @@ describe('model-config', () => {
     // JSON as Juju 3.6 writes it (Go's field names: jubilant reads `Value`); YAML in lower case.
     expect(JSON.parse((await ok('model-config', '--format', 'json')).stdout)).toEqual({
       'authorized-keys': { Value: '', Source: 'default' },
+      'charmhub-url': { Value: 'https://api.charmhub.io', Source: 'default' },
       'logging-config': { Value: '<root>=INFO;unit=DEBUG', Source: 'model' },
       'update-status-hook-interval': { Value: '10s', Source: 'model' },
     });
     expect((await ok('model-config', '--format=yaml')).stdout).toBe(
-      'authorized-keys:\n  value: ""\n  source: default\nlogging-config:\n  value: <root>=INFO;unit=DEBUG\n  source: model\nupdate-status-hook-interval:\n  value: 10s\n  source: model\n',
+      'authorized-keys:\n  value: ""\n  source: default\ncharmhub-url:\n  value: https://api.charmhub.io\n  source: default\nlogging-config:\n  value: <root>=INFO;unit=DEBUG\n  source: model\nupdate-status-hook-interval:\n  value: 10s\n  source: model\n',
     );
     expect((await getModel(ctl.store))?.config).toEqual({
       'logging-config': '<root>=INFO;unit=DEBUG',

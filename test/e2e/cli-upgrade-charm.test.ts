@@ -28,12 +28,13 @@ describe('upgrade-charm', () => {
     expect(await getApplication(ctl.store, 'database')).toMatchObject({ charmUrl: 'local:jammy/database-2', forceUnits: true });
   });
 
-  it('without --path is a usage error (exit 2)', async () => {
+  it("without --path refreshes from Charmhub, which a local charm's application cannot: Juju's words", async () => {
+    expect((await ctl.run(['upgrade-charm', 'database'])).stderr).toBe('ERROR application "database" not found\n');
+    expect((await ctl.run(['deploy', charmDir('database'), '--series', 'jammy'])).code).toBe(0);
     const res = await ctl.run(['upgrade-charm', 'database']);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toBe(
-      'ERROR --path is required: drover upgrades an application from a local charm directory (there is no charm store)\n',
-    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('ERROR upgrading a local charm requires either --path or --switch\n');
+    expect(await getApplication(ctl.store, 'database')).toMatchObject({ charmUrl: 'local:jammy/database-0' });
   });
 
   it('another charm is refused, and the application keeps its charm', async () => {

@@ -17,6 +17,7 @@ import { pollerSettingsOf } from '../../embedded/stream/consumer-settings.js';
 import { createStreamPoller } from '../../embedded/stream-poller.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { createApiHandler } from '../../functions/api/handler.js';
+import { DEFAULT_CHARMHUB_SETTINGS } from '../../functions/api/charmhub-charm.js';
 import { startApiServer, type ApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
 import { run, type CliIo } from '../../cli/main.js';
@@ -119,6 +120,17 @@ export interface CliControllerOptions {
   changes?: boolean;
 }
 
+/**
+ * Tests reach no host but this one: the controller's Charmhub client may ask only loopback
+ * servers (test/support/charmhub-server.ts), so a fuzzed `deploy <name>` never asks Charmhub itself.
+ */
+const loopbackOnly: typeof fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    return Promise.reject(new TypeError('fetch failed', { cause: new Error(`tests reach no host but this one, not ${url.host}`) }));
+  return fetch(input, init);
+};
+
 /** A controller named "test" (current), served in-process over a fresh table. */
 export async function startCliController(options: CliControllerOptions = {}): Promise<CliHarness> {
   const store = await freshStore(options.now ? { now: options.now } : {});
@@ -136,6 +148,7 @@ export async function startCliController(options: CliControllerOptions = {}): Pr
     agents: { kind: 'machine-keys', keys: testAgentKeys },
     controller: 'test',
     logger: silentLogger,
+    charmhub: { ...DEFAULT_CHARMHUB_SETTINGS, fetch: loopbackOnly },
   });
   const server = await startApiServer(handler, { direct: charmFileRoutes(charms) });
   const home = await mkdtemp(join(tmpdir(), 'drover-cli-home-'));

@@ -17,6 +17,7 @@ import { planNewUnits } from './new-units.js';
 import { newPeerRelations } from './peer-relations.js';
 import { FIRST_SHARDS, unitShardsAfter } from '../shards.js';
 import { checkUploadable, type ApplicationResource } from '../resources.js';
+import type { CharmhubOrigin } from '../charm-origin.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
@@ -34,6 +35,8 @@ export interface DeployIntent {
   charmArchive?: string;
   /** deploy --trust. */
   trust?: boolean;
+  /** Set when the charm came from Charmhub: its URL is `ch:` with the store's revision. */
+  charmOrigin?: CharmhubOrigin;
   /** `--resource`: the first revision of each resource given, already kept in the charm store. */
   resources?: Record<string, ApplicationResource>;
 }
@@ -87,8 +90,17 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     life: 'alive',
     series,
     subordinate,
-    charmUrl: formatCharmUrl({ series, name: intent.charm.name, revision: 0 }),
+    charmUrl: intent.charmOrigin
+      ? formatCharmUrl({
+          schema: 'ch',
+          architecture: intent.charmOrigin.architecture,
+          series,
+          name: intent.charm.name,
+          revision: intent.charmOrigin.revision,
+        })
+      : formatCharmUrl({ series, name: intent.charm.name, revision: 0 }),
     ...(intent.charmArchive ? { charmArchive: intent.charmArchive } : {}),
+    ...(intent.charmOrigin ? { charmOrigin: intent.charmOrigin } : {}),
     ...(intent.resources && Object.keys(intent.resources).length ? { resources: intent.resources } : {}),
     charm: intent.charm,
     constraints,

@@ -3,7 +3,7 @@
 // concurrent changes cannot lose one another.
 import type { Model } from '../entities.js';
 import { invalidArgument } from '../errors.js';
-import { checkModelConfigKey, validateModelConfig } from '../model-config.js';
+import { checkImmutableModelConfig, checkModelConfigKey, validateModelConfig } from '../model-config.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface ModelConfigChange {
@@ -20,6 +20,7 @@ export function planSetModelConfig(model: Model, change: ModelConfigChange): Pla
   }
   for (const [key, value] of Object.entries(set)) validateModelConfig(key, value);
   const before = model.config ?? {};
+  checkImmutableModelConfig(before, set, reset);
   const next: Record<string, string> = { ...before, ...set };
   for (const key of reset) delete next[key];
   const same = Object.keys(next).length === Object.keys(before).length && Object.entries(next).every(([k, v]) => before[k] === v);

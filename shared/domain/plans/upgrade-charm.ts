@@ -16,9 +16,11 @@ import { charmEndpoints, configDefaults, type CharmMeta, type Endpoint } from '.
 import { unsupportedBaseMessage } from '../bases.js';
 import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
 import type { Application, ConfigValue, Relation } from '../entities.js';
-import { invalidArgument, notAlive, notFound } from '../errors.js';
+import { alreadyExists, invalidArgument, notAlive, notFound } from '../errors.js';
 import { refs, type Plan } from '../plan.js';
 import type { Numbers } from '../sequences.js';
+import type { CharmhubOrigin } from '../charm-origin.js';
+import type { ApplicationResource } from '../resources.js';
 import { newPeerRelations } from './peer-relations.js';
 
 export interface UpgradeCharmIntent {
@@ -28,6 +30,10 @@ export interface UpgradeCharmIntent {
   charmArchive?: string;
   /** `--force-units`: units in an error state upgrade too; a Dying application may be upgraded. */
   forceUnits: boolean;
+  /** Set when the new charm came from Charmhub: its revision is the store's; absent, a local charm's next. */
+  charmOrigin?: CharmhubOrigin;
+  /** Resources whose revision the new charm's channel moves on (Charmhub's), already kept in the charm store. */
+  resources?: Record<string, ApplicationResource>;
 }
 
 export interface UpgradeCharmSnapshot {
@@ -81,7 +87,12 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
       `cannot upgrade "${name}" from charm "${app.charm.name}" to "${charm.name}": an upgrade keeps the charm's name; deploy "${charm.name}" as a new application instead`,
     );
   }
-  const charmUrl = formatCharmUrl({ series: app.series, name: charm.name, revision: current.revision + 1 });
+  const origin = intent.charmOrigin;
+  const charmUrl = origin
+    ? formatCharmUrl({ schema: 'ch', architecture: origin.architecture, series: app.series, name: charm.name, revision: origin.revision })
+    : formatCharmUrl({ series: app.series, name: charm.name, revision: current.revision + 1 });
+  // Juju's refresher: the revision the application already runs is no upgrade.
+  if (charmUrl === app.charmUrl) throw alreadyExists(`charm "${charm.name}", revision ${current.revision}: already up-to-date`);
   const cannot = `cannot upgrade application "${name}" to charm "${charmUrl}"`;
   if (charm.subordinate !== app.subordinate) throw invalidArgument(`${cannot}: cannot change an application's subordinacy`);
   if (charm.series.length && !charm.series.includes(app.series)) {
@@ -110,15 +121,26 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
           charmUrl,
           charmArchive: intent.charmArchive,
           forceUnits: intent.forceUnits,
+          ...(origin ? { charmOrigin: origin } : {}),
+          ...(intent.resources ? { resources: intent.resources } : {}),
           ...(configChanged ? { config, configVersion: app.configVersion + 1 } : {}),
         },
+        // A local charm replacing a Charmhub one is no longer the store's.
+        ...(!origin && app.charmOrigin ? { unset: ['charmOrigin'] } : {}),
         ...(peers.relations.length ? { addToSet: { relations: peers.relations.map((r) => r.key) } } : {}),
         // Every fact the plan relied on: the charm it upgrades from (a concurrent upgrade plans
         // again, for the revision after), the config it merged, and the relations it checked
         // (a relation added meanwhile could use an endpoint the new charm drops).
         expect: {
           life: intent.forceUnits ? ['alive', 'dying'] : 'alive',
-          equals: { charmUrl: app.charmUrl, configVersion: app.configVersion },
+          equals: {
+            charmUrl: app.charmUrl,
+            configVersion: app.configVersion,
+            // The resources it sets were merged with those it read: an attach-resource meanwhile
+            // (which moves charmModifiedVersion) is not overwritten.
+            ...(intent.resources && app.charmModifiedVersion !== undefined ? { charmModifiedVersion: app.charmModifiedVersion } : {}),
+          },
+          ...(intent.resources && app.charmModifiedVersion === undefined ? { absent: ['charmModifiedVersion'] } : {}),
           setSize: { relations: app.relations.length },
           ...(app.relations.length ? { contains: { relations: app.relations } } : {}),
         },

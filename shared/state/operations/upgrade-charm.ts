@@ -1,4 +1,6 @@
 import type { CharmMeta } from '../../domain/charm.js';
+import type { CharmhubOrigin } from '../../domain/charm-origin.js';
+import type { ApplicationResource } from '../../domain/resources.js';
 import type { Relation } from '../../domain/entities.js';
 import { refs } from '../../domain/plan.js';
 import { planUpgradeCharm, type UpgradeCharmResult } from '../../domain/plans/upgrade-charm.js';
@@ -11,6 +13,10 @@ export interface UpgradeCharmRequest {
   charm: CharmMeta;
   charmArchive?: string;
   forceUnits?: boolean;
+  /** A Charmhub charm's origin (shared/domain/charm-origin.ts); absent: a local charm. */
+  charmOrigin?: CharmhubOrigin;
+  /** The application's resources with the new charm's channel's revisions. */
+  resources?: Record<string, ApplicationResource>;
 }
 
 /**
@@ -31,6 +37,8 @@ export async function upgradeCharm(store: Store, name: string, request: UpgradeC
           charm: request.charm,
           forceUnits: request.forceUnits ?? false,
           ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
+          ...(request.charmOrigin ? { charmOrigin: request.charmOrigin } : {}),
+          ...(request.resources ? { resources: request.resources } : {}),
         },
         store.now().toISOString(),
       ),
