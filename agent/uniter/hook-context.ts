@@ -42,6 +42,8 @@ export class HookContext implements ToolContext {
   readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
+  /** True once the hook called a secret tool: the unit's secret hooks may be due differently. */
+  secretsTouched = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingSettings = new Map<number, Record<string, string>>();
   private readonly ports: PortRequests;
@@ -129,6 +131,7 @@ export class HookContext implements ToolContext {
   }
 
   secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T> {
+    this.secretsTouched = true;
     return this.init.api.call<T>(op, { unit: this.unitName, ...body } as never);
   }
 

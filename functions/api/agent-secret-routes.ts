@@ -3,7 +3,7 @@
 // caller's machine, and the secret is the unit's (or its application's) or was granted to it.
 // No answer or error carries content but secret-get's.
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
-import { agentSecretOperations } from '#shared/api/agent-secret-requests.js';
+import { agentSecretHookOperations, agentSecretOperations } from '#shared/api/agent-secret-requests.js';
 import { invalidArgument, notFound } from '#shared/domain/errors.js';
 import { unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
 import {
@@ -12,15 +12,18 @@ import {
   grantSecret,
   removeSecret,
   revokeSecret,
+  secretChangeSeen,
+  secretRotated,
   updateSecret,
 } from '#shared/state/operations/secrets.js';
+import { unitSecretHookState } from '#shared/state/queries/secret-hooks.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { listSecrets, unitLeads } from '#shared/state/queries/secrets.js';
 import type { Relation } from '#shared/domain/entities.js';
 import type { Store } from '#shared/state/engine/store.js';
 import type { Authorized, Touches } from './agent-authorization.js';
 
-type SecretOperation = keyof typeof agentSecretOperations & AgentOperation;
+type SecretOperation = keyof (typeof agentSecretOperations & typeof agentSecretHookOperations) & AgentOperation;
 
 /** An agent route (./agent-routes.ts, AgentRoute) that needs only the model's store. */
 interface SecretRoute<O extends SecretOperation> {
@@ -140,5 +143,22 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
   'secret-info-get': {
     touches: { unit, secret: manage },
     run: async (_ctx, _body, owned) => info(secretOf(owned)),
+  },
+  // The unit agent's own, for the secret hooks (agent/uniter/secret-schedule.ts).
+  'secret-hook-state': { touches: { unit }, run: (ctx, body) => unitSecretHookState(ctx.store, body.unit) },
+  'secret-rotated': {
+    touches: { unit, secret: manage },
+    run: (ctx, body, owned) =>
+      secretRotated(ctx.store, secretOf(owned), {
+        rotateTime: new Date(body.rotateTime).toISOString(),
+        originalRevision: body.originalRevision,
+      }),
+  },
+  'secret-revision-seen': {
+    touches: { unit, secret: (body) => ({ ref: body.secret, needs: 'view' }) },
+    run: async (ctx, body, owned) => {
+      await secretChangeSeen(ctx.store, secretOf(owned), body.unit, body.revision);
+      return {};
+    },
   },
 };

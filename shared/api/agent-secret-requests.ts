@@ -52,3 +52,16 @@ export const agentSecretOperations = {
   'secret-ids': post(z.strictObject({ unit })),
   'secret-info-get': post(z.strictObject({ unit, secret })),
 } as const;
+
+/**
+ * What the unit agent asks about its secret hooks (not hook tools): what is due, and what a
+ * secret hook leaves behind. Each names the unit, and the secret it ran for.
+ */
+export const agentSecretHookOperations = {
+  /** The secrets the unit manages and consumes, as its secret hooks need them (no content). */
+  'secret-hook-state': post(z.strictObject({ unit })),
+  /** secret-rotate ran for the secret's nextRotateTime `rotateTime`, when its latest revision was `originalRevision`. */
+  'secret-rotated': post(z.strictObject({ unit, secret, rotateTime: expire, originalRevision: z.int().min(1) })),
+  /** secret-changed ran for `revision`: the consumer's record keeps it. */
+  'secret-revision-seen': post(z.strictObject({ unit, secret, revision: z.int().min(1) })),
+} as const;
