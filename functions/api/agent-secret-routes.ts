@@ -5,12 +5,13 @@
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
 import { agentSecretHookOperations, agentSecretOperations } from '#shared/api/agent-secret-requests.js';
 import { invalidArgument, notFound } from '#shared/domain/errors.js';
-import { unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
+import { requireSecretUri, secretUri, unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
 import {
   addUnitSecret,
   getUnitSecretContent,
   grantSecret,
   removeSecret,
+  newSecretId,
   revokeSecret,
   secretChangeSeen,
   secretRotated,
@@ -77,6 +78,7 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
     touches: { unit },
     run: (ctx, body) =>
       addUnitSecret(ctx.store, body.unit, {
+        ...(body.uri !== undefined ? { id: requireSecretUri(body.uri) } : {}),
         owner: body.owner,
         content: body.content,
         ...(body.label !== undefined ? { label: body.label } : {}),
@@ -144,6 +146,7 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
     touches: { unit, secret: manage },
     run: async (_ctx, _body, owned) => info(secretOf(owned)),
   },
+  'secret-new-uri': { touches: { unit }, run: async (ctx) => ({ uri: secretUri(newSecretId(ctx.store.now())) }) },
   // The unit agent's own, for the secret hooks (agent/uniter/secret-schedule.ts).
   'secret-hook-state': { touches: { unit }, run: (ctx, body) => unitSecretHookState(ctx.store, body.unit) },
   'secret-rotated': {

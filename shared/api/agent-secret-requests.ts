@@ -22,6 +22,8 @@ export const agentSecretOperations = {
   'secret-add': post(
     z.strictObject({
       unit,
+      /** The URI `secret-new-uri` allocated when the hook called secret-add (Juju's CreateSecretURIs). */
+      uri: secret.optional(),
       owner: z.enum(['unit', 'application']),
       content,
       label: label.optional(),
@@ -58,6 +60,8 @@ export const agentSecretOperations = {
  * secret hook leaves behind. Each names the unit, and the secret it ran for.
  */
 export const agentSecretHookOperations = {
+  /** A new secret's URI, allocated when a hook calls secret-add; the secret is created when the hook commits. */
+  'secret-new-uri': post(z.strictObject({ unit })),
   /** The secrets the unit manages and consumes, as its secret hooks need them (no content). */
   'secret-hook-state': post(z.strictObject({ unit })),
   /** secret-rotate ran for the secret's nextRotateTime `rotateTime`, when its latest revision was `originalRevision`. */

@@ -55,6 +55,8 @@ export function contentChecksum(content: Record<string, string>): string {
 }
 
 export interface AddSecretRequest {
+  /** The id allocated up front (a hook's secret-add prints its URI before the hook commits); absent: a new one. */
+  id?: string;
   owner: SecretOwner;
   ownerIncarnation?: string;
   content: Record<string, string>;
@@ -66,7 +68,7 @@ export interface AddSecretRequest {
 
 export async function addSecret(store: Store, request: AddSecretRequest): Promise<{ uri: string }> {
   const content = checkSecretContent(request.content);
-  const id = newSecretId(store.now());
+  const id = request.id ?? newSecretId(store.now());
   return runOperation(store, 'cannot add secret', async (store) => {
     const holder = request.label !== undefined ? await getSecretLabel(store, ownerTag(request.owner), request.label) : undefined;
     return planAddSecret(
