@@ -63,7 +63,16 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it, as the id of its last report. */
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince', 'lastReport'];
+// `ownsSecrets` only tells its removal to take its secrets along (the ownerSecrets cleanup).
+const UNIT_STATUS_FIELDS = [
+  'agentStatus',
+  'workloadStatus',
+  'charmUrl',
+  'workloadVersion',
+  'workloadVersionSince',
+  'lastReport',
+  'ownsSecrets',
+];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade (its charm, or a resource), ports. Not its
  * `relations`: the relation's own record tells the units.
