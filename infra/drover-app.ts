@@ -14,6 +14,8 @@ export const CONTEXT = {
   /** A state table made outside the stack (a point-in-time restore), and its stream's ARN. */
   stateTable: 'drover:stateTable',
   stateTableStream: 'drover:stateTableStream',
+  /** `true`: encrypt the state table with a customer-managed KMS key the stack makes (infra/state-table.ts). */
+  stateTableKms: 'drover:stateTableKms',
   /** Reserved concurrency of the scheduled functions: opt-in, many accounts' quotas refuse it. */
   scheduledReservedConcurrency: 'drover:scheduledReservedConcurrency',
 } as const;
@@ -50,9 +52,12 @@ export function createDroverApp(props: AppProps = {}, stackProps: Partial<Drover
   const stateTableStream = context(CONTEXT.stateTableStream);
   if ((stateTable === undefined) !== (stateTableStream === undefined))
     throw new Error(`give both ${CONTEXT.stateTable} and ${CONTEXT.stateTableStream} (the table's LatestStreamArn), or neither`);
+  const kms = context(CONTEXT.stateTableKms);
+  if (kms !== undefined && kms !== 'true' && kms !== 'false') throw new Error(`${CONTEXT.stateTableKms} must be true or false`);
   const stack = new DroverStack(app, stackName(controllerId), {
     controllerId,
     retainState: context(CONTEXT.retainState) !== 'false',
+    ...(kms === 'true' ? { stateTableKms: true } : {}),
     stuckAfterSeconds,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(scheduledReservedConcurrency !== undefined ? { scheduledReservedConcurrency } : {}),

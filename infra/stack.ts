@@ -34,6 +34,8 @@ export interface DroverStackProps extends StackProps {
   stuckAfterSeconds?: number;
   /** A table restored to a point in time, used instead of the stack's own (state-table.ts). */
   existingState?: ExistingTable;
+  /** Encrypt the state table with a customer-managed KMS key (`drover:stateTableKms=true`). */
+  stateTableKms?: boolean;
   /** Where alarms send email; absent: no alarms and no dashboard (observability.ts). */
   alarmEmail?: string;
   /** Reserved concurrency of each scheduled function; absent: none (infra/functions.ts says why). */
@@ -62,7 +64,11 @@ export class DroverStack extends Stack {
     const removalPolicy = props.retainState === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     const stuckAfterSeconds = String(props.stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS);
 
-    this.state = new StateTable(this, 'State', { removalPolicy, ...(props.existingState ? { existing: props.existingState } : {}) });
+    this.state = new StateTable(this, 'State', {
+      removalPolicy,
+      ...(props.existingState ? { existing: props.existingState } : {}),
+      ...(props.stateTableKms ? { customerManagedKey: true } : {}),
+    });
     this.charms = new CharmStore(this, 'Charms', { removalPolicy });
     this.machines = new Machines(this, 'Machines', { controllerId });
 

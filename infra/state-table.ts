@@ -4,6 +4,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { ATTR, INDEX, RUN_LEASE_PREFIX } from '#shared/state/engine/keys.js';
 
@@ -16,6 +17,12 @@ export interface StateTableProps {
    * deletes it: its stream, TTL, recovery and protection are set where it was made.
    */
   existing?: ExistingTable;
+  /**
+   * Encrypt the table with a customer-managed KMS key the stack makes (`drover:stateTableKms=true`):
+   * rotated yearly, kept as long as the table is (a table outlives nothing without its key), and
+   * usable only by the roles the table is granted to. Absent: the AWS-managed key.
+   */
+  customerManagedKey?: boolean;
 }
 
 export interface ExistingTable {
@@ -38,6 +45,8 @@ const BATCH_WRITE_ACTIONS = ['dynamodb:BatchWriteItem'];
 
 export class StateTable extends Construct {
   readonly table: dynamodb.ITable;
+  /** The customer-managed key, when the table is encrypted with one. */
+  readonly key?: kms.Key;
 
   constructor(scope: Construct, id: string, props: StateTableProps) {
     super(scope, id);
@@ -48,6 +57,14 @@ export class StateTable extends Construct {
       });
       return;
     }
+    const key = props.customerManagedKey
+      ? new kms.Key(this, 'Key', {
+          description: 'drover: encrypts the state table (its secrets among the rest)',
+          enableKeyRotation: true,
+          removalPolicy: props.removalPolicy,
+        })
+      : undefined;
+    this.key = key;
     const table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: ATTR.pk, type: dynamodb.AttributeType.STRING },
       sortKey: { name: ATTR.sk, type: dynamodb.AttributeType.STRING },
@@ -56,9 +73,11 @@ export class StateTable extends Construct {
       // The stream consumers (functions/stream-consumers.ts) need what an item was and what it became.
       stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // The AWS-managed key (aws/dynamodb): visible in the template and in CloudTrail, no key to
-      // pay for, and no kms: grants needed by the functions.
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // By default the AWS-managed key (aws/dynamodb): visible in the template and in CloudTrail,
+      // no key to pay for, and no kms: grants needed by the functions. Or the stack's own key.
+      ...(key
+        ? { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey: key }
+        : { encryption: dynamodb.TableEncryption.AWS_MANAGED }),
       // Status history entries expire (shared/domain/status-log.ts: Juju keeps 336 h).
       timeToLiveAttribute: 'expiresAt',
       removalPolicy: props.removalPolicy,
@@ -100,6 +119,12 @@ export class StateTable extends Construct {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: 'StateQuery', actions: ['dynamodb:Query'], resources: [this.table.tableArn, ...indexArns] }),
     );
+    // DynamoDB uses the table's key on the caller's behalf: whoever reads or writes the table
+    // needs it, on that key alone.
+    if (this.key)
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'StateKey', actions: ['kms:Decrypt', 'kms:Encrypt'], resources: [this.key.keyArn] }),
+      );
     if (access === 'list' || access === 'read') return;
     const writes = access === 'read-write-batch' ? [...WRITE_ACTIONS, ...BATCH_WRITE_ACTIONS] : WRITE_ACTIONS;
     grantee.grantPrincipal.addToPrincipalPolicy(

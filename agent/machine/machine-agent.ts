@@ -350,7 +350,8 @@ export class MachineAgent {
       else if (hint.kind === 'settings') {
         const [relationId, ...unit] = hint.id.split(':');
         this.supervisor.forEach((u) => u.settingsChanged(Number(relationId), unit.join(':')));
-      } else if (hint.kind === 'resync') {
+      } else if (hint.kind === 'secret') this.supervisor.forEach((u) => u.secretsChanged());
+      else if (hint.kind === 'resync') {
         // Also sent when hints flow again after the controller was unreachable: the unit agents
         // that died of it meanwhile restart now.
         this.supervisor.retryNow();

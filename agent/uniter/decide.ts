@@ -23,14 +23,15 @@
 // - upgrade-charm also runs when the application's charmModifiedVersion moves (a resource was
 //   attached), after start, with the charm directory as it is, as Juju's uniter does.
 // - remove: Juju 3 runs it once after stop, before the unit is set Dead.
+// - secret hooks: Juju 3's secrets resolver, after leadership and before actions (a hook error first).
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
 import type { Application, Relation, Unit } from '#shared/domain/entities.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import { aliveLeadershipStep, dyingLeadershipStep, renewLeadershipStep } from './decide-leadership.js';
-import type { Hook } from './hooks.js';
+import type { Hook, SecretHook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
-import { applicationOfUnit } from '#shared/domain/names.js';
+import { endpointOf, mayJoin, principalHoldsSubordinate } from './scope-rules.js';
 import { isPeerRelation } from '#shared/domain/plans/app-settings.js';
 
 export interface RemoteState {
@@ -54,6 +55,8 @@ export interface RemoteState {
   leadership?: LeadershipView;
   /** The leader's lease is due for renewal (the tracker, agent/uniter/leadership.ts). */
   renewLeadershipDue?: boolean;
+  /** The secret hook due (agent/uniter/secret-schedule.ts, which asks shared/domain/secret-hooks.ts). */
+  secretHook?: SecretHook;
 }
 
 export type Step =
@@ -100,32 +103,6 @@ export type Step =
   | { kind: 'done'; why: string };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The endpoint of the unit's application in the relation. */
-export const endpointOf = (relation: Relation, application: string) => relation.endpoints.find((e) => e.application === application);
-
-/**
- * Whether the unit belongs in the relation's scope. A container-scoped relation pairs the units
- * of one container: a subordinate joins only the one with its own principal's application.
- */
-export function mayJoin(unit: Unit, relation: Relation): boolean {
-  if (!endpointOf(relation, unit.application)) return false;
-  if (relation.scope !== 'container' || unit.principal === undefined) return true;
-  const principalApp = applicationOfUnit(unit.principal);
-  return relation.endpoints.some((e) => e.application === principalApp);
-}
-
-/** A subordinate lives while its principal is Alive and an Alive container relation binds them (docs/lifecycle-rules.md). */
-export function principalHoldsSubordinate(unit: Unit, principal: Unit | undefined, relations: Relation[]): boolean {
-  if (!principal || principal.life !== 'alive') return false;
-  return relations.some(
-    (r) =>
-      r.scope === 'container' &&
-      r.life === 'alive' &&
-      r.endpoints.some((e) => e.application === unit.application) &&
-      r.endpoints.some((e) => e.application === principal.application),
-  );
-}
 
 const hook = (h: Hook): Step => ({ kind: 'run-hook', hook: h });
 
@@ -211,6 +188,9 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
     return nextTask(local, unit) ?? { kind: 'wait', why: 'error' };
   }
   if (unit.resolved) return { kind: 'clear-resolved' };
+  // Juju's secrets resolver goes after leadership's and before actions: installed, Alive, no hook in error.
+  const secretDue = remote.secretHook && local.installed && unit.life === 'alive';
+  if (secretDue && !aliveLeadershipStep(unit.name, local, remote.leadership)) return hook(remote.secretHook!);
   // Queued tasks go before hooks still owed: the user is waiting for them.
   const task = nextTask(local, unit);
   if (task) return task;

@@ -4,7 +4,8 @@
 //   changes that data itself (relation-set), so every read is remembered for the hook's lifetime.
 // - Writes land only if the hook succeeds: relation-set, open-port/close-port, state-set and
 //   state-delete and leader-set are buffered, and flush() writes them in one request only after
-//   the hook exited 0; a failing hook's changes are discarded and never seen by anyone.
+//   the hook exited 0; a failing hook's changes are discarded and never seen by anyone. The
+//   secret tools' changes are held too (pending-secrets.ts), and sent first.
 // - status-set, application-version-set and juju-log apply whether the hook succeeds or not, as in
 //   Juju. status-set and juju-log reach the controller with the unit's next report (within a
 //   second: agent/uniter/unit-reporter.ts), where Juju sends each at once; status-get answers from
@@ -25,6 +26,7 @@ import type {
   WorkloadStatus,
 } from '../hook-tools/tool-context.js';
 import { PortRequests } from './port-requests.js';
+import { PendingSecrets } from './pending-secrets.js';
 import type { HookContextInit } from './hook-context-init.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import { applicationOfUnit } from '#shared/domain/names.js';
@@ -42,6 +44,8 @@ export class HookContext implements ToolContext {
   readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
+  /** True once the hook called a secret tool: the unit's secret hooks may be due differently. */
+  secretsTouched = false;
   private readonly reads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingSettings = new Map<number, Record<string, string>>();
   private readonly ports: PortRequests;
@@ -55,8 +59,10 @@ export class HookContext implements ToolContext {
   private pendingLeaderSettings?: Record<string, string>;
   private readonly appReads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingAppSettings = new Map<number, Record<string, string>>();
+  private readonly secrets: PendingSecrets;
 
   constructor(private readonly init: HookContextInit) {
+    this.secrets = new PendingSecrets(init.api, init.unitName, () => this.isLeader());
     this.unitName = init.unitName;
     this.modelUuid = init.modelUuid;
     this.ports = new PortRequests(init.unitName, init.openPorts);
@@ -129,7 +135,8 @@ export class HookContext implements ToolContext {
   }
 
   secretCall<T>(op: SecretToolOperation, body: Record<string, unknown>): Promise<T> {
-    return this.init.api.call<T>(op, { unit: this.unitName, ...body } as never);
+    this.secretsTouched = true;
+    return this.secrets.call<T>(op, body);
   }
 
   goalState(): Promise<GoalState> {
@@ -248,6 +255,7 @@ export class HookContext implements ToolContext {
 
   /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
   async flush(): Promise<{ appVersions?: Record<number, number> }> {
+    await this.secrets.flush();
     const stateChanged = Object.keys(this.stateChanges).length > 0;
     const ports = this.ports.changes();
     const nothing =

@@ -5,7 +5,7 @@
 // environment: the agent holds its API credential, which no hook may see.
 import { JUJU_VERSION } from '#shared/domain/juju-version.js';
 import type { Hook } from './hooks.js';
-import { hookName, isRelationHook } from './hooks.js';
+import { hookName, isRelationHook, isSecretHook } from './hooks.js';
 
 export { JUJU_VERSION };
 
@@ -126,6 +126,12 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     env.JUJU_REMOTE_UNIT = hook.remoteUnit ?? '';
     env.JUJU_REMOTE_APP = input.remoteApplication ?? '';
     if (hook.kind === 'relation-departed') env.JUJU_DEPARTING_UNIT = hook.departingUnit ?? hook.remoteUnit ?? '';
+  }
+  // The secret hooks' (Juju's HookVars): the label even when empty, the revision only when there is one.
+  if (hook && isSecretHook(hook)) {
+    env.JUJU_SECRET_ID = hook.uri;
+    env.JUJU_SECRET_LABEL = hook.label ?? '';
+    if (hook.revision !== undefined && hook.revision > 0) env.JUJU_SECRET_REVISION = String(hook.revision);
   }
   // Juju's ubuntuEnv, last so that it wins over anything passed through.
   Object.assign(env, {

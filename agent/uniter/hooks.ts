@@ -1,7 +1,11 @@
 // The hooks a unit runs (docs/juju-compat.md, "Hooks"): the unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`, and after a resource changes), update-status (on a timer,
 // as Juju 3), stop, remove (Juju 3's last hook), and the leadership hooks — and five hooks per
-// charm relation, named `<name>-relation-<event>`.
+// charm relation, named `<name>-relation-<event>`; and the secret hooks (shared/domain/secret-hooks.ts
+// decides which is due).
+import type { SecretHook } from '#shared/domain/secret-hooks.js';
+
+export type { SecretHook };
 export type UnitHookKind =
   | 'install'
   | 'config-changed'
@@ -40,9 +44,10 @@ export interface RelationHook {
   departingUnit?: string;
 }
 
-export type Hook = UnitHook | RelationHook;
+export type Hook = UnitHook | RelationHook | SecretHook;
 
 export const isRelationHook = (hook: Hook): hook is RelationHook => hook.kind.startsWith('relation-');
+export const isSecretHook = (hook: Hook): hook is SecretHook => hook.kind.startsWith('secret-');
 
 export function hookName(hook: Hook): string {
   return isRelationHook(hook) ? `${hook.endpoint}-${hook.kind}` : hook.kind;

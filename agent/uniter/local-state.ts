@@ -8,8 +8,9 @@
 // before the hook starts, and cleared only once its outcome is recorded.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SecretHooksDone } from '#shared/domain/secret-hooks.js';
 import type { Hook } from './hooks.js';
-import { isRelationHook } from './hooks.js';
+import { isRelationHook, isSecretHook } from './hooks.js';
 
 export interface LocalRelation {
   id: number;
@@ -66,6 +67,8 @@ export interface LocalState {
   actionInFlight?: string;
   /** The failed hook awaiting `resolved`. */
   error?: Hook;
+  /** The secret hooks it has run (shared/domain/secret-hooks.ts); absent: none yet. */
+  secretHooks?: SecretHooksDone;
   /**
    * Not saved: set when the agent (re)starts, so config-changed runs "when recovering from
    * transient unit agent errors".
@@ -86,6 +89,7 @@ export const freshState = (): LocalState => ({
 /** The state after `hook` succeeded (or was resolved with --no-retry). */
 export function afterHook(state: LocalState, hook: Hook): LocalState {
   const next: LocalState = { ...state, relations: { ...state.relations } };
+  if (isSecretHook(hook)) return { ...next, secretHooks: afterSecretHook(state.secretHooks ?? noSecretHooks(), hook) };
   if (!isRelationHook(hook)) {
     switch (hook.kind) {
       case 'install':
@@ -144,6 +148,22 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
   }
   next.relations[hook.relation] = relation;
   return next;
+}
+
+export const noSecretHooks = (): SecretHooksDone => ({ changed: {}, expired: [], removed: [], rotated: {} });
+
+function afterSecretHook(done: SecretHooksDone, hook: Extract<Hook, { kind: `secret-${string}` }>): SecretHooksDone {
+  const revision = `${hook.uri}/${hook.revision ?? 0}`;
+  switch (hook.kind) {
+    case 'secret-changed':
+      return { ...done, changed: { ...done.changed, [hook.uri]: hook.revision ?? 0 } };
+    case 'secret-expired':
+      return { ...done, expired: [...done.expired, revision] };
+    case 'secret-remove':
+      return { ...done, removed: [...done.removed, revision] };
+    case 'secret-rotate':
+      return { ...done, rotated: { ...done.rotated, [hook.uri]: hook.rotateTime ?? '' } };
+  }
 }
 
 export function loadState(unitDir: string): LocalState {

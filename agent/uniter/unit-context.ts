@@ -18,6 +18,7 @@ import { failureData, hookName, type Hook } from './hooks.js';
 import { LeadershipTracker } from './leadership.js';
 import { saveState, type LocalState } from './local-state.js';
 import { RelationMembers } from './relation-members.js';
+import { SecretSchedule } from './secret-schedule.js';
 import type { UnitReporter } from './unit-reporter.js';
 
 export interface SubordinateDeployer {
@@ -66,6 +67,7 @@ export class UnitContext {
   readonly signal: Signal;
   readonly members = new RelationMembers();
   readonly leadership: LeadershipTracker;
+  readonly secrets: SecretSchedule;
   readonly logger;
   readonly status: UnitReporter;
   local!: LocalState;
@@ -88,6 +90,7 @@ export class UnitContext {
     this.status = deps.reporter;
     this.signal = new Signal(deps.clock);
     this.leadership = new LeadershipTracker(deps.api, deps.unitName, deps.clock);
+    this.secrets = new SecretSchedule(deps.api, deps.unitName, deps.clock);
   }
 
   get charmDir(): string {

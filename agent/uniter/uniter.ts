@@ -53,6 +53,13 @@ export class Uniter {
 
   resync(): void {
     this.ctx.members.markAllDirty();
+    this.ctx.secrets.markStale();
+    this.poke();
+  }
+
+  /** A secret the unit may manage or consume changed (a `secret` hint). */
+  secretsChanged(): void {
+    this.ctx.secrets.markStale();
     this.poke();
   }
 
@@ -95,7 +102,13 @@ export class Uniter {
         const timer = this.updateStatusTimer(view);
         const holdsLease = remote.leadership?.holder === unitName;
         const renewInMs = holdsLease ? ctx.leadership.renewalDueInMs() : undefined;
-        const step = nextStep(ctx.local, { ...remote, updateStatusDue: timer.due(), renewLeadershipDue: renewInMs === 0 });
+        const secretHook = await ctx.secrets.due(ctx.local, remote.unit);
+        const step = nextStep(ctx.local, {
+          ...remote,
+          updateStatusDue: timer.due(),
+          renewLeadershipDue: renewInMs === 0,
+          ...(secretHook ? { secretHook } : {}),
+        });
         if (step.kind === 'done') {
           // The view may predate the unit's deployment: believe "gone" only from a fresh read.
           if (!confirmedGone && !remote.unit) {
@@ -111,9 +124,11 @@ export class Uniter {
           if (step.why === 'idle' || step.why === 'subordinates') ctx.status.set({ agent: { current: 'idle' } });
           await ctx.status.flush();
           // Idle and started: wake for update-status when its timer fires, if nothing comes first;
+          // idle: wake when a secret's rotation or expiry falls due;
           // holding the lease: wake to renew it (in any wait: Juju's tracker renews in an error state too).
           const untilUpdateStatus = step.why === 'idle' && ctx.local.started ? timer.remainingMs() : 0;
-          const wakeIn = [untilUpdateStatus, renewInMs ?? 0].filter((ms) => ms > 0);
+          const untilSecret = step.why === 'idle' ? (ctx.secrets.wakeInMs() ?? 0) : 0;
+          const wakeIn = [untilUpdateStatus, untilSecret, renewInMs ?? 0].filter((ms) => ms > 0);
           await ctx.signal.wait(wakeIn.length > 0 ? Math.min(...wakeIn) : undefined);
           continue;
         }

@@ -3,24 +3,28 @@
 // caller's machine, and the secret is the unit's (or its application's) or was granted to it.
 // No answer or error carries content but secret-get's.
 import type { AgentOperation, AgentRequestOf } from '#shared/api/agent-requests.js';
-import { agentSecretOperations } from '#shared/api/agent-secret-requests.js';
+import { agentSecretHookOperations, agentSecretOperations } from '#shared/api/agent-secret-requests.js';
 import { invalidArgument, notFound } from '#shared/domain/errors.js';
-import { unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
+import { requireSecretUri, secretUri, unitSecretAccess, type SecretMetadata } from '#shared/domain/secrets.js';
 import {
   addUnitSecret,
   getUnitSecretContent,
   grantSecret,
   removeSecret,
+  newSecretId,
   revokeSecret,
+  secretChangeSeen,
+  secretRotated,
   updateSecret,
 } from '#shared/state/operations/secrets.js';
+import { unitSecretHookState } from '#shared/state/queries/secret-hooks.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { listSecrets, unitLeads } from '#shared/state/queries/secrets.js';
 import type { Relation } from '#shared/domain/entities.js';
 import type { Store } from '#shared/state/engine/store.js';
 import type { Authorized, Touches } from './agent-authorization.js';
 
-type SecretOperation = keyof typeof agentSecretOperations & AgentOperation;
+type SecretOperation = keyof (typeof agentSecretOperations & typeof agentSecretHookOperations) & AgentOperation;
 
 /** An agent route (./agent-routes.ts, AgentRoute) that needs only the model's store. */
 interface SecretRoute<O extends SecretOperation> {
@@ -74,6 +78,7 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
     touches: { unit },
     run: (ctx, body) =>
       addUnitSecret(ctx.store, body.unit, {
+        ...(body.uri !== undefined ? { id: requireSecretUri(body.uri) } : {}),
         owner: body.owner,
         content: body.content,
         ...(body.label !== undefined ? { label: body.label } : {}),
@@ -140,5 +145,23 @@ export const agentSecretRoutes: { [O in SecretOperation]: SecretRoute<O> } = {
   'secret-info-get': {
     touches: { unit, secret: manage },
     run: async (_ctx, _body, owned) => info(secretOf(owned)),
+  },
+  'secret-new-uri': { touches: { unit }, run: async (ctx) => ({ uri: secretUri(newSecretId(ctx.store.now())) }) },
+  // The unit agent's own, for the secret hooks (agent/uniter/secret-schedule.ts).
+  'secret-hook-state': { touches: { unit }, run: (ctx, body) => unitSecretHookState(ctx.store, body.unit) },
+  'secret-rotated': {
+    touches: { unit, secret: manage },
+    run: (ctx, body, owned) =>
+      secretRotated(ctx.store, secretOf(owned), {
+        rotateTime: new Date(body.rotateTime).toISOString(),
+        originalRevision: body.originalRevision,
+      }),
+  },
+  'secret-revision-seen': {
+    touches: { unit, secret: (body) => ({ ref: body.secret, needs: 'view' }) },
+    run: async (ctx, body, owned) => {
+      await secretChangeSeen(ctx.store, secretOf(owned), body.unit, body.revision);
+      return {};
+    },
   },
 };

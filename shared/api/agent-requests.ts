@@ -4,7 +4,7 @@
 // functions/api/agent-authorization.ts). Shared field bounds are in ./fields.ts.
 import * as z from 'zod';
 import { post, type RequestsOf } from './contract.js';
-import { agentSecretOperations } from './agent-secret-requests.js';
+import { agentSecretHookOperations, agentSecretOperations } from './agent-secret-requests.js';
 import { LOG_LEVELS } from '../logs/log-sink.js';
 import { name, numericId, relationKey, settings, settingsKey, storableNumber, storableRecord } from './fields.js';
 
@@ -166,6 +166,7 @@ export const agentOperations = {
     }),
   ),
   ...agentSecretOperations,
+  ...agentSecretHookOperations,
 } as const;
 
 export type AgentOperation = keyof typeof agentOperations;

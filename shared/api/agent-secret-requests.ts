@@ -22,6 +22,8 @@ export const agentSecretOperations = {
   'secret-add': post(
     z.strictObject({
       unit,
+      /** The URI `secret-new-uri` allocated when the hook called secret-add (Juju's CreateSecretURIs). */
+      uri: secret.optional(),
       owner: z.enum(['unit', 'application']),
       content,
       label: label.optional(),
@@ -51,4 +53,19 @@ export const agentSecretOperations = {
   /** The secrets the unit's owner side may manage: its own and, for the leader, its application's. */
   'secret-ids': post(z.strictObject({ unit })),
   'secret-info-get': post(z.strictObject({ unit, secret })),
+} as const;
+
+/**
+ * What the unit agent asks about its secret hooks (not hook tools): what is due, and what a
+ * secret hook leaves behind. Each names the unit, and the secret it ran for.
+ */
+export const agentSecretHookOperations = {
+  /** A new secret's URI, allocated when a hook calls secret-add; the secret is created when the hook commits. */
+  'secret-new-uri': post(z.strictObject({ unit })),
+  /** The secrets the unit manages and consumes, as its secret hooks need them (no content). */
+  'secret-hook-state': post(z.strictObject({ unit })),
+  /** secret-rotate ran for the secret's nextRotateTime `rotateTime`, when its latest revision was `originalRevision`. */
+  'secret-rotated': post(z.strictObject({ unit, secret, rotateTime: expire, originalRevision: z.int().min(1) })),
+  /** secret-changed ran for `revision`: the consumer's record keeps it. */
+  'secret-revision-seen': post(z.strictObject({ unit, secret, revision: z.int().min(1) })),
 } as const;

@@ -67,6 +67,8 @@ export interface Application {
    * with the charm directory unchanged (absent: 0).
    */
   charmModifiedVersion?: number;
+  /** It has owned a secret: its removal schedules their deletion (the `ownerSecrets` cleanup). */
+  ownsSecrets?: boolean;
   constraints: Constraints;
   /** Bumped on every change of the application's constraints; add-unit asserts it. */
   constraintsVersion: number;
@@ -107,6 +109,8 @@ export type ResolvedMode = 'retry-hooks' | 'no-hooks';
 export interface Unit {
   name: string;
   application: string;
+  /** It has owned a secret: its removal schedules their deletion (the `ownerSecrets` cleanup). */
+  ownsSecrets?: boolean;
   series: string;
   life: Life;
   /** Set on subordinates: the principal unit that created them. */
@@ -207,7 +211,8 @@ export type CleanupKind =
   | 'forceDestroyMachine'
   | 'forceDestroyApplication'
   | 'dyingSubordinates' // subordinates whose last Alive container relation went away
-  | 'model'; // destroy the applications and machines of a Dying model, then remove it
+  | 'model' // destroy the applications and machines of a Dying model, then remove it
+  | 'ownerSecrets'; // delete the secrets of a removed unit or application, a secret at a time
 
 export interface Cleanup {
   id: string;

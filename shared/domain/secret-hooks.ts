@@ -17,6 +17,13 @@ export interface SecretHook {
   label?: string;
   /** JUJU_SECRET_REVISION: the expired, removable or new revision (none for secret-rotate). */
   revision?: number;
+  /**
+   * secret-rotate: the nextRotateTime it runs for, and the latest revision when it started: after
+   * the hook the controller moves the schedule on from that time, by the policy if the charm made
+   * a new revision, else by Juju's retry delay (planSecretRotated).
+   */
+  rotateTime?: string;
+  originalRevision?: number;
 }
 
 /** A secret the unit manages: its own, or its application's while it leads. */
@@ -38,6 +45,14 @@ export interface ConsumedSecretState {
   latestRevision: number;
   /** The revision its consumer record tracks (secret-get without --refresh stays on it). */
   trackedRevision: number;
+  /** The latest revision the unit ran secret-changed for, as its consumer record keeps it. */
+  seenRevision?: number;
+}
+
+/** What state says of a unit's secrets, as the agent API answers `secret-hook-state` (no content). */
+export interface UnitSecretHookState {
+  owned: OwnedSecretState[];
+  consumed: ConsumedSecretState[];
 }
 
 /** What the unit already ran for each secret (its local state). */
@@ -75,9 +90,19 @@ export function nextSecretHook(input: SecretHookInput): SecretHook | undefined {
         return { kind: 'secret-expired', uri: secret.uri, ...withLabel(secret.label), revision: r.revision };
   for (const secret of input.owned)
     if (secret.nextRotateTime && Date.parse(secret.nextRotateTime) <= now && done.rotated[secret.uri] !== secret.nextRotateTime)
-      return { kind: 'secret-rotate', uri: secret.uri, ...withLabel(secret.label) };
+      return {
+        kind: 'secret-rotate',
+        uri: secret.uri,
+        ...withLabel(secret.label),
+        rotateTime: secret.nextRotateTime,
+        originalRevision: secret.latestRevision,
+      };
   for (const secret of input.consumed)
-    if (secret.trackedRevision !== secret.latestRevision && done.changed[secret.uri] !== secret.latestRevision)
+    if (
+      secret.trackedRevision !== secret.latestRevision &&
+      done.changed[secret.uri] !== secret.latestRevision &&
+      secret.seenRevision !== secret.latestRevision
+    )
       return { kind: 'secret-changed', uri: secret.uri, ...withLabel(secret.label), revision: secret.latestRevision };
   for (const secret of input.owned)
     for (const r of secret.revisions)

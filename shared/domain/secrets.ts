@@ -70,6 +70,8 @@ export interface SecretConsumer {
   unit: string;
   currentRevision: number;
   label?: string;
+  /** The latest revision the unit ran secret-changed for (so it runs once per revision, whatever its agent forgets). */
+  seenRevision?: number;
 }
 
 // An xid is 12 bytes in base32hex, lower case: 20 characters of 0-9a-v (https://github.com/rs/xid).
@@ -163,6 +165,12 @@ export function parseRotatePolicy(text: string): RotatePolicy {
   if (!(ROTATE_POLICIES as readonly string[]).includes(text)) throw invalidArgument(`rotate policy "${text}" not valid`);
   return text as RotatePolicy;
 }
+
+/**
+ * How long after a rotation the charm did not act on (no new revision) secret-rotate runs again:
+ * Juju's RotateRetryDelay (https://github.com/juju/juju/blob/3.6/core/secrets/rotate.go).
+ */
+export const ROTATE_RETRY_DELAY_MS = 5 * 60_000;
 
 /** When a secret rotated (or created) at `from` with `policy` next rotates; undefined for never. */
 export function nextRotateTime(policy: RotatePolicy | undefined, from: Date): string | undefined {

@@ -11,6 +11,7 @@
 import type { Application, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';
+import type { SecretMetadata } from '../domain/secrets.js';
 import type { EntityRef } from '../domain/plan.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
 import type { Hint } from './hint.js';
@@ -50,6 +51,10 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'modelRevision',
   'offer',
   'remoteApplication',
+  'secret',
+  'secretRevision',
+  'secretConsumer',
+  'secretLabel',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -58,7 +63,16 @@ const hint = (h: Hint, ...lookups: Lookup[]): HintPlan => ({ kind: 'hint', hint:
 /** Fields agents write about themselves, or that only the controller acts on. */
 const MACHINE_STATUS_FIELDS = ['agentStatus', 'instanceStatus'];
 /** A unit's reported charm URL is for status only: its own agent wrote it and knows it, as the id of its last report. */
-const UNIT_STATUS_FIELDS = ['agentStatus', 'workloadStatus', 'charmUrl', 'workloadVersion', 'workloadVersionSince', 'lastReport'];
+// `ownsSecrets` only tells its removal to take its secrets along (the ownerSecrets cleanup).
+const UNIT_STATUS_FIELDS = [
+  'agentStatus',
+  'workloadStatus',
+  'charmUrl',
+  'workloadVersion',
+  'workloadVersionSince',
+  'lastReport',
+  'ownsSecrets',
+];
 /**
  * The application fields a unit agent acts on: Dying, config-changed, upgrade (its charm, or a resource), ports. Not its
  * `relations`: the relation's own record tells the units.
@@ -102,6 +116,8 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planLeaderSettings(oldImage as LeaderSettings | undefined, newImage as LeaderSettings | undefined);
     case 'appSettings':
       return planAppSettings(oldImage as AppSettings | undefined, newImage as AppSettings | undefined);
+    case 'secret':
+      return planSecret(oldImage as SecretMetadata | undefined, newImage as SecretMetadata | undefined);
     case 'model':
       return planModel(oldImage as Model | undefined, newImage as Model | undefined);
     case 'modelName':
@@ -118,13 +134,34 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     // Offers and remote applications are the user's: no agent acts on them.
     case 'offer':
     case 'remoteApplication':
-    // Secrets reach units through their hook tools; the secret hooks' schedules are read from state.
-    case 'secret':
+    // A secret's own item carries what its hooks depend on (its latest revision, schedule, grants).
+    // A consumer's refresh is not hinted: its owner reads it again on its own next look (resync).
     case 'secretRevision':
     case 'secretConsumer':
     case 'secretLabel':
       return none(`no agent watches ${kind} items`);
   }
+}
+
+/** What a secret's hooks depend on: who sees it, its latest revision and its schedule (never its content). */
+const SECRET_WATCHED = ['latestRevision', 'latestExpireTime', 'nextRotateTime', 'rotatePolicy', 'grants', 'owner'];
+
+/**
+ * A secret's latest revision, schedule or grants changed, or it came or went: the units of its
+ * owner and of every application it is granted to read their secrets again (the hint names the
+ * secret, never its content), so consumers run secret-changed and owners secret-rotate on time.
+ */
+function planSecret(oldS: SecretMetadata | undefined, newS: SecretMetadata | undefined): HintPlan {
+  if (oldS && newS && !changedIn(oldS, newS, SECRET_WATCHED)) return none('secret: nothing its hooks depend on');
+  const secrets = [oldS, newS].filter((s): s is SecretMetadata => s !== undefined);
+  const applications = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.owner.kind !== 'model') applications.add(secret.owner.name.split('/')[0]!);
+    for (const grant of secret.grants) applications.add(grant.target.replace(/^(application|unit)-/, '').split('/')[0]!);
+  }
+  if (applications.size === 0) return none('secret: no unit owns or was granted it');
+  const id = (newS ?? oldS)!.id;
+  return hint({ kind: 'secret', id }, { kind: 'unitsOfApplications', applications: [...applications].sort() });
 }
 
 /**

@@ -2,18 +2,27 @@
 // nothing else — no values, no secrets — because agents re-read state, which is the truth
 // (docs/architecture.md, 'State is the truth; messages are hints'). Lost, duplicated or reordered hints are
 // harmless; a periodic `resync` hint covers the lost ones.
-export type HintKind = 'machine' | 'unit' | 'application' | 'relation' | 'settings' | 'model' | 'resync';
+export type HintKind = 'machine' | 'unit' | 'application' | 'relation' | 'settings' | 'model' | 'secret' | 'resync';
 
 export interface Hint {
   kind: HintKind;
   /**
    * The entity: a machine id, unit or application name, relation key; for `settings`,
-   * `<relation id>:<unit>` (settings are keyed by relation id); empty for `model` and `resync`.
+   * `<relation id>:<unit>` (settings are keyed by relation id); a secret's id; empty for `model` and `resync`.
    */
   id: string;
 }
 
-const KINDS: ReadonlySet<string> = new Set<HintKind>(['machine', 'unit', 'application', 'relation', 'settings', 'model', 'resync']);
+const KINDS: ReadonlySet<string> = new Set<HintKind>([
+  'machine',
+  'unit',
+  'application',
+  'relation',
+  'settings',
+  'model',
+  'secret',
+  'resync',
+]);
 
 export const encodeHint = (hint: Hint): string => JSON.stringify({ kind: hint.kind, id: hint.id });
 

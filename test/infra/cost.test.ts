@@ -15,6 +15,7 @@ import {
   costPerIdleAgent,
   costTable,
   longestUnseenSeconds,
+  PRICES,
   priceTable,
   runsPerMonth,
   type AgentSettings,
@@ -43,6 +44,7 @@ const AGENT: AgentSettings = {
 let workDir: string;
 let quiet: Json;
 let monitored: Json;
+let encrypted: Json;
 
 function synthesize(name: string, extraContext: Record<string, string>): Json {
   const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Json;
@@ -65,7 +67,9 @@ beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'drover-cost-test-'));
   quiet = synthesize('quiet', {});
   monitored = synthesize('monitored', { [CONTEXT.alarmEmail]: 'ops@example.com' });
-}, 120_000);
+  // Synthesis runs cdk-nag's packs: a finding on the key or its grants would fail it here.
+  encrypted = synthesize('encrypted', { [CONTEXT.stateTableKms]: 'true' });
+}, 180_000);
 
 afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -163,6 +167,38 @@ describe('the cost model', () => {
     const difference =
       costAtRest(monitored, { customMetricsAtRest: 0 }).usdPerMonth - costAtRest(quiet, { customMetricsAtRest: 0 }).usdPerMonth;
     expect(difference).toBeCloseTo(alarms * 0.1 + 3, 6);
+  });
+});
+
+describe('a customer-managed key for the state table (drover:stateTableKms)', () => {
+  it('costs the key a month: DynamoDB caches the table key, so requests at rest are negligible', () => {
+    const difference =
+      costAtRest(encrypted, { customMetricsAtRest: 0 }).usdPerMonth - costAtRest(quiet, { customMetricsAtRest: 0 }).usdPerMonth;
+    expect(difference).toBeCloseTo(PRICES.kmsKey.usd, 6);
+    expect(costAtRest(encrypted, { customMetricsAtRest: 0 }).lines).toContainEqual(
+      expect.objectContaining({ item: 'KMS customer managed keys', basis: `1 × $${PRICES.kmsKey.usd}` }),
+    );
+  });
+
+  it('encrypts the table with the rotated key, and only the roles granted the table may use it, on that key alone', () => {
+    const keys = Object.entries(encrypted.Resources as Record<string, Json>).filter(([, r]) => r.Type === 'AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    const [keyId, key] = keys[0]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    const [table] = resourcesOfType(encrypted, 'AWS::DynamoDB::Table');
+    expect(table!.Properties.SSESpecification).toMatchObject({
+      SSEEnabled: true,
+      SSEType: 'KMS',
+      KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    const statements = resourcesOfType(encrypted, 'AWS::IAM::Policy').flatMap((p) => p.Properties.PolicyDocument.Statement as Json[]);
+    const kmsStatements = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('kms:')));
+    expect(kmsStatements.length).toBeGreaterThan(0);
+    for (const s of kmsStatements) expect(s.Resource).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(kmsStatements.filter((s) => s.Sid === 'StateKey')).toHaveLength(6); // every role granted the table
+    // Without the setting: the AWS-managed key, and no key at all.
+    expect(resourcesOfType(quiet, 'AWS::KMS::Key')).toEqual([]);
   });
 });
 

@@ -50,3 +50,10 @@ describe('drover:scheduledReservedConcurrency', () => {
       );
   });
 });
+
+describe('drover:stateTableKms', () => {
+  it('is refused unless true or false, before anything is built', () => {
+    for (const bad of ['yes', '1', 'arn:aws:kms:us-east-1:123456789012:key/x'])
+      expect(() => appWith({ [CONTEXT.stateTableKms]: bad }), bad).toThrow('drover:stateTableKms must be true or false');
+  });
+});

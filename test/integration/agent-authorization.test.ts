@@ -100,6 +100,10 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   'secret-revoke': (n) => ({ unit: n.unit, secret: n.secret, relationId: n.relationId }),
   'secret-ids': (n) => ({ unit: n.unit }),
   'secret-info-get': (n) => ({ unit: n.unit, secret: n.secret }),
+  'secret-hook-state': (n) => ({ unit: n.unit }),
+  'secret-new-uri': (n) => ({ unit: n.unit }),
+  'secret-rotated': (n) => ({ unit: n.unit, secret: n.secret, rotateTime: '2025-01-01T00:00:00.000Z', originalRevision: 1 }),
+  'secret-revision-seen': (n) => ({ unit: n.unit, secret: n.secret, revision: 1 }),
   log: (n) => ({ unit: n.unit, lines: [line] }),
 };
 

@@ -31,20 +31,26 @@ export interface InProcessUniterOptions {
   clock?: FakeClock;
 }
 
+export interface RecordedHook {
+  name: string;
+  at: number;
+  env: Record<string, string>;
+}
+
 export interface InProcessUniter {
   clock: FakeClock;
   uniter: Uniter;
   view: ViewSource;
   calls: RecordedCall[];
-  /** Hooks run, by name, with the clock's time. */
-  hooks: { name: string; at: number }[];
+  /** Hooks run, by name, with the clock's time and the environment they ran with. */
+  hooks: RecordedHook[];
   stop(): Promise<UniterOutcome>;
 }
 
 export function startInProcessUniter(options: InProcessUniterOptions): InProcessUniter {
   const clock = options.clock ?? new FakeClock();
   const calls: RecordedCall[] = [];
-  const hooks: { name: string; at: number }[] = [];
+  const hooks: RecordedHook[] = [];
   const api: AgentApi = {
     url: 'http://127.0.0.1:1',
     async call<T>(op: string, body: unknown): Promise<T> {
@@ -53,8 +59,8 @@ export function startInProcessUniter(options: InProcessUniterOptions): InProcess
       return (options.answer?.(op, body) ?? {}) as T;
     },
   };
-  const hookRunner: HookRunner = async ({ dispatchPath }) => {
-    hooks.push({ name: dispatchPath.replace(/^hooks\//, ''), at: clock.now() });
+  const hookRunner: HookRunner = async ({ dispatchPath, env }) => {
+    hooks.push({ name: dispatchPath.replace(/^hooks\//, ''), at: clock.now(), env });
     return { kind: 'exited', code: 0, signal: null, via: 'hook dispatching script: dispatch' };
   };
   const log = new AgentLog('0', api, () => undefined, clock);

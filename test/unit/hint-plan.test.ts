@@ -174,3 +174,36 @@ describe('model config', () => {
     ).toBe('none');
   });
 });
+
+describe('what secret records hint', () => {
+  const secret = {
+    id: 'cu5ff0d8kgbs73a1opb0',
+    owner: { kind: 'application', name: 'mysql' },
+    latestRevision: 1,
+    created: '2024-01-01T00:00:00Z',
+    updated: '2024-01-01T00:00:00Z',
+    grants: [{ target: 'application-wordpress', scope: 'relation-wordpress:db mysql:server', role: 'view', relationId: 4 }],
+  };
+  const toOwnerAndGrantees = {
+    kind: 'hint',
+    hint: { kind: 'secret', id: secret.id },
+    lookups: [{ kind: 'unitsOfApplications', applications: ['mysql', 'wordpress'] }],
+  };
+
+  it('a new revision, a schedule or a grant hints the units of its owner and grantees; its content is never in the hint', () => {
+    expect(planHint({ kind: 'secret', oldImage: secret, newImage: { ...secret, latestRevision: 2 } })).toEqual(toOwnerAndGrantees);
+    expect(planHint({ kind: 'secret', oldImage: secret, newImage: { ...secret, nextRotateTime: '2024-01-01T01:00:00Z' } })).toEqual(
+      toOwnerAndGrantees,
+    );
+    expect(planHint({ kind: 'secret', newImage: secret })).toEqual(toOwnerAndGrantees);
+    // Revoked: the grantee that lost it hears of it too (the old image names it).
+    expect(planHint({ kind: 'secret', oldImage: secret, newImage: { ...secret, grants: [] } })).toEqual(toOwnerAndGrantees);
+  });
+
+  it('a description or a timestamp hints nobody; nor does a user secret granted to nobody, a revision or a label', () => {
+    expect(planHint({ kind: 'secret', oldImage: secret, newImage: { ...secret, description: 'x', updated: 'later' } }).kind).toBe('none');
+    expect(planHint({ kind: 'secret', newImage: { ...secret, owner: { kind: 'model' }, grants: [] } }).kind).toBe('none');
+    expect(planHint({ kind: 'secretRevision', newImage: { id: secret.id, revision: 2, content: { a: 'Yg==' } } }).kind).toBe('none');
+    expect(planHint({ kind: 'secretLabel', newImage: { id: secret.id } }).kind).toBe('none');
+  });
+});

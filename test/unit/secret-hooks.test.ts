@@ -45,7 +45,11 @@ describe('nextSecretHook', () => {
       },
       undefined,
     ],
-    ['a rotation due', (i) => i.owned.push(owned({ nextRotateTime: PAST })), { kind: 'secret-rotate', uri: A, label: 'creds' }],
+    [
+      'a rotation due, with the time and revision it runs for',
+      (i) => i.owned.push(owned({ nextRotateTime: PAST })),
+      { kind: 'secret-rotate', uri: A, label: 'creds', rotateTime: PAST, originalRevision: 2 },
+    ],
     [
       'a rotation already run for that time',
       (i) => {
@@ -72,6 +76,11 @@ describe('nextSecretHook', () => {
       },
       undefined,
     ],
+    [
+      'secret-changed once per revision, as the consumer record keeps it',
+      (i) => i.consumed.push({ uri: B, latestRevision: 3, trackedRevision: 2, seenRevision: 3 }),
+      undefined,
+    ],
     ['a consumer up to date', (i) => i.consumed.push({ uri: B, latestRevision: 3, trackedRevision: 3 }), undefined],
     [
       'a revision no one tracks',
@@ -89,7 +98,7 @@ describe('nextSecretHook', () => {
         i.owned.push(owned({ nextRotateTime: PAST, trackedRevisions: [2] }));
         i.consumed.push({ uri: B, latestRevision: 3, trackedRevision: 2 });
       },
-      { kind: 'secret-rotate', uri: A, label: 'creds' },
+      { kind: 'secret-rotate', uri: A, label: 'creds', rotateTime: PAST, originalRevision: 2 },
     ],
     ['not while busy', (i) => ((i.busy = true), i.owned.push(owned({ nextRotateTime: PAST }))), undefined],
     ['not while Dying', (i) => ((i.dying = true), i.owned.push(owned({ nextRotateTime: PAST }))), undefined],

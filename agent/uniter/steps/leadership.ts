@@ -58,5 +58,7 @@ export async function resignLeadership(ctx: UnitContext): Promise<void> {
 export async function deposed(ctx: UnitContext): Promise<void> {
   ctx.logger.info(MODULE, 'another unit is leader now');
   ctx.leadership.forget();
+  // Its application's secrets are no longer its to rotate or remove.
+  ctx.secrets.markStale();
   ctx.save({ ...ctx.local, leader: false });
 }

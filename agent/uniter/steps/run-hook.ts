@@ -12,6 +12,7 @@ import { hookName, isRelationHook, runningMessage, type Hook } from '../hooks.js
 import { afterHook, type LocalState } from '../local-state.js';
 import { OPERATION, type UnitContext } from '../unit-context.js';
 import { environmentOf, hookContextOf } from './hook-surroundings.js';
+import { afterSecretHook, secretsMayHaveChanged } from './secret-hooks.js';
 
 type Committed = { appVersions?: Record<number, number> };
 
@@ -60,6 +61,8 @@ export async function runHook(ctx: UnitContext, hook: Hook): Promise<void> {
     const { result, hookCtx } = await spawnHook(ctx, hook, view);
     if (ctx.shuttingDown && result.kind === 'exited' && result.signal !== null) return; // killed with us: stays in flight
     const { failure, committed } = await commitHook(ctx, result, hookCtx);
+    if (!failure) await afterSecretHook(ctx, hook);
+    if (secretsMayHaveChanged(hook, hookCtx.secretsTouched)) ctx.secrets.markStale();
     await recordHook(ctx, hook, { result, hookCtx, view, committed, ...(failure ? { failure } : {}) });
   } finally {
     if (hook.kind === 'update-status') ctx.updateStatusRan();

@@ -22,7 +22,7 @@ import type { Application, Relation } from '../entities.js';
 import { DroverError, notFound } from '../errors.js';
 import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
-import { removeRelation } from './references.js';
+import { ownerSecretsCleanup, removeRelation } from './references.js';
 
 /** Relations handled per transaction: at most 4 changes each, plus 2 for the application. */
 export const RELATIONS_PER_TRANSACTION = 5;
@@ -134,6 +134,6 @@ export function planDestroyApplication(
     return { changes, result: 'dying' };
   }
   // "no reference to the service will survive the transaction".
-  changes.push({ op: 'remove', ref: refs.application(name), expect });
+  changes.push({ op: 'remove', ref: refs.application(name), expect }, ...ownerSecretsCleanup(app, now));
   return { changes, result: 'removed' };
 }

@@ -1,7 +1,7 @@
 // Dropping references. lifecycles.txt "References": all units reference their services, all
 // relations reference the services they are part of; "the Dying service's document is finally
 // removed in the same transaction that removes the last entity referencing that service".
-import type { Application, Machine, Relation } from '../entities.js';
+import type { Application, Machine, Relation, Unit } from '../entities.js';
 import { refs, type Change, type Expect } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 
@@ -49,6 +49,17 @@ export function releaseApplication(app: Application, release: { unit?: boolean; 
 export const removesApplication = (change: Change) => change.op === 'remove' && change.ref.kind === 'application';
 
 /**
+ * A secret goes with its owner (Juju deletes a removed unit's or application's secrets): the
+ * transaction that removes an owner that has owned a secret schedules their deletion, which the
+ * cleanup does a secret at a time (shared/state/operations/cleanup/owner-secrets.ts).
+ */
+export function ownerSecretsCleanup(owner: Application | Unit, now: string): Change[] {
+  if (!owner.ownsSecrets) return [];
+  if ('application' in owner) return [scheduleCleanup('ownerSecrets', `unit-${owner.name}`, now)];
+  return [scheduleCleanup('ownerSecrets', `application-${owner.name}`, now, { incarnation: owner.createdAt })];
+}
+
+/**
  * Removing a relation: delete it, release both its applications (except `skip`, which the caller
  * handles), and leave a document for the cleanup to delete its unit settings in batches
  * (death-and-destruction.txt: "Mark the relation's unit settings documents for future cleanup").
@@ -69,7 +80,9 @@ export function removeRelation(
     if (ep.application === options.skip || seen.has(ep.application)) continue;
     seen.add(ep.application);
     const app = apps.find((a) => a.name === ep.application);
-    if (app) changes.push(releaseApplication(app, { relation: relation.key }));
+    if (!app) continue;
+    const release = releaseApplication(app, { relation: relation.key });
+    changes.push(release, ...(removesApplication(release) ? ownerSecretsCleanup(app, now) : []));
   }
   return changes;
 }

@@ -9,7 +9,7 @@
 import type { Application, Machine, Unit } from '../entities.js';
 import { DroverError } from '../errors.js';
 import { refs, type Change, type Plan } from '../plan.js';
-import { releaseApplication, removesApplication, unassignFromMachine } from './references.js';
+import { ownerSecretsCleanup, releaseApplication, removesApplication, unassignFromMachine } from './references.js';
 
 export interface RemoveUnitResult {
   removed: boolean;
@@ -28,7 +28,7 @@ export interface RemoveUnitSnapshot {
   hasState?: boolean;
 }
 
-export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: string }): Plan<RemoveUnitResult> {
+export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: string; now: string }): Plan<RemoveUnitResult> {
   const { unit, application } = snapshot;
   if (!unit) return { changes: [], result: { removed: false, applicationRemoved: false } };
   if (unit.life !== 'dead') throw new DroverError('not-dead', `cannot remove unit "${intent.name}": unit is not dead`);
@@ -45,11 +45,12 @@ export function planRemoveUnit(snapshot: RemoveUnitSnapshot, intent: { name: str
     });
   }
   changes.push({ op: 'remove', ref: refs.unit(unit.name), expect: { life: 'dead' } });
+  changes.push(...ownerSecretsCleanup(unit, intent.now));
   // A Dead unit runs no more hooks, so nothing writes its state after this read.
   if (snapshot.hasState) changes.push({ op: 'remove', ref: refs.unitState(unit.name) });
   // releaseApplication asserts the Dying application's counts, so two units removed at once
   // cannot both decrement and leave the application behind with no units.
   const release = application ? releaseApplication(application, { unit: true }) : undefined;
-  if (release) changes.push(release);
+  if (release) changes.push(release, ...(removesApplication(release) ? ownerSecretsCleanup(application!, intent.now) : []));
   return { changes, result: { removed: true, applicationRemoved: release !== undefined && removesApplication(release) } };
 }

@@ -68,6 +68,12 @@ export function planAddSecret(secret: NewSecret, labelHolder: { id: string } | u
   ];
   if (secret.label !== undefined)
     changes.push({ op: 'create', ref: refs.secretLabel(ownerTag(secret.owner), secret.label), value: { id: secret.id } });
+  // The owner's removal will know to take its secrets with it (the ownerSecrets cleanup); the
+  // update also asserts the owner still exists.
+  if (secret.owner.kind !== 'model') {
+    const owner = secret.owner.kind === 'unit' ? refs.unit(secret.owner.name) : refs.application(secret.owner.name);
+    changes.push({ op: 'update', ref: owner, set: { ownsSecrets: true } });
+  }
   return { changes, result: { uri: secretUri(secret.id) } };
 }
 

@@ -10,7 +10,7 @@ import type { Store } from '../engine/store.js';
 export async function removeUnit(store: Store, name: string): Promise<RemoveUnitResult> {
   return runOperation(store, `cannot remove unit "${name}"`, async (store) => {
     const unit = await getUnit(store, name);
-    if (!unit) return planRemoveUnit({}, { name });
+    if (!unit) return planRemoveUnit({}, { name, now: store.now().toISOString() });
     const [application, machine, principal, state] = await Promise.all([
       getApplication(store, unit.application),
       unit.principal === undefined && unit.machine !== undefined ? getMachine(store, unit.machine) : undefined,
@@ -25,7 +25,7 @@ export async function removeUnit(store: Store, name: string): Promise<RemoveUnit
         ...(principal ? { principal } : {}),
         hasState: state !== undefined,
       },
-      { name },
+      { name, now: store.now().toISOString() },
     );
   });
 }

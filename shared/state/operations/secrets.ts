@@ -4,6 +4,7 @@
 // refusal says "not found", as a missing secret does, so it tells a unit nothing of others' secrets.
 import { createHash, randomBytes } from 'node:crypto';
 import { DroverError, notFound } from '../../domain/errors.js';
+import { planSecretChangeSeen, planSecretRotated } from '../../domain/plans/secret-hooks.js';
 import {
   planAddSecret,
   planGrantSecret,
@@ -54,6 +55,8 @@ export function contentChecksum(content: Record<string, string>): string {
 }
 
 export interface AddSecretRequest {
+  /** The id allocated up front (a hook's secret-add prints its URI before the hook commits); absent: a new one. */
+  id?: string;
   owner: SecretOwner;
   ownerIncarnation?: string;
   content: Record<string, string>;
@@ -65,7 +68,7 @@ export interface AddSecretRequest {
 
 export async function addSecret(store: Store, request: AddSecretRequest): Promise<{ uri: string }> {
   const content = checkSecretContent(request.content);
-  const id = newSecretId(store.now());
+  const id = request.id ?? newSecretId(store.now());
   return runOperation(store, 'cannot add secret', async (store) => {
     const holder = request.label !== undefined ? await getSecretLabel(store, ownerTag(request.owner), request.label) : undefined;
     return planAddSecret(
@@ -176,4 +179,18 @@ export async function getUnitSecretContent(
     );
   });
   return { content: await readRevisionContent(store, secret, revision), revision };
+}
+
+/** After secret-rotate: the schedule moves on from the time it ran for (retry-safe: planSecretRotated). */
+export async function secretRotated(store: Store, secret: SecretMetadata, ran: { rotateTime: string; originalRevision: number }) {
+  return runOperation(store, `cannot rotate secret ${secretUri(secret.id)}`, async (store) =>
+    planSecretRotated(await resolveSecret(store, secret.id, []), ran, store.now()),
+  );
+}
+
+/** After secret-changed: the consumer's record keeps the revision it ran for. */
+export async function secretChangeSeen(store: Store, secret: SecretMetadata, unit: string, revision: number): Promise<void> {
+  await runOperation(store, `cannot read secret ${secretUri(secret.id)}`, async (store) =>
+    planSecretChangeSeen(await resolveSecret(store, secret.id, []), await getSecretConsumer(store, secret.id, unit), revision),
+  );
 }

@@ -114,7 +114,7 @@ export async function secretForUnit(
  * relation or application is gone. So removing a relation or an application revokes its grants
  * in the very transaction that removes it, whatever is left in the secret's item.
  */
-async function inForce(store: Store, secret: SecretMetadata): Promise<SecretMetadata> {
+export async function inForce(store: Store, secret: SecretMetadata): Promise<SecretMetadata> {
   const relations = new Map<string, Relation | undefined>();
   const applications = new Map<string, Application | undefined>();
   const application = async (name: string) => {

@@ -2,7 +2,8 @@
 // lifecycles.txt (docs/lifecycle-rules.md, Sources).
 import { describe, expect, it } from 'vitest';
 import type { Relation, Unit } from '#shared/domain/entities.js';
-import { mayJoin, nextStep, principalHoldsSubordinate, relationStep, type RemoteState } from '../../../agent/uniter/decide.js';
+import { nextStep, relationStep, type RemoteState } from '../../../agent/uniter/decide.js';
+import { mayJoin, principalHoldsSubordinate } from '../../../agent/uniter/scope-rules.js';
 import { afterHook, freshState, type LocalState } from '../../../agent/uniter/local-state.js';
 import { application, linked, relation, unit } from '../plans/relation-fixtures.js';
 

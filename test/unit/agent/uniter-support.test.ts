@@ -63,6 +63,19 @@ describe('the hook environment', () => {
       JUJU_HOOK_NAME: 'db-relation-joined',
     });
   });
+  it('adds JUJU_SECRET_ID and JUJU_SECRET_LABEL (empty when none) in secret hooks, and JUJU_SECRET_REVISION when there is one', () => {
+    const uri = 'secret:cu5ff0d8kgbs73a1opb0';
+    expect(hookEnvironment({ ...base, hook: { kind: 'secret-changed', uri, label: 'db-creds', revision: 3 } })).toMatchObject({
+      JUJU_HOOK_NAME: 'secret-changed',
+      JUJU_SECRET_ID: uri,
+      JUJU_SECRET_LABEL: 'db-creds',
+      JUJU_SECRET_REVISION: '3',
+    });
+    const rotate = hookEnvironment({ ...base, hook: { kind: 'secret-rotate', uri, rotateTime: '2025-01-01T00:00:00.000Z' } });
+    expect(rotate).toMatchObject({ JUJU_HOOK_NAME: 'secret-rotate', JUJU_SECRET_ID: uri, JUJU_SECRET_LABEL: '' });
+    expect(rotate).not.toHaveProperty('JUJU_SECRET_REVISION');
+    expect(hookEnvironment({ ...base, hook: { kind: 'install' } })).not.toHaveProperty('JUJU_SECRET_ID');
+  });
   it("sets Juju 3.6's model, SLA, zone, proxy and locale variables", () => {
     const env = hookEnvironment({
       ...base,

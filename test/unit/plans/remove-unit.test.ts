@@ -2,15 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { planRemoveUnit } from '#shared/domain/plans/remove-unit.js';
 import { app, machine, unit } from './destruction-fixtures.js';
 
+const NOW = '2025-01-01T00:00:00.000Z';
+
 describe('planRemoveUnit', () => {
   it('refuses a unit that is not Dead', () => {
-    expect(() => planRemoveUnit({ unit: unit('wordpress/0', { life: 'dying' }) }, { name: 'wordpress/0' })).toThrow(
+    expect(() => planRemoveUnit({ unit: unit('wordpress/0', { life: 'dying' }) }, { name: 'wordpress/0', now: NOW })).toThrow(
       'cannot remove unit "wordpress/0": unit is not dead',
     );
   });
 
   it('a removed unit is left as it is', () => {
-    expect(planRemoveUnit({}, { name: 'wordpress/0' })).toEqual({ changes: [], result: { removed: false, applicationRemoved: false } });
+    expect(planRemoveUnit({}, { name: 'wordpress/0', now: NOW })).toEqual({
+      changes: [],
+      result: { removed: false, applicationRemoved: false },
+    });
   });
 
   it('"If the unit is a principal unit, unassign the unit from its machine"', () => {
@@ -21,7 +26,7 @@ describe('planRemoveUnit', () => {
         machine: machine('1', { principals: ['mysql/0', 'wordpress/0'] }),
         application: app('wordpress', { unitCount: 1 }),
       },
-      { name: 'wordpress/0' },
+      { name: 'wordpress/0', now: NOW },
     );
     expect(plan.changes).toEqual([
       {
@@ -42,7 +47,7 @@ describe('planRemoveUnit', () => {
         machine: machine('1', { principals: ['wordpress/0'] }),
         application: app('wordpress', { unitCount: 2 }),
       },
-      { name: 'wordpress/0' },
+      { name: 'wordpress/0', now: NOW },
     );
     expect(plan.changes[0]).toEqual({
       op: 'update',
@@ -60,7 +65,7 @@ describe('planRemoveUnit', () => {
         principal: unit('wordpress/0', { subordinates: ['logging/0'] }),
         application: app('logging', { subordinate: true, unitCount: 1 }),
       },
-      { name: 'logging/0' },
+      { name: 'logging/0', now: NOW },
     );
     expect(plan.changes[0]).toEqual({
       op: 'update',
@@ -78,7 +83,7 @@ describe('planRemoveUnit', () => {
   ])('application %s → removed: %s', (_, fields, removed) => {
     const plan = planRemoveUnit(
       { unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', fields) },
-      { name: 'wordpress/0' },
+      { name: 'wordpress/0', now: NOW },
     );
     expect(plan.result.applicationRemoved).toBe(removed);
     expect(plan.changes.at(-1)?.op).toBe(removed ? 'remove' : 'update');
@@ -87,7 +92,7 @@ describe('planRemoveUnit', () => {
   it('a Dying application keeping other units asserts only that one more is there: removals of its units do not cancel each other', () => {
     const plan = planRemoveUnit(
       { unit: unit('wordpress/0', { life: 'dead' }), application: app('wordpress', { life: 'dying', unitCount: 5 }) },
-      { name: 'wordpress/0' },
+      { name: 'wordpress/0', now: NOW },
     );
     expect(plan.changes.at(-1)).toEqual({
       op: 'update',
@@ -104,7 +109,7 @@ describe('planRemoveUnit', () => {
         unit: unit('wordpress/0', { life: 'dead' }),
         application: app('wordpress', { life: 'dying', unitCount: 1, relations: ['riak:ring'] }),
       },
-      { name: 'wordpress/0' },
+      { name: 'wordpress/0', now: NOW },
     );
     expect(plan.changes.at(-1)).toMatchObject({
       op: 'update',

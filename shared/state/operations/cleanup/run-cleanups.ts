@@ -13,6 +13,7 @@ import { assignWaitingUnits } from './assign-units.js';
 import { destroyOrphanedSubordinates } from './dying-subordinates.js';
 import { forceApplication, forceMachine, forceUnit } from './force.js';
 import { destroyModelContents } from './model.js';
+import { deleteOwnerSecrets } from './owner-secrets.js';
 import { deleteRelationSettings } from './settings.js';
 import type { CleanupStep } from './step.js';
 import { destroyUnitsOfDyingApplication } from './units.js';
@@ -27,6 +28,7 @@ const steps: Record<CleanupKind, CleanupStep> = {
   forceDestroyMachine: forceMachine,
   forceDestroyApplication: forceApplication,
   model: destroyModelContents,
+  ownerSecrets: deleteOwnerSecrets,
 };
 
 export type CleanupResult = 'done' | 'more' | 'gone' | 'not-yet';
