@@ -16,7 +16,8 @@ export async function leaveScope(store: Store, unit: string, relationKey: string
     if (!relation) return planLeaveScope({ inScope: false, applications: [] }, unit, store.now().toISOString());
     // The member's keys need the relation's layout (it may be in any shard the scope has grown
     // through, shared/domain/shards.ts): read with the relation's applications.
-    const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
+    // The other side of a relation across models is no application of this model.
+    const names = [...new Set(relation.endpoints.map((ep) => ep.application))].filter((a) => a !== relation.crossModel?.alias);
     const members = scopeMemberRefs(relation, unit);
     const read = await getEach<unknown>(store, [...members, ...names.map(refs.application)]);
     const at = read.slice(0, members.length).findIndex((m) => m !== undefined);
