@@ -10,7 +10,8 @@ import { refName, type Change, type Expect } from './plan.js';
 export class InconsistentPlanError extends Error {}
 
 /** Two changes are of one item when their refs and models are the same (absent: the store's). */
-const itemId = (change: Change) => JSON.stringify([change.model ?? null, change.ref]);
+// An offer's ref names its model itself (plan.ts), whatever the change says.
+const itemId = (change: Change) => JSON.stringify([change.ref.kind === 'offer' ? change.ref.model : (change.model ?? null), change.ref]);
 
 /** Merges updates and checks of the same item: DynamoDB refuses two actions on one item. */
 export function mergeChanges(changes: Change[]): Change[] {

@@ -115,8 +115,8 @@ export type Change = InModel &
     | { op: 'absent'; ref: EntityRef }
   );
 
-/** The changes, each of an item of the model with key `model` (see InModel). */
-export const inModel = (model: string, changes: Change[]): Change[] => changes.map((c) => ({ ...c, model }));
+/** The changes, each of an item of the model with key `model` (see InModel) unless it names its own. */
+export const inModel = (model: string, changes: Change[]): Change[] => changes.map((c) => ({ ...c, model: c.model ?? model }));
 
 export interface Plan<T> {
   changes: Change[];

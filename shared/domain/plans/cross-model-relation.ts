@@ -17,6 +17,7 @@ import { refs, inModel, type Change, type Expect, type Plan } from '../plan.js';
 import { inferRelation, relationKey, relationScope, type AppEndpoints, type RelationEndpoint } from '../relation-endpoints.js';
 import { FIRST_SHARDS } from '../shards.js';
 import type { AddRelationResult } from './add-relation.js';
+import { removeRelation, type CrossModelReferences } from './references.js';
 
 /**
  * The name the offering model gives a consuming application: Juju's `remote-` and the hex of a
@@ -177,4 +178,29 @@ function sideOf(
   offering: boolean,
 ): CrossModelSide {
   return { alias, model, relation, relationId, application, offer, offering };
+}
+
+/** What destroying or removing one model's record of a relation across models needs (read by cross-model-reads.ts). */
+export interface CrossModelFacts {
+  /** This record's own references (its SAAS or offer). */
+  references: CrossModelReferences;
+  /** The other model's record (absent: removed), its application there, and its references. */
+  other?: { relation?: Relation; applications: Application[]; references: CrossModelReferences };
+}
+
+/**
+ * Destroying one side of a relation across models (remove-relation, remove-application,
+ * remove-saas, remove-offer --force, destroy-model, from either model) destroys the other in the
+ * same transaction, by the same rule as any relation: Dying while a unit is in its scope (the
+ * last to leave removes it), removed at once otherwise.
+ */
+export function destroyOtherSide(relation: Relation, facts: CrossModelFacts | undefined, now: string): Change[] {
+  const side = relation.crossModel;
+  const other = facts?.other?.relation;
+  if (!side || !other || other.life !== 'alive') return [];
+  const changes: Change[] =
+    other.unitCount === 0
+      ? removeRelation(other, facts!.other!.applications, now, { crossModel: facts!.other!.references })
+      : [{ op: 'update', ref: refs.relation(other.key), set: { life: 'dying' }, expect: { life: 'alive', atLeast: { unitCount: 1 } } }];
+  return inModel(side.model, changes);
 }

@@ -4,6 +4,7 @@ import { refs, scopeMemberRefs } from '../../domain/plan.js';
 import { getEach, getRelation, getUnit } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
+import { crossModelFacts } from '../queries/cross-model-reads.js';
 
 /**
  * The unit agent leaves a relation's scope. The last unit to leave a Dying relation removes it
@@ -22,8 +23,11 @@ export async function leaveScope(store: Store, unit: string, relationKey: string
     const read = await getEach<unknown>(store, [...members, ...names.map(refs.application)]);
     const at = read.slice(0, members.length).findIndex((m) => m !== undefined);
     const applications = read.slice(members.length);
+    const removing = relation.life !== 'alive' && relation.unitCount <= 1;
+    const crossModel = removing ? (await crossModelFacts(store, relation))?.references : undefined;
     return planLeaveScope(
       {
+        ...(crossModel ? { crossModel } : {}),
         inScope: at >= 0,
         ...(at >= 0 ? { member: members[at]! } : {}),
         applications: applications.filter((a): a is Application => a !== undefined),
