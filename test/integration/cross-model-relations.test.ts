@@ -4,8 +4,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Offer, RemoteApplication } from '#shared/domain/cross-model.js';
 import type { Relation, Unit } from '#shared/domain/entities.js';
 import { refs } from '#shared/domain/plan.js';
+import { BatchReads } from '#shared/messaging/batch-reads.js';
+import { crossModelEcho } from '#shared/messaging/cross-model-echo.js';
 import { consumerProxyName } from '#shared/domain/plans/cross-model-relation.js';
-import { getItem, getRelation, getUnit } from '#shared/state/engine/reads.js';
+import { getItem, getModel, getRelation, getUnit } from '#shared/state/engine/reads.js';
+import { MODEL_ROUND_WAIT_MS } from '#shared/state/operations/cleanup/model.js';
+import { runAllCleanups } from '#shared/state/operations/cleanup/run-cleanups.js';
+import { destroyModel } from '#shared/state/operations/destroy-model.js';
 import type { Store } from '#shared/state/engine/store.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
 import { deploy } from '#shared/state/operations/deploy.js';
@@ -191,5 +196,81 @@ describe('a third model', () => {
     expect(await getRelation(third, offeringKey)).toBeUndefined();
     expect(mine.crossModel?.model).not.toBe(third.model);
     expect(theirs.crossModel?.model).not.toBe(third.model);
+  });
+});
+
+describe('destroying either model', () => {
+  let clock: number;
+  beforeEach(() => {
+    clock = Date.parse('2026-01-01T00:00:00Z');
+    offering = { ...offering, now: () => new Date(clock) };
+    consuming = { ...consuming, now: () => new Date(clock) };
+  });
+
+  /** Rounds of the model's cleanup, each a round's wait later, until the model is gone. */
+  async function untilGone(model: Store): Promise<void> {
+    for (let round = 0; round < 20 && (await getModel(model)); round++) {
+      await runAllCleanups(model);
+      clock += MODEL_ROUND_WAIT_MS;
+    }
+    expect(await getModel(model)).toBeUndefined();
+  }
+
+  it('the consuming model takes its side and, with it, the offering side: the offer is left unconnected', async () => {
+    await addRelation(consuming, ['wordpress', 'mysqldb']);
+    await destroyModel(consuming, { force: true });
+    await untilGone(consuming);
+    expect(await getRelation(offering, offeringKey)).toBeUndefined();
+    expect(await offer()).toMatchObject({ consumers: [], connections: [] });
+    expect((await getItem<{ relations: string[] }>(offering, refs.application('mysql')))?.relations).not.toContain(offeringKey);
+  });
+
+  it('the offering model, forced, takes the offer and both sides of the relation; the SAAS stays, in no relation', async () => {
+    await addRelation(consuming, ['wordpress', 'mysqldb']);
+    await destroyModel(offering, { force: true });
+    await untilGone(offering);
+    expect(await getRelation(consuming, CONSUMING_KEY)).toBeUndefined();
+    expect((await saas())?.relations).toEqual([]);
+    expect((await getItem<{ relations: string[] }>(consuming, refs.application('wordpress')))?.relations).not.toContain(CONSUMING_KEY);
+  });
+});
+
+describe('hints across models', () => {
+  /** The hint to the other model: its relation, named by its own application, so every unit in scope looks again. */
+  const echoed = (model: string, relation: string, application: string) => ({
+    model,
+    plan: { kind: 'hint', hint: { kind: 'relation', id: relation }, lookups: [{ kind: 'scopeChanged', relation, unit: application }] },
+  });
+
+  it("a unit entering scope, its settings and its application's bag on one side tell the other model's units in scope", async () => {
+    await related();
+    const mine = (await getRelation(consuming, CONSUMING_KEY))!;
+    const member = { relation: CONSUMING_KEY, unit: 'wordpress/0', machine: '0' };
+    expect(await crossModelEcho(consuming, { kind: 'scope', newImage: member }, new BatchReads())).toEqual(
+      echoed(offering.model, offeringKey, 'mysql'),
+    );
+    const settings = { relationId: mine.id, unit: 'wordpress/0', settings: { user: 'wp2' }, version: 2 };
+    expect(await crossModelEcho(consuming, { kind: 'settings', newImage: settings }, new BatchReads())).toEqual(
+      echoed(offering.model, offeringKey, 'mysql'),
+    );
+    const bag = { relation: offeringKey, relationId: mine.crossModel!.relationId, application: 'mysql', settings: {}, version: 1 };
+    expect(await crossModelEcho(offering, { kind: 'appSettings', newImage: bag }, new BatchReads())).toEqual(
+      echoed(consuming.model, CONSUMING_KEY, 'wordpress'),
+    );
+  });
+
+  it('a record removed tells the other side; a local relation, or one set Dying (the other record changed too), tells nobody else', async () => {
+    await related();
+    const mine = (await getRelation(consuming, CONSUMING_KEY))!;
+    expect(await crossModelEcho(consuming, { kind: 'relation', oldImage: { ...mine } }, new BatchReads())).toEqual(
+      echoed(offering.model, offeringKey, 'mysql'),
+    );
+    expect(
+      await crossModelEcho(consuming, { kind: 'relation', oldImage: { ...mine }, newImage: { ...mine, life: 'dying' } }, new BatchReads()),
+    ).toBeUndefined();
+    await deploy(third, { charm: charms.mysql, numUnits: 0 });
+    await addRelation(third, ['wordpress', 'mysql']);
+    const local = { relation: 'wordpress:db mysql:server', unit: 'wordpress/0', machine: '0' };
+    expect(await crossModelEcho(third, { kind: 'scope', newImage: local }, new BatchReads())).toBeUndefined();
   });
 });
