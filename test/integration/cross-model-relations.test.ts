@@ -24,6 +24,7 @@ import { writeSettings } from '#shared/state/operations/relation-settings.js';
 import { storeOfModel } from '#shared/state/queries/models.js';
 import { readRelationUnits } from '#shared/state/queries/relation-units.js';
 import { readSettings } from '#shared/state/queries/relation-settings.js';
+import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
 import { charms } from '../support/charms.js';
 import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { freshStore } from '../support/table.js';
@@ -119,6 +120,19 @@ describe('relation data across models', () => {
     ]);
     expect(await readSettings(consuming, mine.id, 'mysqldb/0', mine)).toEqual({ settings: { password: 'secret' }, version: 1 });
     expect(await readSettings(offering, theirs.id, `${proxy}/0`, theirs)).toEqual({ settings: { user: 'wp' }, version: 1 });
+  });
+
+  it("show-unit shows the other model's units in scope and their data under this model's names", async () => {
+    await related();
+    const [info] = (await readUnitDetails(consuming, 'wordpress/0'))['relation-info'];
+    expect(info).toMatchObject({
+      endpoint: 'db',
+      'related-endpoint': 'server',
+      'local-unit': { 'in-scope': true, data: { user: 'wp' } },
+      'related-units': { 'mysqldb/0': { 'in-scope': true, data: { password: 'secret' } } },
+    });
+    const [theirs] = (await readUnitDetails(offering, 'mysql/0'))['relation-info'];
+    expect(Object.keys(theirs!['related-units'])).toEqual([`${proxy}/0`]);
   });
 
   it("a change on one side moves the version the other side's units see", async () => {
