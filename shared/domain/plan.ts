@@ -89,8 +89,8 @@ export interface InModel {
 }
 
 export type Change = InModel &
+  /** `shard`: where a unit is listed among its application's unit partitions (shared/domain/shards.ts). */
   (
-    /** `shard`: where a unit is listed among its application's unit partitions (shared/domain/shards.ts). */
     | { op: 'create'; ref: EntityRef; value: Record<string, unknown>; shard?: number }
     /** Create or replace, whatever is there: only for items no rule depends on (settings). */
     | { op: 'put'; ref: EntityRef; value: Record<string, unknown> }

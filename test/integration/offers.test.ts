@@ -137,7 +137,7 @@ describe('consume', () => {
     );
   });
 
-  it('relate with a remote application whose offer has gone is refused in Juju\'s words, changing nothing', async () => {
+  it("relate with a remote application whose offer has gone is refused in Juju's words, changing nothing", async () => {
     await consumeOffer(consuming, { offerModel: 'default', offer: 'db', alias: 'dbalias' });
     await removeOffer(offering, { name: 'db', force: false });
     await refused(
