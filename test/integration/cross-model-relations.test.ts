@@ -108,6 +108,24 @@ describe('integrate <app> <saas>', () => {
   });
 });
 
+describe('integrate racing remove-offer', () => {
+  it('one wins whole: a relation through a kept offer, or the offer gone and no record in either model', async () => {
+    const [integrated, removed] = await Promise.allSettled([
+      addRelation(consuming, ['wordpress', 'mysqldb']),
+      removeOffer(offering, { name: 'db', force: false }),
+    ]);
+    const [mine, theirs] = await both();
+    if (integrated.status === 'fulfilled') {
+      expect(removed.status).toBe('rejected');
+      expect([mine?.life, theirs?.life]).toEqual(['alive', 'alive']);
+      expect((await offer())?.connections).toHaveLength(1);
+    } else {
+      expect(removed.status).toBe('fulfilled');
+      expect([mine, theirs, await offer()]).toEqual([undefined, undefined, undefined]);
+    }
+  });
+});
+
 describe('relation data across models', () => {
   it("each side lists the other's units under its own name for them, and reads their settings", async () => {
     await related();
@@ -177,6 +195,14 @@ describe('ending a relation across models', () => {
     await leaveScope(consuming, 'wordpress/0', CONSUMING_KEY);
     expect(await saas()).toBeUndefined();
     expect((await offer())?.consumers).toEqual([]);
+  });
+
+  it('remove-saas of a SAAS whose relations have no unit in scope removes it, both records and the connection at once', async () => {
+    await addRelation(consuming, ['wordpress', 'mysqldb']);
+    await removeSaas(consuming, 'mysqldb');
+    expect(await saas()).toBeUndefined();
+    expect(await both()).toEqual([undefined, undefined]);
+    expect(await offer()).toMatchObject({ consumers: [], connections: [] });
   });
 
   it('remove-offer is refused while connected; forced, it destroys the relation on both sides', async () => {
