@@ -39,6 +39,9 @@ describe('the walkthrough, against the real local controller', () => {
         'Application "database" endpoints [db] available at "admin/default.database"\n',
       );
       expect((await drover('consume', 'default.database', 'db')).stderr).toBe('Added default.database as db\n');
+      await drover('deploy', charmDir('client'));
+      await drover('integrate', 'client', 'db');
+      expect((await drover('status', '--relations')).stdout).toMatch(/\ndb:db +client:db +dbtest +regular/);
       expect((await drover('destroy-model', 'staging', '-y')).stderr).toMatch(/Destroying model\n[^]*Model destroyed\.\n$/);
     } finally {
       await spawnCli(['kill-controller', 'local', '-y'], env);
