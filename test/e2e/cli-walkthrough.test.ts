@@ -1,6 +1,6 @@
 // The README's walkthrough with the real local controller (embedded/main.ts, its own DynamoDB
 // Local, agents and all): bootstrap local, deploy two related charms, status, scale, remove,
-// a second model made (consuming an offer of the first) and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
+// a second model made (consuming an offer of the first and relating to it) and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
 // CLI suites cover every verb against the same API in-process.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
