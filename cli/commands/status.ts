@@ -37,6 +37,7 @@ async function streamTabular(cli: Cli, client: ApiClient, opts: StatusOptions): 
   const printer = new TabularStatusPrinter((text) => cli.io.stdout(text), {
     relations: opts.relations === true,
     colour: opts.color ?? cli.colour,
+    crossModel: await readCrossModelSections(client),
   });
   const pages = await readStatusPages(client, (page) => printer.add(page));
   if (printer.empty) cli.io.stderr(`\nModel "${pages[0]!.model!.name}" is empty.\n`);

@@ -6,6 +6,8 @@ import { renderTable, type Cell } from '../table.js';
 import type { RelationDoc } from '#shared/domain/status-document.js';
 import { STATUS_SECTIONS, type StatusPage, type StatusSection } from '#shared/domain/status-page.js';
 import { ALIGN_RIGHT, appRow, HEADERS, machineRows, modelSection, relationRows, unitRows } from './tabular.js';
+import type { CrossModelSections } from './cross-model.js';
+import { OFFER_HEADER, offerRows, SAAS_HEADER, saasRows } from './tabular-cross-model.js';
 
 export class TabularStatusPrinter {
   private readonly widths = new Map<StatusSection, number[]>();
@@ -14,9 +16,12 @@ export class TabularStatusPrinter {
   private machines = 0;
   private readonly relations: RelationDoc[] = [];
 
+  private offersPrinted = false;
+
+  /** `crossModel`: the SAAS and Offer sections, read before the pages (cross-model.ts). */
   constructor(
     private readonly write: (text: string) => void,
-    private readonly options: { relations: boolean; colour: boolean },
+    private readonly options: { relations: boolean; colour: boolean; crossModel?: CrossModelSections },
   ) {}
 
   /** Prints what the page completes; call with every page in order. */
@@ -25,6 +30,7 @@ export class TabularStatusPrinter {
       this.write(
         renderTable(modelSection({ model: page.model, ...(page.controller ? { controller: page.controller } : {}) }), this.options.colour),
       );
+    if (page.model) this.section(SAAS_HEADER, saasRows(this.options.crossModel?.['application-endpoints'] ?? {}));
     this.applications += Object.keys(page.applications ?? {}).length;
     this.machines += Object.keys(page.machines ?? {}).length;
     const rows: Record<StatusSection, Cell[][]> = {
@@ -44,6 +50,11 @@ export class TabularStatusPrinter {
       // Relations come in their keys' order and the table sorts them by provider: they are printed
       // once all have come (they grow with the applications, not with the units).
       if (i > current || (section === 'relations' && page.section)) break;
+      // Juju prints the offers after the machines, before the integrations.
+      if (section === 'relations' && !this.offersPrinted) {
+        this.offersPrinted = true;
+        this.section(OFFER_HEADER, offerRows(this.options.crossModel?.offers ?? {}));
+      }
       this.flush(section);
     }
   }
@@ -51,6 +62,11 @@ export class TabularStatusPrinter {
   /** Whether the model had neither applications nor machines (after the last page). */
   get empty(): boolean {
     return this.applications === 0 && this.machines === 0;
+  }
+
+  /** A section printed whole at once, when it has rows. */
+  private section(header: string[], rows: Cell[][]): void {
+    if (rows.length) this.write(`\n${renderTable([header, ...rows], this.options.colour)}`);
   }
 
   private flush(section: StatusSection): void {

@@ -1,5 +1,5 @@
-// `drover status` as people read it: Juju 3.6's sections (Model, App, Unit, Machine, and with
-// --relations, Integration provider), subordinates indented under their principal
+// `drover status` as people read it: Juju 3.6's sections (Model, SAAS, App, Unit, Machine, Offer,
+// and with --relations, Integration provider), subordinates indented under their principal
 // (https://github.com/juju/juju/blob/3.6/cmd/juju/status/output_tabular.go). drover adds, for
 // everything Dying, what it is blocked by, so nobody has to guess why it does not go away.
 import { renderTable, statusStyle, styled, type Cell } from '../table.js';
@@ -14,6 +14,8 @@ import {
   type UnitDoc,
 } from '#shared/domain/status-document.js';
 import { compareNatural } from '#shared/domain/natural-order.js';
+import type { CrossModelSections } from './cross-model.js';
+import { OFFER_HEADER, offerRows, SAAS_HEADER, saasRows } from './tabular-cross-model.js';
 
 const byNumber = compareNatural;
 
@@ -187,10 +189,15 @@ export function relationRows(relations: RelationDoc[]): Cell[][] {
 
 export function renderTabular(doc: StatusDoc, options: { relations: boolean; colour: boolean }): string {
   const sections = [modelSection(doc)];
+  const cross = doc as StatusDoc & Partial<CrossModelSections>;
+  const saas = saasRows(cross['application-endpoints'] ?? {});
+  if (saas.length) sections.push([SAAS_HEADER, ...saas]);
   if (Object.keys(doc.applications).length) sections.push(appSection(doc));
   const units = unitSection(doc);
   if (units.length > 1) sections.push(units);
   if (Object.keys(doc.machines).length) sections.push([HEADERS.machines, ...machineRows(doc.machines)]);
+  const offers = offerRows(cross.offers ?? {});
+  if (offers.length) sections.push([OFFER_HEADER, ...offers]);
   if (options.relations && doc.relations?.length) sections.push([HEADERS.relations, ...relationRows(doc.relations)]);
   return sections
     .map((rows) => renderTable(rows, options.colour, [], rows[0] === HEADERS.applications ? ALIGN_RIGHT.applications : []))

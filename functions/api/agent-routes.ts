@@ -163,8 +163,8 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
     // A hook may read the settings of any unit in a relation its own unit's application is in.
     touches: { unit, relations: (body) => [body.relationId] },
     run: async (ctx, body, owned) => {
-      relationOf(owned, body.relationId);
-      return readSettings(ctx.store, body.relationId, body.of);
+      const relation = relationOf(owned, body.relationId);
+      return readSettings(ctx.store, body.relationId, body.of, relation);
     },
   },
   'write-settings': {

@@ -9,7 +9,8 @@ import { BatchReads } from '#shared/messaging/batch-reads.js';
 import { planHint } from '#shared/messaging/hint-plan.js';
 import { HintOutbox } from '#shared/messaging/hint-outbox.js';
 import { admitRecordedInstance } from '#shared/messaging/queue-instance-tag.js';
-import { HintDeliveryError, notify, SentHints, type NotifierDeps } from '#shared/messaging/notify.js';
+import { HintDeliveryError, notify, notifyPlan, SentHints, type NotifierDeps } from '#shared/messaging/notify.js';
+import { crossModelEcho } from '#shared/messaging/cross-model-echo.js';
 import { imagesOf } from '#shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
 import { modelOfRecord, perModel } from '../stream-models.js';
@@ -57,6 +58,13 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
         try {
           await prefetched;
           const outcome = await notify(store, imagesOf(record), outbox, index, sent, reads);
+          const echo = await crossModelEcho(store, imagesOf(record), reads);
+          if (echo) {
+            models.add(echo.model);
+            const other = forModel(echo.model);
+            await other.prefetched;
+            await notifyPlan(other.store, echo.plan, other.outbox, index, other.sent, other.reads);
+          }
           if (outcome.kind === 'malformed')
             logger.warn('skipping a record that is not a drover entity', { ...contextOf(record), model, why: outcome.why });
           else if (outcome.kind === 'queued')

@@ -116,3 +116,16 @@ export const offerUrl = (model: string, offer: string) => `${OFFER_OWNER}/${mode
 
 /** How an offer names a consumer or a connection: the consuming model's key and the name there. */
 export const crossModelKey = (modelKey: string, name: string) => `${modelKey}#${name}`;
+
+/**
+ * A relation across models names the other side's units by its own name for their application
+ * (the SAAS alias; `remote-<hex>` in the offering model), with their numbers: `dbalias/0` in the
+ * consuming model is `testdb/0` in the offering one (Juju's remote units).
+ */
+export const unitAsSeenHere = (side: { alias: string }, unitThere: string) => `${side.alias}/${unitThere.split('/')[1] ?? ''}`;
+
+/** The other model's name of a unit named here by the alias; undefined for this model's own units. */
+export function unitThere(side: { alias: string; application: string }, unitHere: string): string | undefined {
+  const [application, number] = unitHere.split('/');
+  return application === side.alias && number !== undefined ? `${side.application}/${number}` : undefined;
+}

@@ -180,7 +180,30 @@ export interface Relation {
    * members live in the relation's own partition.
    */
   scopeShards?: number;
+  /** A relation with an application of another model (integrate with a consumed offer). */
+  crossModel?: CrossModelSide;
   createdAt: string;
+}
+
+/**
+ * One model's side of a relation across two models. Each model keeps its own relation record
+ * (its own key, id, scope and settings, so its units, agents and status see a relation like any
+ * other); the two records are created, set Dying and counted in the same transactions
+ * (shared/domain/plans/cross-model-relation.ts). The other side's units and bags are read from
+ * the other record, named here.
+ */
+export interface CrossModelSide {
+  /** The name the other side's application has in this model: the SAAS alias, or `remote-<hex>` in the offering model. */
+  alias: string;
+  /** The other model's key, its relation record's key and id, and its application's name there. */
+  model: string;
+  relation: string;
+  relationId: number;
+  application: string;
+  /** The offer the relation goes through (the offering model's key is `model` or this one's). */
+  offer: string;
+  /** True on the offering model's side. */
+  offering: boolean;
 }
 
 export interface ScopeMember {

@@ -1,7 +1,7 @@
 // A plan's changes as DynamoDB can take them: one action per item. Two changes of one item
 // (an update and a check, say, from two parts of one plan) become one update whose condition
 // asserts both; anything else twice on one item is a plan that contradicts itself.
-import { refName, type Change, type EntityRef, type Expect } from './plan.js';
+import { refName, type Change, type Expect } from './plan.js';
 
 /**
  * A plan no transaction can carry: a bug when planned from a fresh read, but possible from a
@@ -9,13 +9,15 @@ import { refName, type Change, type EntityRef, type Expect } from './plan.js';
  */
 export class InconsistentPlanError extends Error {}
 
-const refId = (ref: EntityRef) => JSON.stringify(ref);
+/** Two changes are of one item when their refs and models are the same (absent: the store's). */
+// An offer's ref names its model itself (plan.ts), whatever the change says.
+const itemId = (change: Change) => JSON.stringify([change.ref.kind === 'offer' ? change.ref.model : (change.model ?? null), change.ref]);
 
 /** Merges updates and checks of the same item: DynamoDB refuses two actions on one item. */
 export function mergeChanges(changes: Change[]): Change[] {
   const byRef = new Map<string, Change>();
   for (const change of changes) {
-    const id = refId(change.ref);
+    const id = itemId(change);
     const prior = byRef.get(id);
     if (!prior) {
       byRef.set(id, change);
@@ -27,6 +29,7 @@ export function mergeChanges(changes: Change[]): Change[] {
     const a = prior.op === 'update' ? prior : { op: 'update' as const, ref: prior.ref, expect: prior.expect };
     const b = change.op === 'update' ? change : { op: 'update' as const, ref: change.ref, expect: change.expect };
     byRef.set(id, {
+      ...(change.model !== undefined ? { model: change.model } : {}),
       op: 'update',
       ref: change.ref,
       set: { ...a.set, ...b.set },
@@ -38,7 +41,11 @@ export function mergeChanges(changes: Change[]): Change[] {
       expect: mergeExpect(a.expect, b.expect),
     });
   }
-  return [...byRef.values()].map((c) => (c.op === 'update' && isPureCheck(c) ? { op: 'check', ref: c.ref, expect: c.expect ?? {} } : c));
+  return [...byRef.values()].map((c) =>
+    c.op === 'update' && isPureCheck(c)
+      ? { ...(c.model !== undefined ? { model: c.model } : {}), op: 'check', ref: c.ref, expect: c.expect ?? {} }
+      : c,
+  );
 }
 
 function isPureCheck(c: Extract<Change, { op: 'update' }>): boolean {

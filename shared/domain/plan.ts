@@ -78,30 +78,45 @@ export interface Expect {
   atLeast?: Record<string, number>;
 }
 
-export type Change =
+/**
+ * Where a change's item lives: absent, in the model of the store the plan is committed through;
+ * given, in the model with that key. Every model of a controller is in one table, so a rule across
+ * two models (a relation with a consumed offer, shared/domain/plans/cross-model-relation.ts) is
+ * still one transaction.
+ */
+export interface InModel {
+  model?: string;
+}
+
+export type Change = InModel &
   /** `shard`: where a unit is listed among its application's unit partitions (shared/domain/shards.ts). */
-  | { op: 'create'; ref: EntityRef; value: Record<string, unknown>; shard?: number }
-  /** Create or replace, whatever is there: only for items no rule depends on (settings). */
-  | { op: 'put'; ref: EntityRef; value: Record<string, unknown> }
-  | {
-      op: 'update';
-      ref: EntityRef;
-      set?: Record<string, unknown>;
-      unset?: string[];
-      add?: Record<string, number>;
-      addToSet?: Record<string, string[]>;
-      removeFromSet?: Record<string, string[]>;
-      /**
-       * Put the entity in (or take it out of) the watchdog's stuck index. Setting life to Dying
-       * or Dead marks it by itself; machines mark provisioning errors explicitly.
-       */
-      stuck?: 'mark' | 'clear';
-      expect?: Expect;
-    }
-  | { op: 'remove'; ref: EntityRef; expect?: Expect }
-  | { op: 'check'; ref: EntityRef; expect: Expect }
-  /** The item must not exist: a name two kinds of item share (an application and a remote application). */
-  | { op: 'absent'; ref: EntityRef };
+  (
+    | { op: 'create'; ref: EntityRef; value: Record<string, unknown>; shard?: number }
+    /** Create or replace, whatever is there: only for items no rule depends on (settings). */
+    | { op: 'put'; ref: EntityRef; value: Record<string, unknown> }
+    | {
+        op: 'update';
+        ref: EntityRef;
+        set?: Record<string, unknown>;
+        unset?: string[];
+        add?: Record<string, number>;
+        addToSet?: Record<string, string[]>;
+        removeFromSet?: Record<string, string[]>;
+        /**
+         * Put the entity in (or take it out of) the watchdog's stuck index. Setting life to Dying
+         * or Dead marks it by itself; machines mark provisioning errors explicitly.
+         */
+        stuck?: 'mark' | 'clear';
+        expect?: Expect;
+      }
+    | { op: 'remove'; ref: EntityRef; expect?: Expect }
+    | { op: 'check'; ref: EntityRef; expect: Expect }
+    /** The item must not exist: a name two kinds of item share (an application and a remote application). */
+    | { op: 'absent'; ref: EntityRef }
+  );
+
+/** The changes, each of an item of the model with key `model` (see InModel) unless it names its own. */
+export const inModel = (model: string, changes: Change[]): Change[] => changes.map((c) => ({ ...c, model: c.model ?? model }));
 
 export interface Plan<T> {
   changes: Change[];

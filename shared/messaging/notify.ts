@@ -6,7 +6,7 @@ import type { StreamImages } from '../state/engine/stream-record.js';
 import { machinesFor } from './affected-machines.js';
 import { BatchReads } from './batch-reads.js';
 import type { Hint } from './hint.js';
-import { planHint } from './hint-plan.js';
+import { planHint, type HintPlan } from './hint-plan.js';
 import type { HintOutbox } from './hint-outbox.js';
 import type { HintFailure } from './machine-queues.js';
 
@@ -96,7 +96,18 @@ export async function notify(
   sent = new SentHints(),
   reads = new BatchReads(),
 ): Promise<NotifyOutcome> {
-  const plan = planHint(images);
+  return notifyPlan(store, planHint(images), outbox, record, sent, reads);
+}
+
+/** As notify, for a plan already made (a record's, or its echo in another model: cross-model-echo.ts). */
+export async function notifyPlan(
+  store: Store,
+  plan: HintPlan,
+  outbox: HintOutbox,
+  record: number,
+  sent = new SentHints(),
+  reads = new BatchReads(),
+): Promise<NotifyOutcome> {
   if (plan.kind !== 'hint') return plan;
   let machines = 0;
   const coveredBy = coveringHint(plan.hint, reads);

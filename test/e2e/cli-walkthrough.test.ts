@@ -1,6 +1,6 @@
 // The README's walkthrough with the real local controller (embedded/main.ts, its own DynamoDB
 // Local, agents and all): bootstrap local, deploy two related charms, status, scale, remove,
-// a second model made (consuming an offer of the first) and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
+// a second model made (consuming an offer of the first and relating to it) and destroyed, kill-controller. It takes a while (the controller starts its own DynamoDB Local); the other
 // CLI suites cover every verb against the same API in-process.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,9 @@ describe('the walkthrough, against the real local controller', () => {
         'Application "database" endpoints [db] available at "admin/default.database"\n',
       );
       expect((await drover('consume', 'default.database', 'db')).stderr).toBe('Added default.database as db\n');
+      await drover('deploy', charmDir('client'));
+      await drover('integrate', 'client', 'db');
+      expect((await drover('status', '--relations')).stdout).toMatch(/\ndb:db +client:db +dbtest +regular/);
       expect((await drover('destroy-model', 'staging', '-y')).stderr).toMatch(/Destroying model\n[^]*Model destroyed\.\n$/);
     } finally {
       await spawnCli(['kill-controller', 'local', '-y'], env);

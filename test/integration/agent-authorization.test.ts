@@ -19,7 +19,9 @@ import { addRelation } from '#shared/state/operations/add-relation.js';
 import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
 import { deploy } from '#shared/state/operations/deploy.js';
 import { enterScope } from '#shared/state/operations/enter-scope.js';
-import { ensureModel } from '#shared/state/operations/model.js';
+import { addModel, ensureModel } from '#shared/state/operations/model.js';
+import { addOffer, consumeOffer } from '#shared/state/operations/offers.js';
+import { storeOfModel } from '#shared/state/queries/models.js';
 import { addSecret, grantSecret } from '#shared/state/operations/secrets.js';
 import { secretForUnit } from '#shared/state/queries/secrets.js';
 import { claimLeadership } from '#shared/state/operations/leadership.js';
@@ -255,5 +257,37 @@ describe("machine 0's agent is not refused its own", () => {
     // Some answers are refusals of state (remove-unit of an Alive unit is 409), never of permission.
     expect(res.status, JSON.stringify(res.body)).not.toBe(403);
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+  });
+});
+
+describe('a unit of a third model and a relation across two others', () => {
+  it("machine 0's agent of `default` reads and changes nothing of it, by either model's key", async () => {
+    // `offering` offers mysql, `consuming` relates its wordpress to it: two records, neither in `default`.
+    await addModel(store, { name: 'offering' });
+    await addModel(store, { name: 'consuming' });
+    const [offering, consuming] = [await storeOfModel(store, 'offering'), await storeOfModel(store, 'consuming')];
+    await deploy(offering, { charm: charms.mysql, numUnits: 1 });
+    await deploy(consuming, { charm: charms.wordpress, numUnits: 1 });
+    await addOffer(offering, { application: 'mysql', endpoints: ['server'], name: 'db' });
+    await consumeOffer(consuming, { offerModel: 'offering', offer: 'db', alias: 'dbalias' });
+    const { key } = await addRelation(consuming, ['wordpress', 'dbalias']);
+    const theirs = (await getRelation(consuming, key))!.crossModel!;
+    await enterScope(consuming, 'wordpress/0', key, { secret: 'consumer' });
+    await enterScope(offering, 'mysql/0', theirs.relation, { secret: 'offerer' });
+    // Its first call records the agent's presence: made before the table is compared.
+    await asMachine0('view', {});
+    for (const relationKey of [key, theirs.relation]) {
+      const before = await dumpTable(store);
+      const units = await asMachine0('relation-units', { unit: own.unit, relation: relationKey });
+      expect(units).toEqual({ status: 200, body: { members: [] } });
+      for (const op of ['enter-scope', 'leave-scope'] as const) {
+        const res = await asMachine0(op, samples[op]({ ...own, relationKey }));
+        expect(JSON.stringify(res.body)).not.toMatch(/secret|consumer|offerer/);
+      }
+      expect(await dumpTable(store)).toEqual(before);
+    }
+    // Its own relation names no unit of theirs: the other models' units are not its relation's.
+    const read = await asMachine0('read-settings', { unit: own.unit, relationId: own.relationId, of: 'dbalias/0' });
+    expect(read.status).toBe(404);
   });
 });

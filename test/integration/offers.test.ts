@@ -137,13 +137,14 @@ describe('consume', () => {
     );
   });
 
-  it('relate names a remote application: refused, saying relations across models are not there yet', async () => {
+  it("relate with a remote application whose offer has gone is refused in Juju's words, changing nothing", async () => {
     await consumeOffer(consuming, { offerModel: 'default', offer: 'db', alias: 'dbalias' });
+    await removeOffer(offering, { name: 'db', force: false });
     await refused(
       consuming,
       () => addRelation(consuming, ['wordpress', 'dbalias']),
-      'cannot relate to remote application "dbalias": relations across models are not supported yet',
-      'not-supported',
+      'cannot add relation "wordpress:db dbalias:server": application offer "admin/default.db" not found',
+      'not-found',
     );
   });
 

@@ -23,6 +23,7 @@ import { DroverError, notFound } from '../errors.js';
 import { refs, type Change, type Expect, type Plan } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 import { ownerSecretsCleanup, removeRelation } from './references.js';
+import { destroyOtherSide, type CrossModelFacts } from './cross-model-relation.js';
 
 /** Relations handled per transaction: at most 4 changes each, plus 2 for the application. */
 export const RELATIONS_PER_TRANSACTION = 5;
@@ -36,6 +37,8 @@ export interface DestroyApplicationSnapshot {
   relations: Relation[];
   /** The other applications in those relations. */
   counterparts: Application[];
+  /** For relations across models, by key: both sides' facts (cross-model-relation.ts). */
+  crossModel?: Map<string, CrossModelFacts>;
 }
 
 const otherApplications = (relation: Relation, name: string) =>
@@ -84,11 +87,19 @@ export function planDestroyApplication(
 
   const changes: Change[] = [];
   for (const relation of batch) {
+    // A relation across models: the other model's record is destroyed with this one.
+    const crossModel = snapshot.crossModel?.get(relation.key);
+    changes.push(...destroyOtherSide(relation, crossModel, now));
     if (relation.unitCount === 0) {
       // "When a relation is destroyed with no units in scope, it will immediately become Dead and
       // be removed"; only the counterpart is released, "because the service destruction logic is
       // responsible for the relation count of the service being destroyed".
-      changes.push(...removeRelation(relation, snapshot.counterparts, now, { skip: name }));
+      changes.push(
+        ...removeRelation(relation, snapshot.counterparts, now, {
+          skip: name,
+          ...(crossModel ? { crossModel: crossModel.references } : {}),
+        }),
+      );
       removedKeys.push(relation.key);
     } else {
       // Units in scope: Dying; the last of them to leave scope removes it. That holds while any

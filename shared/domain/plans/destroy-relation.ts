@@ -10,6 +10,7 @@ import { done, refs, type Change, type Plan } from '../plan.js';
 import { parseEndpointArg } from '../relation-endpoints.js';
 import { scheduleCleanup } from './cleanups.js';
 import { removeRelation } from './references.js';
+import { destroyOtherSide, type CrossModelFacts } from './cross-model-relation.js';
 
 export type RelationTarget = string[] | number;
 
@@ -18,6 +19,8 @@ export interface DestroyRelationSnapshot {
   candidates: Relation[];
   /** The applications of the candidates. */
   applications: Application[];
+  /** For candidates across models, by key: both sides' facts (cross-model-relation.ts). */
+  crossModel?: Map<string, CrossModelFacts>;
 }
 
 export interface DestroyRelationResult {
@@ -45,8 +48,11 @@ export function planDestroyRelation(snapshot: DestroyRelationSnapshot, target: R
 
   // "When a relation is destroyed with no units in scope, it will immediately become Dead and be
   // removed from state, rather than being set to Dying."
+  // A relation across models: the other model's record is destroyed with this one.
+  const crossModel = snapshot.crossModel?.get(key);
+  changes.push(...destroyOtherSide(relation, crossModel, now));
   if (relation.unitCount === 0) {
-    changes.push(...removeRelation(relation, snapshot.applications, now));
+    changes.push(...removeRelation(relation, snapshot.applications, now, crossModel ? { crossModel: crossModel.references } : {}));
     return { changes, result: { key, id, outcome: 'removed' } };
   }
   changes.push({

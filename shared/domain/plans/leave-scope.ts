@@ -7,7 +7,7 @@
 // same transaction in which the last unit leaves its scope."
 import type { Application, Relation, Unit } from '../entities.js';
 import { done, refs, type Change, type EntityRef, type Plan } from '../plan.js';
-import { removeRelation } from './references.js';
+import { removeRelation, type CrossModelReferences } from './references.js';
 
 export interface LeaveScopeSnapshot {
   unit?: Unit;
@@ -18,6 +18,8 @@ export interface LeaveScopeSnapshot {
   member?: EntityRef;
   /** The relation's applications (needed when leaving removes the relation). */
   applications: Application[];
+  /** A relation across models: its SAAS or offer, released when leaving removes it. */
+  crossModel?: CrossModelReferences;
 }
 
 export interface LeaveScopeResult {
@@ -44,7 +46,12 @@ export function planLeaveScope(snapshot: LeaveScopeSnapshot, unitName: string, n
   if (relation.life !== 'alive' && relation.unitCount <= 1) {
     // removeRelation asserts the relation is still Dying with exactly this one unit in scope, and
     // releases both applications: the counterpart is removed if nothing else holds it.
-    changes.push(...removeRelation(relation, snapshot.applications, now, { unitsInScope: 1 }));
+    changes.push(
+      ...removeRelation(relation, snapshot.applications, now, {
+        unitsInScope: 1,
+        ...(snapshot.crossModel ? { crossModel: snapshot.crossModel } : {}),
+      }),
+    );
     return { changes, result: { removedRelation: true } };
   }
   changes.push({

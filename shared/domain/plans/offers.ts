@@ -5,11 +5,13 @@
 // (https://github.com/juju/juju/blob/3.6/state/applicationoffers.go,
 // https://github.com/juju/juju/blob/3.6/state/remoteapplication.go).
 import { charmEndpoints } from '../charm.js';
-import type { Application, Model } from '../entities.js';
+import type { Application, Model, Relation } from '../entities.js';
+import { destroyOtherSide, type CrossModelFacts } from './cross-model-relation.js';
+import { removeRelation, type CrossModelReferences } from './references.js';
 import { alreadyExists, DroverError, invalidArgument, notAlive, notFound } from '../errors.js';
 import { crossModelKey, offerUrl, type Offer, type OfferedEndpoint, type RemoteApplication } from '../cross-model.js';
 import { isValidApplicationName } from '../names.js';
-import { done, refs, type Change, type Plan } from '../plan.js';
+import { done, inModel, refs, type Change, type Plan } from '../plan.js';
 
 export interface OfferSnapshot {
   model: Model;
@@ -69,15 +71,20 @@ export function planOffer(snapshot: OfferSnapshot, intent: OfferIntent, now: str
 export interface RemoveOfferSnapshot {
   modelKey: string;
   offer?: Offer;
+  /** The offering model's records of the relations made through the offer, and what destroying them needs. */
+  relations?: Relation[];
+  applications?: Application[];
+  crossModel?: Map<string, CrossModelFacts>;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * remove-offer: refused while relations go through it ("offer has N relations"), unless forced.
- * Consumers are not held: their SAAS shows the offer gone (status' `terminated`).
+ * remove-offer: refused while relations go through it ("offer has N relations"), unless forced;
+ * forced, those relations are destroyed with it, on both sides. Consumers are not held: their SAAS
+ * shows the offer gone (status' `terminated`).
  */
-export function planRemoveOffer(snapshot: RemoveOfferSnapshot, intent: { name: string; force: boolean }): Plan<void> {
+export function planRemoveOffer(snapshot: RemoveOfferSnapshot, intent: { name: string; force: boolean }, now = ''): Plan<void> {
   const offer = snapshot.offer;
   if (!offer) throw notFound(`application offer "${intent.name}" not found`);
   const connections = offer.connections.length;
@@ -86,13 +93,32 @@ export function planRemoveOffer(snapshot: RemoveOfferSnapshot, intent: { name: s
       'has-assignments',
       `cannot delete application offer "${offer.name}": offer has ${plural(connections, 'relation')}`,
     );
+  const changes: Change[] = [];
+  for (const relation of snapshot.relations ?? []) {
+    if (relation.life !== 'alive' || relation.crossModel?.offer !== offer.name) continue;
+    // The offer goes in this transaction: neither side's removal updates it.
+    const facts = withoutOffer(snapshot.crossModel?.get(relation.key), offer, snapshot.modelKey);
+    changes.push(...destroyRelationSide(relation, snapshot.applications ?? [], facts, now));
+  }
+  changes.push(
+    // The connections counted are the ones decided on: a relation made meanwhile re-plans.
+    { op: 'remove', ref: refs.offer(snapshot.modelKey, offer.name), expect: { setSize: { connections } } },
+    { op: 'update', ref: refs.application(offer.application), removeFromSet: { offers: [offer.name] } },
+  );
+  return { changes, result: undefined };
+}
+
+/** The facts with the offer being removed left out of both sides' references. */
+function withoutOffer(facts: CrossModelFacts | undefined, offer: Offer, modelKey: string): CrossModelFacts {
+  const strip = (r: CrossModelReferences, key: string): CrossModelReferences => {
+    const { offer: found, ...rest } = r;
+    return found && found.name === offer.name && key === modelKey ? rest : r;
+  };
+  const references = strip(facts?.references ?? { modelKey }, modelKey);
+  const other = facts?.other;
   return {
-    changes: [
-      // The connections counted are the ones decided on: a relation made meanwhile re-plans.
-      { op: 'remove', ref: refs.offer(snapshot.modelKey, offer.name), expect: { setSize: { connections } } },
-      { op: 'update', ref: refs.application(offer.application), removeFromSet: { offers: [offer.name] } },
-    ],
-    result: undefined,
+    references,
+    ...(other ? { other: { ...other, references: strip(other.references, modelKey) } } : {}),
   };
 }
 
@@ -158,29 +184,61 @@ export interface RemoveSaasSnapshot {
   saas?: RemoteApplication;
   /** The offer it consumes, when it still exists. */
   offer?: Offer;
+  /** The relations it is in, this model's applications in them, and what destroying them needs. */
+  relations?: Relation[];
+  applications?: Application[];
+  crossModel?: Map<string, CrossModelFacts>;
 }
 
 /**
  * remove-saas: a remote application in no relation goes at once, and leaves its offer's consumers.
- * One in relations is refused until they are removed (drover relates nothing to it yet).
+ * One in relations destroys them (on both sides, cross-model-relation.ts) and is Dying until the
+ * last of them is removed, which removes it too (references.ts); when none has a unit in scope,
+ * everything goes in this transaction.
  */
-export function planRemoveSaas(snapshot: RemoveSaasSnapshot, intent: { name: string }): Plan<void> {
+export function planRemoveSaas(snapshot: RemoveSaasSnapshot, intent: { name: string }, now = ''): Plan<void> {
   const saas = snapshot.saas;
   if (!saas) throw notFound(`remote application "${intent.name}" not found`);
-  if (saas.relations.length > 0)
-    throw new DroverError(
-      'has-assignments',
-      `cannot remove remote application "${saas.name}": it has ${plural(saas.relations.length, 'relation')}`,
-    );
-  const changes: Change[] = [{ op: 'remove', ref: refs.remoteApplication(saas.name), expect: { setSize: { relations: 0 } } }];
+  if (saas.life !== 'alive' && saas.relations.length > 0) return done(undefined);
+  const relations = (snapshot.relations ?? []).filter((r) => saas.relations.includes(r.key));
+  const removedNow = relations.filter((r) => r.life === 'alive' && r.unitCount === 0);
+  const staying = saas.relations.length - removedNow.length;
+  const changes: Change[] = [];
+  for (const relation of relations) {
+    if (relation.life !== 'alive') continue;
+    const facts = snapshot.crossModel?.get(relation.key);
+    // Removed with the SAAS: no relation of its need be dropped from it.
+    const references = staying === 0 && facts ? { ...facts, references: { modelKey: snapshot.modelKey } } : facts;
+    changes.push(...destroyRelationSide(relation, snapshot.applications ?? [], references, now));
+  }
+  if (staying > 0) {
+    changes.push({ op: 'update', ref: refs.remoteApplication(saas.name), set: { life: 'dying' }, expect: { life: 'alive' } });
+    return { changes, result: undefined };
+  }
+  changes.push({ op: 'remove', ref: refs.remoteApplication(saas.name), expect: { setSize: { relations: saas.relations.length } } });
   const consumer = crossModelKey(snapshot.modelKey, saas.name);
   if (snapshot.offer?.consumers.includes(consumer)) {
-    changes.push({
-      op: 'update',
-      ref: refs.offer(saas.offerModelKey, saas.offer),
-      removeFromSet: { consumers: [consumer] },
-      expect: { contains: { consumers: consumer } },
-    });
+    changes.push(
+      ...inModel(saas.offerModelKey, [
+        {
+          op: 'update',
+          ref: refs.offer(saas.offerModelKey, saas.offer),
+          removeFromSet: { consumers: [consumer] },
+          expect: { contains: { consumers: consumer } },
+        },
+      ]),
+    );
   }
   return { changes, result: undefined };
+}
+
+/** One side of a relation across models destroyed, with the other: Dying while units are in scope, removed otherwise. */
+function destroyRelationSide(relation: Relation, applications: Application[], facts: CrossModelFacts | undefined, now: string): Change[] {
+  const changes = destroyOtherSide(relation, facts, now);
+  if (relation.unitCount === 0)
+    return [...changes, ...removeRelation(relation, applications, now, { crossModel: facts?.references ?? { modelKey: '' } })];
+  return [
+    ...changes,
+    { op: 'update', ref: refs.relation(relation.key), set: { life: 'dying' }, expect: { life: 'alive', atLeast: { unitCount: 1 } } },
+  ];
 }

@@ -1,8 +1,9 @@
 // Dropping references. lifecycles.txt "References": all units reference their services, all
 // relations reference the services they are part of; "the Dying service's document is finally
 // removed in the same transaction that removes the last entity referencing that service".
+import { crossModelKey, type Offer, type RemoteApplication } from '../cross-model.js';
 import type { Application, Machine, Relation, Unit } from '../entities.js';
-import { refs, type Change, type Expect } from '../plan.js';
+import { inModel, refs, type Change, type Expect } from '../plan.js';
 import { scheduleCleanup } from './cleanups.js';
 
 /**
@@ -68,7 +69,7 @@ export function removeRelation(
   relation: Relation,
   apps: Application[],
   now: string,
-  options: { skip?: string; unitsInScope?: number } = {},
+  options: { skip?: string; unitsInScope?: number; crossModel?: CrossModelReferences } = {},
 ): Change[] {
   const changes: Change[] = [
     // `unitsInScope`: the last unit leaving scope removes the relation in its own transaction.
@@ -84,6 +85,74 @@ export function removeRelation(
     const release = releaseApplication(app, { relation: relation.key });
     changes.push(release, ...(removesApplication(release) ? ownerSecretsCleanup(app, now) : []));
   }
+  // Read by every operation that may remove such a record (shared/state/queries/cross-model-reads.ts).
+  if (relation.crossModel) {
+    if (!options.crossModel) throw new Error(`removing relation "${relation.key}" across models without its references`);
+    changes.push(...releaseCrossModelReferences(relation, options.crossModel));
+  }
+  return changes;
+}
+
+/**
+ * What refers to one model's record of a relation across models besides its application: in the
+ * consuming model its SAAS (and, for a SAAS being removed, the offer it consumes); in the
+ * offering model the offer, whose connection it is. Absent: gone.
+ */
+export interface CrossModelReferences {
+  /** The key of the model the record is in. */
+  modelKey: string;
+  saas?: RemoteApplication;
+  /** The offer: the offering model's own, or the one the SAAS consumes. */
+  offer?: Offer;
+}
+
+/**
+ * Removing a model's record of a relation across models drops its references: the offering
+ * model's offer connection, or the consuming model's SAAS's relation, and a Dying SAAS whose last
+ * relation it was goes with it, off its offer's consumers (remove-saas).
+ */
+function releaseCrossModelReferences(relation: Relation, found: CrossModelReferences): Change[] {
+  const side = relation.crossModel!;
+  const { saas, offer } = found;
+  if (side.offering) {
+    // The connection is named by the consuming model's key and relation (shared/domain/cross-model.ts).
+    const connection = crossModelKey(side.model, side.relation);
+    if (!offer?.connections.includes(connection)) return [];
+    return [
+      {
+        op: 'update',
+        ref: refs.offer(found.modelKey, side.offer),
+        removeFromSet: { connections: [connection] },
+        expect: { contains: { connections: connection } },
+      },
+    ];
+  }
+  if (!saas?.relations.includes(relation.key)) return [];
+  const last = saas.life !== 'alive' && saas.relations.length === 1;
+  if (!last)
+    return [
+      {
+        op: 'update',
+        ref: refs.remoteApplication(saas.name),
+        removeFromSet: { relations: [relation.key] },
+        expect: { contains: { relations: relation.key } },
+      },
+    ];
+  const changes: Change[] = [
+    { op: 'remove', ref: refs.remoteApplication(saas.name), expect: { life: saas.life, setSize: { relations: 1 } } },
+  ];
+  const consumer = crossModelKey(found.modelKey, saas.name);
+  if (offer?.consumers.includes(consumer))
+    changes.push(
+      ...inModel(saas.offerModelKey, [
+        {
+          op: 'update',
+          ref: refs.offer(saas.offerModelKey, saas.offer),
+          removeFromSet: { consumers: [consumer] },
+          expect: { contains: { consumers: consumer } },
+        },
+      ]),
+    );
   return changes;
 }
 

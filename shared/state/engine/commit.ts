@@ -107,24 +107,25 @@ export function toTransactItems(store: Store, changes: Change[]) {
   const now = store.now().toISOString();
   return mergeChanges(changes).map((change) => {
     const x = new Expression();
-    const Key = keyOf(store.model, change.ref);
+    const model = change.model ?? store.model;
+    const Key = keyOf(model, change.ref);
     switch (change.op) {
       case 'create': {
         const ConditionExpression = `attribute_not_exists(${x.name(ATTR.pk)})`;
         return {
           Put: {
             TableName: store.table,
-            Item: toItem(store.model, change.ref, change.value, change.shard),
+            Item: toItem(model, change.ref, change.value, change.shard),
             ConditionExpression,
             ...x.attributes(),
           },
         };
       }
       case 'put':
-        return { Put: { TableName: store.table, Item: toItem(store.model, change.ref, change.value) } };
+        return { Put: { TableName: store.table, Item: toItem(model, change.ref, change.value) } };
       case 'update': {
         const ConditionExpression = condition(x, change.expect, true);
-        const UpdateExpression = updateExpression(store.model, x, change, now);
+        const UpdateExpression = updateExpression(model, x, change, now);
         return { Update: { TableName: store.table, Key, UpdateExpression, ConditionExpression, ...x.attributes() } };
       }
       case 'remove': {
@@ -152,8 +153,8 @@ export function toTransactItems(store: Store, changes: Change[]) {
 function applicationDataDeletes(store: Store, changes: Change[]) {
   return changes
     .filter((c) => c.op === 'remove' && c.ref.kind === 'application')
-    .flatMap((c) => applicationDataRefs((c.ref as { name: string }).name))
-    .map((ref) => ({ Delete: { TableName: store.table, Key: keyOf(store.model, ref) } }));
+    .flatMap((c) => applicationDataRefs((c.ref as { name: string }).name).map((ref) => keyOf(c.model ?? store.model, ref)))
+    .map((Key) => ({ Delete: { TableName: store.table, Key } }));
 }
 
 export async function commit(store: Store, changes: Change[]): Promise<void> {

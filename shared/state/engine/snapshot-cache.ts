@@ -44,8 +44,8 @@ export class SnapshotCache {
   /** A transaction of `changes` committed: every item it wrote is now what the changes made it. */
   committed(model: string, changes: Change[]) {
     for (const change of mergeChanges(changes)) {
-      const id = cacheId(keyOf(model, change.ref));
-      const after = itemAfterChange(model, change, this.entries.get(id));
+      const id = cacheId(keyOf(change.model ?? model, change.ref));
+      const after = itemAfterChange(change.model ?? model, change, this.entries.get(id));
       if (after) this.remember(id, after.value);
       else this.forget(id);
     }
@@ -53,7 +53,7 @@ export class SnapshotCache {
 
   /** A transaction of `changes` was cancelled: what the cache believed of its items may be wrong. */
   cancelled(model: string, changes: Change[]) {
-    for (const change of changes) this.forget(cacheId(keyOf(model, change.ref)));
+    for (const change of changes) this.forget(cacheId(keyOf(change.model ?? model, change.ref)));
   }
 
   get size() {

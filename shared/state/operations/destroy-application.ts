@@ -4,6 +4,7 @@ import { planDestroyApplication, type DestroyApplicationResult } from '../../dom
 import { getApplication, getMany } from '../engine/reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
+import { crossModelFactsOf } from '../queries/cross-model-reads.js';
 
 /**
  * remove-application: removes the application at once when nothing would still reference it,
@@ -17,8 +18,14 @@ export async function destroyApplication(store: Store, name: string): Promise<Ex
       if (!application) return planDestroyApplication({ relations: [], counterparts: [] }, { name }, store.now().toISOString());
       const relations = await getMany<Relation>(store, application.relations.map(refs.relation));
       const others = [...new Set(relations.flatMap((r) => r.endpoints.map((ep) => ep.application)))].filter((a) => a !== name);
-      const counterparts = await getMany<Application>(store, others.map(refs.application));
-      return planDestroyApplication({ application, relations, counterparts }, { name }, store.now().toISOString());
+      const [counterparts, crossModel] = await Promise.all([
+        getMany<Application>(store, others.map(refs.application)),
+        crossModelFactsOf(
+          store,
+          relations.filter((r) => r.life === 'alive'),
+        ),
+      ]);
+      return planDestroyApplication({ application, relations, counterparts, crossModel }, { name }, store.now().toISOString());
     });
     // Each batch leaves fewer Alive relations, so this ends.
     if (result !== 'shedding-relations') return result;

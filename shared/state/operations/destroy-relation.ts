@@ -3,6 +3,8 @@ import { planDestroyRelation, type DestroyRelationResult, type RelationTarget } 
 import { refs } from '../../domain/plan.js';
 import { parseEndpointArg } from '../../domain/relation-endpoints.js';
 import { getMany } from '../engine/reads.js';
+import type { RemoteApplication } from '../../domain/cross-model.js';
+import { crossModelFactsOf } from '../queries/cross-model-reads.js';
 import { getRelationById, relationsOf } from '../queries/relation-reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -13,8 +15,11 @@ export async function destroyRelation(store: Store, target: RelationTarget): Pro
   return runOperation(store, description, async (store) => {
     const candidates = await readCandidates(store, target);
     const names = [...new Set(candidates.flatMap((r) => r.endpoints.map((ep) => ep.application)))];
-    const applications = await getMany<Application>(store, names.map(refs.application));
-    return planDestroyRelation({ candidates, applications }, target, store.now().toISOString());
+    const [applications, crossModel] = await Promise.all([
+      getMany<Application>(store, names.map(refs.application)),
+      crossModelFactsOf(store, candidates),
+    ]);
+    return planDestroyRelation({ candidates, applications, crossModel }, target, store.now().toISOString());
   });
 }
 
@@ -23,8 +28,13 @@ async function readCandidates(store: Store, target: RelationTarget): Promise<Rel
     const relation = await getRelationById(store, target);
     return relation ? [relation] : [];
   }
-  // Every relation the arguments can name is in the first named application's relation set.
-  const [first] = target.map(parseEndpointArg);
-  if (!first) return [];
-  return relationsOf(store, await getMany<Application>(store, [refs.application(first.application)]));
+  // Every relation the arguments can name is in the relation set of each application they name:
+  // the first that is one of this model's, or else a remote application (SAAS). The offering
+  // model's name for a consumer (`remote-<hex>`) is neither, so its relations are the other's.
+  const names = target.map((arg) => parseEndpointArg(arg).application);
+  const applications = await getMany<Application>(store, names.map(refs.application));
+  const first = names.map((n) => applications.find((a) => a.name === n)).find((a) => a !== undefined);
+  if (first) return relationsOf(store, [first]);
+  const [saas] = await getMany<RemoteApplication>(store, names.map(refs.remoteApplication));
+  return saas ? getMany<Relation>(store, saas.relations.map(refs.relation)) : [];
 }

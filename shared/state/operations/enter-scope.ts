@@ -39,7 +39,8 @@ export async function enterScope(
       // exists: a speculative attempt need not read them. The member is read wherever the scope's
       // growth may have left it (shared/domain/shards.ts); that it is in no other is the unit's
       // `scopes` set, which entering asserts lacks the relation.
-      const names = [...new Set(relation.endpoints.map((ep) => ep.application))];
+      // The other side of a relation across models is no application of this model.
+      const names = [...new Set(relation.endpoints.map((ep) => ep.application))].filter((a) => a !== relation.crossModel?.alias);
       const members = scopeMemberRefs(relation, unit);
       const settingsRef = refs.settings(relation.id, unit);
       const read = await getBatch<unknown[]>(store, [...members, settingsRef, ...names.map(refs.application)], {

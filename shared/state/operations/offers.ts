@@ -1,10 +1,12 @@
 // offer, remove-offer, consume, remove-saas: read both models' sides, plan
 // (shared/domain/plans/offers.ts), commit one transaction.
-import type { Application, Model } from '../../domain/entities.js';
+import type { Application, Model, Relation } from '../../domain/entities.js';
 import type { Offer, RemoteApplication } from '../../domain/cross-model.js';
 import { refs } from '../../domain/plan.js';
 import { planConsume, planOffer, planRemoveOffer, planRemoveSaas, type OfferIntent } from '../../domain/plans/offers.js';
-import { getBatch, getItem } from '../engine/reads.js';
+import { getApplication, getBatch, getItem, getMany } from '../engine/reads.js';
+import { crossModelFactsOf } from '../queries/cross-model-reads.js';
+import { relationsOf } from '../queries/relation-reads.js';
 import { runOperation } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
 import { foundModel } from '../queries/model.js';
@@ -30,7 +32,17 @@ export async function addOffer(store: Store, intent: OfferIntent): Promise<{ url
 export async function removeOffer(store: Store, intent: { name: string; force: boolean }): Promise<void> {
   return runOperation(store, `cannot delete application offer "${intent.name}"`, async (store) => {
     const offer = await getItem<Offer>(store, refs.offer(store.model, intent.name));
-    return planRemoveOffer({ modelKey: store.model, ...(offer ? { offer } : {}) }, intent);
+    if (!offer || offer.connections.length === 0 || !intent.force)
+      return planRemoveOffer({ modelKey: store.model, ...(offer ? { offer } : {}) }, intent);
+    // Forced with connections: the relations through it go too, on both sides.
+    const application = await getApplication(store, offer.application);
+    const relations = application ? (await relationsOf(store, [application])).filter((r) => r.crossModel?.offer === offer.name) : [];
+    const crossModel = await crossModelFactsOf(store, relations);
+    return planRemoveOffer(
+      { modelKey: store.model, offer, relations, applications: application ? [application] : [], crossModel },
+      intent,
+      store.now().toISOString(),
+    );
   });
 }
 
@@ -61,6 +73,16 @@ export async function removeSaas(store: Store, name: string): Promise<void> {
   return runOperation(store, `cannot remove remote application "${name}"`, async (store) => {
     const saas = await getItem<RemoteApplication>(store, refs.remoteApplication(name));
     const offer = saas ? await getItem<Offer>(store, refs.offer(saas.offerModelKey, saas.offer)) : undefined;
-    return planRemoveSaas({ modelKey: store.model, ...(saas ? { saas } : {}), ...(offer ? { offer } : {}) }, { name });
+    const relations = saas?.relations.length ? await getMany<Relation>(store, saas.relations.map(refs.relation)) : [];
+    const names = [...new Set(relations.flatMap((r) => r.endpoints.map((ep) => ep.application)))].filter((a) => a !== name);
+    const [applications, crossModel] = await Promise.all([
+      getMany<Application>(store, names.map(refs.application)),
+      crossModelFactsOf(store, relations),
+    ]);
+    return planRemoveSaas(
+      { modelKey: store.model, ...(saas ? { saas } : {}), ...(offer ? { offer } : {}), relations, applications, crossModel },
+      { name },
+      store.now().toISOString(),
+    );
   });
 }

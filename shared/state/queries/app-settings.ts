@@ -6,6 +6,7 @@ import type { Relation } from '../../domain/entities.js';
 import { getLease } from './leadership.js';
 import { getItem } from '../engine/reads.js';
 import type { Store } from '../engine/store.js';
+import { appSettingsLocation } from './cross-model-reads.js';
 
 export const getAppSettings = (store: Store, relationId: number, application: string) =>
   getItem<AppSettings>(store, refs.appSettings(relationId, application));
@@ -19,6 +20,7 @@ export async function readAppSettings(
 ): Promise<{ settings: Record<string, string>; version: number }> {
   const lease = application === reader.application ? await getLease(store, application) : undefined;
   if (!mayReadAppSettings(relation, reader, application, lease)) throw new DroverError('unauthorized', 'permission denied');
-  const current = await getAppSettings(store, relation.id, application);
+  const at = appSettingsLocation(store, relation, application);
+  const current = await getAppSettings(at.store, at.relationId, at.application);
   return { settings: current?.settings ?? {}, version: current?.version ?? 0 };
 }

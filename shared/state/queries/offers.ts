@@ -2,7 +2,7 @@
 // show them.
 import type { Application, Model } from '../../domain/entities.js';
 import type { Offer, RemoteApplication } from '../../domain/cross-model.js';
-import { DroverError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { collections } from '../engine/keys.js';
 import { getItem, getMany, getModel, listAll } from '../engine/reads.js';
@@ -45,18 +45,4 @@ export async function offersInModel(store: Store, offers?: Offer[]): Promise<Off
     const application = applications.find((a) => a.name === offer.application);
     return { offer, model, ...(application ? { application } : {}) };
   });
-}
-
-/**
- * relate names a remote application: drover keeps offers and remote applications, but relations
- * across models (relation data flowing between two models' units) are not built yet; say so
- * rather than that the application does not exist.
- */
-export async function refuseRemoteApplications(store: Store, names: string[]): Promise<void> {
-  const found = await getMany<{ name: string }>(store, names.map(refs.remoteApplication));
-  if (found.length > 0)
-    throw new DroverError(
-      'not-supported',
-      `cannot relate to remote application "${found[0]!.name}": relations across models are not supported yet`,
-    );
 }

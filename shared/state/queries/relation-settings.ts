@@ -4,9 +4,13 @@ import { settingsNotFound, type SettingsResult } from '../../domain/plans/relati
 import { getSettings } from '../engine/reads.js';
 import { relationLabel } from './relation-reads.js';
 import type { Store } from '../engine/store.js';
+import type { Relation } from '../../domain/entities.js';
+import { settingsLocation } from './cross-model-reads.js';
 
-export async function readSettings(store: Store, relationId: number, unit: string): Promise<SettingsResult> {
-  const current = await getSettings(store, relationId, unit);
+/** `relation`, when known, says where a unit of the other side of a relation across models keeps its settings. */
+export async function readSettings(store: Store, relationId: number, unit: string, relation?: Relation): Promise<SettingsResult> {
+  const at = relation ? settingsLocation(store, relation, unit) : { store, relationId, unit };
+  const current = await getSettings(at.store, at.relationId, at.unit);
   if (!current) throw settingsNotFound('read', unit, await relationLabel(store, relationId));
   return { settings: current.settings, version: current.version };
 }

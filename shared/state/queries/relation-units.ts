@@ -9,6 +9,8 @@ import { refs, scopeMemberRefs } from '../../domain/plan.js';
 import { getEach, getItem } from '../engine/reads.js';
 import { listScope } from '../engine/scope-listing.js';
 import type { Store } from '../engine/store.js';
+import { unitAsSeenHere } from '../../domain/cross-model.js';
+import { otherSide } from './cross-model-reads.js';
 
 export interface RelationMember {
   unit: string;
@@ -40,11 +42,35 @@ export async function readRelationUnits(
   relation: Relation,
   options: { cursor?: string; limit?: number } = {},
 ): Promise<RelationUnitsPage> {
+  if (relation.crossModel) return readOtherModelUnits(store, relation, options);
   const [page, remoteApp] = await Promise.all([
     readMembers(store, unit, relation, options),
     getItem<AppSettings>(store, refs.appSettings(relation.id, counterpartApplications(relation, unit.application)[0] ?? '')),
   ]);
   return { ...page, appVersion: remoteApp?.version ?? 0 };
+}
+
+/**
+ * A relation across models: every unit of the other side is in the other model's scope, named
+ * here by the alias (`dbalias/0`); a record removed over there has no members left.
+ */
+async function readOtherModelUnits(
+  store: Store,
+  relation: Relation,
+  options: { cursor?: string; limit?: number },
+): Promise<RelationUnitsPage> {
+  const other = await otherSide(store, relation);
+  if (!other?.relation) return { members: [], appVersion: 0 };
+  const side = relation.crossModel!;
+  const limit = Math.min(options.limit ?? MAX_RELATION_UNITS_PAGE, MAX_RELATION_UNITS_PAGE);
+  const [page, bag] = await Promise.all([
+    listScope(other.store, other.relation, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) }),
+    getItem<AppSettings>(other.store, refs.appSettings(other.relation.id, side.application)),
+  ]);
+  const names = page.items.filter((m) => !m.departing).map((m) => m.unit);
+  const versions = await withVersions(other.store, other.relation, names);
+  const members = versions.map((m) => ({ unit: unitAsSeenHere(side, m.unit), version: m.version }));
+  return { members, appVersion: bag?.version ?? 0, ...(page.cursor ? { cursor: page.cursor } : {}) };
 }
 
 async function readMembers(

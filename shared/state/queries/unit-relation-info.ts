@@ -10,6 +10,8 @@ import { scopePages } from '../engine/scope-listing.js';
 import type { Store } from '../engine/store.js';
 import type { UnitDetails, UnitRelationInfo } from '../../api/unit-details.js';
 import { getAppSettings } from './app-settings.js';
+import { appSettingsLocation, otherSide } from './cross-model-reads.js';
+import { unitAsSeenHere } from '../../domain/cross-model.js';
 
 /** A global relation's related units beyond this many are not listed: show-unit is for a person, or a test. */
 const MAX_RELATED_UNITS = 1000;
@@ -25,24 +27,52 @@ async function relatedMembers(store: Store, relation: Relation, unit: Unit, appl
   return (relation.scope === 'container' ? names.filter(beside) : names).slice(0, MAX_RELATED_UNITS);
 }
 
+/**
+ * The related units in scope and their settings: this model's, or, across models, the other
+ * model's record's, under this model's name for them (cross-model-reads.ts).
+ */
+async function relatedSettings(
+  store: Store,
+  relation: Relation,
+  unit: Unit,
+  application: string,
+): Promise<[string, RelationSettings | undefined][]> {
+  const side = relation.crossModel;
+  if (!side) {
+    const members = await relatedMembers(store, relation, unit, application);
+    const settings = await getEach<RelationSettings>(
+      store,
+      members.map((name) => ({ kind: 'settings' as const, relationId: relation.id, unit: name })),
+    );
+    return members.map((name, i) => [name, settings[i]]);
+  }
+  const other = await otherSide(store, relation);
+  if (!other?.relation) return [];
+  const members = await relatedMembers(other.store, other.relation, unit, side.application);
+  const settings = await getEach<RelationSettings>(
+    other.store,
+    members.map((name) => ({ kind: 'settings' as const, relationId: other.relation!.id, unit: name })),
+  );
+  return members.map((name, i) => [unitAsSeenHere(side, name), settings[i]]);
+}
+
 async function relationInfo(store: Store, relation: Relation, unit: Unit): Promise<UnitRelationInfo | undefined> {
   const mine = relation.endpoints.find((e) => e.application === unit.application);
   if (!mine) return undefined;
   // A peer relation has one endpoint: its related side is its own application.
   const related = relation.endpoints.find((e) => e !== mine) ?? mine;
-  const members = await relatedMembers(store, relation, unit, related.application);
-  const settings = await getEach<RelationSettings>(
-    store,
-    [unit.name, ...members].map((name) => ({ kind: 'settings' as const, relationId: relation.id, unit: name })),
-  );
-  const [own, ...others] = settings;
+  const [members, [own]] = await Promise.all([
+    relatedSettings(store, relation, unit, related.application),
+    getEach<RelationSettings>(store, [{ kind: 'settings' as const, relationId: relation.id, unit: unit.name }]),
+  ]);
+  const bag = appSettingsLocation(store, relation, related.application);
   return {
     'relation-id': relation.id,
     endpoint: mine.name,
     'related-endpoint': related.name,
-    'application-data': (await getAppSettings(store, relation.id, related.application))?.settings ?? {},
+    'application-data': (await getAppSettings(bag.store, bag.relationId, bag.application))?.settings ?? {},
     'local-unit': { 'in-scope': unit.scopes.includes(relation.key), data: own?.settings ?? {} },
-    'related-units': Object.fromEntries(members.map((name, i) => [name, { 'in-scope': true, data: others[i]?.settings ?? {} }])),
+    'related-units': Object.fromEntries(members.map(([name, settings]) => [name, { 'in-scope': true, data: settings?.settings ?? {} }])),
   };
 }
 

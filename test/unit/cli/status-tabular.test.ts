@@ -79,4 +79,37 @@ describe('status tabular, as Juju 3.6 prints it', () => {
       ].join('\n'),
     );
   });
+
+  it('prints the SAAS section after the model and the Offer section after the machines, as printRemoteApplications and printOffers do', () => {
+    const cross = {
+      ...doc,
+      machines: { '3': { 'juju-status': { current: 'started' }, 'machine-status': { current: 'running' }, 'instance-id': 'i-3' } },
+      'application-endpoints': {
+        dbalias: { url: 'admin/default.testdbx', endpoints: {}, 'application-status': { current: 'active', since: '' } },
+        cache: { url: 'other:admin/prod.cache', endpoints: {}, 'application-status': { current: 'terminated', since: '' } },
+      },
+      offers: {
+        webx: {
+          application: 'web',
+          charm: 'local:jammy/web-3',
+          'total-connected-count': 2,
+          'active-connected-count': 1,
+          endpoints: { website: { interface: 'http', role: 'provider' }, db: { interface: 'pgsql', role: 'requirer' } },
+        },
+      },
+    } as unknown as StatusDoc;
+    const out = renderTabular(cross, { relations: false, colour: false }).split('\n');
+    expect(out.slice(2, 6)).toEqual([
+      '',
+      'SAAS     Status      Store  URL',
+      'cache    terminated  other  admin/prod.cache',
+      'dbalias  active      local  admin/default.testdbx',
+    ]);
+    expect(out.slice(-4)).toEqual([
+      'Offer  Application  Charm  Rev  Connected  Endpoint  Interface  Role',
+      'webx   web          web    3    1/2        db        pgsql      requirer',
+      '                                           website   http       provider',
+      '',
+    ]);
+  });
 });
