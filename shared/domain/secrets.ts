@@ -69,6 +69,12 @@ export interface SecretRevision {
 export interface SecretConsumer {
   unit: string;
   currentRevision: number;
+  /**
+   * The secret's id and its owner's application, kept so that a change of the tracked revision
+   * can tell the owner's units (they run secret-remove for a revision nobody tracks any more).
+   */
+  secret?: string;
+  ownerApplication?: string;
   label?: string;
   /** The latest revision the unit ran secret-changed for (so it runs once per revision, whatever its agent forgets). */
   seenRevision?: number;

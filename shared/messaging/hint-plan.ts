@@ -11,7 +11,7 @@
 import type { Application, Machine, Model, Relation, RelationSettings, ScopeMember, Unit } from '../domain/entities.js';
 import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';
-import type { SecretMetadata } from '../domain/secrets.js';
+import type { SecretConsumer, SecretMetadata } from '../domain/secrets.js';
 import type { EntityRef } from '../domain/plan.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
 import type { Hint } from './hint.js';
@@ -134,10 +134,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     // Offers and remote applications are the user's: no agent acts on them.
     case 'offer':
     case 'remoteApplication':
-    // A secret's own item carries what its hooks depend on (its latest revision, schedule, grants).
-    // A consumer's refresh is not hinted: its owner reads it again on its own next look (resync).
-    case 'secretRevision':
     case 'secretConsumer':
+      return planSecretConsumer(oldImage as SecretConsumer | undefined, newImage as SecretConsumer | undefined);
+    // A secret's own item carries what its hooks depend on (its latest revision, schedule, grants).
+    case 'secretRevision':
     case 'secretLabel':
       return none(`no agent watches ${kind} items`);
   }
@@ -162,6 +162,19 @@ function planSecret(oldS: SecretMetadata | undefined, newS: SecretMetadata | und
   if (applications.size === 0) return none('secret: no unit owns or was granted it');
   const id = (newS ?? oldS)!.id;
   return hint({ kind: 'secret', id }, { kind: 'unitsOfApplications', applications: [...applications].sort() });
+}
+
+/**
+ * A consumer moved to another revision, or went: the revision it left may be tracked by nobody
+ * now, so the owner's units look again and run secret-remove for it (Juju's owner learns the same
+ * from its watcher of obsolete revisions). Seen revisions and labels change nothing for the owner.
+ */
+function planSecretConsumer(oldC: SecretConsumer | undefined, newC: SecretConsumer | undefined): HintPlan {
+  if (oldC && newC && oldC.currentRevision === newC.currentRevision) return none('secret consumer: still tracks the same revision');
+  if (!oldC) return none('secret consumer: a first read leaves no revision behind');
+  const { secret, ownerApplication } = newC ?? oldC;
+  if (!secret || !ownerApplication) return none('secret consumer: no owner application to tell');
+  return hint({ kind: 'secret', id: secret }, { kind: 'unitsOfApplications', applications: [ownerApplication] });
 }
 
 /**

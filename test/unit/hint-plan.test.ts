@@ -206,4 +206,22 @@ describe('what secret records hint', () => {
     expect(planHint({ kind: 'secretRevision', newImage: { id: secret.id, revision: 2, content: { a: 'Yg==' } } }).kind).toBe('none');
     expect(planHint({ kind: 'secretLabel', newImage: { id: secret.id } }).kind).toBe('none');
   });
+
+  it("a consumer leaving a revision (a refresh, or its record going) hints its owner's units, which may now remove it", () => {
+    const consumer = { unit: 'wordpress/0', currentRevision: 1, secret: secret.id, ownerApplication: 'mysql' };
+    const toOwner = {
+      kind: 'hint',
+      hint: { kind: 'secret', id: secret.id },
+      lookups: [{ kind: 'unitsOfApplications', applications: ['mysql'] }],
+    };
+    expect(planHint({ kind: 'secretConsumer', oldImage: consumer, newImage: { ...consumer, currentRevision: 2 } })).toEqual(toOwner);
+    expect(planHint({ kind: 'secretConsumer', oldImage: consumer })).toEqual(toOwner);
+    // A first read, a seen revision or a label leaves no revision behind; a record without its owner has nobody to tell.
+    expect(planHint({ kind: 'secretConsumer', newImage: consumer }).kind).toBe('none');
+    expect(planHint({ kind: 'secretConsumer', oldImage: consumer, newImage: { ...consumer, seenRevision: 1, label: 'db' } }).kind).toBe(
+      'none',
+    );
+    const { ownerApplication: _owner, ...ownerless } = consumer;
+    expect(planHint({ kind: 'secretConsumer', oldImage: ownerless, newImage: { ...ownerless, currentRevision: 2 } }).kind).toBe('none');
+  });
 });

@@ -236,7 +236,13 @@ export function planTrackSecret(
     {
       op: 'put',
       ref: refs.secretConsumer(secret.id, unit),
-      value: { unit, currentRevision: tracked, ...(label !== undefined ? { label } : {}) },
+      value: {
+        unit,
+        currentRevision: tracked,
+        secret: secret.id,
+        ...(secret.owner.kind !== 'model' ? { ownerApplication: secret.owner.name.split('/')[0]! } : {}),
+        ...(label !== undefined ? { label } : {}),
+      } satisfies SecretConsumer,
     },
   ];
   if (options.label !== undefined && options.label !== consumer?.label) {
