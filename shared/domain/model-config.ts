@@ -5,6 +5,7 @@
 // environs/config). logging-config: the agents' loggo levels, `<module>=<LEVEL>;...`; drover
 // keeps and shows it as Juju does (agents log every level; debug-log --level filters).
 import { invalidArgument } from './errors.js';
+import { ownValue } from './own-keys.js';
 
 export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
 export const LOGGING_CONFIG = 'logging-config';
@@ -100,7 +101,7 @@ export interface ModelConfigEntry {
 export function effectiveModelConfig(config: Record<string, string> | undefined): Record<string, ModelConfigEntry> {
   const out: Record<string, ModelConfigEntry> = {};
   for (const key of Object.keys(MODEL_CONFIG_DEFAULTS).sort()) {
-    const set = config?.[key];
+    const set = config && ownValue(config, key);
     out[key] = set !== undefined ? { value: set, source: 'model' } : { value: MODEL_CONFIG_DEFAULTS[key]!, source: 'default' };
   }
   return out;
@@ -111,7 +112,7 @@ export function effectiveModelConfig(config: Record<string, string> | undefined)
  * does not parse (an older controller's) falls back to the default rather than stopping agents.
  */
 export function updateStatusIntervalMs(config: Record<string, string> | undefined): number {
-  const text = config?.[UPDATE_STATUS_HOOK_INTERVAL] ?? MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!;
+  const text = (config && ownValue(config, UPDATE_STATUS_HOOK_INTERVAL)) ?? MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!;
   try {
     const ms = parseGoDuration(text);
     if (ms > 0) return ms;
