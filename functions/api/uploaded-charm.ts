@@ -3,7 +3,7 @@
 // gigabyte takes no more memory than a kilobyte; checked as agents will unpack it
 // (shared/charmstore/charm-archive.ts), and only then kept as the archive of its sha256. A
 // missing, invalid or hostile upload is refused and nothing is kept.
-import { duplicateEntry, entryBeneathSymlink, unsafeLink, type Entry } from '#shared/charmstore/charm-archive.js';
+import { hostileEntryProblem, type Entry } from '#shared/charmstore/charm-archive.js';
 import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { DroverError, invalidArgument } from '#shared/domain/errors.js';
@@ -16,8 +16,8 @@ export const invalidArchive = (e: unknown) =>
 
 /** Refuses an archive with an entry that could lead out of the charm where agents unpack it. */
 export function refuseHostileEntries(entries: Entry[]): void {
-  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries) ?? duplicateEntry(entries);
-  if (unsafe) throw invalidArgument(`invalid charm archive: "${unsafe.path}" could lead out of the charm`);
+  const problem = hostileEntryProblem(entries);
+  if (problem) throw invalidArgument(`invalid charm archive: ${problem}`);
 }
 
 /** The upload's bytes, with its first bytes looked at: a zip is refused before it is gunzipped. */

@@ -134,6 +134,16 @@ export function unsafeLink(entries: Entry[]): Entry | undefined {
   return entries.find((e) => e.type === 'symlink' && resolveLink(links, e.path) === undefined);
 }
 
+/**
+ * Why an archive's entries could lead out of the charm where agents unpack it, if they could: a
+ * link that leaves, an entry beneath a link, or one path twice. The controller and the CLI (before
+ * any upload) both refuse an archive for it.
+ */
+export function hostileEntryProblem(entries: Entry[]): string | undefined {
+  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries) ?? duplicateEntry(entries);
+  return unsafe && `"${unsafe.path}" could lead out of the charm`;
+}
+
 /** The first entry whose path another entry already has: written second, it would go through a link of that name. */
 export function duplicateEntry(entries: Entry[]): Entry | undefined {
   const seen = new Set<string>();
