@@ -2,7 +2,7 @@
 // uploaded beforehand (cli/charm-upload.ts), named by its sha256: an archive of any size up to
 // MAX_CHARM_ARCHIVE_BYTES, which no API request could carry.
 import type { RequestOf } from '#shared/api/requests.js';
-import { hostileEntryProblem } from '#shared/charmstore/charm-archive.js';
+import { charmEntries } from '#shared/charmstore/charm-archive-rules.js';
 import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
 import { baseFiles, packCharm, type CharmDir } from './charm-dir.js';
 import { uploadCharm } from './charm-upload.js';
@@ -10,7 +10,8 @@ import type { ApiClient } from './client.js';
 import { CliError } from './errors.js';
 
 /**
- * The charm packed, and checked by the rules the controller applies to an upload, so a charm it
+ * The charm packed, and checked by the rules the controller applies to an upload (one set of rules:
+ * shared/charmstore/charm-archive-rules.ts), so a charm it
  * would refuse is refused before anything is sent (a bundle checks all of its charms this way
  * before it changes anything: cli/bundle/apply.ts).
  */
@@ -24,7 +25,7 @@ export async function packCheckedCharm(charm: CharmDir): Promise<Buffer> {
         yield archive;
       })(),
     );
-    problem = hostileEntryProblem(entries);
+    charmEntries(entries);
   } catch (e) {
     problem = (e as Error).message.replace(/^charm archive: /, '');
   }

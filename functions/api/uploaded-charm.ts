@@ -3,7 +3,7 @@
 // gigabyte takes no more memory than a kilobyte; checked as agents will unpack it
 // (shared/charmstore/charm-archive.ts), and only then kept as the archive of its sha256. A
 // missing, invalid or hostile upload is refused and nothing is kept.
-import { hostileEntryProblem, type Entry } from '#shared/charmstore/charm-archive.js';
+import { charmEntries, type ArchiveEntry } from '#shared/charmstore/charm-archive-rules.js';
 import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { DroverError, invalidArgument } from '#shared/domain/errors.js';
@@ -14,10 +14,13 @@ const ZIP_MAGIC = Buffer.from('PK');
 export const invalidArchive = (e: unknown) =>
   invalidArgument(`invalid charm archive: ${(e as Error).message.replace(/^charm archive: /, '')}`);
 
-/** Refuses an archive with an entry that could lead out of the charm where agents unpack it. */
-export function refuseHostileEntries(entries: Entry[]): void {
-  const problem = hostileEntryProblem(entries);
-  if (problem) throw invalidArgument(`invalid charm archive: ${problem}`);
+/** Refuses an archive agents would refuse to unpack (shared/charmstore/charm-archive-rules.ts), in the API's words. */
+export function refuseHostileEntries(entries: readonly ArchiveEntry[]): void {
+  try {
+    charmEntries(entries);
+  } catch (e) {
+    throw invalidArchive(e);
+  }
 }
 
 /** The upload's bytes, with its first bytes looked at: a zip is refused before it is gunzipped. */

@@ -180,7 +180,7 @@ applications:
     const again = await ctl.run(['deploy', fixed]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      `- application "client": charm "${join(dir, 'charms', 'client')}": invalid charm archive: "escape" could lead out of the charm`,
+      `- application "client": charm "${join(dir, 'charms', 'client')}": invalid charm archive: symlink "escape" leaves the charm`,
     );
     expect(again.stderr).toContain('nothing was deployed');
     expect(again.stderr).not.toContain('Executing changes');

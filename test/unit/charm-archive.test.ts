@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHARM_BYTES, packCharmDir, packEntries, readCharmArchive, unsafeLink } from '#shared/charmstore/charm-archive.js';
+import { MAX_CHARM_BYTES, packCharmDir, packEntries, readCharmArchive } from '#shared/charmstore/charm-archive.js';
+import { unsafeLink } from '#shared/charmstore/charm-archive-links.js';
 import { unpackCharmArchive } from '#shared/charmstore/charm-unpack.js';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'charm-archive-'));

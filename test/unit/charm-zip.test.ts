@@ -92,10 +92,10 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
 
   it('refuses symlinks pointing outside the charm', async () => {
     expect(await refusal(zip([{ name: 'hooks/install', mode: 0o120777, data: '/etc/passwd' }]))).toBe(
-      'invalid charm archive: symlink "hooks/install" points outside the charm (to "/etc/passwd")',
+      'invalid charm archive: symlink "hooks/install" leaves the charm',
     );
     expect(await refusal(zip([{ name: 'hooks/install', mode: 0o120777, data: '../../x' }]))).toBe(
-      'invalid charm archive: symlink "hooks/install" points outside the charm (to "../../x")',
+      'invalid charm archive: symlink "hooks/install" leaves the charm',
     );
   });
 
@@ -106,7 +106,7 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
       { name: 'd', mode: 0o120777, data: '.' },
       { name: 'd/up', mode: 0o120777, data: '../escape' },
     ]);
-    expect(await refusal(chain)).toBe('invalid charm archive: "d/up" lies beneath a symlink, which could lead it out of the charm');
+    expect(await refusal(chain)).toBe('invalid charm archive: "d/up" lies beneath a symlink');
     const through = zip([
       { name: 'lib', mode: 0o120777, data: 'src' },
       { name: 'lib/x.py', mode: 0o100644, data: 'x' },
@@ -119,7 +119,7 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
       { name: 's1', mode: 0o120777, data: '.' },
       { name: 'up', mode: 0o120777, data: 's1/..' },
     ]);
-    expect(await refusal(chain)).toBe('invalid charm archive: symlink "up" points outside the charm (to "s1/..")');
+    expect(await refusal(chain)).toBe('invalid charm archive: symlink "up" leaves the charm');
     const twice = zip([
       { name: 'x', mode: 0o120777, data: 'hooks' },
       { name: 'x', mode: 0o100644, data: 'y' },
