@@ -14,6 +14,66 @@ import { posix } from 'node:path';
 import { duplicateEntry, entryBeneathSymlink, unsafeLink } from './charm-archive-links.js';
 import type { Entry } from './tar-entry-decoder.js';
 
+/**
+ * What one unit's charm may take, its files' bytes as unpacked: the bound every archive is held
+ * to, tar or zip, inline or uploaded. Juju 3.6 sets no fixed bound of its own (its charm store and
+ * agents take what storage allows: https://github.com/juju/docs/pull/1260); this one lets the API
+ * function (512 MB) hold an inline `.charm`'s files and the tar made from them at once, and keeps
+ * a gzip bomb from filling an agent's disk.
+ */
+export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
+
+/** The bounds every archive is checked against, as it is read (never after it is whole). */
+export interface ArchiveBounds {
+  /** Entries of every kind (files, directories, links): also what the entry list may hold in memory. */
+  entries: number;
+  /** Files' bytes, as unpacked (counted as they inflate, not trusted from headers). */
+  bytes: number;
+  /** An entry's path, in bytes (Linux's PATH_MAX is 4096). */
+  pathBytes: number;
+  /** Directories an entry's path goes down. */
+  depth: number;
+}
+
+export const ARCHIVE_BOUNDS: ArchiveBounds = { entries: 20_000, bytes: MAX_CHARM_BYTES, pathBytes: 4096, depth: 64 };
+
+/** Counts an archive against its bounds as it is read; each method throws the refusal of the bound crossed. */
+export class ArchiveBudget {
+  private entries = 0;
+  private bytes = 0;
+  readonly bounds: ArchiveBounds;
+
+  constructor(bounds: Partial<ArchiveBounds> = {}) {
+    this.bounds = { ...ARCHIVE_BOUNDS, ...bounds };
+  }
+
+  /** An entry, before anything of it is kept. */
+  entry(path: string): void {
+    if (++this.entries > this.bounds.entries) throw archiveRefusal(tooManyEntries(this.bounds.entries));
+    if (Buffer.byteLength(path) > this.bounds.pathBytes)
+      throw archiveRefusal(`path "${path.slice(0, 64)}…" is longer than ${this.bounds.pathBytes} bytes`);
+    if (path.split('/').length - 1 > this.bounds.depth)
+      throw archiveRefusal(`path "${path}" is more than ${this.bounds.depth} directories deep`);
+  }
+
+  /** A count of entries known before they are read (a zip's central directory). */
+  declaredEntries(count: number): void {
+    if (count > this.bounds.entries) throw archiveRefusal(tooManyEntries(this.bounds.entries));
+  }
+
+  /** File bytes as they are unpacked (or declared, before they are). */
+  data(bytes: number): void {
+    this.bytes += bytes;
+    if (this.bytes > this.bounds.bytes) throw expandsTooMuch(this.bounds.bytes);
+  }
+}
+
+/** The refusal of an archive whose files would take more than `max` bytes unpacked. */
+export const expandsTooMuch = (max = MAX_CHARM_BYTES) =>
+  archiveRefusal(`expands to more than ${max / 2 ** 20} MiB, the most a charm may hold`);
+
+const tooManyEntries = (max: number) => `holds more than ${max} entries, the most a charm may hold`;
+
 /** An entry as the rules see it: its data is never needed. */
 export type ArchiveEntry = Omit<Entry, 'data'>;
 

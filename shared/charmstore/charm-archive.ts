@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from './tar-blocks.js';
 import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } from './tar-entry-decoder.js';
+import { ARCHIVE_BOUNDS, ArchiveBudget, expandsTooMuch, MAX_CHARM_BYTES } from './charm-archive-rules.js';
 
-/** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
-export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
-/** The tar that holds them: their bytes plus a header and padding per entry. */
-export const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
+/** The tar that holds a charm's files: their bytes plus a header and padding per entry (and a pax record at most). */
+export const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + ARCHIVE_BOUNDS.entries * 3 * TAR_BLOCK + 2 ** 20;
+
+export { MAX_CHARM_BYTES };
 
 export type { Entry } from './tar-entry-decoder.js';
 
@@ -73,11 +74,13 @@ export function readCharmArchive(archive: Buffer): Entry[] {
     // Bounded as it inflates: a 1 MB gzip of zeros would otherwise become a 1 GiB buffer.
     tar = gunzipSync(archive, { maxOutputLength: MAX_CHARM_TAR_BYTES });
   } catch (e) {
-    if (e instanceof RangeError) throw new Error(`charm archive: larger than ${MAX_CHARM_TAR_BYTES / 2 ** 20} MiB uncompressed`);
+    // Its tar alone is past what the files may take: the files are.
+    if (e instanceof RangeError) throw expandsTooMuch();
     throw e;
   }
   const entries: Entry[] = [];
   const decoder = new TarEntryDecoder();
+  const budget = new ArchiveBudget();
   let offset = 0;
   while (offset + TAR_BLOCK <= tar.length) {
     const h = tar.subarray(offset, offset + TAR_BLOCK);
@@ -92,7 +95,10 @@ export function readCharmArchive(archive: Buffer): Entry[] {
       continue;
     }
     const entry = decoder.entry(h);
-    if (entry) entries.push(entry.type === 'file' ? { ...entry, data: Buffer.from(data) } : entry);
+    if (!entry) continue;
+    budget.entry(entry.path);
+    if (entry.type === 'file') budget.data(size);
+    entries.push(entry.type === 'file' ? { ...entry, data: Buffer.from(data) } : entry);
   }
   return entries;
 }

@@ -6,15 +6,14 @@
 import { createReadStream } from 'node:fs';
 import { chmod, mkdir, open, symlink, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { MAX_CHARM_TAR_BYTES, type Entry } from './charm-archive.js';
-import { charmEntries, withinCharm } from './charm-archive-rules.js';
+import { charmEntries, withinCharm, type ArchiveEntry } from './charm-archive-rules.js';
 import { readCharmArchiveStream, type TarVisitor } from './charm-archive-stream.js';
 import { makeDeclaredHooksExecutable } from './hook-modes.js';
 
 type Source = () => AsyncIterable<Uint8Array>;
 
 /** Writes each entry as the second pass reaches it, checked against the first pass's list. */
-function writer(root: string, top: string | undefined, expected: Omit<Entry, 'data'>[]): TarVisitor & { abandon(): Promise<void> } {
+function writer(root: string, top: string | undefined, expected: ArchiveEntry[]): TarVisitor & { abandon(): Promise<void> } {
   let next = 0;
   let file: { handle: FileHandle; target: string; mode: number } | undefined;
   return {
@@ -58,30 +57,25 @@ function writer(root: string, top: string | undefined, expected: Omit<Entry, 'da
   };
 }
 
-async function unpack(source: Source, dest: string, maxTarBytes?: number): Promise<void> {
-  const limits = maxTarBytes !== undefined ? { maxTarBytes } : {};
-  const { entries } = await readCharmArchiveStream(source(), limits);
+async function unpack(source: Source, dest: string): Promise<void> {
+  const { entries } = await readCharmArchiveStream(source());
   const { top, entries: expected } = charmEntries(entries);
   const root = resolve(dest);
   await mkdir(root, { recursive: true });
   const visitor = writer(root, top, expected);
   try {
-    await readCharmArchiveStream(source(), { ...limits, visitor });
+    await readCharmArchiveStream(source(), { visitor });
   } finally {
     await visitor.abandon();
   }
   await makeDeclaredHooksExecutable(root);
 }
 
-/** Writes an archive held in memory (an inline upload, a test's) under `dest`, within the in-memory bound. */
+/** Writes an archive held in memory (an inline upload, a test's) under `dest`, within the same bounds. */
 export function unpackCharmArchive(archive: Buffer, dest: string): Promise<void> {
-  return unpack(
-    async function* () {
-      yield archive;
-    },
-    dest,
-    MAX_CHARM_TAR_BYTES,
-  );
+  return unpack(async function* () {
+    yield archive;
+  }, dest);
 }
 
 /** Writes the archive at `path` under `dest`, streaming it: how agents install a downloaded charm. */

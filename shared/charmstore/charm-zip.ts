@@ -9,20 +9,18 @@
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
 import { invalidArgument } from '../domain/errors.js';
-import { MAX_CHARM_BYTES, packEntries, type Entry } from './charm-archive.js';
-import { charmEntries, charmEntryPath, unsupportedEntry } from './charm-archive-rules.js';
+import { packEntries, type Entry } from './charm-archive.js';
+import {
+  ArchiveBudget,
+  charmEntries,
+  expandsTooMuch,
+  charmEntryPath,
+  unsupportedEntry,
+  type ArchiveBounds,
+} from './charm-archive-rules.js';
 
-export interface ZipLimits {
-  entries: number;
-  /** Uncompressed bytes over all entries. */
-  bytes: number;
-}
-
-/**
- * Far more than a charm the controller accepts can hold (7 MB packed, cli/charm-dir.ts), and small
- * enough that the API function (512 MB) can hold the files and the tar built from them at once.
- */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: MAX_CHARM_BYTES };
+/** The bounds of every archive (./charm-archive-rules.ts); a test may lower them. */
+export type ZipLimits = Partial<ArchiveBounds>;
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
@@ -50,17 +48,18 @@ function open(bytes: Buffer): Promise<ZipFile> {
   });
 }
 
-function readStream(zip: ZipFile, entry: ZipEntry, budget: { bytes: number }): Promise<Buffer> {
+function readStream(zip: ZipFile, entry: ZipEntry, budget: ArchiveBudget): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (err, stream: Readable) => {
       if (err) return reject(refuse(`cannot read "${entry.fileName}": ${err.message}`));
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         // Counted as the bytes arrive, not trusted from the header.
-        budget.bytes -= chunk.length;
-        if (budget.bytes < 0) {
+        try {
+          budget.data(chunk.length);
+        } catch (e) {
           stream.destroy();
-          reject(refuse('expands to more than the allowed size (a zip bomb?)'));
+          reject(refused(e));
           return;
         }
         chunks.push(chunk);
@@ -95,14 +94,16 @@ function kind(entry: ZipEntry): { type: Entry['type']; mode: number } {
 }
 
 /** The zip's entries, checked; throws a clear `invalid charm archive: …` on anything hostile. */
-export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Entry[]> {
+export async function readCharmZip(bytes: Buffer, limits: ZipLimits = {}): Promise<Entry[]> {
   if (!isZip(bytes)) throw refuse('not a zip file (a .charm is a zip, as charmcraft packs it)');
   const zip = await open(bytes);
-  if (zip.entryCount > limits.entries) {
+  const budget = new ArchiveBudget(limits);
+  try {
+    budget.declaredEntries(zip.entryCount);
+  } catch (e) {
     zip.close();
-    throw refuse(`${zip.entryCount} entries, more than the ${limits.entries} allowed`);
+    throw refused(e);
   }
-  const budget = { bytes: limits.bytes };
   const entries: Entry[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -114,12 +115,13 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
           let path: string | undefined;
           try {
             path = charmEntryPath(entry.fileName);
+            if (path !== undefined) budget.entry(path);
           } catch (e) {
             throw refused(e);
           }
           const { type, mode } = kind(entry);
           // The declared size is checked first so a bomb is refused before any inflating.
-          if (entry.uncompressedSize > budget.bytes) throw refuse('expands to more than the allowed size (a zip bomb?)');
+          if (entry.uncompressedSize > budget.bounds.bytes) throw refused(expandsTooMuch(budget.bounds.bytes));
           if (path === undefined) return;
           if (type === 'dir') entries.push({ path, type, mode });
           else {
@@ -146,7 +148,7 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
 }
 
 /** A `.charm` as the tar.gz the charm store keeps (executable bits and in-charm symlinks kept). */
-export async function charmZipToArchive(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Buffer> {
+export async function charmZipToArchive(bytes: Buffer, limits: ZipLimits = {}): Promise<Buffer> {
   return packEntries(await readCharmZip(bytes, limits));
 }
 
