@@ -41,15 +41,21 @@ export async function adoptCheckedUpload(charms: CharmStore, sha256: string): Pr
     throw invalidArgument(
       `no charm upload with sha256 ${sha256}: ask charm-upload for a URL and PUT the archive first (uploads are kept a day)`,
     );
-  let read;
   try {
-    read = await readCharmArchiveStream(refusingZip(upload));
+    let read;
+    try {
+      read = await readCharmArchiveStream(refusingZip(upload));
+    } catch (e) {
+      if (e instanceof DroverError) throw e;
+      throw invalidArchive(e);
+    }
+    // The store checks the bytes against the sha256 on upload; checked again, as nothing else may be kept under it.
+    if (read.sha256 !== sha256) throw invalidArgument(`the upload named ${sha256} has sha256 ${read.sha256}: upload it again`);
+    refuseHostileEntries(read.entries);
   } catch (e) {
-    if (e instanceof DroverError) throw e;
-    throw invalidArchive(e);
+    // A refused upload is deleted at once: it would be refused again, and kept it only takes room.
+    if (e instanceof DroverError) await charms.discardUpload(sha256);
+    throw e;
   }
-  // The store checks the bytes against the sha256 on upload; checked again, as nothing else may be kept under it.
-  if (read.sha256 !== sha256) throw invalidArgument(`the upload named ${sha256} has sha256 ${read.sha256}: upload it again`);
-  refuseHostileEntries(read.entries);
   return charms.adoptUpload(sha256);
 }
