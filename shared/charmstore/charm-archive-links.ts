@@ -1,6 +1,6 @@
 // How a charm archive's symlinks may lead out of the charm: followed through the archive's own
 // links as the kernel would. The rules that use them are ./charm-archive-rules.ts.
-import type { Entry } from './tar-entry-decoder.js';
+import type { Entry } from './archive-entry.js';
 
 type Linked = Pick<Entry, 'path' | 'type' | 'linkTarget'>;
 

@@ -12,7 +12,7 @@
 // device, fifo or socket has no place in a charm.
 import { posix } from 'node:path';
 import { duplicateEntry, entryBeneathSymlink, unsafeLink } from './charm-archive-links.js';
-import type { Entry } from './tar-entry-decoder.js';
+import type { Entry } from './archive-entry.js';
 
 /**
  * What one unit's charm may take, its files' bytes as unpacked: the bound every archive is held

@@ -5,14 +5,9 @@
 // (./charm-archive-stream.ts), so both accept exactly the same archives.
 import { archiveRefusal, charmEntryPath, unsupportedEntry } from './charm-archive-rules.js';
 
-/** One entry of a charm archive; `data` only where the whole archive is in memory. */
-export interface Entry {
-  path: string;
-  type: 'file' | 'dir' | 'symlink';
-  mode: number;
-  data?: Buffer;
-  linkTarget?: string;
-}
+import type { Entry } from './archive-entry.js';
+
+export type { Entry };
 
 function field(h: Buffer, start: number, length: number): string {
   const raw = h.subarray(start, start + length);
