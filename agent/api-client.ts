@@ -23,7 +23,11 @@ export class AgentApiError extends Error {
     super(message);
     this.name = 'AgentApiError';
   }
-  /** The API refused the request itself (it would be refused again); being throttled is not a refusal. */
+  /**
+   * The API refused the request itself (it would be refused again); being throttled is not a refusal.
+   * Any AgentApiError is an answer, though: the controller was reached and said no, or failed on its
+   * side after every retry. A network failure is never an AgentApiError.
+   */
   get refused(): boolean {
     return this.status >= 400 && this.status < 500 && this.status !== TOO_MANY_REQUESTS;
   }

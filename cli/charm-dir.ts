@@ -101,7 +101,7 @@ export async function readCharmDir(dir: string, usage = 'deploy takes'): Promise
 async function packDir(dir: string): Promise<Buffer> {
   try {
     // tar keeps modes (hooks must stay executable); .git is never part of a charm.
-    const { stdout } = await run('tar', ['-czf', '-', '--exclude=.git', '-C', dir, '.'], {
+    const { stdout } = await run('tar', ['-czf', '-', '--exclude=.git', '--hard-dereference', '-C', dir, '.'], {
       encoding: 'buffer',
       // One byte more than the bound, so an archive over it is told apart from one at it.
       maxBuffer: MAX_CHARM_ARCHIVE_BYTES + 1,

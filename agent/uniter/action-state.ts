@@ -28,8 +28,9 @@ export class ActionState implements ActionToolContext {
       let map = this.results;
       for (const key of path.slice(0, -1)) {
         // A key set to a value before becomes a map: the later call wins, as in Juju's addValueToMap.
-        if (!isMap(map[key])) map[key] = {};
-        map = map[key] as Results;
+        // Own keys only: `constructor.x` is a result named constructor, not Object's.
+        const inner = Object.hasOwn(map, key) ? map[key] : undefined;
+        map = isMap(inner) ? inner : (map[key] = {});
       }
       map[path[path.length - 1]!] = value;
     }

@@ -136,10 +136,11 @@ export class Uniter {
           await executeStep(ctx, step);
           this.backoffMs = 0;
         } catch (e) {
-          if (!(e instanceof AgentApiError) || !e.refused) throw e;
-          // Refused by state (a relation died meanwhile, the unit still has subordinates...):
-          // look again, and do not hammer the API if the answer stays the same.
-          ctx.logger.warning(MODULE, `${step.kind} refused: ${e.message}`);
+          if (!(e instanceof AgentApiError)) throw e;
+          // Refused by state (a relation died meanwhile, the unit still has subordinates...), or
+          // an answer nobody expected (a 500 that outlasted the retries): look again, and do not
+          // hammer the API if the answer stays the same. Only an unreachable controller restarts the agent.
+          ctx.logger.warning(MODULE, `${step.kind} ${e.refused ? 'refused' : 'failed'}: ${e.message}`);
           this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(500, this.backoffMs * 2));
           await this.deps.view.refresh().catch(() => undefined);
           await ctx.signal.wait(this.backoffMs);

@@ -1,16 +1,19 @@
 // `drover deploy <bundle>`: read the bundle and its charms, refuse it whole with every problem
-// listed, else compare it with the model, print the changes, and (unless --dry-run) make them
+// listed, else compare it with the model, print the changes, pack and check every charm it
+// deploys (refused whole again if any would be refused), and (unless --dry-run) make the changes
 // through the API one by one. Each change is a request the API checks as it checks a user's; a
-// deploy that stops half way is finished by running it again, since the changes are recomputed
-// from the model and nothing that exists is added twice.
+// deploy that stops half way (the controller gone, a change refused all the same) says what it
+// applied, and is finished by running it again, since the changes are recomputed from the model
+// and nothing that exists is added twice.
 import type { ApiClient } from '../client.js';
 import type { CharmDir } from '../charm-dir.js';
 import type { Cli } from '../context.js';
+import { errorMessage } from '#shared/domain/errors.js';
 import { CliError } from '../errors.js';
 import { IN_CALL_UNITS } from '#shared/domain/plans/background-units.js';
 import { bundleChanges, type Change } from './changes.js';
 import { readModel, type ModelView } from './model-view.js';
-import { charmRequest } from '../charm-request.js';
+import { charmRequest, packCheckedCharm } from '../charm-request.js';
 import { describeChange } from './describe.js';
 import { bundleRefused, loadBundle } from './load.js';
 
@@ -24,15 +27,59 @@ export async function deployBundle(cli: Cli, path: string, options: { dryRun: bo
     cli.io.stderr('No changes to apply.\n');
     return;
   }
+  const packed = options.dryRun ? undefined : await packBundleCharms(read.path, changes, charms);
   cli.io.stderr(
     `${options.dryRun ? 'Changes to deploy bundle' : 'Executing changes'}:\n${changes.map((c) => `- ${describeChange(c)}\n`).join('')}`,
   );
-  if (options.dryRun) return;
-  await applyChanges(client, changes, charms, model);
+  if (!packed) return;
+  let applied = 0;
+  try {
+    await applyChanges(client, changes, { charms, packed }, model, (count) => (applied = count));
+  } catch (e) {
+    throw new CliError(stoppedPartWay(read.path, changes, applied, e));
+  }
   cli.io.stderr('Deploy of bundle completed.\n');
 }
 
-async function applyChanges(client: ApiClient, changes: Change[], charms: Map<string, CharmDir>, model: ModelView): Promise<void> {
+/**
+ * Every charm the bundle deploys, packed and checked as the controller will check it, before any
+ * change is made: one it would refuse refuses the bundle whole, every such charm listed.
+ */
+async function packBundleCharms(path: string, changes: Change[], charms: Map<string, CharmDir>): Promise<Map<string, Buffer>> {
+  const packed = new Map<string, Buffer>();
+  const problems: string[] = [];
+  for (const change of changes) {
+    if (change.kind !== 'deploy') continue;
+    try {
+      packed.set(change.application, await packCheckedCharm(charms.get(change.application)!));
+    } catch (e) {
+      problems.push(`application "${change.application}": ${errorMessage(e)}`);
+    }
+  }
+  if (problems.length) throw bundleRefused('deploy', path, problems);
+  return packed;
+}
+
+/** What a deploy that stopped part way says: why, what it applied, and that running it again completes it. */
+function stoppedPartWay(path: string, changes: Change[], applied: number, e: unknown): string {
+  const why = errorMessage(e);
+  if (applied === 0) return `cannot deploy bundle "${path}": ${why}; nothing was deployed`;
+  const done = changes.slice(0, applied).map((c) => `- ${describeChange(c)}\n`);
+  return (
+    `cannot deploy bundle "${path}": ${why}\n` +
+    `applied ${applied} of ${changes.length} changes:\n${done.join('')}` +
+    `run "drover deploy ${path}" again to apply the rest`
+  );
+}
+
+async function applyChanges(
+  client: ApiClient,
+  changes: Change[],
+  charms: { charms: Map<string, CharmDir>; packed: Map<string, Buffer> },
+  model: ModelView,
+  /** Called with how many changes are made so far, after each (a run of add-units counts as its changes). */
+  onApplied: (count: number) => void,
+): Promise<void> {
   const bundleMachines = new Map<string, string>();
   /** Each application's units' machines, by the unit's index in the bundle (existing ones first). */
   const unitMachines = new Map([...model.applications].map(([name, app]) => [name, app.units.map((u) => u.machine)]));
@@ -41,7 +88,7 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
     switch (change.kind) {
       case 'deploy': {
         const deployed = await client.post<'deploy', { units: string[]; machines: string[] }>('deploy', {
-          charm: await charmRequest(client, charms.get(change.application)!),
+          charm: await charmRequest(client, charms.charms.get(change.application)!, charms.packed.get(change.application)),
           name: change.application,
           series: change.series,
           numUnits: change.units,
@@ -116,5 +163,6 @@ async function applyChanges(client: ApiClient, changes: Change[], charms: Map<st
         await client.post('relate', { endpoints: change.endpoints });
         break;
     }
+    onApplied(i + 1);
   }
 }

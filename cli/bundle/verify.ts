@@ -3,6 +3,7 @@
 // the charms read from disk. Pure: the charms are given.
 import { parseConfigValues } from '#shared/domain/charm.js';
 import { parseConstraints } from '#shared/domain/constraints.js';
+import { checkCharmSize, checkConfigSize } from '#shared/domain/item-size.js';
 import { parseBase } from '#shared/domain/bases.js';
 import { errorMessage } from '#shared/domain/errors.js';
 import { isValidApplicationName } from '#shared/domain/names.js';
@@ -72,11 +73,20 @@ function verifyApplication(
     if (app.numUnits > 0) problems.push(`application "${name}" is subordinate but has non-zero num_units`);
   }
   if (meta) {
+    const values = {};
     for (const [key, value] of Object.entries(app.options)) {
       try {
-        parseConfigValues(meta, { [key]: optionText(value) });
+        Object.assign(values, parseConfigValues(meta, { [key]: optionText(value) }));
       } catch (e) {
         problems.push(`cannot validate application "${name}": ${errorMessage(e)}`);
+      }
+    }
+    // The controller's bounds on what it stores, checked with its own code before anything is sent.
+    for (const check of [() => checkConfigSize(values, name), () => checkCharmSize(meta)]) {
+      try {
+        check();
+      } catch (e) {
+        problems.push(`cannot deploy application "${name}": ${errorMessage(e)}`);
       }
     }
   }

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Contract, RequestsOf } from '#shared/api/contract.js';
-import { bodyTooLarge, MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
+import { bodyTooLarge, MAX_REQUEST_BODY_BYTES, UNSTORABLE_KEY, unstorableKey, unstorableKeyPath } from '#shared/api/fields.js';
 import { describeIssues } from '#shared/api/requests.js';
 import { errorResponse, json, tooLargeResponse } from './http.js';
 
@@ -31,6 +31,11 @@ export async function dispatch<C extends Contract, O extends keyof C & string>(
   if (method !== spec.method) return errorResponse('invalid-argument', `${op} takes ${spec.method}, not ${method}`);
   const body = parseBody(event);
   if (!body.ok) return body.response;
+  // zod drops `__proto__` from records without a word: refused first, naming the key.
+  const holder = unstorableKeyPath(body.value);
+  if (holder !== undefined) {
+    return errorResponse('invalid-argument', `invalid ${op} request: ${holder ? `"${holder}" ` : ''}${unstorableKey(UNSTORABLE_KEY)}`);
+  }
   // zod's own function keeps the schema's type, so the route gets its request typed without a cast.
   const parsed = z.safeParse(schema, body.value);
   if (!parsed.success) return errorResponse('invalid-argument', `invalid ${op} request: ${describeIssues(parsed.error)}`);

@@ -3,7 +3,7 @@
 // gigabyte takes no more memory than a kilobyte; checked as agents will unpack it
 // (shared/charmstore/charm-archive.ts), and only then kept as the archive of its sha256. A
 // missing, invalid or hostile upload is refused and nothing is kept.
-import { duplicateEntry, entryBeneathSymlink, unsafeLink, type Entry } from '#shared/charmstore/charm-archive.js';
+import { charmEntries, type ArchiveEntry } from '#shared/charmstore/charm-archive-rules.js';
 import { readCharmArchiveStream } from '#shared/charmstore/charm-archive-stream.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { DroverError, invalidArgument, errorMessage } from '#shared/domain/errors.js';
@@ -13,10 +13,13 @@ const ZIP_MAGIC = Buffer.from('PK');
 
 export const invalidArchive = (e: unknown) => invalidArgument(`invalid charm archive: ${errorMessage(e).replace(/^charm archive: /, '')}`);
 
-/** Refuses an archive with an entry that could lead out of the charm where agents unpack it. */
-export function refuseHostileEntries(entries: Entry[]): void {
-  const unsafe = unsafeLink(entries) ?? entryBeneathSymlink(entries) ?? duplicateEntry(entries);
-  if (unsafe) throw invalidArgument(`invalid charm archive: "${unsafe.path}" could lead out of the charm`);
+/** Refuses an archive agents would refuse to unpack (shared/charmstore/charm-archive-rules.ts), in the API's words. */
+export function refuseHostileEntries(entries: readonly ArchiveEntry[]): void {
+  try {
+    charmEntries(entries);
+  } catch (e) {
+    throw invalidArchive(e);
+  }
 }
 
 /** The upload's bytes, with its first bytes looked at: a zip is refused before it is gunzipped. */
@@ -37,15 +40,21 @@ export async function adoptCheckedUpload(charms: CharmStore, sha256: string): Pr
     throw invalidArgument(
       `no charm upload with sha256 ${sha256}: ask charm-upload for a URL and PUT the archive first (uploads are kept a day)`,
     );
-  let read;
   try {
-    read = await readCharmArchiveStream(refusingZip(upload));
+    let read;
+    try {
+      read = await readCharmArchiveStream(refusingZip(upload));
+    } catch (e) {
+      if (e instanceof DroverError) throw e;
+      throw invalidArchive(e);
+    }
+    // The store checks the bytes against the sha256 on upload; checked again, as nothing else may be kept under it.
+    if (read.sha256 !== sha256) throw invalidArgument(`the upload named ${sha256} has sha256 ${read.sha256}: upload it again`);
+    refuseHostileEntries(read.entries);
   } catch (e) {
-    if (e instanceof DroverError) throw e;
-    throw invalidArchive(e);
+    // A refused upload is deleted at once: it would be refused again, and kept it only takes room.
+    if (e instanceof DroverError) await charms.discardUpload(sha256);
+    throw e;
   }
-  // The store checks the bytes against the sha256 on upload; checked again, as nothing else may be kept under it.
-  if (read.sha256 !== sha256) throw invalidArgument(`the upload named ${sha256} has sha256 ${read.sha256}: upload it again`);
-  refuseHostileEntries(read.entries);
   return charms.adoptUpload(sha256);
 }

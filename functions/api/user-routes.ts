@@ -46,6 +46,7 @@ import { cancelTask, enqueueOperation } from '#shared/state/operations/action-ta
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
 import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
+import { ownValue } from '#shared/domain/own-keys.js';
 
 export interface UserContext {
   store: Store;
@@ -87,11 +88,11 @@ async function configView(store: Store, name: string) {
   const defaults = configDefaults(app.charm);
   const settings: Record<string, unknown> = {};
   for (const [key, option] of Object.entries(app.charm.config)) {
-    const value = app.config[key];
+    const value = ownValue(app.config, key);
     settings[key] = {
       ...(option.default !== undefined ? { default: option.default } : {}),
       ...(option.description ? { description: option.description } : {}),
-      source: value === undefined ? 'unset' : value === defaults[key] ? 'default' : 'user',
+      source: value === undefined ? 'unset' : value === ownValue(defaults, key) ? 'default' : 'user',
       type: option.type,
       ...(value !== undefined ? { value } : {}),
     };

@@ -4,6 +4,9 @@
 // (a 3,000-digit task id, an empty settings key, 200,000 names) reached DynamoDB and came back
 // as a 500, or kept the API busy long after the client had given up.
 import * as z from 'zod';
+import { UNSTORABLE_KEY, unstorableKey, unstorableKeyPath } from '../domain/own-keys.js';
+
+export { UNSTORABLE_KEY, unstorableKey, unstorableKeyPath };
 
 /**
  * API Gateway's HTTP API takes bodies up to 10 MB, but hands them to Lambda, whose request payload
@@ -67,7 +70,8 @@ export const MODEL_KEY = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
  * Settings keys (relation-set, leader-set, config): never empty (DynamoDB refuses an empty map key,
- * and Juju's `key=value` needs a key), and bounded.
+ * and Juju's `key=value` needs a key), and bounded. `__proto__`, which zod drops from records,
+ * is refused before parsing (functions/api/dispatch.ts).
  */
 export const settingsKey = z
   .string()

@@ -1,19 +1,20 @@
 // A charm archive read as it streams (a tar.gz uploaded to the charm store, up to
 // MAX_CHARM_ARCHIVE_BYTES): gunzipped and walked header by header, the files' data skipped, so
-// memory does not grow with the archive. It yields the entry list that readCharmArchive
+// memory does not grow with the archive, and held to the bounds of ./charm-archive-rules.ts as it
+// goes (entries, bytes, path length and depth), so a bomb is refused as it crosses one. It yields the entry list that readCharmArchive
 // (./charm-archive.ts) would, without data, for the same checks (unsafeLink, entryBeneathSymlink,
 // duplicateEntry), and the sha256 of the bytes it read.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { MAX_CHARM_TAR_BYTES } from './charm-archive.js';
+import { ArchiveBudget, expandsTooMuch } from './charm-archive-rules.js';
 import { TAR_BLOCK } from './tar-blocks.js';
 import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } from './tar-entry-decoder.js';
 
 /** A charm archive as the store keeps it, compressed, at most: what the CLI uploads and agents download. */
 export const MAX_CHARM_ARCHIVE_BYTES = 2 ** 30;
-/** Its tar, uncompressed, at most: a gzip bomb stops here, however little it weighs compressed. */
-export const MAX_STREAMED_CHARM_TAR_BYTES = 4 * MAX_CHARM_ARCHIVE_BYTES;
 /** A pax record or GNU long name describes one path: a megabyte is already absurd. */
 const MAX_METADATA_BYTES = 2 ** 20;
 
@@ -41,8 +42,10 @@ export interface TarVisitor {
 
 /** Walks tar blocks as they come: headers decoded, metadata records collected, file data skipped or visited. */
 class TarWalker {
+  /** Bounded by the budget's entries: an archive of millions of empty headers is refused at the bound, not listed. */
   readonly entries: Entry[] = [];
   private readonly decoder = new TarEntryDecoder();
+  private readonly budget = new ArchiveBudget();
   private header = Buffer.alloc(TAR_BLOCK);
   private headerFilled = 0;
   /** The current entry's data still to come, handed to the visitor if the entry is one it was told of. */
@@ -62,7 +65,7 @@ class TarWalker {
 
   async push(input: Buffer): Promise<void> {
     this.tarBytes += input.length;
-    if (this.tarBytes > this.maxTarBytes) throw new Error(`charm archive: larger than ${this.maxTarBytes / 2 ** 20} MiB uncompressed`);
+    if (this.tarBytes > this.maxTarBytes) throw expandsTooMuch(this.maxTarBytes);
     let chunk = input;
     while (chunk.length > 0 && !this.ended) {
       if (this.dataLeft > 0) {
@@ -117,7 +120,12 @@ class TarWalker {
       return;
     }
     const entry = this.decoder.entry(h);
-    if (entry) this.entries.push(entry);
+    if (entry) {
+      this.budget.entry(entry.path);
+      // Counted from the header, before the data inflates: a bomb is refused as its header passes.
+      if (entry.type === 'file') this.budget.data(size);
+      this.entries.push(entry);
+    }
     if (entry && this.visitor) {
       await this.visitor.entry(entry);
       this.visiting = true;
@@ -141,7 +149,7 @@ export async function readCharmArchiveStream(
 ): Promise<StreamedCharmArchive> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const walker = new TarWalker(options.maxTarBytes ?? MAX_STREAMED_CHARM_TAR_BYTES, options.visitor);
+  const walker = new TarWalker(options.maxTarBytes ?? MAX_CHARM_TAR_BYTES, options.visitor);
   async function* hashed() {
     for await (const chunk of source) {
       hash.update(chunk);

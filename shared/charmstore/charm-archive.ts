@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { paxRecord, TAR_BLOCK, tarHeader, tarPadding } from './tar-blocks.js';
 import { headerSize, headerType, isMetadataType, TarEntryDecoder, type Entry } from './tar-entry-decoder.js';
+import { ARCHIVE_BOUNDS, ArchiveBudget, expandsTooMuch, MAX_CHARM_BYTES } from './charm-archive-rules.js';
 
-/** A charm's files, uncompressed, at most: a zip (charm-zip.ts) or gzip bomb stops here. */
-export const MAX_CHARM_BYTES = 96 * 1024 * 1024;
-/** The tar that holds them: their bytes plus a header and padding per entry. */
-export const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + 32 * 1024 * 1024;
+/** The tar that holds a charm's files: their bytes plus a header and padding per entry (and a pax record at most). */
+export const MAX_CHARM_TAR_BYTES = MAX_CHARM_BYTES + ARCHIVE_BOUNDS.entries * 3 * TAR_BLOCK + 2 ** 20;
+
+export { MAX_CHARM_BYTES };
 
 export type { Entry } from './tar-entry-decoder.js';
 
@@ -73,11 +74,13 @@ export function readCharmArchive(archive: Buffer): Entry[] {
     // Bounded as it inflates: a 1 MB gzip of zeros would otherwise become a 1 GiB buffer.
     tar = gunzipSync(archive, { maxOutputLength: MAX_CHARM_TAR_BYTES });
   } catch (e) {
-    if (e instanceof RangeError) throw new Error(`charm archive: larger than ${MAX_CHARM_TAR_BYTES / 2 ** 20} MiB uncompressed`);
+    // Its tar alone is past what the files may take: the files are.
+    if (e instanceof RangeError) throw expandsTooMuch();
     throw e;
   }
   const entries: Entry[] = [];
   const decoder = new TarEntryDecoder();
+  const budget = new ArchiveBudget();
   let offset = 0;
   while (offset + TAR_BLOCK <= tar.length) {
     const h = tar.subarray(offset, offset + TAR_BLOCK);
@@ -92,70 +95,10 @@ export function readCharmArchive(archive: Buffer): Entry[] {
       continue;
     }
     const entry = decoder.entry(h);
-    if (entry) entries.push(entry.type === 'file' ? { ...entry, data: Buffer.from(data) } : entry);
+    if (!entry) continue;
+    budget.entry(entry.path);
+    if (entry.type === 'file') budget.data(size);
+    entries.push(entry.type === 'file' ? { ...entry, data: Buffer.from(data) } : entry);
   }
   return entries;
-}
-
-/** Links followed within one resolution at most (the kernel's own bound is 40): more is a loop. */
-const MAX_LINK_HOPS = 40;
-
-/**
- * Where a link leads, as root-relative components, following it as the kernel does; undefined
- * when it leaves the charm (absolute, or a `..` above the root) or loops. The text alone says too
- * little: with `s1 -> .`, the target `s1/../X` normalises to `X` but really is `../X`, since
- * `s1` is resolved before the `..` that follows it. So each component is looked up among the
- * archive's own links and followed.
- */
-function resolveLink(links: Map<string, string>, path: string, hops = { left: MAX_LINK_HOPS }): string[] | undefined {
-  const target = links.get(path) ?? '';
-  if (target === '' || target.startsWith('/') || --hops.left < 0) return undefined;
-  let at = path.split('/').slice(0, -1);
-  for (const part of target.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (at.length === 0) return undefined;
-      at.pop();
-      continue;
-    }
-    at.push(part);
-    if (links.has(at.join('/'))) {
-      const via = resolveLink(links, at.join('/'), hops);
-      if (via === undefined) return undefined;
-      at = via;
-    }
-  }
-  return at;
-}
-
-/** The first symlink whose target, followed through the archive's other links, is absolute or leaves the charm. */
-export function unsafeLink(entries: Entry[]): Entry | undefined {
-  const links = new Map(entries.filter((e) => e.type === 'symlink').map((e) => [e.path, e.linkTarget ?? '']));
-  return entries.find((e) => e.type === 'symlink' && resolveLink(links, e.path) === undefined);
-}
-
-/** The first entry whose path another entry already has: written second, it would go through a link of that name. */
-export function duplicateEntry(entries: Entry[]): Entry | undefined {
-  const seen = new Set<string>();
-  return entries.find((e) => {
-    if (seen.has(e.path)) return true;
-    seen.add(e.path);
-    return false;
-  });
-}
-
-/**
- * The first entry that lies beneath a symlink of the same archive, if any. Each link is checked
- * to stay inside the charm where it sits, but a link's own location may be reached through
- * another link (`d -> .`, then `d/up -> ../x` is really `up -> ../x` at the root), and a file
- * written beneath a link lands wherever it points: so nothing may be packed beneath a link.
- */
-export function entryBeneathSymlink(entries: Entry[]): Entry | undefined {
-  const links = new Set(entries.filter((e) => e.type === 'symlink').map((e) => e.path));
-  if (links.size === 0) return undefined;
-  return entries.find((e) => {
-    const parts = e.path.split('/');
-    for (let i = 1; i < parts.length; i++) if (links.has(parts.slice(0, i).join('/'))) return true;
-    return false;
-  });
 }

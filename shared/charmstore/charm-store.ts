@@ -27,6 +27,8 @@ export interface CharmStore {
   openUpload(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /** Keeps an upload, once checked, as the archive of the same sha256; returns its key. */
   adoptUpload(sha256: string): Promise<string>;
+  /** Deletes an upload refused by its check: nothing of a refused upload is kept. */
+  discardUpload(sha256: string): Promise<void>;
 }
 
 export interface UploadTarget {

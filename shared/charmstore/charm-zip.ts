@@ -7,22 +7,20 @@
 // no symlink may point out of it, no device, fifo or socket is accepted, and the entries and the
 // bytes they expand to are bounded (a zip bomb of a few kilobytes can expand to gigabytes).
 import type { Readable } from 'node:stream';
-import { posix } from 'node:path';
 import yauzl, { type Entry as ZipEntry, type ZipFile } from 'yauzl';
-import { invalidArgument } from '../domain/errors.js';
-import { duplicateEntry, entryBeneathSymlink, MAX_CHARM_BYTES, packEntries, unsafeLink, type Entry } from './charm-archive.js';
+import { errorMessage, invalidArgument } from '../domain/errors.js';
+import { packEntries, type Entry } from './charm-archive.js';
+import {
+  ArchiveBudget,
+  charmEntries,
+  expandsTooMuch,
+  charmEntryPath,
+  unsupportedEntry,
+  type ArchiveBounds,
+} from './charm-archive-rules.js';
 
-export interface ZipLimits {
-  entries: number;
-  /** Uncompressed bytes over all entries. */
-  bytes: number;
-}
-
-/**
- * Far more than a charm the controller accepts can hold (7 MB packed, cli/charm-dir.ts), and small
- * enough that the API function (512 MB) can hold the files and the tar built from them at once.
- */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { entries: 20_000, bytes: MAX_CHARM_BYTES };
+/** The bounds of every archive (./charm-archive-rules.ts); a test may lower them. */
+export type ZipLimits = Partial<ArchiveBounds>;
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
@@ -50,17 +48,18 @@ function open(bytes: Buffer): Promise<ZipFile> {
   });
 }
 
-function readStream(zip: ZipFile, entry: ZipEntry, budget: { bytes: number }): Promise<Buffer> {
+function readStream(zip: ZipFile, entry: ZipEntry, budget: ArchiveBudget): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (err, stream: Readable) => {
       if (err) return reject(refuse(`cannot read "${entry.fileName}": ${err.message}`));
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         // Counted as the bytes arrive, not trusted from the header.
-        budget.bytes -= chunk.length;
-        if (budget.bytes < 0) {
+        try {
+          budget.data(chunk.length);
+        } catch (e) {
           stream.destroy();
-          reject(refuse('expands to more than the allowed size (a zip bomb?)'));
+          reject(refused(e));
           return;
         }
         chunks.push(chunk);
@@ -71,19 +70,8 @@ function readStream(zip: ZipFile, entry: ZipEntry, budget: { bytes: number }): P
   });
 }
 
-/** The entry's path inside the charm, or a refusal: nothing may land outside the root. */
-function safePath(fileName: string): string {
-  if (fileName.startsWith('/') || /^[a-zA-Z]:/.test(fileName)) throw refuse(`absolute path "${fileName}"`);
-  if (fileName.split('/').includes('..')) throw refuse(`path "${fileName}" leaves the charm`);
-  return posix.normalize(fileName.replace(/^(\.\/)+/, '')).replace(/\/+$/, '');
-}
-
-/** A relative link whose target, from where the link sits, stays inside the charm. */
-function checkLink(path: string, target: string): void {
-  if (target === '' || target.startsWith('/')) throw refuse(`symlink "${path}" points outside the charm (to "${target}")`);
-  const resolved = posix.normalize(posix.join(posix.dirname(path), target));
-  if (resolved === '..' || resolved.startsWith('../')) throw refuse(`symlink "${path}" points outside the charm (to "${target}")`);
-}
+/** A rule's refusal (charm-archive-rules.ts) in the API's words. */
+const refused = (e: unknown) => refuse(errorMessage(e).replace(/^charm archive: /, ''));
 
 function kind(entry: ZipEntry): { type: Entry['type']; mode: number } {
   const isDirName = entry.fileName.endsWith('/');
@@ -101,19 +89,21 @@ function kind(entry: ZipEntry): { type: Entry['type']; mode: number } {
       // A Unix zip tool that recorded no type: the name says which.
       return isDirName ? { type: 'dir', mode: perm || 0o755 } : { type: 'file', mode: perm || 0o644 };
     default:
-      throw refuse(`"${entry.fileName}" is a special file (device, fifo or socket), which a charm cannot hold`);
+      throw refused(unsupportedEntry(entry.fileName, 'a special file (device, fifo or socket)'));
   }
 }
 
 /** The zip's entries, checked; throws a clear `invalid charm archive: …` on anything hostile. */
-export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Entry[]> {
+export async function readCharmZip(bytes: Buffer, limits: ZipLimits = {}): Promise<Entry[]> {
   if (!isZip(bytes)) throw refuse('not a zip file (a .charm is a zip, as charmcraft packs it)');
   const zip = await open(bytes);
-  if (zip.entryCount > limits.entries) {
+  const budget = new ArchiveBudget(limits);
+  try {
+    budget.declaredEntries(zip.entryCount);
+  } catch (e) {
     zip.close();
-    throw refuse(`${zip.entryCount} entries, more than the ${limits.entries} allowed`);
+    throw refused(e);
   }
-  const budget = { bytes: limits.bytes };
   const entries: Entry[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -122,17 +112,22 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
       zip.on('end', () => resolve());
       zip.on('entry', (entry: ZipEntry) => {
         (async () => {
-          const path = safePath(entry.fileName);
+          let path: string | undefined;
+          try {
+            path = charmEntryPath(entry.fileName);
+            if (path !== undefined) budget.entry(path);
+          } catch (e) {
+            throw refused(e);
+          }
           const { type, mode } = kind(entry);
           // The declared size is checked first so a bomb is refused before any inflating.
-          if (entry.uncompressedSize > budget.bytes) throw refuse('expands to more than the allowed size (a zip bomb?)');
-          if (path === '' || path === '.') return;
+          if (entry.uncompressedSize > budget.bounds.bytes) throw refused(expandsTooMuch(budget.bounds.bytes));
+          if (path === undefined) return;
           if (type === 'dir') entries.push({ path, type, mode });
           else {
             const data = await readStream(zip, entry, budget);
             if (type === 'symlink') {
               const linkTarget = data.toString('utf8');
-              checkLink(path, linkTarget);
               entries.push({ path, type, mode, linkTarget });
             } else entries.push({ path, type, mode, data });
           }
@@ -143,18 +138,17 @@ export async function readCharmZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZI
   } finally {
     zip.close();
   }
-  const beneath = entryBeneathSymlink(entries);
-  if (beneath) throw refuse(`"${beneath.path}" lies beneath a symlink, which could lead it out of the charm`);
-  // Each link was checked alone above; through the others (`s1 -> .`, `up -> s1/..`) one may still lead out.
-  const out = unsafeLink(entries);
-  if (out) throw refuse(`symlink "${out.path}" points outside the charm (to "${out.linkTarget}")`);
-  const twice = duplicateEntry(entries);
-  if (twice) throw refuse(`"${twice.path}" appears twice`);
+  // Judged as agents will unpack the tar it becomes (a top directory stripped first).
+  try {
+    charmEntries(entries);
+  } catch (e) {
+    throw refused(e);
+  }
   return entries;
 }
 
 /** A `.charm` as the tar.gz the charm store keeps (executable bits and in-charm symlinks kept). */
-export async function charmZipToArchive(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<Buffer> {
+export async function charmZipToArchive(bytes: Buffer, limits: ZipLimits = {}): Promise<Buffer> {
   return packEntries(await readCharmZip(bytes, limits));
 }
 

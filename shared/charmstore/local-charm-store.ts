@@ -3,7 +3,7 @@
 // of the controller's (./signed-local-url.ts), that embedded/charm-files.ts serves.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_CHARM_ARCHIVE_BYTES } from './charm-archive-stream.js';
 import { archiveKey, uploadHeaders, VALID_KEY, type CharmStore } from './charm-store.js';
@@ -25,6 +25,19 @@ export interface LocalCharmStore extends CharmStore {
 function checkedKey(key: string): string {
   if (!VALID_KEY.test(key)) throw new Error(`not a charm archive key: ${key}`);
   return key;
+}
+
+/** How long an upload never deployed is kept, as the AWS bucket's lifecycle rule keeps it (infra/charm-store.ts). */
+export const UPLOAD_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes uploads older than UPLOAD_KEPT_MS: done as a new upload is asked for, so none outlives a day by much. */
+async function sweepStaleUploads(dir: string, now = Date.now()): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const path = join(dir, name);
+    const modified = (await stat(path).catch(() => undefined))?.mtimeMs;
+    if (modified !== undefined && now - modified > UPLOAD_KEPT_MS) await rm(path, { force: true });
+  }
 }
 
 /**
@@ -56,6 +69,7 @@ export function localCharmStore(directory: string, urlKey = randomBytes(32).toSt
       return signLocalUrl(urlKey, 'GET', `${LOCAL_ARCHIVE_PATH}${checkedKey(key)}`);
     },
     async uploadTarget(sha256, size) {
+      await sweepStaleUploads(join(directory, 'uploads'));
       if (!Number.isInteger(size) || size < 1 || size > MAX_CHARM_ARCHIVE_BYTES) throw new Error(`not a charm archive size: ${size}`);
       const url = signLocalUrl(
         urlKey,
@@ -76,6 +90,9 @@ export function localCharmStore(directory: string, urlKey = randomBytes(32).toSt
       )
         return undefined;
       return createReadStream(path);
+    },
+    async discardUpload(sha256) {
+      await rm(uploadPath(sha256), { force: true });
     },
     async adoptUpload(sha256) {
       // The same directory, so a rename: the upload becomes the archive at once, never half of it.

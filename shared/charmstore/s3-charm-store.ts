@@ -2,7 +2,7 @@
 // (infra/charm-store.ts), downloaded by agents from presigned URLs; uploads arrive in
 // `uploads/<sha256>` by presigned PUTs, whose checksum and length S3 enforces, and are copied to
 // `charms/` once checked (the bucket expires what is left in `uploads/` after a day).
-import { CopyObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { presignedS3Put, presignedS3Url } from '../aws/presigned-s3-url.js';
 import { MAX_CHARM_ARCHIVE_BYTES } from './charm-archive-stream.js';
 import { archiveKey, VALID_KEY, type CharmStore } from './charm-store.js';
@@ -62,6 +62,9 @@ export function s3CharmStore(client: S3Client, bucket: string): CharmStore {
         if (e instanceof NoSuchKey) return undefined;
         throw e;
       }
+    },
+    async discardUpload(sha256) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: uploadObjectKey(checkedKey(sha256)) }));
     },
     async adoptUpload(sha256) {
       // A copy inside S3 (up to 5 GB in one request): the archive's bytes never pass through the function.

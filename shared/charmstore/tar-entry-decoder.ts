@@ -3,16 +3,11 @@
 // that would land outside the target directory (absolute, `..`) refused. One decoder for the
 // reader that holds the whole tar in memory and for the one that streams it
 // (./charm-archive-stream.ts), so both accept exactly the same archives.
-import { posix } from 'node:path';
+import { archiveRefusal, charmEntryPath, unsupportedEntry } from './charm-archive-rules.js';
 
-/** One entry of a charm archive; `data` only where the whole archive is in memory. */
-export interface Entry {
-  path: string;
-  type: 'file' | 'dir' | 'symlink';
-  mode: number;
-  data?: Buffer;
-  linkTarget?: string;
-}
+import type { Entry } from './archive-entry.js';
+
+export type { Entry };
 
 function field(h: Buffer, start: number, length: number): string {
   const raw = h.subarray(start, start + length);
@@ -64,8 +59,9 @@ export class TarEntryDecoder {
   }
 
   /**
-   * The entry a header describes, without its data; undefined for what a charm has no place for
-   * (the root itself, hard links, devices, fifos), which is skipped.
+   * The entry a header describes, without its data; undefined for the root itself. What a charm has
+   * no place for (hard links, devices, fifos, other tar types) is refused, as a zip's is
+   * (./charm-archive-rules.ts).
    */
   entry(h: Buffer): Omit<Entry, 'data'> | undefined {
     const type = headerType(h);
@@ -74,13 +70,14 @@ export class TarEntryDecoder {
     const linkTarget = this.pax.linkpath ?? this.longLink ?? field(h, 157, 100);
     this.pax = {};
     this.longName = this.longLink = undefined;
-    const path = posix.normalize(rawName.replace(/^(\.\/)+/, '')).replace(/\/+$/, '');
-    if (path === '' || path === '.') return undefined;
-    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`charm archive: unsafe path "${rawName}"`);
+    const path = charmEntryPath(rawName);
+    if (path === undefined) return undefined;
     const mode = tarNumber(h, 100, 8) & 0o777;
     if (type === '0' || type === '\0' || type === '7') return { path, type: 'file', mode };
     if (type === '5') return { path, type: 'dir', mode };
     if (type === '2') return { path, type: 'symlink', mode, linkTarget };
-    return undefined;
+    if (type === '1') throw unsupportedEntry(rawName, 'a hard link');
+    if (type === '3' || type === '4' || type === '6') throw unsupportedEntry(rawName, 'a special file (device, fifo or socket)');
+    throw archiveRefusal(`"${rawName}" has tar entry type "${type}", which a charm cannot hold`);
   }
 }

@@ -15,7 +15,8 @@ import {
   checkStorage,
   checkUnambiguousFormat,
 } from './charm-checks.js';
-import { invalidArgument, errorMessage } from './errors.js';
+import { errorMessage, invalidArgument } from './errors.js';
+import { UNSTORABLE_KEY, unstorableKey, unstorableKeyPath } from './own-keys.js';
 import { isValidApplicationName, isValidEndpointName } from './names.js';
 import { parseCharmResources, type CharmResource } from './resources.js';
 
@@ -136,6 +137,9 @@ function readYaml<T>(file: string, source: string, schema: z.ZodType<T>): T {
     const first = errorMessage(e).split('\n')[0] ?? '';
     throw invalidArgument(`${file}: invalid YAML: ${first}`);
   }
+  // zod drops `__proto__` from what it parses: refused, so no option or endpoint vanishes.
+  const holder = unstorableKeyPath(doc);
+  if (holder !== undefined) throw fieldError(file, holder === '' ? [] : holder.split('.'), unstorableKey(UNSTORABLE_KEY));
   const result = schema.safeParse(doc);
   if (!result.success) {
     const issue = result.error.issues[0];

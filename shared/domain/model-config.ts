@@ -10,6 +10,7 @@
 // on every machine (add-ssh-key and friends change it key by key: shared/domain/ssh-keys.ts).
 import { errorMessage, invalidArgument } from './errors.js';
 import { AUTHORIZED_KEYS, parseAuthorizedKey, splitAuthorizedKeys } from './ssh-keys.js';
+import { ownValue } from './own-keys.js';
 
 export const UPDATE_STATUS_HOOK_INTERVAL = 'update-status-hook-interval';
 export const LOGGING_CONFIG = 'logging-config';
@@ -137,7 +138,7 @@ export interface ModelConfigEntry {
 export function effectiveModelConfig(config: Record<string, string> | undefined): Record<string, ModelConfigEntry> {
   const out: Record<string, ModelConfigEntry> = {};
   for (const key of Object.keys(MODEL_CONFIG_DEFAULTS).sort()) {
-    const set = config?.[key];
+    const set = config && ownValue(config, key);
     out[key] = set !== undefined ? { value: set, source: 'model' } : { value: MODEL_CONFIG_DEFAULTS[key]!, source: 'default' };
   }
   return out;
@@ -148,7 +149,7 @@ export function effectiveModelConfig(config: Record<string, string> | undefined)
  * does not parse (an older controller's) falls back to the default rather than stopping agents.
  */
 export function updateStatusIntervalMs(config: Record<string, string> | undefined): number {
-  const text = config?.[UPDATE_STATUS_HOOK_INTERVAL] ?? MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!;
+  const text = (config && ownValue(config, UPDATE_STATUS_HOOK_INTERVAL)) ?? MODEL_CONFIG_DEFAULTS[UPDATE_STATUS_HOOK_INTERVAL]!;
   try {
     const ms = parseGoDuration(text);
     if (ms > 0) return ms;

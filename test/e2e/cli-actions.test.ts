@@ -150,6 +150,16 @@ describe('exec', () => {
     );
   });
 
+  it('keys every object inherits are stored through the hook tools and read back; __proto__ is refused by the tool', async () => {
+    const set = await drover(['exec', '--unit', 'box/0', '--', 'state-set constructor=a toString=b && leader-set constructor=c']);
+    expect(set, set.stderr).toMatchObject({ code: 0 });
+    const got = await drover(['exec', '--unit', 'box/0', '--', 'state-get constructor; state-get toString; leader-get constructor']);
+    expect(got).toEqual({ code: 0, stdout: 'a\nb\nc\n', stderr: '' });
+    const refused = await drover(['exec', '--unit', 'box/0', '--', 'state-set __proto__=x']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('key "__proto__" cannot be stored; choose another name');
+  });
+
   it('--application targets every unit; --format yaml prints a document by unit', async () => {
     const res = await drover(['exec', '--application', 'box', '--format', 'yaml', '--', 'hostname >/dev/null; echo hi']);
     expect(res.code, res.stderr).toBe(0);

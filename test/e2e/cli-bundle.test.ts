@@ -2,7 +2,7 @@
 // file (placement on the bundle's machines, beside another application's units, and on new ones),
 // printed first, made idempotently, changed by a changed bundle, and refused whole, with every
 // problem listed, when it is wrong.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,42 @@ relations:
       'cannot relate database:nope and logging: application "database" has no "nope" relation',
     ])
       expect(res.stderr).toContain(`- ${problem}`);
+    expect(Object.keys((await status()).applications)).toEqual([]);
+  });
+
+  it('whose second application the controller would refuse (a 300 KB option, a charm with a link out) deploys nothing', async () => {
+    symlinkSync('../../../..', join(dir, 'charms', 'client', 'escape'));
+    const path = write(`
+applications:
+  database:
+    charm: ./charms/database
+    num_units: 1
+  client:
+    charm: ./charms/client
+    num_units: 1
+  other:
+    charm: ./charms/database
+    num_units: 1
+    options:
+      db-name: ${'x'.repeat(300_000)}
+`);
+    const res = await ctl.run(['deploy', path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`ERROR cannot deploy bundle "${path}": `);
+    expect(res.stderr).toMatch(
+      /- cannot deploy application "other": max allowed size \(163840\) of the config of application "other" exceeded/,
+    );
+    expect(res.stderr).not.toContain('Executing changes');
+    expect(Object.keys((await status()).applications)).toEqual([]);
+    // The option fixed, the charm with a link out is still refused before any change.
+    const fixed = write(readFileSync(path, 'utf8').replace(/db-name: x+/, 'db-name: small'));
+    const again = await ctl.run(['deploy', fixed]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      `- application "client": charm "${join(dir, 'charms', 'client')}": invalid charm archive: symlink "escape" leaves the charm`,
+    );
+    expect(again.stderr).toContain('nothing was deployed');
+    expect(again.stderr).not.toContain('Executing changes');
     expect(Object.keys((await status()).applications)).toEqual([]);
   });
 

@@ -62,7 +62,7 @@ describe('deploying a .charm', () => {
     await fails(
       1,
       ['deploy', escaping],
-      /ERROR cannot read charm ".*\.charm": invalid charm archive: symlink "hooks\/install" points outside the charm \(to "\/etc\/passwd"\)/,
+      /ERROR cannot read charm ".*\.charm": invalid charm archive: symlink "hooks\/install" leaves the charm/,
     );
     const fifo = packDotCharm(charmDir('ops-dispatch'), [{ name: 'pipe', mode: 0o010644, data: '' }]);
     await fails(1, ['deploy', fifo], /invalid charm archive: "pipe" is a special file/);
@@ -131,7 +131,7 @@ describe('the API checks a tar.gz as agents will unpack it', () => {
     const file = { path: 'metadata.yaml', type: 'file' as const, mode: 0o644, data: Buffer.from(metadata) };
     const upload = (entries: Entry[]) => receiveCharm(charms, { metadata, archive: packEntries(entries).toString('base64') });
     await expect(upload([file, { path: 'hooks', type: 'symlink', mode: 0o777, linkTarget: '/etc' }])).rejects.toThrow(
-      'invalid charm archive: "hooks" could lead out of the charm',
+      'invalid charm archive: symlink "hooks" leaves the charm',
     );
     await expect(
       upload([
@@ -139,7 +139,7 @@ describe('the API checks a tar.gz as agents will unpack it', () => {
         { path: 'd', type: 'symlink', mode: 0o777, linkTarget: '.' },
         { path: 'd/up', type: 'symlink', mode: 0o777, linkTarget: '../escape' },
       ]),
-    ).rejects.toThrow('invalid charm archive: "d/up" could lead out of the charm');
+    ).rejects.toThrow('invalid charm archive: "d/up" lies beneath a symlink');
     await expect(receiveCharm(charms, { metadata, archive: Buffer.from('not a tar').toString('base64') })).rejects.toThrow(
       /^invalid charm archive: /,
     );

@@ -4,10 +4,10 @@
 // (functions/api/uploaded-charm.ts). Anything missing, invalid or hostile is refused, and
 // nothing changes: no application, no archive kept.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, utimesSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packEntries } from '#shared/charmstore/charm-archive.js';
-import type { LocalCharmStore } from '#shared/charmstore/local-charm-store.js';
+import { UPLOAD_KEPT_MS, type LocalCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { signLocalUrl } from '#shared/charmstore/signed-local-url.js';
 import { ensureModel } from '#shared/state/operations/model.js';
 import { getApplication } from '#shared/state/engine/reads.js';
@@ -101,8 +101,21 @@ describe('deploy by upload', () => {
         { path: 'hooks', type: 'symlink', mode: 0o777, linkTarget: '../../etc' },
       ]);
       const key = await upload(hostile);
-      await expectRefused({ upload: key }, 'invalid charm archive: "hooks" could lead out of the charm');
+      expect(existsSync(charms.uploadPath(key))).toBe(true);
+      await expectRefused({ upload: key }, 'invalid charm archive: symlink "hooks" leaves the charm');
       expect(existsSync(charms.archivePath(key))).toBe(false);
+      // Deleted at once: a refused upload is not kept.
+      expect(existsSync(charms.uploadPath(key))).toBe(false);
+    });
+
+    it('an upload never deployed is deleted after a day, as the AWS bucket expires it', async () => {
+      const stale = await upload(packEntries([{ path: 'metadata.yaml', type: 'file', mode: 0o644, data: Buffer.from(MYSQL) }]));
+      const fresh = await upload(packEntries([{ path: 'metadata.yaml', type: 'file', mode: 0o644, data: Buffer.from(`${MYSQL}\n`) }]));
+      const dayAndMinuteAgo = new Date(Date.now() - UPLOAD_KEPT_MS - 60_000);
+      utimesSync(charms.uploadPath(stale), dayAndMinuteAgo, dayAndMinuteAgo);
+      await charms.uploadTarget('b'.repeat(64), 10);
+      expect(existsSync(charms.uploadPath(stale))).toBe(false);
+      expect(existsSync(charms.uploadPath(fresh))).toBe(true);
     });
 
     it('a file beneath a symlink, and a name given twice', async () => {
@@ -110,12 +123,12 @@ describe('deploy by upload', () => {
         { path: 'd', type: 'symlink', mode: 0o777, linkTarget: '.' },
         { path: 'd/x', type: 'file', mode: 0o644, data: Buffer.from('x') },
       ]);
-      await expectRefused({ upload: await upload(beneath) }, 'invalid charm archive: "d/x" could lead out of the charm');
+      await expectRefused({ upload: await upload(beneath) }, 'invalid charm archive: "d/x" lies beneath a symlink');
       const twice = packEntries([
         { path: 'a', type: 'file', mode: 0o644, data: Buffer.from('1') },
         { path: 'a', type: 'file', mode: 0o644, data: Buffer.from('2') },
       ]);
-      await expectRefused({ upload: await upload(twice) }, 'invalid charm archive: "a" could lead out of the charm');
+      await expectRefused({ upload: await upload(twice) }, 'invalid charm archive: "a" appears twice');
     });
 
     it('bytes that are no tar.gz, and a zip, with a message to upload a tar.gz', async () => {

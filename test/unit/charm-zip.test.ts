@@ -92,10 +92,10 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
 
   it('refuses symlinks pointing outside the charm', async () => {
     expect(await refusal(zip([{ name: 'hooks/install', mode: 0o120777, data: '/etc/passwd' }]))).toBe(
-      'invalid charm archive: symlink "hooks/install" points outside the charm (to "/etc/passwd")',
+      'invalid charm archive: symlink "hooks/install" leaves the charm',
     );
     expect(await refusal(zip([{ name: 'hooks/install', mode: 0o120777, data: '../../x' }]))).toBe(
-      'invalid charm archive: symlink "hooks/install" points outside the charm (to "../../x")',
+      'invalid charm archive: symlink "hooks/install" leaves the charm',
     );
   });
 
@@ -106,7 +106,7 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
       { name: 'd', mode: 0o120777, data: '.' },
       { name: 'd/up', mode: 0o120777, data: '../escape' },
     ]);
-    expect(await refusal(chain)).toBe('invalid charm archive: "d/up" lies beneath a symlink, which could lead it out of the charm');
+    expect(await refusal(chain)).toBe('invalid charm archive: "d/up" lies beneath a symlink');
     const through = zip([
       { name: 'lib', mode: 0o120777, data: 'src' },
       { name: 'lib/x.py', mode: 0o100644, data: 'x' },
@@ -119,7 +119,7 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
       { name: 's1', mode: 0o120777, data: '.' },
       { name: 'up', mode: 0o120777, data: 's1/..' },
     ]);
-    expect(await refusal(chain)).toBe('invalid charm archive: symlink "up" points outside the charm (to "s1/..")');
+    expect(await refusal(chain)).toBe('invalid charm archive: symlink "up" leaves the charm');
     const twice = zip([
       { name: 'x', mode: 0o120777, data: 'hooks' },
       { name: 'x', mode: 0o100644, data: 'y' },
@@ -136,14 +136,16 @@ describe('charm zips (.charm as charmcraft packs it)', () => {
 
   it('refuses too many entries and too many uncompressed bytes (zip bombs)', async () => {
     const many = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, mode: 0o100644, data: 'x' }));
-    expect(await refusal(zip(many), { entries: 10, bytes: 1 << 20 })).toBe('invalid charm archive: 11 entries, more than the 10 allowed');
+    expect(await refusal(zip(many), { entries: 10, bytes: 1 << 20 })).toBe(
+      'invalid charm archive: holds more than 10 entries, the most a charm may hold',
+    );
     const bomb = zip([{ name: 'bomb', mode: 0o100644, zeros: 2 * 1024 * 1024 }]);
     expect(bomb.length).toBeLessThan(64 * 1024);
     expect(await refusal(bomb, { entries: 10, bytes: 1024 * 1024 })).toBe(
-      'invalid charm archive: expands to more than the allowed size (a zip bomb?)',
+      'invalid charm archive: expands to more than 1 MiB, the most a charm may hold',
     );
     // Many small entries add up too.
     const spread = zip(Array.from({ length: 4 }, (_, i) => ({ name: `z${i}`, mode: 0o100644, zeros: 400 * 1024 })));
-    expect(await refusal(spread, { entries: 10, bytes: 1024 * 1024 })).toMatch(/zip bomb/);
+    expect(await refusal(spread, { entries: 10, bytes: 1024 * 1024 })).toMatch(/expands to more than 1 MiB/);
   });
 });

@@ -3,6 +3,7 @@
 // and discarded when it fails, as Juju's HookContext.Flush does
 // (https://github.com/juju/juju/blob/3.6/worker/uniter/runner/context/context.go). An empty value deletes the key; values from the command line
 // override those of the file; one key twice on the command line is an error.
+import { UNSTORABLE_KEY, unstorableKey } from '#shared/api/fields.js';
 import { parseYamlScalarsAsText } from '#shared/domain/yaml.js';
 import { deprecatedFormatFlag, warnDeprecatedFormat } from '../deprecated-format.js';
 import { boolFlag, parseFlags, stringFlag } from '../flags.js';
@@ -12,14 +13,6 @@ import type { ToolIO } from '../tool-context.js';
 import type { ToolCommand } from './command.js';
 import { errorMessage } from '#shared/domain/errors.js';
 
-/**
- * The one key no settings map can hold: JavaScript objects (here, in the API and in the DynamoDB
- * client's maps) take `__proto__` for their prototype, so it would vanish on the way instead of
- * being stored. Refused, so that nothing is silently lost.
- */
-const UNSTORABLE_KEY = '__proto__';
-const unstorable = (key: string) => `key "${key}" cannot be stored; choose another name`;
-
 /** Juju's keyvalues.Parse (https://github.com/juju/utils/blob/master/keyvalues/keyvalues.go) with duplicates refused. */
 export function parseKeyValues(args: string[]): Record<string, string> {
   const result: Record<string, string> = {};
@@ -27,7 +20,7 @@ export function parseKeyValues(args: string[]): Record<string, string> {
     const eq = arg.indexOf('=');
     if (eq < 1) throw usageError(`expected "key=value", got "${arg}"`);
     const key = arg.slice(0, eq);
-    if (key === UNSTORABLE_KEY) throw usageError(unstorable(key));
+    if (key === UNSTORABLE_KEY) throw usageError(unstorableKey(key));
     if (Object.hasOwn(result, key)) throw usageError(`key "${key}" specified more than once`);
     result[key] = arg.slice(eq + 1);
   }
@@ -55,7 +48,7 @@ export async function readSettingsFile(path: string, io: ToolIO): Promise<Record
   if (typeof doc !== 'object' || Array.isArray(doc)) throw runtimeError(`${path} must hold a YAML map of settings`);
   const settings: Record<string, string> = {};
   for (const [k, v] of Object.entries(doc)) {
-    if (k === UNSTORABLE_KEY) throw runtimeError(`${path}: ${unstorable(k)}`);
+    if (k === UNSTORABLE_KEY) throw runtimeError(`${path}: ${unstorableKey(k)}`);
     if (v !== null && typeof v === 'object') throw runtimeError(`setting "${k}" in ${path} is not a string`);
     settings[k] = v === null ? '' : String(v);
   }

@@ -47,7 +47,8 @@ export async function runAction(ctx: UnitContext, step: StepOf<'run-action'>): P
       try {
         await hookCtx.flush();
       } catch (e) {
-        if (!(e instanceof AgentApiError) || !e.refused) throw e;
+        // Any answer fails the task, not the agent (as a hook's commit, run-hook.ts).
+        if (!(e instanceof AgentApiError)) throw e;
         failure = `cannot commit the action's changes: ${e.message}`;
       }
     }

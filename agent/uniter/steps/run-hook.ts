@@ -126,7 +126,9 @@ async function commitHook(
   try {
     return { committed: await hookCtx.flush() };
   } catch (e) {
-    if (!(e instanceof AgentApiError) || !e.refused) throw e; // the agent restarts; the hook stays in flight
+    // Unreachable: the agent restarts and the hook, still in flight, counts as failed. Any answer
+    // (a refusal, or a failure the controller did not expect) fails the hook here, in its words.
+    if (!(e instanceof AgentApiError)) throw e;
     return { failure: `cannot commit the hook's changes: ${e.message}`, committed: {} };
   }
 }

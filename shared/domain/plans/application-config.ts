@@ -4,6 +4,7 @@ import { configDefaults, parseConfigValues } from '../charm.js';
 import type { Application, ConfigValue } from '../entities.js';
 import { invalidArgument, notAlive, notFound } from '../errors.js';
 import { checkConfigSize } from '../item-size.js';
+import { ownValue, sameEntries } from '../own-keys.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface ConfigChange {
@@ -18,8 +19,7 @@ function aliveApplication(app: Application | undefined, name: string, action: st
   return app;
 }
 
-const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) => sameEntries(a, b);
 
 /**
  * Sets and resets configuration. A change bumps configVersion, which is what tells every unit
@@ -34,7 +34,7 @@ export function planSetApplicationConfig(found: Application | undefined, name: s
   const next: Record<string, ConfigValue> = { ...app.config, ...values };
   for (const key of change.reset ?? []) {
     if (!Object.hasOwn(app.charm.config, key)) throw invalidArgument(`unknown option "${key}" for charm "${app.charm.name}"`);
-    const fallback = defaults[key];
+    const fallback = ownValue(defaults, key);
     if (fallback === undefined) delete next[key];
     else next[key] = fallback;
   }

@@ -4,6 +4,7 @@
 import type { Model } from '../entities.js';
 import { invalidArgument } from '../errors.js';
 import { checkImmutableModelConfig, checkModelConfigKey, validateModelConfig } from '../model-config.js';
+import { sameEntries } from '../own-keys.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface ModelConfigChange {
@@ -23,8 +24,7 @@ export function planSetModelConfig(model: Model, change: ModelConfigChange): Pla
   checkImmutableModelConfig(before, set, reset);
   const next: Record<string, string> = { ...before, ...set };
   for (const key of reset) delete next[key];
-  const same = Object.keys(next).length === Object.keys(before).length && Object.entries(next).every(([k, v]) => before[k] === v);
-  if (same) return done(before);
+  if (sameEntries(next, before)) return done(before);
   const version = model.configVersion;
   return {
     changes: [

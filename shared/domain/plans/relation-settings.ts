@@ -6,6 +6,7 @@
 import type { RelationSettings } from '../entities.js';
 import { notFound } from '../errors.js';
 import { checkSettingsSize } from '../item-size.js';
+import { sameEntries } from '../own-keys.js';
 import { done, refs, type Plan } from '../plan.js';
 
 export interface SettingsResult {
@@ -27,8 +28,7 @@ export function applySettingsChanges(settings: Record<string, string>, changes: 
   return next;
 }
 
-export const sameSettings = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => Object.hasOwn(b, k) && b[k] === v);
+export const sameSettings = (a: Record<string, string>, b: Record<string, string>) => sameEntries(a, b);
 
 export function planWriteSettings(
   current: RelationSettings | undefined,

@@ -3,6 +3,7 @@
 // both written by the unit's own agent when a hook succeeds, as part of the hook's commit.
 import type { Unit } from '../entities.js';
 import { invalidArgument, notFound } from '../errors.js';
+import { sameEntries } from '../own-keys.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
 
 export interface UnitCharmState {
@@ -30,8 +31,7 @@ export function applyStateChanges(state: Record<string, string>, changes: StateC
   return next;
 }
 
-const same = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+const same = (a: Record<string, string>, b: Record<string, string>) => sameEntries(a, b);
 
 export function planWriteUnitState(
   unit: Unit | undefined,

@@ -17,6 +17,7 @@ import { unsupportedBaseMessage } from '../bases.js';
 import { formatCharmUrl, parseCharmUrl } from '../charm-url.js';
 import type { Application, ConfigValue, Relation } from '../entities.js';
 import { alreadyExists, invalidArgument, notAlive, notFound } from '../errors.js';
+import { ownValue, sameEntries } from '../own-keys.js';
 import { refs, type Plan } from '../plan.js';
 import type { Numbers } from '../sequences.js';
 import type { CharmhubOrigin } from '../charm-origin.js';
@@ -62,16 +63,15 @@ export function upgradedConfig(app: Application, charm: CharmMeta): Record<strin
   const oldDefaults = configDefaults(app.charm);
   const config = configDefaults(charm);
   for (const [key, option] of Object.entries(charm.config)) {
-    const value = app.config[key];
-    const old = Object.hasOwn(app.charm.config, key) ? app.charm.config[key] : undefined;
-    const userSet = value !== undefined && value !== oldDefaults[key];
+    const value = ownValue(app.config, key);
+    const old = ownValue(app.charm.config, key);
+    const userSet = value !== undefined && value !== ownValue(oldDefaults, key);
     if (userSet && old?.type === option.type) config[key] = value;
   }
   return config;
 }
 
-const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) => sameEntries(a, b);
 
 export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: UpgradeCharmIntent, now: string): Plan<UpgradeCharmResult> {
   const { application: name, charm } = intent;

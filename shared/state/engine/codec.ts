@@ -34,6 +34,25 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
 
 const INTERNAL = new Set<string>(Object.values(ATTR));
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A value as the DynamoDB client marshals it whatever its keys: every plain object becomes a Map.
+ * The client tells a map from other types by the object's `constructor` property, so an object
+ * with a key named `constructor` (a charm's relation setting, an action parameter) was refused as
+ * an "unsupported type", or read as a Set when that key held `{ name: 'Set' }`; a Map is always a
+ * map. Maps read back as plain objects, with every key they had.
+ */
+export function storable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(storable);
+  if (!isPlainObject(value)) return value;
+  return new Map(Object.entries(value).map(([k, v]) => [k, storable(v)]));
+}
+
 /** `shard`: where a created unit is listed (a create change's, shared/domain/plan.ts). */
 export function toItem(model: string, ref: EntityRef, value: Record<string, unknown>, shard?: number): Record<string, unknown> {
   const item: Record<string, unknown> = { ...keyOf(model, ref), [ATTR.kind]: ref.kind };
@@ -49,7 +68,7 @@ export function toItem(model: string, ref: EntityRef, value: Record<string, unkn
       const members = v as string[];
       if (members.length > 0) item[name] = new Set(members);
     } else {
-      item[name] = v;
+      item[name] = storable(v);
     }
   }
   return item;

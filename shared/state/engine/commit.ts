@@ -5,7 +5,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Change, Expect } from '../../domain/plan.js';
 import { InconsistentPlanError, mergeChanges } from '../../domain/merge-changes.js';
 import { applicationDataRefs } from '../../domain/leadership.js';
-import { toItem } from './codec.js';
+import { storable, toItem } from './codec.js';
 import { ATTR, keyOf, stuckPkOf } from './keys.js';
 import type { Store } from './store.js';
 
@@ -35,7 +35,7 @@ class Expression {
 
   value(v: unknown): string {
     const placeholder = `:v${this.counter++}`;
-    this.values[placeholder] = v;
+    this.values[placeholder] = storable(v);
     return placeholder;
   }
 

@@ -5,7 +5,7 @@
 // stored it (marshalled, undefined values dropped, sets as sorted arrays, empty sets absent).
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Change, EntityRef } from '../../domain/plan.js';
-import { fromItem, SET_FIELDS, toItem } from './codec.js';
+import { fromItem, SET_FIELDS, storable, toItem } from './codec.js';
 
 /** A cached item: `value` undefined means the item is known not to exist. */
 export interface Known {
@@ -16,7 +16,7 @@ export interface Known {
 const stored = (item: Record<string, unknown>) =>
   unmarshall(marshall(item, { removeUndefinedValues: true, convertEmptyValues: false })) as Record<string, unknown>;
 
-const storedValue = (v: unknown): unknown => stored({ v }).v;
+const storedValue = (v: unknown): unknown => stored({ v: storable(v) }).v;
 
 /**
  * The item after `change`, given what it was before (`before`, undefined when not known).
