@@ -44,6 +44,15 @@ describe('planEnterScope', () => {
     ]);
   });
 
+  it("the scope member names the unit's machine, for the notifier to list the scope's machines in one query", () => {
+    const p = plan({ unit: unit('wordpress/0', { machine: '3' }), relation: db, inScope: false });
+    expect(p.changes[0]).toEqual({
+      op: 'create',
+      ref: { kind: 'scope', relation: db.key, unit: 'wordpress/0' },
+      value: { relation: db.key, unit: 'wordpress/0', machine: '3' },
+    });
+  });
+
   it('settings left from before get the next version, asserting the version read so it only grows', () => {
     const p = plan({ unit: unit('wordpress/0'), relation: db, inScope: false, settingsVersion: 6 });
     expect(p.changes[3]).toEqual({
