@@ -1,7 +1,8 @@
-// The mutation score per module group, as docs/testing.md records it, from the JSON report
-// `npm run test:mutation` writes: `npx tsx test/mutation/summary.ts [reports/mutation/mutation.json]`.
+// The mutation score per module group, as docs/testing.md records it, from the JSON reports
+// `npm run test:mutation` writes: `npx tsx test/mutation/summary.ts [report.json ...]` (by default
+// both of reports/mutation/, those that exist).
 // With --survivors it also lists each group's surviving mutants (file:line, mutator, replacement).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 interface Mutant {
   status: string;
@@ -18,8 +19,12 @@ const GROUPS: [string, (path: string) => boolean][] = [
 
 const args = process.argv.slice(2);
 const survivors = args.includes('--survivors');
-const reportPath = args.find((a) => !a.startsWith('--')) ?? 'reports/mutation/mutation.json';
-const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> };
+const named = args.filter((a) => !a.startsWith('--'));
+const reportPaths = named.length
+  ? named
+  : ['reports/mutation/plans-and-hook-tools.json', 'reports/mutation/agent-authorization.json'].filter((p) => existsSync(p));
+const report = { files: {} as Record<string, { mutants: Mutant[] }> };
+for (const path of reportPaths) Object.assign(report.files, (JSON.parse(readFileSync(path, 'utf8')) as typeof report).files);
 
 const count = (mutants: Mutant[], status: string) => mutants.filter((m) => m.status === status).length;
 

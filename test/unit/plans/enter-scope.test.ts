@@ -141,6 +141,14 @@ describe('planEnterScope', () => {
     expect(refsOf(p.changes)).toEqual(['check relation', 'create unit', 'update unit', 'update application']);
   });
 
+  it('...but not once it or the relation is Dying: on their way out, they get no new subordinate', () => {
+    expect(plan(principalEntering({ inScope: true, relation: { ...dir, life: 'dying' } }))).toEqual({ changes: [], result: {} });
+    expect(plan(principalEntering({ inScope: true, unit: unit('wordpress/0', { machine: '3', life: 'dying' }) }))).toEqual({
+      changes: [],
+      result: {},
+    });
+  });
+
   it('"Both the required relation and the principal side of the relation must be deployed before a subordinate is deployed"', () => {
     const agent = application('metrics-agent');
     const info = relation([wp, agent], ['wordpress', 'metrics-agent'], 8);
