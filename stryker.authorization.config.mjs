@@ -8,9 +8,10 @@ export default {
   ...base,
   vitest: { configFile: 'vitest.mutation-authorization.config.ts', related: false },
   mutate: ['functions/api/agent-authorization.ts'],
-  // Its first run of the tests, on which the rest is planned, took over Stryker's default 5 minutes here.
+  // Its first run of the tests, on which the rest is planned, can pass Stryker's default 5 minutes
+  // on a busy host (with every route's tests it did here).
   dryRunTimeoutMinutes: 20,
   jsonReporter: { fileName: 'reports/mutation/agent-authorization.json' },
-  // The score measured in docs/testing.md, rounded down: a fall fails the run.
+  // No score is recorded yet (docs/testing.md says why): set `break` to the first one, rounded down.
   thresholds: { ...base.thresholds, break: null },
 };
