@@ -163,6 +163,7 @@ describe('flags, in the manner of gnuflag', () => {
     expect(() => parseFlags(['--nope'], specs)).toThrow('option provided but not defined: --nope');
     expect(() => parseFlags(['-x'], specs)).toThrow('option provided but not defined: -x');
     expect(() => parseFlags(['-r'], specs)).toThrow('option needs an argument: -r');
+    expect(() => parseFlags(['--=3'], specs)).toThrow('empty flag in argument "--=3"');
     expect(() => parseFlags(['--app=maybe'], specs)).toThrow(
       'invalid value "maybe" for option --app: strconv.ParseBool: parsing "maybe": invalid syntax',
     );
@@ -238,6 +239,12 @@ describe('relation-get', () => {
     expect(await run(ctx, 'relation-get', '-r', 'x', 'host', 'mysql/0')).toEqual(
       usage('invalid value "x" for option -r: invalid relation id'),
     );
+    // The whole of what follows the colon must be the number (Go's strconv.Atoi), not a part of it.
+    for (const value of ['db:3x', 'db:x3']) {
+      expect(await run(ctx, 'relation-get', '-r', value, 'host', 'mysql/0')).toEqual(
+        usage(`invalid value "${value}" for option -r: invalid relation id`),
+      );
+    }
     expect(await run(ctx, 'relation-get', '-r', '12', 'host', 'mariadb/0')).toEqual(
       failure('cannot read settings for unit "mariadb/0" in relation "db:12": unit "mariadb/0": settings not found'),
     );
@@ -295,6 +302,9 @@ describe('relation-ids and relation-list', () => {
   it('relation-ids lists name:id for the hook endpoint or the named one, sorted', async () => {
     expect(await run(new FakeContext(), 'relation-ids')).toEqual(ok('db:12\ndb:3\n'));
     expect(await run(new FakeContext(), 'relation-ids', 'cache', '--format', 'json')).toEqual(ok('["cache:5"]\n'));
+    const cacheHook = new FakeContext();
+    cacheHook.hookRelationId = 5;
+    expect(await run(cacheHook, 'relation-ids')).toEqual(ok('cache:5\n'));
     const outside = new FakeContext();
     delete outside.hookRelationId;
     expect(await run(outside, 'relation-ids')).toEqual(usage('no endpoint name specified'));
@@ -324,6 +334,11 @@ describe('unit tools', () => {
     );
     expect(await run(new FakeContext(), 'config-get', '--all', 'title')).toEqual(
       usage('cannot use argument --all together with key "title"'),
+    );
+    // An empty key is no key (jujuc's config-get): all values, and --all is allowed with it.
+    expect(await run(new FakeContext(), 'config-get', '', '--format=json')).toEqual(ok('{"debug":false,"port":80,"title":"My Blog"}\n'));
+    expect(await run(new FakeContext(), 'config-get', '--all', '', '--format=json')).toEqual(
+      ok('{"debug":false,"port":80,"secret":null,"title":"My Blog"}\n'),
     );
   });
   it('open-port and close-port buffer canonical ranges and refuse bad ones', async () => {

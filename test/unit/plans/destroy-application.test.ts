@@ -24,6 +24,25 @@ describe('planDestroyApplication', () => {
     });
   });
 
+  it('refuses an application an offer names, as Juju does ("application is used by N offers"), in the singular for one', () => {
+    const refusal = (offers: string[]) => {
+      try {
+        plan({ application: app('mysql', { offers }), relations: [], counterparts: [] });
+      } catch (e) {
+        return e;
+      }
+      throw new Error('planned');
+    };
+    expect(refusal(['db'])).toMatchObject({
+      code: 'not-alive',
+      message: 'cannot destroy application "mysql": application is used by 1 offer',
+    });
+    expect(refusal(['db', 'admin'])).toMatchObject({
+      code: 'not-alive',
+      message: 'cannot destroy application "mysql": application is used by 2 offers',
+    });
+  });
+
   it('"Otherwise, remove the service immediately": no units, no relations', () => {
     expect(plan({ application: app('mysql'), relations: [], counterparts: [] })).toEqual({
       changes: [

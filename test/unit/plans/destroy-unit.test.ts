@@ -95,6 +95,26 @@ describe('planDestroyUnit', () => {
     ]);
   });
 
+  it('the short-cut removes a never-started unit with no machine, asserting it still has none (an assignment meanwhile cancels it)', () => {
+    const plan = planDestroyUnit(
+      { unit: unit('wordpress/0', { agentStatus: allocating }), subordinates: [] },
+      { name: 'wordpress/0', by: 'user' },
+    );
+    expect(plan.result).toBe('removed');
+    expect(plan.changes).toEqual([
+      {
+        op: 'remove',
+        ref: { kind: 'unit', name: 'wordpress/0' },
+        expect: {
+          life: 'alive',
+          equals: { 'agentStatus.current': 'allocating' },
+          setSize: { subordinates: 0, scopes: 0 },
+          absent: ['machine'],
+        },
+      },
+    ]);
+  });
+
   it('the short-cut removes a Dying application with its last never-started unit', () => {
     const snapshot: DestroyUnitSnapshot = {
       unit: unit('wordpress/0', { agentStatus: allocating }),

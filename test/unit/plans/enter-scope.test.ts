@@ -44,6 +44,15 @@ describe('planEnterScope', () => {
     ]);
   });
 
+  it("the scope member names the unit's machine, for the notifier to list the scope's machines in one query", () => {
+    const p = plan({ unit: unit('wordpress/0', { machine: '3' }), relation: db, inScope: false });
+    expect(p.changes[0]).toEqual({
+      op: 'create',
+      ref: { kind: 'scope', relation: db.key, unit: 'wordpress/0' },
+      value: { relation: db.key, unit: 'wordpress/0', machine: '3' },
+    });
+  });
+
   it('settings left from before get the next version, asserting the version read so it only grows', () => {
     const p = plan({ unit: unit('wordpress/0'), relation: db, inScope: false, settingsVersion: 6 });
     expect(p.changes[3]).toEqual({
@@ -130,6 +139,14 @@ describe('planEnterScope', () => {
     const p = plan(principalEntering({ inScope: true }));
     expect(p.result).toEqual({ subordinate: 'logging/2' });
     expect(refsOf(p.changes)).toEqual(['check relation', 'create unit', 'update unit', 'update application']);
+  });
+
+  it('...but not once it or the relation is Dying: on their way out, they get no new subordinate', () => {
+    expect(plan(principalEntering({ inScope: true, relation: { ...dir, life: 'dying' } }))).toEqual({ changes: [], result: {} });
+    expect(plan(principalEntering({ inScope: true, unit: unit('wordpress/0', { machine: '3', life: 'dying' }) }))).toEqual({
+      changes: [],
+      result: {},
+    });
   });
 
   it('"Both the required relation and the principal side of the relation must be deployed before a subordinate is deployed"', () => {
