@@ -43,7 +43,8 @@ export class CharmStore extends Construct {
    * charms/ (CopyObject is GetObject on its source and PutObject on its target), and presigns the
    * uploads' PUTs and the agents' GETs, which S3 allows only as far as this role may. ListBucket
    * (on these prefixes only) is what makes S3 answer a missing object with NoSuchKey, which the
-   * charm store maps to "not found", instead of AccessDenied.
+   * charm store maps to "not found", instead of AccessDenied. It deletes an upload it refused
+   * (DeleteObject on uploads/ only: a stored charm is never deleted by the function).
    */
   grantReadWrite(role: iam.Role): void {
     const prefixes = [CHARM_PREFIX, UPLOAD_PREFIX];
@@ -52,6 +53,13 @@ export class CharmStore extends Construct {
         sid: 'CharmArchives',
         actions: ['s3:GetObject', 's3:PutObject'],
         resources: prefixes.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'RefusedUploads',
+        actions: ['s3:DeleteObject'],
+        resources: [this.bucket.arnForObjects(`${UPLOAD_PREFIX}*`)],
       }),
     );
     role.addToPrincipalPolicy(

@@ -68,7 +68,7 @@ beforeAll(async () => {
       revisions: [
         {
           revision: 1,
-          file: packDotCharm(charmDir('database'), [{ name: 'hooks/install', mode: 0o120777, data: '/etc/passwd' }]),
+          file: packDotCharm(charmDir('database'), [{ name: 'hooks/upgrade-charm', mode: 0o120777, data: '/etc/passwd' }]),
           bases: ['ubuntu@22.04'],
           channels: ['latest/stable'],
         },
@@ -164,7 +164,7 @@ describe('deploy <name> from Charmhub', () => {
     await fails(1, ['deploy', 'tampered'], /^ERROR downloaded charm hash "[0-9a-f]{64}" does not match expected hash "[0-9a-f]{64}"\n$/);
     await fails(1, ['deploy', 'cut-short'], /^ERROR cannot download "http:\/\/127\.0\.0\.1:\d+\/download\/cut-short_1\.charm": /);
     await fails(1, ['deploy', 'too-long'], /^ERROR cannot download ".*too-long_1\.charm": more than the \d+ bytes expected\n$/);
-    await fails(1, ['deploy', 'escaping'], 'invalid charm archive: symlink "hooks/install" points outside the charm (to "/etc/passwd")');
+    await fails(1, ['deploy', 'escaping'], 'invalid charm archive: symlink "hooks/upgrade-charm" leaves the charm');
     await fails(
       1,
       ['deploy', 'resourceful', '--channel', 'edge'],

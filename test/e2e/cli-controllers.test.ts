@@ -142,8 +142,13 @@ describe('register (an AWS controller)', () => {
     expect((await readConfig()).controllers.prod).toEqual({ type: 'aws', apiUrl: api.url, region: 'eu-west-1' });
     const status = await spawnCli(['status'], aws);
     expect(status.stdout).toMatch(/^Model +Controller/);
-    // register asks for the controller's models; status acts in the current model, `default`.
-    expect(api.seen).toEqual(['GET /v1/models signed', `GET /v1/status?limit=${MAX_PAGE_ENTITIES} signed in default`]);
+    // register asks for the controller's models; status acts in the current model, `default`
+    // (its page of entities, and its offers and consumed offers).
+    expect(api.seen.sort()).toEqual([
+      'GET /v1/cross-model-status signed in default',
+      'GET /v1/models signed',
+      `GET /v1/status?limit=${MAX_PAGE_ENTITIES} signed in default`,
+    ]);
 
     const wrong = await spawnCli(['status'], { ...aws, AWS_SECRET_ACCESS_KEY: 'wrong' });
     expect(wrong).toMatchObject({ code: 1 });
@@ -242,7 +247,9 @@ describe('as a process', () => {
     }
     const verbHelp = await spawnCli(['deploy', '--help'], env);
     expect(verbHelp.code).toBe(0);
-    expect(verbHelp.stdout).toContain('Examples:\n  drover deploy ./charms/mysql\n');
+    expect(verbHelp.stdout).toContain(
+      'Examples:\n  drover deploy postgresql --channel 14/stable   # from Charmhub\n  drover deploy ./charms/mysql\n',
+    );
   });
 });
 

@@ -231,6 +231,7 @@ export const ROLES: Record<string, RoleSpec> = {
       req('GetObjectCommand', 's3:ListBucket', w.bucket, { 's3:prefix': 'uploads/0a1b' }),
       req('CopyObjectCommand', 's3:GetObject', `${w.bucket}/uploads/0a1b`),
       req('CopyObjectCommand', 's3:PutObject', `${w.bucket}/charms/0a1b.tar.gz`),
+      req('DeleteObjectCommand', 's3:DeleteObject', `${w.bucket}/uploads/0a1b`),
       // Presigned: the CLI's upload and the agents' downloads, authorized as this role.
       req('presignS3Url', 's3:PutObject', `${w.bucket}/uploads/0a1b`),
       req('presignS3Url', 's3:GetObject', `${w.bucket}/charms/0a1b.tar.gz`),

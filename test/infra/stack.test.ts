@@ -463,22 +463,23 @@ describe('IAM', () => {
     const provisioners = [roleLogicalId('provisioner'), roleLogicalId('provisionerReconcile')];
     expect([...holders].filter((r) => r !== api && !provisioners.includes(r))).toEqual([]);
     const charmStatements = statementsOfRole(api).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
-    expect(charmStatements.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(charmStatements.flatMap(actionsOf).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(JSON.stringify(charmStatements)).toContain('/charms/*');
   });
 
-  it('lets the api function get and put exactly charm archives and uploads (what it presigns and copies), nothing else of the bucket', () => {
+  it('lets the api function get and put exactly charm archives and uploads (what it presigns and copies), delete only uploads, nothing else of the bucket', () => {
     const objects = statementsOfRole(roleLogicalId('api')).filter((s) =>
       actionsOf(s).some((a) => a.startsWith('s3:') && a !== 's3:ListBucket'),
     );
-    expect(objects).toHaveLength(1);
-    expect(actionsOf(objects[0]!).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
-    const suffixes = resourcesOf(objects[0]!).map((r) => {
-      const parts = (r as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
-      expect(parts[0]).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^CharmsBucket/), 'Arn'] });
-      return parts[1];
-    });
-    expect(suffixes.sort()).toEqual(['/charms/*', '/uploads/*']);
+    const suffixesOf = (statement: (typeof objects)[number]) =>
+      resourcesOf(statement).map((r) => {
+        const parts = (r as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+        expect(parts[0]).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^CharmsBucket/), 'Arn'] });
+        return parts[1];
+      });
+    expect(objects.map((s) => actionsOf(s).sort())).toEqual([['s3:GetObject', 's3:PutObject'], ['s3:DeleteObject']]);
+    expect(suffixesOf(objects[0]!).sort()).toEqual(['/charms/*', '/uploads/*']);
+    expect(suffixesOf(objects[1]!)).toEqual(['/uploads/*']);
   });
 
   it('lets the provisioner launch only tagged instances, from Canonical images, into the machine network', () => {
