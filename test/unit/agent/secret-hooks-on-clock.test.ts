@@ -3,39 +3,13 @@
 // nextRotateTime comes, with no hint and no user action, and tells the controller after; a
 // consumer runs secret-changed once for a new revision, with Juju's JUJU_SECRET_* variables.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentView } from '../../../agent/view.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import type { UnitSecretHookState } from '#shared/domain/secret-hooks.js';
-import { application, NOW, unit } from '../plans/relation-fixtures.js';
 import { startInProcessUniter, type InProcessUniter } from '../../support/in-process-uniter.js';
+import { app, oneUnitView, UNIT } from './one-unit-view.js';
 
-const UNIT = 'mysql/0';
-const app = application('mysql');
 const URI = 'secret:cu5ff0d8kgbs73a1opb0';
 const HOUR = 3_600_000;
-
-function viewOf(leadership: LeadershipView): AgentView {
-  return {
-    model: 'default',
-    machine: {
-      id: '0',
-      life: 'alive',
-      series: 'jammy',
-      constraints: {},
-      principals: [UNIT],
-      provisioningAttempt: 1,
-      agentStatus: { current: 'started', since: NOW },
-      instanceStatus: { current: 'running', since: NOW },
-      addresses: ['10.0.0.5'],
-      createdAt: NOW,
-    },
-    units: [unit(UNIT, { charmUrl: app.charmUrl })],
-    applications: [app],
-    relations: [],
-    modelConfig: {},
-    leadership: [leadership],
-  };
-}
 
 let agent: InProcessUniter | undefined;
 afterEach(async () => {
@@ -59,7 +33,7 @@ describe('secret hooks on the unit agent’s clock', () => {
     agent = startInProcessUniter({
       unitName: UNIT,
       deployedCharmUrl: app.charmUrl,
-      view: () => viewOf(leader),
+      view: () => oneUnitView(leader),
       answer: (op, body) => {
         if (op === 'claim-leadership') return { leader: true, holder: UNIT, durationMs: 24 * HOUR };
         if (op === 'secret-hook-state') return state();
@@ -95,7 +69,7 @@ describe('secret hooks on the unit agent’s clock', () => {
     agent = startInProcessUniter({
       unitName: UNIT,
       deployedCharmUrl: app.charmUrl,
-      view: () => viewOf(follower),
+      view: () => oneUnitView(follower),
       answer: (op) => (op === 'secret-hook-state' ? state : undefined),
     });
     await agent.clock.advance(0);
@@ -123,7 +97,7 @@ describe('secret hooks on the unit agent’s clock', () => {
   });
 
   it('costs no request while no secret concerns it: its secrets are read once after install, then only when hinted', async () => {
-    agent = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => viewOf(follower) });
+    agent = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => oneUnitView(follower) });
     await agent.clock.advance(0);
     await agent.clock.advance(HOUR);
     expect(agent.calls.filter((c) => c.op === 'secret-hook-state')).toHaveLength(1);

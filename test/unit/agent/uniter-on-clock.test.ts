@@ -4,37 +4,11 @@
 // interval takes effect at once.
 // Hours of agent time take milliseconds; nothing sleeps.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentView } from '../../../agent/view.js';
 import { LEASE_MARGIN_MS, LEASE_RENEW_BEFORE_MS, type LeadershipView } from '#shared/domain/leadership.js';
-import { application, NOW, unit } from '../plans/relation-fixtures.js';
 import { startInProcessUniter, type InProcessUniter } from '../../support/in-process-uniter.js';
+import { app, oneUnitView, UNIT } from './one-unit-view.js';
 
 const LEASE_MS = 330_000;
-const UNIT = 'mysql/0';
-const app = application('mysql');
-
-function viewOf(leadership: LeadershipView, modelConfig: Record<string, string> = {}): AgentView {
-  return {
-    model: 'default',
-    machine: {
-      id: '0',
-      life: 'alive',
-      series: 'jammy',
-      constraints: {},
-      principals: [UNIT],
-      provisioningAttempt: 1,
-      agentStatus: { current: 'started', since: NOW },
-      instanceStatus: { current: 'running', since: NOW },
-      addresses: ['10.0.0.5'],
-      createdAt: NOW,
-    },
-    units: [unit(UNIT, { charmUrl: app.charmUrl })],
-    applications: [app],
-    relations: [],
-    modelConfig,
-    leadership: [leadership],
-  };
-}
 
 let agent: InProcessUniter | undefined;
 afterEach(async () => {
@@ -52,7 +26,7 @@ describe('a unit agent on a fake clock', () => {
     agent = startInProcessUniter({
       unitName: UNIT,
       deployedCharmUrl: app.charmUrl,
-      view: () => viewOf(leadership),
+      view: () => oneUnitView(leadership),
       answer: (op) => {
         if (op !== 'claim-leadership') return undefined;
         leadership = { application: 'mysql', holder: UNIT, claimable: false, settingsVersion: 0 };
@@ -72,7 +46,7 @@ describe('a unit agent on a fake clock', () => {
   it('runs update-status every 80% to 120% of its interval at no request of its own, and a new interval takes effect at once', async () => {
     const follower: LeadershipView = { application: 'mysql', holder: 'mysql/1', claimable: false, settingsVersion: 0 };
     let modelConfig: Record<string, string> = {};
-    agent = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => viewOf(follower, modelConfig) });
+    agent = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => oneUnitView(follower, modelConfig) });
     const start = agent.clock.now();
     await agent.clock.advance(0);
     // A follower learns of the leader settings once, after install (decide-leadership.ts).
@@ -103,7 +77,7 @@ describe('a unit agent on a fake clock', () => {
 
   it('stops at once however long its timers still had to run', async () => {
     const follower: LeadershipView = { application: 'mysql', holder: 'mysql/1', claimable: false, settingsVersion: 0 };
-    const started = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => viewOf(follower) });
+    const started = startInProcessUniter({ unitName: UNIT, deployedCharmUrl: app.charmUrl, view: () => oneUnitView(follower) });
     await started.clock.advance(0);
     expect(await started.stop()).toBe('stopped');
   });

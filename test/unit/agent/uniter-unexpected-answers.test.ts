@@ -4,36 +4,9 @@
 // controller restarts the agent.
 import { afterEach, expect, it } from 'vitest';
 import { AgentApiError } from '../../../agent/api-client.js';
-import type { AgentView } from '../../../agent/view.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
-import { application, NOW, unit } from '../plans/relation-fixtures.js';
 import { startInProcessUniter, type InProcessUniter } from '../../support/in-process-uniter.js';
-
-const UNIT = 'mysql/0';
-const app = application('mysql');
-
-function viewOf(leadership: LeadershipView): AgentView {
-  return {
-    model: 'default',
-    machine: {
-      id: '0',
-      life: 'alive',
-      series: 'jammy',
-      constraints: {},
-      principals: [UNIT],
-      provisioningAttempt: 1,
-      agentStatus: { current: 'started', since: NOW },
-      instanceStatus: { current: 'running', since: NOW },
-      addresses: ['10.0.0.5'],
-      createdAt: NOW,
-    },
-    units: [unit(UNIT, { charmUrl: app.charmUrl })],
-    applications: [app],
-    relations: [],
-    modelConfig: {},
-    leadership: [leadership],
-  };
-}
+import { app, oneUnitView, UNIT } from './one-unit-view.js';
 
 let agent: InProcessUniter | undefined;
 afterEach(async () => {
@@ -47,7 +20,7 @@ it('a 500 the agent did not expect is retried after a back-off, and the agent go
   agent = startInProcessUniter({
     unitName: UNIT,
     deployedCharmUrl: app.charmUrl,
-    view: () => viewOf(leadership),
+    view: () => oneUnitView(leadership),
     answer: (op) => {
       if (op !== 'claim-leadership') return undefined;
       if (failures-- > 0) throw new AgentApiError(500, 'internal', 'internal error in the drover API; the controller log has the details');
