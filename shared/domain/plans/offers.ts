@@ -7,11 +7,11 @@
 import { charmEndpoints } from '../charm.js';
 import type { Application, Model, Relation } from '../entities.js';
 import { destroyOtherSide, type CrossModelFacts } from './cross-model-relation.js';
-import { removeRelation, type CrossModelReferences } from './references.js';
+import { leaveOfferConsumers, removeRelation, type CrossModelReferences } from './references.js';
 import { alreadyExists, DroverError, invalidArgument, notAlive, notFound } from '../errors.js';
 import { crossModelKey, offerUrl, type Offer, type OfferedEndpoint, type RemoteApplication } from '../cross-model.js';
 import { isValidApplicationName } from '../names.js';
-import { done, inModel, refs, type Change, type Plan } from '../plan.js';
+import { done, refs, type Change, type Plan } from '../plan.js';
 
 export interface OfferSnapshot {
   model: Model;
@@ -216,19 +216,7 @@ export function planRemoveSaas(snapshot: RemoveSaasSnapshot, intent: { name: str
     return { changes, result: undefined };
   }
   changes.push({ op: 'remove', ref: refs.remoteApplication(saas.name), expect: { setSize: { relations: saas.relations.length } } });
-  const consumer = crossModelKey(snapshot.modelKey, saas.name);
-  if (snapshot.offer?.consumers.includes(consumer)) {
-    changes.push(
-      ...inModel(saas.offerModelKey, [
-        {
-          op: 'update',
-          ref: refs.offer(saas.offerModelKey, saas.offer),
-          removeFromSet: { consumers: [consumer] },
-          expect: { contains: { consumers: consumer } },
-        },
-      ]),
-    );
-  }
+  changes.push(...leaveOfferConsumers(saas, snapshot.modelKey, snapshot.offer));
   return { changes, result: undefined };
 }
 

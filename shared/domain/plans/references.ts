@@ -141,18 +141,7 @@ function releaseCrossModelReferences(relation: Relation, found: CrossModelRefere
   const changes: Change[] = [
     { op: 'remove', ref: refs.remoteApplication(saas.name), expect: { life: saas.life, setSize: { relations: 1 } } },
   ];
-  const consumer = crossModelKey(found.modelKey, saas.name);
-  if (offer?.consumers.includes(consumer))
-    changes.push(
-      ...inModel(saas.offerModelKey, [
-        {
-          op: 'update',
-          ref: refs.offer(saas.offerModelKey, saas.offer),
-          removeFromSet: { consumers: [consumer] },
-          expect: { contains: { consumers: consumer } },
-        },
-      ]),
-    );
+  changes.push(...leaveOfferConsumers(saas, found.modelKey, offer));
   return changes;
 }
 
@@ -180,4 +169,18 @@ export function unassignFromMachine(machine: Machine, unit: string): Change {
     set: { life: 'dying' },
     expect: { life: 'alive', setSize: { principals: 1 }, contains: { principals: unit } },
   };
+}
+
+/** A SAAS taken off its offer's consumers (the offer's item is in the offering model), if it is on them. */
+export function leaveOfferConsumers(saas: RemoteApplication, consumingModel: string, offer: Offer | undefined): Change[] {
+  const consumer = crossModelKey(consumingModel, saas.name);
+  if (!offer?.consumers.includes(consumer)) return [];
+  return inModel(saas.offerModelKey, [
+    {
+      op: 'update',
+      ref: refs.offer(saas.offerModelKey, saas.offer),
+      removeFromSet: { consumers: [consumer] },
+      expect: { contains: { consumers: consumer } },
+    },
+  ]);
 }
