@@ -37,5 +37,5 @@ export default {
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // The score measured in docs/testing.md, rounded down: a fall fails the run.
-  thresholds: { high: 80, low: 60, break: 90 },
+  thresholds: { high: 80, low: 60, break: 89 },
 };
