@@ -5,7 +5,7 @@ import type { Model } from '../entities.js';
 import { invalidArgument } from '../errors.js';
 import { checkImmutableModelConfig, checkModelConfigKey, validateModelConfig } from '../model-config.js';
 import { sameEntries } from '../own-keys.js';
-import { done, refs, type Plan } from '../plan.js';
+import { done, refs, type Change, type Plan } from '../plan.js';
 
 export interface ModelConfigChange {
   set?: Record<string, string>;
@@ -25,16 +25,19 @@ export function planSetModelConfig(model: Model, change: ModelConfigChange): Pla
   const next: Record<string, string> = { ...before, ...set };
   for (const key of reset) delete next[key];
   if (sameEntries(next, before)) return done(before);
+  return { changes: [writeModelConfig(model, next)], result: next };
+}
+
+/**
+ * The model's whole config written in one update that asserts the config version it was read at,
+ * so that two concurrent changes (model-config, add-ssh-key...) cannot lose one another.
+ */
+export function writeModelConfig(model: Model, next: Record<string, string>): Change {
   const version = model.configVersion;
   return {
-    changes: [
-      {
-        op: 'update',
-        ref: refs.model(),
-        set: { config: next, configVersion: (version ?? 0) + 1 },
-        expect: version === undefined ? { absent: ['configVersion'] } : { equals: { configVersion: version } },
-      },
-    ],
-    result: next,
+    op: 'update',
+    ref: refs.model(),
+    set: { config: next, configVersion: (version ?? 0) + 1 },
+    expect: version === undefined ? { absent: ['configVersion'] } : { equals: { configVersion: version } },
   };
 }

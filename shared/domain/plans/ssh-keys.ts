@@ -4,7 +4,8 @@
 // agents install the new keys when the change hints their machines (shared/messaging/hint-plan.ts).
 import type { Model } from '../entities.js';
 import { addKeys, AUTHORIZED_KEYS, removeKeys, type KeyChange } from '../ssh-keys.js';
-import { done, refs, type Plan } from '../plan.js';
+import { done, type Plan } from '../plan.js';
+import { writeModelConfig } from './model-config.js';
 
 export type SshKeyResult = { errors: (string | null)[] };
 
@@ -15,18 +16,7 @@ function planKeyChange(model: Model, change: KeyChange): Plan<SshKeyResult> {
   const next = { ...before };
   if (change.value === '') delete next[AUTHORIZED_KEYS];
   else next[AUTHORIZED_KEYS] = change.value;
-  const version = model.configVersion;
-  return {
-    changes: [
-      {
-        op: 'update',
-        ref: refs.model(),
-        set: { config: next, configVersion: (version ?? 0) + 1 },
-        expect: version === undefined ? { absent: ['configVersion'] } : { equals: { configVersion: version } },
-      },
-    ],
-    result,
-  };
+  return { changes: [writeModelConfig(model, next)], result };
 }
 
 export const planAddSshKeys = (model: Model, keys: string[]) => planKeyChange(model, addKeys(model.config?.[AUTHORIZED_KEYS], keys));
