@@ -12,6 +12,7 @@ import { seriesOrBaseFlags } from '../base-flag.js';
 import { readCharmDir } from '../charm-dir.js';
 import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';
+import type { ApiClient } from '../client.js';
 import { CliError } from '../errors.js';
 import { checkedConstraints } from './constraints.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
@@ -155,14 +156,7 @@ Examples:
         const client = await cli.client({ timeoutMs: 300_000 });
         const request: RequestOf<'deploy'> = {
           charm: await charmRequest(client, charm),
-          ...(name ? { name } : {}),
-          ...seriesOrBase,
-          ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
-          ...(config ? { config } : {}),
-          ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
-          ...(opts.to ? { to: opts.to } : {}),
-          ...(opts.trust ? { trust: true } : {}),
-          ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
+          ...(await applicationFields(client, { name, seriesOrBase, opts, config, resourceArgs })),
         };
         cli.io.stderr(`Located local charm "${charm.meta.name}", revision 0\n`);
         const result = await client.post<'deploy', DeployResponse>('deploy', request);
@@ -174,6 +168,30 @@ Examples:
         if (result.remainingUnits > 0) cli.io.stderr(remainingUnitsNotice(result.application, result.remainingUnits));
       },
     );
+}
+
+/** What a deploy request says of the application, whichever way its charm comes (local or Charmhub). */
+async function applicationFields(
+  client: ApiClient,
+  given: {
+    name: string | undefined;
+    seriesOrBase: { series?: string; base?: string };
+    opts: Pick<CharmhubDeployFlags, 'constraints' | 'numUnits' | 'to' | 'trust'>;
+    config: RequestOf<'deploy'>['config'];
+    resourceArgs: Parameters<typeof uploadResources>[1] | undefined;
+  },
+): Promise<Omit<RequestOf<'deploy'>, 'charm'>> {
+  const { name, seriesOrBase, opts, config, resourceArgs } = given;
+  return {
+    ...(name ? { name } : {}),
+    ...seriesOrBase,
+    ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
+    ...(config ? { config } : {}),
+    ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
+    ...(opts.to ? { to: opts.to } : {}),
+    ...(opts.trust ? { trust: true } : {}),
+    ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
+  };
 }
 
 interface CharmhubDeployFlags {
@@ -210,14 +228,7 @@ async function deployFromCharmhub(
         ...(opts.revision !== undefined ? { revision: opts.revision } : {}),
       },
     },
-    ...(name ? { name } : {}),
-    ...seriesOrBase,
-    ...(opts.constraints !== undefined ? { constraints: opts.constraints } : {}),
-    ...(config ? { config } : {}),
-    ...(opts.numUnits !== undefined ? { numUnits: opts.numUnits } : {}),
-    ...(opts.to ? { to: opts.to } : {}),
-    ...(opts.trust ? { trust: true } : {}),
-    ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
+    ...(await applicationFields(client, { name, seriesOrBase, opts, config, resourceArgs })),
   };
   const result = await client.post<'deploy', DeployResponse>('deploy', request);
   if (result.charmhub) {
