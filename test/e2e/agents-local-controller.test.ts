@@ -95,7 +95,14 @@ describe('agents on the local controller', () => {
       expect(readFileSync(join(dataDir, 'agent', 'machine-agent.js'), 'utf8')).toContain('machine agent');
       // The resumed agent hears of the change and its hook tools answer.
       await call('config', { application: 'database', set: { 'db-name': 'after-restart' } });
-      await waitFor('config-changed after the restart', hookLog, (log) => log.includes('db-name=after-restart'), 60_000);
+      // The agent's own log rides along, so that a timeout shows what the agent did meanwhile.
+      const agentLog = () => readFileSync(join(listMachineDirs(dataDir)[0]!, 'agent.log'), 'utf8').split('\n').slice(-40);
+      await waitFor(
+        'config-changed after the restart',
+        () => ({ hooks: hookLog(), agent: agentLog() }),
+        ({ hooks }) => hooks.includes('db-name=after-restart'),
+        60_000,
+      );
     } finally {
       await controller.stop();
       rmSync(dataDir, { recursive: true, force: true });
