@@ -74,7 +74,7 @@ describe('agents on the local controller', () => {
     }
   });
 
-  it('after a controller restart its agents run again, from the bundle built anew, and carry on', { timeout: 120_000 }, async () => {
+  it('after a controller restart its agents run again, from the bundle built anew, and carry on', { timeout: 180_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drover-e2e-agents-'));
     let controller = await startController({ dataDir, logger: silentLogger });
     const call = (op: string, body: unknown) => userCall(controller, op, body);
@@ -101,7 +101,7 @@ describe('agents on the local controller', () => {
         'config-changed after the restart',
         () => ({ hooks: hookLog(), agent: agentLog() }),
         ({ hooks }) => hooks.includes('db-name=after-restart'),
-        60_000,
+        90_000,
       );
     } finally {
       await controller.stop();
