@@ -29,13 +29,14 @@ if (process.env.FAKE_CONTROLLER_FAIL) {
 const store = createStore({ table: `cli-${randomUUID()}`, endpoint: process.env.DROVER_TEST_DYNAMODB_ENDPOINT, region: 'local' });
 await ensureTable(store.client, store.table);
 await ensureModel(store);
-const token = randomBytes(16).toString('hex');
-// As the real one, its identity is made at the first start and kept in secrets.json for the next.
+// As the real one, its identity, token and port are made at the first start and kept in
+// secrets.json for the next, so a client recorded before a restart still reaches it.
 const secretsFile = join(dataDir, 'secrets.json');
-const controllerId = existsSync(secretsFile)
-  ? (JSON.parse(readFileSync(secretsFile, 'utf8')) as { controllerId: string }).controllerId
-  : `fake-${randomUUID()}`;
-writeFileSync(secretsFile, JSON.stringify({ controllerId }), { mode: 0o600 });
+const kept = existsSync(secretsFile)
+  ? (JSON.parse(readFileSync(secretsFile, 'utf8')) as { controllerId: string; token: string; apiPort: number })
+  : undefined;
+const controllerId = kept?.controllerId ?? `fake-${randomUUID()}`;
+const token = kept?.token ?? randomBytes(16).toString('hex');
 const charms = localCharmStore(join(dataDir, 'charms'));
 const server = await startApiServer(
   createApiHandler({
@@ -46,8 +47,9 @@ const server = await startApiServer(
     controller: 'fake',
     logger: { error: (...args: unknown[]) => console.error(...args) } as never,
   }),
-  { direct: charmFileRoutes(charms) },
+  { direct: charmFileRoutes(charms), ...(kept ? { port: kept.apiPort } : {}) },
 );
+writeFileSync(secretsFile, JSON.stringify({ controllerId, token, apiPort: Number(new URL(server.url).port) }), { mode: 0o600 });
 const info = join(dataDir, 'controller.json');
 writeFileSync(`${info}.tmp`, JSON.stringify({ controllerId, apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
 renameSync(`${info}.tmp`, info);
