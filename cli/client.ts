@@ -111,7 +111,9 @@ export class ApiClient {
       });
     } catch (e) {
       if (this.options.signal?.aborted) throw new CliError('interrupted');
-      throw new CliError(`cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; ${startAdvice(name, controller)}`);
+      throw new CliError(
+        `cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; ${startAdvice(name, controller)}`,
+      );
     }
     const { text } = response;
     let parsed: unknown;

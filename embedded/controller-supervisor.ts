@@ -48,9 +48,7 @@ export const CONTROLLER_RESTART_POLICY: ControllerRestartPolicy = {
 };
 
 export type SupervisionEnd =
-  | { kind: 'stopped' }
-  | { kind: 'failed-to-start'; exit: ControllerExit }
-  | { kind: 'gave-up'; quickDeaths: number };
+  { kind: 'stopped' } | { kind: 'failed-to-start'; exit: ControllerExit } | { kind: 'gave-up'; quickDeaths: number };
 
 export interface ControllerSupervisorOptions {
   start(): ControllerProcess;

@@ -122,8 +122,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const parts = partsLog(logger, logs);
     const pidFile = join(dataDir, DYNAMODB_PID_FILE);
     const orphan = await killOrphanedDynamoDb(pidFile);
-    if (orphan !== undefined)
-      parts.error(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
+    if (orphan !== undefined) parts.error(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
     const dynamo = await superviseDynamoDb({
       dbPath: join(dataDir, 'dynamodb'),
       pidFile,

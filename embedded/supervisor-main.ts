@@ -21,7 +21,7 @@ import { partsLog } from './parts-log.js';
 import { writePrivateJson } from './secrets.js';
 import { READY_MESSAGE } from './supervision-channel.js';
 
-export const SUPERVISOR_FILE = 'supervisor.json';
+const SUPERVISOR_FILE = 'supervisor.json';
 
 process.umask(0o077);
 

@@ -71,7 +71,8 @@ export function registerControllers(program: Command, cli: Cli): void {
       const { localControllerState, startLocalController } = await import('../local-controller.js');
       // Juju refuses a name it knows; a local controller recorded on this very directory that has
       // stopped is started again instead, since that is what its connection error tells the user to run.
-      if (recorded && (recorded.type !== 'local' || recorded.dataDir !== dataDir)) throw new CliError(`controller "${name}" already exists`);
+      if (recorded && (recorded.type !== 'local' || recorded.dataDir !== dataDir))
+        throw new CliError(`controller "${name}" already exists`);
       const state = await localControllerState(dataDir);
       if (recorded && state.kind === 'running')
         throw new CliError(`controller "${name}" already exists and is running from ${dataDir} (pid ${state.pid})`);
