@@ -55,7 +55,7 @@ async function readJsonFile<T>(path: string, schema: z.ZodType<T>): Promise<T | 
     const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
-    // Half-written: the controller is still starting.
+    // Half-written: its writer (the controller or its supervisor) is still starting.
     return undefined;
   }
 }
