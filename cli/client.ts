@@ -34,6 +34,17 @@ function connectionReason(e: unknown): string {
   return errorMessage(e) || (e as NodeJS.ErrnoException).code || String(e);
 }
 
+/**
+ * What to run when a controller does not answer: a local controller with its data directory is
+ * started again on it by `bootstrap local` (and restarted by its supervisor after a crash, so
+ * this is for one stopped, or given up on); of any other, only the list of controllers helps.
+ */
+function startAdvice(name: string, controller: ControllerEntry): string {
+  if (controller.type === 'local' && controller.dataDir)
+    return `is it running? start it again with "drover bootstrap local ${name} --data-dir ${controller.dataDir}"`;
+  return 'is it running? (drover bootstrap local / drover controllers)';
+}
+
 export class ApiClient {
   private signer: Promise<RequestSigner> | undefined;
 
@@ -101,7 +112,7 @@ export class ApiClient {
     } catch (e) {
       if (this.options.signal?.aborted) throw new CliError('interrupted');
       throw new CliError(
-        `cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; is it running? (drover bootstrap local / drover controllers)`,
+        `cannot connect to controller "${name}" at ${controller.apiUrl}: ${connectionReason(e)}; ${startAdvice(name, controller)}`,
       );
     }
     const { text } = response;

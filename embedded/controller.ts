@@ -40,7 +40,8 @@ import { startSqsServer } from './sqs-server.js';
 import { pollerSettingsOf } from './stream/consumer-settings.js';
 import { nudgeOnWrites } from './stream/write-nudges.js';
 import { createStreamPoller, fileCheckpointStore, type StreamPoller } from './stream-poller.js';
-import { superviseDynamoDb, type SupervisorLog } from './supervised-dynamodb.js';
+import { superviseDynamoDb } from './supervised-dynamodb.js';
+import { partsLog } from './parts-log.js';
 import { errorMessage } from '#shared/domain/errors.js';
 
 export interface ControllerOptions {
@@ -118,25 +119,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   try {
     const logs = fileLogSink(join(dataDir, 'logs'));
-    // What happens to the controller's own parts goes to its log and to debug-log, where an
-    // operator looking at misbehaving units looks.
-    const partsLog =
-      (level: 'INFO' | 'ERROR'): SupervisorLog[keyof SupervisorLog] =>
-      (message, details) => {
-        if (level === 'ERROR') logger.error(message, details ?? {});
-        else logger.info(message, details ?? {});
-        void logs
-          .append([{ entity: 'controller', time: new Date().toISOString(), level, module: 'drover.supervisor', message }])
-          .catch(() => undefined);
-      };
+    const parts = partsLog(logger, logs);
     const pidFile = join(dataDir, DYNAMODB_PID_FILE);
     const orphan = await killOrphanedDynamoDb(pidFile);
-    if (orphan !== undefined)
-      partsLog('ERROR')(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
+    if (orphan !== undefined) parts.error(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
     const dynamo = await superviseDynamoDb({
       dbPath: join(dataDir, 'dynamodb'),
       pidFile,
-      log: { info: partsLog('INFO'), error: partsLog('ERROR') },
+      log: parts,
     });
     stops.push(() => dynamo.stop());
     const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
@@ -146,7 +136,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });
     stops.push(() => sqsServer.stop());
     if (secrets.sqsPort && sqsServer.port !== secrets.sqsPort)
-      partsLog('ERROR')(
+      parts.error(
         `SQS port ${secrets.sqsPort} is taken; the SQS server listens on ${sqsServer.port}, and running agents read it from ${sqsEndpointFile(dataDir)}`,
       );
     writeSqsEndpoint(dataDir, sqsServer.endpoint);
@@ -248,11 +238,11 @@ export async function startController(options: ControllerOptions): Promise<Runni
       for (let attempt = 1; !stopping; attempt++) {
         try {
           await startPollers();
-          partsLog('INFO')('stream pollers resumed from their checkpoints');
+          parts.info('stream pollers resumed from their checkpoints');
           return;
         } catch (e) {
           await stopPollers();
-          partsLog('ERROR')(`cannot resume the stream pollers (attempt ${attempt}): ${errorMessage(e)}`);
+          parts.error(`cannot resume the stream pollers (attempt ${attempt}): ${errorMessage(e)}`);
           await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
         }
       }

@@ -1,8 +1,11 @@
 // `npm start`: the local controller in the foreground. Ctrl-C stops it cleanly (agents included);
-// state stays in the data directory and the next start resumes it.
+// state stays in the data directory and the next start resumes it. `drover bootstrap local` runs
+// the same under a supervisor (embedded/supervisor-main.ts), which this process tells when it
+// serves, and whose death stops it cleanly too (embedded/supervision-channel.ts).
 import { parseArgs } from 'node:util';
-import { startController } from './controller.js';
+import { startController, type RunningController } from './controller.js';
 import { DataDirLockedError } from './data-dir-lock.js';
+import { onSupervisorGone, tellSupervisorReady } from './supervision-channel.js';
 
 // Everything this controller and its children write (the database, checkpoints, charm archives,
 // debug-log.jsonl, the agents' machine directories) is the user's alone, as under `drover
@@ -16,7 +19,24 @@ const { values } = parseArgs({
   },
 });
 
-const controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) }).catch(
+let controller: RunningController | undefined;
+let stopping = false;
+/** Why a stop was asked for during startup: it is done once started, as for a started controller. */
+let stopAsked: string | undefined;
+async function stop(reason: string): Promise<void> {
+  stopAsked ??= reason;
+  if (stopping || !controller) return;
+  stopping = true;
+  console.log(`\n${reason}: stopping the controller...`);
+  await controller.stop();
+  console.log('stopped.');
+  process.exit(0);
+}
+onSupervisorGone(() => void stop('its supervisor is gone'));
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) }).catch(
   (e: unknown) => {
     // Said plainly: another controller on this data directory is not a crash of this one.
     if (!(e instanceof DataDirLockedError)) throw e;
@@ -36,15 +56,6 @@ Drive it with the drover CLI from this directory, for example:
   npx drover status
 
 Ctrl-C stops the controller and its machine agents; the next start resumes them.`);
+tellSupervisorReady();
 
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping the controller...`);
-  await controller.stop();
-  console.log('stopped.');
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+if (stopAsked) await stop(stopAsked);

@@ -7,17 +7,13 @@
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { forgetDynamoDbPid, recordDynamoDbPid } from './dynamodb-pid-file.js';
 import { errorMessage } from '#shared/domain/errors.js';
-
-export interface SupervisorLog {
-  info(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
+import type { PartsLog } from './parts-log.js';
 
 export interface SupervisedDynamoDbOptions {
   dbPath: string;
   /** Where the running DynamoDB Local's pid is recorded (embedded/dynamodb-pid-file.ts). */
   pidFile: string;
-  log: SupervisorLog;
+  log: PartsLog;
   /** Pauses between failed restarts; the last one repeats. */
   retryDelaysMs?: number[];
 }

@@ -21,6 +21,11 @@ async function checkUnused(cli: Cli, name: string): Promise<void> {
   if ((await readConfig(cli.io.env)).controllers[name]) throw new CliError(`controller "${name}" already exists`);
 }
 
+/** The name of the local controller recorded with `dataDir`, if any. */
+function recordedWithDataDir(controllers: Record<string, ControllerEntry>, dataDir: string): string | undefined {
+  return Object.entries(controllers).find(([, c]) => c.type === 'local' && c.dataDir === dataDir)?.[0];
+}
+
 async function record(cli: Cli, name: string, controller: ControllerEntry): Promise<void> {
   await updateConfig(cli.io.env, (config) => {
     config.controllers[name] = controller;
@@ -39,24 +44,48 @@ export function registerControllers(program: Command, cli: Cli): void {
   program
     .command('bootstrap')
     .summary('Start a local controller and make it current.')
-    .description('Start a local controller in the background and make it the current controller.')
+    .description(
+      'Start a local controller in the background, under a supervisor that restarts it after a crash, and make it the ' +
+        'current controller. Given the data directory of a stopped controller, start it again on its data.',
+    )
     .argument('<cloud>', '"local" (AWS controllers are deployed with CDK and added with "drover register")')
-    .argument('[controller-name]', 'the name to record it under', 'local')
+    .argument('[controller-name]', 'the name to record it under (default: the one its --data-dir is recorded under, or "local")')
     .option('--data-dir <dir>', "the controller's state, log and agents (default: $DROVER_HOME/controllers/<name>)")
-    .addHelpText('after', '\nExamples:\n  drover bootstrap local\n  drover bootstrap local dev --data-dir /var/tmp/drover-dev')
-    .action(async (cloud: string, name: string, opts: { dataDir?: string }) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  drover bootstrap local\n  drover bootstrap local dev --data-dir /var/tmp/drover-dev\n' +
+        '  drover bootstrap local --data-dir /var/tmp/drover-dev   # a stopped controller, started again',
+    )
+    .action(async (cloud: string, givenName: string | undefined, opts: { dataDir?: string }) => {
       if (cloud !== 'local') {
         throw new CliError(
           `unknown cloud "${cloud}": drover bootstraps "local"; deploy an AWS controller with CDK (infra/) and add it with "drover register <api-url>"`,
         );
       }
+      const config = await readConfig(cli.io.env);
+      const givenDir = opts.dataDir === undefined ? undefined : resolve(opts.dataDir);
+      const name = givenName ?? (givenDir && recordedWithDataDir(config.controllers, givenDir)) ?? 'local';
       checkName(name);
-      await checkUnused(cli, name);
-      const dataDir = resolve(opts.dataDir ?? join(droverHome(cli.io.env), 'controllers', name));
+      const dataDir = givenDir ?? join(droverHome(cli.io.env), 'controllers', name);
+      const recorded = config.controllers[name];
+      const { localControllerState, startLocalController } = await import('../local-controller.js');
+      // Juju refuses a name it knows; a local controller recorded on this very directory that has
+      // stopped is started again instead, since that is what its connection error tells the user to run.
+      if (recorded && (recorded.type !== 'local' || recorded.dataDir !== dataDir))
+        throw new CliError(`controller "${name}" already exists`);
+      const state = await localControllerState(dataDir);
+      if (recorded && state.kind === 'running')
+        throw new CliError(`controller "${name}" already exists and is running from ${dataDir} (pid ${state.pid})`);
       await mkdir(dataDir, { recursive: true, mode: 0o700 });
-      const { startLocalController } = await import('../local-controller.js');
       const started = await startLocalController(cli.io, dataDir);
       await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
+      if (state.kind === 'stopped') {
+        cli.io.stderr(
+          `Controller "${name}" (${started.controllerId}) started again on its data in ${dataDir}; it is available at ${started.apiUrl}\n`,
+        );
+        cli.io.stderr('Its models carry on, and its machine agents resume\n');
+        return;
+      }
       cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
       cli.io.stderr(`Model "${DEFAULT_MODEL}" is ready; its data and log are in ${dataDir}\n`);
     });

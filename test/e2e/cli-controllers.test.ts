@@ -1,5 +1,5 @@
-// Controllers from the CLI: bootstrap local (a detached controller process, recorded and made
-// current), kill-controller, register (an AWS controller, SigV4-signed), controllers, switch,
+// Controllers from the CLI: bootstrap local (a detached, supervised controller process, recorded and
+// made current; restarted after a crash; started again on its data once stopped), kill-controller, register (an AWS controller, SigV4-signed), controllers, switch,
 // unregister; and how the CLI fails when a controller cannot be reached — a clear message, exit
 // 1, never a stack trace — and on usage errors (exit 2), run as a real process.
 import { MAX_PAGE_ENTITIES } from '#shared/domain/status-page.js';
@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCli, spawnCli, writeClientConfig } from '../support/cli.js';
 import { signatureCheckingServer } from '../support/sigv4-api.js';
 import { dynamoEndpoint } from '../support/dynamodb.js';
+import { processesOfDataDir } from '../support/data-dir-processes.js';
+import { waitFor } from '../support/wait-for.js';
 
 const FAKE_CONTROLLER = join(REPO, 'test', 'support', 'fake-controller.ts');
 
@@ -42,6 +44,15 @@ const alive = (pid: number) => {
   }
 };
 
+const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
+/** Leaves nothing of a test's controller running, supervisor first so it restarts nothing. */
+const killEverythingOf = (dataDir: string) => async () => {
+  const processes = processesOfDataDir(dataDir).sort(
+    (a, b) => Number(b.command.includes('supervisor')) - Number(a.command.includes('supervisor')),
+  );
+  for (const { pid } of processes) if (alive(pid)) process.kill(pid, 'SIGKILL');
+};
+
 describe('bootstrap local and kill-controller', () => {
   it('starts the controller in the background, records it and switches to it; kill-controller stops and forgets it', async () => {
     const env = await newHome();
@@ -53,7 +64,11 @@ describe('bootstrap local and kill-controller', () => {
     expect(config.current).toBe('local');
     expect(config.controllers.local).toMatchObject({ type: 'local', dataDir, token: expect.any(String), pid: expect.any(Number) });
     const pid: number = config.controllers.local.pid;
-    cleanups.push(async () => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    cleanups.push(killEverythingOf(dataDir));
+    // The controller runs under its supervisor, which names itself in the data directory.
+    const supervisor: number = (await readJson(join(dataDir, 'supervisor.json'))).pid;
+    expect(alive(supervisor)).toBe(true);
+    expect(supervisor).not.toBe(pid);
     // The token is a secret: the config is private.
     expect((await stat(join(home, 'controllers.json'))).mode & 0o777).toBe(0o600);
     expect(await readFile(join(dataDir, 'controller.log'), 'utf8')).toContain('fake controller listening');
@@ -72,7 +87,10 @@ describe('bootstrap local and kill-controller', () => {
     const kill = await runCli(['kill-controller', 'local', '-y'], env);
     expect(kill).toMatchObject({ code: 0, stderr: 'Stopped controller "local"\n' });
     expect(alive(pid)).toBe(false);
+    expect(alive(supervisor)).toBe(false);
+    expect(processesOfDataDir(dataDir)).toEqual([]);
     await expect(stat(join(dataDir, 'controller.json'))).rejects.toThrow();
+    await expect(stat(join(dataDir, 'supervisor.json'))).rejects.toThrow();
     expect(await readConfig()).toEqual({ controllers: {} });
   });
 
@@ -91,6 +109,89 @@ describe('bootstrap local and kill-controller', () => {
     const res = await runCli(['bootstrap', 'aws'], env);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^ERROR unknown cloud "aws": drover bootstraps "local"; .*drover register <api-url>/);
+  });
+});
+
+describe('a supervised local controller', () => {
+  it('killed (-9), it is restarted on its data at once, said in its log and debug-log, and answers again', async () => {
+    const env = await newHome();
+    const dataDir = join(home, 'ctl');
+    expect((await runCli(['bootstrap', 'local', '--data-dir', dataDir], env)).code).toBe(0);
+    cleanups.push(killEverythingOf(dataDir));
+    const before = await readJson(join(dataDir, 'controller.json'));
+    process.kill(before.pid, 'SIGKILL');
+    const after = await waitFor(
+      'the controller to be restarted',
+      () => readJson(join(dataDir, 'controller.json')).catch(() => undefined),
+      (f) => f !== undefined && f.pid !== before.pid && alive(f.pid),
+      30_000,
+    );
+    expect(after).toMatchObject({ controllerId: before.controllerId, apiUrl: before.apiUrl });
+    // The client recorded before the crash reaches the controller after it.
+    expect((await runCli(['status'], env)).code).toBe(0);
+    const said = `the controller (pid ${before.pid}) stopped unexpectedly (signal SIGKILL); restarting it now on the same data`;
+    expect(await readFile(join(dataDir, 'controller.log'), 'utf8')).toContain(said);
+    const debugLog = (await readFile(join(dataDir, 'logs', 'debug-log.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(debugLog).toContainEqual(expect.objectContaining({ entity: 'controller', level: 'ERROR', message: said }));
+
+    expect(await runCli(['kill-controller', 'local', '-y'], env)).toMatchObject({ code: 0, stderr: 'Stopped controller "local"\n' });
+    expect(processesOfDataDir(dataDir)).toEqual([]);
+  });
+
+  it('its supervisor killed (-9), it stops; bootstrap on its data directory starts it again, and says it runs once it does', async () => {
+    const env = await newHome();
+    const dataDir = join(home, 'ctl');
+    expect((await runCli(['bootstrap', 'local', 'dev', '--data-dir', dataDir], env)).code).toBe(0);
+    cleanups.push(killEverythingOf(dataDir));
+    const first = await readJson(join(dataDir, 'controller.json'));
+    process.kill((await readJson(join(dataDir, 'supervisor.json'))).pid, 'SIGKILL');
+    await waitFor(
+      'the controller to stop with its supervisor',
+      () => processesOfDataDir(dataDir),
+      (p) => p.length === 0,
+      30_000,
+    );
+
+    // The connection error names the command that starts it again...
+    const down = await runCli(['status'], env);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(
+      new RegExp(`; is it running\\? start it again with "drover bootstrap local dev --data-dir ${dataDir}"\\n$`),
+    );
+    // ...and so does the name's owner's data directory alone: the controller recorded with it.
+    const again = await runCli(['bootstrap', 'local', '--data-dir', dataDir], env);
+    expect(again).toMatchObject({ code: 0 });
+    expect(again.stderr).toBe(
+      `Controller "dev" (${first.controllerId}) started again on its data in ${dataDir}; it is available at ${first.apiUrl}\n` +
+        'Its models carry on, and its machine agents resume\n',
+    );
+    expect(Object.keys((await readConfig()).controllers)).toEqual(['dev']);
+    expect((await runCli(['status'], env)).code).toBe(0);
+
+    // Running: Juju's words for a controller that exists, and where it runs.
+    const running = await runCli(['bootstrap', 'local', 'dev', '--data-dir', dataDir], env);
+    const { pid } = await readJson(join(dataDir, 'controller.json'));
+    expect(running).toMatchObject({
+      code: 1,
+      stderr: `ERROR controller "dev" already exists and is running from ${dataDir} (pid ${pid})\n`,
+    });
+    // Under another name, the running controller is to be registered, not started twice.
+    const twice = await runCli(['bootstrap', 'local', 'other', '--data-dir', dataDir], env);
+    expect(twice).toMatchObject({
+      code: 1,
+      stderr: `ERROR a controller is already running from ${dataDir} (pid ${pid}); add it with "drover register-local ${dataDir}", or bootstrap with another --data-dir\n`,
+    });
+    // Another directory under a name in use is refused as Juju refuses it.
+    expect(await runCli(['bootstrap', 'local', 'dev', '--data-dir', join(home, 'elsewhere')], env)).toMatchObject({
+      code: 1,
+      stderr: 'ERROR controller "dev" already exists\n',
+    });
+
+    expect((await runCli(['kill-controller', 'dev', '-y'], env)).code).toBe(0);
+    expect(processesOfDataDir(dataDir)).toEqual([]);
   });
 });
 
@@ -259,7 +360,7 @@ describe('register-local (a controller started with npm start)', () => {
     const dataDir = join(home, 'ctl');
     await runCli(['bootstrap', 'local', 'first', '--data-dir', dataDir], env);
     const pid: number = (await readConfig()).controllers.first.pid;
-    cleanups.push(async () => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    cleanups.push(killEverythingOf(dataDir));
     const res = await runCli(['register-local', dataDir, 'again'], env);
     expect(res.stderr).toMatch(/^Registered controller "again" at http:\/\/127\.0\.0\.1:\d+; it is now the current controller\n$/);
     expect((await runCli(['status'], env)).code).toBe(0);
@@ -267,5 +368,6 @@ describe('register-local (a controller started with npm start)', () => {
     expect(missing.stderr).toMatch(/^ERROR no running controller in .*nothing \(no controller.json\)/);
     await runCli(['kill-controller', 'again', '-y'], env);
     expect(alive(pid)).toBe(false);
+    expect(processesOfDataDir(dataDir)).toEqual([]);
   });
 });

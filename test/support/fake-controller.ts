@@ -1,14 +1,16 @@
 // A stand-in for embedded/main.ts in the CLI's bootstrap tests (DROVER_CONTROLLER_MAIN): it keeps
 // the local controller's contract — `--data-dir DIR`, writes DIR/controller.json
-// ({apiUrl, token, pid}, 0600) once the API listens, removes it on SIGTERM — but serves the API
+// ({apiUrl, token, pid}, 0600) once the API listens and tells its supervisor so, removes it on SIGTERM
+// or when its supervisor dies (embedded/supervision-channel.ts) — but serves the API
 // over a table in the test run's DynamoDB Local (DROVER_TEST_DYNAMODB_ENDPOINT) instead of
 // starting its own, so a bootstrap takes a second instead of many.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../../embedded/api-server.js';
 import { charmFileRoutes } from '../../embedded/charm-files.js';
+import { onSupervisorGone, tellSupervisorReady } from '../../embedded/supervision-channel.js';
 import { createApiHandler } from '../../functions/api/handler.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { ensureModel } from '#shared/state/operations/model.js';
@@ -27,7 +29,14 @@ if (process.env.FAKE_CONTROLLER_FAIL) {
 const store = createStore({ table: `cli-${randomUUID()}`, endpoint: process.env.DROVER_TEST_DYNAMODB_ENDPOINT, region: 'local' });
 await ensureTable(store.client, store.table);
 await ensureModel(store);
-const token = randomBytes(16).toString('hex');
+// As the real one, its identity, token and port are made at the first start and kept in
+// secrets.json for the next, so a client recorded before a restart still reaches it.
+const secretsFile = join(dataDir, 'secrets.json');
+const kept = existsSync(secretsFile)
+  ? (JSON.parse(readFileSync(secretsFile, 'utf8')) as { controllerId: string; token: string; apiPort: number })
+  : undefined;
+const controllerId = kept?.controllerId ?? `fake-${randomUUID()}`;
+const token = kept?.token ?? randomBytes(16).toString('hex');
 const charms = localCharmStore(join(dataDir, 'charms'));
 const server = await startApiServer(
   createApiHandler({
@@ -38,14 +47,18 @@ const server = await startApiServer(
     controller: 'fake',
     logger: { error: (...args: unknown[]) => console.error(...args) } as never,
   }),
-  { direct: charmFileRoutes(charms) },
+  { direct: charmFileRoutes(charms), ...(kept ? { port: kept.apiPort } : {}) },
 );
+writeFileSync(secretsFile, JSON.stringify({ controllerId, token, apiPort: Number(new URL(server.url).port) }), { mode: 0o600 });
 const info = join(dataDir, 'controller.json');
-writeFileSync(`${info}.tmp`, JSON.stringify({ apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
+writeFileSync(`${info}.tmp`, JSON.stringify({ controllerId, apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
 renameSync(`${info}.tmp`, info);
 console.log(`fake controller listening on ${server.url}`);
+tellSupervisorReady();
 
-process.on('SIGTERM', () => {
+const stop = () => {
   rmSync(info, { force: true });
   void server.close().then(() => process.exit(0));
-});
+};
+process.on('SIGTERM', stop);
+onSupervisorGone(stop);

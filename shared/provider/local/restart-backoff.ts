@@ -5,7 +5,9 @@
 // little and its log is not buried under restarts.
 //
 // The history is kept in the machine directory (`restarts.json`), the provider's only memory, so
-// a restarted controller keeps counting; a new provisioning attempt starts from zero.
+// a restarted controller keeps counting; a new provisioning attempt starts from zero. The counting
+// and the delays are this file's two pure functions, which the local controller's own supervisor
+// (embedded/controller-supervisor.ts) applies to the controller process, keeping its count in memory.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalInstanceRecord } from './machine-dir.js';
@@ -20,6 +22,17 @@ export const RESTART_POLICY = {
 };
 
 export type RestartPolicy = typeof RESTART_POLICY;
+
+/** Quick deaths in a row once a process that ran `ranMs` died: one more if it died soon, none if it had run stably. */
+export function quickDeathsAfter(previous: number, ranMs: number, policy: RestartPolicy): number {
+  return ranMs < policy.stableRunMs ? previous + 1 : 0;
+}
+
+/** How long after its death a process with `quickDeaths` quick deaths in a row is started again. */
+export function restartDelayMs(quickDeaths: number, policy: RestartPolicy): number {
+  const beyond = quickDeaths - policy.immediateRestarts;
+  return beyond <= 0 ? 0 : Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (beyond - 1));
+}
 
 interface RestartHistory {
   attempt: number;
@@ -58,19 +71,16 @@ export function decideRestart(
   let history = readHistory(dir);
   if (history?.attempt !== record.attempt) history = undefined;
   if (history?.countedStart !== record.startedAt) {
-    const ranMs = now - Date.parse(record.startedAt);
-    const quick = ranMs < policy.stableRunMs;
     history = {
       attempt: record.attempt,
       countedStart: record.startedAt,
-      quickDeaths: quick ? (history?.quickDeaths ?? 0) + 1 : 0,
+      quickDeaths: quickDeathsAfter(history?.quickDeaths ?? 0, now - Date.parse(record.startedAt), policy),
       seenDeadAt: now,
     };
     writeFileSync(join(dir, FILE), JSON.stringify(history), { mode: 0o600 });
   }
-  const beyond = history.quickDeaths - policy.immediateRestarts;
-  if (beyond <= 0) return { restart: true, quickDeaths: history.quickDeaths };
-  const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (beyond - 1));
+  const delay = restartDelayMs(history.quickDeaths, policy);
+  if (delay === 0) return { restart: true, quickDeaths: history.quickDeaths };
   const restartAt = history.seenDeadAt + delay;
   return now >= restartAt
     ? { restart: true, quickDeaths: history.quickDeaths }
