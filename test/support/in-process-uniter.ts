@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AgentApi } from '../../agent/api-client.js';
 import { AgentLog } from '../../agent/log/agent-log.js';
 import { Mutex } from '../../agent/signal.js';
+import { MachineStorage } from '../../agent/storage/machine-storage.js';
 import type { HookRunner } from '../../agent/uniter/hook-process.js';
 import { UnitReporter } from '../../agent/uniter/unit-reporter.js';
 import { Uniter, type UniterOutcome } from '../../agent/uniter/uniter.js';
@@ -29,6 +30,8 @@ export interface InProcessUniterOptions {
   /** The charm URL the deployer unpacked (no upgrade step when it is the application's). */
   deployedCharmUrl?: string;
   clock?: FakeClock;
+  /** How the unit's storage is made ready; a local provider's, under a temporary machine directory, unless given. */
+  machineStorage?: MachineStorage;
 }
 
 export interface RecordedHook {
@@ -44,6 +47,8 @@ export interface InProcessUniter {
   calls: RecordedCall[];
   /** Hooks run, by name, with the clock's time and the environment they ran with. */
   hooks: RecordedHook[];
+  /** The temporary machine directory (its storage under `storage/`). */
+  machineDir: string;
   stop(): Promise<UniterOutcome>;
 }
 
@@ -86,6 +91,7 @@ export function startInProcessUniter(options: InProcessUniterOptions): InProcess
     reporter,
     clock,
     hookRunner,
+    machineStorage: options.machineStorage ?? new MachineStorage({ dir: join(dir, 'storage'), provider: 'local' }),
     ...(options.deployedCharmUrl !== undefined ? { deployedCharmUrl: options.deployedCharmUrl } : {}),
   });
   const outcome = uniter.run();
@@ -95,6 +101,7 @@ export function startInProcessUniter(options: InProcessUniterOptions): InProcess
     view,
     calls,
     hooks,
+    machineDir: dir,
     async stop() {
       uniter.stop();
       await clock.advance(0);
