@@ -30,6 +30,8 @@ export interface InProcessUniterOptions {
   /** The charm URL the deployer unpacked (no upgrade step when it is the application's). */
   deployedCharmUrl?: string;
   clock?: FakeClock;
+  /** The machine directory of an agent that ran before (its unit's state.json): a restart. A new one unless given. */
+  machineDir?: string;
   /** How the unit's storage is made ready; a local provider's, under a temporary machine directory, unless given. */
   machineStorage?: MachineStorage;
 }
@@ -72,7 +74,7 @@ export function startInProcessUniter(options: InProcessUniterOptions): InProcess
   const view = new ViewSource(() => api.call<AgentView>('view', {}));
   const reporter = new UnitReporter(api, options.unitName, log, clock);
   log.carry(options.unitName, reporter);
-  const dir = mkdtempSync(join(tmpdir(), 'drover-uniter-'));
+  const dir = options.machineDir ?? mkdtempSync(join(tmpdir(), 'drover-uniter-'));
   const uniter = new Uniter({
     unitName: options.unitName,
     machineId: '0',
@@ -95,6 +97,8 @@ export function startInProcessUniter(options: InProcessUniterOptions): InProcess
     ...(options.deployedCharmUrl !== undefined ? { deployedCharmUrl: options.deployedCharmUrl } : {}),
   });
   const outcome = uniter.run();
+  // An agent that dies (a test's stub throwing) says so when stopped, not as an unhandled rejection.
+  outcome.catch(() => undefined);
   return {
     clock,
     uniter,

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTool } from '../../../agent/hook-tools/commands/index.js';
 import type { ToolContext, ToolStorage } from '../../../agent/hook-tools/tool-context.js';
+import { HookContext } from '../../../agent/uniter/hook-context.js';
+import type { HookContextInit } from '../../../agent/uniter/hook-context-init.js';
 
 const ATTACHED: ToolStorage[] = [
   { id: 'data/0', kind: 'filesystem', location: '/var/lib/juju/storage/data/0' },
@@ -116,5 +118,58 @@ describe('storage-add', () => {
     ];
     for (const [args, message] of refusals) expect(await run(ctx, 'storage-add', ...args), args.join(' ')).toEqual(usage(message));
     expect(ctx.added).toEqual([]);
+  });
+});
+
+describe('storage-add in a hook', () => {
+  function hookContext() {
+    const calls: [string, unknown][] = [];
+    // Only what storage-add, state-set and the commit touch.
+    const init = {
+      id: 'ctx-1',
+      unitName: 'pg/0',
+      modelUuid: '',
+      openPorts: [],
+      relations: [],
+      workload: { status: 'unknown', message: '' },
+      storage: { attachments: ATTACHED },
+      api: {
+        call: async (op: string, body: unknown) => {
+          calls.push([op, body]);
+          return {};
+        },
+      },
+    } as unknown as HookContextInit;
+    return { ctx: new HookContext(init), calls };
+  }
+
+  it('adds nothing until the hook commits; then, after its other changes, one storage-add per name with the counts added up', async () => {
+    const { ctx, calls } = hookContext();
+    expect((await run(ctx, 'storage-add', 'data=2', 'logs')).code).toBe(0);
+    expect((await run(ctx, 'storage-add', 'data')).code).toBe(0);
+    expect((await run(ctx, 'state-set', 'k=v')).code).toBe(0);
+    expect(calls).toEqual([]);
+    await ctx.flush();
+    expect(calls.map(([op]) => op)).toEqual(['commit-hook', 'storage-add', 'storage-add']);
+    expect(calls.slice(1)).toEqual([
+      ['storage-add', { unit: 'pg/0', name: 'data', count: 3 }],
+      ['storage-add', { unit: 'pg/0', name: 'logs', count: 1 }],
+    ]);
+  });
+
+  it('a hook with only storage-add sends only that; one without sends nothing', async () => {
+    const alone = hookContext();
+    await run(alone.ctx, 'storage-add', 'data=1');
+    await alone.ctx.flush();
+    expect(alone.calls).toEqual([['storage-add', { unit: 'pg/0', name: 'data', count: 1 }]]);
+    const none = hookContext();
+    await none.ctx.flush();
+    expect(none.calls).toEqual([]);
+  });
+
+  it('storage-list and storage-get read the unit’s attachments from the context', async () => {
+    const { ctx } = hookContext();
+    expect(await run(ctx, 'storage-list', 'logs')).toEqual(ok('logs/1\n'));
+    expect(await run(ctx, 'storage-get', '-s', 'logs/1', 'location')).toEqual(ok('/srv/logs\n'));
   });
 });
