@@ -40,7 +40,7 @@ function remote(storage: UnitStorage[], u: Partial<Unit> = {}): RemoteState {
 }
 
 const attached = (...ids: string[]) => ids.reduce((s, id) => withStorage(s, id, 'attached'), running());
-const hook = (kind: 'storage-attached' | 'storage-detaching', storage: string) => ({ kind: 'run-hook', hook: { kind, storage } });
+const hook = (kind: 'storage-attached' | 'storage-detaching', storage: string) => ({ kind: 'run-hook' as const, hook: { kind, storage } });
 
 describe('storage in the unit agent’s decision', () => {
   const cases: [string, LocalState, RemoteState, ReturnType<typeof nextStep>][] = [
