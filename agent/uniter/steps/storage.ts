@@ -2,6 +2,7 @@
 // reported attached; released and reported detached after the detaching hook; forgotten once the
 // view no longer shows them. Juju's storage attachments, internal/worker/uniter/storage/attachments.go,
 // with the machine's part (Juju's storage provisioner) done by the unit's own agent here.
+import { errorMessage } from '#shared/domain/errors.js';
 import { charmStorageMeta } from '../../storage/charm-storage.js';
 import { StorageNotReady } from '../../storage/machine-storage.js';
 import { storageCalls } from '../../storage/storage-api.js';
@@ -10,6 +11,8 @@ import { MODULE, type StepOf, type UnitContext } from '../unit-context.js';
 
 /** How long a unit waits before looking again for a volume that has not appeared on the machine. */
 const NOT_READY_RETRY_MS = 5_000;
+/** How long before it tries again storage it failed to make ready (a mount refused, a bad location). */
+const FAILED_RETRY_MS = 30_000;
 
 export async function attachStorage(ctx: UnitContext, step: StepOf<'attach-storage'>): Promise<void> {
   const { storage } = step;
@@ -20,9 +23,10 @@ export async function attachStorage(ctx: UnitContext, step: StepOf<'attach-stora
   try {
     location = await ctx.deps.machineStorage.prepare(storage, charmStorageMeta(application, storage.name));
   } catch (e) {
-    if (!(e instanceof StorageNotReady)) throw e;
-    ctx.logger.info(MODULE, e.message);
-    await ctx.signal.wait(NOT_READY_RETRY_MS);
+    // Not the unit agent's failure: the storage stays unattached (its hooks unrun) and is tried again.
+    if (e instanceof StorageNotReady) ctx.logger.info(MODULE, e.message);
+    else ctx.logger.error(MODULE, `cannot attach storage ${storage.id}: ${errorMessage(e)}`);
+    await ctx.signal.wait(e instanceof StorageNotReady ? NOT_READY_RETRY_MS : FAILED_RETRY_MS);
     return;
   }
   await storageCalls(ctx.deps.api).attached(ctx.deps.unitName, storage.id, location);

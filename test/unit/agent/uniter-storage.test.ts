@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import type { UnitStorage } from '../../../agent/storage/unit-storage.js';
+import { MachineStorage, StorageNotReady } from '../../../agent/storage/machine-storage.js';
 import { startInProcessUniter, type InProcessUniter } from '../../support/in-process-uniter.js';
 import { app, oneUnitView, UNIT } from './one-unit-view.js';
 
@@ -101,5 +102,38 @@ describe('a unit agent with storage', () => {
     expect(names(agent).filter((n) => n.startsWith('data-'))).toEqual([]);
     expect(storageCalls(agent)).toEqual([['storage-detached', { unit: UNIT, storage: 'data/0' }]]);
     expect(controller.storage).toEqual([]);
+  });
+
+  it('storage it cannot make ready yet holds install back, and is tried again later, the unit agent running on', async () => {
+    const controller = storageController([data0]);
+    const failures = [
+      new StorageNotReady('storage data/0: its volume has not appeared on the machine yet'),
+      new Error('mount: permission denied'),
+    ];
+    const machineStorage = {
+      async prepare() {
+        const failure = failures.shift();
+        if (failure) throw failure;
+        return '/srv/data';
+      },
+      async release() {},
+    } as unknown as MachineStorage;
+    agent = startInProcessUniter({
+      unitName: UNIT,
+      deployedCharmUrl: app.charmUrl,
+      view: () => controller.view(),
+      answer: (op, b) => controller.answer(op, b),
+      machineStorage,
+    });
+    await agent.clock.advance(0);
+    expect(names(agent)).toEqual([]);
+    await agent.clock.advance(5_000); // not ready: looked at again after 5 s, and failing, after 30 s
+    expect(names(agent)).toEqual([]);
+    expect(storageCalls(agent)).toEqual([]);
+    await agent.clock.advance(29_000);
+    expect(names(agent)).toEqual([]);
+    await agent.clock.advance(1_000);
+    expect(names(agent).slice(0, 2)).toEqual(['data-storage-attached', 'install']);
+    expect(storageCalls(agent)).toEqual([['storage-attached', { unit: UNIT, storage: 'data/0', location: '/srv/data' }]]);
   });
 });
