@@ -15,7 +15,7 @@ import type { CharmStorageMeta } from './charm-storage.js';
 import { ensureExt4, ensureMounted, ensureUnmounted, findVolumeDevice } from './ebs-volume.js';
 import { systemMachineIo, type MachineIo } from './machine-io.js';
 import { filesystemMountPoint } from './mount-point.js';
-import type { UnitStorage } from './unit-storage.js';
+import { isValidStorageId, type UnitStorage } from './unit-storage.js';
 
 export interface MachineStorageConfig {
   /** `<machine dir>/storage` locally, `/var/lib/juju/storage` on EC2. */
@@ -37,6 +37,8 @@ export class MachineStorage {
 
   /** Makes the storage ready on the machine; its location. Safe to repeat. */
   async prepare(storage: UnitStorage, meta: CharmStorageMeta): Promise<string> {
+    // The id becomes part of a path the agent creates: only Juju's `<name>/<n>` may.
+    if (!isValidStorageId(storage.id)) throw new Error(`invalid storage ID ${JSON.stringify(storage.id)}`);
     if (storage.pool === 'ebs') return this.prepareVolume(storage, meta);
     if (storage.kind === 'block') throw new Error(`block storage from pool "${storage.pool}" is not supported on this machine`);
     const source = posix.join(this.config.dir, storage.id);

@@ -110,6 +110,12 @@ describe('rootfs storage', () => {
     expect(machine.mounts.has('/srv/data')).toBe(false);
   });
 
+  it('refuses an id that is not Juju’s <name>/<n>, which would lead its directory elsewhere', async () => {
+    const machine = new FakeMachine();
+    await expect(ec2(machine).prepare(storage('../../etc/0'), single)).rejects.toThrow('invalid storage ID "../../etc/0"');
+    expect(machine.dirs).toEqual([]);
+  });
+
   it('refuses block storage it cannot provide', async () => {
     await expect(ec2(new FakeMachine()).prepare(storage('disk/0', { kind: 'block' }), single)).rejects.toThrow(
       'block storage from pool "rootfs" is not supported on this machine',
