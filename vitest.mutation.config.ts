@@ -21,6 +21,7 @@ export default defineConfig({
       'test/unit/agent/hook-tools.test.ts',
       'test/unit/agent/action-tools.test.ts',
       'test/unit/agent/secret-tools.test.ts',
+      'test/unit/agent/storage-tools.test.ts',
       'test/unit/agent/port-requests.test.ts',
       'test/unit/agent/hook-context-limits.test.ts',
       'test/unit/agent/leadership.test.ts',

@@ -3,7 +3,9 @@
 import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
+import { join } from 'node:path';
 import { authorizedKeysFileFrom } from './machine/authorized-keys.js';
+import { EC2_STORAGE_DIR, type MachineStorageConfig } from './storage/machine-storage.js';
 
 export interface AgentConfig {
   controllerId: string;
@@ -28,6 +30,8 @@ export interface AgentConfig {
   machineDir: string;
   /** Where the model's SSH keys are installed (agent/machine/authorized-keys.ts). */
   authorizedKeysFile: string;
+  /** Where units' storage goes on the machine (agent/storage/machine-storage.ts). */
+  storage: MachineStorageConfig;
   /** How often everything is read again, to cover lost hints (jittered ±20%). */
   resyncMs: number;
   /** The longest this agent stays silent on the API (jittered up to +20%), so status does not show it lost. */
@@ -135,6 +139,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
     authorizedKeysFile: authorizedKeysFileFrom(env),
+    // The local provider names the machine's directory; an EC2 instance is the agent's own, and
+    // its storage goes where Juju puts it.
+    storage: env.DROVER_MACHINE_DIR
+      ? { dir: join(env.DROVER_MACHINE_DIR, 'storage'), provider: 'local' }
+      : { dir: EC2_STORAGE_DIR, provider: 'ec2' },
     resyncMs: resyncSeconds * 1000,
     heartbeatMs: heartbeatSeconds * 1000,
   };

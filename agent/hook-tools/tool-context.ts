@@ -38,6 +38,15 @@ export interface NetworkInfo {
   ingressAddresses: string[];
 }
 
+/** One storage instance attached to the unit, as storage-list and storage-get see it. */
+export interface ToolStorage {
+  /** `data/0`. */
+  id: string;
+  kind: 'filesystem' | 'block';
+  /** Where the agent attached it; absent until it has (Juju's "not provisioned"). */
+  location?: string;
+}
+
 export type { GoalStateAnswer as GoalState, GoalStatus } from '#shared/domain/goal-state.js';
 import type { GoalStateAnswer as GoalState } from '#shared/domain/goal-state.js';
 
@@ -53,8 +62,14 @@ export interface ToolContext {
   readonly remoteUnit?: string;
   /** In relation hooks: the other side's application (JUJU_REMOTE_APP), the default for relation-get --app. */
   readonly remoteApplication?: string;
+  /** In storage hooks: the hook's storage instance (JUJU_STORAGE_ID), the default for storage-get -s. */
+  readonly hookStorageId?: string;
   /** The relations this unit has joined. */
   relations(): ToolRelation[];
+  /** The storage attached to the unit, in id order (storage-list, storage-get). */
+  storageAttachments(): ToolStorage[];
+  /** storage-add: counts by storage name, added up over the hook's calls and added when the hook commits. */
+  addStorage(counts: Record<string, number>): void;
   /** The remote units this unit knows in the relation, as relation-list prints them. */
   relationUnits(relationId: number): string[];
   /** A unit's settings; the first read is remembered for the rest of the hook. */

@@ -26,6 +26,7 @@ import { nodeHttp, type HttpSend } from '../http.js';
 import type { AgentConfig } from '../config.js';
 import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
+import { MachineStorage } from '../storage/machine-storage.js';
 import { Mutex, Signal } from '../signal.js';
 import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
 import type { HookRunner } from '../uniter/hook-process.js';
@@ -91,6 +92,7 @@ export class MachineAgent {
   private readonly clock: Clock;
   private readonly wake: Signal;
   private readonly heartbeat: Heartbeat;
+  private readonly machineStorage: MachineStorage;
   private hints?: HintReceiver;
   private sqs?: SQSClient;
   private resyncTimer?: Timer;
@@ -101,6 +103,7 @@ export class MachineAgent {
     const http = options.http ?? nodeHttp();
     this.clock = options.clock ?? systemClock;
     this.wake = new Signal(this.clock);
+    this.machineStorage = new MachineStorage(config.storage);
     this.heartbeat = new Heartbeat({
       clock: this.clock,
       intervalMs: config.heartbeatMs,
@@ -339,6 +342,7 @@ export class MachineAgent {
       fetchCharm: this.deployer.charmArchive,
       reporter: this.reporterOf(unit),
       clock: this.clock,
+      machineStorage: this.machineStorage,
       ...(this.options.hookRunner ? { hookRunner: this.options.hookRunner } : {}),
       ...(deployedCharmUrl !== undefined ? { deployedCharmUrl } : {}),
     });

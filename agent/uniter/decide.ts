@@ -26,9 +26,13 @@
 // - secret hooks: Juju 3's secrets resolver, after leadership and before actions (a hook error first).
 // - update-status: Juju 3 runs it every update-status-hook-interval (jittered) once the unit has
 //   started, when the uniter has nothing else to do.
+// - storage hooks (decide-storage.ts): the storage present at install attached before install;
+//   later storage once started; a Dying unit's storage detached before its relations and stop.
 import type { Application, Relation, Unit } from '#shared/domain/entities.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import { aliveLeadershipStep, dyingLeadershipStep, renewLeadershipStep } from './decide-leadership.js';
+import { storageStep, type StorageStep } from './decide-storage.js';
+import { unitStorageOf } from '../storage/unit-storage.js';
 import type { Hook, SecretHook } from './hooks.js';
 import type { LocalRelation, LocalState } from './local-state.js';
 import { endpointOf, mayJoin, principalHoldsSubordinate } from './scope-rules.js';
@@ -98,7 +102,8 @@ export type Step =
   | { kind: 'run-action'; task: string }
   /** A task that was running when the agent stopped: it ends failed, and is never run twice. */
   | { kind: 'fail-interrupted-action'; task: string }
-  | { kind: 'wait'; why: 'idle' | 'error' | 'subordinates' | 'members' }
+  | Exclude<StorageStep, { kind: 'run-hook' | 'wait' }>
+  | { kind: 'wait'; why: 'idle' | 'error' | 'subordinates' | 'members' | 'storage' }
   /** The unit is Dead or removed: "a unit so terminated will just stop, dead". */
   | { kind: 'done'; why: string };
 
@@ -208,12 +213,14 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   const withVersion = charmModifiedVersion ? { charmModifiedVersion } : {};
   if (local.upgradeHookPending) return hook({ kind: 'upgrade-charm', ...withVersion });
 
+  const storage = storageStep(local, unitStorageOf(unit), alive);
   if (alive) {
-    if (!local.installed) return hook({ kind: 'install', ...withVersion });
+    if (!local.installed) return storage ?? hook({ kind: 'install', ...withVersion });
     const leadership = aliveLeadershipStep(unit.name, local, remote.leadership);
     if (leadership) return leadership;
     if (local.configVersion === undefined) return hook({ kind: 'config-changed', configVersion: application?.configVersion ?? 0 });
     if (!local.started) return hook({ kind: 'start' });
+    if (storage) return storage;
     // A resource changed since the unit's install or last upgrade-charm (attach-resource): Juju's
     // uniter runs upgrade-charm, the charm directory untouched, then config-changed.
     if (charmModifiedVersion !== (local.charmModifiedVersion ?? 0)) return hook({ kind: 'upgrade-charm', ...withVersion });
@@ -222,6 +229,7 @@ export function nextStep(local: LocalState, remote: RemoteState): Step {
   if (!alive) {
     const resign = dyingLeadershipStep(unit.name, local, remote.leadership);
     if (resign) return resign;
+    if (storage) return storage;
   }
 
   for (const key of Object.keys(local.relations).sort()) {

@@ -8,6 +8,7 @@ import { enterScope, forgetRelation, leaveScope } from './steps/relation-scope.j
 import { clearResolved, retryHook, skipHook } from './steps/resolved.js';
 import { failInterruptedAction, runAction } from './steps/run-action.js';
 import { runHook } from './steps/run-hook.js';
+import { attachStorage, detachStorage, forgetStorage } from './steps/storage.js';
 import { destroyUnit, subordinateDying, unitDead } from './steps/unit-life.js';
 
 type StepTable = { [K in ExecutableStep['kind']]: (ctx: UnitContext, step: Extract<ExecutableStep, { kind: K }>) => Promise<void> };
@@ -31,6 +32,9 @@ const STEPS: StepTable = {
   'run-action': runAction,
   'fail-interrupted-action': failInterruptedAction,
   'unit-dead': unitDead,
+  'attach-storage': attachStorage,
+  'detach-storage': detachStorage,
+  'forget-storage': forgetStorage,
 };
 
 export function executeStep(ctx: UnitContext, step: ExecutableStep): Promise<void> {

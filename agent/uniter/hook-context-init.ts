@@ -4,7 +4,7 @@ import type { ConfigValue } from '#shared/domain/entities.js';
 import type { LeadershipView } from '#shared/domain/leadership.js';
 import type { LogLevel } from '#shared/logs/log-sink.js';
 import type { AgentApi } from '../api-client.js';
-import type { ActionToolContext, NetworkInfo, ToolRelation, WorkloadStatus } from '../hook-tools/tool-context.js';
+import type { ActionToolContext, NetworkInfo, ToolRelation, ToolStorage, WorkloadStatus } from '../hook-tools/tool-context.js';
 import type { LeadershipTracker } from './leadership.js';
 import type { ResourceFetcher } from './resource-files.js';
 import type { UnitReporter } from './unit-reporter.js';
@@ -38,6 +38,8 @@ export interface HookContextInit {
   workloadVersion?: string;
   /** The unit's lease as its agent knows it, and its application's leadership in the view. */
   leadership: { tracker: LeadershipTracker; view?: LeadershipView };
+  /** The unit's storage attachments, and in a storage hook the hook's own (JUJU_STORAGE_ID). */
+  storage?: { attachments: ToolStorage[]; hookStorageId?: string };
   /** resource-get's files (./resource-files.ts); absent: the context has none to offer. */
   resources?: ResourceFetcher;
 }

@@ -23,10 +23,13 @@ import type {
   NetworkInfo,
   ToolContext,
   ToolRelation,
+  ToolStorage,
   WorkloadStatus,
 } from '../hook-tools/tool-context.js';
 import { PortRequests } from './port-requests.js';
 import { PendingSecrets } from './pending-secrets.js';
+import { StorageRequests } from './storage-requests.js';
+import { storageCalls } from '../storage/storage-api.js';
 import type { HookContextInit } from './hook-context-init.js';
 import { MAX_STATUS_MESSAGE } from '#shared/api/agent-requests.js';
 import { applicationOfUnit } from '#shared/domain/names.js';
@@ -41,6 +44,7 @@ export class HookContext implements ToolContext {
   readonly hookRelationId?: number;
   readonly remoteUnit?: string;
   readonly remoteApplication?: string;
+  readonly hookStorageId?: string;
   readonly action?: ActionToolContext;
   /** True once the hook called status-set (even if it then failed: status is not rolled back). */
   statusWasSet = false;
@@ -60,6 +64,7 @@ export class HookContext implements ToolContext {
   private readonly appReads = new Map<string, Promise<Record<string, string>>>();
   private readonly pendingAppSettings = new Map<number, Record<string, string>>();
   private readonly secrets: PendingSecrets;
+  private readonly storageAdds = new StorageRequests();
 
   constructor(private readonly init: HookContextInit) {
     this.secrets = new PendingSecrets(init.api, init.unitName, () => this.isLeader());
@@ -70,6 +75,7 @@ export class HookContext implements ToolContext {
     if (init.remoteUnit !== undefined) this.remoteUnit = init.remoteUnit;
     if (init.remoteApplication !== undefined) this.remoteApplication = init.remoteApplication;
     if (init.action !== undefined) this.action = init.action;
+    if (init.storage?.hookStorageId !== undefined) this.hookStorageId = init.storage.hookStorageId;
     this.workload = init.workload;
   }
 
@@ -79,6 +85,14 @@ export class HookContext implements ToolContext {
 
   relations(): ToolRelation[] {
     return this.init.relations;
+  }
+
+  storageAttachments(): ToolStorage[] {
+    return this.init.storage?.attachments ?? [];
+  }
+
+  addStorage(counts: Record<string, number>): void {
+    this.storageAdds.add(counts);
   }
 
   relationUnits(relationId: number): string[] {
@@ -253,8 +267,14 @@ export class HookContext implements ToolContext {
     this.pendingLeaderSettings = pending;
   }
 
-  /** Writes what the hook buffered, in one transaction. Called only after it exited 0. */
+  /** Writes what the hook buffered, in one transaction, then its storage-add calls. Called only after it exited 0. */
   async flush(): Promise<{ appVersions?: Record<number, number> }> {
+    const committed = await this.commit();
+    await this.storageAdds.flush(storageCalls(this.init.api), this.unitName);
+    return committed;
+  }
+
+  private async commit(): Promise<{ appVersions?: Record<number, number> }> {
     await this.secrets.flush();
     const stateChanged = Object.keys(this.stateChanges).length > 0;
     const ports = this.ports.changes();

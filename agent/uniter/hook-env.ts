@@ -41,6 +41,8 @@ export interface HookEnvInput {
   action?: { name: string; id: string };
   /** The relation's remote application (relation hooks). */
   remoteApplication?: string;
+  /** A storage hook's storage instance: its id, kind and location. */
+  storage?: { id: string; kind: string; location?: string };
   proxies?: CharmProxySettings;
 }
 
@@ -132,6 +134,12 @@ export function hookEnvironment(input: HookEnvInput): Record<string, string> {
     env.JUJU_SECRET_ID = hook.uri;
     env.JUJU_SECRET_LABEL = hook.label ?? '';
     if (hook.revision !== undefined && hook.revision > 0) env.JUJU_SECRET_REVISION = String(hook.revision);
+  }
+  // Juju's HookVars: the storage hook's instance, once it has a location.
+  if (input.storage?.location !== undefined) {
+    env.JUJU_STORAGE_ID = input.storage.id;
+    env.JUJU_STORAGE_LOCATION = input.storage.location;
+    env.JUJU_STORAGE_KIND = input.storage.kind;
   }
   // Juju's ubuntuEnv, last so that it wins over anything passed through.
   Object.assign(env, {

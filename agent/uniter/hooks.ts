@@ -1,9 +1,11 @@
 // The hooks a unit runs (docs/juju-compat.md, "Hooks"): the unit hooks — install,
 // config-changed, start, upgrade-charm (after `drover upgrade-charm`, and after a resource changes), update-status (on a timer,
 // as Juju 3), stop, remove (Juju 3's last hook), and the leadership hooks — and five hooks per
-// charm relation, named `<name>-relation-<event>`; and the secret hooks (shared/domain/secret-hooks.ts
-// decides which is due).
+// charm relation, named `<name>-relation-<event>`; the secret hooks (shared/domain/secret-hooks.ts
+// decides which is due); and two per charm storage, `<name>-storage-attached` and
+// `<name>-storage-detaching` (./decide-storage.ts decides when).
 import type { SecretHook } from '#shared/domain/secret-hooks.js';
+import { storageNameOf } from '../storage/unit-storage.js';
 
 export type { SecretHook };
 export type UnitHookKind =
@@ -44,12 +46,20 @@ export interface RelationHook {
   departingUnit?: string;
 }
 
-export type Hook = UnitHook | RelationHook | SecretHook;
+export interface StorageHook {
+  kind: 'storage-attached' | 'storage-detaching';
+  /** The storage instance's id, `data/0` (JUJU_STORAGE_ID); the hook is named after its storage name. */
+  storage: string;
+}
+
+export type Hook = UnitHook | RelationHook | SecretHook | StorageHook;
 
 export const isRelationHook = (hook: Hook): hook is RelationHook => hook.kind.startsWith('relation-');
 export const isSecretHook = (hook: Hook): hook is SecretHook => hook.kind.startsWith('secret-');
+export const isStorageHook = (hook: Hook): hook is StorageHook => hook.kind.startsWith('storage-');
 
 export function hookName(hook: Hook): string {
+  if (isStorageHook(hook)) return `${storageNameOf(hook.storage)}-${hook.kind}`;
   return isRelationHook(hook) ? `${hook.endpoint}-${hook.kind}` : hook.kind;
 }
 

@@ -10,7 +10,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 import { join } from 'node:path';
 import type { SecretHooksDone } from '#shared/domain/secret-hooks.js';
 import type { Hook } from './hooks.js';
-import { isRelationHook, isSecretHook } from './hooks.js';
+import { isRelationHook, isSecretHook, isStorageHook } from './hooks.js';
 
 export interface LocalRelation {
   id: number;
@@ -70,11 +70,19 @@ export interface LocalState {
   /** The secret hooks it has run (shared/domain/secret-hooks.ts); absent: none yet. */
   secretHooks?: SecretHooksDone;
   /**
+   * Its storage attachments, by storage id, from the storage-attached hook on (./decide-storage.ts):
+   * `attached` once it ran; `detaching` once storage-detaching ran, the controller not yet told;
+   * `detached` once told, until the attachment leaves the view. Absent: none attached yet.
+   */
+  storage?: Record<string, StorageProgress>;
+  /**
    * Not saved: set when the agent (re)starts, so config-changed runs "when recovering from
    * transient unit agent errors".
    */
   recovering?: boolean;
 }
+
+export type StorageProgress = 'attached' | 'detaching' | 'detached';
 
 export const STATE_FILE = 'state.json';
 
@@ -90,6 +98,7 @@ export const freshState = (): LocalState => ({
 export function afterHook(state: LocalState, hook: Hook): LocalState {
   const next: LocalState = { ...state, relations: { ...state.relations } };
   if (isSecretHook(hook)) return { ...next, secretHooks: afterSecretHook(state.secretHooks ?? noSecretHooks(), hook) };
+  if (isStorageHook(hook)) return withStorage(next, hook.storage, hook.kind === 'storage-attached' ? 'attached' : 'detaching');
   if (!isRelationHook(hook)) {
     switch (hook.kind) {
       case 'install':
@@ -148,6 +157,12 @@ export function afterHook(state: LocalState, hook: Hook): LocalState {
   }
   next.relations[hook.relation] = relation;
   return next;
+}
+
+/** The state with one storage attachment's progress set, or forgotten (undefined). */
+export function withStorage(state: LocalState, id: string, progress: StorageProgress | undefined): LocalState {
+  const { [id]: _old, ...rest } = state.storage ?? {};
+  return { ...state, storage: progress === undefined ? rest : { ...rest, [id]: progress } };
 }
 
 export const noSecretHooks = (): SecretHooksDone => ({ changed: {}, expired: [], removed: [], rotated: {} });

@@ -10,6 +10,7 @@ import type { CharmFetcher } from '../charm-cache.js';
 import type { Clock } from '../clock.js';
 import type { ToolServer } from '../hook-tools/tool-server.js';
 import type { AgentLog } from '../log/agent-log.js';
+import type { MachineStorage } from '../storage/machine-storage.js';
 import { Signal, type Mutex } from '../signal.js';
 import type { AgentView, ViewSource } from '../view.js';
 import type { Step } from './decide.js';
@@ -54,6 +55,8 @@ export interface UniterDeps {
   reporter: UnitReporter;
   /** Times update-status, lease renewals and back-offs (agent/clock.ts). */
   clock: Clock;
+  /** Makes the unit's storage ready on the machine, and lets it go (agent/storage/machine-storage.ts). */
+  machineStorage: MachineStorage;
 }
 
 /** A step that does something (done and wait are the loop's own). */

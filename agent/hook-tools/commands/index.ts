@@ -22,6 +22,8 @@ import { relationModelGet } from './relation-model-get.js';
 import { relationSet } from './relation-set.js';
 import { SECRET_TOOLS } from './secrets.js';
 import { statusGet, statusSet } from './status.js';
+import { storageAdd } from './storage-add.js';
+import { storageGet } from './storage-get.js';
 import { storageList } from './storage-list.js';
 import { unitGet } from './unit-get.js';
 import { credentialGet, jujuReboot } from './unsupported.js';
@@ -53,6 +55,8 @@ const COMMANDS: ToolCommand[] = [
   stateSet,
   stateDelete,
   storageList,
+  storageGet,
+  storageAdd,
   credentialGet,
   resourceGet,
   jujuReboot,

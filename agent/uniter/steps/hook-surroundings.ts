@@ -7,7 +7,8 @@ import type { ActionToolContext, ToolRelation } from '../../hook-tools/tool-cont
 import type { AgentView } from '../../view.js';
 import { HookContext } from '../hook-context.js';
 import { availabilityZoneOf, type HookEnvInput } from '../hook-env.js';
-import { isRelationHook, type Hook } from '../hooks.js';
+import { isRelationHook, isStorageHook, type Hook } from '../hooks.js';
+import { unitStorageOf } from '../../storage/unit-storage.js';
 import { networkInfoFor } from '../network-info.js';
 import { resourceFetcher } from '../resource-files.js';
 import type { UnitContext } from '../unit-context.js';
@@ -90,5 +91,9 @@ export function hookContextOf(
     ...(workloadVersion !== undefined ? { workloadVersion } : {}),
     leadership: { tracker: ctx.leadership, ...(leadership ? { view: leadership } : {}) },
     resources: resourceFetcher(deps.api, deps.unitDir, deps.unitName),
+    storage: {
+      attachments: unitStorageOf(unit).map(({ id, kind, location }) => ({ id, kind, ...(location !== undefined ? { location } : {}) })),
+      ...(what && isStorageHook(what) ? { hookStorageId: what.storage } : {}),
+    },
   });
 }

@@ -8,7 +8,8 @@ import type { AgentView } from '../../view.js';
 import type { HookContext } from '../hook-context.js';
 import { hookEnvironment, newContextId } from '../hook-env.js';
 import { runHookProcess, type HookProcessResult } from '../hook-process.js';
-import { hookName, isRelationHook, runningMessage, type Hook } from '../hooks.js';
+import { hookName, isRelationHook, isStorageHook, runningMessage, type Hook } from '../hooks.js';
+import { unitStorageOf } from '../../storage/unit-storage.js';
 import { afterHook, type LocalState } from '../local-state.js';
 import { OPERATION, type UnitContext } from '../unit-context.js';
 import { environmentOf, hookContextOf } from './hook-surroundings.js';
@@ -94,12 +95,14 @@ async function spawnHook(ctx: UnitContext, hook: Hook, view: AgentView): Promise
   const hookCtx = hookContextOf(ctx, hook, id, view);
   const unit = view.units.find((u) => u.name === unitName);
   const relation = isRelationHook(hook) ? view.relations.find((r) => r.key === hook.relation) : undefined;
+  const storage = isStorageHook(hook) ? unitStorageOf(unit).find((s) => s.id === hook.storage) : undefined;
   const { secret, address } = await ctx.tools.open(id, hookCtx);
   try {
     const env = hookEnvironment({
       ...environmentOf(ctx, view, id, secret, address),
       hook,
       ...(relation && unit ? { remoteApplication: counterpartApplications(relation, unit.application)[0] ?? '' } : {}),
+      ...(storage ? { storage } : {}),
     });
     const result = await (ctx.deps.hookRunner ?? runHookProcess)({
       charmDir: ctx.charmDir,

@@ -81,6 +81,7 @@ export class SimulatedMachines implements Provider {
         region: 'local',
         authorizedKeysFile: join(machineDir, '.ssh', 'authorized_keys'),
         machineDir,
+        storage: { dir: join(machineDir, 'storage'), provider: 'local' },
         resyncMs: DEFAULT_RESYNC_SECONDS * 1000,
         heartbeatMs: DEFAULT_HEARTBEAT_SECONDS * 1000,
       },

@@ -67,3 +67,13 @@ describe("the machine's authorized_keys file", () => {
     expect(configFromEnv({ ...BASE, DROVER_MACHINE_DIR: '/m', DROVER_AUTHORIZED_KEYS_FILE: '/k' }).authorizedKeysFile).toBe('/k');
   });
 });
+
+describe('where units’ storage goes on the machine', () => {
+  it('under the local provider’s machine directory; on EC2, Juju’s /var/lib/juju/storage', () => {
+    expect(configFromEnv({ ...BASE, DROVER_MACHINE_DIR: '/data/default/machine-3' }).storage).toEqual({
+      dir: '/data/default/machine-3/storage',
+      provider: 'local',
+    });
+    expect(configFromEnv(BASE).storage).toEqual({ dir: '/var/lib/juju/storage', provider: 'ec2' });
+  });
+});
