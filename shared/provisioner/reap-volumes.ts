@@ -42,8 +42,17 @@ const NOT_DELETABLE = new Set(['creating', 'deleting', 'deleted']);
  * listing), when it was listed and the grace for volumes made moments before.
  */
 export function decideVolumes(volumes: VolumeInfo[], claims: StorageClaim[], listedAt: number, graceMs: number): VolumeVerdict[] {
-  const byVolume = new Map(claims.filter((c) => c.volumeId).map((c) => [c.volumeId!, c]));
-  const byStorage = new Map(claims.map((c) => [`${c.model} ${c.storageId}`, c]));
+  // Where two claims meet on one key (a read that straddled a change), a living one wins: it keeps the volume.
+  const byVolume = new Map<string, StorageClaim>();
+  const byStorage = new Map<string, StorageClaim>();
+  const prefer = (map: Map<string, StorageClaim>, key: string, c: StorageClaim) => {
+    const had = map.get(key);
+    if (!had || had.life === 'dead') map.set(key, c);
+  };
+  for (const c of claims) {
+    if (c.volumeId) prefer(byVolume, c.volumeId, c);
+    prefer(byStorage, `${c.model} ${c.storageId}`, c);
+  }
   return volumes.map((volume) => {
     const verdict = (decision: ReapDecision, why: string): VolumeVerdict => ({ volumeId: volume.volumeId, decision, why });
     if (volume.state === 'in-use' || volume.attachments.length > 0) return verdict('keep', 'attached to an instance');
