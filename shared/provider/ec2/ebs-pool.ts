@@ -27,6 +27,10 @@ export const DEFAULT_EBS_VOLUME_TYPE: EbsVolumeType = 'gp3';
 // Juju's limits (ebs.go): IOPS are asked per GiB, at most 30 a GiB and 20000 a volume.
 const MAX_IOPS_PER_GIB = 30;
 const MAX_IOPS = 20_000;
+// What every gp3 volume has without asking (and EBS's least for one): asking for less is refused
+// by EC2, so a pool's per-GiB figure that comes to no more is not sent.
+export const GP3_BASELINE_IOPS = 3000;
+export const GP3_BASELINE_THROUGHPUT_MIB = 125;
 const SIZE_GIB: Record<EbsVolumeType, { min: number; max: number }> = {
   standard: { min: 1, max: 1024 },
   gp2: { min: 1, max: 16 * 1024 },
@@ -41,7 +45,7 @@ const SIZE_GIB: Record<EbsVolumeType, { min: number; max: number }> = {
 export interface EbsVolumeParameters {
   sizeGiB: number;
   volumeType: EbsVolumeType;
-  /** The volume's IOPS: the pool's per-GiB figure times the size, at most 20000. */
+  /** The volume's IOPS: the pool's per-GiB figure times the size, at most 20000 (gp3: only above its baseline). */
   iops?: number;
   /** MiB/s, gp3 only. */
   throughput?: number;
@@ -177,7 +181,8 @@ export function ebsVolumeParameters(sizeMiB: number, attributes: Record<string, 
   const { min, max } = SIZE_GIB[pool.volumeType];
   if (sizeGiB < min) throw invalidArgument(`volume size is ${sizeGiB} GiB, must be at least ${min} GiB`);
   if (sizeGiB > max) throw invalidArgument(`volume size ${sizeGiB} GiB exceeds the maximum of ${max} GiB`);
-  const iops = Math.min(pool.iopsPerGiB * sizeGiB, MAX_IOPS);
+  const asked = Math.min(pool.iopsPerGiB * sizeGiB, MAX_IOPS);
+  const iops = pool.volumeType === 'gp3' && asked <= GP3_BASELINE_IOPS ? 0 : asked;
   return {
     sizeGiB,
     volumeType: pool.volumeType,

@@ -72,6 +72,11 @@ describe('the ebs pool: a volume’s parameters', () => {
     expect(ebsVolumeParameters(1000 * 1024, { 'volume-type': 'io2', iops: 30 }).iops).toBe(20_000);
   });
 
+  it('asks gp3 for IOPS only above the 3000 every gp3 volume has (EC2 refuses fewer)', () => {
+    expect(ebsVolumeParameters(100 * 1024, { iops: 30 }).iops).toBeUndefined();
+    expect(ebsVolumeParameters(101 * 1024, { iops: 30 }).iops).toBe(3030);
+  });
+
   it.each([
     [1024, { 'volume-type': 'io1', iops: 31 }, 'specified IOPS ratio is 31/GiB, maximum is 30/GiB'],
     [3 * 1024, { 'volume-type': 'io1', iops: 5 }, 'volume size is 3 GiB, must be at least 4 GiB'],

@@ -130,10 +130,10 @@ describe('ec2 volumes: ensureVolume', () => {
     ec2.on(DescribeInstancesCommand).resolves(instance('pending'));
     ec2.on(CreateVolumeCommand).resolves(volume({ State: 'creating' }));
     await volumes().ensureVolume(
-      request({ model: 'm2', sizeMiB: 100 * 1024, poolAttributes: { 'volume-type': 'gp3', iops: 40 / 4, throughput: '500M', 'kms-key-id': 'alias/d' } }),
+      request({ model: 'm2', sizeMiB: 200 * 1024, poolAttributes: { 'volume-type': 'gp3', iops: 20, throughput: '500M', 'kms-key-id': 'alias/d' } }),
     );
     const input = createInputs()[0]!;
-    expect(input).toMatchObject({ Size: 100, VolumeType: 'gp3', Iops: 1000, Throughput: 500, KmsKeyId: 'alias/d', Encrypted: true });
+    expect(input).toMatchObject({ Size: 200, VolumeType: 'gp3', Iops: 4000, Throughput: 500, KmsKeyId: 'alias/d', Encrypted: true });
     expect(input.ClientToken).toBe(volumeClientToken('ctl-1', DEPLOYMENT, 'm2', 'data/0', 0));
     expect(input.TagSpecifications![0]!.Tags).toContainEqual({ Key: 'drover:model', Value: 'm2' });
     expect(input.TagSpecifications![0]!.Tags).toContainEqual({ Key: 'Name', Value: 'drover-ctl-1-m2-storage-data-0' });
