@@ -24,6 +24,12 @@ const ALIASES: Record<string, EbsVolumeType> = {
 };
 export const DEFAULT_EBS_VOLUME_TYPE: EbsVolumeType = 'gp3';
 
+/** The pools the ec2 provider offers without `create-storage-pool`, as Juju's ebsProvider.DefaultPools. */
+export const EBS_DEFAULT_POOLS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  ebs: {},
+  'ebs-ssd': { 'volume-type': 'ssd' },
+};
+
 // Juju's limits (ebs.go): IOPS are asked per GiB, at most 30 a GiB and 20000 a volume.
 const MAX_IOPS_PER_GIB = 30;
 const MAX_IOPS = 20_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { errorMessage, isDroverError } from '#shared/domain/errors.js';
-import { ebsVolumeParameters, mibToGib, parseEbsPool } from '#shared/provider/ec2/ebs-pool.js';
+import { EBS_DEFAULT_POOLS, ebsVolumeParameters, mibToGib, parseEbsPool } from '#shared/provider/ec2/ebs-pool.js';
 
 const refusal = (f: () => unknown): string => {
   try {
@@ -18,18 +18,36 @@ describe('the ebs pool: attributes read as Juju 3.6 reads them', () => {
     expect(parseEbsPool({})).toEqual({ volumeType: 'gp3', iopsPerGiB: 0, throughputMiB: 0, encrypted: false });
   });
 
+  it('offers Juju’s default pools: ebs (gp3 here) and ebs-ssd (gp2)', () => {
+    expect(Object.keys(EBS_DEFAULT_POOLS)).toEqual(['ebs', 'ebs-ssd']);
+    expect(parseEbsPool(EBS_DEFAULT_POOLS['ebs']!).volumeType).toBe('gp3');
+    expect(parseEbsPool(EBS_DEFAULT_POOLS['ebs-ssd']!).volumeType).toBe('gp2');
+  });
+
   it.each([
     [{ 'volume-type': 'gp2' }, { volumeType: 'gp2' }],
     [{ 'volume-type': 'ssd' }, { volumeType: 'gp2' }],
     [{ 'volume-type': 'magnetic' }, { volumeType: 'standard' }],
     [{ 'volume-type': 'optimized-hdd' }, { volumeType: 'st1' }],
     [{ 'volume-type': 'cold-storage' }, { volumeType: 'sc1' }],
-    [{ 'volume-type': 'provisioned-iops', iops: '10' }, { volumeType: 'io1', iopsPerGiB: 10 }],
-    [{ 'volume-type': 'io2', iops: 12.7 }, { volumeType: 'io2', iopsPerGiB: 12 }],
-    [{ 'volume-type': 'gp3', iops: '5', throughput: '250M' }, { volumeType: 'gp3', iopsPerGiB: 5, throughputMiB: 250 }],
+    [
+      { 'volume-type': 'provisioned-iops', iops: '10' },
+      { volumeType: 'io1', iopsPerGiB: 10 },
+    ],
+    [
+      { 'volume-type': 'io2', iops: 12.7 },
+      { volumeType: 'io2', iopsPerGiB: 12 },
+    ],
+    [
+      { 'volume-type': 'gp3', iops: '5', throughput: '250M' },
+      { volumeType: 'gp3', iopsPerGiB: 5, throughputMiB: 250 },
+    ],
     [{ throughput: '1GiB' }, { throughputMiB: 1024 }],
     [{ throughput: '200' }, { throughputMiB: 200 }],
-    [{ encrypted: 'true', 'kms-key-id': 'alias/data' }, { encrypted: true, kmsKeyId: 'alias/data' }],
+    [
+      { encrypted: 'true', 'kms-key-id': 'alias/data' },
+      { encrypted: true, kmsKeyId: 'alias/data' },
+    ],
     [{ encrypted: false }, { encrypted: false }],
     // Attributes Juju does not know are ignored, as its schema ignores them.
     [{ 'volume-type': 'st1', colour: 'blue' }, { volumeType: 'st1' }],
