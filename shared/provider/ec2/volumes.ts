@@ -64,7 +64,9 @@ const RUNNING_OR_STARTING = new Set(['pending', 'running']);
  * token, so a retried call answers the volume the first one made; sha256 hex is EC2's 64-character limit.
  */
 export function volumeClientToken(controllerId: string, deploymentId: string, model: string, storageId: string, attempt: number): string {
-  return createHash('sha256').update(JSON.stringify(['volume', controllerId, deploymentId, model, storageId, attempt])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['volume', controllerId, deploymentId, model, storageId, attempt]))
+    .digest('hex');
 }
 
 const tagValue = (tags: Tag[] | undefined, key: string): string | undefined => tags?.find((t) => t.Key === key)?.Value;
@@ -158,7 +160,8 @@ export class Ec2Volumes implements Volumes {
       if (created.attachments.length !== 1)
         throw new ProviderError(`volume ${volumeId} has unexpected attachment count: ${created.attachments.length}`, false);
       const attachment = created.attachments[0]!;
-      if (attachment.instanceId !== instanceId) throw new ProviderError(`volume ${volumeId} is attached to ${attachment.instanceId}`, false);
+      if (attachment.instanceId !== instanceId)
+        throw new ProviderError(`volume ${volumeId} is attached to ${attachment.instanceId}`, false);
     } else if (created.state === 'available') {
       await this.attachUnderFreeName(volumeId, instanceId);
     } else {
@@ -242,7 +245,8 @@ export class Ec2Volumes implements Volumes {
         const code = awsErrorCode(e);
         if (code === 'InvalidDevice.InUse' || (code === 'InvalidParameterValue' && DEVICE_IN_USE.test(errorMessage(e)))) continue;
         // An instance still starting cannot take a volume yet: it will.
-        if (code === 'IncorrectState') throw new ProviderError(`cannot attach volume ${volumeId} to ${instanceId} yet: ${errorMessage(e)}`, true);
+        if (code === 'IncorrectState')
+          throw new ProviderError(`cannot attach volume ${volumeId} to ${instanceId} yet: ${errorMessage(e)}`, true);
         throw toProviderError(e, 'attaching volume');
       }
     }

@@ -103,7 +103,13 @@ describe('ec2 volumes: ensureVolume', () => {
     ec2.on(DescribeInstancesCommand).resolves(instance());
     ec2.on(CreateVolumeCommand).resolves(volume({ State: 'creating' }));
     const made = await volumes().ensureVolume(request());
-    expect(made).toMatchObject({ volumeId: 'vol-0123456789abcdef0', state: 'creating', storageId: 'data/0', model: 'default', sizeGiB: 10 });
+    expect(made).toMatchObject({
+      volumeId: 'vol-0123456789abcdef0',
+      state: 'creating',
+      storageId: 'data/0',
+      model: 'default',
+      sizeGiB: 10,
+    });
     expect(createInputs()).toEqual([
       {
         ClientToken: volumeClientToken('ctl-1', DEPLOYMENT, 'default', 'data/0', 0),
@@ -130,7 +136,11 @@ describe('ec2 volumes: ensureVolume', () => {
     ec2.on(DescribeInstancesCommand).resolves(instance('pending'));
     ec2.on(CreateVolumeCommand).resolves(volume({ State: 'creating' }));
     await volumes().ensureVolume(
-      request({ model: 'm2', sizeMiB: 200 * 1024, poolAttributes: { 'volume-type': 'gp3', iops: 20, throughput: '500M', 'kms-key-id': 'alias/d' } }),
+      request({
+        model: 'm2',
+        sizeMiB: 200 * 1024,
+        poolAttributes: { 'volume-type': 'gp3', iops: 20, throughput: '500M', 'kms-key-id': 'alias/d' },
+      }),
     );
     const input = createInputs()[0]!;
     expect(input).toMatchObject({ Size: 200, VolumeType: 'gp3', Iops: 4000, Throughput: 500, KmsKeyId: 'alias/d', Encrypted: true });
@@ -157,7 +167,10 @@ describe('ec2 volumes: ensureVolume', () => {
     ec2.on(CreateVolumeCommand).rejects(awsError('IdempotentParameterMismatch', 'token reused'));
     ec2.on(DescribeVolumesCommand).resolves({ Volumes: [volume()] });
     expect((await volumes().ensureVolume(request())).volumeId).toBe('vol-0123456789abcdef0');
-    expect(ec2.commandCalls(DescribeVolumesCommand)[0]!.args[0].input.Filters).toContainEqual({ Name: 'tag:drover:storage', Values: ['data/0'] });
+    expect(ec2.commandCalls(DescribeVolumesCommand)[0]!.args[0].input.Filters).toContainEqual({
+      Name: 'tag:drover:storage',
+      Values: ['data/0'],
+    });
   });
 
   it('takes a mismatch whose volume is not listed yet as transient', async () => {
@@ -224,7 +237,10 @@ describe('ec2 volumes: attachVolume', () => {
 
   it('tries the next name when EC2 says one is in use, in either of its words', async () => {
     ec2.on(DescribeInstancesCommand).resolves(instance());
-    ec2.on(DescribeVolumesCommand).resolvesOnce({ Volumes: [volume()] }).resolves({ Volumes: [attached('/dev/sdh')] });
+    ec2
+      .on(DescribeVolumesCommand)
+      .resolvesOnce({ Volumes: [volume()] })
+      .resolves({ Volumes: [attached('/dev/sdh')] });
     ec2
       .on(AttachVolumeCommand)
       .rejectsOnce(awsError('InvalidDevice.InUse', 'in use'))
@@ -253,7 +269,10 @@ describe('ec2 volumes: attachVolume', () => {
   it('gives up waiting within its bound, as a transient error the next reconcile picks up', async () => {
     ec2.on(DescribeVolumesCommand).resolves({ Volumes: [volume({ State: 'creating' })] });
     const e = await failure(volumes({ waits: { createdMs: 2_000, pollMs: 500 } }).attachVolume('vol-0123456789abcdef0', 'i-0abc'));
-    expect(e).toMatchObject({ message: 'timed out waiting for volume vol-0123456789abcdef0 to become available (creating)', transient: true });
+    expect(e).toMatchObject({
+      message: 'timed out waiting for volume vol-0123456789abcdef0 to become available (creating)',
+      transient: true,
+    });
     expect(time.slept).toEqual([500, 500, 500, 500]);
   });
 
@@ -274,7 +293,10 @@ describe('ec2 volumes: attachVolume', () => {
 describe('ec2 volumes: detach, delete, list', () => {
   it('detaches and waits for the volume to be free; one already detached or gone is fine', async () => {
     ec2.on(DetachVolumeCommand).resolves({});
-    ec2.on(DescribeVolumesCommand).resolvesOnce({ Volumes: [attached('/dev/sdf', 'detaching')] }).resolves({ Volumes: [volume()] });
+    ec2
+      .on(DescribeVolumesCommand)
+      .resolvesOnce({ Volumes: [attached('/dev/sdf', 'detaching')] })
+      .resolves({ Volumes: [volume()] });
     await volumes().detachVolume('vol-0123456789abcdef0', 'i-0abc');
     expect(ec2.commandCalls(DetachVolumeCommand)[0]!.args[0].input).toEqual({ VolumeId: 'vol-0123456789abcdef0', InstanceId: 'i-0abc' });
     for (const code of ['IncorrectState', 'InvalidAttachment.NotFound', 'InvalidVolume.NotFound']) {
@@ -299,7 +321,14 @@ describe('ec2 volumes: detach, delete, list', () => {
     ec2
       .on(DescribeVolumesCommand)
       .resolvesOnce({
-        Volumes: [volume(), volume({ VolumeId: 'vol-root', State: 'in-use', Attachments: [{ InstanceId: 'i-0abc', Device: '/dev/sda1', State: 'attached' }] })],
+        Volumes: [
+          volume(),
+          volume({
+            VolumeId: 'vol-root',
+            State: 'in-use',
+            Attachments: [{ InstanceId: 'i-0abc', Device: '/dev/sda1', State: 'attached' }],
+          }),
+        ],
         NextToken: 'page-2',
       })
       .resolves({

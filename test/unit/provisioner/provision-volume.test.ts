@@ -14,7 +14,14 @@ function fakeVolumes(fail: Partial<Record<keyof Volumes, ProviderError>> = {}) {
     async ensureVolume(request) {
       requests.push(request);
       act('ensureVolume', `ensure ${request.storageId}`);
-      return { volumeId: 'vol-new', state: 'creating', model: request.model, storageId: request.storageId, sizeGiB: 1, attachments: [] } as VolumeInfo;
+      return {
+        volumeId: 'vol-new',
+        state: 'creating',
+        model: request.model,
+        storageId: request.storageId,
+        sizeGiB: 1,
+        attachments: [],
+      } as VolumeInfo;
     },
     async attachVolume(volumeId, instanceId) {
       act('attachVolume', `attach ${volumeId} ${instanceId}`);

@@ -17,13 +17,24 @@ const volume = (overrides: Partial<VolumeInfo> = {}): VolumeInfo => ({
   createdAt: OLD,
   ...overrides,
 });
-const claim = (overrides: Partial<StorageClaim> = {}): StorageClaim => ({ model: 'default', storageId: 'data/0', life: 'alive', ...overrides });
+const claim = (overrides: Partial<StorageClaim> = {}): StorageClaim => ({
+  model: 'default',
+  storageId: 'data/0',
+  life: 'alive',
+  ...overrides,
+});
 const inUse = { state: 'in-use', attachments: [{ instanceId: 'i-1', state: 'attached', device: '/dev/sdf' }] };
 
 describe('the volume reaper’s decisions', () => {
   it.each<[string, Partial<VolumeInfo>, StorageClaim[], 'delete' | 'keep', string]>([
     ['no storage instance at all', {}, [], 'delete', 'no storage instance names it'],
-    ['its storage instance is gone, another lives', {}, [claim({ storageId: 'data/1', volumeId: 'vol-2' })], 'delete', 'no storage instance names it'],
+    [
+      'its storage instance is gone, another lives',
+      {},
+      [claim({ storageId: 'data/1', volumeId: 'vol-2' })],
+      'delete',
+      'no storage instance names it',
+    ],
     ['its storage instance is Dead', {}, [claim({ life: 'dead', volumeId: 'vol-1' })], 'delete', 'storage data/0 is dead'],
     ['its storage instance is Dead, naming none', {}, [claim({ life: 'dead' })], 'delete', 'no storage instance names it'],
     ['named by Alive storage', {}, [claim({ volumeId: 'vol-1' })], 'keep', 'storage data/0 is alive'],
@@ -100,7 +111,10 @@ describe('the volume reaper', () => {
   });
 
   it('reports what it could not delete or read, and goes on with the rest', async () => {
-    const fake = volumesOf([volume({ volumeId: 'vol-a', storageId: 'a/0' }), volume({ volumeId: 'vol-b', storageId: 'b/0' })], new Set(['vol-a']));
+    const fake = volumesOf(
+      [volume({ volumeId: 'vol-a', storageId: 'a/0' }), volume({ volumeId: 'vol-b', storageId: 'b/0' })],
+      new Set(['vol-a']),
+    );
     const input = { volumes: fake.volumes, controllerId: 'ctl-1', now: () => LISTED_AT, graceMs: GRACE };
     expect(await reapVolumes({ ...input, readClaims: async () => [] })).toEqual({
       deleted: ['vol-b'],
