@@ -404,6 +404,7 @@ describe('IAM', () => {
     'ec2:DescribeInstances',
     'ec2:DescribeImages',
     'ec2:DescribeSubnets',
+    'ec2:DescribeVolumes',
     'ec2:DescribeSecurityGroups',
     'dynamodb:ListStreams',
     'sqs:ListQueues',
