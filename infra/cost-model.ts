@@ -6,6 +6,12 @@
 // always-free allowances are per account, and a controller should be cheap in a busy account too.
 import { presenceWriteIntervalMs } from '#shared/domain/presence.js';
 import { FUNCTION_SPECS, type FunctionKey } from './functions.js';
+import {
+  GP3_BASELINE_IOPS,
+  GP3_BASELINE_THROUGHPUT_MIB,
+  type EbsVolumeParameters,
+  type EbsVolumeType,
+} from '#shared/provider/ec2/ebs-pool.js';
 
 type Json = Record<string, any>;
 
@@ -29,6 +35,7 @@ const CLOUDWATCH = 'https://aws.amazon.com/cloudwatch/pricing/';
 const LAMBDA = 'https://aws.amazon.com/lambda/pricing/';
 const DYNAMODB = 'https://aws.amazon.com/dynamodb/pricing/on-demand/';
 const VPC = 'https://aws.amazon.com/vpc/pricing/';
+const EBS = 'https://aws.amazon.com/ebs/pricing/';
 
 /** us-east-1 list prices, the one place they are written. */
 export const PRICES = {
@@ -65,6 +72,18 @@ export const PRICES = {
   natGateway: { usd: 0.045, unit: 'NAT gateway, hour', source: VPC },
   interfaceEndpoint: { usd: 0.01, unit: 'interface VPC endpoint, per AZ, hour', source: 'https://aws.amazon.com/privatelink/pricing/' },
   publicIpv4: { usd: 0.005, unit: 'public IPv4 address, hour', source: VPC },
+  // EBS bills a volume's provisioned size (in GiB, which the page calls GB) whether or not it is attached.
+  ebsGp3: { usd: 0.08, unit: 'GB-month of a gp3 volume', source: EBS },
+  ebsGp3Iops: { usd: 0.005, unit: 'gp3 IOPS-month above the 3,000 every volume has', source: EBS },
+  ebsGp3Throughput: { usd: 0.04, unit: 'gp3 MB/s-month above the 125 every volume has', source: EBS },
+  ebsGp2: { usd: 0.1, unit: 'GB-month of a gp2 volume', source: EBS },
+  ebsIo1: { usd: 0.125, unit: 'GB-month of an io1 volume', source: EBS },
+  ebsIo1Iops: { usd: 0.065, unit: 'io1 provisioned IOPS-month', source: EBS },
+  ebsIo2: { usd: 0.125, unit: 'GB-month of an io2 volume', source: EBS },
+  ebsIo2Iops: { usd: 0.065, unit: 'io2 provisioned IOPS-month, up to 32,000', source: EBS },
+  ebsSt1: { usd: 0.045, unit: 'GB-month of an st1 volume', source: EBS },
+  ebsSc1: { usd: 0.015, unit: 'GB-month of an sc1 volume', source: EBS },
+  ebsStandard: { usd: 0.05, unit: 'GB-month of a magnetic (standard) volume, besides its I/O requests', source: EBS },
 } as const satisfies Record<string, Price>;
 
 /**
@@ -478,6 +497,49 @@ function apiFunction(resources: Record<string, Json>): Json {
   for (const [, api] of ofType(resources, 'AWS::ApiGatewayV2::Api'))
     if (api.Properties.ProtocolType !== 'HTTP') throw new Error('cost model: only HTTP APIs are priced');
   return resources[[...targets][0]!]!;
+}
+
+/** The price of a GiB-month of each volume type, and of its provisioned IOPS where that is billed. */
+const VOLUME_PRICES: Record<EbsVolumeType, { storage: Price; iops?: Price }> = {
+  gp3: { storage: PRICES.ebsGp3, iops: PRICES.ebsGp3Iops },
+  gp2: { storage: PRICES.ebsGp2 },
+  io1: { storage: PRICES.ebsIo1, iops: PRICES.ebsIo1Iops },
+  io2: { storage: PRICES.ebsIo2, iops: PRICES.ebsIo2Iops },
+  st1: { storage: PRICES.ebsSt1 },
+  sc1: { storage: PRICES.ebsSc1 },
+  standard: { storage: PRICES.ebsStandard },
+};
+
+/**
+ * What a volume of the `ebs` pool costs a month (shared/provider/ec2/ebs-pool.ts makes its
+ * parameters): its size, and what it asks beyond gp3's baseline or, for io1 and io2, all its IOPS.
+ * Billed from creation to deletion, attached or not: a volume kept after its unit (persistent
+ * storage, detach-storage) goes on costing this.
+ */
+export function costPerVolume(volume: EbsVolumeParameters): { lines: CostLine[]; usdPerMonth: number } {
+  const prices = VOLUME_PRICES[volume.volumeType];
+  const lines: CostLine[] = [
+    {
+      item: `${volume.volumeType} storage`,
+      basis: `${count(volume.sizeGiB)} GiB × $${prices.storage.usd}`,
+      usdPerMonth: volume.sizeGiB * prices.storage.usd,
+    },
+  ];
+  const billedIops = volume.volumeType === 'gp3' ? Math.max(0, (volume.iops ?? 0) - GP3_BASELINE_IOPS) : (volume.iops ?? 0);
+  if (prices.iops && billedIops > 0)
+    lines.push({
+      item: `${volume.volumeType} IOPS`,
+      basis: `${count(billedIops)} IOPS × $${prices.iops.usd}`,
+      usdPerMonth: billedIops * prices.iops.usd,
+    });
+  const billedThroughput = Math.max(0, (volume.throughput ?? 0) - GP3_BASELINE_THROUGHPUT_MIB);
+  if (volume.volumeType === 'gp3' && billedThroughput > 0)
+    lines.push({
+      item: 'gp3 throughput',
+      basis: `${count(billedThroughput)} MB/s × $${PRICES.ebsGp3Throughput.usd}`,
+      usdPerMonth: billedThroughput * PRICES.ebsGp3Throughput.usd,
+    });
+  return { lines, usdPerMonth: lines.reduce((sum, l) => sum + l.usdPerMonth, 0) };
 }
 
 /** A Markdown table of cost lines, for the test's printout and the docs. */

@@ -14,6 +14,7 @@ import type { FunctionEnvironment } from '../functions/environment.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
+import { EBS_VOLUME_TYPES } from '#shared/provider/ec2/ebs-pool.js';
 
 export interface MachinesProps {
   controllerId: string;
@@ -173,9 +174,9 @@ export class Machines extends Construct {
   }
 
   /**
-   * The provisioner starts, tags and terminates this controller's instances, and creates and
-   * deletes machine queues; its scheduled reconcile also keeps the applications' security groups
-   * (grantFirewall).
+   * The provisioner starts, tags and terminates this controller's instances, makes, attaches,
+   * detaches and deletes its storage volumes (grantVolumes), and creates and deletes machine
+   * queues; its scheduled reconcile also keeps the applications' security groups (grantFirewall).
    */
   grantProvisioner(role: iam.Role): void {
     const stack = Stack.of(this);
@@ -253,6 +254,7 @@ export class Machines extends Construct {
         conditions: { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
       }),
     );
+    this.grantVolumes(role, taggedByThisDeployment);
     // Termination is bounded by the controller's tag only, not the deployment's: the provisioner
     // only terminates instances it recorded or listed by its own deployment's tag, and instances
     // started before instances carried a deployment tag must stay removable by remove-machine.
@@ -270,7 +272,7 @@ export class Machines extends Construct {
     add(
       new iam.PolicyStatement({
         sid: 'DescribeInstancesAndImages',
-        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets'],
+        actions: ['ec2:DescribeInstances', 'ec2:DescribeImages', 'ec2:DescribeSubnets', 'ec2:DescribeVolumes'],
         resources: ['*'],
       }),
     );
@@ -284,6 +286,57 @@ export class Machines extends Construct {
     );
     // TagQueue binds a machine's queue to its instance (shared/messaging/queue-instance-tag.ts).
     this.grantQueueManagement(role, ['sqs:DeleteQueue', 'sqs:TagQueue']);
+  }
+
+  /**
+   * The `ebs` storage pool's volumes (shared/provider/ec2/volumes.ts): made only encrypted, of an
+   * EBS type, and with this controller's and deployment's tags in the request (tagged by the same
+   * call, never afterwards); attached, detached and deleted only when they carry this controller's
+   * tag, and attached to or detached from only this controller's instances. A pool's `kms-key-id`
+   * names a key whose own key policy must let these roles use it (docs/deploy-to-aws.md, 'Storage').
+   */
+  private grantVolumes(role: iam.Role, taggedByThisDeployment: Record<string, string>): void {
+    const stack = Stack.of(this);
+    const ec2Arn = (resource: string) => stack.formatArn({ service: 'ec2', resource, resourceName: '*' });
+    const volumes = ec2Arn('volume');
+    const ownTag = { [`aws:ResourceTag/${CONTROLLER_TAG}`]: this.controllerId };
+    const add = (statement: iam.PolicyStatement) => role.addToPrincipalPolicy(statement);
+    add(
+      new iam.PolicyStatement({
+        sid: 'CreateTaggedEncryptedVolumes',
+        actions: ['ec2:CreateVolume'],
+        resources: [volumes],
+        conditions: {
+          StringEquals: { ...taggedByThisDeployment, 'ec2:VolumeType': [...EBS_VOLUME_TYPES] },
+          Bool: { 'ec2:Encrypted': 'true' },
+        },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'TagVolumesOnCreateOnly',
+        actions: ['ec2:CreateTags'],
+        resources: [volumes],
+        conditions: { StringEquals: { 'ec2:CreateAction': 'CreateVolume', [`aws:RequestTag/${CONTROLLER_TAG}`]: this.controllerId } },
+      }),
+    );
+    // Both of an attachment's resources, the volume and the instance, carry the controller's tag.
+    add(
+      new iam.PolicyStatement({
+        sid: 'AttachOwnVolumesToOwnInstances',
+        actions: ['ec2:AttachVolume', 'ec2:DetachVolume'],
+        resources: [volumes, ec2Arn('instance')],
+        conditions: { StringEquals: ownTag },
+      }),
+    );
+    add(
+      new iam.PolicyStatement({
+        sid: 'DeleteOwnVolumes',
+        actions: ['ec2:DeleteVolume'],
+        resources: [volumes],
+        conditions: { StringEquals: ownTag },
+      }),
+    );
   }
 
   /**

@@ -139,7 +139,9 @@ function awsSolutionsAcknowledgements(stack: DroverStack): Acknowledgement[] {
     {
       on: provisioners,
       id: iam5(arnFinding('ec2', 'volume/*')),
-      reason: 'Volume ids do not exist before RunInstances; launch requires the controller tag on the volume in the request.',
+      reason:
+        'Volume ids do not exist before RunInstances or CreateVolume; both require the controller and deployment tags in the request ' +
+        "(CreateVolume an encrypted volume of an EBS type too); attaching, detaching and deleting one the controller's tag on it.",
     },
     {
       on: provisioners,
@@ -176,7 +178,7 @@ function awsSolutionsAcknowledgements(stack: DroverStack): Acknowledgement[] {
       reason:
         'Granted only for actions that support no resource-level permissions (they require Resource "*"): dynamodb:ListStreams ' +
         "(the stream mappings; every other stream action is on this table's stream ARN), ec2:DescribeInstances, DescribeImages, " +
-        'DescribeSubnets and DescribeSecurityGroups, and sqs:ListQueues (the tear-down).',
+        'DescribeSubnets, DescribeVolumes and DescribeSecurityGroups, and sqs:ListQueues (the tear-down).',
     },
   ];
 }

@@ -91,6 +91,9 @@ const BOOLS: Record<string, boolean> = {
   False: false,
 };
 
+/** A boolean as Go's strconv.ParseBool reads it (Juju reads its boolean settings so), or undefined. */
+export const parseGoBool = (raw: string): boolean | undefined => own(BOOLS, raw);
+
 const quote = (s: string): string => JSON.stringify(s); // close enough to Go's %q
 
 // Reason strings are wrapped by the caller as `bad "<key>" constraint: <reason>`.
@@ -127,7 +130,7 @@ function parseValue(key: ConstraintKey, raw: string): Constraints[ConstraintKey]
     case 'int':
       return parseUint(raw);
     case 'bool': {
-      const b = own(BOOLS, raw);
+      const b = parseGoBool(raw);
       if (b === undefined) throw new Reason(`must be 'true' or 'false'`);
       return b;
     }

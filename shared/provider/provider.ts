@@ -83,6 +83,67 @@ export interface Firewall {
   applyFirewall(controllerId: string, desired: DesiredFirewall): Promise<FirewallReport>;
 }
 
+/** One volume a Volumes provider is asked to make for a storage instance (shared/provisioner/provision-volume.ts). */
+export interface VolumeRequest {
+  controllerId: string;
+  /** The key of the storage's model (storage ids repeat across models, as machine ids do). */
+  model: string;
+  /** The storage instance, `<name>/<n>`. */
+  storageId: string;
+  /**
+   * Counts provisioning attempts of the storage instance: with its id it makes the idempotency
+   * token, so a retried attempt never makes a second volume, and a new attempt (after an error the
+   * user retried) makes a new one.
+   */
+  attempt: number;
+  /** As Juju sizes storage: MiB. */
+  sizeMiB: number;
+  /** The pool's attributes (shared/provider/ec2/ebs-pool.ts reads them). */
+  poolAttributes: Record<string, unknown>;
+  /** The instance the volume is for: it is made in that instance's availability zone. */
+  instanceId: string;
+}
+
+export interface VolumeAttachmentInfo {
+  instanceId: string;
+  /** attaching, attached, detaching, detached. */
+  state: string;
+  /** The name the volume was attached under (`/dev/sdf`); NVMe instances show it under another. */
+  device?: string;
+}
+
+export interface VolumeInfo {
+  volumeId: string;
+  /** The provider's view: creating, available, in-use, deleting, deleted, error. */
+  state: string;
+  model: string;
+  /** The storage instance the volume was made for; '' where its tag is missing. */
+  storageId: string;
+  sizeGiB: number;
+  availabilityZone?: string;
+  attachments: VolumeAttachmentInfo[];
+  /** When the provider made it (ms since the epoch): a volume made moments ago may not be recorded yet. */
+  createdAt?: number;
+}
+
+/**
+ * Volumes for storage instances (Juju's dynamic volume source: EBS on AWS). Every call is safe to
+ * repeat: making a volume replays its token, attaching one that is attached to that instance
+ * answers its device, and detaching or deleting one that is already so succeeds.
+ */
+export interface Volumes {
+  /** The request's volume: made if no earlier call with the same attempt made it. */
+  ensureVolume(request: VolumeRequest): Promise<VolumeInfo>;
+  /** Attaches the volume to the instance (waiting a bounded time for it); answers the device it was attached as. */
+  attachVolume(volumeId: string, instanceId: string): Promise<{ device: string }>;
+  /** Detaches the volume from the instance, if it is attached to it. */
+  detachVolume(volumeId: string, instanceId: string): Promise<void>;
+  /** Deletes a volume no instance has attached; one already gone is fine. */
+  deleteVolume(volumeId: string): Promise<void>;
+  /** Every storage volume of this controller (never an instance's root volume). */
+  listVolumes(controllerId: string): Promise<VolumeInfo[]>;
+}
+
 export interface Provider {
   startInstance(request: StartInstanceRequest): Promise<InstanceInfo>;
   /** Stops (terminates) instances; unknown ids are ignored, so it is safe to retry. */
@@ -97,4 +158,6 @@ export interface Provider {
   listDeadInstances?(controllerId: string): Promise<InstanceInfo[]>;
   /** Absent where nothing stands between a machine and the network (the local provider). */
   readonly firewall?: Firewall;
+  /** Absent where storage is the machine's own disk only (the local provider: rootfs). */
+  readonly volumes?: Volumes;
 }

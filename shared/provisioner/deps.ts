@@ -5,6 +5,7 @@ import { DEFAULT_MODEL_KEY } from '../domain/models.js';
 import type { Provider } from '../provider/provider.js';
 import { storeForModel, type Store } from '../state/engine/store.js';
 import type { AgentCredentials } from './agent-credentials.js';
+import type { StorageClaim } from './reap-volumes.js';
 
 /**
  * Each machine's SQS queue (shared/messaging/machine-queues.ts on AWS and locally), named by its
@@ -37,6 +38,11 @@ export interface ProvisionerPolicy {
   missingInstanceGraceMs: number;
   /** Machines reconciled at once, by a stream batch or the full reconcile. */
   concurrency: number;
+  /**
+   * A volume made less than this before the provider was listed is never taken for an orphan: its
+   * storage instance records it only once the step that made it returns (reap-volumes.ts).
+   */
+  orphanVolumeGraceMs: number;
 }
 
 export const DEFAULT_POLICY: ProvisionerPolicy = {
@@ -45,6 +51,7 @@ export const DEFAULT_POLICY: ProvisionerPolicy = {
   transientErrorRetryMs: 60_000,
   missingInstanceGraceMs: 60_000,
   concurrency: 8,
+  orphanVolumeGraceMs: 600_000,
 };
 
 export interface ProvisionerLog {
@@ -70,6 +77,11 @@ export interface ProvisionerDeps {
   apiUrl: string;
   policy?: Partial<ProvisionerPolicy>;
   log?: ProvisionerLog;
+  /**
+   * The storage instances of the models given, as the volume reaper needs them (reap-volumes.ts).
+   * Absent: volumes are never reaped, since without state every volume would look orphaned.
+   */
+  storageClaims?: (stores: Store[]) => Promise<StorageClaim[]>;
   /** Replaced in tests that must not wait. */
   sleep?: (ms: number) => Promise<void>;
 }

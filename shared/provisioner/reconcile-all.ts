@@ -27,6 +27,7 @@ import { logOf, machineLabel, policyOf, type ProvisionerDeps } from './deps.js';
 import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
 import { reviveAgents } from './revive-agents.js';
+import { reapVolumes } from './reap-volumes.js';
 import { errorMessage } from '../domain/errors.js';
 
 const PAGE = 100;
@@ -39,6 +40,8 @@ export interface ReconcileAllResult {
   strays: string[];
   /** Machines whose recorded instance the provider no longer has. */
   missing: string[];
+  /** Orphaned volumes deleted (reap-volumes.ts); only where the provider has volumes and state is read for them. */
+  reapedVolumes: string[];
   /** Machines whose dead agent was started again (providers that can: revive-agents.ts). */
   revived: string[];
   /** What the firewall step changed (reconcile-firewall.ts); absent where the provider has no firewall. */
@@ -59,7 +62,16 @@ export interface ReconcileAllOptions {
 export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllOptions = {}): Promise<ReconcileAllResult> {
   const { store } = deps;
   const policy = policyOf(deps);
-  const result: ReconcileAllResult = { machines: 0, outcomes: {}, strays: [], missing: [], revived: [], failures: [], unfinished: 0 };
+  const result: ReconcileAllResult = {
+    machines: 0,
+    outcomes: {},
+    strays: [],
+    reapedVolumes: [],
+    missing: [],
+    revived: [],
+    failures: [],
+    unfinished: 0,
+  };
 
   // First, so an agent started again is listed below and not taken for a missing instance; one the
   // provider will start again later (its back-off) is not missing either, and its status says so.
@@ -86,6 +98,20 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
     } catch (e) {
       result.failures.push({ error: `cannot stop stray instances: ${errorMessage(e)}` });
     }
+  }
+
+  // Orphaned volumes, like strays: only this run finds them.
+  if (deps.provider.volumes && deps.storageClaims) {
+    const storageClaims = deps.storageClaims;
+    const reaped = await reapVolumes({
+      volumes: deps.provider.volumes,
+      controllerId: deps.controllerId,
+      readClaims: () => storageClaims(models),
+      now: () => store.now().getTime(),
+      graceMs: policy.orphanVolumeGraceMs,
+    });
+    result.reapedVolumes = reaped.deleted;
+    result.failures.push(...reaped.failures.map((f) => ({ error: f.volumeId ? `volume ${f.volumeId}: ${f.error}` : f.error })));
   }
 
   const listed = new Set(instances.map((i) => i.instanceId));

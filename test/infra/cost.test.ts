@@ -13,6 +13,7 @@ import {
   alarmMetrics,
   costAtRest,
   costPerIdleAgent,
+  costPerVolume,
   costTable,
   longestUnseenSeconds,
   PRICES,
@@ -23,6 +24,7 @@ import {
 import { CONTEXT, createDroverApp } from '../../infra/drover-app.js';
 import { REPO_ROOT } from '../../infra/functions.js';
 import { DEFAULT_AGENT_LOST_AFTER_SECONDS } from '#shared/domain/presence.js';
+import { ebsVolumeParameters } from '#shared/provider/ec2/ebs-pool.js';
 
 type Json = Record<string, any>;
 
@@ -238,6 +240,35 @@ describe('what it costs', () => {
   });
 });
 
+/** The volume docs/deploy-to-aws.md prices: 10 GiB from the `ebs` pool as it comes (gp3). */
+const DOCUMENTED_VOLUME = ebsVolumeParameters(10 * 1024, {});
+
+describe('an ebs volume', () => {
+  const usd = (sizeMiB: number, attributes: Record<string, unknown>) =>
+    Number(costPerVolume(ebsVolumeParameters(sizeMiB, attributes)).usdPerMonth.toFixed(4));
+
+  it('costs its size at its type’s price per GiB-month', () => {
+    expect(usd(1024, {})).toBe(PRICES.ebsGp3.usd);
+    expect(usd(1025, {})).toBe(2 * PRICES.ebsGp3.usd);
+    expect(usd(100 * 1024, { 'volume-type': 'gp2' })).toBe(100 * PRICES.ebsGp2.usd);
+    expect(usd(500 * 1024, { 'volume-type': 'sc1' })).toBe(Number((500 * PRICES.ebsSc1.usd).toFixed(4)));
+  });
+
+  it('adds provisioned IOPS: all of io1’s, and gp3’s IOPS and throughput above its baseline only', () => {
+    expect(usd(100 * 1024, { 'volume-type': 'io1', iops: 10 })).toBe(100 * PRICES.ebsIo1.usd + 1000 * PRICES.ebsIo1Iops.usd);
+    expect(usd(100 * 1024, { iops: 30, throughput: '125M' })).toBe(100 * PRICES.ebsGp3.usd);
+    expect(usd(200 * 1024, { iops: 20, throughput: '500M' })).toBe(
+      200 * PRICES.ebsGp3.usd + 1000 * PRICES.ebsGp3Iops.usd + 375 * PRICES.ebsGp3Throughput.usd,
+    );
+  });
+
+  it(`as the docs show it: 10 GiB of gp3`, () => {
+    const { lines, usdPerMonth } = costPerVolume(DOCUMENTED_VOLUME);
+    console.log(`a 10 GiB volume of the ebs pool:\n${costTable(lines, usdPerMonth)}\n`);
+    expect(lines.map((l) => l.item)).toEqual(['gp3 storage']);
+  });
+});
+
 describe('the figures the documentation shows', () => {
   const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -254,6 +285,8 @@ describe('the figures the documentation shows', () => {
     expect(doc.replace(/\s+/g, ' ')).toContain(
       `adds ${alarms.length} alarms reading ${metrics} metrics (the errors and throttles alarms each read every function's), their SNS topic with the email subscription, and the dashboard: $${(withEmail - rest).toFixed(2)} a month more.`,
     );
+    const volume = costPerVolume(DOCUMENTED_VOLUME).usdPerMonth;
+    expect(doc.replace(/ +/g, ' ')).toContain(`| **total** | | **$${volume.toFixed(4)}** |`);
     const readme = read('README.md').replace(/\s+/g, ' ');
     expect(readme).toContain(`costs about $${rest.toFixed(2)} a month`);
     expect(readme).toContain(`about $${withEmail.toFixed(2)} a month`);

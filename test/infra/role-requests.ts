@@ -156,9 +156,10 @@ const launchTags = (w: World) => ({
 });
 const instance = (w: World) => ec2Arn('instance', 'i-0a1b2c3d4e5f60718', w.env);
 const applicationGroup = (w: World) => ec2Arn('security-group', 'sg-0a1b2c3d4e5f60718', w.env);
+const storageVolume = (w: World) => ec2Arn('volume', 'vol-0a1b2c3d4e5f60718', w.env);
 
-// The provisioner starts and stops instances (shared/provider/ec2/ec2-provider.ts) and manages
-// machine queues; the scheduled reconcile also runs the firewall.
+// The provisioner starts and stops instances (shared/provider/ec2/ec2-provider.ts), makes and
+// deletes storage volumes, and manages machine queues; the scheduled reconcile also runs the firewall.
 const provisions = (w: World) => [
   // RunInstances is authorized on every resource it names or creates.
   req('RunInstancesCommand', 'ec2:RunInstances', ec2Arn('instance', '*', w.env), {
@@ -181,6 +182,22 @@ const provisions = (w: World) => [
   req('DescribeImagesCommand', 'ec2:DescribeImages', '*'),
   req('DescribeSubnetsCommand', 'ec2:DescribeSubnets', '*'),
   req('TerminateInstancesCommand', 'ec2:TerminateInstances', instance(w), ownTag(w)),
+  // The ebs pool's volumes (shared/provider/ec2/volumes.ts): made tagged and encrypted, attached
+  // to and detached from the controller's instances, deleted, listed.
+  req('CreateVolumeCommand', 'ec2:CreateVolume', ec2Arn('volume', '*', w.env), {
+    ...launchTags(w),
+    'ec2:VolumeType': 'gp3',
+    'ec2:Encrypted': 'true',
+  }),
+  req('CreateVolumeCommand', 'ec2:CreateTags', ec2Arn('volume', '*', w.env), {
+    'ec2:CreateAction': 'CreateVolume',
+    [`aws:RequestTag/${CONTROLLER_TAG}`]: w.controllerId,
+  }),
+  ...['AttachVolume', 'DetachVolume'].flatMap((action) =>
+    [storageVolume(w), instance(w)].map((resource) => req(`${action}Command`, `ec2:${action}`, resource, ownTag(w))),
+  ),
+  req('DeleteVolumeCommand', 'ec2:DeleteVolume', storageVolume(w), ownTag(w)),
+  req('DescribeVolumesCommand', 'ec2:DescribeVolumes', '*'),
   ...ensuresQueues(w),
   req('TagQueueCommand', 'sqs:TagQueue', w.machineQueue),
   req('DeleteQueueCommand', 'sqs:DeleteQueue', w.machineQueue),

@@ -29,6 +29,7 @@ import { machineQueuePrefix } from '../../infra/machines.js';
 import { CONTROLLER_TAG, DEPLOYMENT_TAG } from '#shared/provider/ec2/tags.js';
 import { CANONICAL_OWNER_ID } from '#shared/provider/ec2/images.js';
 import { EC2_INSTANCE_TYPES } from '#shared/provider/ec2/instance-types.js';
+import { EBS_VOLUME_TYPES } from '#shared/provider/ec2/ebs-pool.js';
 import { tlsOnlyStatement } from '#shared/messaging/queue-policy.js';
 import { ATTR, INDEX, RUN_LEASE_PREFIX } from '#shared/state/engine/keys.js';
 import { tableDefinition } from '#shared/state/engine/table.js';
@@ -403,6 +404,7 @@ describe('IAM', () => {
     'ec2:DescribeInstances',
     'ec2:DescribeImages',
     'ec2:DescribeSubnets',
+    'ec2:DescribeVolumes',
     'ec2:DescribeSecurityGroups',
     'dynamodb:ListStreams',
     'sqs:ListQueues',
@@ -519,8 +521,33 @@ describe('IAM', () => {
     const ss = statementsOfRole(roleLogicalId('provisioner'));
     const terminate = ss.find((s) => actionsOf(s).includes('ec2:TerminateInstances'))!;
     expect(terminate.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
-    const tags = ss.find((s) => actionsOf(s).includes('ec2:CreateTags'))!;
-    expect(tags.Condition).toEqual({ StringEquals: { 'ec2:CreateAction': 'RunInstances' } });
+    const tags = ss.filter((s) => actionsOf(s).includes('ec2:CreateTags'));
+    expect(tags.map((s) => s.Condition)).toEqual([
+      { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
+      { StringEquals: { 'ec2:CreateAction': 'CreateVolume', [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER } },
+    ]);
+  });
+
+  it("lets the provisioner make only tagged, encrypted EBS volumes, and attach, detach and delete only this controller's", () => {
+    for (const key of ['provisioner', 'provisionerReconcile'] as const) {
+      const ss = statementsOfRole(roleLogicalId(key));
+      const withAction = (action: string) => ss.filter((s) => actionsOf(s).includes(action));
+      const [create, ...otherCreates] = withAction('ec2:CreateVolume');
+      expect(otherCreates).toEqual([]);
+      expect(create!.Condition).toEqual({
+        StringEquals: {
+          [`aws:RequestTag/${CONTROLLER_TAG}`]: CONTROLLER,
+          [`aws:RequestTag/${DEPLOYMENT_TAG}`]: DEPLOYMENT_ID,
+          'ec2:VolumeType': [...EBS_VOLUME_TYPES],
+        },
+        Bool: { 'ec2:Encrypted': 'true' },
+      });
+      expect(JSON.stringify(create!.Resource)).toMatch(/:volume\/\*"/);
+      for (const action of ['ec2:AttachVolume', 'ec2:DetachVolume', 'ec2:DeleteVolume'])
+        for (const statement of withAction(action))
+          expect(statement.Condition, action).toEqual({ StringEquals: { [`aws:ResourceTag/${CONTROLLER_TAG}`]: CONTROLLER } });
+      expect(withAction('ec2:DeleteVolume')).toHaveLength(1);
+    }
   });
 
   it("gives no role a way to change the machines' shared security group's rules", () => {

@@ -9,7 +9,7 @@ import { refs } from '#shared/domain/plan.js';
 import type { LocalProvider } from '#shared/provider/local/local-provider.js';
 import { machineDirOf, readRecord } from '#shared/provider/local/machine-dir.js';
 import { isProcessAlive } from '#shared/provider/local/process-identity.js';
-import { ProviderError } from '#shared/provider/provider.js';
+import { ProviderError, type Provider, type VolumeInfo, type Volumes } from '#shared/provider/provider.js';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
 import { reconcileAll } from '#shared/provisioner/reconcile-all.js';
 import { reconcileMachine } from '#shared/provisioner/reconcile-machine.js';
@@ -347,6 +347,40 @@ describe('the full reconcile', () => {
     const restarted = provisionerDeps(store, localProvider(dataDir), queues);
     expect((await reconcileAll(restarted)).strays).toEqual([instanceIdOf(id)]);
     expect(liveAgentPids(dataDir)).toEqual([]);
+  });
+
+  it("reaps orphaned volumes with the strays, from every model's storage read after the listing; none without a storage reader", async () => {
+    const listed: VolumeInfo[] = [
+      { volumeId: 'vol-orphan', state: 'available', model: 'default', storageId: 'gone/0', sizeGiB: 1, attachments: [], createdAt: 0 },
+      { volumeId: 'vol-kept', state: 'available', model: 'default', storageId: 'data/0', sizeGiB: 1, attachments: [], createdAt: 0 },
+    ];
+    const deleted: string[] = [];
+    const order: string[] = [];
+    const volumes = {
+      listVolumes: async () => {
+        order.push('list volumes');
+        return listed;
+      },
+      deleteVolume: async (id: string) => {
+        deleted.push(id);
+      },
+    } as unknown as Volumes;
+    const withVolumes: Provider = {
+      startInstance: (r) => provider.startInstance(r),
+      stopInstances: (ids) => provider.stopInstances(ids),
+      listInstances: (c) => provider.listInstances(c),
+      volumes,
+    };
+    expect((await reconcileAll({ ...deps, provider: withVolumes })).reapedVolumes).toEqual([]);
+    expect(order).toEqual([]);
+    const storageClaims = async (stores: Store[]) => {
+      order.push(`read ${stores.map((s) => s.model).join(',')}`);
+      return [{ model: 'default', storageId: 'data/0', life: 'alive' as const, volumeId: 'vol-kept' }];
+    };
+    const result = await reconcileAll({ ...deps, provider: withVolumes, storageClaims });
+    expect(result).toMatchObject({ reapedVolumes: ['vol-orphan'], failures: [] });
+    expect(deleted).toEqual(['vol-orphan']);
+    expect(order).toEqual(['list volumes', 'read default']);
   });
 
   it('past its deadline it still stops strays, then leaves the machines to the next run and says how many', async () => {

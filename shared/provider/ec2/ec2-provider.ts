@@ -12,11 +12,12 @@ import {
   type RunInstancesCommandInput,
   type Tag,
 } from '@aws-sdk/client-ec2';
-import type { Firewall, InstanceInfo, Provider, StartInstanceRequest } from '../provider.js';
+import type { Firewall, InstanceInfo, Provider, StartInstanceRequest, Volumes } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import { awsErrorCode, toProviderError } from './errors.js';
 import { terminateInstances } from './terminate.js';
 import { Ec2Firewall } from './firewall.js';
+import { Ec2Volumes } from './volumes.js';
 import { describeImagesFinder, type ImageFinder } from './images.js';
 import { EC2_INSTANCE_TYPES, formatHardware, selectInstanceType, type InstanceTypeCatalogue } from './instance-types.js';
 import { describeZones, isCapacityError, isZonalLaunchError, subnetOrder } from './subnets.js';
@@ -119,9 +120,12 @@ export class Ec2Provider implements Provider {
   private readonly catalogue: InstanceTypeCatalogue;
   private readonly findImage: ImageFinder;
   readonly firewall?: Firewall;
+  /** EBS volumes for the `ebs` storage pool (volumes.ts). */
+  readonly volumes: Volumes;
 
   constructor(private readonly options: Ec2ProviderOptions) {
     this.client = options.client;
+    this.volumes = new Ec2Volumes({ client: options.client, deploymentId: options.deploymentId });
     this.catalogue = options.catalogue ?? EC2_INSTANCE_TYPES;
     this.findImage = options.findImage ?? describeImagesFinder(options.client, options.region);
     if (options.vpcId) {

@@ -10,3 +10,5 @@ export const MACHINE_TAG = 'drover:machine';
 export const MODEL_TAG = 'drover:model';
 /** Which deployment of the controller made the resource (Ec2ProviderOptions.deploymentId). */
 export const DEPLOYMENT_TAG = 'drover:deployment';
+/** The storage instance (`<name>/<n>`) a volume was made for (volumes.ts); only storage volumes carry it. */
+export const STORAGE_TAG = 'drover:storage';
