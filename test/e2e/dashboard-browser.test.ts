@@ -44,7 +44,10 @@ const HARDWARE = 'arch=amd64 cores=2 mem=4096M root-disk=8192M availability-zone
 let ctl: CliHarness;
 let browser: Browser;
 let page: Page;
+/** The one-time link the command printed. */
 let url: string;
+/** The page once the browser holds the session (its cookie): every further page of this browser opens it. */
+let home: string;
 const interrupt = new AbortController();
 let dashboard: Promise<CliResult>;
 
@@ -124,7 +127,7 @@ beforeAll(async () => {
     signal: interrupt.signal,
     onStdout: (text) => {
       stdout += text;
-      const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(stdout);
+      const found = /http:\/\/127\.0\.0\.1:\d+\/open\?token=\S+/.exec(stdout);
       if (found) announced(found[0]);
     },
   });
@@ -135,7 +138,10 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   // Poll twice a second if polling, and read at most that often when told of changes: the test
   // waits for changes, not for the 5 s a person would.
-  await page.goto(`${url}&poll=500`);
+  await page.goto(`${url}#poll=500`);
+  // The link is spent, and the page no longer shows it: the browser holds the session as a cookie.
+  expect(new URL(page.url()).pathname).toBe('/');
+  home = `${new URL(url).origin}/#poll=500`;
 }, 120_000);
 
 afterAll(async () => {
@@ -301,7 +307,7 @@ describe('drover dashboard in a browser', () => {
       if (missing) return context.skip(missing);
       const other = await browser.context.newPage();
       try {
-        await other.goto(`${url}&poll=500`);
+        await other.goto(home);
         await other.waitForSelector('g.node[data-application="wordpress"]');
         expect(await other.inputValue('#model')).toBe('default');
         await other.evaluate(() => ((globalThis as { notReloaded?: boolean }).notReloaded = true));
@@ -310,11 +316,11 @@ describe('drover dashboard in a browser', () => {
         expect(await other.$$eval('g.node', (nodes) => nodes.map((n) => n.getAttribute('data-application')))).toEqual(['database']);
         expect(await other.textContent('h1')).toBe('test:staging');
         expect(await other.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
-        // The model is in the fragment, beside the key, and nowhere else in the URL.
+        // The model is in the fragment, beside what else was there, and nowhere else in the URL.
         const shown = new URL(other.url());
         expect(shown.search).toBe('');
         expect(new URLSearchParams(shown.hash.slice(1)).get('model')).toBe('staging');
-        expect(shown.hash).toContain(new URL(url).hash.slice(1));
+        expect(new URLSearchParams(shown.hash.slice(1)).get('poll')).toBe('500');
         // Its unit's history is read from staging too.
         await showView('Units', other);
         await other.locator('table[data-table="Units"] button.link', { hasText: 'database/0' }).click();
@@ -357,7 +363,7 @@ describe('drover dashboard in a browser', () => {
         const sized = await browser.context.newPage();
         try {
           await sized.setViewportSize(viewport);
-          await sized.goto(`${url}&poll=500`);
+          await sized.goto(home);
           await sized.waitForSelector('g.node[data-application="wordpress"]');
           for (const view of VIEWS) {
             await showView(view, sized);
@@ -387,7 +393,7 @@ describe('drover dashboard in a browser', () => {
         const keys = await browser.context.newPage();
         try {
           await keys.setViewportSize(viewport);
-          await keys.goto(`${url}&poll=500`);
+          await keys.goto(home);
           await keys.waitForSelector('g.node[data-application="wordpress"]');
           await tabTo(keys, '[role="tab"]');
           expect(await keys.evaluate<boolean>(focusedIs('#tab-Topology[aria-selected="true"]'))).toBe(true);
