@@ -28,7 +28,9 @@ if (missing) console.warn(`dashboard browser tests skipped: ${missing}`);
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
 /** Page source: whether the focused element matches a selector. */
 const focusedIs = (selector: string) => `document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`;
-const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck'];
+const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck', 'Log', 'Secrets'];
+/** The views that are not a table. */
+const NOT_TABLES = ['Topology', 'Stuck', 'Log'];
 /** The viewports the dashboard is made for (docs/dashboard.md): a 1280x800 screen and a phone's. */
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -152,7 +154,7 @@ afterAll(async () => {
 });
 
 describe('drover dashboard in a browser', () => {
-  it('draws every application and relation; a peer relation marks its node, a subordinate one is dashed', async (context) => {
+  it('draws every application and relation, each relation labelled; a peer relation is a loop, a subordinate one dashed', async (context) => {
     if (missing) return context.skip(missing);
     for (const application of ['wordpress', 'mysql', 'logging', 'peer'])
       await page.waitForSelector(`g.node[data-application="${application}"]`);
@@ -163,8 +165,18 @@ describe('drover dashboard in a browser', () => {
       'logging:logging-directory wordpress:logging-dir edge container',
       'wordpress:db mysql:server edge regular',
     ]);
-    expect(await page.textContent('g.node[data-application="peer"]')).toContain('⟲ ring');
+    expect(await page.textContent('g.peer[data-relation="peer:ring"]')).toContain('⟲ ring');
+    expect(await page.locator('g.peer[data-relation="peer:ring"] path.peer-loop').count()).toBe(1);
+    // Each edge says its endpoints and its interface; a subordinate one says so.
+    const labelOf = (key: string) => page.textContent(`g.relation[data-relation="${key}"] text.edge-label`);
+    expect(await labelOf('wordpress:db mysql:server')).toBe('wordpress:db ⟷ mysql:servermysql');
+    expect(await labelOf('logging:logging-directory wordpress:logging-dir')).toBe(
+      'logging:logging-directory ⟷ wordpress:logging-dirlogging · subordinate',
+    );
     expect(await page.textContent('g.node[data-application="wordpress"]')).toContain('1 unit · ok');
+    // Each node counts its units at each level.
+    expect(await page.textContent('g.node[data-application="wordpress"] text.counts')).toBe('✔ 1 ok');
+    expect(await page.textContent('g.node[data-application="mysql"] text.counts')).toBe('✖ 1 error');
     expect(await page.textContent('p.updated')).toMatch(/Last updated \d/);
     await screenshot(page, 'topology');
   });
@@ -226,7 +238,8 @@ describe('drover dashboard in a browser', () => {
     const detail = page.locator('aside.detail');
     await detail.locator('table.config').waitFor();
     expect(await detail.locator('h2').textContent()).toBe('application mysql');
-    expect(await detail.locator('table.config tr', { hasText: 'max-connections' }).textContent()).toContain('100');
+    expect(await detail.locator('#config-max-connections').inputValue()).toBe('100');
+    expect(await detail.locator('table.config tr[data-key="max-connections"]').textContent()).toContain('int · default');
     expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
     await screenshot(page, 'application-detail');
   });
@@ -367,7 +380,7 @@ describe('drover dashboard in a browser', () => {
           await sized.waitForSelector('g.node[data-application="wordpress"]');
           for (const view of VIEWS) {
             await showView(view, sized);
-            if (view !== 'Topology' && view !== 'Stuck') await sized.waitForSelector(`table[data-table="${view}"]`);
+            if (!NOT_TABLES.includes(view)) await sized.waitForSelector(`table[data-table="${view}"]`);
             await expectNoOverflow(sized, `${view} at ${viewport.name} width`);
             await screenshot(sized, `${viewport.name}-${view.toLowerCase()}`);
           }
@@ -402,7 +415,7 @@ describe('drover dashboard in a browser', () => {
           expect(await keys.evaluate<boolean>(focusedIs('#tab-Applications[aria-selected="true"]'))).toBe(true);
           await keys.keyboard.press('ArrowLeft');
           await keys.keyboard.press('ArrowLeft');
-          await keys.waitForSelector('main[data-view="Stuck"]');
+          await keys.waitForSelector('main[data-view="Secrets"]');
           await keys.keyboard.press('ArrowRight');
           await keys.waitForSelector('main[data-view="Topology"]');
           // A node of the topology, and Enter opens its application's pane.

@@ -1,14 +1,19 @@
-// The pane beside a view: what one application, unit or machine is, read when it is chosen. A
-// unit's status history (show-status-log) and its recent log lines (debug-log) are read from the
-// controller; the rest is in the status document already.
+// The pane beside a view: what one application, unit, machine or relation is, read when it is
+// chosen, and what can be done to it. A unit's status history (show-status-log) and its recent log
+// lines (debug-log) are read from the controller; the rest is in the status document already.
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import { allUnits } from '#shared/domain/status-document.js';
 import { useEffect, useState } from 'preact/hooks';
+import { ActionForm } from './action-form.js';
 import { read } from './api.js';
+import { ConfigForm, type ConfigOption } from './config-form.js';
+import { RemoveRelation } from './relation-actions.js';
 import { Badge } from './status-badge.js';
+import { UnitActions } from './unit-actions.js';
 
 export interface Selection {
-  kind: 'application' | 'unit' | 'machine';
+  kind: 'application' | 'unit' | 'machine' | 'relation';
+  /** A relation's is its key (`wordpress:db mysql:server`). */
   name: string;
 }
 
@@ -54,39 +59,23 @@ function UnitHistory({ unit, model }: { unit: string; model: string | undefined 
 
 interface Settings {
   constraints: string;
-  config: Record<string, { value?: unknown; source?: string }>;
+  config: Record<string, ConfigOption>;
 }
 
-const shown = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-
-/** `drover config <app>` and `drover get-constraints <app>`, read-only. */
+/** `drover get-constraints <app>`, and `drover config <app>` as a form that changes it. */
 function ApplicationSettings({ application, model }: { application: string; model: string | undefined }) {
   const [settings, setSettings] = useState<Settings | string>('Loading…');
+  const [reads, setReads] = useState(0);
   useEffect(() => {
     read<Settings>('application-settings', { application }, model).then(setSettings, (e: Error) => setSettings(e.message));
-  }, [application, model]);
+  }, [application, model, reads]);
   if (typeof settings === 'string') return <p>{settings}</p>;
-  const keys = Object.keys(settings.config).sort();
   return (
     <>
       <h3>Constraints</h3>
       <p class="constraints">{settings.constraints || 'none'}</p>
       <h3>Config</h3>
-      {keys.length ? (
-        <table class="config">
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k}>
-                <th scope="row">{k}</th>
-                <td>{shown(settings.config[k]?.value)}</td>
-                <td class="source">{settings.config[k]?.source ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p>No settings.</p>
-      )}
+      <ConfigForm key={reads} application={application} model={model} config={settings.config} reread={() => setReads(reads + 1)} />
     </>
   );
 }
@@ -138,7 +127,39 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
       </dl>
     );
   }
-  const unit = allUnits(doc).find((u) => u.name === selection.name)?.unit;
+  if (selection.kind === 'relation') {
+    const relation = doc.relations?.find((r) => r.key === selection.name);
+    if (!relation) return <p>Relation {selection.name} is gone.</p>;
+    const endpoints = relation.key.split(' ');
+    return (
+      <>
+        <dl>
+          <dt>Endpoints</dt>
+          <dd>{endpoints.join(' ⟷ ')}</dd>
+          <dt>Interface</dt>
+          <dd>{relation.interface ?? ''}</dd>
+          <dt>Type</dt>
+          <dd>{endpoints.length === 1 ? 'peer' : relation.scope === 'container' ? 'subordinate' : 'regular'}</dd>
+          <dt>Life</dt>
+          <dd>{relation.life ?? 'alive'}</dd>
+          {relation['blocked-by'] ? (
+            <>
+              <dt>Blocked by</dt>
+              <dd>{relation['blocked-by'].join('; ')}</dd>
+            </>
+          ) : null}
+        </dl>
+        <RemoveRelation id={relation.id} relationKey={relation.key} model={model} />
+      </>
+    );
+  }
+  const found = allUnits(doc).find((u) => u.name === selection.name);
+  const unit = found?.unit;
+  const siblings = found
+    ? allUnits(doc)
+        .filter((u) => u.application === found.application)
+        .map((u) => u.name)
+    : [];
   return (
     <>
       {unit ? (
@@ -157,6 +178,17 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
       ) : (
         <p>{selection.name} is gone.</p>
       )}
+      {unit && found ? (
+        <>
+          <UnitActions
+            unit={selection.name}
+            inError={unit['juju-status'].current === 'error' || unit['workload-status'].current === 'error'}
+            model={model}
+          />
+          <h3>Run an action</h3>
+          <ActionForm key={selection.name} application={found.application} units={siblings} chosen={selection.name} model={model} />
+        </>
+      ) : null}
       <UnitHistory unit={selection.name} model={model} />
     </>
   );
