@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { Detail, type Selection } from './detail.js';
 import { graphOf } from './graph.js';
-import { LogView } from './log-view.js';
+import { LogView, NO_LOG_FILTERS, type LogFilters } from './log-view.js';
 import { ModelSwitcher, useChosenModel, type ChosenModel } from './model-switcher.js';
 import { SecretsView } from './secrets-view.js';
 import { Stuck } from './stuck.js';
@@ -52,6 +52,7 @@ export function App() {
 function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View; setView: (v: View) => void }) {
   const model = useModel(chosen.model);
   const [selection, setSelection] = useState<Selection | undefined>();
+  const [logFilters, setLogFilters] = useState<LogFilters>(NO_LOG_FILTERS);
   const { doc } = model;
   const select = (kind: Selection['kind'], name: string) => setSelection({ kind, name });
   return (
@@ -86,7 +87,7 @@ function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View;
           ) : view === 'Stuck' ? (
             <Stuck stuck={model.stuck} />
           ) : view === 'Log' ? (
-            <LogView model={chosen.model} />
+            <LogView model={chosen.model} filters={logFilters} setFilters={setLogFilters} />
           ) : (
             <SecretsView model={chosen.model} />
           )}

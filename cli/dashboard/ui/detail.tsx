@@ -75,7 +75,7 @@ function ApplicationSettings({ application, model }: { application: string; mode
       <h3>Constraints</h3>
       <p class="constraints">{settings.constraints || 'none'}</p>
       <h3>Config</h3>
-      <ConfigForm key={reads} application={application} model={model} config={settings.config} reread={() => setReads(reads + 1)} />
+      <ConfigForm application={application} model={model} config={settings.config} reread={() => setReads(reads + 1)} />
     </>
   );
 }

@@ -13,14 +13,16 @@ const KEPT_LINES = 2_000;
 /** How often new lines are asked for: a second, or the page's own interval if shorter (tests). */
 const FOLLOW_MS = Math.min(POLL_MS, 1_000);
 
-interface Filters {
+export interface LogFilters {
   include: string;
   exclude: string;
   level: string;
 }
 
+export const NO_LOG_FILTERS: LogFilters = { include: '', exclude: '', level: '' };
+
 /** The filters as debug-log's query: only those given. */
-function queryOf(filters: Filters): Record<string, string> {
+function queryOf(filters: LogFilters): Record<string, string> {
   const query: Record<string, string> = {};
   if (filters.include.trim()) query.include = filters.include.trim();
   if (filters.exclude.trim()) query.exclude = filters.exclude.trim();
@@ -28,9 +30,17 @@ function queryOf(filters: Filters): Record<string, string> {
   return query;
 }
 
-export function LogView({ model }: { model: string | undefined }) {
-  const [draft, setDraft] = useState<Filters>({ include: '', exclude: '', level: '' });
-  const [filters, setFilters] = useState<Filters>(draft);
+/** `filters` are the page's, so that they stay while another view is shown. */
+export function LogView({
+  model,
+  filters,
+  setFilters,
+}: {
+  model: string | undefined;
+  filters: LogFilters;
+  setFilters: (filters: LogFilters) => void;
+}) {
+  const [draft, setDraft] = useState<LogFilters>(filters);
   const [lines, setLines] = useState<string[]>([]);
   const [error, setError] = useState<string | undefined>();
   const [following, setFollowing] = useState(true);
