@@ -1,7 +1,8 @@
 // The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
-// it reads only the status family and the list of models, only with the session key, only on
-// 127.0.0.1, of the model the page names (checked), and nothing it sends the browser carries the
-// controller's token.
+// it reads only what it proxies, only with the session's cookie (set by a one-time link), only on
+// 127.0.0.1, of the model the page names (checked); it changes the model only by the CLI's own
+// requests, with the page's token, from the page's origin; and nothing it sends the browser
+// carries the controller's token.
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -121,7 +122,7 @@ describe('the dashboard server', () => {
     }
   });
 
-  it('proxies only the reads of the status family, each a GET of the user API', async () => {
+  it('proxies only its reads, each a GET of the user API; nothing else passes, by any method', async () => {
     for (const operation of PROXIED_OPERATIONS) expect(userOperations[operation].method).toBe('GET');
     for (const operation of ['operations', 'show-model', 'deploy', 'remove-application', 'exec', 'add-secret', '../v1/status']) {
       const res = await get(`/api/${operation}`);
