@@ -69,6 +69,8 @@ beforeAll(async () => {
   await cli('deploy', charmDir('action-box'));
   for (const charm of ['flaky', 'database', 'client']) await cli('deploy', charmDir(charm), '--to', '0');
   await cli('relate', 'client', 'database');
+  await cli('add-secret', 'dashboard-pass', 'password=s3cret-value');
+  await cli('grant-secret', 'dashboard-pass', 'action-box');
   await waitFor(
     'action-box/0 idle, flaky/0 in error, and client related to database',
     () => status(),
@@ -205,6 +207,35 @@ describe('the dashboard acting on the local controller', () => {
     expect(await relations()).toEqual(before);
     await screenshot('acting-refused');
   });
+
+  it(
+    "shows a secret's owner, revisions and grants, and its content only when asked, by a call of its own",
+    { timeout: 60_000 },
+    async (context) => {
+      if (missing) return context.skip(missing);
+      const calls: string[] = [];
+      const onRequest = (r: { url(): string; method(): string }) => void calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      page.on('request', onRequest);
+      try {
+        await showView('Secrets');
+        const row = page.locator('table[data-table="Secrets"] tr', { hasText: 'dashboard-pass' });
+        expect(await row.textContent()).toContain('<model>');
+        await row.locator('button.link').click();
+        const detail = page.locator('.secret');
+        await detail.locator('ul.grants').waitFor();
+        expect(await detail.locator('ul.grants').textContent()).toContain('action-box');
+        expect(await page.textContent('main')).not.toContain('s3cret-value');
+        expect(calls).not.toContain('POST /api/reveal-secret');
+        await detail.locator('button', { hasText: 'Reveal content' }).click();
+        await detail.locator('dl.content dd', { hasText: 's3cret-value' }).waitFor();
+        expect(await detail.locator('dl.content dt').textContent()).toBe('password');
+        expect(calls).toContain('POST /api/reveal-secret');
+        await screenshot('acting-secret');
+      } finally {
+        page.off('request', onRequest);
+      }
+    },
+  );
 
   it('removes a relation chosen on the topology, and it goes from the picture', { timeout: 120_000 }, async (context) => {
     if (missing) return context.skip(missing);
