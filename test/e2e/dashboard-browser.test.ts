@@ -242,6 +242,9 @@ describe('drover dashboard in a browser', () => {
     expect(await detail.locator('table.config tr[data-key="max-connections"]').textContent()).toContain('int · default');
     expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
     await screenshot(page, 'application-detail');
+    // Click through to one of its units.
+    await detail.locator('dd button.link', { hasText: 'mysql/0' }).click();
+    await page.locator('aside.detail[aria-label="unit mysql/0"] ol.history li').first().waitFor();
   });
 
   it('shows a change without a reload when the server tells it the model changed, reading nothing while it is idle', async (context) => {
@@ -294,6 +297,13 @@ describe('drover dashboard in a browser', () => {
       expect(await stuck.locator('code').first().textContent()).toBe('drover resolved mysql/0');
       expect(await stuck.textContent()).toContain('hook failed: "install"');
       await screenshot(page, 'stuck');
+      // On the topology, what holds the application is marked on it, in words too.
+      await showView('Topology');
+      const held = page.locator('g.node.held[data-application="mysql"]');
+      await held.waitFor();
+      expect(await held.locator('text.held').textContent()).toMatch(/^⚠ unit mysql\/0: /);
+      expect(await held.getAttribute('aria-label')).toContain('stuck: unit mysql/0: ');
+      await screenshot(page, 'topology-held');
 
       await showView('Topology');
       await expectOk(ctl, ['resolved', 'mysql/0']);

@@ -92,7 +92,9 @@ function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View;
             <SecretsView model={chosen.model} />
           )}
         </main>
-        {doc && selection ? <Detail doc={doc} model={chosen.model} selection={selection} close={() => setSelection(undefined)} /> : null}
+        {doc && selection ? (
+          <Detail doc={doc} select={select} model={chosen.model} selection={selection} close={() => setSelection(undefined)} />
+        ) : null}
       </div>
     </>
   );

@@ -3,12 +3,14 @@
 // lines (debug-log) are read from the controller; the rest is in the status document already.
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import { allUnits } from '#shared/domain/status-document.js';
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ActionForm } from './action-form.js';
 import { read } from './api.js';
 import { ConfigForm, type ConfigOption } from './config-form.js';
 import { RemoveRelation } from './relation-actions.js';
 import { Badge } from './status-badge.js';
+import { Link, type Select } from './tables.js';
 import { UnitActions } from './unit-actions.js';
 
 export interface Selection {
@@ -80,7 +82,22 @@ function ApplicationSettings({ application, model }: { application: string; mode
   );
 }
 
-function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undefined; selection: Selection }) {
+/** Names that open their own pane: click through from an application or machine to its units. */
+function Links({ names, kind, select }: { names: string[]; kind: Selection['kind']; select: Select }) {
+  if (!names.length) return <>none</>;
+  return (
+    <>
+      {names.map((name, i) => (
+        <Fragment key={name}>
+          {i ? ', ' : ''}
+          <Link onClick={() => select(kind, name)}>{name}</Link>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function Body({ doc, model, selection, select }: { doc: StatusDoc; model: string | undefined; selection: Selection; select: Select }) {
   if (selection.kind === 'application') {
     const app = doc.applications[selection.name];
     if (!app) return <p>{selection.name} is gone.</p>;
@@ -96,7 +113,9 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
           <dt>Life</dt>
           <dd>{app.life ?? 'alive'}</dd>
           <dt>Units</dt>
-          <dd>{Object.keys(app.units ?? {}).join(', ') || 'none'}</dd>
+          <dd>
+            <Links names={Object.keys(app.units ?? {})} kind="unit" select={select} />
+          </dd>
           {app['blocked-by'] ? (
             <>
               <dt>Blocked by</dt>
@@ -123,7 +142,9 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
         <dt>Hardware</dt>
         <dd>{machine.hardware ?? 'unknown'}</dd>
         <dt>Units</dt>
-        <dd>{units.map((u) => u.name).join(', ') || 'none'}</dd>
+        <dd>
+          <Links names={units.map((u) => u.name)} kind="unit" select={select} />
+        </dd>
       </dl>
     );
   }
@@ -197,11 +218,14 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
 /** `model`: the one the page shows (undefined: the one `drover dashboard` was started on). */
 export function Detail({
   doc,
+  select,
   model,
   selection,
   close,
 }: {
   doc: StatusDoc;
+  /** Opens another entity's pane in place of this one. */
+  select: Select;
   model: string | undefined;
   selection: Selection;
   close: () => void;
@@ -216,7 +240,7 @@ export function Detail({
           ✕
         </button>
       </header>
-      <Body doc={doc} model={model} selection={selection} />
+      <Body doc={doc} model={model} selection={selection} select={select} />
     </aside>
   );
 }
