@@ -1,82 +1,15 @@
-// The model as a picture: elkjs lays the applications out (layered, left to right, the layers far
-// enough apart for the widest relation label), SVG draws them, each label above its edge's longest
-// segment. A node shows its status as colour, icon and word, its units
+// The model as a picture: topology-layout.ts places it, SVG draws it. A node shows its status as colour, icon and word, its units
 // at each level, "dying", and what holds it when it is stuck; an edge its endpoints and interface
 // (a subordinate relation dashed and so labelled), a peer relation a loop on its node. Nodes,
-// edges and loops open their details on a click or Enter. Nodes and edges go to elkjs sorted by
-// name, so the same model is always drawn the same way, and a layout changes only when
+// edges and loops open their details on a click or Enter. The layout changes only when
 // applications or relations come or go.
-import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
 import { useEffect, useState } from 'preact/hooks';
-import { shapeOf, type Graph, type RelationEdge } from './graph.js';
+import { shapeOf, type Graph } from './graph.js';
 import { ICON } from './severity.js';
+import { edgeLines, labelPoint, layout, LABEL_LINE, NODE_H, NODE_W, type Placed } from './topology-layout.js';
 
-const NODE_W = 200;
-const NODE_H = 96;
 /** Characters of a message a node has room for; the whole message is in its tooltip and label. */
 const MESSAGE_ROOM = 27;
-/** An edge label's line height, and the width of one of its characters (a guess elkjs lays out by). */
-const LABEL_LINE = 14;
-const LABEL_CHAR = 6.6;
-const elk = new ELK();
-
-interface Point {
-  x: number;
-  y: number;
-}
-
-interface Placed {
-  positions: Record<string, Point>;
-  routes: Record<string, Point[]>;
-  width: number;
-  height: number;
-}
-
-/** The middle of a route's longest segment: where its label goes. */
-function labelPoint(route: Point[]): Point {
-  let best = { x: route[0]!.x, y: route[0]!.y, length: -1 };
-  for (let i = 1; i < route.length; i++) {
-    const [a, b] = [route[i - 1]!, route[i]!];
-    const length = Math.hypot(b.x - a.x, b.y - a.y);
-    if (length > best.length) best = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, length };
-  }
-  return best;
-}
-
-const byName =
-  <T,>(key: (t: T) => string) =>
-  (a: T, b: T) =>
-    key(a).localeCompare(key(b));
-const edgeLines = (e: RelationEdge) => [
-  e.label,
-  `${e.interface || 'relation'}${e.scope === 'container' ? ' · subordinate' : ''}${e.stuck.length ? ' · ⚠ stuck' : ''}`,
-];
-const labelWidth = (lines: string[]) => Math.max(...lines.map((l) => l.length)) * LABEL_CHAR + 8;
-
-async function layout(graph: Graph): Promise<Placed> {
-  const request: ElkNode = {
-    id: 'model',
-    layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': 'RIGHT',
-      'elk.spacing.nodeNode': '48',
-      'elk.layered.spacing.nodeNodeBetweenLayers': String(Math.max(90, ...graph.edges.map((e) => labelWidth(edgeLines(e)) + 24))),
-      // Keep the (sorted) order given: the same shape is always drawn the same way.
-      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-    },
-    children: [...graph.nodes].sort(byName((n) => n.name)).map((n) => ({ id: n.name, width: NODE_W, height: NODE_H })),
-    edges: [...graph.edges].sort(byName((e) => e.key)).map((e): ElkExtendedEdge => ({ id: e.key, sources: [e.from], targets: [e.to] })),
-  };
-  const result = await elk.layout(request);
-  const positions: Placed['positions'] = {};
-  for (const child of result.children ?? []) positions[child.id] = { x: child.x ?? 0, y: child.y ?? 0 };
-  const routes: Placed['routes'] = {};
-  for (const edge of result.edges ?? []) {
-    const section = edge.sections?.[0];
-    if (section) routes[edge.id] = [section.startPoint, ...(section.bendPoints ?? []), section.endPoint];
-  }
-  return { positions, routes, width: result.width ?? 0, height: result.height ?? 0 };
-}
 
 /** Enter or Space acts as a click does, as on a button. */
 const onActivate = (act: () => void) => (ev: KeyboardEvent) => {
