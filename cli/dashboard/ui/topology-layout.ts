@@ -2,7 +2,7 @@
 // the layers far enough apart for the widest relation label), and each label goes above its edge's
 // longest segment. Nodes and edges go to elkjs sorted by name, so the same model is always drawn
 // the same way whatever order its status lists them in.
-import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import ElkModule, { type ELK, type ELKConstructorArguments, type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
 import type { Graph, RelationEdge } from './graph.js';
 
 export const NODE_W = 200;
@@ -10,7 +10,12 @@ export const NODE_H = 96;
 /** An edge label's line height, and the width of one of its characters (a guess elkjs lays out by). */
 export const LABEL_LINE = 14;
 const LABEL_CHAR = 6.6;
-const elk = new ELK();
+/**
+ * The class itself: a bundler (the page's) types the CommonJS module's default as the class, Node's
+ * rules (the unit tests') as the module, which at run time is the class too.
+ */
+const Elk = ElkModule as unknown as new (args?: ELKConstructorArguments) => ELK;
+const elk = new Elk();
 
 export interface Point {
   x: number;
