@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     const loadPage = async () => {
       const page = await browser.context.newPage();
       const start = performance.now();
-      await page.goto(pushed.dashboard.url);
+      await page.goto(pushed.dashboard.oneTimeUrl());
       await drawn(page);
       const seconds = (performance.now() - start) / 1000;
       await page.close();
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     // Both pages open and drawn, then a few seconds for the pushed page's load-time re-read.
     for (const mode of modes) {
       mode.page = await browser.context.newPage();
-      await mode.page.goto(mode.dashboard.url);
+      await mode.page.goto(mode.dashboard.oneTimeUrl());
       await drawn(mode.page);
     }
     await sleep(10_000);

@@ -37,8 +37,11 @@ export function registerDashboard(program: Command, cli: Cli): void {
       try {
         cli.io.stderr(`Dashboard for controller "${controller}", model "${model}", is running at:\n`);
         cli.io.stdout(`  ${server.url}\n`);
+        cli.io.stderr('The link works once, for one browser (docs/dashboard.md, "Security").\n');
         if (opts.browser) {
-          const failed = await openBrowser(server.url, cli.io.env);
+          // A link of its own, spent at once by the browser: what a browser's argv shows (to every
+          // local user, through /proc) no longer admits anyone (docs/dashboard.md, "Security").
+          const failed = await openBrowser(server.oneTimeUrl(), cli.io.env);
           if (failed) cli.io.stderr(`could not open a browser (${failed}); open the URL above\n`);
         }
         cli.io.stderr('Press Ctrl-C to stop.\n');

@@ -1,7 +1,7 @@
-// An application's config and constraints for the dashboard's detail pane, read-only. The API
-// reads both by POST (`config` with neither set nor reset, `get-constraints`), as the CLI's
-// `config <app>` and `get-constraints <app>` do; this is the only place the dashboard posts, and
-// the bodies are made here from one checked name, so the page cannot make them write.
+// An application's config and constraints for the dashboard's detail pane. The API reads both by
+// POST (`config` with neither set nor reset, `get-constraints`), as the CLI's `config <app>` and
+// `get-constraints <app>` do; the bodies are made here from one checked name, so this read cannot
+// be made to write (changes go only through write-routes.ts, guarded as changes).
 import { isValidApplicationName } from '#shared/domain/names.js';
 import type { ApiClient } from '../client.js';
 import { UsageError } from '../errors.js';

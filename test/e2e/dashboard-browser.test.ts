@@ -28,7 +28,9 @@ if (missing) console.warn(`dashboard browser tests skipped: ${missing}`);
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
 /** Page source: whether the focused element matches a selector. */
 const focusedIs = (selector: string) => `document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`;
-const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck'];
+const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck', 'Log', 'Secrets'];
+/** The views that are not a table. */
+const NOT_TABLES = ['Topology', 'Stuck', 'Log'];
 /** The viewports the dashboard is made for (docs/dashboard.md): a 1280x800 screen and a phone's. */
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -44,7 +46,10 @@ const HARDWARE = 'arch=amd64 cores=2 mem=4096M root-disk=8192M availability-zone
 let ctl: CliHarness;
 let browser: Browser;
 let page: Page;
+/** The one-time link the command printed. */
 let url: string;
+/** The page once the browser holds the session (its cookie): every further page of this browser opens it. */
+let home: string;
 const interrupt = new AbortController();
 let dashboard: Promise<CliResult>;
 
@@ -124,7 +129,7 @@ beforeAll(async () => {
     signal: interrupt.signal,
     onStdout: (text) => {
       stdout += text;
-      const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(stdout);
+      const found = /http:\/\/127\.0\.0\.1:\d+\/open\?token=\S+/.exec(stdout);
       if (found) announced(found[0]);
     },
   });
@@ -135,7 +140,10 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   // Poll twice a second if polling, and read at most that often when told of changes: the test
   // waits for changes, not for the 5 s a person would.
-  await page.goto(`${url}&poll=500`);
+  await page.goto(`${url}#poll=500`);
+  // The link is spent, and the page no longer shows it: the browser holds the session as a cookie.
+  expect(new URL(page.url()).pathname).toBe('/');
+  home = `${new URL(url).origin}/#poll=500`;
 }, 120_000);
 
 afterAll(async () => {
@@ -146,7 +154,7 @@ afterAll(async () => {
 });
 
 describe('drover dashboard in a browser', () => {
-  it('draws every application and relation; a peer relation marks its node, a subordinate one is dashed', async (context) => {
+  it('draws every application and relation, each relation labelled; a peer relation is a loop, a subordinate one dashed', async (context) => {
     if (missing) return context.skip(missing);
     for (const application of ['wordpress', 'mysql', 'logging', 'peer'])
       await page.waitForSelector(`g.node[data-application="${application}"]`);
@@ -157,8 +165,18 @@ describe('drover dashboard in a browser', () => {
       'logging:logging-directory wordpress:logging-dir edge container',
       'wordpress:db mysql:server edge regular',
     ]);
-    expect(await page.textContent('g.node[data-application="peer"]')).toContain('⟲ ring');
+    expect(await page.textContent('g.peer[data-relation="peer:ring"]')).toContain('⟲ ring');
+    expect(await page.locator('g.peer[data-relation="peer:ring"] path.peer-loop').count()).toBe(1);
+    // Each edge says its endpoints and its interface; a subordinate one says so.
+    const labelOf = (key: string) => page.textContent(`g.relation[data-relation="${key}"] text.edge-label`);
+    expect(await labelOf('wordpress:db mysql:server')).toBe('wordpress:db ⟷ mysql:servermysql');
+    expect(await labelOf('logging:logging-directory wordpress:logging-dir')).toBe(
+      'logging:logging-directory ⟷ wordpress:logging-dirlogging · subordinate',
+    );
     expect(await page.textContent('g.node[data-application="wordpress"]')).toContain('1 unit · ok');
+    // Each node counts its units at each level.
+    expect(await page.textContent('g.node[data-application="wordpress"] text.counts')).toBe('✔ 1 ok');
+    expect(await page.textContent('g.node[data-application="mysql"] text.counts')).toBe('✖ 1 error');
     expect(await page.textContent('p.updated')).toMatch(/Last updated \d/);
     await screenshot(page, 'topology');
   });
@@ -220,9 +238,13 @@ describe('drover dashboard in a browser', () => {
     const detail = page.locator('aside.detail');
     await detail.locator('table.config').waitFor();
     expect(await detail.locator('h2').textContent()).toBe('application mysql');
-    expect(await detail.locator('table.config tr', { hasText: 'max-connections' }).textContent()).toContain('100');
+    expect(await detail.locator('#config-max-connections').inputValue()).toBe('100');
+    expect(await detail.locator('table.config tr[data-key="max-connections"]').textContent()).toContain('int · default');
     expect(await detail.locator('p.constraints').textContent()).toBe('arch=amd64 mem=2048M');
     await screenshot(page, 'application-detail');
+    // Click through to one of its units.
+    await detail.locator('dd button.link', { hasText: 'mysql/0' }).click();
+    await page.locator('aside.detail[aria-label="unit mysql/0"] ol.history li').first().waitFor();
   });
 
   it('shows a change without a reload when the server tells it the model changed, reading nothing while it is idle', async (context) => {
@@ -275,6 +297,13 @@ describe('drover dashboard in a browser', () => {
       expect(await stuck.locator('code').first().textContent()).toBe('drover resolved mysql/0');
       expect(await stuck.textContent()).toContain('hook failed: "install"');
       await screenshot(page, 'stuck');
+      // On the topology, what holds the application is marked on it, in words too.
+      await showView('Topology');
+      const held = page.locator('g.node.held[data-application="mysql"]');
+      await held.waitFor();
+      expect(await held.locator('text.held').textContent()).toMatch(/^⚠ unit mysql\/0: /);
+      expect(await held.getAttribute('aria-label')).toContain('stuck: unit mysql/0: ');
+      await screenshot(page, 'topology-held');
 
       await showView('Topology');
       await expectOk(ctl, ['resolved', 'mysql/0']);
@@ -301,7 +330,7 @@ describe('drover dashboard in a browser', () => {
       if (missing) return context.skip(missing);
       const other = await browser.context.newPage();
       try {
-        await other.goto(`${url}&poll=500`);
+        await other.goto(home);
         await other.waitForSelector('g.node[data-application="wordpress"]');
         expect(await other.inputValue('#model')).toBe('default');
         await other.evaluate(() => ((globalThis as { notReloaded?: boolean }).notReloaded = true));
@@ -310,11 +339,11 @@ describe('drover dashboard in a browser', () => {
         expect(await other.$$eval('g.node', (nodes) => nodes.map((n) => n.getAttribute('data-application')))).toEqual(['database']);
         expect(await other.textContent('h1')).toBe('test:staging');
         expect(await other.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
-        // The model is in the fragment, beside the key, and nowhere else in the URL.
+        // The model is in the fragment, beside what else was there, and nowhere else in the URL.
         const shown = new URL(other.url());
         expect(shown.search).toBe('');
         expect(new URLSearchParams(shown.hash.slice(1)).get('model')).toBe('staging');
-        expect(shown.hash).toContain(new URL(url).hash.slice(1));
+        expect(new URLSearchParams(shown.hash.slice(1)).get('poll')).toBe('500');
         // Its unit's history is read from staging too.
         await showView('Units', other);
         await other.locator('table[data-table="Units"] button.link', { hasText: 'database/0' }).click();
@@ -357,11 +386,11 @@ describe('drover dashboard in a browser', () => {
         const sized = await browser.context.newPage();
         try {
           await sized.setViewportSize(viewport);
-          await sized.goto(`${url}&poll=500`);
+          await sized.goto(home);
           await sized.waitForSelector('g.node[data-application="wordpress"]');
           for (const view of VIEWS) {
             await showView(view, sized);
-            if (view !== 'Topology' && view !== 'Stuck') await sized.waitForSelector(`table[data-table="${view}"]`);
+            if (!NOT_TABLES.includes(view)) await sized.waitForSelector(`table[data-table="${view}"]`);
             await expectNoOverflow(sized, `${view} at ${viewport.name} width`);
             await screenshot(sized, `${viewport.name}-${view.toLowerCase()}`);
           }
@@ -387,7 +416,7 @@ describe('drover dashboard in a browser', () => {
         const keys = await browser.context.newPage();
         try {
           await keys.setViewportSize(viewport);
-          await keys.goto(`${url}&poll=500`);
+          await keys.goto(home);
           await keys.waitForSelector('g.node[data-application="wordpress"]');
           await tabTo(keys, '[role="tab"]');
           expect(await keys.evaluate<boolean>(focusedIs('#tab-Topology[aria-selected="true"]'))).toBe(true);
@@ -396,7 +425,7 @@ describe('drover dashboard in a browser', () => {
           expect(await keys.evaluate<boolean>(focusedIs('#tab-Applications[aria-selected="true"]'))).toBe(true);
           await keys.keyboard.press('ArrowLeft');
           await keys.keyboard.press('ArrowLeft');
-          await keys.waitForSelector('main[data-view="Stuck"]');
+          await keys.waitForSelector('main[data-view="Secrets"]');
           await keys.keyboard.press('ArrowRight');
           await keys.waitForSelector('main[data-view="Topology"]');
           // A node of the topology, and Enter opens its application's pane.

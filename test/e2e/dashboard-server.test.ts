@@ -1,7 +1,8 @@
 // The dashboard's server and proxy against a real API (DynamoDB Local behind the local API server):
-// it reads only the status family and the list of models, only with the session key, only on
-// 127.0.0.1, of the model the page names (checked), and nothing it sends the browser carries the
-// controller's token.
+// it reads only what it proxies, only with the session's cookie (set by a one-time link), only on
+// 127.0.0.1, of the model the page names (checked); it changes the model only by the CLI's own
+// requests, with the page's token, from the page's origin; and nothing it sends the browser
+// carries the controller's token.
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,10 @@ import { waitFor } from '../support/wait-for.js';
 import { ApiClient } from '../../cli/client.js';
 import { dashboardAssets } from '../../cli/dashboard/bundle.js';
 import { PROXIED_OPERATIONS } from '../../cli/dashboard/proxy-routes.js';
+import { DASHBOARD_WRITES, GUARDED_ROUTES } from '../../cli/dashboard/write-routes.js';
+import { PAGE_TOKEN_HEADER } from '../../cli/dashboard/ui/page-token.js';
 import { startDashboardServer, type DashboardServer } from '../../cli/dashboard/server.js';
-import { KEY_HEADER } from '../../cli/dashboard/ui/key-header.js';
+import { openDashboardSession } from '../support/dashboard-session.js';
 import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { userOperations } from '#shared/api/requests.js';
 import { setUnitStatus } from '#shared/state/operations/agent-status.js';
@@ -26,7 +29,8 @@ import { errorResponse } from '../../functions/api/http.js';
 
 let ctl: CliHarness;
 let dashboard: DashboardServer;
-let key: string;
+/** The `Cookie` header of the session the one-time link opened. */
+let cookie: string;
 let base: string;
 
 /** Everything a response shows the browser: status line, headers and body. */
@@ -36,7 +40,7 @@ interface Seen {
   body: string;
 }
 
-async function get(path: string, headers: Record<string, string> = { [KEY_HEADER]: key }, method = 'GET', body?: string): Promise<Seen> {
+async function get(path: string, headers: Record<string, string> = { cookie }, method = 'GET', body?: string): Promise<Seen> {
   const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   return { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
 }
@@ -64,7 +68,7 @@ beforeAll(async () => {
     revisionPollMs: 100,
   });
   base = `http://127.0.0.1:${dashboard.port}`;
-  key = new URLSearchParams(new URL(dashboard.url).hash.slice(1)).get('key')!;
+  cookie = await openDashboardSession(dashboard.url);
 }, 60_000);
 
 afterAll(async () => {
@@ -74,7 +78,7 @@ afterAll(async () => {
 
 describe('the dashboard server', () => {
   it('listens on 127.0.0.1 only', () => {
-    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{32}$/);
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?token=[A-Za-z0-9_-]{32}$/);
     expect(listeningAddresses(dashboard.port)).toEqual(['127.0.0.1']);
   });
 
@@ -118,15 +122,15 @@ describe('the dashboard server', () => {
     }
   });
 
-  it('proxies only the reads of the status family, each a GET of the user API', async () => {
+  it('proxies only its reads, each a GET of the user API; nothing else passes, by any method', async () => {
     for (const operation of PROXIED_OPERATIONS) expect(userOperations[operation].method).toBe('GET');
-    for (const operation of ['show-task', 'operations', 'actions', 'show-model', 'deploy', 'remove-application', '../v1/status']) {
+    for (const operation of ['operations', 'show-model', 'deploy', 'remove-application', 'exec', 'add-secret', '../v1/status']) {
       const res = await get(`/api/${operation}`);
       expect(res.status, operation).toBe(404);
     }
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? JSON.stringify({ applications: ['mysql'] }) : undefined;
-      const res = await get('/api/remove-application', { [KEY_HEADER]: key, 'content-type': 'application/json' }, method, body);
+      const res = await get('/api/remove-application', { cookie, 'content-type': 'application/json' }, method, body);
       expect(res.status, method).toBe(405);
       expect(res.headers).toContain('"allow","GET"');
     }
@@ -152,7 +156,7 @@ describe('the dashboard server', () => {
 
   it('reads the model the page names, of the started one without a name', async () => {
     const statusOf = async (headers: Record<string, string>) => {
-      const res = await get('/api/status?limit=1000', { [KEY_HEADER]: key, ...headers });
+      const res = await get('/api/status?limit=1000', { cookie, ...headers });
       expect(res.status).toBe(200);
       const page = JSON.parse(res.body) as { model: { name: string }; applications: Record<string, unknown> };
       return `${page.model.name}: ${Object.keys(page.applications).join(' ')}`;
@@ -161,31 +165,31 @@ describe('the dashboard server', () => {
     expect(await statusOf({ [MODEL_HEADER]: 'default' })).toBe('default: mysql');
     expect(await statusOf({})).toBe('default: mysql');
     // Every read carries it: a unit's history, and the settings the server reads by POST.
-    const history = await get('/api/status-log?entity=wordpress/0&n=5', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    const history = await get('/api/status-log?entity=wordpress/0&n=5', { cookie, [MODEL_HEADER]: 'staging' });
     expect(history.status).toBe(200);
     const entries = (seen: Seen) => (JSON.parse(seen.body) as { entries: unknown[] }).entries.length;
     expect(history.body).toContain('staging only');
     // `default` has no wordpress/0, so no history of one.
     expect(entries(await get('/api/status-log?entity=wordpress/0&n=5'))).toBe(0);
-    const settings = await get('/api/application-settings?application=wordpress', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    const settings = await get('/api/application-settings?application=wordpress', { cookie, [MODEL_HEADER]: 'staging' });
     expect(settings.status).toBe(200);
     expect(JSON.parse(settings.body).application).toBe('wordpress');
     // The list of models is the controller's, whichever model the page shows.
-    const models = await get('/api/models', { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
+    const models = await get('/api/models', { cookie, [MODEL_HEADER]: 'staging' });
     expect(models.status).toBe(200);
     expect((JSON.parse(models.body) as { models: { name: string }[] }).models.map((m) => m.name).sort()).toEqual(['default', 'staging']);
   });
 
   it('refuses a bad model name, or a model the controller does not have, changing nothing', async () => {
-    const bad = await get('/api/status?limit=10', { [KEY_HEADER]: key, [MODEL_HEADER]: 'Staging!' });
+    const bad = await get('/api/status?limit=10', { cookie, [MODEL_HEADER]: 'Staging!' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toBe(
       '"Staging!" is not a valid name: model names may only contain lowercase letters, digits and hyphens',
     );
     // Checked before anything reaches the controller, for the reads the server makes itself too.
-    const badSettings = await get('/api/application-settings?application=mysql', { [KEY_HEADER]: key, [MODEL_HEADER]: '../default' });
+    const badSettings = await get('/api/application-settings?application=mysql', { cookie, [MODEL_HEADER]: '../default' });
     expect(badSettings.status).toBe(400);
-    const unknown = await get('/api/stuck', { [KEY_HEADER]: key, [MODEL_HEADER]: 'nope' });
+    const unknown = await get('/api/stuck', { cookie, [MODEL_HEADER]: 'nope' });
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.message).toBe('model "nope" not found; see "drover models"');
     expect(unknown.body).not.toContain(TOKEN);
@@ -197,7 +201,10 @@ describe('the dashboard server', () => {
   });
 
   it('reads nothing without the session key, or with another', async () => {
-    for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }, { [KEY_HEADER]: key.slice(1) }] as Record<string, string>[]) {
+    for (const headers of [{}, { cookie: cookie.replace(/=.*/, '=' + 'x'.repeat(32)) }, { cookie: cookie.slice(0, -1) }] as Record<
+      string,
+      string
+    >[]) {
       const res = await get('/api/status?limit=10', headers);
       expect(res.status).toBe(403);
       expect(res.body).not.toContain('mysql');
@@ -207,19 +214,173 @@ describe('the dashboard server', () => {
   it('answers only to its own host names, not to a rebound DNS name', async () => {
     const withHost = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request(
-          { host: '127.0.0.1', port: dashboard.port, path: '/api/stuck', headers: { host, [KEY_HEADER]: key } },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
+        const req = request({ host: '127.0.0.1', port: dashboard.port, path: '/api/stuck', headers: { host, cookie } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
         req.once('error', reject);
         req.end();
       });
     expect(await withHost('attacker.example:' + dashboard.port)).toBe(421);
     expect(await withHost(`localhost:${dashboard.port}`)).toBe(200);
     expect(await withHost(`127.0.0.1:${dashboard.port}`)).toBe(200);
+  });
+});
+
+/** The token a freshly loaded page of this session is given, from its <meta>. */
+async function pageToken(): Promise<string> {
+  const html = await get('/', { cookie });
+  const token = /<meta name="drover-page-token" content="([A-Za-z0-9_-]+)">/.exec(html.body)?.[1];
+  if (!token) throw new Error('the page was given no token');
+  return token;
+}
+
+/** A page's change: POSTed with the session's cookie, the page's token and the page's own origin, unless `headers` say otherwise. */
+async function change(route: string, body: unknown, headers: Record<string, string | undefined> = {}): Promise<Seen> {
+  const all: Record<string, string | undefined> = {
+    cookie,
+    origin: base,
+    'sec-fetch-site': 'same-origin',
+    'content-type': 'application/json',
+    [PAGE_TOKEN_HEADER]: await pageToken(),
+    ...headers,
+  };
+  const sent = Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
+  return get(`/api/${route}`, sent, 'POST', JSON.stringify(body));
+}
+
+/** A request of each guarded route that the controller would carry out. */
+const GUARDED_BODIES: Record<string, unknown> = {
+  config: { application: 'mysql', set: { 'max-connections': '3' } },
+  run: { units: ['mysql/0'], action: 'backup' },
+  resolved: { units: ['mysql/0'] },
+  'remove-unit': { units: ['mysql/0'] },
+  'remove-relation': { endpoints: ['mysql', 'wordpress'] },
+  relate: { endpoints: ['mysql', 'wordpress'] },
+  'reveal-secret': { secret: 'dashboard-secret' },
+};
+
+describe("the dashboard's session", () => {
+  it('is opened by a one-time link, as an HttpOnly SameSite=Strict cookie of this port; the link admits once', async () => {
+    const link = dashboard.oneTimeUrl();
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?token=[A-Za-z0-9_-]{32}$/);
+    const res = await fetch(link, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    expect(res.headers.get('set-cookie')).toMatch(
+      new RegExp(`^drover-dashboard-${dashboard.port}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/$`),
+    );
+    const again = await fetch(link, { redirect: 'manual' });
+    expect(again.status).toBe(403);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(await again.text()).toContain('This link has been used already');
+    expect((await fetch(`${base}/open?token=${'x'.repeat(32)}`, { redirect: 'manual' })).status).toBe(403);
+  });
+
+  it('gives a page its token only with the session, and never the session key', async () => {
+    const key = cookie.split('=')[1]!;
+    const admitted = await get('/', { cookie });
+    expect(admitted.body).toMatch(/<meta name="drover-page-token" content="[A-Za-z0-9_-]{32}">/);
+    expect(admitted.body).not.toContain(key);
+    expect((await get('/', {})).body).not.toContain('drover-page-token');
+    // Each load its own token.
+    expect(await pageToken()).not.toBe(await pageToken());
+  });
+});
+
+describe("the dashboard's changes", () => {
+  it('sets and resets an application setting as `drover config` does, with the session, the page token and its origin', async () => {
+    const set = await change('config', { application: 'mysql', set: { 'max-connections': '42' } });
+    expect(set.status, set.body).toBe(200);
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('42\n');
+    const reset = await change('config', { application: 'mysql', reset: ['max-connections'] });
+    expect(reset.status, reset.body).toBe(200);
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+    for (const s of [set, reset]) expect(s.body).not.toContain(TOKEN);
+  });
+
+  it('refuses a bad change in the API’s words, and a change without the page token, changing nothing', async () => {
+    const bad = await change('config', { application: 'mysql', set: { 'max-connections': 'many' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toMatch(/max-connections/);
+    const shapeless = await change('remove-unit', { unit: 'mysql/0' });
+    expect(shapeless.status).toBe(400);
+    expect(JSON.parse(shapeless.body).error.message).toMatch(/"units"/);
+    const notJson = await get(
+      '/api/config',
+      { cookie, origin: base, 'content-type': 'application/json', [PAGE_TOKEN_HEADER]: await pageToken() },
+      'POST',
+      '{',
+    );
+    expect(notJson.status).toBe(400);
+    const noToken = await change('config', GUARDED_BODIES.config, { [PAGE_TOKEN_HEADER]: undefined });
+    expect(noToken.status).toBe(403);
+    const otherToken = await change('config', GUARDED_BODIES.config, { [PAGE_TOKEN_HEADER]: 'y'.repeat(32) });
+    expect(otherToken.status).toBe(403);
+    const noSession = await change('config', GUARDED_BODIES.config, { cookie: undefined });
+    expect(noSession.status).toBe(403);
+    // A form's type cannot carry a change.
+    const form = await change('config', GUARDED_BODIES.config, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(400);
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+  });
+
+  it('makes no change by GET', async () => {
+    for (const route of GUARDED_ROUTES) {
+      const res = await get(`/api/${route}?${new URLSearchParams({ application: 'mysql', set: 'max-connections=9' })}`);
+      expect(res.status, route).toBe(405);
+      expect(res.headers).toContain('"allow","POST"');
+    }
+    expect((await expectOk(ctl, ['config', 'mysql', 'max-connections'])).stdout).toBe('100\n');
+  });
+
+  it('refuses a request from another origin to every change route, and to reads and events, changing nothing', async () => {
+    expect(new Set(Object.keys(GUARDED_BODIES))).toEqual(new Set(GUARDED_ROUTES));
+    expect(GUARDED_ROUTES).toEqual(expect.arrayContaining([...DASHBOARD_WRITES]));
+    /** What any of the routes could change: applications, units, relations and settings. */
+    const model = async () => {
+      const status = JSON.parse((await expectOk(ctl, ['status', '--format', 'json'])).stdout) as Record<string, unknown>;
+      return { applications: status.applications, relations: status.relations, config: (await expectOk(ctl, ['config', 'mysql'])).stdout };
+    };
+    const before = await model();
+    const foreign: Array<Record<string, string | undefined>> = [
+      { origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' },
+      // Another port of this host: the same site to a browser, which sends it SameSite cookies.
+      { origin: 'http://127.0.0.1:8080', 'sec-fetch-site': 'same-site' },
+      { origin: 'http://attacker.example', 'sec-fetch-site': undefined },
+      { origin: 'null', 'sec-fetch-site': undefined },
+      // A change must say where it comes from.
+      { origin: undefined, 'sec-fetch-site': undefined },
+    ];
+    for (const route of GUARDED_ROUTES) {
+      for (const headers of foreign) {
+        const res = await change(route, GUARDED_BODIES[route], headers);
+        expect(res.status, `${route} from ${JSON.stringify(headers)}`).toBe(403);
+        expect(JSON.parse(res.body).error.code).toBe('cross-origin');
+      }
+    }
+    for (const path of ['/api/status?limit=10', '/api/secrets', '/events']) {
+      const res = await get(path, { cookie, origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' });
+      expect(res.status, path).toBe(403);
+      expect(res.body).not.toContain('mysql');
+    }
+    expect(await model()).toEqual(before);
+  });
+});
+
+describe("the dashboard's secrets", () => {
+  it('lists metadata through the proxy, and shows content only on its own guarded call', async () => {
+    await expectOk(ctl, ['add-secret', 'dashboard-secret', 'password=hunter2']);
+    const listed = await get('/api/secrets');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain('dashboard-secret');
+    expect(listed.body).not.toContain('hunter2');
+    const withheld = await get('/api/show-secret?secret=dashboard-secret&reveal=true');
+    expect(withheld.status).toBe(400);
+    expect(withheld.body).not.toContain('hunter2');
+    const revealed = await change('reveal-secret', { secret: 'dashboard-secret' });
+    expect(revealed.status, revealed.body).toBe(200);
+    expect(revealed.body).toContain('hunter2');
   });
 });
 
@@ -255,7 +416,7 @@ async function openEvents(at: string, headers: Record<string, string>) {
 
 describe("the dashboard's events", () => {
   it('are refused without the session key, or with another', async () => {
-    for (const headers of [{}, { [KEY_HEADER]: 'x'.repeat(key.length) }] as Record<string, string>[]) {
+    for (const headers of [{}, { cookie: cookie.replace(/=.*/, '=' + 'x'.repeat(32)) }] as Record<string, string>[]) {
       const res = await get('/events', headers);
       expect(res.status).toBe(403);
       expect(res.headers).toContain('application/json');
@@ -263,8 +424,8 @@ describe("the dashboard's events", () => {
   });
 
   it("tell every open page the model's revision, and a new one once the model changed", { timeout: 60_000 }, async () => {
-    const first = await openEvents(base, { [KEY_HEADER]: key });
-    const second = await openEvents(base, { [KEY_HEADER]: key });
+    const first = await openEvents(base, { cookie });
+    const second = await openEvents(base, { cookie });
     try {
       expect(first.status).toBe(200);
       expect(first.type).toBe('text/event-stream; charset=utf-8');
@@ -282,8 +443,8 @@ describe("the dashboard's events", () => {
   });
 
   it("follow the model the page names: its own revision, moved by its changes, not another model's", { timeout: 60_000 }, async () => {
-    const staging = await openEvents(base, { [KEY_HEADER]: key, [MODEL_HEADER]: 'staging' });
-    const started = await openEvents(base, { [KEY_HEADER]: key });
+    const staging = await openEvents(base, { cookie, [MODEL_HEADER]: 'staging' });
+    const started = await openEvents(base, { cookie });
     /** The next event told after those seen so far. */
     const next = async (events: Awaited<ReturnType<typeof openEvents>>) => {
       const seen = events.seen.length;
@@ -306,7 +467,7 @@ describe("the dashboard's events", () => {
   });
 
   it('refuse a bad model name before asking the controller', async () => {
-    const res = await get('/events', { [KEY_HEADER]: key, [MODEL_HEADER]: 'Staging!' });
+    const res = await get('/events', { cookie, [MODEL_HEADER]: 'Staging!' });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error.message).toBe(
       '"Staging!" is not a valid name: model names may only contain lowercase letters, digits and hyphens',
@@ -327,8 +488,7 @@ describe("the dashboard's events", () => {
     );
     const server = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'old', revisionPollMs: 100 });
     try {
-      const oldKey = new URLSearchParams(new URL(server.url).hash.slice(1)).get('key')!;
-      const events = await openEvents(`http://127.0.0.1:${server.port}`, { [KEY_HEADER]: oldKey });
+      const events = await openEvents(`http://127.0.0.1:${server.port}`, { cookie: await openDashboardSession(server.url) });
       expect(await events.until(() => false)).toBeUndefined();
       expect(events.seen).toEqual([{ kind: 'unsupported' }]);
     } finally {
@@ -350,14 +510,14 @@ describe('the dashboard of an AWS controller', () => {
     );
     const aws = await startDashboardServer({ client, assets: await dashboardAssets(), port: 0, title: 'drover prod:default' });
     try {
-      const awsKey = new URLSearchParams(new URL(aws.url).hash.slice(1)).get('key')!;
-      const res = await fetch(`http://127.0.0.1:${aws.port}/api/status?limit=1000`, { headers: { [KEY_HEADER]: awsKey } });
+      const awsCookie = await openDashboardSession(aws.url);
+      const res = await fetch(`http://127.0.0.1:${aws.port}/api/status?limit=1000`, { headers: { cookie: awsCookie } });
       const seen = { status: res.status, headers: JSON.stringify([...res.headers]), body: await res.text() };
       expect(seen.status).toBe(200);
       expect(JSON.parse(seen.body).model).toEqual({ name: 'default', controller: 'aws' });
       // The page's model goes to the controller in the signed header, in place of the started one.
       const staging = await fetch(`http://127.0.0.1:${aws.port}/api/stuck`, {
-        headers: { [KEY_HEADER]: awsKey, [MODEL_HEADER]: 'staging' },
+        headers: { cookie: awsCookie, [MODEL_HEADER]: 'staging' },
       });
       expect(staging.status).toBe(200);
       expect(api.seen).toEqual(['GET /v1/status?limit=1000 signed in default', 'GET /v1/stuck signed in staging']);
@@ -373,7 +533,7 @@ describe('the dashboard of an AWS controller', () => {
   });
 });
 
-/** `drover dashboard <args> --port 0 --no-browser`, once it has printed its URL: the URL, its key, and how to stop it. */
+/** `drover dashboard <args> --port 0 --no-browser`, once it has printed its URL: the URL, and how to stop it. */
 async function runDashboard(args: string[]) {
   const interrupt = new AbortController();
   let printed = '';
@@ -383,22 +543,21 @@ async function runDashboard(args: string[]) {
     signal: interrupt.signal,
     onStdout: (text) => {
       printed += text;
-      const found = /http:\/\/127\.0\.0\.1:\d+\/#key=\S+/.exec(printed);
+      const found = /http:\/\/127\.0\.0\.1:\d+\/open\?token=\S+/.exec(printed);
       if (found) announced(found[0]);
     },
   });
   // A command that ends before printing its URL fails the test with what it said.
   void running.then((res) => announced(`exited ${res.code}: ${res.stderr}`));
   const address = await url;
-  const dashboardKey = new URLSearchParams(address.startsWith('http') ? new URL(address).hash.slice(1) : '').get('key') ?? '';
-  return { address, dashboardKey, interrupt, running };
+  return { address, interrupt, running };
 }
 
 describe('drover dashboard', () => {
   it('prints the URL, serves until interrupted, and exits 0', { timeout: 30_000 }, async () => {
-    const { address, dashboardKey, interrupt, running } = await runDashboard([]);
+    const { address, interrupt, running } = await runDashboard([]);
     expect(address).toMatch(/^http/);
-    const res = await fetch(new URL('/api/stuck', address), { headers: { [KEY_HEADER]: dashboardKey } });
+    const res = await fetch(new URL('/api/stuck', address), { headers: { cookie: await openDashboardSession(address) } });
     expect(res.status).toBe(200);
     interrupt.abort();
     const done = await running;
@@ -428,14 +587,17 @@ describe('drover dashboard', () => {
     );
     interrupt.abort();
     expect((await running).code).toBe(0);
-    expect(url.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=/);
-    expect(printed).toContain(url.trim());
+    // A one-time link of its own, not the printed one: both admit a browser once.
+    expect(url.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?token=/);
+    const shown = /http:\S+/.exec(printed)?.[0] ?? '';
+    expect(new URL(url.trim()).port).toBe(new URL(shown).port);
+    expect(url.trim()).not.toBe(shown);
   });
 
   it('starts on the model -m names', { timeout: 30_000 }, async () => {
-    const { address, dashboardKey, interrupt, running } = await runDashboard(['-m', 'staging']);
+    const { address, interrupt, running } = await runDashboard(['-m', 'staging']);
     expect(address).toMatch(/^http/);
-    const res = await fetch(new URL('/api/status?limit=1000', address), { headers: { [KEY_HEADER]: dashboardKey } });
+    const res = await fetch(new URL('/api/status?limit=1000', address), { headers: { cookie: await openDashboardSession(address) } });
     const page = (await res.json()) as { model: { name: string }; applications: Record<string, unknown> };
     expect(page.model.name).toBe('staging');
     expect(Object.keys(page.applications)).toEqual(['wordpress']);

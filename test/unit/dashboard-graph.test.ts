@@ -36,9 +36,9 @@ const doc: StatusDoc = {
     cache: app({}, { 'application-status': { current: 'unknown' } }),
   },
   relations: [
-    { id: 0, key: 'wordpress:db mysql:server', scope: 'global', life: 'dying' },
-    { id: 1, key: 'logging:logging-directory wordpress:logging-dir', scope: 'container' },
-    { id: 2, key: 'mysql:cluster', scope: 'global' },
+    { id: 0, key: 'wordpress:db mysql:server', interface: 'mysql', scope: 'global', life: 'dying' },
+    { id: 1, key: 'logging:logging-directory wordpress:logging-dir', interface: 'logging', scope: 'container' },
+    { id: 2, key: 'mysql:cluster', interface: 'mysql-ha', scope: 'global' },
   ],
 };
 
@@ -55,11 +55,63 @@ describe('the dashboard topology', () => {
   });
 
   it('draws peers on their node, and regular and container relations as edges', () => {
-    expect(node('mysql').peers).toEqual(['cluster']);
+    expect(node('mysql').peers).toEqual([{ key: 'mysql:cluster', endpoint: 'cluster', interface: 'mysql-ha' }]);
     expect(graph.edges).toEqual([
-      { id: 0, key: 'wordpress:db mysql:server', from: 'wordpress', to: 'mysql', scope: 'regular', dying: true },
-      { id: 1, key: 'logging:logging-directory wordpress:logging-dir', from: 'logging', to: 'wordpress', scope: 'container', dying: false },
+      {
+        id: 0,
+        key: 'wordpress:db mysql:server',
+        from: 'wordpress',
+        to: 'mysql',
+        scope: 'regular',
+        label: 'wordpress:db ⟷ mysql:server',
+        interface: 'mysql',
+        dying: true,
+        stuck: [],
+      },
+      {
+        id: 1,
+        key: 'logging:logging-directory wordpress:logging-dir',
+        from: 'logging',
+        to: 'wordpress',
+        scope: 'container',
+        label: 'logging:logging-directory ⟷ wordpress:logging-dir',
+        interface: 'logging',
+        dying: false,
+        stuck: [],
+      },
     ]);
+  });
+
+  it("counts an application's units at each level, worst first", () => {
+    expect(node('mysql').counts).toEqual([
+      { level: 'error', units: 1 },
+      { level: 'ok', units: 1 },
+    ]);
+    expect(node('wordpress').counts).toEqual([
+      { level: 'busy', units: 1 },
+      { level: 'ok', units: 1 },
+    ]);
+    expect(node('cache').counts).toEqual([]);
+  });
+
+  it('marks what is stuck with what holds it: an application for itself or its units, a relation for itself', () => {
+    const stuck = [
+      {
+        entity: 'unit mysql/1',
+        kind: 'unit',
+        life: 'dying',
+        since: '',
+        ageSeconds: 60,
+        reasons: ['its agent is in error: run "drover resolved mysql/1"'],
+      },
+      { entity: 'relation wordpress:db mysql:server', kind: 'relation', life: 'dying', since: '', ageSeconds: 60, reasons: [] },
+    ];
+    const held = graphOf(doc, stuck);
+    expect(held.nodes.find((n) => n.name === 'mysql')!.stuck).toEqual([
+      'unit mysql/1: its agent is in error: run "drover resolved mysql/1"',
+    ]);
+    expect(held.nodes.find((n) => n.name === 'wordpress')!.stuck).toEqual([]);
+    expect(held.edges.find((e) => e.id === 0)!.stuck).toEqual(['relation wordpress:db mysql:server is dying']);
   });
 
   it('lays out again only when applications or relations change, not statuses', () => {

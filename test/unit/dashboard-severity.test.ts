@@ -76,4 +76,20 @@ describe("the dashboard's status levels", () => {
       expect(colour(rule(`.level-${level} rect`).stroke), level).toMatch(/^#[0-9a-f]{6}$/);
     }
   });
+
+  it("colours the changes' controls, their refusals and the topology's labels readably (4.5:1)", () => {
+    const pairs: Array<[string, string, string]> = [
+      ['button.primary', colour(rule('button.primary').color), colour(rule('button.primary').background)],
+      ['button.danger', colour(rule('button.danger').color), '#ffffff'],
+      ['.refusal', colour(rule('.refusal').color), '#ffffff'],
+      ['.confirm', colour(rule(':root').color), colour(rule('.confirm').background)],
+      ['.edge-label', colour(rule('.edge-label').fill), colour(rule(':root').background)],
+      ['.node .held', colour(rule('.node .held').fill), '#ffebee'],
+    ];
+    for (const [what, text, background] of pairs) {
+      expect(text, what).toMatch(/^#[0-9a-f]{6}$/);
+      expect(background, what).toMatch(/^#[0-9a-f]{6}$/);
+      expect(contrast(text, background), `${what}: ${text} on ${background}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
 });

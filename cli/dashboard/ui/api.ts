@@ -1,20 +1,32 @@
-// The page's only way out: GETs of the dashboard's proxy (cli/dashboard/server.ts), each with the
-// session key from the URL's fragment, and the model the page shows in the user API's model header
-// (none: the model `drover dashboard` was started on). The proxy checks the model's name and adds
-// the controller's credentials; the page never sees them.
+// The page's only way out: the dashboard's proxy (cli/dashboard/server.ts), with the model the page
+// shows in the user API's model header (none: the model `drover dashboard` was started on). The
+// browser sends the session's cookie itself (HttpOnly: this script never sees it); a change is a
+// POST that also carries the page's own token from its <meta>. The proxy checks the model's name
+// and adds the controller's credentials; the page never sees them.
 import { MODEL_HEADER } from '#shared/api/model-header.js';
 import { assembleStatus, MAX_PAGE_ENTITIES, type StatusPage } from '#shared/domain/status-page.js';
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import type { StuckEntity } from '#shared/domain/stuck-entity.js';
-import { KEY_HEADER } from './key-header.js';
+import { PAGE_TOKEN_HEADER, PAGE_TOKEN_META } from './page-token.js';
 
-const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
+const pageToken = document.querySelector(`meta[name="${PAGE_TOKEN_META}"]`)?.getAttribute('content') ?? '';
 
 export class ApiFailure extends Error {}
 
+/** The page's headers for the model it shows. */
+export const modelHeaders = (model: string | undefined): Record<string, string> => (model ? { [MODEL_HEADER]: model } : {});
+
 export async function read<T>(operation: string, query: Record<string, string> = {}, model?: string): Promise<T> {
-  const headers: Record<string, string> = { [KEY_HEADER]: key, ...(model ? { [MODEL_HEADER]: model } : {}) };
-  const response = await fetch(`/api/${operation}?${new URLSearchParams(query)}`, { headers });
+  return answerOf<T>(await fetch(`/api/${operation}?${new URLSearchParams(query)}`, { headers: modelHeaders(model) }));
+}
+
+/** A change (or a secret's content), as the CLI would send it: refused answers throw with the controller's words. */
+export async function write<T>(operation: string, body: unknown, model?: string): Promise<T> {
+  const headers = { ...modelHeaders(model), [PAGE_TOKEN_HEADER]: pageToken, 'content-type': 'application/json' };
+  return answerOf<T>(await fetch(`/api/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) }));
+}
+
+async function answerOf<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
   if (!response.ok) throw new ApiFailure(body.error?.message ?? `HTTP ${response.status}`);
   return body as T;

@@ -3,13 +3,15 @@
 import { useState } from 'preact/hooks';
 import { Detail, type Selection } from './detail.js';
 import { graphOf } from './graph.js';
+import { LogView, NO_LOG_FILTERS, type LogFilters } from './log-view.js';
 import { ModelSwitcher, useChosenModel, type ChosenModel } from './model-switcher.js';
+import { SecretsView } from './secrets-view.js';
 import { Stuck } from './stuck.js';
 import { Applications, Machines, Relations, Units } from './tables.js';
 import { Topology } from './topology.js';
 import { useModel } from './use-model.js';
 
-const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck'] as const;
+const VIEWS = ['Topology', 'Applications', 'Units', 'Machines', 'Relations', 'Stuck', 'Log', 'Secrets'] as const;
 type View = (typeof VIEWS)[number];
 
 function Tabs({ view, setView, stuck }: { view: View; setView: (v: View) => void; stuck: number }) {
@@ -50,6 +52,7 @@ export function App() {
 function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View; setView: (v: View) => void }) {
   const model = useModel(chosen.model);
   const [selection, setSelection] = useState<Selection | undefined>();
+  const [logFilters, setLogFilters] = useState<LogFilters>(NO_LOG_FILTERS);
   const { doc } = model;
   const select = (kind: Selection['kind'], name: string) => setSelection({ kind, name });
   return (
@@ -68,7 +71,11 @@ function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View;
           {!doc ? (
             <p class="empty">Reading the model…</p>
           ) : view === 'Topology' ? (
-            <Topology graph={graphOf(doc)} onSelect={(name) => select('application', name)} />
+            <Topology
+              graph={graphOf(doc, model.stuck)}
+              onSelect={(name) => select('application', name)}
+              onSelectRelation={(key) => select('relation', key)}
+            />
           ) : view === 'Applications' ? (
             <Applications doc={doc} select={select} />
           ) : view === 'Units' ? (
@@ -76,12 +83,18 @@ function ModelPage({ chosen, view, setView }: { chosen: ChosenModel; view: View;
           ) : view === 'Machines' ? (
             <Machines doc={doc} select={select} />
           ) : view === 'Relations' ? (
-            <Relations doc={doc} />
-          ) : (
+            <Relations doc={doc} select={select} model={chosen.model} />
+          ) : view === 'Stuck' ? (
             <Stuck stuck={model.stuck} />
+          ) : view === 'Log' ? (
+            <LogView model={chosen.model} filters={logFilters} setFilters={setLogFilters} />
+          ) : (
+            <SecretsView model={chosen.model} />
           )}
         </main>
-        {doc && selection ? <Detail doc={doc} model={chosen.model} selection={selection} close={() => setSelection(undefined)} /> : null}
+        {doc && selection ? (
+          <Detail doc={doc} select={select} model={chosen.model} selection={selection} close={() => setSelection(undefined)} />
+        ) : null}
       </div>
     </>
   );

@@ -1,14 +1,21 @@
-// The pane beside a view: what one application, unit or machine is, read when it is chosen. A
-// unit's status history (show-status-log) and its recent log lines (debug-log) are read from the
-// controller; the rest is in the status document already.
+// The pane beside a view: what one application, unit, machine or relation is, read when it is
+// chosen, and what can be done to it. A unit's status history (show-status-log) and its recent log
+// lines (debug-log) are read from the controller; the rest is in the status document already.
 import type { StatusDoc } from '#shared/domain/status-document.js';
 import { allUnits } from '#shared/domain/status-document.js';
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ActionForm } from './action-form.js';
 import { read } from './api.js';
+import { ConfigForm, type ConfigOption } from './config-form.js';
+import { RemoveRelation } from './relation-actions.js';
 import { Badge } from './status-badge.js';
+import { Link, type Select } from './tables.js';
+import { UnitActions } from './unit-actions.js';
 
 export interface Selection {
-  kind: 'application' | 'unit' | 'machine';
+  kind: 'application' | 'unit' | 'machine' | 'relation';
+  /** A relation's is its key (`wordpress:db mysql:server`). */
   name: string;
 }
 
@@ -54,44 +61,43 @@ function UnitHistory({ unit, model }: { unit: string; model: string | undefined 
 
 interface Settings {
   constraints: string;
-  config: Record<string, { value?: unknown; source?: string }>;
+  config: Record<string, ConfigOption>;
 }
 
-const shown = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-
-/** `drover config <app>` and `drover get-constraints <app>`, read-only. */
+/** `drover get-constraints <app>`, and `drover config <app>` as a form that changes it. */
 function ApplicationSettings({ application, model }: { application: string; model: string | undefined }) {
   const [settings, setSettings] = useState<Settings | string>('Loading…');
+  const [reads, setReads] = useState(0);
   useEffect(() => {
     read<Settings>('application-settings', { application }, model).then(setSettings, (e: Error) => setSettings(e.message));
-  }, [application, model]);
+  }, [application, model, reads]);
   if (typeof settings === 'string') return <p>{settings}</p>;
-  const keys = Object.keys(settings.config).sort();
   return (
     <>
       <h3>Constraints</h3>
       <p class="constraints">{settings.constraints || 'none'}</p>
       <h3>Config</h3>
-      {keys.length ? (
-        <table class="config">
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k}>
-                <th scope="row">{k}</th>
-                <td>{shown(settings.config[k]?.value)}</td>
-                <td class="source">{settings.config[k]?.source ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p>No settings.</p>
-      )}
+      <ConfigForm application={application} model={model} config={settings.config} reread={() => setReads(reads + 1)} />
     </>
   );
 }
 
-function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undefined; selection: Selection }) {
+/** Names that open their own pane: click through from an application or machine to its units. */
+function Links({ names, kind, select }: { names: string[]; kind: Selection['kind']; select: Select }) {
+  if (!names.length) return <>none</>;
+  return (
+    <>
+      {names.map((name, i) => (
+        <Fragment key={name}>
+          {i ? ', ' : ''}
+          <Link onClick={() => select(kind, name)}>{name}</Link>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function Body({ doc, model, selection, select }: { doc: StatusDoc; model: string | undefined; selection: Selection; select: Select }) {
   if (selection.kind === 'application') {
     const app = doc.applications[selection.name];
     if (!app) return <p>{selection.name} is gone.</p>;
@@ -107,7 +113,9 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
           <dt>Life</dt>
           <dd>{app.life ?? 'alive'}</dd>
           <dt>Units</dt>
-          <dd>{Object.keys(app.units ?? {}).join(', ') || 'none'}</dd>
+          <dd>
+            <Links names={Object.keys(app.units ?? {})} kind="unit" select={select} />
+          </dd>
           {app['blocked-by'] ? (
             <>
               <dt>Blocked by</dt>
@@ -134,11 +142,45 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
         <dt>Hardware</dt>
         <dd>{machine.hardware ?? 'unknown'}</dd>
         <dt>Units</dt>
-        <dd>{units.map((u) => u.name).join(', ') || 'none'}</dd>
+        <dd>
+          <Links names={units.map((u) => u.name)} kind="unit" select={select} />
+        </dd>
       </dl>
     );
   }
-  const unit = allUnits(doc).find((u) => u.name === selection.name)?.unit;
+  if (selection.kind === 'relation') {
+    const relation = doc.relations?.find((r) => r.key === selection.name);
+    if (!relation) return <p>Relation {selection.name} is gone.</p>;
+    const endpoints = relation.key.split(' ');
+    return (
+      <>
+        <dl>
+          <dt>Endpoints</dt>
+          <dd>{endpoints.join(' ⟷ ')}</dd>
+          <dt>Interface</dt>
+          <dd>{relation.interface ?? ''}</dd>
+          <dt>Type</dt>
+          <dd>{endpoints.length === 1 ? 'peer' : relation.scope === 'container' ? 'subordinate' : 'regular'}</dd>
+          <dt>Life</dt>
+          <dd>{relation.life ?? 'alive'}</dd>
+          {relation['blocked-by'] ? (
+            <>
+              <dt>Blocked by</dt>
+              <dd>{relation['blocked-by'].join('; ')}</dd>
+            </>
+          ) : null}
+        </dl>
+        <RemoveRelation id={relation.id} relationKey={relation.key} model={model} />
+      </>
+    );
+  }
+  const found = allUnits(doc).find((u) => u.name === selection.name);
+  const unit = found?.unit;
+  const siblings = found
+    ? allUnits(doc)
+        .filter((u) => u.application === found.application)
+        .map((u) => u.name)
+    : [];
   return (
     <>
       {unit ? (
@@ -157,6 +199,17 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
       ) : (
         <p>{selection.name} is gone.</p>
       )}
+      {unit && found ? (
+        <>
+          <UnitActions
+            unit={selection.name}
+            inError={unit['juju-status'].current === 'error' || unit['workload-status'].current === 'error'}
+            model={model}
+          />
+          <h3>Run an action</h3>
+          <ActionForm key={selection.name} application={found.application} units={siblings} chosen={selection.name} model={model} />
+        </>
+      ) : null}
       <UnitHistory unit={selection.name} model={model} />
     </>
   );
@@ -165,11 +218,14 @@ function Body({ doc, model, selection }: { doc: StatusDoc; model: string | undef
 /** `model`: the one the page shows (undefined: the one `drover dashboard` was started on). */
 export function Detail({
   doc,
+  select,
   model,
   selection,
   close,
 }: {
   doc: StatusDoc;
+  /** Opens another entity's pane in place of this one. */
+  select: Select;
   model: string | undefined;
   selection: Selection;
   close: () => void;
@@ -184,7 +240,7 @@ export function Detail({
           ✕
         </button>
       </header>
-      <Body doc={doc} model={model} selection={selection} />
+      <Body doc={doc} model={model} selection={selection} select={select} />
     </aside>
   );
 }

@@ -1,11 +1,8 @@
-// The server's events (cli/dashboard/events.ts) as the page reads them: a fetch of `/events` with
-// the session key as a header (EventSource cannot send one), its body split into Server-Sent
+// The server's events (cli/dashboard/events.ts) as the page reads them: a fetch of `/events` (with
+// the session's cookie, as every call; fetch, not EventSource, for the model's header), its body split into Server-Sent
 // Events (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation:
 // only the `event` and `data` fields, which is all the server sends).
-import { MODEL_HEADER } from '#shared/api/model-header.js';
-import { KEY_HEADER } from './key-header.js';
-
-const key = new URLSearchParams(location.hash.slice(1)).get('key') ?? '';
+import { modelHeaders } from './api.js';
 
 export type ServerNews = { kind: 'revision'; revision: number } | { kind: 'unsupported' } | { kind: 'error'; message: string };
 
@@ -14,8 +11,7 @@ export type ServerNews = { kind: 'revision'; revision: number } | { kind: 'unsup
  * stream ends (resolves) or fails (rejects); `signal` stops it.
  */
 export async function followEvents(model: string | undefined, signal: AbortSignal, onNews: (news: ServerNews) => void): Promise<void> {
-  const headers: Record<string, string> = { [KEY_HEADER]: key, ...(model ? { [MODEL_HEADER]: model } : {}) };
-  const response = await fetch('/events', { headers, signal });
+  const response = await fetch('/events', { headers: modelHeaders(model), signal });
   if (!response.ok || !response.body) throw new Error(`the dashboard's events answered HTTP ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -1,5 +1,5 @@
 // Which of the controller's models the page shows, and the control that picks another. The choice
-// is the URL fragment's `model=`, beside `key=` (a fragment never leaves the browser), so a reload
+// is the URL fragment's `model=` (a fragment never leaves the browser), so a reload
 // or a copied link shows the same model; without it, the page shows the model `drover dashboard`
 // was started on. A model is taken only once the proxy has read it: a name it refuses or a model
 // the controller does not have leaves the page, and its fragment, as they were, and says why in
@@ -11,7 +11,7 @@ import { errorMessage } from '#shared/domain/errors.js';
 const fragment = () => new URLSearchParams(location.hash.slice(1));
 const modelInFragment = () => fragment().get('model') || undefined;
 
-/** The fragment with `model=` set (or dropped), the key and everything else in it kept. */
+/** The fragment with `model=` set (or dropped), everything else in it kept. */
 function fragmentWith(model: string | undefined): string {
   const params = fragment();
   if (model) params.set('model', model);

@@ -22,7 +22,8 @@ const LEVEL_OF: Record<string, Level> = {
   running: 'ok',
 };
 
-const RANK: Level[] = ['error', 'blocked', 'waiting', 'busy', 'unknown', 'ok'];
+/** Worst first. */
+export const RANK: Level[] = ['error', 'blocked', 'waiting', 'busy', 'unknown', 'ok'];
 
 export const ICON: Record<Level, string> = { error: '✖', blocked: '■', waiting: '…', busy: '↻', unknown: '?', ok: '✔' };
 

@@ -1,11 +1,12 @@
 // The four tables of `drover status`: applications, units, machines, relations.
 import { allUnits, type StatusDoc } from '#shared/domain/status-document.js';
+import { RelateForm } from './relation-actions.js';
 import { Badge } from './status-badge.js';
 import { Table } from './table.js';
 
-export type Select = (kind: 'application' | 'unit' | 'machine', name: string) => void;
+export type Select = (kind: 'application' | 'unit' | 'machine' | 'relation', name: string) => void;
 
-const Link = ({ onClick, children }: { onClick: () => void; children: string }) => (
+export const Link = ({ onClick, children }: { onClick: () => void; children: string }) => (
   <button type="button" class="link" onClick={onClick}>
     {children}
   </button>
@@ -83,18 +84,21 @@ export function Machines({ doc, select }: { doc: StatusDoc; select: Select }) {
   );
 }
 
-export function Relations({ doc }: { doc: StatusDoc }) {
+export function Relations({ doc, select, model }: { doc: StatusDoc; select: Select; model: string | undefined }) {
   return (
-    <Table
-      name="Relations"
-      rows={doc.relations ?? []}
-      rowKey={(r) => String(r.id)}
-      columns={[
-        { title: 'Relation', text: (r) => r.key },
-        { title: 'Interface', text: (r) => r.interface ?? '' },
-        { title: 'Type', text: (r) => (r.key.includes(' ') ? (r.scope === 'container' ? 'subordinate' : 'regular') : 'peer') },
-        { title: 'Life', text: (r) => r.life ?? 'alive' },
-      ]}
-    />
+    <>
+      <RelateForm model={model} />
+      <Table
+        name="Relations"
+        rows={doc.relations ?? []}
+        rowKey={(r) => String(r.id)}
+        columns={[
+          { title: 'Relation', text: (r) => r.key, cell: (r) => <Link onClick={() => select('relation', r.key)}>{r.key}</Link> },
+          { title: 'Interface', text: (r) => r.interface ?? '' },
+          { title: 'Type', text: (r) => (r.key.includes(' ') ? (r.scope === 'container' ? 'subordinate' : 'regular') : 'peer') },
+          { title: 'Life', text: (r) => r.life ?? 'alive' },
+        ]}
+      />
+    </>
   );
 }

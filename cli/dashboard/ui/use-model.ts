@@ -14,7 +14,7 @@ import { errorMessage } from '#shared/domain/errors.js';
 
 /** Polling's interval, and the least time between two reads when told of changes; `#poll=<ms>` in the URL changes it (tests). */
 const requested = Number(new URLSearchParams(location.hash.slice(1)).get('poll'));
-const POLL_MS = Number.isFinite(requested) && requested >= 250 ? requested : 5_000;
+export const POLL_MS = Number.isFinite(requested) && requested >= 250 ? requested : 5_000;
 const HIDDEN_INTERVAL_MS = 60_000;
 /** A read even when the revision stayed: a safety net for what no write shows, and for a lost event. */
 const SAFETY_MS = 60_000;
