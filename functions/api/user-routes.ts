@@ -27,6 +27,7 @@ import { addSshKeys, removeSshKeys, setModelConfig, setModelConstraints } from '
 import { AUTHORIZED_KEYS, listKeys } from '#shared/domain/ssh-keys.js';
 import { getModelConstraints, requireModel } from '#shared/state/queries/model.js';
 import { effectiveModelConfig } from '#shared/domain/model-config.js';
+import { getModelDefaults } from '#shared/state/operations/model-defaults.js';
 import { retryProvisioning } from '#shared/state/operations/provisioning.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
@@ -232,7 +233,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
       body.set || body.reset
         ? await setModelConfig(ctx.store, { ...(body.set ? { set: body.set } : {}), ...(body.reset ? { reset: body.reset } : {}) })
         : (await requireModel(ctx.store)).config;
-    return { config: effectiveModelConfig(config) };
+    return { config: effectiveModelConfig(config, (await getModelDefaults(ctx.store))?.config) };
   },
   config: async (ctx, body) => {
     if (!body.set && !body.reset) return configView(ctx.store, body.application);

@@ -135,6 +135,8 @@ export const userOperations = {
   /** The controller's models (shared/domain/models.ts): their scope is the controller. */
   'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),
   models: get(z.strictObject({}), { controller: true }),
+  /** The controller's model defaults (shared/domain/model-defaults.ts), shown, or changed then shown. */
+  'model-defaults': post(z.strictObject({ set: keyValues.optional(), reset: nameList.optional() }), { controller: true }),
   'show-model': get(z.strictObject({ name }), { controller: true }),
   /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
   'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),
