@@ -81,7 +81,12 @@ async function answersModels(file: ControllerFile): Promise<boolean> {
   }
 }
 
-export async function startLocalController(io: CliIo, dataDir: string): Promise<ControllerFile> {
+/** `modelDefaults`: bootstrap's `--model-default key=value`, already checked, for the controller to keep before it makes `default`. */
+export async function startLocalController(
+  io: CliIo,
+  dataDir: string,
+  modelDefaults: Record<string, string> = {},
+): Promise<ControllerFile> {
   const main = controllerMain(io.env);
   const existing = await readControllerFile(dataDir);
   if (existing) {
@@ -96,7 +101,8 @@ export async function startLocalController(io: CliIo, dataDir: string): Promise<
 
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const log = openSync(controllerLogPath(dataDir), 'a', 0o600);
-  const child = spawn(process.execPath, ['--import', tsx, main, '--data-dir', dataDir], {
+  const defaultArgs = Object.entries(modelDefaults).flatMap(([key, value]) => ['--model-default', `${key}=${value}`]);
+  const child = spawn(process.execPath, ['--import', tsx, main, '--data-dir', dataDir, ...defaultArgs], {
     detached: true,
     stdio: ['ignore', log, log],
     cwd: dataDir,
