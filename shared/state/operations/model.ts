@@ -17,8 +17,8 @@ import { getModelDefaults } from './model-defaults.js';
 /** Creates bootstrap's model (named by the store's key, `default`) if it does not exist yet; idempotent. */
 export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
   return runOperation(store, `cannot create model "${store.model}"`, async (store) => {
-    const [model, entry] = await Promise.all([getModel(store), getModelName(store, store.model)]);
-    return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries);
+    const [model, entry, defaults] = await Promise.all([getModel(store), getModelName(store, store.model), getModelDefaults(store)]);
+    return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries, defaults);
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planSetModelDefaults } from '#shared/domain/plans/model-defaults.js';
 import { planAddModel } from '#shared/domain/plans/add-model.js';
+import { planEnsureModel } from '#shared/domain/plans/model.js';
 import { keyOf, modelOfKey } from '#shared/state/engine/keys.js';
 
 const MIRROR = 'http://10.0.0.5:8080';
@@ -50,5 +51,13 @@ describe('planSetModelDefaults', () => {
     });
     expect(plan.result.config).toEqual({ 'charmhub-url': MIRROR, 'logging-config': '<root>=DEBUG' });
     expect(plan.result.configVersion).toBe(1);
+  });
+
+  it("gives bootstrap's model the defaults too (bootstrap --model-default), and leaves one that exists as it is", () => {
+    const defaults = { config: { 'charmhub-url': MIRROR }, version: 1 };
+    const made = planEnsureModel(undefined, undefined, 'default', 'u-1', 'jammy', defaults);
+    expect(made.result.config).toEqual({ 'charmhub-url': MIRROR });
+    expect(planEnsureModel(made.result, { name: 'default', key: 'default' }, 'default', 'u-2', 'jammy', defaults).changes).toEqual([]);
+    expect(planEnsureModel(undefined, undefined, 'default', 'u-1').result.config).toBeUndefined();
   });
 });
