@@ -92,12 +92,18 @@ export const userOperations = {
    * `charm.upload: <sha256>`.
    */
   'charm-upload': post(z.strictObject({ sha256, size: z.int().min(1).max(MAX_CHARM_ARCHIVE_BYTES) })),
-  /** upgrade-charm (refresh): the application takes a new revision of its charm. */
+  /**
+   * upgrade-charm (refresh): the application takes a new revision of its charm; with `switch`, a
+   * local charm of another name (a Charmhub one names itself: `charmhub.name`); `resources`
+   * (`--resource name=path`), uploads that become their resources' next revisions.
+   */
   'upgrade-charm': post(
     z.strictObject({
       application: name,
       charm: charmOrCharmhub,
       forceUnits: z.boolean().optional(),
+      switch: z.boolean().optional(),
+      resources: resourceUploads.optional(),
     }),
   ),
   'add-unit': post(z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() })),
