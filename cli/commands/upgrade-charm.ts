@@ -72,7 +72,8 @@ Examples:
       const localPath = opts.path ?? (opts.switch !== undefined && switchName === undefined ? opts.switch : undefined);
       if (localPath !== undefined && opts.switch !== undefined && opts.channel !== undefined)
         throw new CliError('--switch to a local charm cannot be used with --channel');
-      const charm = localPath !== undefined ? await readCharmDir(localPath, opts.path !== undefined ? '--path takes' : '--switch takes') : undefined;
+      const charm =
+        localPath !== undefined ? await readCharmDir(localPath, opts.path !== undefined ? '--path takes' : '--switch takes') : undefined;
       // A local charm's declarations are checked here; a Charmhub charm's by the controller once it has it.
       const resourceArgs = opts.resource ? await resourceFiles(charm ? charm.meta.resources : null, opts.resource) : undefined;
       const client = await cli.client({ timeoutMs: 300_000 });

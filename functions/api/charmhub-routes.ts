@@ -117,9 +117,10 @@ export async function refreshFromCharmhub(
       now: ctx.store.now(),
       beforeDownload: (resolved) => {
         if (switching || resolved.entity.revision !== origin?.revision) return;
-        const upToDate = ref.revision !== undefined
-          ? `charm "${app.charm.name}", revision ${resolved.entity.revision}: already up-to-date`
-          : `charm "${app.charm.name}": already up-to-date`;
+        const upToDate =
+          ref.revision !== undefined
+            ? `charm "${app.charm.name}", revision ${resolved.entity.revision}: already up-to-date`
+            : `charm "${app.charm.name}": already up-to-date`;
         // With --resource, Juju's refresh goes on to upload the resources to the charm it runs.
         if (uploadNames.length > 0) alreadyUpToDate = upToDate;
         else throw alreadyExists(upToDate);

@@ -90,7 +90,8 @@ function upgradedResources(app: Application, intent: UpgradeCharmIntent): Record
   const switched = intent.charm.name !== app.charm.name;
   if (!switched && !intent.uploads) return intent.resources;
   let resources = intent.resources ?? app.resources ?? {};
-  if (switched) resources = Object.fromEntries(Object.entries(resources).filter(([name]) => Object.hasOwn(intent.charm.resources ?? {}, name)));
+  if (switched)
+    resources = Object.fromEntries(Object.entries(resources).filter(([name]) => Object.hasOwn(intent.charm.resources ?? {}, name)));
   return intent.uploads ? nextResources(resources, intent.uploads).resources : resources;
 }
 
