@@ -306,6 +306,45 @@ describe('refresh from Charmhub', () => {
   });
 });
 
+describe('a bundle of Charmhub charms', () => {
+  it('deploys each at its channel and revision, fetched and verified before anything changes; again, it changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmhub-bundle-'));
+    const bundle = join(dir, 'bundle.yaml');
+    writeFileSync(
+      bundle,
+      'applications:\n  db:\n    charm: database\n    channel: 2/stable\n    num_units: 0\n  files:\n    charm: ch:resourceful\n    channel: stable\n    revision: 4\n',
+    );
+    const dry = await ok('deploy', bundle, '--dry-run');
+    expect(dry.stderr).toBe(
+      'Changes to deploy bundle:\n- deploy application db from charm-hub charm database in channel 2/stable on jammy\n- deploy application files from charm-hub charm resourceful in channel stable on jammy\n',
+    );
+    expect(await getApplication(await hubStore(), 'db')).toBeUndefined();
+    await ok('deploy', bundle);
+    expect(await getApplication(await hubStore(), 'db')).toMatchObject({
+      charmUrl: 'ch:amd64/jammy/database-7',
+      charmOrigin: { revision: 7, channel: '2/stable' },
+    });
+    const files = (await getApplication(await hubStore(), 'files'))!;
+    expect(files).toMatchObject({ charmUrl: 'ch:amd64/jammy/resourceful-4' });
+    expect(files.resources?.['payload']).toMatchObject({ revision: 2, origin: 'store' });
+    expect((await ok('deploy', bundle)).stderr).toBe('No changes to apply.\n');
+  });
+
+  it('is refused whole when a charm is not on Charmhub or a revision lacks its channel, and nothing is deployed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmhub-bundle-'));
+    const bundle = join(dir, 'bundle.yaml');
+    writeFileSync(
+      bundle,
+      'applications:\n  db:\n    charm: database\n  gone:\n    charm: nothing-here\n  pinned:\n    charm: database\n    revision: 3\n',
+    );
+    const res = await fails(1, ['deploy', bundle], `cannot deploy bundle "${bundle}": `);
+    expect(res.stderr).toContain('nothing was deployed');
+    expect(res.stderr).toMatch(/- charm "nothing-here" in application "gone": .*nothing-here/);
+    expect(res.stderr).toContain('- application "pinned": specifying a revision requires a channel for future upgrades');
+    expect(await getApplication(await hubStore(), 'db')).toBeUndefined();
+  });
+});
+
 describe('info and find', () => {
   it('print what Charmhub has, as Juju prints it', async () => {
     const info = await ok('info', 'database', '--unicode', 'never');
