@@ -5,7 +5,8 @@
 import { stat } from 'node:fs/promises';
 import { CliError } from './errors.js';
 
-const CHARM_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]*[a-z][a-z0-9]*)*$/;
+/** A charm's name as Juju's charm URLs spell it. */
+export const CHARM_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]*[a-z][a-z0-9]*)*$/;
 
 /** The Charmhub charm's name, or undefined for a local charm or bundle. */
 export async function charmhubName(ref: string): Promise<string | undefined> {

@@ -65,6 +65,7 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/constraints.js')).registerConstraints,
   },
   { names: ['model-config'], load: async () => (await import('./commands/model-config.js')).registerModelConfig },
+  { names: ['model-defaults', 'model-default'], load: async () => (await import('./commands/model-defaults.js')).registerModelDefaults },
   { names: ['config', 'expose', 'unexpose', 'trust'], load: async () => (await import('./commands/config.js')).registerConfig },
   {
     names: ['add-secret', 'update-secret', 'remove-secret', 'grant-secret', 'revoke-secret', 'secrets', 'list-secrets', 'show-secret'],

@@ -126,8 +126,14 @@ async function answersModels(file: ControllerFile): Promise<boolean> {
   }
 }
 
-/** Starts the controller of `dataDir` under its supervisor: a new one, or a stopped one again on its data. */
-export async function startLocalController(io: CliIo, dataDir: string): Promise<ControllerFile> {
+/**
+ * Starts the controller of `dataDir` under its supervisor: a new one, or a stopped one again on its data.
+ * `modelDefaults`: bootstrap's `--model-default key=value`, already checked, for the controller to keep before it makes `default`. */
+export async function startLocalController(
+  io: CliIo,
+  dataDir: string,
+  modelDefaults: Record<string, string> = {},
+): Promise<ControllerFile> {
   const main = controllerMain(io.env);
   const state = await localControllerState(dataDir);
   if (state.kind === 'running') {
@@ -140,12 +146,17 @@ export async function startLocalController(io: CliIo, dataDir: string): Promise<
 
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const log = openSync(controllerLogPath(dataDir), 'a', 0o600);
-  const child = spawn(process.execPath, ['--import', tsx, supervisorMain, '--data-dir', dataDir, '--controller-main', main], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    cwd: dataDir,
-    env: io.env as NodeJS.ProcessEnv,
-  });
+  const defaultArgs = Object.entries(modelDefaults).flatMap(([key, value]) => ['--model-default', `${key}=${value}`]);
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, supervisorMain, '--data-dir', dataDir, '--controller-main', main, ...defaultArgs],
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+      cwd: dataDir,
+      env: io.env as NodeJS.ProcessEnv,
+    },
+  );
   closeSync(log);
   let exited: string | undefined;
   child.once('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `exit code ${code}`));

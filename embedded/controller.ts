@@ -26,6 +26,7 @@ import { reviveAgents } from '#shared/provisioner/revive-agents.js';
 import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
 import { localCredentials } from '#shared/state/engine/local-credentials.js';
 import { bootstrapModel } from '#shared/state/operations/model.js';
+import { setModelDefaults } from '#shared/state/operations/model-defaults.js';
 import { createStore } from '#shared/state/engine/store.js';
 import { ensureTable } from '#shared/state/engine/table.js';
 import { startApiServer } from './api-server.js';
@@ -61,6 +62,11 @@ export interface ControllerOptions {
   /** The length of a leadership lease (ApiDeps.leadershipLeaseSeconds); default 5.5 min. */
   leadershipLeaseSeconds?: number;
   logger?: Logger;
+  /**
+   * `bootstrap --model-default key=value`: the controller's model defaults, set before bootstrap's
+   * model is made, so that it takes them as every later model does.
+   */
+  modelDefaults?: Record<string, string>;
 }
 
 export interface RunningController {
@@ -131,6 +137,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     stops.push(() => dynamo.stop());
     const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
+    if (options.modelDefaults && Object.keys(options.modelDefaults).length > 0)
+      await setModelDefaults(store, { set: options.modelDefaults });
     await bootstrapModel(store);
 
     const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });

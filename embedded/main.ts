@@ -16,8 +16,14 @@ const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string', default: process.env.DROVER_DATA_DIR ?? '.drover/controller' },
     port: { type: 'string' },
+    // `drover bootstrap local --model-default key=value` (checked by the CLI, and again when set).
+    'model-default': { type: 'string', multiple: true },
   },
 });
+
+const modelDefaults = Object.fromEntries(
+  (values['model-default'] ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 let controller: RunningController | undefined;
 let stopping = false;
@@ -36,14 +42,16 @@ onSupervisorGone(() => void stop('its supervisor is gone'));
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
 
-controller = await startController({ dataDir: values['data-dir']!, ...(values.port ? { port: Number(values.port) } : {}) }).catch(
-  (e: unknown) => {
-    // Said plainly: another controller on this data directory is not a crash of this one.
-    if (!(e instanceof DataDirLockedError)) throw e;
-    console.error(`ERROR ${e.message}`);
-    process.exit(1);
-  },
-);
+controller = await startController({
+  dataDir: values['data-dir']!,
+  ...(values.port ? { port: Number(values.port) } : {}),
+  ...(Object.keys(modelDefaults).length ? { modelDefaults } : {}),
+}).catch((e: unknown) => {
+  // Said plainly: another controller on this data directory is not a crash of this one.
+  if (!(e instanceof DataDirLockedError)) throw e;
+  console.error(`ERROR ${e.message}`);
+  process.exit(1);
+});
 
 console.log(`drover controller ${controller.controllerId} is running.
   API:        ${controller.apiUrl} (127.0.0.1 only)

@@ -26,15 +26,25 @@ const SUPERVISOR_FILE = 'supervisor.json';
 process.umask(0o077);
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'controller-main': { type: 'string' } },
+  options: {
+    'data-dir': { type: 'string' },
+    'controller-main': { type: 'string' },
+    // bootstrap's `--model-default key=value`: for the controller's first start only, so that a
+    // restart never undoes a `model-defaults` change made since.
+    'model-default': { type: 'string', multiple: true },
+  },
 });
 if (!values['data-dir']) throw new Error('--data-dir is required');
 const dataDir = resolve(values['data-dir']);
 const main = values['controller-main'] ?? fileURLToPath(new URL('./main.ts', import.meta.url));
 
+let firstStartArgs = (values['model-default'] ?? []).flatMap((pair) => ['--model-default', pair]);
+
 /** The controller, run with this process's own Node options (the TypeScript loader among them). */
 function startController(): ControllerProcess {
-  const child = spawn(process.execPath, [...process.execArgv, main, '--data-dir', dataDir], {
+  const args = [...process.execArgv, main, '--data-dir', dataDir, ...firstStartArgs];
+  firstStartArgs = [];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     cwd: dataDir,
   });

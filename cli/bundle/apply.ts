@@ -16,9 +16,10 @@ import { readModel, type ModelView } from './model-view.js';
 import { charmRequest, packCheckedCharm } from '../charm-request.js';
 import { describeChange } from './describe.js';
 import { bundleRefused, loadBundle } from './load.js';
+import { charmhubFetcher } from './charmhub-charms.js';
 
 export async function deployBundle(cli: Cli, path: string, options: { dryRun: boolean }): Promise<void> {
-  const { read, charms, charmOf } = await loadBundle(path, 'deploy');
+  const { read, charms, charmOf } = await loadBundle(path, 'deploy', charmhubFetcher(cli));
   const client = await cli.client({ timeoutMs: 300_000 });
   const model = await readModel(client, [...read.bundle.applications.keys()]);
   const { problems, changes } = bundleChanges(read.bundle, charmOf, model);
@@ -49,7 +50,8 @@ async function packBundleCharms(path: string, changes: Change[], charms: Map<str
   const packed = new Map<string, Buffer>();
   const problems: string[] = [];
   for (const change of changes) {
-    if (change.kind !== 'deploy') continue;
+    // A Charmhub charm was checked against Charmhub's sha256 when fetched; the controller fetches and checks it again.
+    if (change.kind !== 'deploy' || change.charmhub) continue;
     try {
       packed.set(change.application, await packCheckedCharm(charms.get(change.application)!));
     } catch (e) {
@@ -88,7 +90,9 @@ async function applyChanges(
     switch (change.kind) {
       case 'deploy': {
         const deployed = await client.post<'deploy', { units: string[]; machines: string[] }>('deploy', {
-          charm: await charmRequest(client, charms.charms.get(change.application)!, charms.packed.get(change.application)),
+          charm: change.charmhub
+            ? { charmhub: change.charmhub }
+            : await charmRequest(client, charms.charms.get(change.application)!, charms.packed.get(change.application)),
           name: change.application,
           series: change.series,
           numUnits: change.units,

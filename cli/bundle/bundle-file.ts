@@ -3,10 +3,10 @@
 // `applications` (or Juju 1's `services`), `machines` and `relations`, with `series` or
 // `default-base` for the whole bundle. Read from a file, or from a directory holding bundle.yaml.
 //
-// Every problem is collected, not only the first, so a user fixes a bundle in one pass. Fields
-// Juju knows that mean nothing for drover's local charms (annotations, channel, revision,
-// bindings, trust) are accepted and ignored; those drover cannot honour (storage, devices,
-// resources, offers) are refused by name.
+// Every problem is collected, not only the first, so a user fixes a bundle in one pass. A charm is
+// a local path or a Charmhub name, with its `channel` and `revision`. Fields Juju knows that mean
+// nothing for drover (annotations, bindings, trust) are accepted and ignored; those drover cannot
+// honour (storage, devices, resources, offers) are refused by name.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseYamlReportingAll, YamlTooLargeError } from '#shared/domain/yaml.js';
@@ -15,6 +15,8 @@ export interface BundleApplication {
   /** The charm as the bundle names it, and its directory or .charm file resolved against the bundle. */
   charm: string;
   charmPath?: string;
+  /** A charm on Charmhub (`postgresql`, `ch:postgresql`): its name, and the channel and revision the bundle gives. */
+  charmhub?: { name: string; channel?: string; revision?: number };
   numUnits: number;
   to: string[];
   /** Option values as the YAML gives them (a string, number or boolean each). */
@@ -48,8 +50,19 @@ export interface ReadBundle {
 }
 
 const TOP_LEVEL = new Set(['applications', 'services', 'machines', 'relations', 'series', 'default-base', 'description', 'name', 'tags']);
-const APPLICATION_FIELDS = new Set(['charm', 'num_units', 'to', 'options', 'constraints', 'series', 'base', 'expose']);
-const IGNORED_APPLICATION_FIELDS = new Set(['annotations', 'channel', 'revision', 'bindings', 'trust']);
+const APPLICATION_FIELDS = new Set([
+  'charm',
+  'channel',
+  'revision',
+  'num_units',
+  'to',
+  'options',
+  'constraints',
+  'series',
+  'base',
+  'expose',
+]);
+const IGNORED_APPLICATION_FIELDS = new Set(['annotations', 'bindings', 'trust']);
 const MACHINE_FIELDS = new Set(['series', 'base', 'constraints', 'annotations']);
 
 /** True for a path that names a bundle: a .yaml/.yml file, or a directory holding bundle.yaml. */
@@ -167,8 +180,19 @@ function interpretApplication(name: string, spec: unknown, dir: string, problems
     ...(series !== undefined ? { series } : {}),
     ...(base !== undefined ? { base } : {}),
   };
-  // A local charm is a path (Juju: one that starts with "." or "/"), relative to the bundle.
+  // A local charm is a path (Juju: one that starts with "." or "/"), relative to the bundle; any
+  // other charm is Charmhub's, at the bundle's channel and revision (verify.ts checks the name).
+  const channel = optionalString(spec.channel, `the channel of ${where}`, problems);
+  const revision = spec.revision;
+  if (revision !== undefined && revision !== null && (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 0))
+    problems.push(`the revision of ${where} must be a whole number`);
   if (charm.startsWith('.') || charm.startsWith('/')) app.charmPath = resolve(dir, charm);
+  else if (charm !== '')
+    app.charmhub = {
+      name: charm.replace(/^ch:/, ''),
+      ...(channel !== undefined ? { channel } : {}),
+      ...(typeof revision === 'number' && Number.isInteger(revision) && revision >= 0 ? { revision } : {}),
+    };
   return app;
 }
 

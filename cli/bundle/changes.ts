@@ -22,7 +22,9 @@ export type Change =
   | {
       kind: 'deploy';
       application: string;
-      charmPath: string;
+      /** A local charm's path, or a Charmhub charm as the bundle names it. */
+      charmPath?: string;
+      charmhub?: { name: string; channel?: string; revision?: number };
       charmName: string;
       series: string;
       options: Record<string, string>;
@@ -61,7 +63,8 @@ export function bundleChanges(bundle: Bundle, charmOf: CharmOf, model: ModelView
       changes.push({
         kind: 'deploy',
         application: name,
-        charmPath: app.charmPath!,
+        ...(app.charmPath !== undefined ? { charmPath: app.charmPath } : {}),
+        ...(app.charmhub ? { charmhub: app.charmhub } : {}),
         charmName: charm(name).name,
         series: applicationSeries(bundle, app, charm(name)),
         options,

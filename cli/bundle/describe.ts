@@ -19,7 +19,10 @@ export function describeChange(change: Change): string {
   switch (change.kind) {
     case 'deploy': {
       const options = Object.keys(change.options).length ? ' with its options' : '';
-      const deploy = `deploy application ${change.application} from local charm ${change.charmName} on ${change.series}${options}`;
+      const from = change.charmhub
+        ? `charm-hub charm ${change.charmName}${change.charmhub.channel !== undefined ? ` in channel ${change.charmhub.channel}` : ''}`
+        : `local charm ${change.charmName}`;
+      const deploy = `deploy application ${change.application} from ${from} on ${change.series}${options}`;
       const units = Array.from({ length: change.units }, (_, i) => `add unit ${change.application}/${i} to new machine`);
       return [deploy, ...units].join('\n- ');
     }

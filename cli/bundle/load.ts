@@ -1,10 +1,12 @@
-// A bundle and its charms read from disk and verified, or refused whole with every problem
-// listed: what deploy and diff-bundle start from.
+// A bundle and its charms, read from disk or fetched from Charmhub, and verified, or refused whole
+// with every problem listed: what deploy and diff-bundle start from.
 import { readCharmDir, type CharmDir } from '../charm-dir.js';
 import { CliError } from '../errors.js';
+import { CHARM_NAME } from '../charmhub-ref.js';
 import type { CharmMeta } from '#shared/domain/charm.js';
 import { readBundle, type ReadBundle } from './bundle-file.js';
 import type { CharmOf } from './series.js';
+import type { FetchCharmhubCharm } from './charmhub-charms.js';
 import { verifyBundle } from './verify.js';
 import { errorMessage } from '#shared/domain/errors.js';
 
@@ -14,16 +16,24 @@ export interface LoadedBundle {
   charmOf: CharmOf;
 }
 
-export async function loadBundle(path: string, verb: 'deploy' | 'diff'): Promise<LoadedBundle> {
+/** `fetchCharmhub`: how a Charmhub charm is fetched (./charmhub-charms.ts), once the bundle itself reads well. */
+export async function loadBundle(path: string, verb: 'deploy' | 'diff', fetchCharmhub: FetchCharmhubCharm): Promise<LoadedBundle> {
   const read = await readBundle(path);
   const charms = new Map<string, CharmDir>();
   const problems = [...read.problems];
   for (const [name, app] of read.bundle.applications) {
-    if (app.charmPath === undefined) continue;
-    try {
-      charms.set(name, await readCharmDir(app.charmPath, `application "${name}" takes`));
-    } catch (e) {
-      problems.push(`charm path in application "${name}": ${errorMessage(e)}`);
+    if (app.charmPath !== undefined) {
+      try {
+        charms.set(name, await readCharmDir(app.charmPath, `application "${name}" takes`));
+      } catch (e) {
+        problems.push(`charm path in application "${name}": ${errorMessage(e)}`);
+      }
+    } else if (app.charmhub && CHARM_NAME.test(app.charmhub.name) && read.problems.length === 0) {
+      try {
+        charms.set(name, await fetchCharmhub(read.bundle, name, app));
+      } catch (e) {
+        problems.push(`charm "${app.charmhub.name}" in application "${name}": ${errorMessage(e)}`);
+      }
     }
   }
   const charmOf = (name: string): CharmMeta | undefined => charms.get(name)?.meta;

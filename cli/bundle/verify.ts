@@ -1,6 +1,7 @@
 // Everything wrong with a bundle, before anything is deployed: Juju's bundle verification
 // (BundleData.VerifyWithCharms, bundledata.go in https://github.com/juju/charm), in its words, with
 // the charms read from disk. Pure: the charms are given.
+import { CHARM_NAME } from '../charmhub-ref.js';
 import { parseConfigValues } from '#shared/domain/charm.js';
 import { parseConstraints } from '#shared/domain/constraints.js';
 import { checkCharmSize, checkConfigSize } from '#shared/domain/item-size.js';
@@ -60,8 +61,11 @@ function verifyApplication(
   const problems: string[] = [];
   if (!isValidApplicationName(name)) problems.push(`invalid application name "${name}"`);
   if (app.charm === '') problems.push(`empty charm path in application "${name}"`);
-  else if (app.charmPath === undefined)
-    problems.push(`application "${name}": drover deploys local charms; give the charm's path, e.g. "./${app.charm}", not "${app.charm}"`);
+  else if (app.charmhub && !CHARM_NAME.test(app.charmhub.name))
+    problems.push(`application "${name}": charm "${app.charm}" is neither a local path ("./x") nor a Charmhub charm name`);
+  else if (app.charmhub?.revision !== undefined && app.charmhub.channel === undefined)
+    // As deploy's --revision, which Juju refuses without --channel.
+    problems.push(`application "${name}": specifying a revision requires a channel for future upgrades`);
   if (app.base !== undefined && !validBase(app.base)) problems.push(`application "${name}" declares an invalid base "${app.base}"`);
   if (app.constraints !== undefined) {
     const bad = constraintsProblem(app.constraints);

@@ -35,12 +35,13 @@ export function registerBundles(program: Command, cli: Cli): void {
     )
     .argument('<bundle>', 'a bundle file, or a directory holding bundle.yaml')
     .action(async (path: string) => {
-      const [{ diffBundle }, { loadBundle }, { readModel }] = await Promise.all([
+      const [{ diffBundle }, { loadBundle }, { readModel }, { charmhubFetcher }] = await Promise.all([
         import('../bundle/diff.js'),
         import('../bundle/load.js'),
         import('../bundle/model-view.js'),
+        import('../bundle/charmhub-charms.js'),
       ]);
-      const { read, charmOf } = await loadBundle(path, 'diff');
+      const { read, charmOf } = await loadBundle(path, 'diff', charmhubFetcher(cli));
       const client = await cli.client();
       cli.io.stdout(formatData(diffBundle(read.bundle, charmOf, await readModel(client)), 'yaml'));
     });

@@ -6,6 +6,9 @@ import { Option, type Command } from 'commander';
 import { ApiClient, regionFromUrl } from '../client.js';
 import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../config.js';
 import { DEFAULT_MODEL } from '#shared/domain/models.js';
+import { isDroverError } from '#shared/domain/errors.js';
+import { validateModelConfig } from '#shared/domain/model-config.js';
+import { collect, splitAssignment } from '../arguments.js';
 import { currentModelOf, type Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
@@ -40,6 +43,23 @@ async function forget(cli: Cli, name: string): Promise<void> {
   });
 }
 
+/** `--model-default key=value` pairs, each checked as model-defaults checks it, before anything starts. */
+function checkedModelDefaults(pairs: string[]): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const item of pairs) {
+    const pair = splitAssignment(item);
+    if (!pair) throw new UsageError(`expected "key=value", got "${item}"`);
+    try {
+      validateModelConfig(pair[0], pair[1]);
+    } catch (e) {
+      if (isDroverError(e)) throw new CliError(e.message);
+      throw e;
+    }
+    defaults[pair[0]] = pair[1];
+  }
+  return defaults;
+}
+
 export function registerControllers(program: Command, cli: Cli): void {
   program
     .command('bootstrap')
@@ -51,12 +71,18 @@ export function registerControllers(program: Command, cli: Cli): void {
     .argument('<cloud>', '"local" (AWS controllers are deployed with CDK and added with "drover register")')
     .argument('[controller-name]', 'the name to record it under (default: the one its --data-dir is recorded under, or "local")')
     .option('--data-dir <dir>', "the controller's state, log and agents (default: $DROVER_HOME/controllers/<name>)")
+    .option(
+      '--model-default <key=value>',
+      'a default for every model, bootstrap\'s "default" included (repeatable; see model-defaults)',
+      collect,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  drover bootstrap local\n  drover bootstrap local dev --data-dir /var/tmp/drover-dev\n' +
-        '  drover bootstrap local --data-dir /var/tmp/drover-dev   # a stopped controller, started again',
+        '  drover bootstrap local --data-dir /var/tmp/drover-dev   # a stopped controller, started again\n' +
+        '  drover bootstrap local --model-default charmhub-url=http://10.0.0.5:8080',
     )
-    .action(async (cloud: string, givenName: string | undefined, opts: { dataDir?: string }) => {
+    .action(async (cloud: string, givenName: string | undefined, opts: { dataDir?: string; modelDefault?: string[] }) => {
       if (cloud !== 'local') {
         throw new CliError(
           `unknown cloud "${cloud}": drover bootstraps "local"; deploy an AWS controller with CDK (infra/) and add it with "drover register <api-url>"`,
@@ -66,6 +92,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       const givenDir = opts.dataDir === undefined ? undefined : resolve(opts.dataDir);
       const name = givenName ?? (givenDir && recordedWithDataDir(config.controllers, givenDir)) ?? 'local';
       checkName(name);
+      const modelDefaults = checkedModelDefaults(opts.modelDefault ?? []);
       const dataDir = givenDir ?? join(droverHome(cli.io.env), 'controllers', name);
       const recorded = config.controllers[name];
       const { localControllerState, startLocalController } = await import('../local-controller.js');
@@ -77,7 +104,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       if (recorded && state.kind === 'running')
         throw new CliError(`controller "${name}" already exists and is running from ${dataDir} (pid ${state.pid})`);
       await mkdir(dataDir, { recursive: true, mode: 0o700 });
-      const started = await startLocalController(cli.io, dataDir);
+      const started = await startLocalController(cli.io, dataDir, modelDefaults);
       await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
       if (state.kind === 'stopped') {
         cli.io.stderr(

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import type { EntityResult } from '#shared/api/requests.js';
 import { checkApplicationNames, checkMachineIds, checkNoWait, checkUnitNames } from '../arguments.js';
 import type { Cli } from '../context.js';
-import { silentFailure } from '../errors.js';
+import { silentFailure, UsageError } from '../errors.js';
 
 interface RemovalFlags {
   force?: boolean;
@@ -40,11 +40,14 @@ export function registerRemovals(program: Command, cli: Cli): void {
       .summary('Remove units.')
       .description('Remove units: each goes Dying, runs its stop hooks, and is removed (with its machine, if left empty).')
       .argument('<units...>', 'units, e.g. mysql/0')
-      .option('--force', "remove even if the unit's agent never answers (relations may be left behind)"),
+      .option('--force', "remove even if the unit's agent never answers (relations may be left behind)")
+      // Kubernetes models' way of naming how many to remove: refused on a machine model, as Juju does.
+      .option('--num-units <n>', 'number of units to remove (k8s models only: refused, drover models are machine models)'),
     true,
   )
     .addHelpText('after', '\nExamples:\n  drover remove-unit mysql/1\n  drover remove-unit mysql/1 mysql/2 --force')
-    .action(async (units: string[], opts: RemovalFlags) => {
+    .action(async (units: string[], opts: RemovalFlags & { numUnits?: string }) => {
+      if (opts.numUnits !== undefined && Number(opts.numUnits) !== 0) throw new UsageError('--num-units for non k8s models not valid');
       checkNoWait(opts);
       checkUnitNames(units);
       const client = await cli.client();

@@ -90,3 +90,20 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             'duration': round(report.duration, 1),
         }
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselects the tests the harness does not run (DROVER_NOT_RUN: a JSON list of test modules
+    and node ids), each by its exact id: pytest's --deselect matches prefixes, so deselecting
+    test_deploy would take test_deploy_with_resources with it."""
+    listed = os.environ.get('DROVER_NOT_RUN')
+    if not listed:
+        return
+    not_run = set(json.loads(listed))
+    keep, drop = [], []
+    for item in items:
+        module = item.nodeid.split('::')[0]
+        (drop if item.nodeid in not_run or module in not_run else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

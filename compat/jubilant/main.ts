@@ -1,8 +1,9 @@
 // `npm run compat:jubilant -- <jubilant source> --ops <canonical/operator>`: jubilant's own
 // integration suite against a fresh local drover controller. It copies jubilant's source to a
 // work directory, packs the suite's charms there as `charmcraft pack` would (pack-charm.ts), starts
-// a controller with `juju` on PATH running drover (controller.ts), runs the tests that need
-// neither Charmhub nor Kubernetes (selection.ts) under Debian's pytest with a per-test timeout, and
+// a controller with `juju` on PATH running drover (controller.ts) whose models all take the
+// stand-in Charmhub (stand-in-store.ts) as their charmhub-url, runs the tests that need neither
+// the real Charmhub nor Kubernetes (selection.ts) under Debian's pytest with a per-test timeout, and
 // prints a table (report.ts). The controller and the work directory go whatever happens, Ctrl-C
 // included (--keep leaves them). Not part of `npm test`: it needs jubilant, ops and Python.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCompatArguments, USAGE, UsageError, type CompatOptions } from './arguments.js';
 import { startController, type RunController } from './controller.js';
+import { startStandInStore } from './stand-in-store.js';
+import type { CharmhubServer } from '../../test/support/charmhub-server.js';
 import { packCharm } from './pack-charm.js';
 import { ensurePythonPackages } from './python-env.js';
 import { markdownTable, parseReports, rows, summary } from './report.js';
@@ -55,7 +58,6 @@ function runPytest(options: CompatOptions, cwd: string, env: NodeJS.ProcessEnv):
     'drover_report',
     `--timeout=${options.timeoutSeconds}`,
   ];
-  for (const nodeid of NOT_RUN.keys()) args.push('--deselect', nodeid);
   if (options.keyword) args.push('-k', options.keyword);
   pytestChild = spawn(options.python, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((done) => pytestChild!.once('exit', (code) => done(code)));
@@ -65,6 +67,7 @@ async function run(options: CompatOptions): Promise<number> {
   ensurePythonPackages(options.python, log);
   const workDir = mkdtempSync(join(tmpdir(), 'drover-jubilant-'));
   let controller: RunController | undefined;
+  let store: CharmhubServer | undefined;
   try {
     const jubilant = copyJubilant(options.jubilantSource, workDir);
     for (const charm of CHARMS) {
@@ -73,7 +76,9 @@ async function run(options: CompatOptions): Promise<number> {
     }
     const collected = collect(options, jubilant);
     if (interrupted) return 130;
-    controller = startController(workDir, log);
+    store = await startStandInStore();
+    log(`stand-in Charmhub at ${store.url} (snappass-test, ubuntu: compat/jubilant/stand-ins)`);
+    controller = startController(workDir, log, { 'charmhub-url': store.url });
     const reportFile = join(workDir, 'report.jsonl');
     writeFileSync(reportFile, '');
     const env = {
@@ -81,6 +86,8 @@ async function run(options: CompatOptions): Promise<number> {
       PYTHONPATH: [jubilant, PLUGIN_DIR, process.env.PYTHONPATH].filter(Boolean).join(':'),
       PYTHONDONTWRITEBYTECODE: '1',
       DROVER_REPORT: reportFile,
+      // drover_report.py deselects them by exact id (pytest's --deselect matches prefixes).
+      DROVER_NOT_RUN: JSON.stringify([...NOT_RUN.keys()]),
     };
     const code = await runPytest(options, jubilant, env);
     const reports = parseReports(readFileSync(reportFile, 'utf8'));
@@ -95,6 +102,7 @@ async function run(options: CompatOptions): Promise<number> {
     try {
       controller?.stop();
     } finally {
+      await store?.close();
       if (options.keep) log(`kept ${workDir}`);
       else rmSync(workDir, { recursive: true, force: true });
     }

@@ -10,6 +10,7 @@ import { upgradeCharm } from '#shared/state/operations/upgrade-charm.js';
 import { requireModel } from '#shared/state/queries/model.js';
 import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import type { Store } from '#shared/state/engine/store.js';
+import { receiveResourceUploads } from './resource-routes.js';
 import { DEFAULT_CHARMHUB_SETTINGS, fetchCharmhubCharm, type CharmhubCharm, type CharmhubSettings } from './charmhub-charm.js';
 
 interface CharmhubContext {
@@ -75,46 +76,67 @@ function refreshChannel(current: string, requested: string | undefined): string 
   return normalizedChannel({ ...parseChannel(current), risk: channel.risk, ...(channel.branch ? { branch: channel.branch } : {}) });
 }
 
-export async function refreshFromCharmhub(ctx: CharmhubContext, name: string, ref: CharmhubRef, forceUnits: boolean) {
+/**
+ * refresh from Charmhub: the newest revision of the channel the application tracks (or `ref`'s),
+ * or with `ref.name` another charm (`--switch <name>`), in the channel given or the one the
+ * application tracks, as Juju's refresher resolves a switch. `uploads` (`--resource`) are checked
+ * against the new charm, and its store resources of the same names are not fetched.
+ */
+export async function refreshFromCharmhub(
+  ctx: CharmhubContext,
+  name: string,
+  ref: CharmhubRef,
+  options: { forceUnits: boolean; uploads?: Record<string, string> },
+) {
   const app = await getApplication(ctx.store, name);
   if (!app) throw notFound(`application "${name}" not found`);
   const origin = app.charmOrigin;
+  // A name is given only by --switch, which may name the charm the application runs (local → Charmhub).
+  const switching = ref.name !== undefined;
   // Juju's words for a local charm refreshed without a path.
-  if (!origin) throw invalidArgument('upgrading a local charm requires either --path or --switch');
-  if (ref.name !== undefined && ref.name !== app.charm.name)
-    throw invalidArgument(`cannot refresh "${app.charm.name}" to "${ref.name}": --switch is not supported yet`);
+  if (!origin && !switching) throw invalidArgument('upgrading a local charm requires either --path or --switch');
   const model = await requireModel(ctx.store);
-  // Uploaded resources stay (Juju: "Provided (uploaded) take precedence").
-  const uploaded = Object.entries(app.resources ?? {}).flatMap(([resource, used]) => (used.origin === 'store' ? [] : [resource]));
+  const uploadNames = Object.keys(options.uploads ?? {});
+  // Uploaded resources stay (Juju: "Provided (uploaded) take precedence"), unless the new charm drops them.
+  const uploaded = [
+    ...Object.entries(app.resources ?? {}).flatMap(([resource, used]) => (used.origin === 'store' ? [] : [resource])),
+    ...uploadNames,
+  ];
+  let alreadyUpToDate: string | undefined;
   const received = await fetchCharmhubCharm(
     ctx.charms,
     model.config,
     {
-      name: app.charm.name,
-      channel: refreshChannel(origin.channel, ref.channel),
+      name: switching ? ref.name! : app.charm.name,
+      channel: origin ? refreshChannel(origin.channel, ref.channel) : normalizedChannel(parseChannel(ref.channel ?? 'stable')),
       ...(ref.revision !== undefined ? { revision: ref.revision } : {}),
       series: app.series,
       defaultSeries: model.defaultSeries,
       supplied: uploaded,
-      ...(app.resources ? { current: app.resources } : {}),
+      ...(app.resources && !switching ? { current: app.resources } : {}),
       now: ctx.store.now(),
       beforeDownload: (resolved) => {
-        if (resolved.entity.revision !== origin.revision) return;
-        throw alreadyExists(
+        if (switching || resolved.entity.revision !== origin?.revision) return;
+        const upToDate =
           ref.revision !== undefined
             ? `charm "${app.charm.name}", revision ${resolved.entity.revision}: already up-to-date`
-            : `charm "${app.charm.name}": already up-to-date`,
-        );
+            : `charm "${app.charm.name}": already up-to-date`;
+        // With --resource, Juju's refresh goes on to upload the resources to the charm it runs.
+        if (uploadNames.length > 0) alreadyUpToDate = upToDate;
+        else throw alreadyExists(upToDate);
       },
     },
     ctx.charmhub ?? DEFAULT_CHARMHUB_SETTINGS,
   );
+  const uploads = options.uploads ? await receiveResourceUploads(ctx, received.charm, options.uploads) : undefined;
   const result = await upgradeCharm(ctx.store, name, {
     charm: received.charm,
     charmArchive: received.charmArchive,
     charmOrigin: received.origin,
     ...(Object.keys(received.resources).length ? { resources: { ...app.resources, ...received.resources } } : {}),
-    ...(forceUnits ? { forceUnits: true } : {}),
+    ...(options.forceUnits ? { forceUnits: true } : {}),
+    ...(switching ? { switch: true } : {}),
+    ...(uploads ? { uploads } : {}),
   });
-  return { ...result, charmhub: charmhubSummary(received) };
+  return { ...result, charmhub: charmhubSummary(received), ...(alreadyUpToDate ? { alreadyUpToDate } : {}) };
 }

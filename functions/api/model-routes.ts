@@ -1,10 +1,12 @@
-// The controller's models: add-model, models, show-model, destroy-model. Their scope is the controller (the
+// The controller's models: add-model, model-defaults, models, show-model, destroy-model. Their scope is the controller (the
 // request names the model, if any, in its body), so they work whichever model the CLI has selected.
 import { parseConstraints } from '#shared/domain/constraints.js';
 import { controllerUuid, modelSummary } from '#shared/api/model-summary.js';
 import type { RequestOf } from '#shared/api/requests.js';
 import { destroyModel } from '#shared/state/operations/destroy-model.js';
 import { addModel } from '#shared/state/operations/model.js';
+import { getModelDefaults, setModelDefaults } from '#shared/state/operations/model-defaults.js';
+import { modelDefaultsView } from '#shared/domain/model-defaults.js';
 import { listModels, storeOfModel } from '#shared/state/queries/models.js';
 import { requireModel } from '#shared/state/queries/model.js';
 import type { Store } from '#shared/state/engine/store.js';
@@ -26,6 +28,13 @@ export const modelRoutes = {
       }),
       uuidOf(ctx),
     ),
+  'model-defaults': async (ctx: ModelRouteContext, body: RequestOf<'model-defaults'>) => ({
+    defaults: modelDefaultsView(
+      body.set || body.reset
+        ? await setModelDefaults(ctx.store, { ...(body.set ? { set: body.set } : {}), ...(body.reset ? { reset: body.reset } : {}) })
+        : await getModelDefaults(ctx.store),
+    ),
+  }),
   models: async (ctx: ModelRouteContext) => ({
     models: (await listModels(ctx.store)).map(({ model }) => modelSummary(model, uuidOf(ctx))).sort((a, b) => a.name.localeCompare(b.name)),
   }),

@@ -18,6 +18,19 @@ interface ResourceContext {
   charms: CharmStore;
 }
 
+/**
+ * refresh --resource: the uploads, checked against the new charm before any is read, then kept;
+ * which revision each becomes is the upgrade's to decide (nextResources).
+ */
+export async function receiveResourceUploads(
+  ctx: ResourceContext,
+  charm: CharmMeta,
+  uploads: Record<string, string>,
+): Promise<Record<string, Omit<ApplicationResource, 'revision'>>> {
+  checkUploadable(charm.resources, Object.keys(uploads));
+  return adoptResourceUploads(ctx.charms, uploads, ctx.store.now());
+}
+
 /** deploy --resource: the first revision of each resource given. */
 export async function receiveResources(
   ctx: ResourceContext,

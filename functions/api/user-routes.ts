@@ -9,7 +9,7 @@ import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import { receiveCharm, type LocalCharmRequest } from './charm-upload.js';
 import { charmFromCharmhub, charmhubSummary, refreshFromCharmhub } from './charmhub-routes.js';
 import type { CharmhubSettings } from './charmhub-charm.js';
-import { receiveResources, resourceRoutes } from './resource-routes.js';
+import { receiveResources, receiveResourceUploads, resourceRoutes } from './resource-routes.js';
 import { formatLogLine, parseLogLevel, type LogSink } from '#shared/logs/log-sink.js';
 import { addMachines } from '#shared/state/operations/add-machine.js';
 import { addRelation } from '#shared/state/operations/add-relation.js';
@@ -27,6 +27,7 @@ import { addSshKeys, removeSshKeys, setModelConfig, setModelConstraints } from '
 import { AUTHORIZED_KEYS, listKeys } from '#shared/domain/ssh-keys.js';
 import { getModelConstraints, requireModel } from '#shared/state/queries/model.js';
 import { effectiveModelConfig } from '#shared/domain/model-config.js';
+import { getModelDefaults } from '#shared/state/operations/model-defaults.js';
 import { retryProvisioning } from '#shared/state/operations/provisioning.js';
 import { getApplication } from '#shared/state/engine/reads.js';
 import { resolveUnit } from '#shared/state/operations/resolve-unit.js';
@@ -176,12 +177,19 @@ const userRoutes: { [O in Operation]: Route<O> } = {
   'charm-upload': (ctx, body) => ctx.charms.uploadTarget(body.sha256, body.size),
   ...resourceRoutes,
   'upgrade-charm': async (ctx, body) => {
-    if ('charmhub' in body.charm) return refreshFromCharmhub(ctx, body.application, body.charm.charmhub, body.forceUnits === true);
+    if ('charmhub' in body.charm)
+      return refreshFromCharmhub(ctx, body.application, body.charm.charmhub, {
+        forceUnits: body.forceUnits === true,
+        ...(body.resources ? { uploads: body.resources } : {}),
+      });
     const { charm, charmArchive } = await receiveCharm(ctx.charms, body.charm);
+    const uploads = body.resources ? await receiveResourceUploads(ctx, charm, body.resources) : undefined;
     return upgradeCharm(ctx.store, body.application, {
       charm,
       ...(charmArchive ? { charmArchive } : {}),
       ...(body.forceUnits ? { forceUnits: true } : {}),
+      ...(body.switch ? { switch: true } : {}),
+      ...(uploads ? { uploads } : {}),
     });
   },
   'add-unit': (ctx, body) =>
@@ -232,7 +240,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
       body.set || body.reset
         ? await setModelConfig(ctx.store, { ...(body.set ? { set: body.set } : {}), ...(body.reset ? { reset: body.reset } : {}) })
         : (await requireModel(ctx.store)).config;
-    return { config: effectiveModelConfig(config) };
+    return { config: effectiveModelConfig(config, (await getModelDefaults(ctx.store))?.config) };
   },
   config: async (ctx, body) => {
     if (!body.set && !body.reset) return configView(ctx.store, body.application);

@@ -15,6 +15,9 @@ import { imagesOf } from '#shared/state/engine/stream-record.js';
 import type { RecordHandler } from '../stream-batch.js';
 import { modelOfRecord, perModel } from '../stream-models.js';
 
+/** Items of the controller's own, outside every model (shared/state/engine/keys.ts). */
+const CONTROLLER_KINDS: ReadonlySet<string | undefined> = new Set(['modelName', 'modelDefaults']);
+
 export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDBRecord[]) => RecordHandler {
   return (records) => {
     // Shared by the batch's records of one model: one hint per machine and entity is enough
@@ -47,9 +50,9 @@ export function hintStep(deps: NotifierDeps, logger: Logger): (records: DynamoDB
       for (const [index, record] of records.entries()) {
         const model = modelOfRecord(record);
         if (model === undefined) {
-          // The controller's own items (model names) concern no machine; anything else without a
-          // model in its key is not drover's.
-          if (imagesOf(record).kind !== 'modelName')
+          // The controller's own items (model names, model defaults) concern no machine; anything
+          // else without a model in its key is not drover's.
+          if (!CONTROLLER_KINDS.has(imagesOf(record).kind))
             logger.warn('skipping a record that is not a drover entity', { ...contextOf(record), why: 'its key names no model' });
           continue;
         }

@@ -92,12 +92,18 @@ export const userOperations = {
    * `charm.upload: <sha256>`.
    */
   'charm-upload': post(z.strictObject({ sha256, size: z.int().min(1).max(MAX_CHARM_ARCHIVE_BYTES) })),
-  /** upgrade-charm (refresh): the application takes a new revision of its charm. */
+  /**
+   * upgrade-charm (refresh): the application takes a new revision of its charm; with `switch`, a
+   * local charm of another name (a Charmhub one names itself: `charmhub.name`); `resources`
+   * (`--resource name=path`), uploads that become their resources' next revisions.
+   */
   'upgrade-charm': post(
     z.strictObject({
       application: name,
       charm: charmOrCharmhub,
       forceUnits: z.boolean().optional(),
+      switch: z.boolean().optional(),
+      resources: resourceUploads.optional(),
     }),
   ),
   'add-unit': post(z.strictObject({ application: name, count: z.int().min(1).max(10_000).optional(), to: nameList.optional() })),
@@ -135,6 +141,8 @@ export const userOperations = {
   /** The controller's models (shared/domain/models.ts): their scope is the controller. */
   'add-model': post(z.strictObject({ name, config: keyValues.optional(), constraints: constraints.optional() }), { controller: true }),
   models: get(z.strictObject({}), { controller: true }),
+  /** The controller's model defaults (shared/domain/model-defaults.ts), shown, or changed then shown. */
+  'model-defaults': post(z.strictObject({ set: keyValues.optional(), reset: nameList.optional() }), { controller: true }),
   'show-model': get(z.strictObject({ name }), { controller: true }),
   /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
   'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),

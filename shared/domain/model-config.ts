@@ -131,15 +131,23 @@ export const charmhubUrlOf = (config: Record<string, string> | undefined): strin
 
 export interface ModelConfigEntry {
   value: string;
-  source: 'default' | 'model';
+  source: 'default' | 'controller' | 'model';
 }
 
-/** Every key with its effective value and where it comes from, sorted by key. */
-export function effectiveModelConfig(config: Record<string, string> | undefined): Record<string, ModelConfigEntry> {
+/**
+ * Every key with its effective value and where it comes from, sorted by key. A value the model
+ * holds that is the controller's default for the key shows as `controller`, as Juju names the
+ * source of a value by the last level whose value it matches (its model config sources).
+ */
+export function effectiveModelConfig(
+  config: Record<string, string> | undefined,
+  controllerDefaults: Record<string, string> = {},
+): Record<string, ModelConfigEntry> {
   const out: Record<string, ModelConfigEntry> = {};
   for (const key of Object.keys(MODEL_CONFIG_DEFAULTS).sort()) {
     const set = config && ownValue(config, key);
-    out[key] = set !== undefined ? { value: set, source: 'model' } : { value: MODEL_CONFIG_DEFAULTS[key]!, source: 'default' };
+    if (set === undefined) out[key] = { value: MODEL_CONFIG_DEFAULTS[key]!, source: 'default' };
+    else out[key] = { value: set, source: ownValue(controllerDefaults, key) === set ? 'controller' : 'model' };
   }
   return out;
 }

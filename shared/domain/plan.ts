@@ -12,6 +12,8 @@ export type EntityRef =
    * which keeps the name unique while the model exists and says where its items are.
    */
   | { kind: 'modelName'; name: string }
+  /** The controller's model defaults (shared/domain/model-defaults.ts): one item outside every model. */
+  | { kind: 'modelDefaults' }
   | { kind: 'application'; name: string }
   | { kind: 'unit'; name: string }
   | { kind: 'machine'; id: string }
@@ -149,6 +151,7 @@ export const done = <T>(result: T): Plan<T> => ({ changes: [], result });
 export const refs = {
   model: (): EntityRef => ({ kind: 'model' }),
   modelName: (name: string): EntityRef => ({ kind: 'modelName', name }),
+  modelDefaults: (): EntityRef => ({ kind: 'modelDefaults' }),
   application: (name: string): EntityRef => ({ kind: 'application', name }),
   unit: (name: string): EntityRef => ({ kind: 'unit', name }),
   machine: (id: string): EntityRef => ({ kind: 'machine', id }),
@@ -185,6 +188,8 @@ export const refName = (ref: EntityRef): string => {
       return 'model';
     case 'modelName':
       return `model name ${ref.name}`;
+    case 'modelDefaults':
+      return 'model defaults';
     case 'application':
       return `application ${ref.name}`;
     case 'unit':

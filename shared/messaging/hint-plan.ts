@@ -121,6 +121,7 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
     case 'model':
       return planModel(oldImage as Model | undefined, newImage as Model | undefined);
     case 'modelName':
+    case 'modelDefaults':
     case 'sequence':
     case 'cleanup':
     case 'statusLog':

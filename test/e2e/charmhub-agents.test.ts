@@ -1,5 +1,5 @@
 // A charm from Charmhub on the real local controller, the store being the local Charmhub-API
-// server (test/support/charmhub-server.ts): deploy by name and channel fetches the charm and its
+// server (test/support/charmhub-server.ts), given at bootstrap as the model default: deploy by name and channel fetches the charm and its
 // file resource (checked against Charmhub's SHA-384), the unit's install hook reads the resource
 // with resource-get, and refresh to the channel's next revision runs upgrade-charm, which reads the
 // resource revision that came with it. test/charms/resourceful records what its hooks find.
@@ -57,8 +57,11 @@ describe('a Charmhub charm on the local controller', () => {
         return res;
       };
       try {
-        await drover('bootstrap', 'local', '--data-dir', dataDir);
-        await drover('add-model', 'hub', '--config', `charmhub-url=${hub.url}`);
+        // The controller's model default points every model at the stand-in: bootstrap's own
+        // `default`, made after it, and those added later.
+        await drover('bootstrap', 'local', '--data-dir', dataDir, '--model-default', `charmhub-url=${hub.url}`);
+        expect((await drover('model-config', '-m', 'default', 'charmhub-url')).stdout).toBe(`${hub.url}\n`);
+        await drover('add-model', 'hub');
         const deployed = await drover('deploy', 'resourceful', '--channel', 'stable');
         expect(deployed.stderr).toContain('Located charm "resourceful" in charm-hub, revision 1\n');
         const installed = await waitFor(

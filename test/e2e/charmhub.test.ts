@@ -237,6 +237,111 @@ describe('refresh from Charmhub', () => {
     expect(local.charmUrl).toBe('local:jammy/database-8');
     expect(local.charmOrigin).toBeUndefined();
     await fails(1, ['refresh', 'database'], 'upgrading a local charm requires either --path or --switch\n');
+    // --switch ch:<name> takes it back to Charmhub, in the channel given.
+    const back = await ok('refresh', 'database', '--switch', 'ch:database', '--channel', '2/stable');
+    expect(back.stderr).toBe('Added charm-hub charm "database", revision 7 in channel 2/stable, to the model\n');
+    expect((await getApplication(await hubStore(), 'database'))!).toMatchObject({
+      charmUrl: 'ch:amd64/jammy/database-7',
+      charmOrigin: { revision: 7, channel: '2/stable' },
+    });
+  });
+
+  it('--switch crossgrades to another charm, from Charmhub or local, and its resources come with it', async () => {
+    await ok('deploy', 'database', 'db');
+    const switched = await ok('refresh', 'db', '--switch', 'resourceful');
+    expect(switched.stderr).toBe('Added charm-hub charm "resourceful", revision 4 in channel stable, to the model\n');
+    const app = (await getApplication(await hubStore(), 'db'))!;
+    expect(app).toMatchObject({ charmUrl: 'ch:amd64/jammy/resourceful-4', charm: { name: 'resourceful' } });
+    expect(app.resources?.['payload']).toMatchObject({ revision: 2, origin: 'store' });
+    expect((await ok('resources', 'db')).stdout).toBe(
+      'Resource  Supplied by  Revision\nmissing   upload       -\npayload   store        2\n',
+    );
+    // A local charm of another name, by path; its undeclared resources go.
+    await ok('refresh', 'db', '--switch', charmDir('database'));
+    const local = (await getApplication(await hubStore(), 'db'))!;
+    expect(local).toMatchObject({ charmUrl: 'local:jammy/database-0', charm: { name: 'database' } });
+    expect(local.charmOrigin).toBeUndefined();
+    expect(local.resources).toEqual({});
+  });
+
+  it('--resource uploads the next revision of a resource, with the new charm or to the charm already up to date', async () => {
+    await ok('deploy', 'resourceful');
+    const file = join(mkdtempSync(join(tmpdir(), 'refresh-resource-')), 'payload.txt');
+    writeFileSync(file, 'uploaded at refresh');
+    const res = await ok('refresh', 'resourceful', '--resource', `payload=${file}`);
+    expect(res.stderr).toBe('charm "resourceful": already up-to-date. Attempt to update resources requested.\n');
+    const app = (await getApplication(await hubStore(), 'resourceful'))!;
+    expect(app.charmUrl).toBe('ch:amd64/jammy/resourceful-4');
+    expect(app.resources?.['payload']).toMatchObject({ revision: 3, size: 'uploaded at refresh'.length });
+    expect(app.resources?.['payload']?.origin).toBeUndefined();
+    // Its units run upgrade-charm for the new content, as after attach-resource.
+    expect(app.charmModifiedVersion).toBe(1);
+    // The same content again is nothing new: no revision, no upgrade.
+    expect((await ok('refresh', 'resourceful', '--resource', `payload=${file}`)).stderr).toBe(
+      'charm "resourceful", revision 4: already up-to-date\n',
+    );
+    expect((await getApplication(await hubStore(), 'resourceful'))!.charmModifiedVersion).toBe(1);
+  });
+
+  it("refuses bad flags and resources in Juju's words, changing nothing", async () => {
+    await ok('deploy', 'resourceful');
+    const before = await getApplication(await hubStore(), 'resourceful');
+    await fails(2, ['refresh', 'resourceful', '--switch', 'database', '--revision', '3'], '--switch and --revision are mutually exclusive');
+    await fails(
+      2,
+      ['refresh', 'resourceful', '--path', charmDir('database'), '--revision', '3'],
+      '--path and --revision are mutually exclusive',
+    );
+    await fails(
+      2,
+      ['refresh', 'resourceful', '--switch', 'database', '--path', charmDir('database')],
+      '--switch and --path are mutually exclusive',
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'refresh-resource-')), 'x.txt');
+    writeFileSync(file, 'x');
+    // The new charm declares no "payload": refused once the controller has it, before any upload is read.
+    await fails(1, ['refresh', 'resourceful', '--switch', 'database', '--resource', `payload=${file}`], 'unrecognized resource "payload"');
+    await fails(1, ['refresh', 'resourceful', '--switch', 'nothing-here'], /charm or bundle not found|No charm or bundle with name/);
+    expect(await getApplication(await hubStore(), 'resourceful')).toEqual(before);
+  });
+});
+
+describe('a bundle of Charmhub charms', () => {
+  it('deploys each at its channel and revision, fetched and verified before anything changes; again, it changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmhub-bundle-'));
+    const bundle = join(dir, 'bundle.yaml');
+    writeFileSync(
+      bundle,
+      'applications:\n  db:\n    charm: database\n    channel: 2/stable\n    num_units: 0\n  files:\n    charm: ch:resourceful\n    channel: stable\n    revision: 4\n',
+    );
+    const dry = await ok('deploy', bundle, '--dry-run');
+    expect(dry.stderr).toBe(
+      'Changes to deploy bundle:\n- deploy application db from charm-hub charm database in channel 2/stable on jammy\n- deploy application files from charm-hub charm resourceful in channel stable on jammy\n',
+    );
+    expect(await getApplication(await hubStore(), 'db')).toBeUndefined();
+    await ok('deploy', bundle);
+    expect(await getApplication(await hubStore(), 'db')).toMatchObject({
+      charmUrl: 'ch:amd64/jammy/database-7',
+      charmOrigin: { revision: 7, channel: '2/stable' },
+    });
+    const files = (await getApplication(await hubStore(), 'files'))!;
+    expect(files).toMatchObject({ charmUrl: 'ch:amd64/jammy/resourceful-4' });
+    expect(files.resources?.['payload']).toMatchObject({ revision: 2, origin: 'store' });
+    expect((await ok('deploy', bundle)).stderr).toBe('No changes to apply.\n');
+  });
+
+  it('is refused whole when a charm is not on Charmhub or a revision lacks its channel, and nothing is deployed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charmhub-bundle-'));
+    const bundle = join(dir, 'bundle.yaml');
+    writeFileSync(
+      bundle,
+      'applications:\n  db:\n    charm: database\n  gone:\n    charm: nothing-here\n  pinned:\n    charm: database\n    revision: 3\n',
+    );
+    const res = await fails(1, ['deploy', bundle], `cannot deploy bundle "${bundle}": `);
+    expect(res.stderr).toContain('nothing was deployed');
+    expect(res.stderr).toMatch(/- charm "nothing-here" in application "gone": .*nothing-here/);
+    expect(res.stderr).toContain('- application "pinned": specifying a revision requires a channel for future upgrades');
+    expect(await getApplication(await hubStore(), 'db')).toBeUndefined();
   });
 });
 

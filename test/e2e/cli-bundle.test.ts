@@ -132,7 +132,7 @@ applications:
     charm: ./charms/cli-logging
     num_units: 1
   mysql:
-    charm: mysql
+    charm: cs:mysql
 relations:
   - [database:nope, logging]
 `);
@@ -144,7 +144,7 @@ relations:
       'placement "7" refers to a machine not defined in this bundle',
       'charm path in application "client": charm directory',
       'application "logging" is subordinate but has non-zero num_units',
-      'application "mysql": drover deploys local charms; give the charm\'s path, e.g. "./mysql", not "mysql"',
+      'application "mysql": charm "cs:mysql" is neither a local path ("./x") nor a Charmhub charm name',
       'cannot relate database:nope and logging: application "database" has no "nope" relation',
     ])
       expect(res.stderr).toContain(`- ${problem}`);

@@ -201,6 +201,8 @@ describe('units and machines', () => {
 
   it('bad names are usage errors (exit 2), as Juju checks them before calling the API', async () => {
     await fails(2, ['remove-unit', 'mysql'], 'invalid unit name "mysql"');
+    // Kubernetes models' --num-units, in Juju's words for a machine model.
+    await fails(2, ['remove-unit', 'mysql', '--num-units', '1'], '--num-units for non k8s models not valid');
     await fails(2, ['remove-machine', 'x'], 'invalid machine id "x"');
     await fails(2, ['remove-application', 'My_App'], 'invalid application name "My_App"');
     await fails(2, ['remove-unit'], "missing required argument 'units'");

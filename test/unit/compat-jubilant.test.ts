@@ -235,7 +235,7 @@ describe('the table of results', () => {
       {
         test: 'test_deployment.py::test_deploy',
         result: 'not run',
-        failure: 'needs Charmhub: its setup deploys snappass-test from the store',
+        failure: "needs Kubernetes: reads the unit's `address`, which Juju's status gives Kubernetes units only",
       },
       { test: 'c.py::lost', result: 'no result', failure: 'pytest reported nothing (interrupted?)' },
     ]);

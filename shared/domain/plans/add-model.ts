@@ -5,6 +5,7 @@ import type { Constraints } from '../constraints.js';
 import type { Model } from '../entities.js';
 import { alreadyExists } from '../errors.js';
 import { validateModelConfig } from '../model-config.js';
+import { newModelConfig, type ModelDefaults } from '../model-defaults.js';
 import { checkModelName, type ModelName } from '../models.js';
 import { refs, type Plan } from '../plan.js';
 import { DEFAULT_SERIES } from './model.js';
@@ -14,6 +15,11 @@ export interface NewModel {
   /** A fresh uuid: the model's key and its JUJU_MODEL_UUID. */
   uuid: string;
   config?: Record<string, string>;
+  /**
+   * The controller's model defaults when the model is made: the keys the config given lacks. No
+   * rule rests on them staying so (a default changed meanwhile is a later change), so they are not asserted.
+   */
+  defaults?: ModelDefaults;
   constraints?: Constraints;
   defaultSeries?: string;
 }
@@ -22,7 +28,7 @@ export function planAddModel(taken: ModelName | undefined, request: NewModel): P
   checkModelName(request.name);
   for (const [key, value] of Object.entries(request.config ?? {})) validateModelConfig(key, value);
   if (taken) throw alreadyExists(`model "${request.name}" already exists`);
-  const config = request.config ?? {};
+  const config = newModelConfig(request.defaults, request.config);
   const model: Model = {
     name: request.name,
     uuid: request.uuid,

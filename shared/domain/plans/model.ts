@@ -1,5 +1,6 @@
 // The model: created once (bootstrap, or add-model: add-model.ts), holds the model constraints
 // and model config (model-config.ts plans the config).
+import { newModelConfig, type ModelDefaults } from '../model-defaults.js';
 import type { Constraints } from '../constraints.js';
 import type { Model } from '../entities.js';
 import type { ModelName } from '../models.js';
@@ -19,6 +20,7 @@ export function planEnsureModel(
   key: string,
   uuid: string,
   defaultSeries = DEFAULT_SERIES,
+  defaults?: ModelDefaults,
 ): Plan<Model> {
   const changes: Change[] = entry ? [] : [{ op: 'create', ref: refs.modelName(key), value: { name: key, key } satisfies ModelName }];
   if (existing?.uuid) return { changes, result: existing };
@@ -26,7 +28,17 @@ export function planEnsureModel(
     changes.push({ op: 'update', ref: refs.model(), set: { uuid }, expect: { absent: ['uuid'] } });
     return { changes, result: { ...existing, uuid } };
   }
-  const model: Model = { name: key, uuid, life: 'alive', constraints: {}, defaultSeries, constraintsVersion: 0 };
+  // A new model takes the controller's defaults, as add-model's do (bootstrap --model-default).
+  const config = newModelConfig(defaults, undefined);
+  const model: Model = {
+    name: key,
+    uuid,
+    life: 'alive',
+    constraints: {},
+    defaultSeries,
+    constraintsVersion: 0,
+    ...(Object.keys(config).length > 0 ? { config, configVersion: 1 } : {}),
+  };
   changes.push({ op: 'create', ref: refs.model(), value: { ...model } });
   return { changes, result: model };
 }

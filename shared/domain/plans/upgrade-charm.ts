@@ -21,7 +21,7 @@ import { ownValue, sameEntries } from '../own-keys.js';
 import { refs, type Plan } from '../plan.js';
 import type { Numbers } from '../sequences.js';
 import type { CharmhubOrigin } from '../charm-origin.js';
-import type { ApplicationResource } from '../resources.js';
+import { nextResources, type ApplicationResource } from '../resources.js';
 import { newPeerRelations } from './peer-relations.js';
 
 export interface UpgradeCharmIntent {
@@ -35,6 +35,16 @@ export interface UpgradeCharmIntent {
   charmOrigin?: CharmhubOrigin;
   /** Resources whose revision the new charm's channel moves on (Charmhub's), already kept in the charm store. */
   resources?: Record<string, ApplicationResource>;
+  /**
+   * `refresh --switch`: the new charm may be another charm (another name), as long as it keeps
+   * every relation the application is in; resources the new charm does not declare go.
+   */
+  switch?: boolean;
+  /**
+   * `refresh --resource`: files already kept in the charm store, each the next revision of its
+   * resource unless its content is the one in use (nextResources), as attach-resource takes them.
+   */
+  uploads?: Record<string, Omit<ApplicationResource, 'revision'>>;
 }
 
 export interface UpgradeCharmSnapshot {
@@ -71,6 +81,20 @@ export function upgradedConfig(app: Application, charm: CharmMeta): Record<strin
   return config;
 }
 
+/**
+ * The resources the application has after the upgrade, or undefined where they stay as they are:
+ * those of the new charm's channel (intent.resources, Charmhub's) or the application's, only the
+ * ones the new charm declares after a switch, then the uploads as their next revisions.
+ */
+function upgradedResources(app: Application, intent: UpgradeCharmIntent): Record<string, ApplicationResource> | undefined {
+  const switched = intent.charm.name !== app.charm.name;
+  if (!switched && !intent.uploads) return intent.resources;
+  let resources = intent.resources ?? app.resources ?? {};
+  if (switched)
+    resources = Object.fromEntries(Object.entries(resources).filter(([name]) => Object.hasOwn(intent.charm.resources ?? {}, name)));
+  return intent.uploads ? nextResources(resources, intent.uploads).resources : resources;
+}
+
 const sameConfig = (a: Record<string, ConfigValue>, b: Record<string, ConfigValue>) => sameEntries(a, b);
 
 export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: UpgradeCharmIntent, now: string): Plan<UpgradeCharmResult> {
@@ -82,7 +106,7 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
     throw notAlive(`cannot upgrade application "${name}": application is not alive; use --force-units to upgrade a dying application`);
   }
   const current = parseCharmUrl(app.charmUrl);
-  if (charm.name !== app.charm.name) {
+  if (charm.name !== app.charm.name && !intent.switch) {
     throw invalidArgument(
       `cannot upgrade "${name}" from charm "${app.charm.name}" to "${charm.name}": an upgrade keeps the charm's name; deploy "${charm.name}" as a new application instead`,
     );
@@ -90,9 +114,12 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
   const origin = intent.charmOrigin;
   const charmUrl = origin
     ? formatCharmUrl({ schema: 'ch', architecture: origin.architecture, series: app.series, name: charm.name, revision: origin.revision })
-    : formatCharmUrl({ series: app.series, name: charm.name, revision: current.revision + 1 });
-  // Juju's refresher: the revision the application already runs is no upgrade.
-  if (charmUrl === app.charmUrl) throw alreadyExists(`charm "${charm.name}", revision ${current.revision}: already up-to-date`);
+    : formatCharmUrl({ series: app.series, name: charm.name, revision: charm.name === current.name ? current.revision + 1 : 0 });
+  // Juju's refresher: the revision the application already runs is no upgrade, unless the refresh
+  // uploads resources of other content (Juju's refresh then uploads them to the charm it runs).
+  const uploaded = intent.uploads ? nextResources(app.resources, intent.uploads).changed : [];
+  if (charmUrl === app.charmUrl && uploaded.length === 0)
+    throw alreadyExists(`charm "${charm.name}", revision ${current.revision}: already up-to-date`);
   const cannot = `cannot upgrade application "${name}" to charm "${charmUrl}"`;
   if (charm.subordinate !== app.subordinate) throw invalidArgument(`${cannot}: cannot change an application's subordinacy`);
   if (charm.series.length && !charm.series.includes(app.series)) {
@@ -106,6 +133,7 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
     }
   }
 
+  const resources = upgradedResources(app, intent);
   const config = upgradedConfig(app, charm);
   const configChanged = !sameConfig(config, app.config);
   // Juju creates the peer relations a new revision adds; a Dying application gets no new relations.
@@ -122,7 +150,9 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
           charmArchive: intent.charmArchive,
           forceUnits: intent.forceUnits,
           ...(origin ? { charmOrigin: origin } : {}),
-          ...(intent.resources ? { resources: intent.resources } : {}),
+          ...(resources ? { resources } : {}),
+          // New resource content runs upgrade-charm on every unit, as attach-resource does.
+          ...(uploaded.length ? { charmModifiedVersion: (app.charmModifiedVersion ?? 0) + 1 } : {}),
           ...(configChanged ? { config, configVersion: app.configVersion + 1 } : {}),
         },
         // A local charm replacing a Charmhub one is no longer the store's.
@@ -138,9 +168,9 @@ export function planUpgradeCharm(snapshot: UpgradeCharmSnapshot, intent: Upgrade
             configVersion: app.configVersion,
             // The resources it sets were merged with those it read: an attach-resource meanwhile
             // (which moves charmModifiedVersion) is not overwritten.
-            ...(intent.resources && app.charmModifiedVersion !== undefined ? { charmModifiedVersion: app.charmModifiedVersion } : {}),
+            ...(resources && app.charmModifiedVersion !== undefined ? { charmModifiedVersion: app.charmModifiedVersion } : {}),
           },
-          ...(intent.resources && app.charmModifiedVersion === undefined ? { absent: ['charmModifiedVersion'] } : {}),
+          ...(resources && app.charmModifiedVersion === undefined ? { absent: ['charmModifiedVersion'] } : {}),
           setSize: { relations: app.relations.length },
           ...(app.relations.length ? { contains: { relations: app.relations } } : {}),
         },

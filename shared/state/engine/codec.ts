@@ -7,6 +7,7 @@ import { ATTR, collectionOf, keyOf } from './keys.js';
 export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
   modelName: [],
+  modelDefaults: [],
   application: ['relations', 'offers'],
   unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
   machine: ['principals', 'addresses'],

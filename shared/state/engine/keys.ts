@@ -39,6 +39,7 @@ const ITEM_SK = 'ITEM';
 const CONTROLLER_PREFIX = 'CONTROLLER#';
 const MODEL_NAME_PREFIX = `${CONTROLLER_PREFIX}MODEL#`;
 const MODEL_NAMES = `${CONTROLLER_PREFIX}MODELS`;
+const MODEL_DEFAULTS = `${CONTROLLER_PREFIX}MODELDEFAULTS`;
 
 export interface Key {
   pk: string;
@@ -59,6 +60,9 @@ export function keyOf(model: string, ref: EntityRef): Key {
     case 'modelName':
       // The controller's, not a model's: the same key from every model's store.
       return { pk: `${MODEL_NAME_PREFIX}${ref.name}`, sk: ITEM_SK };
+    case 'modelDefaults':
+      // The controller's too: every model's store reads the same item.
+      return { pk: MODEL_DEFAULTS, sk: ITEM_SK };
     case 'application':
       return { pk: `${model}#APP#${ref.name}`, sk: ITEM_SK };
     case 'unit':

@@ -12,12 +12,13 @@ import { runOperation } from '../engine/run-operation.js';
 import { storeForModel, type Store } from '../engine/store.js';
 import { requireModel } from '../queries/model.js';
 import { getModelName, listModelNames } from '../queries/models.js';
+import { getModelDefaults } from './model-defaults.js';
 
 /** Creates bootstrap's model (named by the store's key, `default`) if it does not exist yet; idempotent. */
 export async function ensureModel(store: Store, options: { defaultSeries?: string } = {}): Promise<Model> {
   return runOperation(store, `cannot create model "${store.model}"`, async (store) => {
-    const [model, entry] = await Promise.all([getModel(store), getModelName(store, store.model)]);
-    return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries);
+    const [model, entry, defaults] = await Promise.all([getModel(store), getModelName(store, store.model), getModelDefaults(store)]);
+    return planEnsureModel(model, entry, store.model, randomUUID(), options.defaultSeries, defaults);
   });
 }
 
@@ -30,12 +31,13 @@ export async function bootstrapModel(store: Store): Promise<void> {
   if ((await listModelNames(store)).length === 0) await ensureModel(store);
 }
 
-/** add-model: a new model under a fresh uuid, its key. */
-export async function addModel(store: Store, request: Omit<NewModel, 'uuid'>): Promise<Model> {
+/** add-model: a new model under a fresh uuid, its key, with the controller's model defaults under the config given. */
+export async function addModel(store: Store, request: Omit<NewModel, 'uuid' | 'defaults'>): Promise<Model> {
   const uuid = randomUUID();
-  return runOperation(storeForModel(store, uuid), `cannot add model "${request.name}"`, async (store) =>
-    planAddModel(await getModelName(store, request.name), { ...request, uuid }),
-  );
+  return runOperation(storeForModel(store, uuid), `cannot add model "${request.name}"`, async (store) => {
+    const [taken, defaults] = await Promise.all([getModelName(store, request.name), getModelDefaults(store)]);
+    return planAddModel(taken, { ...request, uuid, ...(defaults ? { defaults } : {}) });
+  });
 }
 
 export async function setModelConstraints(store: Store, constraints: Constraints): Promise<void> {

@@ -17,6 +17,10 @@ export interface UpgradeCharmRequest {
   charmOrigin?: CharmhubOrigin;
   /** The application's resources with the new charm's channel's revisions. */
   resources?: Record<string, ApplicationResource>;
+  /** `refresh --switch`: the charm may be another (shared/domain/plans/upgrade-charm.ts). */
+  switch?: boolean;
+  /** `refresh --resource`: uploads already kept, each its resource's next revision. */
+  uploads?: Record<string, Omit<ApplicationResource, 'revision'>>;
 }
 
 /**
@@ -39,6 +43,8 @@ export async function upgradeCharm(store: Store, name: string, request: UpgradeC
           ...(request.charmArchive ? { charmArchive: request.charmArchive } : {}),
           ...(request.charmOrigin ? { charmOrigin: request.charmOrigin } : {}),
           ...(request.resources ? { resources: request.resources } : {}),
+          ...(request.switch ? { switch: true } : {}),
+          ...(request.uploads ? { uploads: request.uploads } : {}),
         },
         store.now().toISOString(),
       ),

@@ -95,6 +95,25 @@ describe('planUpgradeCharm', () => {
     );
   });
 
+  it('--switch takes another charm (revision 0 of a local one), keeping only the resources it declares', () => {
+    const resource = (revision: number) => ({ revision, sha256: `s${revision}`, fingerprint: `f${revision}`, size: 1, timestamp: NOW });
+    const withResources = { ...wp, resources: { theme: resource(2), logo: resource(1) } };
+    const themed = parseCharm(
+      'name: themed\nseries: [jammy]\nprovides:\n  url: http\nresources:\n  theme: {type: file, filename: theme.tgz}\n',
+    );
+    const p = plan(withResources, [], { charm: themed, switch: true });
+    expect(p.result.charmUrl).toBe('local:jammy/themed-0');
+    const change = p.changes[0]!;
+    expect(change.op === 'update' && change.set).toMatchObject({ charm: themed, resources: { theme: resource(2) } });
+    // An upload to it becomes the next revision, and its units run upgrade-charm for it.
+    const upload = { sha256: 'new', fingerprint: 'new', size: 3, timestamp: NOW };
+    const uploaded = plan(withResources, [], { charm: themed, switch: true, uploads: { theme: upload } }).changes[0]!;
+    expect(uploaded.op === 'update' && uploaded.set).toMatchObject({
+      resources: { theme: { ...upload, revision: 3 } },
+      charmModifiedVersion: 1,
+    });
+  });
+
   it('refuses a charm that drops an endpoint an existing relation uses: "would break relation"', () => {
     const mysql = application('mysql');
     const db = relation([wp, mysql], ['wordpress', 'mysql'], 4);
