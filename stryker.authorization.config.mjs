@@ -12,6 +12,6 @@ export default {
   // on a busy host (with every route's tests it did here).
   dryRunTimeoutMinutes: 20,
   jsonReporter: { fileName: 'reports/mutation/agent-authorization.json' },
-  // The score recorded in docs/testing.md, rounded down: a fall fails the run.
-  thresholds: { ...base.thresholds, break: 70 },
+  // The score recorded in docs/testing.md without its timeouts, rounded down: a fall fails the run.
+  thresholds: { ...base.thresholds, break: 88 },
 };
