@@ -3,6 +3,8 @@
 import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
+import { errorMessage } from '#shared/domain/errors.js';
+import { hookSandboxFromEnv, type HookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { authorizedKeysFileFrom } from './machine/authorized-keys.js';
 
 export interface AgentConfig {
@@ -28,6 +30,11 @@ export interface AgentConfig {
   machineDir: string;
   /** Where the model's SSH keys are installed (agent/machine/authorized-keys.ts). */
   authorizedKeysFile: string;
+  /**
+   * The sandbox every hook runs in (DROVER_HOOK_SANDBOX, set by the local provider where bwrap
+   * works: shared/provider/local/hook-sandbox.ts); absent on EC2, where the instance is the sandbox.
+   */
+  hookSandbox?: HookSandbox;
   /** How often everything is read again, to cover lost hints (jittered ±20%). */
   resyncMs: number;
   /** The longest this agent stays silent on the API (jittered up to +20%), so status does not show it lost. */
@@ -118,11 +125,20 @@ function credentialOf(env: NodeJS.ProcessEnv, readStdin: () => string): string |
   return env.DROVER_AGENT_CREDENTIAL || undefined;
 }
 
+function sandboxOf(env: NodeJS.ProcessEnv): HookSandbox | undefined {
+  try {
+    return hookSandboxFromEnv(env);
+  } catch (e) {
+    throw new ConfigError(`machine agent: ${errorMessage(e)}`);
+  }
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = readCredentialFromStdin): AgentConfig {
   const machineId = required(env, 'DROVER_MACHINE_ID');
   const credential = credentialOf(env, readStdin);
   const resyncSeconds = positiveSeconds(env, 'DROVER_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
   const heartbeatSeconds = positiveSeconds(env, 'DROVER_HEARTBEAT_SECONDS', DEFAULT_HEARTBEAT_SECONDS);
+  const hookSandbox = sandboxOf(env);
   return {
     controllerId: required(env, 'DROVER_CONTROLLER_ID'),
     model: env.DROVER_MODEL || DEFAULT_MODEL_KEY,
@@ -135,6 +151,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
     authorizedKeysFile: authorizedKeysFileFrom(env),
+    ...(hookSandbox ? { hookSandbox } : {}),
     resyncMs: resyncSeconds * 1000,
     heartbeatMs: heartbeatSeconds * 1000,
   };

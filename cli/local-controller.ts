@@ -14,7 +14,13 @@ import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 import { sleep } from './output.js';
 
-const controllerFileSchema = z.object({ apiUrl: z.url(), token: z.string().min(1), pid: z.number().int() });
+const controllerFileSchema = z.object({
+  apiUrl: z.url(),
+  token: z.string().min(1),
+  pid: z.number().int(),
+  /** What the operator must know (embedded/controller.ts: hooks not sandboxed); bootstrap prints them. */
+  warnings: z.array(z.string()).optional(),
+});
 export type ControllerFile = z.infer<typeof controllerFileSchema>;
 
 const START_TIMEOUT_MS = 60_000;

@@ -6,6 +6,7 @@
 //
 // One controller per data directory (embedded/data-dir-lock.ts), and DynamoDB Local is supervised:
 // restarted when it dies, with the API answering 503 meanwhile (embedded/supervised-dynamodb.ts).
+import { existsSync } from 'node:fs';
 import { appendFile, chmod, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -18,6 +19,7 @@ import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { buildLocalAgent } from '#shared/provider/local/agent-build.js';
+import { hookSandboxEnv, probeHookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { LocalProvider } from '#shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
@@ -71,6 +73,8 @@ export interface RunningController {
   databasePid(): number | undefined;
   /** DynamoDB Local's address, the same across its restarts (tests read the table behind the API). */
   databaseEndpoint: string;
+  /** What the operator must know about this controller (no hook sandbox), also in controller.json and its log. */
+  warnings: string[];
   stop(): Promise<void>;
 }
 
@@ -121,9 +125,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
     // What happens to the controller's own parts goes to its log and to debug-log, where an
     // operator looking at misbehaving units looks.
     const partsLog =
-      (level: 'INFO' | 'ERROR'): SupervisorLog[keyof SupervisorLog] =>
+      (level: 'INFO' | 'WARNING' | 'ERROR'): SupervisorLog[keyof SupervisorLog] =>
       (message, details) => {
         if (level === 'ERROR') logger.error(message, details ?? {});
+        else if (level === 'WARNING') logger.warn(message, details ?? {});
         else logger.info(message, details ?? {});
         void logs
           .append([{ entity: 'controller', time: new Date().toISOString(), level, module: 'drover.supervisor', message }])
@@ -174,10 +179,25 @@ export async function startController(options: ControllerOptions): Promise<Runni
     stops.push(() => server.close());
     writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port), sqsPort: sqsServer.port });
 
+    // Hooks see neither this directory nor the user's home (the CLI's credentials), where bwrap works.
+    const warnings: string[] = [];
+    const sandboxProbe = probeHookSandbox(dataDir);
+    const hidden = [dataDir, ...(process.env.HOME && process.env.HOME !== '/' ? [resolve(process.env.HOME)] : [])];
+    if (!sandboxProbe.available) {
+      warnings.push(
+        `hooks are not sandboxed: ${sandboxProbe.why}; a charm's hook can read this controller's secrets in ${dataDir} and act as its admin: deploy only charms you trust`,
+      );
+      partsLog('WARNING')(warnings.at(-1)!);
+    }
     const provider = new LocalProvider({
       dataDir,
       agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
-      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir), AWS_REGION: LOCAL_REGION },
+      env: {
+        DROVER_SQS_ENDPOINT: sqsServer.endpoint,
+        DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir),
+        AWS_REGION: LOCAL_REGION,
+        ...(sandboxProbe.available ? hookSandboxEnv({ kind: 'bwrap', hidden: hidden.filter((d) => existsSync(d)) }) : {}),
+      },
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
     stops.push(() => provider.shutDownAgents(secrets.controllerId));
@@ -279,7 +299,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     every(options.timers?.agentCheckMs ?? 3_000, () => reviveAgents(provisioner), 'agent check');
 
     const info = join(dataDir, 'controller.json');
-    writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });
+    writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid, warnings });
     // Removed at the very end of a stop (the list runs in reverse), just before the lock is
     // released: while it exists, the controller's process is still winding down.
     stops.splice(1, 0, () => rm(info, { force: true }));
@@ -290,6 +310,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       dataDir,
       databasePid: () => dynamo.pid(),
       databaseEndpoint: dynamo.endpoint,
+      warnings,
       stop: stopAll,
     };
   } catch (e) {

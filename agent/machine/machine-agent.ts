@@ -27,7 +27,7 @@ import type { AgentConfig } from '../config.js';
 import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
 import { Mutex, Signal } from '../signal.js';
-import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
+import { killLeftoverHookGroups, recordHookGroupsIn, sandboxHookGroups, signalHookGroups } from '../uniter/hook-groups.js';
 import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
 import { UnitReporter } from '../uniter/unit-reporter.js';
@@ -168,6 +168,7 @@ export class MachineAgent {
       if (leftovers > 0)
         this.log.log(undefined, 'WARNING', MODULE, `killed ${leftovers} hook process group(s) left running by a previous agent`);
       recordHookGroupsIn(hookGroups);
+      if (config.hookSandbox) sandboxHookGroups(config.hookSandbox, config.machineDir);
       installHookTools(join(config.machineDir, 'tools'), this.options.toolScript);
       // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
       void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {

@@ -59,6 +59,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       await record(cli, name, { type: 'local', apiUrl: started.apiUrl, token: started.token, dataDir, pid: started.pid });
       cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
       cli.io.stderr(`Model "${DEFAULT_MODEL}" is ready; its data and log are in ${dataDir}\n`);
+      for (const warning of started.warnings ?? []) cli.io.stderr(`WARNING ${warning}\n`);
     });
 
   program
