@@ -4,6 +4,7 @@ import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 import { errorMessage } from '#shared/domain/errors.js';
+import { SQS_ACCESS_KEY_ENV } from '#shared/messaging/sqs-client.js';
 import { hookSandboxFromEnv, type HookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { authorizedKeysFileFrom } from './machine/authorized-keys.js';
 
@@ -26,6 +27,8 @@ export interface AgentConfig {
   queueUrl?: string;
   /** The local SQS server; absent on AWS. */
   sqsEndpoint?: string;
+  /** The local SQS server's key to this machine's queue (DROVER_SQS_ACCESS_KEY: embedded/sqs-access.ts). */
+  sqsAccessKey?: string;
   region: string;
   machineDir: string;
   /** Where the model's SSH keys are installed (agent/machine/authorized-keys.ts). */
@@ -147,6 +150,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     ...(credential !== undefined ? { credential } : {}),
     ...(env.DROVER_QUEUE_URL ? { queueUrl: env.DROVER_QUEUE_URL } : {}),
     ...(env.DROVER_SQS_ENDPOINT ? { sqsEndpoint: env.DROVER_SQS_ENDPOINT } : {}),
+    ...(env[SQS_ACCESS_KEY_ENV] ? { sqsAccessKey: env[SQS_ACCESS_KEY_ENV] } : {}),
     region: env.AWS_REGION ?? 'us-east-1',
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,

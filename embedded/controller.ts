@@ -17,7 +17,8 @@ import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
-import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { deadLetterQueueName } from '#shared/messaging/queue-names.js';
+import { createSqsClient, queueNameOfUrl, SQS_ACCESS_KEY_ENV } from '#shared/messaging/sqs-client.js';
 import { buildLocalAgent } from '#shared/provider/local/agent-build.js';
 import { hookSandboxEnv, probeHookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { LocalProvider } from '#shared/provider/local/local-provider.js';
@@ -38,6 +39,7 @@ import { DYNAMODB_PID_FILE, killOrphanedDynamoDb } from './dynamodb-pid-file.js'
 import { resumeAgents } from './resume-agents.js';
 import { loadOrCreateSecrets, writePrivateJson } from './secrets.js';
 import { sqsEndpointFile, writeSqsEndpoint } from './sqs-endpoint-file.js';
+import { agentSqsAccessKey } from './sqs-access.js';
 import { startSqsServer } from './sqs-server.js';
 import { pollerSettingsOf } from './stream/consumer-settings.js';
 import { nudgeOnWrites } from './stream/write-nudges.js';
@@ -73,6 +75,8 @@ export interface RunningController {
   databasePid(): number | undefined;
   /** DynamoDB Local's address, the same across its restarts (tests read the table behind the API). */
   databaseEndpoint: string;
+  /** The only access key DynamoDB Local accepts (tests reading the table behind the API sign with it). */
+  databaseAccessKey: string;
   /** What the operator must know about this controller (no hook sandbox), also in controller.json and its log. */
   warnings: string[];
   stop(): Promise<void>;
@@ -140,22 +144,28 @@ export async function startController(options: ControllerOptions): Promise<Runni
       partsLog('ERROR')(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
     const dynamo = await superviseDynamoDb({
       dbPath: join(dataDir, 'dynamodb'),
+      // Only this controller's key is let in: other local users cannot read or write the model.
+      accessKeyId: secrets.databaseAccessKey,
       pidFile,
       log: { info: partsLog('INFO'), error: partsLog('ERROR') },
     });
     stops.push(() => dynamo.stop());
-    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
+    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, accessKeyId: secrets.databaseAccessKey, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
     await bootstrapModel(store);
 
-    const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });
+    // Only this controller's key, and each agent's for its own queue, are let in (sqs-access.ts).
+    const sqsServer = await startSqsServer({
+      ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}),
+      access: { key: secrets.sqsAccessKey, deadLetterQueue: deadLetterQueueName(secrets.controllerId) },
+    });
     stops.push(() => sqsServer.stop());
     if (secrets.sqsPort && sqsServer.port !== secrets.sqsPort)
       partsLog('ERROR')(
         `SQS port ${secrets.sqsPort} is taken; the SQS server listens on ${sqsServer.port}, and running agents read it from ${sqsEndpointFile(dataDir)}`,
       );
     writeSqsEndpoint(dataDir, sqsServer.endpoint);
-    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: LOCAL_REGION });
+    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, accessKeyId: secrets.sqsAccessKey, region: LOCAL_REGION });
 
     // One source of machine keys: the provisioner hands them to agents, the API checks their signatures.
     const agentKeys = derivedAgentCredentials(secrets.agentCredentialKey);
@@ -198,6 +208,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         AWS_REGION: LOCAL_REGION,
         ...(sandboxProbe.available ? hookSandboxEnv({ kind: 'bwrap', hidden: hidden.filter((d) => existsSync(d)) }) : {}),
       },
+      agentEnv: (request) => ({ [SQS_ACCESS_KEY_ENV]: agentSqsAccessKey(secrets.sqsAccessKey, queueNameOfUrl(request.agent.queueUrl)) }),
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
     stops.push(() => provider.shutDownAgents(secrets.controllerId));
@@ -225,7 +236,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
           tableName: TABLE,
           endpoint: dynamo.endpoint,
           region: LOCAL_REGION,
-          credentials: localCredentials(),
+          credentials: localCredentials(secrets.databaseAccessKey),
           handler,
           startingPosition: 'TRIM_HORIZON',
           checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${consumer.name}.json`)),
@@ -310,6 +321,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       dataDir,
       databasePid: () => dynamo.pid(),
       databaseEndpoint: dynamo.endpoint,
+      databaseAccessKey: secrets.databaseAccessKey,
       warnings,
       stop: stopAll,
     };

@@ -370,7 +370,10 @@ export class MachineAgent {
     }
     // Locally the SQS server is named explicitly: its queue URLs name a host that does not resolve.
     let endpoint = config.sqsEndpoint;
-    this.sqs = this.options.sqs ?? createSqsClient({ region: config.region, ...(endpoint ? { endpoint } : {}) });
+    const accessKeyId = config.sqsAccessKey;
+    this.sqs =
+      this.options.sqs ??
+      createSqsClient({ region: config.region, ...(endpoint ? { endpoint } : {}), ...(accessKeyId ? { accessKeyId } : {}) });
     const endpointFile = process.env[SQS_ENDPOINT_FILE_ENV];
     this.hints = new HintReceiver({
       sqs: this.sqs,
@@ -384,7 +387,7 @@ export class MachineAgent {
         if (!now || now === endpoint) return undefined;
         endpoint = now;
         this.sqs?.destroy();
-        this.sqs = createSqsClient({ region: config.region, endpoint });
+        this.sqs = createSqsClient({ region: config.region, endpoint, ...(accessKeyId ? { accessKeyId } : {}) });
         return this.sqs;
       },
     });

@@ -16,6 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorMessage } from '../../domain/errors.js';
 
 export const HOOK_SANDBOX_ENV = 'DROVER_HOOK_SANDBOX';
 const BWRAP = 'bwrap';
@@ -93,7 +94,7 @@ export function probeHookSandbox(dataDir: string, bwrap = BWRAP): HookSandboxPro
   if (probe.error || probe.status !== 0)
     return {
       available: false,
-      why: `bwrap cannot make a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`,
+      why: `bwrap cannot make a sandbox here: ${(probe.stderr || (probe.error ? errorMessage(probe.error) : `exit ${probe.status}`)).trim()}`,
     };
   return { available: true };
 }
