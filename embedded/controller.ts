@@ -6,7 +6,6 @@
 //
 // One controller per data directory (embedded/data-dir-lock.ts), and DynamoDB Local is supervised:
 // restarted when it dies, with the API answering 503 meanwhile (embedded/supervised-dynamodb.ts).
-import { existsSync } from 'node:fs';
 import { appendFile, chmod, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -20,7 +19,7 @@ import { fileLogSink } from '#shared/logs/file-log-sink.js';
 import { deadLetterQueueName } from '#shared/messaging/queue-names.js';
 import { createSqsClient, queueNameOfUrl, SQS_ACCESS_KEY_ENV } from '#shared/messaging/sqs-client.js';
 import { buildLocalAgent } from '#shared/provider/local/agent-build.js';
-import { hookSandboxEnv, probeHookSandbox } from '#shared/provider/local/hook-sandbox.js';
+import { localHookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { LocalProvider } from '#shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
@@ -190,15 +189,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
     writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port), sqsPort: sqsServer.port });
 
     // Hooks see neither this directory nor the user's home (the CLI's credentials), where bwrap works.
-    const warnings: string[] = [];
-    const sandboxProbe = probeHookSandbox(dataDir);
-    const hidden = [dataDir, ...(process.env.HOME && process.env.HOME !== '/' ? [resolve(process.env.HOME)] : [])];
-    if (!sandboxProbe.available) {
-      warnings.push(
-        `hooks are not sandboxed: ${sandboxProbe.why}; a charm's hook can read this controller's secrets in ${dataDir} and act as its admin: deploy only charms you trust`,
-      );
-      partsLog('WARNING')(warnings.at(-1)!);
-    }
+    const hookSandbox = localHookSandbox(dataDir, process.env.HOME);
+    const warnings = hookSandbox.warning ? [hookSandbox.warning] : [];
+    for (const warning of warnings) partsLog('WARNING')(warning);
     const provider = new LocalProvider({
       dataDir,
       agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
@@ -206,7 +199,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         DROVER_SQS_ENDPOINT: sqsServer.endpoint,
         DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir),
         AWS_REGION: LOCAL_REGION,
-        ...(sandboxProbe.available ? hookSandboxEnv({ kind: 'bwrap', hidden: hidden.filter((d) => existsSync(d)) }) : {}),
+        ...hookSandbox.env,
       },
       agentEnv: (request) => ({ [SQS_ACCESS_KEY_ENV]: agentSqsAccessKey(secrets.sqsAccessKey, queueNameOfUrl(request.agent.queueUrl)) }),
     });

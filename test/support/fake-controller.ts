@@ -41,7 +41,9 @@ const server = await startApiServer(
   { direct: charmFileRoutes(charms) },
 );
 const info = join(dataDir, 'controller.json');
-writeFileSync(`${info}.tmp`, JSON.stringify({ apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
+// FAKE_CONTROLLER_WARNING: a warning the real one gives (embedded/controller.ts: hooks not sandboxed).
+const warnings = process.env.FAKE_CONTROLLER_WARNING ? [process.env.FAKE_CONTROLLER_WARNING] : [];
+writeFileSync(`${info}.tmp`, JSON.stringify({ apiUrl: server.url, token, pid: process.pid, warnings }), { mode: 0o600 });
 renameSync(`${info}.tmp`, info);
 console.log(`fake controller listening on ${server.url}`);
 

@@ -14,8 +14,8 @@
 // each agent in its environment; an agent told to sandbox runs every hook, action and juju-exec
 // command through bwrap, and a hook bwrap cannot start fails rather than running unconfined.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { errorMessage } from '../../domain/errors.js';
 
 export const HOOK_SANDBOX_ENV = 'DROVER_HOOK_SANDBOX';
@@ -97,4 +97,24 @@ export function probeHookSandbox(dataDir: string, bwrap = BWRAP): HookSandboxPro
       why: `bwrap cannot make a sandbox here: ${(probe.stderr || (probe.error ? errorMessage(probe.error) : `exit ${probe.status}`)).trim()}`,
     };
   return { available: true };
+}
+
+/**
+ * What the local controller gives its agents for their hooks: the sandbox's variable hiding its
+ * data directory and the user's home (the CLI's credentials), where bwrap works; where it does
+ * not, nothing, and the warning the operator must read.
+ */
+export function localHookSandbox(
+  dataDir: string,
+  home: string | undefined,
+  probe: HookSandboxProbe = probeHookSandbox(dataDir),
+): { env: Record<string, string>; warning?: string } {
+  if (!probe.available)
+    return {
+      env: {},
+      warning: `hooks are not sandboxed: ${probe.why}; a charm's hook can read this controller's secrets in ${dataDir} and act as its admin: deploy only charms you trust`,
+    };
+  // bwrap mounts over a directory that exists: one that does not has nothing to hide.
+  const hidden = [dataDir, ...(home && resolve(home) !== '/' ? [resolve(home)] : [])].filter((dir) => existsSync(dir));
+  return { env: hookSandboxEnv({ kind: 'bwrap', hidden }) };
 }

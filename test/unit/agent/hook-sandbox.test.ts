@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxHookGroups } from '../../../agent/uniter/hook-groups.js';
 import { runHookProcess } from '../../../agent/uniter/hook-process.js';
-import { HOOK_SANDBOX_ENV, hookSandboxEnv, hookSandboxFromEnv, probeHookSandbox } from '#shared/provider/local/hook-sandbox.js';
+import {
+  HOOK_SANDBOX_ENV,
+  hookSandboxEnv,
+  hookSandboxFromEnv,
+  localHookSandbox,
+  probeHookSandbox,
+} from '#shared/provider/local/hook-sandbox.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'drover-sandbox-'));
 const machineDir = join(dataDir, 'machines', '0');
@@ -84,6 +90,25 @@ describe("the sandbox's settings", () => {
     expect(probeHookSandbox(dataDir, '/nonexistent/bwrap')).toEqual({
       available: false,
       why: 'bwrap is not installed (Debian and Ubuntu: apt-get install bubblewrap)',
+    });
+  });
+
+  it("hide the controller's data directory and the home that exist, where bwrap works", () => {
+    const home = mkdtempSync(join(tmpdir(), 'drover-home-'));
+    expect(localHookSandbox(dataDir, home, { available: true })).toEqual({
+      env: hookSandboxEnv({ kind: 'bwrap', hidden: [dataDir, home] }),
+    });
+    expect(localHookSandbox(dataDir, '/', { available: true })).toEqual({ env: hookSandboxEnv({ kind: 'bwrap', hidden: [dataDir] }) });
+    expect(localHookSandbox(dataDir, join(home, 'gone'), { available: true })).toEqual({
+      env: hookSandboxEnv({ kind: 'bwrap', hidden: [dataDir] }),
+    });
+  });
+
+  it('ask for no sandbox where bwrap cannot run, and say what that exposes', () => {
+    expect(localHookSandbox('/srv/drover', '/home/me', { available: false, why: 'bwrap is not installed' })).toEqual({
+      env: {},
+      warning:
+        "hooks are not sandboxed: bwrap is not installed; a charm's hook can read this controller's secrets in /srv/drover and act as its admin: deploy only charms you trust",
     });
   });
 });
