@@ -67,3 +67,20 @@ describe("the machine's authorized_keys file", () => {
     expect(configFromEnv({ ...BASE, DROVER_MACHINE_DIR: '/m', DROVER_AUTHORIZED_KEYS_FILE: '/k' }).authorizedKeysFile).toBe('/k');
   });
 });
+
+describe("the local provider's settings for the agent", () => {
+  it('take the hook sandbox and the queue key from the environment, and leave them out on EC2', () => {
+    const sandbox = { kind: 'bwrap' as const, hidden: ['/srv/drover'] };
+    const config = configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: JSON.stringify(sandbox), DROVER_SQS_ACCESS_KEY: 'agent:q:00' });
+    expect(config).toMatchObject({ hookSandbox: sandbox, sqsAccessKey: 'agent:q:00' });
+    expect(configFromEnv(BASE)).not.toHaveProperty('hookSandbox');
+    expect(configFromEnv(BASE)).not.toHaveProperty('sqsAccessKey');
+  });
+
+  it('refuse a sandbox they cannot read: the agent stops rather than run hooks unconfined', () => {
+    expect(() => configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: 'yes' })).toThrow(ConfigError);
+    expect(() => configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: 'yes' })).toThrow(
+      'machine agent: DROVER_HOOK_SANDBOX is not a sandbox: yes',
+    );
+  });
+});
