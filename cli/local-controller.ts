@@ -1,6 +1,6 @@
 // The local controller as a process: `bootstrap local` starts embedded/main.ts detached, with its
 // output in <data-dir>/controller.log, and waits for it to write <data-dir>/controller.json
-// (`{apiUrl, token, pid}`, removed on clean exit) and answer `GET /v1/status`;
+// (`{apiUrl, token, pid, warnings}`, removed on clean exit; bootstrap prints the warnings) and answer `GET /v1/status`;
 // `kill-controller` stops it with SIGTERM (SIGKILL after a grace period).
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // A stand-in for embedded/main.ts in the CLI's bootstrap tests (DROVER_CONTROLLER_MAIN): it keeps
 // the local controller's contract — `--data-dir DIR`, writes DIR/controller.json
-// ({apiUrl, token, pid}, 0600) once the API listens, removes it on SIGTERM — but serves the API
+// ({apiUrl, token, pid, warnings}, 0600) once the API listens, removes it on SIGTERM — but serves the API
 // over a table in the test run's DynamoDB Local (DROVER_TEST_DYNAMODB_ENDPOINT) instead of
 // starting its own, so a bootstrap takes a second instead of many.
 import { randomBytes, randomUUID } from 'node:crypto';
