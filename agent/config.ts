@@ -4,6 +4,9 @@ import { systemClock } from './clock.js';
 import { readFileSync, readSync } from 'node:fs';
 import { DEFAULT_MODEL_KEY } from '#shared/domain/models.js';
 import { join } from 'node:path';
+import { errorMessage } from '#shared/domain/errors.js';
+import { SQS_ACCESS_KEY_ENV } from '#shared/messaging/sqs-client.js';
+import { hookSandboxFromEnv, type HookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { authorizedKeysFileFrom } from './machine/authorized-keys.js';
 import { EC2_STORAGE_DIR, type MachineStorageConfig } from './storage/machine-storage.js';
 
@@ -26,12 +29,19 @@ export interface AgentConfig {
   queueUrl?: string;
   /** The local SQS server; absent on AWS. */
   sqsEndpoint?: string;
+  /** The local SQS server's key to this machine's queue (DROVER_SQS_ACCESS_KEY: embedded/sqs-access.ts). */
+  sqsAccessKey?: string;
   region: string;
   machineDir: string;
   /** Where the model's SSH keys are installed (agent/machine/authorized-keys.ts). */
   authorizedKeysFile: string;
   /** Where units' storage goes on the machine (agent/storage/machine-storage.ts). */
   storage: MachineStorageConfig;
+  /**
+   * The sandbox every hook runs in (DROVER_HOOK_SANDBOX, set by the local provider where bwrap
+   * works: shared/provider/local/hook-sandbox.ts); absent on EC2, where the instance is the sandbox.
+   */
+  hookSandbox?: HookSandbox;
   /** How often everything is read again, to cover lost hints (jittered ±20%). */
   resyncMs: number;
   /** The longest this agent stays silent on the API (jittered up to +20%), so status does not show it lost. */
@@ -122,11 +132,20 @@ function credentialOf(env: NodeJS.ProcessEnv, readStdin: () => string): string |
   return env.DROVER_AGENT_CREDENTIAL || undefined;
 }
 
+function sandboxOf(env: NodeJS.ProcessEnv): HookSandbox | undefined {
+  try {
+    return hookSandboxFromEnv(env);
+  } catch (e) {
+    throw new ConfigError(`machine agent: ${errorMessage(e)}`);
+  }
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = readCredentialFromStdin): AgentConfig {
   const machineId = required(env, 'DROVER_MACHINE_ID');
   const credential = credentialOf(env, readStdin);
   const resyncSeconds = positiveSeconds(env, 'DROVER_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
   const heartbeatSeconds = positiveSeconds(env, 'DROVER_HEARTBEAT_SECONDS', DEFAULT_HEARTBEAT_SECONDS);
+  const hookSandbox = sandboxOf(env);
   return {
     controllerId: required(env, 'DROVER_CONTROLLER_ID'),
     model: env.DROVER_MODEL || DEFAULT_MODEL_KEY,
@@ -135,6 +154,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     ...(credential !== undefined ? { credential } : {}),
     ...(env.DROVER_QUEUE_URL ? { queueUrl: env.DROVER_QUEUE_URL } : {}),
     ...(env.DROVER_SQS_ENDPOINT ? { sqsEndpoint: env.DROVER_SQS_ENDPOINT } : {}),
+    ...(env[SQS_ACCESS_KEY_ENV] ? { sqsAccessKey: env[SQS_ACCESS_KEY_ENV] } : {}),
     region: env.AWS_REGION ?? 'us-east-1',
     // On EC2 there is no machine directory in the environment: the agent owns /var/lib/drover.
     machineDir: env.DROVER_MACHINE_DIR ?? `/var/lib/drover/machine-${machineId}`,
@@ -144,6 +164,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, readStdin: () => string = 
     storage: env.DROVER_MACHINE_DIR
       ? { dir: join(env.DROVER_MACHINE_DIR, 'storage'), provider: 'local' }
       : { dir: EC2_STORAGE_DIR, provider: 'ec2' },
+    ...(hookSandbox ? { hookSandbox } : {}),
     resyncMs: resyncSeconds * 1000,
     heartbeatMs: heartbeatSeconds * 1000,
   };

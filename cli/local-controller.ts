@@ -1,7 +1,7 @@
 // The local controller as processes: `bootstrap local` starts its supervisor (embedded/supervisor-main.ts)
 // detached, which runs embedded/main.ts and restarts it after a crash; both write to
 // <data-dir>/controller.log. It waits for the controller to write <data-dir>/controller.json
-// (`{controllerId, apiUrl, token, pid}`, removed on clean exit) and answer `GET /v1/models`.
+// (`{controllerId, apiUrl, token, pid, warnings}`, removed on clean exit; bootstrap prints the warnings) and answer `GET /v1/models`.
 // The supervisor names itself in <data-dir>/supervisor.json (`{pid}`). `kill-controller` stops
 // the controller through its supervisor, or directly when it has none (`npm start`), with SIGTERM
 // (SIGKILL after a grace period). These two files are the contract: the CLI imports nothing of the controller.
@@ -22,6 +22,8 @@ const controllerFileSchema = z.object({
   apiUrl: z.url(),
   token: z.string().min(1),
   pid: z.number().int(),
+  /** What the operator must know (embedded/controller.ts: hooks not sandboxed); bootstrap prints them. */
+  warnings: z.array(z.string()).optional(),
 });
 export type ControllerFile = z.infer<typeof controllerFileSchema>;
 const supervisorFileSchema = z.object({ pid: z.number().int() });

@@ -16,8 +16,10 @@ import { createWatchdogHandler } from '../functions/watchdog/handler.js';
 import { localCharmStore } from '#shared/charmstore/local-charm-store.js';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '#shared/domain/stuck.js';
 import { fileLogSink } from '#shared/logs/file-log-sink.js';
-import { createSqsClient } from '#shared/messaging/sqs-client.js';
+import { deadLetterQueueName } from '#shared/messaging/queue-names.js';
+import { createSqsClient, queueNameOfUrl, SQS_ACCESS_KEY_ENV } from '#shared/messaging/sqs-client.js';
 import { buildLocalAgent } from '#shared/provider/local/agent-build.js';
+import { localHookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { LocalProvider } from '#shared/provider/local/local-provider.js';
 import { derivedAgentCredentials } from '#shared/provisioner/agent-credentials.js';
 import type { ProvisionerDeps } from '#shared/provisioner/deps.js';
@@ -37,6 +39,7 @@ import { DYNAMODB_PID_FILE, killOrphanedDynamoDb } from './dynamodb-pid-file.js'
 import { resumeAgents } from './resume-agents.js';
 import { loadOrCreateSecrets, writePrivateJson } from './secrets.js';
 import { sqsEndpointFile, writeSqsEndpoint } from './sqs-endpoint-file.js';
+import { agentSqsAccessKey } from './sqs-access.js';
 import { startSqsServer } from './sqs-server.js';
 import { pollerSettingsOf } from './stream/consumer-settings.js';
 import { nudgeOnWrites } from './stream/write-nudges.js';
@@ -78,6 +81,10 @@ export interface RunningController {
   databasePid(): number | undefined;
   /** DynamoDB Local's address, the same across its restarts (tests read the table behind the API). */
   databaseEndpoint: string;
+  /** The only access key DynamoDB Local accepts (tests reading the table behind the API sign with it). */
+  databaseAccessKey: string;
+  /** What the operator must know about this controller (no hook sandbox), also in controller.json and its log. */
+  warnings: string[];
   stop(): Promise<void>;
 }
 
@@ -131,24 +138,30 @@ export async function startController(options: ControllerOptions): Promise<Runni
     if (orphan !== undefined) parts.error(`killed DynamoDB Local (pid ${orphan}), left running on ${dataDir} by a controller that crashed`);
     const dynamo = await superviseDynamoDb({
       dbPath: join(dataDir, 'dynamodb'),
+      // Only this controller's key is let in: other local users cannot read or write the model.
+      accessKeyId: secrets.databaseAccessKey,
       pidFile,
       log: parts,
     });
     stops.push(() => dynamo.stop());
-    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, region: LOCAL_REGION });
+    const store = createStore({ table: TABLE, endpoint: dynamo.endpoint, accessKeyId: secrets.databaseAccessKey, region: LOCAL_REGION });
     await ensureTable(store.client, TABLE);
     if (options.modelDefaults && Object.keys(options.modelDefaults).length > 0)
       await setModelDefaults(store, { set: options.modelDefaults });
     await bootstrapModel(store);
 
-    const sqsServer = await startSqsServer({ ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}) });
+    // Only this controller's key, and each agent's for its own queue, are let in (sqs-access.ts).
+    const sqsServer = await startSqsServer({
+      ...(secrets.sqsPort ? { port: secrets.sqsPort } : {}),
+      access: { key: secrets.sqsAccessKey, deadLetterQueue: deadLetterQueueName(secrets.controllerId) },
+    });
     stops.push(() => sqsServer.stop());
     if (secrets.sqsPort && sqsServer.port !== secrets.sqsPort)
       parts.error(
         `SQS port ${secrets.sqsPort} is taken; the SQS server listens on ${sqsServer.port}, and running agents read it from ${sqsEndpointFile(dataDir)}`,
       );
     writeSqsEndpoint(dataDir, sqsServer.endpoint);
-    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, region: LOCAL_REGION });
+    const sqs = createSqsClient({ endpoint: sqsServer.endpoint, accessKeyId: secrets.sqsAccessKey, region: LOCAL_REGION });
 
     // One source of machine keys: the provisioner hands them to agents, the API checks their signatures.
     const agentKeys = derivedAgentCredentials(secrets.agentCredentialKey);
@@ -172,10 +185,20 @@ export async function startController(options: ControllerOptions): Promise<Runni
     stops.push(() => server.close());
     writePrivateJson(join(dataDir, 'secrets.json'), { ...secrets, apiPort: Number(new URL(server.url).port), sqsPort: sqsServer.port });
 
+    // Hooks see neither this directory nor the user's home (the CLI's credentials), where bwrap works.
+    const hookSandbox = localHookSandbox(dataDir, process.env.HOME);
+    const warnings = hookSandbox.warning ? [hookSandbox.warning] : [];
+    for (const warning of warnings) parts.warn(warning);
     const provider = new LocalProvider({
       dataDir,
       agentCommand: options.agentCommand ?? (await buildLocalAgent(dataDir)),
-      env: { DROVER_SQS_ENDPOINT: sqsServer.endpoint, DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir), AWS_REGION: LOCAL_REGION },
+      env: {
+        DROVER_SQS_ENDPOINT: sqsServer.endpoint,
+        DROVER_SQS_ENDPOINT_FILE: sqsEndpointFile(dataDir),
+        AWS_REGION: LOCAL_REGION,
+        ...hookSandbox.env,
+      },
+      agentEnv: (request) => ({ [SQS_ACCESS_KEY_ENV]: agentSqsAccessKey(secrets.sqsAccessKey, queueNameOfUrl(request.agent.queueUrl)) }),
     });
     // A clean stop leaves no process behind: the agents stop too, and resume at the next start.
     stops.push(() => provider.shutDownAgents(secrets.controllerId));
@@ -203,7 +226,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
           tableName: TABLE,
           endpoint: dynamo.endpoint,
           region: LOCAL_REGION,
-          credentials: localCredentials(),
+          credentials: localCredentials(secrets.databaseAccessKey),
           handler,
           startingPosition: 'TRIM_HORIZON',
           checkpointStore: fileCheckpointStore(join(dataDir, `checkpoints-${consumer.name}.json`)),
@@ -277,7 +300,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     every(options.timers?.agentCheckMs ?? 3_000, () => reviveAgents(provisioner), 'agent check');
 
     const info = join(dataDir, 'controller.json');
-    writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid });
+    writePrivateJson(info, { controllerId: secrets.controllerId, apiUrl: server.url, token: secrets.token, pid: process.pid, warnings });
     // Removed at the very end of a stop (the list runs in reverse), just before the lock is
     // released: while it exists, the controller's process is still winding down.
     stops.splice(1, 0, () => rm(info, { force: true }));
@@ -288,6 +311,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
       dataDir,
       databasePid: () => dynamo.pid(),
       databaseEndpoint: dynamo.endpoint,
+      databaseAccessKey: secrets.databaseAccessKey,
+      warnings,
       stop: stopAll,
     };
   } catch (e) {

@@ -28,6 +28,11 @@ export interface DynamoDbLocal {
 export interface DynamoDbLocalOptions {
   /** Directory for the database file; in memory when absent. */
   dbPath?: string;
+  /**
+   * The only access key the server accepts (the local controller's secret); any when absent.
+   * It reaches the launcher on standard input, never on a command line every user can read.
+   */
+  accessKeyId?: string;
   port?: number;
   /** Called synchronously right after the spawn, before anything can fail: to record the pid. */
   onSpawn?: (pid: number) => void;
@@ -109,8 +114,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials(), maxAttempts: 1 });
+async function waitUntilReady(endpoint: string, accessKeyId: string | undefined, child: ChildProcess, output: () => string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials(accessKeyId), maxAttempts: 1 });
   const deadline = Date.now() + 30_000;
   try {
     while (Date.now() < deadline) {
@@ -155,6 +160,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   options.onSpawn?.(child.pid);
   // The pipe breaks when the child dies first; that is reported through 'exit', not as an error.
   child.stdin?.on('error', () => undefined);
+  // The launcher's first line: the key to demand, or none.
+  child.stdin?.write(`${options.accessKeyId ?? ''}\n`);
   let stopping = false;
   let ready = false;
   let log = '';
@@ -168,7 +175,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     if (!stopping && ready) options.onExit?.(`${signal ? `killed by ${signal}` : `exited with code ${code}`}: ${log.slice(-500)}`);
   });
   try {
-    await waitUntilReady(endpoint, child, () => log);
+    await waitUntilReady(endpoint, options.accessKeyId, child, () => log);
     ready = true;
   } catch (e) {
     child.kill('SIGKILL');

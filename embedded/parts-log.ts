@@ -7,18 +7,20 @@ import type { LogSink } from '#shared/logs/log-sink.js';
 
 export interface PartsLog {
   info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
   error(message: string, details?: Record<string, unknown>): void;
 }
 
-export function partsLog(logger: Pick<Logger, 'info' | 'error'>, logs: LogSink): PartsLog {
+export function partsLog(logger: Pick<Logger, 'info' | 'warn' | 'error'>, logs: LogSink): PartsLog {
   const say =
-    (level: 'INFO' | 'ERROR') =>
+    (level: 'INFO' | 'WARNING' | 'ERROR') =>
     (message: string, details?: Record<string, unknown>): void => {
       if (level === 'ERROR') logger.error(message, details ?? {});
+      else if (level === 'WARNING') logger.warn(message, details ?? {});
       else logger.info(message, details ?? {});
       void logs
         .append([{ entity: 'controller', time: new Date().toISOString(), level, module: 'drover.supervisor', message }])
         .catch(() => undefined);
     };
-  return { info: say('INFO'), error: say('ERROR') };
+  return { info: say('INFO'), warn: say('WARNING'), error: say('ERROR') };
 }

@@ -11,6 +11,7 @@
 // also identifies a queue by its exact URL. So clients must set `endpoint` (see
 // shared/messaging/sqs-client.ts) and pass queue URLs back exactly as fauxqs returned them.
 import { buildApp } from 'fauxqs';
+import { sqsRefusal, type SqsAccess } from './sqs-access.js';
 
 export interface SqsServer {
   /** `http://127.0.0.1:<port>`: the SQS client's `endpoint`. */
@@ -19,8 +20,32 @@ export interface SqsServer {
   stop(): Promise<void>;
 }
 
-async function listen(port: number): Promise<SqsServer> {
+export interface SqsServerOptions {
+  /** The port used last time; any free one when absent or taken. */
+  port?: number;
+  /** Only the controller's access key and its agents' queue keys are let in (sqs-access.ts); anyone when absent. */
+  access?: SqsAccess;
+}
+
+async function listen(port: number, access: SqsAccess | undefined): Promise<SqsServer> {
   const app = buildApp({ logger: false });
+  if (access !== undefined)
+    // After parsing, so an agent's key can be held to the queue its request names; for every
+    // route fauxqs has, its inspection and S3 ones included.
+    app.addHook('preHandler', async (request, reply) => {
+      const target = request.headers['x-amz-target'];
+      const refusal = sqsRefusal(access, {
+        authorization: request.headers.authorization,
+        target: typeof target === 'string' ? target : undefined,
+        body: request.body,
+      });
+      if (refusal)
+        return reply
+          .status(refusal.status)
+          .header('content-type', 'application/x-amz-json-1.0')
+          .header('x-amzn-query-error', `${refusal.type.split('#')[1]};Sender`)
+          .send(JSON.stringify({ __type: refusal.type, message: refusal.message }));
+    });
   try {
     await app.listen({ port, host: '127.0.0.1' });
   } catch (e) {
@@ -46,12 +71,12 @@ async function listen(port: number): Promise<SqsServer> {
  * running across its restart find it again), or on any free port when `port` is taken by now or
  * not given. Port 0: the OS picks a free port, so parallel test files never collide.
  */
-export async function startSqsServer(options: { port?: number } = {}): Promise<SqsServer> {
-  if (!options.port) return listen(0);
+export async function startSqsServer(options: SqsServerOptions = {}): Promise<SqsServer> {
+  if (!options.port) return listen(0, options.access);
   try {
-    return await listen(options.port);
+    return await listen(options.port, options.access);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    return listen(0);
+    return listen(0, options.access);
   }
 }

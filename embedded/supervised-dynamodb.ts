@@ -11,6 +11,8 @@ import type { PartsLog } from './parts-log.js';
 
 export interface SupervisedDynamoDbOptions {
   dbPath: string;
+  /** The only access key DynamoDB Local accepts (embedded/dynamodb-local.ts). */
+  accessKeyId: string;
   /** Where the running DynamoDB Local's pid is recorded (embedded/dynamodb-pid-file.ts). */
   pidFile: string;
   log: PartsLog;
@@ -48,6 +50,7 @@ export async function superviseDynamoDb(options: SupervisedDynamoDbOptions): Pro
   const launch = (port?: number) =>
     startDynamoDbLocal({
       dbPath: options.dbPath,
+      accessKeyId: options.accessKeyId,
       ...(port !== undefined ? { port } : {}),
       onSpawn: (pid) => recordDynamoDbPid(options.pidFile, pid),
       onExit: (reason) => {

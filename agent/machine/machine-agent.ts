@@ -28,7 +28,7 @@ import { installHookTools } from '../hook-tools/install-tools.js';
 import { AgentLog } from '../log/agent-log.js';
 import { MachineStorage } from '../storage/machine-storage.js';
 import { Mutex, Signal } from '../signal.js';
-import { killLeftoverHookGroups, recordHookGroupsIn, signalHookGroups } from '../uniter/hook-groups.js';
+import { killLeftoverHookGroups, recordHookGroupsIn, sandboxHookGroups, signalHookGroups } from '../uniter/hook-groups.js';
 import type { HookRunner } from '../uniter/hook-process.js';
 import { Uniter } from '../uniter/uniter.js';
 import { UnitReporter } from '../uniter/unit-reporter.js';
@@ -171,6 +171,7 @@ export class MachineAgent {
       if (leftovers > 0)
         this.log.log(undefined, 'WARNING', MODULE, `killed ${leftovers} hook process group(s) left running by a previous agent`);
       recordHookGroupsIn(hookGroups);
+      if (config.hookSandbox) sandboxHookGroups(config.hookSandbox, config.machineDir);
       installHookTools(join(config.machineDir, 'tools'), this.options.toolScript);
       // Not awaited: the first view is read meanwhile, and a refused credential shows there too.
       void this.api.call('set-machine-status', { status: { current: 'started' } }).catch((e: unknown) => {
@@ -373,7 +374,10 @@ export class MachineAgent {
     }
     // Locally the SQS server is named explicitly: its queue URLs name a host that does not resolve.
     let endpoint = config.sqsEndpoint;
-    this.sqs = this.options.sqs ?? createSqsClient({ region: config.region, ...(endpoint ? { endpoint } : {}) });
+    const accessKeyId = config.sqsAccessKey;
+    this.sqs =
+      this.options.sqs ??
+      createSqsClient({ region: config.region, ...(endpoint ? { endpoint } : {}), ...(accessKeyId ? { accessKeyId } : {}) });
     const endpointFile = process.env[SQS_ENDPOINT_FILE_ENV];
     this.hints = new HintReceiver({
       sqs: this.sqs,
@@ -387,7 +391,7 @@ export class MachineAgent {
         if (!now || now === endpoint) return undefined;
         endpoint = now;
         this.sqs?.destroy();
-        this.sqs = createSqsClient({ region: config.region, endpoint });
+        this.sqs = createSqsClient({ region: config.region, endpoint, ...(accessKeyId ? { accessKeyId } : {}) });
         return this.sqs;
       },
     });

@@ -12,16 +12,27 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { sandboxed, type HookSandbox } from '#shared/provider/local/hook-sandbox.js';
 import { isProcessAlive, processStartTime, type ProcessIdentity } from '#shared/provider/local/process-identity.js';
 
 /** The groups this agent runs now, by leader pid. */
 const running = new Map<number, ProcessIdentity>();
 let recordsDir: string | undefined;
+let sandbox: { sandbox: HookSandbox; machineDir: string } | undefined;
 
 /** Where running groups are recorded; set once by the machine agent at start. */
 export function recordHookGroupsIn(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   recordsDir = dir;
+}
+
+/**
+ * Runs every later hook group inside `hookSandbox` with `machineDir` writable
+ * (shared/provider/local/hook-sandbox.ts); set once by the machine agent at start, when its
+ * provider asks for it. bwrap leads the group, so signalling the group still reaches the hook.
+ */
+export function sandboxHookGroups(hookSandbox: HookSandbox, machineDir: string): void {
+  sandbox = { sandbox: hookSandbox, machineDir };
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -41,7 +52,8 @@ export function spawnHookGroup(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const run = sandbox ? sandboxed(sandbox.sandbox, sandbox.machineDir, options.cwd, command, args) : { command, args };
+  const child = spawn(run.command, run.args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const pid = child.pid;
   if (pid === undefined) return child; // the spawn failed: 'error' follows
   const startTime = processStartTime(pid);

@@ -115,6 +115,7 @@ export function registerControllers(program: Command, cli: Cli): void {
       }
       cli.io.stderr(`Bootstrap complete, controller "${name}" is now available at ${started.apiUrl}\n`);
       cli.io.stderr(`Model "${DEFAULT_MODEL}" is ready; its data and log are in ${dataDir}\n`);
+      for (const warning of started.warnings ?? []) cli.io.stderr(`WARNING ${warning}\n`);
     });
 
   program

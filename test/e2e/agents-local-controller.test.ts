@@ -87,7 +87,19 @@ describe('agents on the local controller', () => {
     };
     try {
       await call('deploy', { charm: await charm('database') });
-      await waitFor('database/0 to start', hookLog, (log) => log.includes('hook=start'), 60_000);
+      // Its start hook ended, not merely logged: a stop while a hook runs kills it, and the hook
+      // then counts as failed after the restart (agent/machine/machine-agent.ts, stop), which
+      // would hold back the config-changed below.
+      const agentLog = () => {
+        try {
+          return readFileSync(join(dataDir, 'machines', '0', 'agent.log'), 'utf8')
+            .split('\n')
+            .slice(-40);
+        } catch {
+          return []; // no machine yet
+        }
+      };
+      await waitFor('database/0 to start', agentLog, (log) => log.some((line) => line.includes('ran "start" hook')), 60_000);
       await controller.stop();
       controller = await startController({ dataDir, logger: silentLogger });
       const agent = readRecord(listMachineDirs(dataDir)[0]!);
@@ -96,7 +108,6 @@ describe('agents on the local controller', () => {
       // The resumed agent hears of the change and its hook tools answer.
       await call('config', { application: 'database', set: { 'db-name': 'after-restart' } });
       // The agent's own log rides along, so that a timeout shows what the agent did meanwhile.
-      const agentLog = () => readFileSync(join(listMachineDirs(dataDir)[0]!, 'agent.log'), 'utf8').split('\n').slice(-40);
       await waitFor(
         'config-changed after the restart',
         () => ({ hooks: hookLog(), agent: agentLog() }),

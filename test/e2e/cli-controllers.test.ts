@@ -94,6 +94,18 @@ describe('bootstrap local and kill-controller', () => {
     expect(await readConfig()).toEqual({ controllers: {} });
   });
 
+  it("prints the controller's warnings once bootstrapped (hooks not sandboxed, where bwrap cannot run)", async () => {
+    const env = { ...(await newHome()), FAKE_CONTROLLER_WARNING: 'hooks are not sandboxed: bwrap is not installed' };
+    const dataDir = join(home, 'ctl');
+    const boot = await runCli(['bootstrap', 'local', '--data-dir', dataDir], env);
+    const pid: number = (await readConfig()).controllers.local.pid;
+    cleanups.push(async () => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    expect(boot.code).toBe(0);
+    expect(boot.stderr).toMatch(
+      /\nModel "default" is ready; its data and log are in .*\nWARNING hooks are not sandboxed: bwrap is not installed\n$/,
+    );
+  });
+
   it('a controller that fails to start is reported with its log, and not recorded', async () => {
     const env = await newHome();
     const res = await runCli(['bootstrap', 'local', '--data-dir', join(home, 'ctl')], { ...env, FAKE_CONTROLLER_FAIL: 'port in use' });

@@ -61,7 +61,13 @@ describe('agents of two models on one local controller', () => {
         expect(res.status, await res.clone().text()).toBe(200);
         // The second model through the state operations, on the controller's own table: the same
         // application name, the same charm (its archive is in the controller's charm store already).
-        const table = createStore({ table: TABLE, endpoint: controller.databaseEndpoint, region: LOCAL_REGION, cache: false });
+        const table = createStore({
+          table: TABLE,
+          endpoint: controller.databaseEndpoint,
+          accessKeyId: controller.databaseAccessKey,
+          region: LOCAL_REGION,
+          cache: false,
+        });
         const inDefault = storeForModel(table, 'default');
         const other = storeForModel(table, (await addModel(table, { name: 'other' })).uuid!);
         const app = (await getApplication(inDefault, 'database'))!;
@@ -117,7 +123,13 @@ describe('agents of two models on one local controller', () => {
         // and the second model's hears of its next change.
         await controller.stop();
         controller = await startController({ dataDir, logger: silentLogger, timers: { reconcileMs: 2_000 } });
-        const restarted = createStore({ table: TABLE, endpoint: controller.databaseEndpoint, region: LOCAL_REGION, cache: false });
+        const restarted = createStore({
+          table: TABLE,
+          endpoint: controller.databaseEndpoint,
+          accessKeyId: controller.databaseAccessKey,
+          region: LOCAL_REGION,
+          cache: false,
+        });
         await setApplicationConfig(storeForModel(restarted, other.model), 'database', { set: { 'db-name': 'after-restart' } });
         await waitFor(
           'config-changed after the restart',

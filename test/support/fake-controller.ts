@@ -1,6 +1,6 @@
 // A stand-in for embedded/main.ts in the CLI's bootstrap tests (DROVER_CONTROLLER_MAIN): it keeps
 // the local controller's contract — `--data-dir DIR`, writes DIR/controller.json
-// ({apiUrl, token, pid}, 0600) once the API listens and tells its supervisor so, removes it on SIGTERM
+// ({controllerId, apiUrl, token, pid, warnings}, 0600) once the API listens and tells its supervisor so, removes it on SIGTERM
 // or when its supervisor dies (embedded/supervision-channel.ts) — but serves the API
 // over a table in the test run's DynamoDB Local (DROVER_TEST_DYNAMODB_ENDPOINT) instead of
 // starting its own, so a bootstrap takes a second instead of many.
@@ -51,7 +51,9 @@ const server = await startApiServer(
 );
 writeFileSync(secretsFile, JSON.stringify({ controllerId, token, apiPort: Number(new URL(server.url).port) }), { mode: 0o600 });
 const info = join(dataDir, 'controller.json');
-writeFileSync(`${info}.tmp`, JSON.stringify({ controllerId, apiUrl: server.url, token, pid: process.pid }), { mode: 0o600 });
+// FAKE_CONTROLLER_WARNING: a warning the real one gives (embedded/controller.ts: hooks not sandboxed).
+const warnings = process.env.FAKE_CONTROLLER_WARNING ? [process.env.FAKE_CONTROLLER_WARNING] : [];
+writeFileSync(`${info}.tmp`, JSON.stringify({ controllerId, apiUrl: server.url, token, pid: process.pid, warnings }), { mode: 0o600 });
 renameSync(`${info}.tmp`, info);
 console.log(`fake controller listening on ${server.url}`);
 tellSupervisorReady();

@@ -43,7 +43,7 @@ function supervised(policy = CONTROLLER_RESTART_POLICY) {
       return child;
     },
     clock,
-    log: { info: (m) => said.push(`INFO ${m}`), error: (m) => said.push(`ERROR ${m}`) },
+    log: { info: (m) => said.push(`INFO ${m}`), warn: (m) => said.push(`WARNING ${m}`), error: (m) => said.push(`ERROR ${m}`) },
     logPath: '/data/controller.log',
     restartCommand: 'drover bootstrap local --data-dir /data',
     policy,

@@ -45,6 +45,8 @@ export interface LocalProviderOptions {
    * 'Agents are least-privileged'); only what a program needs to run (PATH, HOME, locale) is.
    */
   env?: Record<string, string>;
+  /** Environment for one agent alone (its access key to its own queue). */
+  agentEnv?: (request: StartInstanceRequest) => Record<string, string>;
   /** How long an agent gets to exit after SIGTERM before SIGKILL. Default 10 s. */
   stopGraceMs?: number;
   /** How long a start waits for another start or stop of the same machine. Default 30 s. */
@@ -222,6 +224,7 @@ export class LocalProvider implements Provider {
     return {
       ...env,
       ...this.options.env,
+      ...this.options.agentEnv?.(request),
       DROVER_CONTROLLER_ID: request.controllerId,
       DROVER_MODEL: request.model,
       DROVER_MACHINE_ID: request.machineId,

@@ -22,6 +22,8 @@ export interface StoreOptions {
   model?: string;
   /** DynamoDB Local's endpoint; absent on AWS, where the default chain finds credentials. */
   endpoint?: string;
+  /** The access key DynamoDB Local demands (the local controller's); `local` where it demands none. */
+  accessKeyId?: string;
   region?: string;
   client?: DynamoDBClient;
   now?: () => Date;
@@ -35,7 +37,7 @@ export function createStore(options: StoreOptions): Store {
     withoutRequestLogging(
       new DynamoDBClient({
         region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
-        ...(options.endpoint ? { endpoint: options.endpoint, credentials: localCredentials() } : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint, credentials: localCredentials(options.accessKeyId) } : {}),
       }),
     );
   const doc = DynamoDBDocumentClient.from(client, {

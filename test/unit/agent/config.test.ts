@@ -77,3 +77,20 @@ describe('where units’ storage goes on the machine', () => {
     expect(configFromEnv(BASE).storage).toEqual({ dir: '/var/lib/juju/storage', provider: 'ec2' });
   });
 });
+
+describe("the local provider's settings for the agent", () => {
+  it('take the hook sandbox and the queue key from the environment, and leave them out on EC2', () => {
+    const sandbox = { kind: 'bwrap' as const, hidden: ['/srv/drover'] };
+    const config = configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: JSON.stringify(sandbox), DROVER_SQS_ACCESS_KEY: 'agent:q:00' });
+    expect(config).toMatchObject({ hookSandbox: sandbox, sqsAccessKey: 'agent:q:00' });
+    expect(configFromEnv(BASE)).not.toHaveProperty('hookSandbox');
+    expect(configFromEnv(BASE)).not.toHaveProperty('sqsAccessKey');
+  });
+
+  it('refuse a sandbox they cannot read: the agent stops rather than run hooks unconfined', () => {
+    expect(() => configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: 'yes' })).toThrow(ConfigError);
+    expect(() => configFromEnv({ ...BASE, DROVER_HOOK_SANDBOX: 'yes' })).toThrow(
+      'machine agent: DROVER_HOOK_SANDBOX is not a sandbox: yes',
+    );
+  });
+});
