@@ -176,7 +176,12 @@ export function putUpload(
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', (e) => (c.put === 'truncated' || c.put === 'longer-length' ? resolve({ body: String(e) }) : reject(e)));
+    // A wrong PUT is refused by its headers and the connection closed: the client may be cut off mid-write, before the answer.
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      c.put === 'truncated' || (c.put !== 'exact' && (e.code === 'EPIPE' || e.code === 'ECONNRESET'))
+        ? resolve({ body: String(e) })
+        : reject(e),
+    );
     if (c.put === 'truncated' || c.put === 'longer-length') {
       // Fewer bytes than declared: the client dies part way.
       req.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => setTimeout(() => req.destroy(), 20));
