@@ -255,7 +255,7 @@ describe('the local controller under fuzz', () => {
         const peak = pid && controllerProcess?.exitCode === null ? memoryOf(pid).peak : undefined;
         console.info(
           `controller under fuzz (seed ${SEED}): ${counts.inputs} inputs, ${counts.fiveHundreds} 5xx, ${counts.hangs} hangs ` +
-            `(${counts.refused} refused, ${counts.cutOff} of them too large and cut off unread, ${counts.accepted} accepted, ${counts.unsendable} not sendable; ${counts.uploads} uploads, ${counts.bombs} of them bombs); ` +
+            `(${counts.refused} refused, ${counts.cutOff} of them too long and cut off unread, ${counts.accepted} accepted, ${counts.unsendable} not sendable; ${counts.uploads} uploads, ${counts.bombs} of them bombs); ` +
             `controller peak RSS ${peak === undefined ? 'unknown (it exited)' : `${Math.round(peak / MiB)} MiB`} (sampled ${Math.round(sampledPeak / MiB)} MiB), bound ${PEAK_RSS_BOUND_MIB} MiB`,
         );
         if (controllerProcess && controllerProcess.exitCode === null) {

@@ -1,15 +1,21 @@
 // An API Gateway event (test/support/api-events.ts) sent as the HTTP request it stands for, to a
 // running controller's API server, which turns it back into the same event (embedded/api-server.ts).
-import { request } from 'node:http';
+import { maxHeaderSize, request } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { MAX_REQUEST_BODY_BYTES } from '#shared/api/fields.js';
 
 export interface HttpAnswer {
   statusCode: number;
   body: string;
-  /** The server refused the body by its length and closed the connection before the client could read its answer. */
+  /** The server refused the request by its length and closed the connection before the client could read its answer. */
   cutOff?: true;
 }
+
+const cutOff = (statusCode: number, e: NodeJS.ErrnoException): HttpAnswer => ({
+  statusCode,
+  body: JSON.stringify({ error: { code: 'invalid-argument', message: `cut off unread: ${e.code}` } }),
+  cutOff: true,
+});
 
 /**
  * Sends `event` to `base`; `extraHeaders` are added (a model, a controller's token). Rejects when
@@ -31,14 +37,13 @@ export function sendOverHttp(base: string, event: APIGatewayProxyEventV2, extraH
       res.on('error', reject);
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
+      const closed = e.code === 'EPIPE' || e.code === 'ECONNRESET';
       // A body over the API's bound is refused by its declared length, before it is read, and the
-      // connection closed (embedded/api-server.ts): the client may be cut off mid-write before it reads the 413.
-      if (body && body.length > MAX_REQUEST_BODY_BYTES && (e.code === 'EPIPE' || e.code === 'ECONNRESET'))
-        resolve({
-          statusCode: 413,
-          body: JSON.stringify({ error: { code: 'invalid-argument', message: `cut off: ${e.code}` } }),
-          cutOff: true,
-        });
+      // connection closed (embedded/api-server.ts); a request line and headers over Node's bound
+      // (16 KiB) are answered 431 by Node's HTTP server and the connection closed: either way the
+      // client may be cut off mid-write, before it reads the answer.
+      if (closed && body && body.length > MAX_REQUEST_BODY_BYTES) resolve(cutOff(413, e));
+      else if (closed && path.length > maxHeaderSize) resolve(cutOff(431, e));
       else reject(e);
     });
     req.end(body);
