@@ -552,6 +552,13 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
         '',
         '/v1/%00',
         '/v2/status',
+        // The charm store's signed routes on the local API server (embedded/charm-files.ts): forged, expired, climbing out.
+        `/charm-archives/${'0'.repeat(64)}?expires=9999999999&signature=${'f'.repeat(64)}`,
+        `/charm-archives/${'0'.repeat(64)}?expires=1&signature=x`,
+        '/charm-archives/../../../etc/passwd',
+        '/charm-archives/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+        `/charm-uploads/${'0'.repeat(64)}?size=1&expires=9999999999&signature=x`,
+        '/charm-uploads/',
       ),
       body: fc.oneof(
         fc.constantFrom(
