@@ -65,6 +65,10 @@ interface Run {
   retries: number;
   /** The API's transactions while the bundle deployed. */
   bundleWrites: number;
+  /** The API requests the CLI sent (its uploads' PUTs aside). */
+  requests: number;
+  /** The CLI was killed as its request was answered. */
+  cliKilled: boolean;
 }
 
 /** The flow's files: the bundle beside copies of its charms, and a resource file. */
@@ -129,7 +133,11 @@ async function outcomeOf(observer: Store, charms: LocalCharmStore) {
   };
 }
 
-async function runFlow(seam: FaultSeam): Promise<Run> {
+/**
+ * `cliDiesAt`: the CLI process dies once the API has its request of that number (counted over the
+ * flow): the request is served, the CLI never reads the answer nor sends the next.
+ */
+async function runFlow(seam: FaultSeam, cliDiesAt?: number): Promise<Run> {
   const files = flowFiles();
   const observer = await freshStore();
   await ensureModel(observer);
@@ -152,15 +160,29 @@ async function runFlow(seam: FaultSeam): Promise<Run> {
   };
   const endpoint = await dynamoEndpoint();
   let api = startApi();
+  let requests = 0;
+  let cli = new AbortController();
+  let cliKilled = false;
   // The uploads' PUTs go to the store itself, as they go to S3 on AWS, not through the API process.
-  const server = await startApiServer((event) => api(event), { direct: charmFileRoutes(charms) });
+  const server = await startApiServer(
+    (event) => {
+      if (++requests === cliDiesAt) {
+        cli.abort();
+        cliKilled = true;
+      }
+      return api(event);
+    },
+    { direct: charmFileRoutes(charms) },
+  );
   const home = join(files.dir, 'home');
   await writeClientConfig(home, 'crash', { crash: { type: 'local', apiUrl: server.url, token: TOKEN } });
 
   /** Runs the command, and again after the API died under it, as a user would. */
   const command = async (args: string[], alreadyDone: RegExp) => {
     for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
-      const result = await runCli(args, { DROVER_HOME: home });
+      const result = await runCli(args, { DROVER_HOME: home }, { signal: cli.signal });
+      const interrupted = cli.signal.aborted;
+      cli = new AbortController();
       const died = seam.isDead('api');
       if (died) {
         seam.revive('api');
@@ -169,7 +191,7 @@ async function runFlow(seam: FaultSeam): Promise<Run> {
       if (result.code === 0) return;
       // The first try committed before the process died: the repeat is refused as a user would see it.
       if (attempt > 1 && alreadyDone.test(result.stderr)) return;
-      if (!died && seam.fired.length === 0) {
+      if (!died && !interrupted && seam.fired.length === 0) {
         problems.push(`drover ${args.join(' ')} failed with no fault: ${result.stderr}`);
         return;
       }
@@ -188,23 +210,31 @@ async function runFlow(seam: FaultSeam): Promise<Run> {
     if (outcome.store.uploads.length) problems.push(`uploads left waiting: ${outcome.store.uploads.join(', ')}`);
     const unused = archives.filter((f) => !used.some((sha256) => f === `${sha256}.tar.gz`));
     if (unused.length) problems.push(`archives nothing uses: ${unused.join(', ')}`);
-    return { problems, outcome, fired: seam.fired.length, retries, bundleWrites };
+    return { problems, outcome, fired: seam.fired.length, retries, bundleWrites, requests, cliKilled };
   } finally {
     await server.close();
     rmSync(files.dir, { recursive: true, force: true });
   }
 }
 
+/** The API process killed at a step, or the CLI killed as the API gets its request of this number. */
+type Point = { api: FaultPoint } | { cliAt: number };
+const nameOf = (p: Point) => ('api' in p ? pointName(p.api) : `cli killed at request #${p.cliAt}`);
+
 /** `n` points spread evenly over the recording. */
-function sample(points: FaultPoint[], n: number): FaultPoint[] {
+function sample(points: Point[], n: number): Point[] {
   if (points.length <= n) return points;
   return Array.from({ length: n }, (_, i) => points[Math.floor((i * points.length) / n)]!);
 }
 
-/** `npm test`'s two points: after the first upload is kept, before the bundle's last write. */
-function keyPoints(points: FaultPoint[], bundleWrites: number): FaultPoint[] {
-  const named = [`kill after api:charms.adoptUpload#1`, `kill before api:TransactWriteItems#${bundleWrites}`];
-  return points.filter((p) => named.includes(pointName(p)));
+/** `npm test`'s three points: after the first upload is kept, before the bundle's last write, the CLI killed half way. */
+function keyPoints(points: Point[], bundleWrites: number, requests: number): Point[] {
+  const named = [
+    `kill after api:charms.adoptUpload#1`,
+    `kill before api:TransactWriteItems#${bundleWrites}`,
+    `cli killed at request #${Math.ceil(requests / 2)}`,
+  ];
+  return points.filter((p) => named.includes(nameOf(p)));
 }
 
 describe('the crash-point matrix of uploads and bundle deploys', () => {
@@ -217,14 +247,17 @@ describe('the crash-point matrix of uploads and bundle deploys', () => {
       const steps = recording.steps.filter((s) => s.process === 'api');
       // The recording reaches the uploads: each archive is opened as it streams, then kept.
       expect(steps.map((s) => s.call)).toEqual(expect.arrayContaining(['charms.openUpload', 'charms.adoptUpload', 'TransactWriteItems']));
-      const all = steps.flatMap((s) => (['before', 'after'] as const).map((phase): FaultPoint => ({ ...s, phase, action: 'kill' })));
+      const all: Point[] = [
+        ...steps.flatMap((s) => (['before', 'after'] as const).map((phase): Point => ({ api: { ...s, phase, action: 'kill' } }))),
+        ...Array.from({ length: clean.requests }, (_, i): Point => ({ cliAt: i + 1 })),
+      ];
       const points = ONLY
-        ? all.filter((p) => ONLY.split(',').includes(pointName(p)))
+        ? all.filter((p) => ONLY.split(',').includes(nameOf(p)))
         : SOAK
           ? all
           : SAMPLE !== undefined
             ? sample(all, SAMPLE)
-            : keyPoints(all, clean.bundleWrites);
+            : keyPoints(all, clean.bundleWrites, clean.requests);
       expect(points.length).toBeGreaterThan(0);
       const failures: string[] = [];
       let reached = 0;
@@ -232,16 +265,17 @@ describe('the crash-point matrix of uploads and bundle deploys', () => {
       const started = Date.now();
       for (const point of points) {
         const seam = new FaultSeam();
-        seam.arm(point);
-        const run = await runFlow(seam);
-        if (run.fired > 0) reached++;
+        if ('api' in point) seam.arm(point.api);
+        const run = await runFlow(seam, 'cliAt' in point ? point.cliAt : undefined);
+        if (run.fired > 0 || run.cliKilled) reached++;
         retries += run.retries;
         if (JSON.stringify(run.outcome) !== JSON.stringify(clean.outcome))
           run.problems.push(`ended as ${JSON.stringify(run.outcome)}, not as without faults: ${JSON.stringify(clean.outcome)}`);
-        if (run.problems.length) failures.push(`${pointName(point)}:\n  ${run.problems.join('\n  ')}`);
+        if (run.problems.length) failures.push(`${nameOf(point)}:\n  ${run.problems.join('\n  ')}`);
       }
       console.info(
-        `crash matrix of uploads and bundles: ${points.length} points of ${all.length} (${steps.length} steps), ` +
+        `crash matrix of uploads and bundles: ${points.length} points of ${all.length} ` +
+          `(${steps.length} steps of the API, ${clean.requests} requests of the CLI), ` +
           `${points.length - failures.length} ended as without faults, ${reached} reached, ${retries} commands run again, ` +
           `${Math.round((Date.now() - started) / 1000)} s`,
       );
