@@ -6,11 +6,17 @@
 // and exec --background; status --watch, bootstrap, register, switch, unregister and
 // kill-controller are left out (they start processes or change the client's own config), and so
 // are ssh and scp (they would run hostile words as shell commands, or copy files, on this host).
+// One input in eight is `drover deploy <bundle>` (with `--dry-run` or not) of a hostile bundle
+// file (test/support/fuzz-bundles.ts).
 // DROVER_FUZZ_RUNS sets the number of inputs (DROVER_SOAK=1: 10,000); DROVER_FUZZ_SEED replays.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charmDir, startCliController, type CliHarness } from '../support/cli.js';
 import { hostileStrings } from '../support/fuzz-api.js';
+import { hostileBundles } from '../support/fuzz-bundles.js';
 import { fuzzRuns, fuzzSeed, withinMs } from '../support/fuzz-run.js';
 
 const RUNS = fuzzRuns(150);
@@ -162,6 +168,20 @@ const argv = fc
     return [verb, ...args.filter((a) => a !== '--watch')];
   });
 
+/** Where each hostile bundle is written before it is deployed. */
+const bundleDir = mkdtempSync(join(tmpdir(), 'drover-fuzz-bundles-'));
+const BUNDLE = join(bundleDir, 'bundle.yaml');
+
+/** `drover deploy <bundle>` of a hostile bundle, written to BUNDLE as the input is run. */
+const bundleDeploys = fc
+  .record({ text: hostileBundles({ database: charmDir('database'), client: charmDir('client') }), dryRun: fc.boolean() })
+  .map(({ text, dryRun }) => ({ bundle: text, args: ['deploy', BUNDLE, ...(dryRun ? ['--dry-run'] : [])] }));
+
+const inputs = fc.oneof(
+  { weight: 7, arbitrary: argv.map((args) => ({ args, bundle: undefined as string | undefined })) },
+  { weight: 1, arbitrary: bundleDeploys },
+);
+
 let ctl: CliHarness;
 beforeAll(async () => {
   ctl = await startCliController();
@@ -176,14 +196,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await ctl.close();
+  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 describe('the CLI, fuzzed', () => {
   it('ends every run within a bound with status 0, 1 or 2, says why it failed with no stack trace, and never meets a 5xx', async () => {
     const counts = { inputs: 0, fiveHundreds: 0, hangs: 0, crashes: 0, failed: 0, usage: 0 };
-    const property = fc.asyncProperty(argv, async (args) => {
+    const property = fc.asyncProperty(inputs, async ({ args, bundle }) => {
       counts.inputs++;
-      const what = `drover ${args.map((a) => JSON.stringify(a.slice(0, 80))).join(' ')}`;
+      if (bundle !== undefined) writeFileSync(BUNDLE, bundle);
+      const what =
+        `drover ${args.map((a) => JSON.stringify(a.slice(0, 80))).join(' ')}` +
+        (bundle !== undefined ? `\nbundle:\n${bundle.slice(0, 600)}` : '');
       const res = await withinMs(RUN_BOUND_MS, ctl.run(args)).catch((e: Error) => e);
       if (res instanceof Error) {
         if (res.message === 'timeout') counts.hangs++;

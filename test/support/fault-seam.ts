@@ -1,6 +1,6 @@
 // A fault-injection seam over every I/O step of the controller's processes: the DynamoDB client
 // and the SQS client (through the SDK's middleware stack, keyed by command name), the provider
-// (a wrapper), and stream consumer handlers (a wrapper). Each call is a *step*, named
+// and the charm store (wrappers), and stream consumer handlers (a wrapper). Each call is a *step*, named
 // `<process>:<call>#<n>` where n counts that call within that process since the seam was made.
 //
 // Armed at a step, the seam either fails the call with a transient error (what a throttled or
@@ -13,6 +13,7 @@
 // and provider, as it is in production.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { CharmStore } from '#shared/charmstore/charm-store.js';
 import type { InstanceInfo, Provider, StartInstanceRequest } from '#shared/provider/provider.js';
 
 /** The process died at this step: the harness treats it as process death, never as an error to handle. */
@@ -126,6 +127,22 @@ export class FaultSeam {
         this.around(process, 'startInstance', () => provider.startInstance(request)),
       stopInstances: (ids: string[]) => this.around(process, 'stopInstances', () => provider.stopInstances(ids)),
       listInstances: (controllerId: string) => this.around(process, 'listInstances', () => provider.listInstances(controllerId)),
+    };
+  }
+
+  /**
+   * The charm store, as seen by `process`: each call is a step (an upload's bytes are read as one
+   * stream after openUpload, as S3's GetObject answers once and streams after).
+   */
+  wrapCharmStore(charms: CharmStore, process: string): CharmStore {
+    return {
+      put: (archive) => this.around(process, 'charms.put', () => charms.put(archive)),
+      get: (key) => this.around(process, 'charms.get', () => charms.get(key)),
+      downloadUrl: (key) => this.around(process, 'charms.downloadUrl', () => charms.downloadUrl(key)),
+      uploadTarget: (sha256, size) => this.around(process, 'charms.uploadTarget', () => charms.uploadTarget(sha256, size)),
+      openUpload: (sha256) => this.around(process, 'charms.openUpload', () => charms.openUpload(sha256)),
+      adoptUpload: (sha256) => this.around(process, 'charms.adoptUpload', () => charms.adoptUpload(sha256)),
+      discardUpload: (sha256) => this.around(process, 'charms.discardUpload', () => charms.discardUpload(sha256)),
     };
   }
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { signatureOf, type Signature } from './agent-events.js';
 import { apiEvent } from './api-events.js';
+import { userOperations, type Operation } from '#shared/api/requests.js';
 
 /**
  * Inputs another fix had to make safe first (docs/reliability.md, defect #7 and #8): left out of the generators
@@ -34,15 +35,54 @@ export interface FuzzContext {
   relationKey: string;
   relationId: number;
   metadata: string;
+  /** An application whose charm declares the file resource `data` (no units). */
+  resourceApplication: string;
+  /** A user secret of the model, and the label of a secret wordpress/0 owns. */
+  userSecret: string;
+  unitSecretLabel: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A valid request of every user operation (GET ones as query objects) and agent operation. */
+/** A sha256 that names no upload. */
+const NO_UPLOAD = 'b'.repeat(64);
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** The operation a template is of: its key up to `#` (`deploy#charmhub` is a deploy). */
+export const operationOf = (templateKey: string) => templateKey.split('#')[0]!;
+
+/**
+ * A valid request of every user operation (GET ones as query objects) and agent operation, keyed
+ * by operation; `<operation>#<variant>` for another shape of the same operation (a Charmhub
+ * deploy, an uploaded charm). test/fuzz/api.fuzz.test.ts checks every route of the API's route
+ * table has one.
+ */
 export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent: Record<string, Json> } {
   const user: Record<string, Json> = {
     deploy: { charm: { metadata: ctx.metadata, config: 'options: {}\n' }, name: 'db2', numUnits: 1, constraints: 'mem=1G', config: {} },
+    'deploy#charmhub': { charm: { charmhub: { name: 'fuzzhub', channel: 'latest/stable' } }, name: 'hub', numUnits: 0 },
+    'deploy#upload': { charm: { metadata: ctx.metadata, upload: NO_UPLOAD }, name: 'db3', numUnits: 0 },
+    'deploy#resources': {
+      charm: { metadata: `${ctx.metadata}resources:\n  data: {type: file, filename: d.bin}\n` },
+      name: 'db4',
+      numUnits: 0,
+      resources: { data: NO_UPLOAD },
+    },
     'upgrade-charm': { application: 'mysql', charm: { metadata: 'name: mysql\nseries: [jammy, focal]\nprovides:\n  server: mysql\n' } },
+    'upgrade-charm#charmhub': { application: 'mysql', charm: { charmhub: { name: 'fuzzhub', revision: 1 } }, forceUnits: true },
+    'attach-resource': { application: ctx.resourceApplication, resources: { data: NO_UPLOAD } },
+    resources: { application: ctx.resourceApplication },
+    'add-model': { name: 'fuzz2', config: { 'update-status-hook-interval': '5m' }, constraints: 'mem=1G' },
+    models: {},
+    'show-model': { name: 'default' },
+    'destroy-model': { name: 'fuzz2', force: false },
+    'add-secret': { name: 'pw2', content: { password: base64('hunter2') }, description: 'd' },
+    'update-secret': { secret: ctx.userSecret, content: { password: base64('x') }, description: 'd', autoPrune: true },
+    'remove-secret': { secret: ctx.userSecret, revision: 1 },
+    'grant-secret': { secret: ctx.userSecret, applications: ['wordpress'] },
+    'revoke-secret': { secret: ctx.userSecret, applications: ['wordpress'] },
+    secrets: { owner: 'model' },
+    'show-secret': { secret: ctx.userSecret, reveal: 'true', revisions: 'true' },
     'charm-upload': { sha256: 'a'.repeat(64), size: 1024 },
     'add-unit': { application: 'wordpress', count: 1 },
     'add-machine': { count: 1, series: 'jammy', constraints: 'cores=2' },
@@ -129,6 +169,27 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     'unit-state': { unit },
     'goal-state': { unit },
     log: { unit, lines: [{ time: '2024-01-01T00:00:00Z', level: 'INFO', module: 'm', message: 'hello' }] },
+    report: {
+      unit,
+      id: 'report-0001',
+      statuses: [{ kind: 'workload', status, at: '2024-01-01T00:00:00Z' }],
+      charmUrl: 'local:wordpress-0',
+      lines: [{ time: '2024-01-01T00:00:00Z', level: 'INFO', module: 'm', message: 'hello' }],
+      machineLines: [{ time: '2024-01-01T00:00:00Z', level: 'DEBUG', module: 'machine', message: 'hi' }],
+    },
+    'resource-url': { unit, resource: 'data' },
+    'secret-add': { unit, owner: 'unit', content: { key: base64('v') }, label: 'l2', description: 'd', rotate: 'daily' },
+    'secret-get': { unit, secret: ctx.unitSecretLabel, peek: true },
+    'secret-set': { unit, secret: ctx.unitSecretLabel, content: { key: base64('w') }, expire: '2030-01-01T00:00:00Z' },
+    'secret-remove': { unit, secret: ctx.unitSecretLabel, revision: 1 },
+    'secret-grant': { unit, secret: ctx.unitSecretLabel, relationId: ctx.relationId, to: 'mysql/0' },
+    'secret-revoke': { unit, secret: ctx.unitSecretLabel, relationId: ctx.relationId },
+    'secret-ids': { unit },
+    'secret-info-get': { unit, secret: ctx.unitSecretLabel },
+    'secret-new-uri': { unit },
+    'secret-hook-state': { unit },
+    'secret-rotated': { unit, secret: ctx.unitSecretLabel, rotateTime: '2030-01-01T00:00:00Z', originalRevision: 1 },
+    'secret-revision-seen': { unit, secret: ctx.unitSecretLabel, revision: 1 },
   };
   return { user, agent };
 }
@@ -351,23 +412,51 @@ function credentialOf(caller: Caller, userToken: string, oddAgent: string): Cred
 const bearerOf = (credential: Credential) => (credential && 'bearer' in credential ? credential.bearer : undefined);
 const signedAs = (credential: Credential) => (credential && 'signAs' in credential ? { signAs: credential.signAs } : {});
 
-const READ_ONLY = new Set([
-  'ssh-keys',
-  'status',
-  'stuck',
-  'model-revision',
-  'debug-log',
-  'status-log',
-  'show-task',
-  'show-unit',
-  'show-operation',
-  'operations',
-  'actions',
-  'offers',
-  'show-offer',
-  'find-offers',
-  'cross-model-status',
-]);
+/** Where a template holds a map whose keys the client names (settings, config, secret content): the map's path. */
+const SETTINGS_MAPS: { api: 'user' | 'agent'; template: string; path: (string | number)[] }[] = [
+  { api: 'user', template: 'config', path: ['set'] },
+  { api: 'user', template: 'model-config', path: ['set'] },
+  { api: 'user', template: 'deploy', path: ['config'] },
+  { api: 'user', template: 'add-model', path: ['config'] },
+  { api: 'user', template: 'add-secret', path: ['content'] },
+  { api: 'user', template: 'update-secret', path: ['content'] },
+  { api: 'agent', template: 'enter-scope', path: ['settings'] },
+  { api: 'agent', template: 'write-settings', path: ['changes'] },
+  { api: 'agent', template: 'commit-hook', path: ['settings', 0, 'changes'] },
+  { api: 'agent', template: 'commit-hook', path: ['appSettings', 0, 'changes'] },
+  { api: 'agent', template: 'commit-hook', path: ['leaderSettings'] },
+  { api: 'agent', template: 'commit-hook', path: ['charmState'] },
+  { api: 'agent', template: 'set-unit-status', path: ['workload', 'data'] },
+  { api: 'agent', template: 'secret-add', path: ['content'] },
+];
+
+/** Names of settings keys a hostile client or charm picks: built-ins of Object, unicode, control characters. */
+const settingsKeys = fc.constantFrom(
+  'constructor',
+  '__proto__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'prototype',
+  '__defineGetter__',
+  'isPrototypeOf',
+  'ünïcödé',
+  '💥',
+  'e\u0301',
+  '\u202eevil',
+  '\ud800',
+  '\0',
+  '\n',
+  '\t',
+  '\x1b[31m',
+  '\x7f',
+  '',
+  ' ',
+  'a.b',
+  'a/b',
+  '$x',
+  'x'.repeat(300),
+);
 
 /** Odd agent credentials (`<key id>:<secret>`): malformed, another machine's id with a guess, a huge machine number (once fixed). */
 const oddAgentCredentials = fc.constantFrom(
@@ -393,17 +482,32 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
     );
   const mutations = fc.array(mutation, { minLength: 0, maxLength: 3 });
 
+  const userRequestOf = (key: string, value: Json, caller: Caller, odd: string, wrongMethod: boolean): FuzzRequest => {
+    const op = operationOf(key);
+    const method = (userOperations[op as Operation].method === 'GET') !== wrongMethod ? 'GET' : 'POST';
+    const text = method === 'POST' ? expandDeep(JSON.stringify(value)) : queryString(value);
+    const credential = credentialOf(caller, userToken, odd);
+    const event = apiEvent(method, `/v1/${op}`, method === 'POST' ? text : undefined, bearerOf(credential));
+    if (method === 'GET') event.rawQueryString = text;
+    return { describe: `${method} /v1/${op} as ${caller}: ${text.slice(0, 300)}`, event, ...signedAs(credential) };
+  };
+  const agentRequestOf = (op: string, value: Json, caller: Caller, odd: string): FuzzRequest => {
+    const text = expandDeep(JSON.stringify(value));
+    const machine = caller === 'agent-0' ? '0' : caller === 'agent-1' ? '1' : undefined;
+    const named = value !== null && typeof value === 'object' && !Array.isArray(value) ? value['unit'] : undefined;
+    const credential = credentialOf(caller, userToken, odd);
+    const event = apiEvent('POST', `/v1/agent/${op}`, text, bearerOf(credential));
+    return {
+      describe: `POST /v1/agent/${op} as ${caller}: ${text.slice(0, 300)}`,
+      event,
+      ...signedAs(credential),
+      ...(machine ? { agent: { machine, ...(typeof named === 'string' ? { unit: named } : {}) } } : {}),
+    };
+  };
+
   const userRequest = fc
     .record({ op: userOp, mutations, caller: callers('user'), odd: oddAgentCredentials, wrongMethod: fc.boolean() })
-    .map((r) => {
-      const method = READ_ONLY.has(r.op) !== r.wrongMethod ? 'GET' : 'POST';
-      const value = mutated(user[r.op]!, r.mutations);
-      const text = method === 'POST' ? expandDeep(JSON.stringify(value)) : queryString(value);
-      const credential = credentialOf(r.caller, userToken, r.odd);
-      const event = apiEvent(method, `/v1/${r.op}`, method === 'POST' ? text : undefined, bearerOf(credential));
-      if (method === 'GET') event.rawQueryString = text;
-      return { describe: `${method} /v1/${r.op} as ${r.caller}: ${text.slice(0, 300)}`, event, ...signedAs(credential) };
-    });
+    .map((r) => userRequestOf(r.op, mutated(user[r.op]!, r.mutations), r.caller, r.odd, r.wrongMethod));
 
   const agentRequest = fc
     .record({ op: agentOp, mutations, caller: callers('agent-0'), odd: oddAgentCredentials, otherUnit: fc.boolean() })
@@ -412,18 +516,19 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       // The same request about another machine's unit: always refused.
       if (r.otherUnit && template && typeof template === 'object' && !Array.isArray(template) && 'unit' in template)
         template = { ...template, unit: 'wordpress/1' };
-      const value = mutated(template, r.mutations);
-      const text = expandDeep(JSON.stringify(value));
-      const machine = r.caller === 'agent-0' ? '0' : r.caller === 'agent-1' ? '1' : undefined;
-      const named = value !== null && typeof value === 'object' && !Array.isArray(value) ? value['unit'] : undefined;
-      const credential = credentialOf(r.caller, userToken, r.odd);
-      const event = apiEvent('POST', `/v1/agent/${r.op}`, text, bearerOf(credential));
-      return {
-        describe: `POST /v1/agent/${r.op} as ${r.caller}: ${text.slice(0, 300)}`,
-        event,
-        ...signedAs(credential),
-        ...(machine ? { agent: { machine, ...(typeof named === 'string' ? { unit: named } : {}) } } : {}),
-      };
+      return agentRequestOf(r.op, mutated(template, r.mutations), r.caller, r.odd);
+    });
+
+  // A key of a settings map (config, model-config, relation-set, deploy config, ...) set to a hostile name.
+  const settingsRequest = fc
+    .record({ at: fc.constantFrom(...SETTINGS_MAPS), key: settingsKeys, value: fc.oneof(fc.constant('v'), hostileStrings()) })
+    .map(({ at, key, value }) => {
+      const template = structuredClone(at.api === 'user' ? user[at.template]! : agent[at.template]!);
+      const map = at.path.reduce<Json>((v, k) => (v as Record<string, Json>)[k as string]!, template);
+      define(map as Record<string, Json>, key, value);
+      return at.api === 'user'
+        ? userRequestOf(at.template, template, 'user', '', false)
+        : agentRequestOf(at.template, template, 'agent-0', '');
     });
 
   const rawRequest = fc
@@ -447,6 +552,13 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
         '',
         '/v1/%00',
         '/v2/status',
+        // The charm store's signed routes on the local API server (embedded/charm-files.ts): forged, expired, climbing out.
+        `/charm-archives/${'0'.repeat(64)}?expires=9999999999&signature=${'f'.repeat(64)}`,
+        `/charm-archives/${'0'.repeat(64)}?expires=1&signature=x`,
+        '/charm-archives/../../../etc/passwd',
+        '/charm-archives/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+        `/charm-uploads/${'0'.repeat(64)}?size=1&expires=9999999999&signature=x`,
+        '/charm-uploads/',
       ),
       body: fc.oneof(
         fc.constantFrom(
@@ -484,7 +596,12 @@ export function fuzzRequests(ctx: FuzzContext, userToken: string): fc.Arbitrary<
       };
     });
 
-  return fc.oneof({ weight: 5, arbitrary: userRequest }, { weight: 5, arbitrary: agentRequest }, { weight: 1, arbitrary: rawRequest });
+  return fc.oneof(
+    { weight: 5, arbitrary: userRequest },
+    { weight: 5, arbitrary: agentRequest },
+    { weight: 2, arbitrary: settingsRequest },
+    { weight: 1, arbitrary: rawRequest },
+  );
 }
 
 /** A GET's request object as a query string: lists repeat their key, other values as JSON text unless strings. */
