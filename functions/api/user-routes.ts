@@ -47,6 +47,7 @@ import { listOperations, readOperation, readTask } from '#shared/state/queries/a
 import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
 import { ownValue } from '#shared/domain/own-keys.js';
+import { parseStorageFlags, type StorageProvider } from '#shared/domain/storage.js';
 
 export interface UserContext {
   store: Store;
@@ -60,6 +61,8 @@ export interface UserContext {
   logs?: LogSink;
   /** How the controller reaches Charmhub (default: DEFAULT_CHARMHUB_SETTINGS). */
   charmhub?: CharmhubSettings;
+  /** Which storage pools the controller's models have (shared/domain/storage.ts); default: the local provider's. */
+  storageProvider?: StorageProvider;
 }
 
 /** Juju's debug-log shows the last 10 lines unless asked to replay. */
@@ -168,6 +171,8 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.trust ? { trust: true } : {}),
         ...(resources && Object.keys(resources).length ? { resources } : {}),
         ...(received ? { charmOrigin: received.origin } : {}),
+        ...(body.storage ? { storage: parseStorageFlags(body.storage) } : {}),
+        storageProvider: ctx.storageProvider ?? 'local',
       },
       { background: true },
     );

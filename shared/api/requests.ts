@@ -63,6 +63,11 @@ const charmOrCharmhub = z.union([charm, charmhubCharm]);
  */
 const resourceUploads = z.record(name, sha256).refine((r) => Object.keys(r).length <= 50, { error: 'at most 50 resources in one request' });
 
+/** Store name → Juju's storage constraints text (`ebs,10G,2`): a charm declares a handful of stores. */
+const storageRequests = z
+  .record(name, z.string().max(100))
+  .refine((r) => Object.keys(r).length <= 50, { error: 'at most 50 stores in one request' });
+
 export const userOperations = {
   deploy: post(
     z.strictObject({
@@ -79,6 +84,8 @@ export const userOperations = {
       trust: z.boolean().optional(),
       /** `--resource name=path`: the first revision of each resource given (shared/domain/resources.ts). */
       resources: resourceUploads.optional(),
+      /** `--storage <store>=<constraints>`: Juju's `pool,size,count` (shared/domain/storage.ts). */
+      storage: storageRequests.optional(),
     }),
   ),
   /** attach-resource: each resource given becomes the application's next revision of it. */
@@ -109,8 +116,10 @@ export const userOperations = {
       constraints: constraints.optional(),
     }),
   ),
-  'remove-unit': post(z.strictObject({ units: names, force: z.boolean().optional() })),
-  'remove-application': post(z.strictObject({ applications: names, force: z.boolean().optional() })),
+  'remove-unit': post(z.strictObject({ units: names, force: z.boolean().optional(), destroyStorage: z.boolean().optional() })),
+  'remove-application': post(
+    z.strictObject({ applications: names, force: z.boolean().optional(), destroyStorage: z.boolean().optional() }),
+  ),
   'remove-machine': post(z.strictObject({ machines: names, force: z.boolean().optional() })),
   relate: post(z.strictObject({ endpoints: z.array(name).min(1).max(3) })),
   'remove-relation': post(z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })])),

@@ -8,7 +8,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   model: [],
   modelName: [],
   application: ['relations', 'offers'],
-  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
+  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks', 'storageAttachments'],
   machine: ['principals', 'addresses'],
   relation: [],
   scope: [],
@@ -30,6 +30,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   secretRevision: [],
   secretConsumer: [],
   secretLabel: [],
+  storage: ['attachments'],
+  storageAttachment: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -17,6 +17,7 @@ import { removeMachine } from './remove-machine.js';
 import { removeUnit } from './remove-unit.js';
 import type { Store } from '../engine/store.js';
 import { ensureUnitDead } from './unit-dead.js';
+import { storageDetached } from './unit-storage.js';
 
 /** Takes a unit all the way to removed, whatever its agent is doing: subordinates first, then scopes. */
 export async function forceRemoveUnit(store: Store, name: string): Promise<void> {
@@ -25,6 +26,8 @@ export async function forceRemoveUnit(store: Store, name: string): Promise<void>
   if (unit.life === 'alive') await destroyUnitByAgent(store, name);
   for (const subordinate of unit.subordinates) await forceRemoveUnit(store, subordinate);
   for (const relation of unit.scopes) await leaveScope(store, name, relation);
+  // Dying with the unit, its attachments are let go of as its agent would after -storage-detaching.
+  for (const storage of (await getUnit(store, name))?.storageAttachments ?? []) await storageDetached(store, name, storage);
   await ensureUnitDead(store, name);
   await removeUnit(store, name);
 }
