@@ -31,7 +31,10 @@ const logLine = z.strictObject({
 });
 
 /** A storage instance's id: `<store>/<n>` (shared/domain/storage.ts). */
-const storageId = z.string().regex(/^[a-z][a-z0-9-]*\/\d+$/, { error: 'a storage id is <store>/<number>, as data/0' }).max(200);
+const storageId = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*\/\d+$/, { error: 'a storage id is <store>/<number>, as data/0' })
+  .max(200);
 
 /** Units, and relations, an agent names as its last view's: more than a machine holds in practice. */
 export const MAX_VIEW_READ_AHEAD = 50;

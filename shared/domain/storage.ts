@@ -177,7 +177,8 @@ export function humanizeMiB(mib: number): string {
 function countError(definition: StorageDefinition, count: number): string | undefined {
   if (definition.countMin === 1 && definition.countMax === 1 && count !== 1) return `storage is singular, ${count} specified`;
   if (count < definition.countMin) return `${definition.countMin} instances required, ${count} specified`;
-  if (definition.countMax >= 0 && count > definition.countMax) return `at most ${definition.countMax} instances supported, ${count} specified`;
+  if (definition.countMax >= 0 && count > definition.countMax)
+    return `at most ${definition.countMax} instances supported, ${count} specified`;
   return undefined;
 }
 

@@ -107,7 +107,12 @@ describe('application storage directives', () => {
   it.each([
     ['an unknown store', { logs: { count: 1 } }, 'local', 'charm "storage" has no store called "logs"'],
     ['too many', { data: { count: 4 } }, 'local', 'charm "storage" store "data": at most 3 instances supported, 4 specified'],
-    ['below minimum-size', { data: { size: 10, count: 1 } }, 'local', 'charm "storage" store "data": minimum storage size is 100 MB, 10 MB specified'],
+    [
+      'below minimum-size',
+      { data: { size: 10, count: 1 } },
+      'local',
+      'charm "storage" store "data": minimum storage size is 100 MB, 10 MB specified',
+    ],
     ['an unknown pool', { data: { pool: 'ceph', count: 1 } }, 'local', 'pool "ceph" not found'],
     ['ebs on the local provider', { data: { pool: 'ebs', count: 1 } }, 'local', 'pool "ebs" not found'],
     ['block on rootfs', { disks: { pool: 'rootfs', count: 1 } }, 'ec2', '"rootfs" provider does not support "block" storage'],
@@ -118,7 +123,9 @@ describe('application storage directives', () => {
 
   it('refuse a singular store asked for twice, and shared storage', () => {
     const single = parseCharm('name: one\nstorage:\n  data: {type: filesystem}\n');
-    expect(() => storageDirectives(single, { data: { count: 2 } }, 'local')).toThrow('charm "one" store "data": storage is singular, 2 specified');
+    expect(() => storageDirectives(single, { data: { count: 2 } }, 'local')).toThrow(
+      'charm "one" store "data": storage is singular, 2 specified',
+    );
     const shared = parseCharm('name: sh\nstorage:\n  data: {type: filesystem, shared: true}\n');
     expect(() => storageDirectives(shared, { data: { count: 1 } }, 'local')).toThrow(
       'charm "sh" store "data": shared storage support not implemented',
@@ -127,11 +134,17 @@ describe('application storage directives', () => {
 
   it('add-storage checks the total against the maximum, in Juju words', () => {
     const directive = { pool: 'rootfs', size: 100, count: 1 };
-    expect(addStorageDirective(charms.storage, 'data', { count: 2 }, 1, directive, 'local')).toEqual({ pool: 'rootfs', size: 100, count: 2 });
+    expect(addStorageDirective(charms.storage, 'data', { count: 2 }, 1, directive, 'local')).toEqual({
+      pool: 'rootfs',
+      size: 100,
+      count: 2,
+    });
     expect(() => addStorageDirective(charms.storage, 'data', { count: 2 }, 2, directive, 'local')).toThrow(
       'adding "data" storage to unit: attaching 2 storage instances brings the total to 4, exceeding the maximum of 3',
     );
-    expect(() => addStorageDirective(charms.storage, 'logs', { count: 1 }, 0, undefined, 'local')).toThrow('charm storage "logs" not found');
+    expect(() => addStorageDirective(charms.storage, 'logs', { count: 1 }, 0, undefined, 'local')).toThrow(
+      'charm storage "logs" not found',
+    );
   });
 
   it('pools: rootfs everywhere, ebs on AWS', () => {

@@ -24,7 +24,10 @@ export function planEnsureUnitDead(snapshot: { unit?: Unit }): Plan<UnitDeadResu
   // each (storage-detached) after running -storage-detaching, and only then sets it Dead.
   const attached = unit.storageAttachments ?? [];
   if (attached.length > 0) {
-    throw new DroverError('has-assignments', `unit "${unit.name}" still has storage attached: ${attached.map((id) => `"${id}"`).join(', ')}`);
+    throw new DroverError(
+      'has-assignments',
+      `unit "${unit.name}" still has storage attached: ${attached.map((id) => `"${id}"`).join(', ')}`,
+    );
   }
   return {
     changes: [

@@ -188,9 +188,7 @@ export function planStorageDetached(
   if (attachment.life === 'alive') {
     throw invalidArgument(`storage ${intent.storage} attached to unit ${intent.unit} is alive: it must be Dying to be detached`);
   }
-  const changes: Change[] = [
-    { op: 'remove', ref: refs.storageAttachment(intent.storage, intent.unit), expect: { life: attachment.life } },
-  ];
+  const changes: Change[] = [{ op: 'remove', ref: refs.storageAttachment(intent.storage, intent.unit), expect: { life: attachment.life } }];
   if (unit) {
     changes.push({
       op: 'update',

@@ -41,7 +41,7 @@ export async function addUnits(store: Store, application: string, options: AddUn
   const inCall = options.background ? Math.min(count, Math.max(IN_CALL_UNITS, options.to?.length ?? 0)) : count;
   const result: AddUnitsResult = { units: [], machines: [], remainingUnits: 0 };
   // A chunk of units with storage may add fewer than asked (unitsPerTransaction): go on from what it added.
-  for (let done = 0; done < inCall; ) {
+  for (let done = 0; done < inCall;) {
     const chunk = Math.min(UNITS_PER_TRANSACTION, inCall - done);
     const added = await addUnitChunk(store, application, chunk, options.to?.slice(done, done + chunk));
     done += added.units.length;

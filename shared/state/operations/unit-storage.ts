@@ -4,13 +4,14 @@
 import type { Application, Unit } from '../../domain/entities.js';
 import { notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
+import { planAddUnitStorage, planStorageAttached, planStorageDetached, type DetachedResult } from '../../domain/plans/unit-storage.js';
 import {
-  planAddUnitStorage,
-  planStorageAttached,
-  planStorageDetached,
-  type DetachedResult,
-} from '../../domain/plans/unit-storage.js';
-import { addStorageDirective, type StorageAttachment, type StorageConstraints, type StorageInstance, type StorageProvider } from '../../domain/storage.js';
+  addStorageDirective,
+  type StorageAttachment,
+  type StorageConstraints,
+  type StorageInstance,
+  type StorageProvider,
+} from '../../domain/storage.js';
 import { getBatch, getItem } from '../engine/reads.js';
 import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
@@ -39,10 +40,7 @@ export async function addUnitStorage(
     const current = heldOf(unit, name);
     const directive = addStorageDirective(application.charm, name, constraints, current, application.storage?.[name], provider);
     return reservations.plan((numbers) =>
-      planAddUnitStorage(
-        { unit, application, current },
-        { unit: unitName, name, directive, numbers, now: store.now().toISOString() },
-      ),
+      planAddUnitStorage({ unit, application, current }, { unit: unitName, name, directive, numbers, now: store.now().toISOString() }),
     );
   };
   return runOperation(store, `cannot add storage to unit "${unitName}"`, attempt);

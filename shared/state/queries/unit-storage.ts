@@ -17,5 +17,8 @@ export async function readUnitStorage(store: Store, unit: Pick<Unit, 'name' | 's
   if (ids.length === 0) return { attachments: [], instances: [] };
   const items = await getEach<unknown>(store, [...ids.map((id) => refs.storageAttachment(id, unit.name)), ...ids.map(refs.storage)]);
   const present = <T>(list: unknown[]) => list.filter((x): x is T => x !== undefined);
-  return { attachments: present<StorageAttachment>(items.slice(0, ids.length)), instances: present<StorageInstance>(items.slice(ids.length)) };
+  return {
+    attachments: present<StorageAttachment>(items.slice(0, ids.length)),
+    instances: present<StorageInstance>(items.slice(ids.length)),
+  };
 }
