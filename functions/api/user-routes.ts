@@ -41,6 +41,7 @@ import { modelRoutes } from './model-routes.js';
 import { offerRoutes } from './offer-routes.js';
 import { removeSaas } from '#shared/state/operations/offers.js';
 import { secretRoutes } from './secret-routes.js';
+import { storageRoutes } from './storage-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
@@ -121,6 +122,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     results: await eachEntity(body.names, 'SAAS application', (name) => removeSaas(ctx.store, name)),
   }),
   ...secretRoutes,
+  ...storageRoutes,
   'ssh-keys': async (ctx, body) => ({
     keys: listKeys((await requireModel(ctx.store)).config?.[AUTHORIZED_KEYS], body.full === 'true'),
   }),
@@ -206,12 +208,16 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     };
   },
   'remove-unit': async (ctx, body) => ({
-    results: await eachEntity(body.units, 'unit', (u) => (body.force ? forceDestroyUnit(ctx.store, u) : destroyUnit(ctx.store, u))),
+    results: await eachEntity(body.units, 'unit', (u) => {
+      const options = body.destroyStorage ? { destroyStorage: true } : {};
+      return body.force ? forceDestroyUnit(ctx.store, u, options) : destroyUnit(ctx.store, u, options);
+    }),
   }),
   'remove-application': async (ctx, body) => ({
-    results: await eachEntity(body.applications, 'application', (a) =>
-      body.force ? forceDestroyApplication(ctx.store, a) : destroyApplication(ctx.store, a),
-    ),
+    results: await eachEntity(body.applications, 'application', (a) => {
+      const options = body.destroyStorage ? { destroyStorage: true } : {};
+      return body.force ? forceDestroyApplication(ctx.store, a, options) : destroyApplication(ctx.store, a, options);
+    }),
   }),
   'remove-machine': async (ctx, body) => ({
     results: await eachEntity(body.machines, 'machine', (m) =>

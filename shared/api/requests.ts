@@ -121,6 +121,15 @@ export const userOperations = {
     z.strictObject({ applications: names, force: z.boolean().optional(), destroyStorage: z.boolean().optional() }),
   ),
   'remove-machine': post(z.strictObject({ machines: names, force: z.boolean().optional() })),
+  /** The model's storage: Juju's `storage`, `filesystems` and `volumes` (shared/domain/storage-views.ts). */
+  storage: get(z.strictObject({})),
+  'show-storage': post(z.strictObject({ ids: names })),
+  /** The model's storage pools: rootfs; ebs on AWS. */
+  'storage-pools': get(z.strictObject({})),
+  /** add-storage <unit> <store>=<constraints>...: more storage for a unit, each store in its own transaction. */
+  'add-storage': post(z.strictObject({ unit: name, storage: storageRequests })),
+  'detach-storage': post(z.strictObject({ ids: names, force: z.boolean().optional() })),
+  'remove-storage': post(z.strictObject({ ids: names, force: z.boolean().optional(), noDestroy: z.boolean().optional() })),
   relate: post(z.strictObject({ endpoints: z.array(name).min(1).max(3) })),
   'remove-relation': post(z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })])),
   'set-constraints': post(z.strictObject({ application: name, constraints })),

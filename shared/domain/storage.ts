@@ -63,6 +63,8 @@ export interface StorageInstance {
   /** The charm's `location` for the store (the parent directory when there may be several). */
   location?: string;
   readOnly?: boolean;
+  /** remove-storage --no-destroy: once Dead, its volume is left in the cloud, only the record goes. */
+  release?: boolean;
   createdAt: string;
 }
 

@@ -221,3 +221,51 @@ export function planStorageAttached(
     result: 'attached',
   };
 }
+
+/**
+ * detach-storage: the instance's attachments go Dying (the agent runs -storage-detaching, then
+ * storage-detached); the instance stays, detached. Only storage that can outlive its machine's
+ * disk can be detached: rootfs storage is the machine's own filesystem.
+ */
+export function planDetachStorage(snapshot: { instance?: StorageInstance; attachments: StorageAttachment[] }, id: string): Plan<void> {
+  const { instance } = snapshot;
+  if (!instance) throw notFound(`storage ${id} not found`);
+  if (!knownPool(instance.pool)?.detachable) {
+    throw invalidArgument(`detaching storage ${id}: storage ${id} in pool "${instance.pool}" is not detachable`);
+  }
+  return { changes: dyingStorage(snapshot.attachments, [], false), result: undefined };
+}
+
+/**
+ * remove-storage: the instance is destroyed (Dying, then Dead once detached). Attached, it needs
+ * --force (its attachments go Dying with it); `release` (--no-destroy) leaves a volume in the cloud.
+ */
+export function planRemoveStorage(
+  snapshot: { instance?: StorageInstance; attachments: StorageAttachment[] },
+  intent: { id: string; force: boolean; release: boolean },
+): Plan<void> {
+  const { instance } = snapshot;
+  if (!instance) throw notFound(`storage ${intent.id} not found`);
+  const attached = instance.attachments.length > 0;
+  if (attached && !intent.force) {
+    throw invalidArgument(`removing storage ${intent.id}: storage is attached (detach it first, or use --force)`);
+  }
+  const release = intent.release ? { release: true } : {};
+  if (!attached) {
+    const expect = { life: instance.life, setSize: { attachments: 0 } };
+    if (!instance.persistent) return { changes: [{ op: 'remove', ref: refs.storage(instance.id), expect }], result: undefined };
+    return { changes: [{ op: 'update', ref: refs.storage(instance.id), set: { life: 'dead', ...release }, expect }], result: undefined };
+  }
+  return {
+    changes: [
+      ...dyingStorage(snapshot.attachments, [], false),
+      {
+        op: 'update',
+        ref: refs.storage(instance.id),
+        set: { life: 'dying', ...release },
+        expect: { life: ['alive', 'dying'], setSize: { attachments: instance.attachments.length } },
+      },
+    ],
+    result: undefined,
+  };
+}

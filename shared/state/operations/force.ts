@@ -54,8 +54,8 @@ async function scheduleForce(store: Store, kind: CleanupKind, target: string, in
 }
 
 /** `remove-unit --force`: Dying now (with the usual checks), then removed by the cleanup. */
-export async function forceDestroyUnit(store: Store, name: string): Promise<void> {
-  await destroyUnit(store, name);
+export async function forceDestroyUnit(store: Store, name: string, options: { destroyStorage?: boolean } = {}): Promise<void> {
+  await destroyUnit(store, name, options);
   if (await getUnit(store, name)) await scheduleForce(store, 'forceDestroyUnit', name);
 }
 
@@ -66,9 +66,9 @@ export async function forceDestroyMachine(store: Store, id: string): Promise<voi
 }
 
 /** `remove-application --force`: destroys it as usual, then forces each of its units out. */
-export async function forceDestroyApplication(store: Store, name: string): Promise<void> {
+export async function forceDestroyApplication(store: Store, name: string, options: { destroyStorage?: boolean } = {}): Promise<void> {
   const application = await getApplication(store, name);
-  await destroyApplication(store, name);
+  await destroyApplication(store, name, options);
   // The incarnation (creation time) keeps the cleanup off an application deployed again under
   // the same name after this one is gone.
   const still = await getApplication(store, name);

@@ -4,7 +4,14 @@
 import type { Application, Unit } from '../../domain/entities.js';
 import { notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
-import { planAddUnitStorage, planStorageAttached, planStorageDetached, type DetachedResult } from '../../domain/plans/unit-storage.js';
+import {
+  planAddUnitStorage,
+  planDetachStorage,
+  planRemoveStorage,
+  planStorageAttached,
+  planStorageDetached,
+  type DetachedResult,
+} from '../../domain/plans/unit-storage.js';
 import {
   addStorageDirective,
   type StorageAttachment,
@@ -12,7 +19,7 @@ import {
   type StorageInstance,
   type StorageProvider,
 } from '../../domain/storage.js';
-import { getBatch, getItem } from '../engine/reads.js';
+import { getBatch, getItem, getMany } from '../engine/reads.js';
 import { NumberReservations } from '../engine/number-reservations.js';
 import { runOperation, type Attempt } from '../engine/run-operation.js';
 import type { Store } from '../engine/store.js';
@@ -78,4 +85,29 @@ export async function storageDetached(store: Store, unit: string, storage: strin
       );
     }),
   };
+}
+
+async function instanceWithAttachments(store: Store, id: string) {
+  const [instance] = await getBatch<[StorageInstance]>(store, [refs.storage(id)]);
+  const attachments = instance
+    ? await getMany<StorageAttachment>(
+        store,
+        instance.attachments.map((unit) => refs.storageAttachment(id, unit)),
+      )
+    : [];
+  return { ...(instance ? { instance } : {}), attachments };
+}
+
+/** detach-storage: its attachments go Dying; the agents detach it. */
+export async function detachStorage(store: Store, id: string): Promise<void> {
+  await runOperation(store, `cannot detach storage ${id}`, async (store) =>
+    planDetachStorage(await instanceWithAttachments(store, id), id),
+  );
+}
+
+/** remove-storage [--force] [--no-destroy]. */
+export async function removeStorage(store: Store, id: string, options: { force?: boolean; release?: boolean } = {}): Promise<void> {
+  await runOperation(store, `cannot remove storage ${id}`, async (store) =>
+    planRemoveStorage(await instanceWithAttachments(store, id), { id, force: options.force === true, release: options.release === true }),
+  );
 }
