@@ -155,7 +155,15 @@ export const userOperations = {
   models: get(z.strictObject({}), { controller: true }),
   'show-model': get(z.strictObject({ name }), { controller: true }),
   /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
-  'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),
+  'destroy-model': post(
+    z.strictObject({
+      name,
+      force: z.boolean().optional(),
+      /** `--destroy-storage` / `--release-storage`: required when the model holds persistent storage. */
+      storage: z.enum(['destroy', 'release']).optional(),
+    }),
+    { controller: true },
+  ),
   /**
    * The model's status; with `application`, `unit` or `machine` (exact names), only what those can
    * show (shared/state/queries/status-selection.ts): `status mysql` reads mysql, not the model.

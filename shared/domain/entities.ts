@@ -40,6 +40,11 @@ export interface Model {
    * applications and machines out instead of waiting for their agents. Set once, never cleared.
    */
   force?: boolean;
+  /**
+   * destroy-model --destroy-storage or --release-storage: what becomes of its persistent storage.
+   * `destroy`: its applications are destroyed with --destroy-storage. Set once, with Dying.
+   */
+  storageDisposal?: 'destroy' | 'release';
 }
 
 export interface Application {

@@ -12,7 +12,8 @@ import { setUnitStatus } from '#shared/state/operations/agent-status.js';
 import { removeUnit } from '#shared/state/operations/remove-unit.js';
 import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
 import { addUnitStorage, storageDetached } from '#shared/state/operations/unit-storage.js';
-import { getItem, getUnit } from '#shared/state/engine/reads.js';
+import { getItem, getModel, getUnit } from '#shared/state/engine/reads.js';
+import { destroyModel } from '#shared/state/operations/destroy-model.js';
 import { refs } from '#shared/domain/plan.js';
 import type { StorageAttachment, StorageInstance } from '#shared/domain/storage.js';
 import type { Store } from '#shared/state/engine/store.js';
@@ -157,5 +158,31 @@ describe('the agent storage routes', () => {
       { id: 'data/1', name: 'data', kind: 'filesystem', pool: 'rootfs', size: 100, life: 'alive' },
       { id: 'data/2', name: 'data', kind: 'filesystem', pool: 'rootfs', size: 100, life: 'alive' },
     ]);
+  });
+});
+
+describe('persistent (ebs) storage', () => {
+  const ebs = { charm: charms.storage, numUnits: 2, storage: { data: { pool: 'ebs', count: 1 } }, storageProvider: 'ec2' as const };
+
+  it('stays, detached, after its unit; with remove-unit --destroy-storage it goes Dead for its volume to be deleted', async () => {
+    await deploy(store, ebs);
+    for (const u of ['storage/0', 'storage/1']) await started(u);
+    await destroyUnit(store, 'storage/0');
+    await destroyUnit(store, 'storage/1', { destroyStorage: true });
+    expect((await instance('data/1'))?.life).toBe('dying');
+    await storageDetached(store, 'storage/0', 'data/0');
+    await storageDetached(store, 'storage/1', 'data/1');
+    expect(await instance('data/0')).toMatchObject({ life: 'alive', persistent: true, attachments: [] });
+    expect(await instance('data/1')).toMatchObject({ life: 'dead', attachments: [] });
+  });
+
+  it('destroy-model refuses without --destroy-storage or --release-storage, in Juju words, and changes nothing', async () => {
+    await deploy(store, ebs);
+    await expect(destroyModel(store)).rejects.toThrow(
+      'cannot destroy model "default"\n\nThe model has persistent storage remaining:\n\t2 volumes and 2 filesystems\n\nTo destroy the storage, run the destroy-model\ncommand again with the "--destroy-storage" option.',
+    );
+    expect((await getModel(store))?.life).toBe('alive');
+    expect(await destroyModel(store, { storage: 'destroy' })).toBe('dying');
+    expect((await getModel(store))?.storageDisposal).toBe('destroy');
   });
 });
