@@ -4,55 +4,12 @@
 // `storage-pools`, `add-storage`, `detach-storage` and `remove-storage`.
 import { Option, type Command } from 'commander';
 import type { EntityResult } from '#shared/api/requests.js';
-import { storageRows } from '#shared/domain/storage-views.js';
-import type { StorageAttachment, StorageInstance } from '#shared/domain/storage.js';
 import { checkUnitNames } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { silentFailure, UsageError } from '../errors.js';
 import { printData, type DataFormat } from '../output.js';
-import { renderTable, statusStyle, styled, type Cell } from '../table.js';
-
-interface StorageDoc {
-  storage: Record<string, { kind: StorageInstance['kind']; status: { current: string; message?: string } }>;
-  filesystems?: Record<string, { storage: string; pool: string; size: number }>;
-  volumes?: Record<string, { storage: string; pool: string; size: number }>;
-}
-
-/** The document back to the rows' inputs: each instance, its pool and size, and its units. */
-function detailsOf(doc: StorageDoc) {
-  const sized = new Map<string, { pool: string; size: number }>();
-  for (const f of Object.values(doc.volumes ?? {})) sized.set(f.storage, f);
-  for (const f of Object.values(doc.filesystems ?? {})) sized.set(f.storage, f);
-  return Object.entries(doc.storage).map(([id, info]) => {
-    const units = Object.keys((info as { attachments?: { units: Record<string, unknown> } }).attachments?.units ?? {});
-    const instance = {
-      id,
-      kind: info.kind,
-      pool: sized.get(id)?.pool ?? '',
-      size: sized.get(id)?.size ?? 0,
-      life: 'alive',
-    } as StorageInstance;
-    return { instance, attachments: units.map((unit) => ({ storage: id, unit, life: 'alive' }) as StorageAttachment), status: info.status };
-  });
-}
-
-function storageTable(doc: StorageDoc, colour: boolean): string {
-  const details = detailsOf(doc);
-  const statusOf = new Map(details.map((d) => [d.instance.id, d.status]));
-  const rows = storageRows(details).map((row): Cell[] => {
-    const status = statusOf.get(row[1]!);
-    return [
-      row[0]!,
-      row[1]!,
-      row[2]!,
-      row[3]!,
-      row[4]!,
-      styled(status?.current ?? row[5], statusStyle(status?.current)),
-      status?.message ?? '',
-    ];
-  });
-  return renderTable([['Unit', 'Storage ID', 'Type', 'Pool', 'Size', 'Status', 'Message'], ...rows], colour);
-}
+import { renderTable, type Cell } from '../table.js';
+import { storageTable, type StorageDoc } from '../storage-table.js';
 
 function report(cli: Cli, results: { ok: boolean; message: string }[]): void {
   for (const result of results) cli.io.stderr(`${result.message}\n`);

@@ -108,20 +108,27 @@ export function humanizeIBytes(mib: number): string {
   return `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ${units[exponent]}`;
 }
 
-/** `storage`'s tabular rows: Unit, Storage ID, Type, Pool, Size, Status, Message, by unit then storage id. */
-export function storageRows(details: { instance: StorageInstance; attachments: StorageAttachment[] }[]): string[][] {
+/**
+ * `storage`'s tabular rows: Unit, Storage ID, Type, Pool, Size, Status, Message, by unit then
+ * storage id; `status --storage` adds the Mountpoint before Size.
+ */
+export function storageRows(
+  details: { instance: StorageInstance; attachments: StorageAttachment[] }[],
+  options: { mountpoint?: boolean } = {},
+): string[][] {
   const rows = details.flatMap(({ instance, attachments }) => {
     const status = storageStatus(instance, attachments);
-    const row = (unit: string) => [
-      unit,
+    const row = (a?: StorageAttachment) => [
+      a?.unit ?? '',
       instance.id,
       instance.kind,
       instance.pool,
+      ...(options.mountpoint ? [a?.location ?? ''] : []),
       humanizeIBytes(instance.size),
       status.current,
       status.message ?? '',
     ];
-    return attachments.length ? attachments.map((a) => row(a.unit)) : [row('')];
+    return attachments.length ? attachments.map(row) : [row()];
   });
   const byId = (a: string, b: string) => {
     const [an, ai] = a.split('/');

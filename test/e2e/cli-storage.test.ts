@@ -30,6 +30,20 @@ describe('storage commands', () => {
     expect(doc.filesystems['2']).toMatchObject({ storage: 'files/2', pool: 'rootfs', size: 1024 });
   });
 
+  it('status --storage adds the storage section (tabular) and the storage key (JSON), as Juju 3.6', async () => {
+    await ok('deploy', charmDir('filestore'));
+    const tabular = (await ok('status', '--storage')).stdout;
+    expect(tabular).toMatch(
+      /\nStorage Unit +Storage ID +Type +Pool +Mountpoint +Size +Status +Message\nfilestore\/0 +files\/0 +filesystem +rootfs +100 MiB +pending/,
+    );
+    const doc = JSON.parse((await ok('status', '--storage', '--format', 'json')).stdout) as {
+      storage: { storage: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.storage.storage)).toEqual(['files/0']);
+    // Without --storage the key is there, empty, as drover's status always has it.
+    expect(JSON.parse((await ok('status', '--format', 'json')).stdout).storage).toEqual({});
+  });
+
   it('storage-pools lists rootfs on the local provider', async () => {
     expect((await ok('storage-pools')).stdout).toMatch(/^Name +Provider +Attributes\nrootfs +rootfs/);
     expect(JSON.parse((await ok('storage-pools', '--format', 'json')).stdout)).toEqual({ rootfs: { provider: 'rootfs' } });
