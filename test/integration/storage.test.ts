@@ -1,6 +1,6 @@
 // Storage's lifecycle on DynamoDB Local: instances and attachments made with each unit, the
 // agent's storage routes, and the rules "a unit is not Dead while attached" and "an instance is
-// Dead only when unattached" (docs/lifecycle-rules.md, "Storage").
+// Dead only when unattached" (docs/lifecycle-rules.md, "Storage: instances, attachments, and what outlives a unit").
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addUnits } from '#shared/state/operations/add-unit.js';
 import { hashAgentCredential, setAgentCredentialHash } from '#shared/state/operations/agent-credential.js';
