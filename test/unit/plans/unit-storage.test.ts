@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dyingStorage, planStorageAttached, planStorageDetached, releaseInstance } from '#shared/domain/plans/unit-storage.js';
 import type { StorageAttachment, StorageInstance } from '#shared/domain/storage.js';
+import { unitBlockedBy } from '#shared/domain/blocked-by.js';
 import { unit } from './destruction-fixtures.js';
 
 const instance = (fields: Partial<StorageInstance> = {}): StorageInstance => ({
@@ -96,5 +97,11 @@ describe('the agent detaching and attaching', () => {
     expect(dyingStorage([], [instance()], true)).toEqual([
       { op: 'update', ref: { kind: 'storage', id: 'data/0' }, set: { life: 'dying' }, expect: { life: 'alive' } },
     ]);
+  });
+});
+
+describe('what holds a Dying unit', () => {
+  it('names its attached storage, which its agent must detach first', () => {
+    expect(unitBlockedBy(unit('app/0', { life: 'dying', storageAttachments: ['data/0'] }))).toEqual(['storage data/0 attached']);
   });
 });
