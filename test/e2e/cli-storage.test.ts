@@ -28,6 +28,9 @@ describe('storage commands', () => {
     expect(Object.keys(doc.storage).sort()).toEqual(['files/0', 'files/1', 'files/2', 'files/3']);
     expect(doc.storage['files/2']).toMatchObject({ kind: 'filesystem', attachments: { units: { 'filestore/1': { life: 'alive' } } } });
     expect(doc.filesystems['2']).toMatchObject({ storage: 'files/2', pool: 'rootfs', size: 1024 });
+    // --filesystem: that section alone; --volume: none here (rootfs has no volumes).
+    expect(Object.keys(JSON.parse((await ok('storage', '--filesystem', '--format', 'json')).stdout).filesystems)).toHaveLength(4);
+    expect(JSON.parse((await ok('storage', '--volume', '--format', 'json')).stdout)).toEqual({ volumes: {} });
   });
 
   it('status --storage adds the storage section (tabular) and the storage key (JSON), as Juju 3.6', async () => {

@@ -101,6 +101,16 @@ describe('storage lifecycle', () => {
     expect(await getUnit(store, 'storage/0')).toBeUndefined();
   });
 
+  it('the agent detaching twice at once (a retry racing the first): one detaches, the other finds it done', async () => {
+    await deploy(store, { charm: charms.storage, numUnits: 1 });
+    await started('storage/0');
+    await destroyUnit(store, 'storage/0');
+    const results = await Promise.all([storageDetached(store, 'storage/0', 'data/0'), storageDetached(store, 'storage/0', 'data/0')]);
+    expect(results.map((r) => r.result).sort()).toEqual(['already-detached', 'detached']);
+    expect((await getUnit(store, 'storage/0'))?.storageAttachments).toEqual([]);
+    expect(await instance('data/0')).toBeUndefined();
+  });
+
   it('an Alive attachment is not detached', async () => {
     await deploy(store, { charm: charms.storage, numUnits: 1 });
     await expect(storageDetached(store, 'storage/0', 'data/0')).rejects.toThrow('must be Dying to be detached');
