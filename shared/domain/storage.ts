@@ -78,6 +78,24 @@ export interface StorageAttachment {
   location?: string;
 }
 
+/**
+ * One of a unit's storage attachments as its agent reads it in its view (each unit's `storage`):
+ * the storage contract's shape, shared by the API (shared/state/queries/machine-view.ts) and the agent.
+ */
+export interface UnitStorageView {
+  id: string;
+  name: string;
+  kind: StorageKind;
+  pool: string;
+  /** MiB. */
+  size: number;
+  /** The attachment's life: Dying tells the agent to run -storage-detaching, then storage-detached. */
+  life: Life;
+  /** Where the agent made it available (storage-attached), once it said so. */
+  location?: string;
+  volume?: { volumeId: string; device?: string };
+}
+
 /** A storage pool: its name and the provider behind it (Juju's `storage-pools`). */
 export interface StoragePool {
   name: string;

@@ -20,20 +20,7 @@ import type { Store } from '../engine/store.js';
 import { leadershipFrom, leadershipRefs } from './leadership.js';
 import type { LeadershipView } from '../../domain/leadership.js';
 import { applicationOfUnit } from '../../domain/names.js';
-import type { StorageAttachment, StorageInstance } from '../../domain/storage.js';
-
-/** One of a unit's storage attachments as its agent sees it (the storage contract's shape). */
-export interface UnitStorageView {
-  id: string;
-  name: string;
-  kind: StorageInstance['kind'];
-  pool: string;
-  size: number;
-  /** The attachment's life: Dying tells the agent to run -storage-detaching. */
-  life: StorageAttachment['life'];
-  location?: string;
-  volume?: { volumeId: string; device?: string };
-}
+import type { StorageAttachment, StorageInstance, UnitStorageView } from '../../domain/storage.js';
 
 export type ViewUnit = Unit & { storage: UnitStorageView[] };
 
