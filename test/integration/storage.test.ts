@@ -195,4 +195,13 @@ describe('persistent (ebs) storage', () => {
     expect(await destroyModel(store, { storage: 'destroy' })).toBe('dying');
     expect((await getModel(store))?.storageDisposal).toBe('destroy');
   });
+
+  it('destroy-model --release-storage: detached, it goes Dead marked released (its record to go, its volume to stay)', async () => {
+    await deploy(store, { ...ebs, numUnits: 1 });
+    await started('storage/0');
+    expect(await destroyModel(store, { storage: 'release' })).toBe('dying');
+    await destroyUnit(store, 'storage/0');
+    await storageDetached(store, 'storage/0', 'data/0');
+    expect(await instance('data/0')).toMatchObject({ life: 'dead', release: true, attachments: [] });
+  });
 });

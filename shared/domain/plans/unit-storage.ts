@@ -162,12 +162,14 @@ export function dyingStorage(attachments: StorageAttachment[], instances: Storag
  * stays Alive, detached, unless it was destroyed (Dying, or its unit's removal asked for it),
  * when it goes Dead for the provisioner to delete the volume and remove it.
  */
-export function releaseInstance(instance: StorageInstance, unit: string, destroy: boolean): Change {
+export function releaseInstance(instance: StorageInstance, unit: string, destroy: boolean, release = false): Change {
   const others = instance.attachments.filter((u) => u !== unit);
   const expect = { life: instance.life, contains: { attachments: unit }, setSize: { attachments: instance.attachments.length } };
   if (others.length === 0 && !instance.persistent) return { op: 'remove', ref: refs.storage(instance.id), expect };
-  if (others.length === 0 && (destroy || instance.life !== 'alive')) {
-    return { op: 'update', ref: refs.storage(instance.id), set: { life: 'dead' }, removeFromSet: { attachments: [unit] }, expect };
+  // destroy-model --release-storage: Dead too, its record to go and its volume to stay in the cloud.
+  if (others.length === 0 && (destroy || release || instance.life !== 'alive')) {
+    const set = { life: 'dead', ...(release && !destroy ? { release: true } : {}) };
+    return { op: 'update', ref: refs.storage(instance.id), set, removeFromSet: { attachments: [unit] }, expect };
   }
   return { op: 'update', ref: refs.storage(instance.id), removeFromSet: { attachments: [unit] }, expect };
 }
@@ -180,7 +182,7 @@ export type DetachedResult = 'detached' | 'already-detached';
  * answer lost), it finds the attachment gone and changes nothing.
  */
 export function planStorageDetached(
-  snapshot: { unit?: Unit; attachment?: StorageAttachment; instance?: StorageInstance; destroyStorage: boolean },
+  snapshot: { unit?: Unit; attachment?: StorageAttachment; instance?: StorageInstance; destroyStorage: boolean; releaseStorage?: boolean },
   intent: { unit: string; storage: string },
 ): Plan<DetachedResult> {
   const { unit, attachment, instance } = snapshot;
@@ -197,7 +199,7 @@ export function planStorageDetached(
       expect: { contains: { storageAttachments: intent.storage } },
     });
   }
-  if (instance) changes.push(releaseInstance(instance, intent.unit, snapshot.destroyStorage));
+  if (instance) changes.push(releaseInstance(instance, intent.unit, snapshot.destroyStorage, snapshot.releaseStorage === true));
   return { changes, result: 'detached' };
 }
 

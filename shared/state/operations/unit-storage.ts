@@ -1,7 +1,7 @@
 // A unit's storage over its life: more of it (add-storage, the storage-add hook tool), the agent
 // saying where it made it available (storage-attached), and the agent letting go of it after
 // -storage-detaching (storage-detached). The rules are in shared/domain/plans/unit-storage.ts.
-import type { Application, Unit } from '../../domain/entities.js';
+import type { Application, Model, Unit } from '../../domain/entities.js';
 import { notFound } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import {
@@ -67,19 +67,23 @@ export async function storageAttached(store: Store, unit: string, storage: strin
 export async function storageDetached(store: Store, unit: string, storage: string): Promise<{ result: DetachedResult }> {
   return {
     result: await runOperation(store, `cannot detach storage ${storage} from unit "${unit}"`, async (store) => {
-      const [unitItem, attachment, instance] = await getBatch<[Unit, StorageAttachment, StorageInstance]>(store, [
+      const [unitItem, attachment, instance, model] = await getBatch<[Unit, StorageAttachment, StorageInstance, Model]>(store, [
         refs.unit(unit),
         refs.storageAttachment(storage, unit),
         refs.storage(storage),
+        refs.model(),
       ]);
       const application = unitItem ? await getItem<Application>(store, refs.application(unitItem.application)) : undefined;
-      const destroyStorage = unitItem?.destroyStorage === true || application?.destroyStorage === true;
+      const destroyStorage =
+        unitItem?.destroyStorage === true || application?.destroyStorage === true || model?.storageDisposal === 'destroy';
+      const releaseStorage = model?.storageDisposal === 'release';
       return planStorageDetached(
         {
           ...(unitItem ? { unit: unitItem } : {}),
           ...(attachment ? { attachment } : {}),
           ...(instance ? { instance } : {}),
           destroyStorage,
+          releaseStorage,
         },
         { unit, storage },
       );
