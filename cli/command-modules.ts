@@ -43,6 +43,19 @@ export const COMMAND_MODULES: CommandModule[] = [
   },
   { names: ['upgrade-charm', 'refresh'], load: async () => (await import('./commands/upgrade-charm.js')).registerUpgradeCharm },
   {
+    names: [
+      'storage',
+      'list-storage',
+      'show-storage',
+      'storage-pools',
+      'list-storage-pools',
+      'add-storage',
+      'detach-storage',
+      'remove-storage',
+    ],
+    load: async () => (await import('./commands/storage.js')).registerStorage,
+  },
+  {
     names: ['resources', 'list-resources', 'attach-resource'],
     load: async () => (await import('./commands/resources.js')).registerResources,
   },

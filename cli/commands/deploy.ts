@@ -13,7 +13,8 @@ import { readCharmDir } from '../charm-dir.js';
 import { charmRequest } from '../charm-request.js';
 import type { Cli } from '../context.js';
 import type { ApiClient } from '../client.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
+import { parseStorageFlag, parseStorageFlags } from '#shared/domain/storage.js';
 import { checkedConstraints } from './constraints.js';
 import { remainingUnitsNotice } from '../remaining-units.js';
 import { resourceFiles, uploadResources } from '../resource-upload.js';
@@ -65,6 +66,7 @@ const BUNDLE_UNSUPPORTED = {
   config: '--config',
   trust: '--trust',
   resource: '--resource',
+  storage: '--storage',
   channel: '--channel',
   revision: '--revision',
 } as const;
@@ -87,6 +89,7 @@ export function registerDeploy(program: Command, cli: Cli): void {
     .option('--base <base>', 'the base to deploy on, e.g. ubuntu@22.04 (instead of --series)')
     .option('--config <key=value|file>', 'configuration: key=value, or a YAML file (repeatable)', collect)
     .option('--resource <name=path>', 'a file for a resource the charm declares (repeatable)', collect)
+    .option('--storage <store=constraints>', 'storage for each unit: <store>=<pool>,<size>,<count>, any of them (repeatable)', collect)
     .option('--channel <channel>', 'the Charmhub channel to deploy from, e.g. 14/stable (default: stable)')
     .option(
       '--revision <n>',
@@ -103,6 +106,7 @@ Examples:
   drover deploy ./charms/mysql
   drover deploy ./charms/mysql db -n 3 --constraints "mem=4G"
   drover deploy ./charms/wordpress --config blog-title="My blog" --series focal
+  drover deploy ./charms/postgresql --storage pgdata=rootfs,10G
   drover deploy ./mysql_ubuntu-22.04-amd64.charm --base ubuntu@22.04
   drover deploy ./charms/logging          # a subordinate: units come with relations
   drover deploy ./bundle.yaml --dry-run   # what the bundle would change
@@ -120,6 +124,7 @@ Examples:
           base?: string;
           config?: string[];
           resource?: string[];
+          storage?: string[];
           dryRun?: boolean;
           trust?: boolean;
           channel?: string;
@@ -176,7 +181,7 @@ async function applicationFields(
   given: {
     name: string | undefined;
     seriesOrBase: { series?: string; base?: string };
-    opts: Pick<CharmhubDeployFlags, 'constraints' | 'numUnits' | 'to' | 'trust'>;
+    opts: Pick<CharmhubDeployFlags, 'constraints' | 'numUnits' | 'to' | 'trust' | 'storage'>;
     config: RequestOf<'deploy'>['config'];
     resourceArgs: Parameters<typeof uploadResources>[1] | undefined;
   },
@@ -191,7 +196,23 @@ async function applicationFields(
     ...(opts.to ? { to: opts.to } : {}),
     ...(opts.trust ? { trust: true } : {}),
     ...(resourceArgs ? { resources: await uploadResources(client, resourceArgs) } : {}),
+    ...(opts.storage ? { storage: storageFlags(opts.storage) } : {}),
   };
+}
+
+/** `--storage` values, checked as Juju's flag checks them (the controller checks them against the charm). */
+function storageFlags(values: string[]): Record<string, string> {
+  const stores: Record<string, string> = {};
+  for (const value of values) {
+    try {
+      const [store, constraints] = parseStorageFlag(value);
+      parseStorageFlags({ [store]: constraints });
+      stores[store] = constraints;
+    } catch (e) {
+      throw new UsageError(`invalid value ${JSON.stringify(value)} for option --storage: ${errorMessage(e)}`);
+    }
+  }
+  return stores;
 }
 
 interface CharmhubDeployFlags {
@@ -200,6 +221,7 @@ interface CharmhubDeployFlags {
   constraints?: string;
   config?: string[];
   resource?: string[];
+  storage?: string[];
   trust?: boolean;
   channel?: string;
   revision?: number;

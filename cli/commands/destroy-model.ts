@@ -85,9 +85,9 @@ export function registerDestroyModel(program: Command, cli: Cli): void {
     )
     .argument('<model>', 'the model: <model> or <controller>:<model>')
     .option('--force', 'also remove units in hook error, and machines whatever their agents say')
-    // Juju 3.6 makes the user choose when the model holds storage; drover has none, so either is accepted.
-    .option('--destroy-storage', 'destroy all storage instances in the model (drover has no storage)')
-    .option('--release-storage', 'release all storage instances from the model (drover has no storage)')
+    // Juju 3.6 makes the user choose when the model holds persistent storage (EBS volumes).
+    .option('--destroy-storage', 'destroy all storage instances in the model')
+    .option('--release-storage', 'release all storage instances from the model, and leave their volumes in the cloud')
     .option('--no-wait', 'with --force: return once destruction is under way, without waiting for the model to be removed')
     .option('-y, --no-prompt', 'do not ask for confirmation')
     .option('-t, --timeout <duration>', 'how long to wait for the model to be removed', '30m')
@@ -106,7 +106,11 @@ export function registerDestroyModel(program: Command, cli: Cli): void {
         const answer = (await cli.io.readLine())?.trim().toLowerCase();
         if (answer !== 'y' && answer !== 'yes') throw new CliError('model destruction aborted');
       }
-      await client.post('destroy-model', { name: model, ...(opts.force ? { force: true } : {}) });
+      await client.post('destroy-model', {
+        name: model,
+        ...(opts.force ? { force: true } : {}),
+        ...(opts.destroyStorage ? { storage: 'destroy' } : opts.releaseStorage ? { storage: 'release' } : {}),
+      });
       cli.io.stderr('Destroying model\n');
       if (opts.wait) await waitForRemoval(cli, client, model, timeoutMs);
       // A model gone (or forced to go) is no one's to act on: the controller's commands go back to

@@ -5,7 +5,8 @@
 // Juju 3.6's flags are all accepted (https://github.com/juju/juju/blob/3.6/cmd/juju/application/removeunit.go,
 // removeapplication.go, cmd/juju/machine/remove.go): `--no-prompt` skips a confirmation that
 // drover never asks (as Juju's removals when the model's `mode` does not require prompts);
-// `--destroy-storage` has nothing to destroy, as drover has no storage; `--no-wait` is valid only
+// `--destroy-storage` destroys the units' persistent storage (EBS volumes) instead of keeping it
+// detached (rootfs storage goes with its unit either way); `--no-wait` is valid only
 // with `--force`, and a forced removal already does not wait for agents.
 import type { Command } from 'commander';
 import type { EntityResult } from '#shared/api/requests.js';
@@ -16,6 +17,7 @@ import { silentFailure, UsageError } from '../errors.js';
 interface RemovalFlags {
   force?: boolean;
   wait: boolean;
+  destroyStorage?: boolean;
 }
 
 /** Juju 3.6's flags that every removal accepts beside --force. */
@@ -23,7 +25,7 @@ function removalFlags(command: Command, storage: boolean): Command {
   command
     .option('--no-prompt', 'do not ask for confirmation (drover does not ask before removals)')
     .option('--no-wait', 'with --force: do not wait for each step to complete');
-  if (storage) command.option('--destroy-storage', 'destroy storage attached to the units (drover has no storage)');
+  if (storage) command.option('--destroy-storage', 'destroy storage attached to the units, rather than detach it');
   return command;
 }
 
@@ -54,6 +56,7 @@ export function registerRemovals(program: Command, cli: Cli): void {
       const { results } = await client.post<'remove-unit', { results: EntityResult[] }>('remove-unit', {
         units,
         ...(opts.force ? { force: true } : {}),
+        ...(opts.destroyStorage ? { destroyStorage: true } : {}),
       });
       report(cli, results);
     });
@@ -76,6 +79,7 @@ export function registerRemovals(program: Command, cli: Cli): void {
       const { results } = await client.post<'remove-application', { results: EntityResult[] }>('remove-application', {
         applications,
         ...(opts.force ? { force: true } : {}),
+        ...(opts.destroyStorage ? { destroyStorage: true } : {}),
       });
       report(cli, results);
     });

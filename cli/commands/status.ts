@@ -1,5 +1,6 @@
 // status (Juju 3.6's formats and flags, plus drover's blocked-by) and show-machine, a view of
 // the same document (show-unit and show-application: show-entities.ts).
+import { storageTable, type StorageDoc } from '../storage-table.js';
 import { Option, type Command } from 'commander';
 import type { ApiClient } from '../client.js';
 import type { Cli } from '../context.js';
@@ -17,6 +18,8 @@ type StatusFormat = 'tabular' | DataFormat;
 interface StatusOptions {
   format: StatusFormat;
   relations?: boolean;
+  /** Juju 3.6's `--storage`: the model's storage after the other sections (in JSON and YAML, its `storage` key). */
+  storage?: boolean;
   watch?: string;
   color?: boolean;
 }
@@ -40,15 +43,23 @@ async function streamTabular(cli: Cli, client: ApiClient, opts: StatusOptions): 
     crossModel: await readCrossModelSections(client),
   });
   const pages = await readStatusPages(client, (page) => printer.add(page));
+  if (opts.storage) cli.io.stdout(storageSection(cli, opts, await client.get<StorageDoc>('storage', {})));
   if (printer.empty) cli.io.stderr(`\nModel "${pages[0]!.model!.name}" is empty.\n`);
 }
 
-function render(cli: Cli, doc: StatusDoc, opts: StatusOptions): { out: string; note?: string } {
-  if (opts.format !== 'tabular') return { out: formatData(doc, opts.format) };
+/** status --storage's tabular section: after a blank line, as Juju prints it; nothing when there is no storage. */
+function storageSection(cli: Cli, opts: StatusOptions, doc: StorageDoc): string {
+  return Object.keys(doc.storage).length ? `\n${storageTable(doc, opts.color ?? cli.colour, { forStatus: true })}` : '';
+}
+
+function render(cli: Cli, doc: StatusDoc, opts: StatusOptions, storage?: StorageDoc): { out: string; note?: string } {
+  if (opts.format !== 'tabular') return { out: formatData(storage ? { ...doc, storage } : doc, opts.format) };
   const colour = opts.color ?? cli.colour;
-  const out = renderTabular(doc, { relations: opts.relations === true, colour });
+  const out = renderTabular(doc, { relations: opts.relations === true, colour }) + (storage ? storageSection(cli, opts, storage) : '');
   return isEmptyModel(doc) ? { out, note: `\nModel "${doc.model.name}" is empty.\n` } : { out };
 }
+
+const storageOf = async (client: ApiClient, opts: StatusOptions) => (opts.storage ? client.get<StorageDoc>('storage', {}) : undefined);
 
 const formatOption = () => new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml');
 
@@ -61,6 +72,7 @@ export function registerStatus(program: Command, cli: Cli): void {
     .argument('[selectors...]', 'applications, units or machines to show (wildcards: mysql/*)')
     .addOption(new Option('--format <format>', 'output format').choices(['tabular', 'json', 'yaml']).default('tabular'))
     .option('--relations', 'show the relations section')
+    .option('--storage', 'show the storage section')
     .option('--watch <duration>', 'refresh every <duration> (e.g. 2s) until interrupted')
     .option('--color', 'use colour even when not on a terminal')
     .option('--no-color', 'never use colour')
@@ -79,7 +91,7 @@ Examples:
       const client = await cli.client();
       if (interval === undefined && opts.format === 'tabular' && !selectors.length) return streamTabular(cli, client, opts);
       if (interval === undefined) {
-        const { out, note } = render(cli, await readStatus(client, selectors), opts);
+        const { out, note } = render(cli, await readStatus(client, selectors), opts, await storageOf(client, opts));
         cli.io.stdout(out);
         if (note) cli.io.stderr(note);
         return;
@@ -87,7 +99,7 @@ Examples:
       // --watch: redraw until interrupted; a failed read is shown and the next one tried.
       do {
         try {
-          const { out, note } = render(cli, await readStatus(client, selectors), opts);
+          const { out, note } = render(cli, await readStatus(client, selectors), opts, await storageOf(client, opts));
           cli.io.stdout(`${cli.io.stdoutIsTTY ? '\x1b[H\x1b[2J' : ''}${out}${note ?? ''}\n`);
         } catch (e) {
           if (cli.io.signal.aborted) break;

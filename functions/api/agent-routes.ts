@@ -33,6 +33,7 @@ import { setUnitCharm } from '#shared/state/operations/unit-charm.js';
 import { reportUnit } from '#shared/state/operations/unit-report.js';
 import { ensureUnitDead } from '#shared/state/operations/unit-dead.js';
 import { setUnitPorts } from '#shared/state/operations/unit-ports.js';
+import { addUnitStorage, storageAttached, storageDetached } from '#shared/state/operations/unit-storage.js';
 import { finishTask, forgetPendingTask, logTask, startTask } from '#shared/state/operations/action-tasks.js';
 import { claimLeadership, releaseLeadership } from '#shared/state/operations/leadership.js';
 import { getLeaderSettings } from '#shared/state/queries/leadership.js';
@@ -41,6 +42,7 @@ import { readAppSettings } from '#shared/state/queries/app-settings.js';
 import { readApplicationStatus } from '#shared/state/queries/application-status.js';
 import { setApplicationStatus } from '#shared/state/operations/application-status.js';
 import { DEFAULT_LEASE_SECONDS } from '#shared/domain/leadership.js';
+import type { StorageProvider } from '#shared/domain/storage.js';
 
 export interface AgentContext {
   store: Store;
@@ -56,6 +58,8 @@ export interface AgentContext {
   leadershipLeaseSeconds?: number;
   /** Where agents' log lines go (debug-log); absent: they are dropped. */
   logs?: LogSink;
+  /** Which storage pools the model has, for the storage-add hook tool; default: the local provider's. */
+  storageProvider?: StorageProvider;
 }
 
 const leaseMs = (ctx: AgentContext) => (ctx.leadershipLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
@@ -308,6 +312,15 @@ export const agentRoutes: { [O in AgentOperation]: AgentRoute<O> } = {
       await ctx.logs?.append(body.lines.map((line) => ({ model: ctx.store.model, entity, ...line })));
       return {};
     },
+  },
+  // The attachment is keyed by (storage, unit): with the unit the caller's, so is the attachment.
+  'storage-attached': { touches: { unit }, run: (ctx, body) => storageAttached(ctx.store, body.unit, body.storage, body.location) },
+  'storage-detached': { touches: { unit }, run: (ctx, body) => storageDetached(ctx.store, body.unit, body.storage) },
+  'storage-add': {
+    touches: { unit },
+    run: async (ctx, body) => ({
+      storage: await addUnitStorage(ctx.store, body.unit, body.name, { count: body.count }, ctx.storageProvider ?? 'local'),
+    }),
   },
   ...agentSecretRoutes,
 };

@@ -1,5 +1,6 @@
 // The API function: API Gateway HTTP API (payload v2) events in, JSON out. Thin: parse and
 // validate the request (zod), authenticate, call one route, map errors (functions/api/http.ts).
+import type { StorageProvider } from '#shared/domain/storage.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
@@ -47,6 +48,8 @@ export interface ApiDeps {
   logs?: LogSink;
   /** How deploy and refresh reach Charmhub (bounds; tests shorten them). */
   charmhub?: CharmhubSettings;
+  /** Which storage pools models have: `ec2` on AWS (ebs and rootfs), `local` (rootfs) by default. */
+  storageProvider?: StorageProvider;
 }
 
 type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -62,6 +65,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
     agentLostAfterSeconds,
     ...(deps.logs ? { logs: deps.logs } : {}),
     ...(deps.charmhub ? { charmhub: deps.charmhub } : {}),
+    storageProvider: deps.storageProvider ?? 'local',
   };
   const presence = new PresenceRecorder(deps.store, agentLostAfterSeconds * 1000, logger);
 
@@ -83,6 +87,7 @@ export function createApiHandler(deps: ApiDeps): Handler {
       reads,
       ...(deps.leadershipLeaseSeconds !== undefined ? { leadershipLeaseSeconds: deps.leadershipLeaseSeconds } : {}),
       ...(deps.logs ? { logs: deps.logs } : {}),
+      storageProvider: deps.storageProvider ?? 'local',
     };
     return dispatch(agentOperations, op, event, (o, request) => runAgentRoute(o, ctx, request));
   }
@@ -164,6 +169,7 @@ function fromEnvironment(env: Environment): Handler {
     agentLostAfterSeconds: env.seconds('AGENT_LOST_AFTER_SECONDS', DEFAULT_AGENT_LOST_AFTER_SECONDS),
     logs: functionLogSink(env.optional('DEBUG_LOG_GROUP')),
     charmhub: AWS_CHARMHUB_SETTINGS,
+    storageProvider: 'ec2',
   });
   let bootstrapped: Promise<void> | undefined;
   return async (event) => {

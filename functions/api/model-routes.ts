@@ -39,7 +39,10 @@ export const modelRoutes = {
     models: (await listModels(ctx.store)).map(({ model }) => modelSummary(model, uuidOf(ctx))).sort((a, b) => a.name.localeCompare(b.name)),
   }),
   'destroy-model': async (ctx: ModelRouteContext, body: RequestOf<'destroy-model'>) => ({
-    result: await destroyModel(await storeOfModel(ctx.store, body.name), body.force ? { force: true } : {}),
+    result: await destroyModel(await storeOfModel(ctx.store, body.name), {
+      ...(body.force ? { force: true } : {}),
+      ...(body.storage ? { storage: body.storage } : {}),
+    }),
   }),
   'show-model': async (ctx: ModelRouteContext, body: RequestOf<'show-model'>) =>
     modelSummary(await requireModel(await storeOfModel(ctx.store, body.name)), uuidOf(ctx)),

@@ -42,12 +42,14 @@ import { modelRoutes } from './model-routes.js';
 import { offerRoutes } from './offer-routes.js';
 import { removeSaas } from '#shared/state/operations/offers.js';
 import { secretRoutes } from './secret-routes.js';
+import { storageRoutes } from './storage-routes.js';
 import { applicationActions, execTargets, resolveLeaders } from './action-routes.js';
 import { cancelTask, enqueueOperation } from '#shared/state/operations/action-tasks.js';
 import { listOperations, readOperation, readTask } from '#shared/state/queries/action-tasks.js';
 import { EXEC_ACTION } from '#shared/domain/operations.js';
 import { readUnitDetails } from '#shared/state/queries/unit-relation-info.js';
 import { ownValue } from '#shared/domain/own-keys.js';
+import { parseStorageFlags, type StorageProvider } from '#shared/domain/storage.js';
 
 export interface UserContext {
   store: Store;
@@ -61,6 +63,8 @@ export interface UserContext {
   logs?: LogSink;
   /** How the controller reaches Charmhub (default: DEFAULT_CHARMHUB_SETTINGS). */
   charmhub?: CharmhubSettings;
+  /** Which storage pools the controller's models have (shared/domain/storage.ts); default: the local provider's. */
+  storageProvider?: StorageProvider;
 }
 
 /** Juju's debug-log shows the last 10 lines unless asked to replay. */
@@ -119,6 +123,7 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     results: await eachEntity(body.names, 'SAAS application', (name) => removeSaas(ctx.store, name)),
   }),
   ...secretRoutes,
+  ...storageRoutes,
   'ssh-keys': async (ctx, body) => ({
     keys: listKeys((await requireModel(ctx.store)).config?.[AUTHORIZED_KEYS], body.full === 'true'),
   }),
@@ -169,6 +174,8 @@ const userRoutes: { [O in Operation]: Route<O> } = {
         ...(body.trust ? { trust: true } : {}),
         ...(resources && Object.keys(resources).length ? { resources } : {}),
         ...(received ? { charmOrigin: received.origin } : {}),
+        ...(body.storage ? { storage: parseStorageFlags(body.storage) } : {}),
+        storageProvider: ctx.storageProvider ?? 'local',
       },
       { background: true },
     );
@@ -209,12 +216,16 @@ const userRoutes: { [O in Operation]: Route<O> } = {
     };
   },
   'remove-unit': async (ctx, body) => ({
-    results: await eachEntity(body.units, 'unit', (u) => (body.force ? forceDestroyUnit(ctx.store, u) : destroyUnit(ctx.store, u))),
+    results: await eachEntity(body.units, 'unit', (u) => {
+      const options = body.destroyStorage ? { destroyStorage: true } : {};
+      return body.force ? forceDestroyUnit(ctx.store, u, options) : destroyUnit(ctx.store, u, options);
+    }),
   }),
   'remove-application': async (ctx, body) => ({
-    results: await eachEntity(body.applications, 'application', (a) =>
-      body.force ? forceDestroyApplication(ctx.store, a) : destroyApplication(ctx.store, a),
-    ),
+    results: await eachEntity(body.applications, 'application', (a) => {
+      const options = body.destroyStorage ? { destroyStorage: true } : {};
+      return body.force ? forceDestroyApplication(ctx.store, a, options) : destroyApplication(ctx.store, a, options);
+    }),
   }),
   'remove-machine': async (ctx, body) => ({
     results: await eachEntity(body.machines, 'machine', (m) =>

@@ -30,6 +30,12 @@ const logLine = z.strictObject({
   message: z.string().max(16_384),
 });
 
+/** A storage instance's id: `<store>/<n>` (shared/domain/storage.ts). */
+const storageId = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*\/\d+$/, { error: 'a storage id is <store>/<number>, as data/0' })
+  .max(200);
+
 /** Units, and relations, an agent names as its last view's: more than a machine holds in practice. */
 export const MAX_VIEW_READ_AHEAD = 50;
 
@@ -165,6 +171,12 @@ export const agentOperations = {
       lines: z.array(logLine).min(1).max(MAX_LOG_LINES),
     }),
   ),
+  /** The agent made a storage instance available to its unit at `location` (after creating it, before -storage-attached). */
+  'storage-attached': post(z.strictObject({ unit, storage: storageId, location: z.string().min(1).max(4096) })),
+  /** The agent ran -storage-detaching for a Dying attachment: it goes (idempotent). */
+  'storage-detached': post(z.strictObject({ unit, storage: storageId })),
+  /** The storage-add hook tool: `count` more instances of store `name` for the unit. */
+  'storage-add': post(z.strictObject({ unit, name, count: z.int().min(1).max(100) })),
   ...agentSecretOperations,
   ...agentSecretHookOperations,
 } as const;

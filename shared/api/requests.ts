@@ -63,6 +63,11 @@ const charmOrCharmhub = z.union([charm, charmhubCharm]);
  */
 const resourceUploads = z.record(name, sha256).refine((r) => Object.keys(r).length <= 50, { error: 'at most 50 resources in one request' });
 
+/** Store name → Juju's storage constraints text (`ebs,10G,2`): a charm declares a handful of stores. */
+const storageRequests = z
+  .record(name, z.string().max(100))
+  .refine((r) => Object.keys(r).length <= 50, { error: 'at most 50 stores in one request' });
+
 export const userOperations = {
   deploy: post(
     z.strictObject({
@@ -79,6 +84,8 @@ export const userOperations = {
       trust: z.boolean().optional(),
       /** `--resource name=path`: the first revision of each resource given (shared/domain/resources.ts). */
       resources: resourceUploads.optional(),
+      /** `--storage <store>=<constraints>`: Juju's `pool,size,count` (shared/domain/storage.ts). */
+      storage: storageRequests.optional(),
     }),
   ),
   /** attach-resource: each resource given becomes the application's next revision of it. */
@@ -115,9 +122,20 @@ export const userOperations = {
       constraints: constraints.optional(),
     }),
   ),
-  'remove-unit': post(z.strictObject({ units: names, force: z.boolean().optional() })),
-  'remove-application': post(z.strictObject({ applications: names, force: z.boolean().optional() })),
+  'remove-unit': post(z.strictObject({ units: names, force: z.boolean().optional(), destroyStorage: z.boolean().optional() })),
+  'remove-application': post(
+    z.strictObject({ applications: names, force: z.boolean().optional(), destroyStorage: z.boolean().optional() }),
+  ),
   'remove-machine': post(z.strictObject({ machines: names, force: z.boolean().optional() })),
+  /** The model's storage: Juju's `storage`, `filesystems` and `volumes` (shared/domain/storage-views.ts). */
+  storage: get(z.strictObject({})),
+  'show-storage': post(z.strictObject({ ids: names })),
+  /** The model's storage pools: rootfs; ebs on AWS. */
+  'storage-pools': get(z.strictObject({})),
+  /** add-storage <unit> <store>=<constraints>...: more storage for a unit, each store in its own transaction. */
+  'add-storage': post(z.strictObject({ unit: name, storage: storageRequests })),
+  'detach-storage': post(z.strictObject({ ids: names, force: z.boolean().optional() })),
+  'remove-storage': post(z.strictObject({ ids: names, force: z.boolean().optional(), noDestroy: z.boolean().optional() })),
   relate: post(z.strictObject({ endpoints: z.array(name).min(1).max(3) })),
   'remove-relation': post(z.union([z.strictObject({ endpoints: z.array(name).min(1).max(2) }), z.strictObject({ id: z.int().min(0) })])),
   'set-constraints': post(z.strictObject({ application: name, constraints })),
@@ -145,7 +163,15 @@ export const userOperations = {
   'model-defaults': post(z.strictObject({ set: keyValues.optional(), reset: nameList.optional() }), { controller: true }),
   'show-model': get(z.strictObject({ name }), { controller: true }),
   /** The model goes Dying and its cleanup destroys what is in it; `force` also takes units in error. */
-  'destroy-model': post(z.strictObject({ name, force: z.boolean().optional() }), { controller: true }),
+  'destroy-model': post(
+    z.strictObject({
+      name,
+      force: z.boolean().optional(),
+      /** `--destroy-storage` / `--release-storage`: required when the model holds persistent storage. */
+      storage: z.enum(['destroy', 'release']).optional(),
+    }),
+    { controller: true },
+  ),
   /**
    * The model's status; with `application`, `unit` or `machine` (exact names), only what those can
    * show (shared/state/queries/status-selection.ts): `status mysql` reads mysql, not the model.

@@ -16,7 +16,12 @@ function agentHint(unit: Unit): string {
 
 export function unitBlockedBy(unit: Unit): string[] {
   if (unit.life !== 'dying') return [];
-  const reasons = [...unit.subordinates.map((s) => `subordinate unit ${s}`), ...unit.scopes.map((r) => `in scope of relation "${r}"`)];
+  const reasons = [
+    ...unit.subordinates.map((s) => `subordinate unit ${s}`),
+    ...unit.scopes.map((r) => `in scope of relation "${r}"`),
+    // Its agent detaches each after running -storage-detaching (shared/domain/plans/unit-storage.ts).
+    ...(unit.storageAttachments ?? []).map((id) => `storage ${id} attached`),
+  ];
   return reasons.length ? reasons : [agentHint(unit)];
 }
 

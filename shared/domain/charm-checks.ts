@@ -110,9 +110,28 @@ function storageRange(name: string, multiple: unknown): [number, number] {
   return [min, max];
 }
 
-/** storage: each needs a type (block or filesystem); location only for filesystems; counts. */
-export function checkStorage(charm: string, value: unknown): void {
-  if (value == null) return;
+/** A charm's declared store (metadata.yaml `storage`), as Juju's charm.Storage keeps it. */
+export interface StorageDefinition {
+  type: 'filesystem' | 'block';
+  description?: string;
+  /** Where a filesystem is mounted (a parent directory when more than one may be attached). */
+  location?: string;
+  /** The `multiple.range`: at least `countMin`, at most `countMax` (-1: no upper bound). */
+  countMin: number;
+  countMax: number;
+  shared: boolean;
+  readOnly: boolean;
+  /** MiB; 0 when the charm asks for no minimum. */
+  minimumSize: number;
+}
+
+/**
+ * storage: each needs a type (block or filesystem); location only for filesystems; counts.
+ * Returns the definitions as the charm keeps them.
+ */
+export function checkStorage(charm: string, value: unknown): Record<string, StorageDefinition> {
+  const definitions: Record<string, StorageDefinition> = {};
+  if (value == null) return definitions;
   if (!isRecord(value)) throw fail('storage: expected map, got ' + JSON.stringify(value));
   for (const [name, spec] of Object.entries(value)) {
     const store = isRecord(spec) ? spec : {};
@@ -125,7 +144,53 @@ export function checkStorage(charm: string, value: unknown): void {
     const [min, max] = storageRange(name, store.multiple);
     if (min < 0) throw fail(`charm "${charm}" storage "${name}": invalid minimum count ${min}`);
     if (max === 0 || max < -1) throw fail(`charm "${charm}" storage "${name}": invalid maximum count ${max}`);
+    const definition: StorageDefinition = {
+      type,
+      countMin: min,
+      countMax: max,
+      shared: store.shared === true,
+      readOnly: store['read-only'] === true,
+      minimumSize: minimumSize(name, store['minimum-size']),
+    };
+    if (typeof store.location === 'string' && store.location !== '') definition.location = store.location;
+    if (typeof store.description === 'string' && store.description !== '') definition.description = store.description;
+    definitions[name] = definition;
   }
+  return definitions;
+}
+
+/** `minimum-size`: a size with an optional M/G/T/P/E/Z/Y suffix (M when none), as Juju's schema reads it. */
+function minimumSize(name: string, value: unknown): number {
+  if (value == null) return 0;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return Math.ceil(value);
+  const parsed = typeof value === 'string' ? parseSizeMiB(value) : undefined;
+  if (typeof parsed !== 'number') {
+    throw fail(`storage.${name}.minimum-size: ${typeof parsed === 'string' ? parsed : `expected a size, got ${JSON.stringify(value)}`}`);
+  }
+  return parsed;
+}
+
+const SIZE_SUFFIXES = 'MGTPEZY';
+
+/**
+ * A size in MiB, rounded up, as Juju's utils.ParseSize reads it: a non-negative number and an
+ * optional suffix M, G, T, P, E, Z or Y (powers of 1024 from MiB; `MB` and `MiB` mean the same).
+ * Returns the error's words instead of a number when it does not parse.
+ */
+export function parseSizeMiB(text: string): number | string {
+  const at = text.search(/[^0-9.]/);
+  let multiplier = 1;
+  let digits = text;
+  if (at > 0) {
+    const suffix = text.slice(at);
+    const index = [...SIZE_SUFFIXES].findIndex((base) => suffix === base || suffix === `${base}B` || suffix === `${base}iB`);
+    if (index < 0) return `invalid multiplier suffix ${JSON.stringify(suffix)}, expected one of ${SIZE_SUFFIXES}`;
+    multiplier = 1024 ** index;
+    digits = text.slice(0, at);
+  }
+  const value = /^(\d+\.?\d*|\.\d+)$/.test(digits) ? Number(digits) : NaN;
+  if (!Number.isFinite(value) || value < 0) return `expected a non-negative number, got ${JSON.stringify(digits)}`;
+  return Math.ceil(value * multiplier);
 }
 
 /** devices: each needs a type; countmin may not exceed countmax. */

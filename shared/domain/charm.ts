@@ -14,6 +14,7 @@ import {
   checkMinJujuVersion,
   checkStorage,
   checkUnambiguousFormat,
+  type StorageDefinition,
 } from './charm-checks.js';
 import { errorMessage, invalidArgument } from './errors.js';
 import { UNSTORABLE_KEY, unstorableKey, unstorableKeyPath } from './own-keys.js';
@@ -51,6 +52,8 @@ export interface CharmMeta {
   actions?: Actions;
   /** metadata.yaml `resources` (./resources.ts); absent: the charm declares none. */
   resources?: Record<string, CharmResource>;
+  /** metadata.yaml `storage` (shared/domain/storage.ts); absent: the charm declares none. */
+  storage?: Record<string, StorageDefinition>;
 }
 
 const METADATA = 'metadata.yaml';
@@ -190,7 +193,7 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
   const declared = declaredBaseSeries(baseFiles);
   checkMinJujuVersion(raw['min-juju-version'], declared?.file === 'manifest.yaml');
   checkAssumes(raw.assumes);
-  checkStorage(charm, raw.storage);
+  const storage = checkStorage(charm, raw.storage);
   checkDevices(charm, raw.devices);
   // Juju 3 computes a charm's bases from manifest.yaml when it has them, else from metadata series.
   const series = declared?.series ?? raw.series ?? [];
@@ -251,6 +254,7 @@ export function parseCharm(metadataYaml: string, configYaml?: string, actionsYam
   if (Object.keys(actions).length) meta.actions = actions;
   const resources = parseCharmResources(raw.resources);
   if (Object.keys(resources).length) meta.resources = resources;
+  if (Object.keys(storage).length) meta.storage = storage;
   if (raw.summary != null) meta.summary = raw.summary;
   if (raw.description != null) meta.description = raw.description;
   return meta;

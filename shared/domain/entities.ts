@@ -7,6 +7,7 @@ import type { CharmMeta } from './charm.js';
 import type { Life } from './life.js';
 import type { RelationEndpoint } from './relation-endpoints.js';
 import type { ApplicationResource } from './resources.js';
+import type { StorageDirective } from './storage.js';
 
 export type ConfigValue = string | number | boolean;
 
@@ -39,6 +40,11 @@ export interface Model {
    * applications and machines out instead of waiting for their agents. Set once, never cleared.
    */
   force?: boolean;
+  /**
+   * destroy-model --destroy-storage or --release-storage: what becomes of its persistent storage.
+   * `destroy`: its applications are destroyed with --destroy-storage. Set once, with Dying.
+   */
+  storageDisposal?: 'destroy' | 'release';
 }
 
 export interface Application {
@@ -69,6 +75,13 @@ export interface Application {
   charmModifiedVersion?: number;
   /** It has owned a secret: its removal schedules their deletion (the `ownerSecrets` cleanup). */
   ownsSecrets?: boolean;
+  /**
+   * One directive per store of its charm (deploy --storage, with the charm's defaults): every new
+   * unit gets that storage (shared/domain/storage.ts); absent: the charm declares none.
+   */
+  storage?: Record<string, StorageDirective>;
+  /** remove-application --destroy-storage: its units' persistent storage is destroyed once detached. */
+  destroyStorage?: boolean;
   constraints: Constraints;
   /** Bumped on every change of the application's constraints; add-unit asserts it. */
   constraintsVersion: number;
@@ -122,6 +135,10 @@ export interface Unit {
   constraints: Constraints;
   /** Keys of the relations whose scope this unit has entered. */
   scopes: string[];
+  /** Ids of the storage instances attached to it (their attachments exist): it is not Dead while any. */
+  storageAttachments?: string[];
+  /** remove-unit --destroy-storage: its persistent storage is destroyed once detached, not kept. */
+  destroyStorage?: boolean;
   agentStatus: StatusInfo;
   workloadStatus: StatusInfo;
   resolved?: ResolvedMode;

@@ -55,7 +55,11 @@ export type EntityRef =
   | { kind: 'secretRevision'; id: string; revision: number }
   | { kind: 'secretConsumer'; id: string; unit: string }
   /** An owner's label (or a user secret's name, or a consumer's label): unique per owner, names the secret. */
-  | { kind: 'secretLabel'; owner: string; label: string };
+  | { kind: 'secretLabel'; owner: string; label: string }
+  /** A storage instance (shared/domain/storage.ts): `data/0`. */
+  | { kind: 'storage'; id: string }
+  /** A storage instance's attachment to a unit, in the unit's partition. */
+  | { kind: 'storageAttachment'; storage: string; unit: string };
 
 export type Scalar = string | number | boolean;
 
@@ -180,6 +184,8 @@ export const refs = {
   secretRevision: (id: string, revision: number): EntityRef => ({ kind: 'secretRevision', id, revision }),
   secretConsumer: (id: string, unit: string): EntityRef => ({ kind: 'secretConsumer', id, unit }),
   secretLabel: (owner: string, label: string): EntityRef => ({ kind: 'secretLabel', owner, label }),
+  storage: (id: string): EntityRef => ({ kind: 'storage', id }),
+  storageAttachment: (storage: string, unit: string): EntityRef => ({ kind: 'storageAttachment', storage, unit }),
 };
 
 export const refName = (ref: EntityRef): string => {
@@ -236,5 +242,9 @@ export const refName = (ref: EntityRef): string => {
       return `secret ${ref.id} consumer ${ref.unit}`;
     case 'secretLabel':
       return `secret label ${ref.owner} ${ref.label}`;
+    case 'storage':
+      return `storage ${ref.id}`;
+    case 'storageAttachment':
+      return `storage attachment ${ref.storage} ${ref.unit}`;
   }
 };

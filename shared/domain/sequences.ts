@@ -10,6 +10,8 @@
 export const sequenceNames = {
   machine: 'machine',
   relation: 'relation',
+  /** Storage instances' numbers: one model-wide sequence, as Juju's (`data/0`, `logs/1`). */
+  storage: 'storage',
   unitsOf: (application: string) => `unit#${application}`,
 };
 

@@ -128,6 +128,12 @@ async function* resolve(store: Store, lookup: Lookup, reads: BatchReads, pageSiz
         } while (cursor);
       }
       return;
+    case 'unitMachines': {
+      const units = await Promise.all(lookup.units.map((name) => reads.unit(store, name)));
+      const machines = [...new Set(units.flatMap((u) => (u?.machine ? [u.machine] : [])))];
+      if (machines.length > 0) yield machines;
+      return;
+    }
     case 'settingsChanged': {
       // Settings are keyed by relation id; the writer's scopes name the relations it is in,
       // which is cheaper than searching every relation of the model for the id.

@@ -13,6 +13,7 @@ import type { LeaderSettings, Lease } from '../domain/leadership.js';
 import type { AppSettings } from '../domain/plans/app-settings.js';
 import type { SecretConsumer, SecretMetadata } from '../domain/secrets.js';
 import type { EntityRef } from '../domain/plan.js';
+import type { StorageAttachment, StorageInstance } from '../domain/storage.js';
 import type { StreamImages } from '../state/engine/stream-record.js';
 import type { Hint } from './hint.js';
 
@@ -26,7 +27,9 @@ export type Lookup =
   /** A unit's settings in a relation changed: the units in that relation's scope must run -changed. */
   | { kind: 'settingsChanged'; relationId: number; unit: string }
   /** Every machine of the model: for model config, which every unit agent acts on (update-status). */
-  | { kind: 'allMachines' };
+  | { kind: 'allMachines' }
+  /** The machines of these units (a storage instance names the unit it is attached to, not its machine). */
+  | { kind: 'unitMachines'; units: string[] };
 
 export type HintPlan = { kind: 'hint'; hint: Hint; lookups: Lookup[] } | { kind: 'none'; why: string } | { kind: 'malformed'; why: string };
 
@@ -55,6 +58,8 @@ const KINDS: ReadonlySet<string> = new Set<EntityRef['kind']>([
   'secretRevision',
   'secretConsumer',
   'secretLabel',
+  'storage',
+  'storageAttachment',
 ]);
 
 const none = (why: string): HintPlan => ({ kind: 'none', why });
@@ -120,6 +125,10 @@ export function planHint({ kind, oldImage, newImage }: StreamImages): HintPlan {
       return planSecret(oldImage as SecretMetadata | undefined, newImage as SecretMetadata | undefined);
     case 'model':
       return planModel(oldImage as Model | undefined, newImage as Model | undefined);
+    case 'storage':
+      return planStorage(oldImage as StorageInstance | undefined, newImage as StorageInstance | undefined);
+    case 'storageAttachment':
+      return planStorageAttachment(oldImage as StorageAttachment | undefined, newImage as StorageAttachment | undefined);
     case 'modelName':
     case 'modelDefaults':
     case 'sequence':
@@ -262,4 +271,31 @@ function planAppSettings(oldS: AppSettings | undefined, newS: AppSettings | unde
   if (!newS) return none('application settings removed');
   if (oldS && same(oldS.settings, newS.settings)) return none('application settings unchanged');
   return hint({ kind: 'relation', id: newS.relation }, { kind: 'scopeChanged', relation: newS.relation, unit: newS.application });
+}
+
+/** What a unit agent shows its hooks of a storage instance: the volume (its device), its life. */
+const STORAGE_WATCHED = ['volume', 'life'];
+
+/**
+ * A volume attached (its device known) or the instance going: the unit it is attached to looks
+ * again. Created: its attachment's record (and the unit's `storageAttachments`) tells the unit.
+ */
+function planStorage(oldS: StorageInstance | undefined, newS: StorageInstance | undefined): HintPlan {
+  if (!oldS || !newS) return none(newS ? 'storage created: its attachment tells the unit' : 'storage removed');
+  if (!changedIn(oldS, newS, STORAGE_WATCHED)) return none('storage: nothing its unit acts on');
+  const units = newS.attachments ?? [];
+  if (units.length === 0) return none('storage: attached to no unit');
+  return hint({ kind: 'unit', id: units[0]! }, { kind: 'unitMachines', units: [...units] });
+}
+
+/**
+ * An attachment made, Dying (detach-storage) or gone: its unit's machine runs the storage hooks.
+ * The location is what the agent itself reported: no hint.
+ */
+function planStorageAttachment(oldA: StorageAttachment | undefined, newA: StorageAttachment | undefined): HintPlan {
+  if (oldA && newA && oldA.life === newA.life) return none('storage attachment: life unchanged');
+  const attachment = (newA ?? oldA)!;
+  // Assigned after its storage was made (it waited for required relations): its unit knows the machine.
+  if (!attachment.machine) return hint({ kind: 'unit', id: attachment.unit }, { kind: 'unitMachines', units: [attachment.unit] });
+  return hint({ kind: 'unit', id: attachment.unit }, { kind: 'machines', ids: [attachment.machine] });
 }

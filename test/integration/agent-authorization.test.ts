@@ -107,6 +107,10 @@ const samples: { [O in AgentOperation]: (n: Names) => AgentRequestOf<O> } = {
   'secret-rotated': (n) => ({ unit: n.unit, secret: n.secret, rotateTime: '2025-01-01T00:00:00.000Z', originalRevision: 1 }),
   'secret-revision-seen': (n) => ({ unit: n.unit, secret: n.secret, revision: 1 }),
   log: (n) => ({ unit: n.unit, lines: [line] }),
+  // An attachment is keyed by (storage, unit): naming another machine's unit names its attachment.
+  'storage-attached': (n) => ({ unit: n.unit, storage: 'data/0', location: '/srv/data' }),
+  'storage-detached': (n) => ({ unit: n.unit, storage: 'data/0' }),
+  'storage-add': (n) => ({ unit: n.unit, name: 'data', count: 1 }),
 };
 
 const operations = Object.keys(agentRoutes) as AgentOperation[];

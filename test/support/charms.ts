@@ -70,4 +70,11 @@ requires:
   info: {interface: juju-info, scope: container}
   store: {interface: mysql, required: true}
 `),
+  /** Juju's storage-filesystem test charm's shape: one filesystem store (1 to 3) with a minimum size, an optional block store. */
+  storage: meta(`name: storage
+series: [jammy]
+storage:
+  data: {type: filesystem, location: /srv/data, multiple: {range: 1-3}, minimum-size: 100M}
+  disks: {type: block, multiple: {range: 0-2}}
+`),
 };

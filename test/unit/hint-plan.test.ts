@@ -225,3 +225,31 @@ describe('what secret records hint', () => {
     expect(planHint({ kind: 'secretConsumer', oldImage: ownerless, newImage: { ...ownerless, currentRevision: 2 } }).kind).toBe('none');
   });
 });
+
+describe('storage', () => {
+  const attachment = { storage: 'data/0', unit: 'mysql/0', machine: '3', life: 'alive' };
+  const instance = { id: 'data/0', name: 'data', life: 'alive', attachments: ['mysql/0'] };
+
+  it("an attachment made, Dying or gone hints its unit's machine; the location its agent reported does not", () => {
+    const hinted = { kind: 'hint', hint: { kind: 'unit', id: 'mysql/0' }, lookups: [{ kind: 'machines', ids: ['3'] }] };
+    expect(planHint({ kind: 'storageAttachment', newImage: attachment })).toEqual(hinted);
+    expect(planHint({ kind: 'storageAttachment', oldImage: attachment, newImage: { ...attachment, life: 'dying' } })).toEqual(hinted);
+    expect(planHint({ kind: 'storageAttachment', oldImage: attachment })).toEqual(hinted);
+    expect(planHint({ kind: 'storageAttachment', oldImage: attachment, newImage: { ...attachment, location: '/srv' } }).kind).toBe('none');
+    const { machine: _m, ...unassigned } = attachment;
+    expect(planHint({ kind: 'storageAttachment', newImage: unassigned })).toMatchObject({
+      lookups: [{ kind: 'unitMachines', units: ['mysql/0'] }],
+    });
+  });
+
+  it("a volume recorded on an instance hints its unit's machine; nothing else about it does", () => {
+    const withVolume = { ...instance, volume: { volumeId: 'vol-1', device: '/dev/nvme1n1' } };
+    expect(planHint({ kind: 'storage', oldImage: instance, newImage: withVolume })).toEqual({
+      kind: 'hint',
+      hint: { kind: 'unit', id: 'mysql/0' },
+      lookups: [{ kind: 'unitMachines', units: ['mysql/0'] }],
+    });
+    expect(planHint({ kind: 'storage', newImage: instance }).kind).toBe('none');
+    expect(planHint({ kind: 'storage', oldImage: instance, newImage: { ...instance, size: 2048 } }).kind).toBe('none');
+  });
+});

@@ -12,7 +12,7 @@
 import type { Application, Cleanup, Model } from '../entities.js';
 import { notAlive } from '../errors.js';
 import { done, refs, type Change, type Plan } from '../plan.js';
-import { UNITS_PER_TRANSACTION } from './deploy.js';
+import { unitsPerTransaction } from './deploy.js';
 import type { NewUnits } from './new-units.js';
 
 /** Units one API call adds itself: 8 transactions, about a second; the rest go to the background. */
@@ -73,7 +73,7 @@ export function nextChunk(
   if (work.remaining !== known) return { kind: 'stop', plan: done({ added: 0, remaining: work.remaining }) };
   if (application?.createdAt !== work.incarnation || application.life !== 'alive' || model.life !== 'alive')
     return { kind: 'stop', plan: { changes: planGiveUp(work, application), result: stopped } };
-  return { kind: 'add', count: Math.min(UNITS_PER_TRANSACTION, work.remaining), work, application };
+  return { kind: 'add', count: Math.min(unitsPerTransaction(application), work.remaining), work, application };
 }
 
 /** The next units (planNewUnits'), counted off the document and the application in their transaction. */

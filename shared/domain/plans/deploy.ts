@@ -14,6 +14,8 @@ import { refs, type Change, type Plan } from '../plan.js';
 import { describePending, pendingRequirements } from '../required-relations.js';
 import type { Numbers } from '../sequences.js';
 import { planNewUnits } from './new-units.js';
+import { instancesPerUnit } from './unit-storage.js';
+import { storageDirectives, type StorageConstraints, type StorageProvider } from '../storage.js';
 import { newPeerRelations } from './peer-relations.js';
 import { FIRST_SHARDS, unitShardsAfter } from '../shards.js';
 import { checkUploadable, type ApplicationResource } from '../resources.js';
@@ -21,6 +23,14 @@ import type { CharmhubOrigin } from '../charm-origin.js';
 
 /** Units created in deploy's own transaction; the rest are added by add-unit in chunks. */
 export const UNITS_PER_TRANSACTION = 8;
+
+/**
+ * Units one transaction adds for this application: UNITS_PER_TRANSACTION, fewer when each brings
+ * storage (an instance and its attachment per unit and store), so a transaction stays within
+ * DynamoDB's 100 items.
+ */
+export const unitsPerTransaction = (application: Pick<Application, 'storage'>) =>
+  Math.max(1, Math.min(UNITS_PER_TRANSACTION, Math.floor(88 / (3 + 2 * instancesPerUnit(application)))));
 
 export interface DeployIntent {
   charm: CharmMeta;
@@ -39,6 +49,10 @@ export interface DeployIntent {
   charmOrigin?: CharmhubOrigin;
   /** `--resource`: the first revision of each resource given, already kept in the charm store. */
   resources?: Record<string, ApplicationResource>;
+  /** `--storage <store>=<constraints>`, parsed (shared/domain/storage.ts). */
+  storage?: Record<string, StorageConstraints>;
+  /** Which pools the model has (rootfs; ebs on AWS). Default: the local provider's. */
+  storageProvider?: StorageProvider;
 }
 
 export interface DeploySnapshot {
@@ -76,6 +90,11 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   }
   if (intent.resources) checkUploadable(intent.charm.resources, Object.keys(intent.resources));
   const series = chooseSeries(intent.charm, intent.series, model.defaultSeries);
+  const requestedStorage = intent.storage ?? {};
+  const storage =
+    intent.charm.storage || Object.keys(requestedStorage).length
+      ? storageDirectives(intent.charm, requestedStorage, intent.storageProvider ?? 'local')
+      : undefined;
   const config = { ...configDefaults(intent.charm), ...parseConfigValues(intent.charm, intent.config ?? {}) };
   checkConfigSize(config, name);
   // Juju records an arch at deploy: the model's, or amd64.
@@ -109,6 +128,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
     configVersion: 0,
     exposed: false,
     ...(intent.trust ? { trust: true } : {}),
+    ...(storage && Object.keys(storage).length ? { storage } : {}),
     unitCount: 0,
     relations: peerRelations.map((r) => r.key),
     // Its units start in one index partition and spread as it grows (shared/domain/shards.ts).
@@ -123,7 +143,7 @@ export function planDeploy(snapshot: DeploySnapshot, intent: DeployIntent, now: 
   changes.push(...peers.changes);
 
   const pending = pendingRequirements(application, peerRelations);
-  const count = Math.min(intent.numUnits, UNITS_PER_TRANSACTION);
+  const count = Math.min(intent.numUnits, unitsPerTransaction(application));
   let units: string[] = [];
   let machines: string[] = [];
   if (count > 0) {

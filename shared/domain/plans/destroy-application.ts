@@ -46,7 +46,8 @@ const otherApplications = (relation: Relation, name: string) =>
 
 export function planDestroyApplication(
   snapshot: DestroyApplicationSnapshot,
-  intent: { name: string },
+  /** `destroyStorage`: remove-application --destroy-storage; its units' persistent storage is destroyed, not kept. */
+  intent: { name: string; destroyStorage?: boolean },
   now: string,
 ): Plan<DestroyApplicationResult> {
   const { application: app } = snapshot;
@@ -140,7 +141,8 @@ export function planDestroyApplication(
   const expect: Expect = { life: 'alive', ...units, setSize: { relations: app.relations.length, offers: 0 } };
   if (app.unitCount > 0 || removedKeys.length < app.relations.length) {
     // "some entity will still hold a reference to the service after the transaction completes".
-    changes.push({ op: 'update', ref: refs.application(name), set: { life: 'dying' }, ...dropKeys, expect });
+    const set = { life: 'dying', ...(intent.destroyStorage ? { destroyStorage: true } : {}) };
+    changes.push({ op: 'update', ref: refs.application(name), set, ...dropKeys, expect });
     if (app.unitCount > 0) changes.push(scheduleCleanup('units', name, now, { incarnation: app.createdAt }));
     return { changes, result: 'dying' };
   }

@@ -9,6 +9,8 @@
 // assert the model Alive in their transactions (deploy.ts, new-machine.ts, new-units.ts,
 // add-relation.ts), so once the model is Dying and its collections are found empty they stay empty.
 import type { Cleanup, Model } from '../entities.js';
+import { invalidArgument } from '../errors.js';
+import type { StorageInstance } from '../storage.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { cleanupId, scheduleCleanup } from './cleanups.js';
 
@@ -23,13 +25,52 @@ export interface DestroyModelSnapshot {
 /** The one `model` cleanup of a model: scheduling it twice is refused by its create's condition. */
 export const modelCleanupId = (model: Pick<Model, 'name'>) => cleanupId('model', model.name);
 
-export function planDestroyModel(snapshot: DestroyModelSnapshot, intent: { force?: boolean }, now: string): Plan<DestroyModelResult> {
+/** What becomes of the model's persistent storage: `--destroy-storage` or `--release-storage`. */
+export type StorageDisposal = 'destroy' | 'release';
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * Juju 3.6 refuses to destroy a model holding persistent storage until the user says what becomes
+ * of it (https://github.com/juju/juju/blob/3.6/cmd/juju/model/destroy.go), in these words.
+ */
+export function persistentStorageRefusal(model: string, persistent: Pick<StorageInstance, 'kind'>[]): string {
+  const volumes = persistent.length;
+  const filesystems = persistent.filter((s) => s.kind === 'filesystem').length;
+  const remaining = filesystems ? `${plural(volumes, 'volume')} and ${plural(filesystems, 'filesystem')}` : plural(volumes, 'volume');
+  return `cannot destroy model "${model}"
+
+The model has persistent storage remaining:
+	${remaining}
+
+To destroy the storage, run the destroy-model
+command again with the "--destroy-storage" option.
+
+To release the storage from Juju's management
+without destroying it, use the "--release-storage"
+option instead. The storage can then be imported
+into another Juju model.`;
+}
+
+export function planDestroyModel(
+  snapshot: DestroyModelSnapshot & { persistentStorage?: Pick<StorageInstance, 'kind'>[] },
+  intent: { force?: boolean; storage?: StorageDisposal },
+  now: string,
+): Plan<DestroyModelResult> {
   const { model } = snapshot;
   const force = intent.force === true;
   if (model.life === 'alive') {
+    const persistent = snapshot.persistentStorage ?? [];
+    if (persistent.length > 0 && !intent.storage) throw invalidArgument(persistentStorageRefusal(model.name, persistent));
+    const storage = intent.storage ? { storageDisposal: intent.storage } : {};
     return {
       changes: [
-        { op: 'update', ref: refs.model(), set: { life: 'dying', ...(force ? { force: true } : {}) }, expect: { life: 'alive' } },
+        {
+          op: 'update',
+          ref: refs.model(),
+          set: { life: 'dying', ...(force ? { force: true } : {}), ...storage },
+          expect: { life: 'alive' },
+        },
         scheduleCleanup('model', model.name, now),
       ],
       result: 'dying',

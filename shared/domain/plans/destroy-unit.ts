@@ -9,6 +9,8 @@ import type { Application, Machine, Unit } from '../entities.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { refs, type Change, type Plan } from '../plan.js';
 import { releaseApplication, unassignFromMachine } from './references.js';
+import type { StorageAttachment, StorageInstance } from '../storage.js';
+import { dyingStorage, releaseInstance } from './unit-storage.js';
 
 export type DestroyUnitResult = 'dying' | 'removed' | 'already-dying';
 
@@ -20,6 +22,8 @@ export interface DestroyUnitSnapshot {
   machine?: Machine;
   /** The units named in `unit.subordinates` that still exist. */
   subordinates: Unit[];
+  /** The unit's storage attachments and their instances (those of `unit.storageAttachments` that exist). */
+  storage?: { attachments: StorageAttachment[]; instances: StorageInstance[] };
 }
 
 export interface DestroyUnitIntent {
@@ -30,6 +34,8 @@ export interface DestroyUnitIntent {
    * subordinate whose principal is Dying): allowed on subordinates, never short-cut.
    */
   by: 'user' | 'agent';
+  /** remove-unit --destroy-storage: its storage is destroyed once detached, not kept (persistent storage only). */
+  destroyStorage?: boolean;
 }
 
 /** The agent status of a unit whose agent has not started yet. */
@@ -46,16 +52,20 @@ export function planDestroyUnit(snapshot: DestroyUnitSnapshot, intent: DestroyUn
   }
   if (unit.life !== 'alive') return { changes: [], result: 'already-dying' };
 
-  if (intent.by === 'user' && canShortCut(unit)) return shortCut(snapshot, unit);
+  if (intent.by === 'user' && canShortCut(unit)) return shortCut(snapshot, unit, intent.destroyStorage === true);
 
+  const held = unit.storageAttachments ?? [];
   const changes: Change[] = [
     {
       op: 'update',
       ref: refs.unit(name),
-      set: { life: 'dying' },
+      set: { life: 'dying', ...(intent.destroyStorage ? { destroyStorage: true } : {}) },
       // The subordinates read are exactly those set Dying below: one created meanwhile re-plans.
-      expect: { life: 'alive', setSize: { subordinates: unit.subordinates.length } },
+      // So are its storage attachments (a storage-add meanwhile re-plans).
+      expect: { life: 'alive', setSize: { subordinates: unit.subordinates.length, storageAttachments: held.length } },
     },
+    // "A Dying unit makes its attachments Dying": its agent runs -storage-detaching for each.
+    ...dyingStorage(snapshot.storage?.attachments ?? [], snapshot.storage?.instances ?? [], intent.destroyStorage === true),
   ];
   // "destroying a principal destroys all its subordinates" — at most one per subordinate
   // application, so this stays bounded.
@@ -79,7 +89,7 @@ const canShortCut = (unit: Unit) =>
   unit.subordinates.length === 0 &&
   unit.scopes.length === 0;
 
-function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitResult> {
+function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit, destroyStorage: boolean): Plan<DestroyUnitResult> {
   const changes: Change[] = [];
   // "If the unit is a principal unit, unassign the unit from its machine."
   if (unit.machine !== undefined && snapshot.machine) changes.push(unassignFromMachine(snapshot.machine, unit.name));
@@ -93,10 +103,16 @@ function shortCut(snapshot: DestroyUnitSnapshot, unit: Unit): Plan<DestroyUnitRe
     expect: {
       life: 'alive',
       equals: { 'agentStatus.current': AGENT_NOT_STARTED, ...(unit.machine !== undefined ? { machine: unit.machine } : {}) },
-      setSize: { subordinates: 0, scopes: 0 },
+      setSize: { subordinates: 0, scopes: 0, storageAttachments: (unit.storageAttachments ?? []).length },
       ...(unit.machine === undefined ? { absent: ['machine'] } : {}),
     },
   });
+  // Its storage was never attached by an agent: the attachments go with it, and each instance as
+  // if detached (rootfs removed; a persistent one kept, or destroyed with --destroy-storage).
+  for (const attachment of snapshot.storage?.attachments ?? []) {
+    changes.push({ op: 'remove', ref: refs.storageAttachment(attachment.storage, attachment.unit), expect: { life: attachment.life } });
+  }
+  for (const instance of snapshot.storage?.instances ?? []) changes.push(releaseInstance(instance, unit.name, destroyStorage));
   if (snapshot.application) changes.push(releaseApplication(snapshot.application, { unit: true }));
   return { changes, result: 'removed' };
 }

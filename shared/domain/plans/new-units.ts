@@ -14,6 +14,7 @@ import { waitingForRelationsMessage } from '../required-relations.js';
 import { sequenceNames, type Numbers } from '../sequences.js';
 import { newMachine } from './new-machine.js';
 import { unitShardsAfter } from '../shards.js';
+import { newUnitStorage } from './unit-storage.js';
 
 export interface NewUnitsInput {
   model: Model;
@@ -96,6 +97,17 @@ export function planNewUnits(input: NewUnitsInput): NewUnits {
       createdAt: now,
       ...(machine !== undefined ? { machine } : {}),
     };
+    // "each unit gets its storage in the same transaction as the unit" (Juju's addUnitOps).
+    const storage = newUnitStorage({
+      charm: application.charm,
+      directives: application.storage ?? {},
+      unit: name,
+      ...(machine !== undefined ? { machine } : {}),
+      numbers: input.numbers,
+      now,
+    });
+    if (storage.ids.length > 0) unit.storageAttachments = storage.ids;
+    changes.push(...storage.changes);
     // A unit waiting for its required relations remembers where the user asked to place it.
     const value: Record<string, unknown> = { ...unit };
     if (waiting && placement) value.placement = placement.id;

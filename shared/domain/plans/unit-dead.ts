@@ -20,13 +20,22 @@ export function planEnsureUnitDead(snapshot: { unit?: Unit }): Plan<UnitDeadResu
     const keys = unit.scopes.map((k) => `"${k}"`).join(', ');
     throw new DroverError('has-assignments', `unit "${unit.name}" is still in scope of relations: ${keys}`);
   }
+  // "a unit cannot become Dead while it has attachments that are not Dead": its agent detaches
+  // each (storage-detached) after running -storage-detaching, and only then sets it Dead.
+  const attached = unit.storageAttachments ?? [];
+  if (attached.length > 0) {
+    throw new DroverError(
+      'has-assignments',
+      `unit "${unit.name}" still has storage attached: ${attached.map((id) => `"${id}"`).join(', ')}`,
+    );
+  }
   return {
     changes: [
       {
         op: 'update',
         ref: refs.unit(unit.name),
         set: { life: 'dead' },
-        expect: { life: unit.life, setSize: { subordinates: 0, scopes: 0 } },
+        expect: { life: unit.life, setSize: { subordinates: 0, scopes: 0, storageAttachments: 0 } },
       },
     ],
     result: 'dead',

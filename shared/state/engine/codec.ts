@@ -9,7 +9,7 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   modelName: [],
   modelDefaults: [],
   application: ['relations', 'offers'],
-  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks'],
+  unit: ['subordinates', 'scopes', 'openPorts', 'pendingTasks', 'storageAttachments'],
   machine: ['principals', 'addresses'],
   relation: [],
   scope: [],
@@ -31,6 +31,8 @@ export const SET_FIELDS: Record<EntityRef['kind'], readonly string[]> = {
   secretRevision: [],
   secretConsumer: [],
   secretLabel: [],
+  storage: ['attachments'],
+  storageAttachment: [],
 };
 
 const INTERNAL = new Set<string>(Object.values(ATTR));

@@ -126,9 +126,15 @@ export function keyOf(model: string, ref: EntityRef): Key {
       return { pk: `${model}#SECRET#${ref.id}`, sk: `${SECRET_CONSUMER_SK_PREFIX}${ref.unit}` };
     case 'secretLabel':
       return { pk: `${model}#SECRETLABEL#${ref.owner}#${ref.label}`, sk: ITEM_SK };
+    case 'storage':
+      return { pk: `${model}#STORAGE#${ref.id}`, sk: ITEM_SK };
+    case 'storageAttachment':
+      // In its unit's partition, beside the unit's state: the unit's removal finds them there.
+      return { pk: `${model}#UNIT#${ref.unit}`, sk: `${STORAGE_ATTACHMENT_SK_PREFIX}${ref.storage}` };
   }
 }
 
+export const STORAGE_ATTACHMENT_SK_PREFIX = 'STORAGE#';
 export const SECRET_REVISION_SK_PREFIX = 'REV#';
 export const SECRET_CONSUMER_SK_PREFIX = 'CONSUMER#';
 export const secretPartition = (model: string, id: string) => `${model}#SECRET#${id}`;
@@ -174,6 +180,9 @@ export function collectionOf(model: string, ref: EntityRef, shard?: number): { p
     case 'secret':
       // `secrets` lists them; the cleanup of a removed owner finds its own among them.
       return { pk: `${model}#SECRETS`, sk: ref.id };
+    case 'storage':
+      // `drover storage` lists them, a model's few in one Query.
+      return { pk: `${model}#STORAGE`, sk: ref.id };
     default:
       return undefined;
   }
@@ -195,6 +204,7 @@ export const collections = {
   leases: (model: string) => `${model}#LEASES`,
   operations: (model: string) => `${model}#OPERATIONS`,
   secrets: (model: string) => `${model}#SECRETS`,
+  storage: (model: string) => `${model}#STORAGE`,
   machineShards: (model: string) => Array.from({ length: MACHINE_SHARDS }, (_, i) => machineCollection(model, i)),
   stuckShards: (model: string) => Array.from({ length: STUCK_SHARDS }, (_, i) => `${model}#STUCK#${i}`),
 };
@@ -284,6 +294,8 @@ export function refFromKey(model: string, key: Key): EntityRef | undefined {
       return { kind: 'remoteApplication', name: id };
     case 'SECRET':
       return { kind: 'secret', id };
+    case 'STORAGE':
+      return { kind: 'storage', id };
     default:
       return undefined;
   }

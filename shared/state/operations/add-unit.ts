@@ -3,7 +3,7 @@ import type { Application, Machine, Model, Relation } from '../../domain/entitie
 import { invalidArgument, notFound } from '../../domain/errors.js';
 import { IN_CALL_UNITS, planScheduleUnits } from '../../domain/plans/background-units.js';
 import { planNewUnits, type NewUnits } from '../../domain/plans/new-units.js';
-import { UNITS_PER_TRANSACTION } from '../../domain/plans/deploy.js';
+import { UNITS_PER_TRANSACTION, unitsPerTransaction } from '../../domain/plans/deploy.js';
 import { pendingRequirements } from '../../domain/required-relations.js';
 import { refs } from '../../domain/plan.js';
 import { cleanupId } from '../../domain/plans/cleanups.js';
@@ -40,9 +40,11 @@ export async function addUnits(store: Store, application: string, options: AddUn
   if (!Number.isInteger(count) || count < 1) throw invalidArgument('--num-units must be a positive integer');
   const inCall = options.background ? Math.min(count, Math.max(IN_CALL_UNITS, options.to?.length ?? 0)) : count;
   const result: AddUnitsResult = { units: [], machines: [], remainingUnits: 0 };
-  for (let done = 0; done < inCall; done += UNITS_PER_TRANSACTION) {
+  // A chunk of units with storage may add fewer than asked (unitsPerTransaction): go on from what it added.
+  for (let done = 0; done < inCall;) {
     const chunk = Math.min(UNITS_PER_TRANSACTION, inCall - done);
     const added = await addUnitChunk(store, application, chunk, options.to?.slice(done, done + chunk));
+    done += added.units.length;
     result.units.push(...added.units);
     result.machines.push(...added.machines);
   }
@@ -65,7 +67,8 @@ async function addUnitChunk(store: Store, application: string, count: number, to
     ]);
     const model = foundModel(store, modelItem);
     if (!app) throw notFound(`${cannotAdd(application)}: application "${application}" not found`);
-    const planned = await planUnits(store, { model, application: app, count, placements }, reservations);
+    const fits = Math.min(count, unitsPerTransaction(app));
+    const planned = await planUnits(store, { model, application: app, count: fits, placements }, reservations);
     return { changes: planned.changes, result: planned };
   };
   return runOperation(store, cannotAdd(application), attempt, { speculate: true });

@@ -2,6 +2,7 @@ import type { CharmMeta } from '../../domain/charm.js';
 import type { Constraints } from '../../domain/constraints.js';
 import type { Application, Model } from '../../domain/entities.js';
 import type { ApplicationResource } from '../../domain/resources.js';
+import type { StorageConstraints, StorageProvider } from '../../domain/storage.js';
 import { alreadyExists } from '../../domain/errors.js';
 import { refs } from '../../domain/plan.js';
 import { planDeploy, type DeployResult } from '../../domain/plans/deploy.js';
@@ -24,6 +25,8 @@ export interface DeployRequest {
   charmArchive?: string;
   trust?: boolean;
   resources?: Record<string, ApplicationResource>;
+  storage?: Record<string, StorageConstraints>;
+  storageProvider?: StorageProvider;
 }
 
 /**

@@ -11,11 +11,16 @@ import { crossModelFactsOf } from '../queries/cross-model-reads.js';
  * otherwise sets it Dying (its units are destroyed by the 'units' cleanup). Relations without
  * units in scope go with it; those with units in scope become Dying.
  */
-export async function destroyApplication(store: Store, name: string): Promise<Exclude<DestroyApplicationResult, 'shedding-relations'>> {
+export async function destroyApplication(
+  store: Store,
+  name: string,
+  options: { destroyStorage?: boolean } = {},
+): Promise<Exclude<DestroyApplicationResult, 'shedding-relations'>> {
+  const intent = { name, ...(options.destroyStorage ? { destroyStorage: true } : {}) };
   for (;;) {
     const result = await runOperation(store, `cannot destroy application "${name}"`, async (store) => {
       const application = await getApplication(store, name);
-      if (!application) return planDestroyApplication({ relations: [], counterparts: [] }, { name }, store.now().toISOString());
+      if (!application) return planDestroyApplication({ relations: [], counterparts: [] }, intent, store.now().toISOString());
       const relations = await getMany<Relation>(store, application.relations.map(refs.relation));
       const others = [...new Set(relations.flatMap((r) => r.endpoints.map((ep) => ep.application)))].filter((a) => a !== name);
       const [counterparts, crossModel] = await Promise.all([
@@ -25,7 +30,7 @@ export async function destroyApplication(store: Store, name: string): Promise<Ex
           relations.filter((r) => r.life === 'alive'),
         ),
       ]);
-      return planDestroyApplication({ application, relations, counterparts, crossModel }, { name }, store.now().toISOString());
+      return planDestroyApplication({ application, relations, counterparts, crossModel }, intent, store.now().toISOString());
     });
     // Each batch leaves fewer Alive relations, so this ends.
     if (result !== 'shedding-relations') return result;

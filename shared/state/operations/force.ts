@@ -17,6 +17,7 @@ import { removeMachine } from './remove-machine.js';
 import { removeUnit } from './remove-unit.js';
 import type { Store } from '../engine/store.js';
 import { ensureUnitDead } from './unit-dead.js';
+import { storageDetached } from './unit-storage.js';
 
 /** Takes a unit all the way to removed, whatever its agent is doing: subordinates first, then scopes. */
 export async function forceRemoveUnit(store: Store, name: string): Promise<void> {
@@ -25,6 +26,8 @@ export async function forceRemoveUnit(store: Store, name: string): Promise<void>
   if (unit.life === 'alive') await destroyUnitByAgent(store, name);
   for (const subordinate of unit.subordinates) await forceRemoveUnit(store, subordinate);
   for (const relation of unit.scopes) await leaveScope(store, name, relation);
+  // Dying with the unit, its attachments are let go of as its agent would after -storage-detaching.
+  for (const storage of (await getUnit(store, name))?.storageAttachments ?? []) await storageDetached(store, name, storage);
   await ensureUnitDead(store, name);
   await removeUnit(store, name);
 }
@@ -51,8 +54,8 @@ async function scheduleForce(store: Store, kind: CleanupKind, target: string, in
 }
 
 /** `remove-unit --force`: Dying now (with the usual checks), then removed by the cleanup. */
-export async function forceDestroyUnit(store: Store, name: string): Promise<void> {
-  await destroyUnit(store, name);
+export async function forceDestroyUnit(store: Store, name: string, options: { destroyStorage?: boolean } = {}): Promise<void> {
+  await destroyUnit(store, name, options);
   if (await getUnit(store, name)) await scheduleForce(store, 'forceDestroyUnit', name);
 }
 
@@ -63,9 +66,9 @@ export async function forceDestroyMachine(store: Store, id: string): Promise<voi
 }
 
 /** `remove-application --force`: destroys it as usual, then forces each of its units out. */
-export async function forceDestroyApplication(store: Store, name: string): Promise<void> {
+export async function forceDestroyApplication(store: Store, name: string, options: { destroyStorage?: boolean } = {}): Promise<void> {
   const application = await getApplication(store, name);
-  await destroyApplication(store, name);
+  await destroyApplication(store, name, options);
   // The incarnation (creation time) keeps the cleanup off an application deployed again under
   // the same name after this one is gone.
   const still = await getApplication(store, name);

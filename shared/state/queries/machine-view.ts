@@ -20,10 +20,13 @@ import type { Store } from '../engine/store.js';
 import { leadershipFrom, leadershipRefs } from './leadership.js';
 import type { LeadershipView } from '../../domain/leadership.js';
 import { applicationOfUnit } from '../../domain/names.js';
+import type { StorageAttachment, StorageInstance, UnitStorageView } from '../../domain/storage.js';
+
+export type ViewUnit = Unit & { storage: UnitStorageView[] };
 
 export interface MachineView {
   model?: Model;
-  units: Unit[];
+  units: ViewUnit[];
   applications: Application[];
   relations: Relation[];
   leadership: LeadershipView[];
@@ -76,12 +79,46 @@ export async function readMachineView(store: Store, machine: Machine, ahead?: Re
   if (missing.length > 0) learn(missing, await read([...missing.map(refs.application), ...leadershipRefs(missing)]));
   const applications = present(names.map((name) => byName.get(name)));
   const relationKeys = unique(applications.flatMap((a) => a.relations));
-  const relations = relationKeys.length ? present((await read(relationKeys.map(refs.relation))) as (Relation | undefined)[]) : [];
+  // The relations and the units' storage are independent: read side by side.
+  const [relations, storage] = await Promise.all([
+    relationKeys.length ? read(relationKeys.map(refs.relation)).then((items) => present(items as (Relation | undefined)[])) : [],
+    readStorageViews(store, units),
+  ]);
   return {
     ...(model ? { model } : {}),
-    units,
+    units: units.map((u) => ({ ...u, storage: storage.get(u.name) ?? [] })),
     applications,
     relations,
     leadership: applications.map((a) => leadershipOf.get(a.name)!),
   };
+}
+
+/** Each unit's attachments with their instances, in one BatchGetItem for the machine (none without storage). */
+async function readStorageViews(store: Store, units: Unit[]): Promise<Map<string, UnitStorageView[]>> {
+  const pairs = units.flatMap((u) => (u.storageAttachments ?? []).map((id) => ({ unit: u.name, id })));
+  const views = new Map<string, UnitStorageView[]>();
+  if (pairs.length === 0) return views;
+  const ids = unique(pairs.map((p) => p.id));
+  const items = await getEach<unknown>(store, [...pairs.map((p) => refs.storageAttachment(p.id, p.unit)), ...ids.map(refs.storage)]);
+  const instances = new Map<string, StorageInstance>();
+  items.slice(pairs.length).forEach((item, i) => item && instances.set(ids[i]!, item as StorageInstance));
+  pairs.forEach((pair, i) => {
+    const attachment = items[i] as StorageAttachment | undefined;
+    const instance = instances.get(pair.id);
+    if (!attachment || !instance) return;
+    const view: UnitStorageView = {
+      id: instance.id,
+      name: instance.name,
+      kind: instance.kind,
+      pool: instance.pool,
+      size: instance.size,
+      life: attachment.life,
+      ...(attachment.location !== undefined ? { location: attachment.location } : {}),
+      ...(instance.volume
+        ? { volume: { volumeId: instance.volume.volumeId, ...(instance.volume.device ? { device: instance.volume.device } : {}) } }
+        : {}),
+    };
+    views.set(pair.unit, [...(views.get(pair.unit) ?? []), view]);
+  });
+  return views;
 }

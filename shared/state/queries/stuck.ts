@@ -23,7 +23,9 @@ const label = (ref: EntityRef) =>
         ? `application ${ref.name}`
         : ref.kind === 'relation'
           ? `relation "${ref.key}"`
-          : ref.kind;
+          : ref.kind === 'storage'
+            ? `storage ${ref.id}`
+            : ref.kind;
 
 function reasonsFor(ref: EntityRef, item: Record<string, unknown>): string[] {
   switch (ref.kind) {

@@ -47,7 +47,7 @@ describe('planDestroyUnit', () => {
         op: 'update',
         ref: { kind: 'unit', name: 'wordpress/0' },
         set: { life: 'dying' },
-        expect: { life: 'alive', setSize: { subordinates: 0 } },
+        expect: { life: 'alive', setSize: { subordinates: 0, storageAttachments: 0 } },
       },
     ]);
   });
@@ -63,7 +63,7 @@ describe('planDestroyUnit', () => {
         op: 'update',
         ref: { kind: 'unit', name: 'wordpress/0' },
         set: { life: 'dying' },
-        expect: { life: 'alive', setSize: { subordinates: 2 } },
+        expect: { life: 'alive', setSize: { subordinates: 2, storageAttachments: 0 } },
       },
       { op: 'update', ref: { kind: 'unit', name: 'logging/0' }, set: { life: 'dying' }, expect: { life: 'alive' } },
     ]);
@@ -89,7 +89,11 @@ describe('planDestroyUnit', () => {
       {
         op: 'remove',
         ref: { kind: 'unit', name: 'wordpress/0' },
-        expect: { life: 'alive', equals: { 'agentStatus.current': 'allocating', machine: '1' }, setSize: { subordinates: 0, scopes: 0 } },
+        expect: {
+          life: 'alive',
+          equals: { 'agentStatus.current': 'allocating', machine: '1' },
+          setSize: { subordinates: 0, scopes: 0, storageAttachments: 0 },
+        },
       },
       { op: 'update', ref: { kind: 'application', name: 'wordpress' }, add: { unitCount: -1 }, expect: { life: 'alive' } },
     ]);
@@ -108,7 +112,7 @@ describe('planDestroyUnit', () => {
         expect: {
           life: 'alive',
           equals: { 'agentStatus.current': 'allocating' },
-          setSize: { subordinates: 0, scopes: 0 },
+          setSize: { subordinates: 0, scopes: 0, storageAttachments: 0 },
           absent: ['machine'],
         },
       },

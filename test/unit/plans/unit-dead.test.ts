@@ -10,7 +10,7 @@ describe('planEnsureUnitDead', () => {
           op: 'update',
           ref: { kind: 'unit', name: 'wordpress/0' },
           set: { life: 'dead' },
-          expect: { life, setSize: { subordinates: 0, scopes: 0 } },
+          expect: { life, setSize: { subordinates: 0, scopes: 0, storageAttachments: 0 } },
         },
       ],
       result: 'dead',
@@ -24,6 +24,8 @@ describe('planEnsureUnitDead', () => {
       { scopes: ['riak:ring', 'wordpress:db mysql:server'] },
       'unit "wordpress/0" is still in scope of relations: "riak:ring", "wordpress:db mysql:server"',
     ],
+    // The storage contract: "a unit cannot become Dead while it has attachments that are not Dead".
+    ['while it has storage attached', { storageAttachments: ['data/0'] }, 'unit "wordpress/0" still has storage attached: "data/0"'],
   ])('"may not become Dead %s"', (_, fields, message) => {
     expect(() => planEnsureUnitDead({ unit: unit('wordpress/0', { life: 'dying', ...fields }) })).toThrow(message);
   });

@@ -85,7 +85,8 @@ export const destroyModelContents: CleanupStep = async (store, cleanup) => {
 };
 
 async function destroyOneApplication(store: Store, model: Model, name: string): Promise<void> {
-  await tolerant(() => (model.force ? forceDestroyApplication(store, name) : destroyApplication(store, name)));
+  const options = model.storageDisposal === 'destroy' ? { destroyStorage: true } : {};
+  await tolerant(() => (model.force ? forceDestroyApplication(store, name, options) : destroyApplication(store, name, options)));
   // Destroyed (Dying or gone) now, so its unit numbers can go: nothing lists them later.
   await forgetUnitNumbers(store, name);
 }
