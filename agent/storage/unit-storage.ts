@@ -3,27 +3,11 @@
 // Juju's storage ids, `<name>/<n>` (https://github.com/juju/names/blob/v5/storage.go).
 import type { Unit } from '#shared/domain/entities.js';
 import { compareNatural } from '#shared/domain/natural-order.js';
+import type { UnitStorageView } from '#shared/domain/storage.js';
 
-export type StorageKind = 'filesystem' | 'block';
-
-/** One storage attachment of the unit, as the view shows it. */
-export interface UnitStorage {
-  /** `data/0`: the storage instance's id. */
-  id: string;
-  /** The charm's storage name, `data`. */
-  name: string;
-  kind: StorageKind;
-  /** `rootfs`, `ebs`, ... */
-  pool: string;
-  /** MiB. */
-  size: number;
-  /** The attachment's life. */
-  life: 'alive' | 'dying' | 'dead';
-  /** Set once the agent has reported the storage attached there (`storage-attached`). */
-  location?: string;
-  /** An EBS volume: set by the provisioner, `device` once attached to the machine's instance. */
-  volume?: { volumeId: string; device?: string };
-}
+/** One storage attachment of the unit, as the view shows it (defined once, with the view, in shared/domain/storage.ts). */
+export type UnitStorage = UnitStorageView;
+export type { StorageKind } from '#shared/domain/storage.js';
 
 /** Juju's names.IsValidStorage: a storage name, `/`, a number without leading zeros. */
 const STORAGE_ID = /^([a-z][a-z0-9]*(?:-[a-z0-9]*[a-z][a-z0-9]*)*)\/(0|[1-9][0-9]*)$/;
