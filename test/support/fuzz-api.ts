@@ -126,6 +126,13 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     'ssh-keys': { full: 'true' },
     'add-ssh-keys': { keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFXGHBWQxZAJ8gEVQqJLpDkpdIgyz6iBm9HZxi2D0Y48 fuzz@host'] },
     'remove-ssh-keys': { ids: ['fuzz@host'] },
+    storage: {},
+    'show-storage': { ids: ['data/0'] },
+    'storage-pools': {},
+    'add-storage': { unit: 'wordpress/0', storage: { data: 'rootfs,1G,1' } },
+    'detach-storage': { ids: ['data/0'], force: false },
+    'remove-storage': { ids: ['data/0'], force: true, noDestroy: false },
+    'model-defaults': { set: { 'update-status-hook-interval': '10m' }, reset: ['charmhub-url'] },
   };
   const unit = 'wordpress/0';
   const status = { current: 'active', message: 'ok', data: { hook: 'install' } };
@@ -190,6 +197,9 @@ export function templates(ctx: FuzzContext): { user: Record<string, Json>; agent
     'secret-hook-state': { unit },
     'secret-rotated': { unit, secret: ctx.unitSecretLabel, rotateTime: '2030-01-01T00:00:00Z', originalRevision: 1 },
     'secret-revision-seen': { unit, secret: ctx.unitSecretLabel, revision: 1 },
+    'storage-attached': { unit, storage: 'data/0', location: '/srv/data' },
+    'storage-detached': { unit, storage: 'data/0' },
+    'storage-add': { unit, name: 'data', count: 1 },
   };
   return { user, agent };
 }
