@@ -1,8 +1,11 @@
 // A charm from Charmhub on the real local controller, the store being the local Charmhub-API
-// server (test/support/charmhub-server.ts), given at bootstrap as the model default: deploy by name and channel fetches the charm and its
-// file resource (checked against Charmhub's SHA-384), the unit's install hook reads the resource
-// with resource-get, and refresh to the channel's next revision runs upgrade-charm, which reads the
-// resource revision that came with it. test/charms/resourceful records what its hooks find.
+// server (test/support/charmhub-server.ts), given at bootstrap as the model default: deploy by
+// name and channel fetches the charm and its file resource (checked against Charmhub's SHA-384);
+// its filesystem storage is attached before install (data-storage-attached runs first, and reads
+// it as ops's self.model.storages does); install reads the resource with resource-get, as ops's
+// self.model.resources.fetch does; and refresh to the channel's next revision runs upgrade-charm,
+// which reads the resource revision that came with it. test/charms/resourceful records what its
+// hooks find.
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,12 +68,20 @@ describe('a Charmhub charm on the local controller', () => {
         const deployed = await drover('deploy', 'resourceful', '--channel', 'stable');
         expect(deployed.stderr).toContain('Located charm "resourceful" in charm-hub, revision 1\n');
         const installed = await waitFor(
-          'install to record the resource',
+          'install to record the resource and the storage',
           () => resourceLog(dataDir, 'resourceful/0'),
-          (l) => l.length >= 2,
+          (l) => l.some((line) => line.startsWith('hook=install storage=')),
           240_000,
         );
-        expect(installed[0]).toMatch(/^hook=install payload-rc=0 path=\S+\/resources\/payload\/payload\.txt content=store revision 1$/);
+        // The storage first, made ready on the machine and reported attached, then install.
+        expect(installed[0]).toMatch(/^hook=data-storage-attached id=data\/0 list=\["data\/0"\] storage=\{.*"kind":"filesystem".*\}$/);
+        const location = JSON.parse(installed[0]!.slice(installed[0]!.indexOf('storage=') + 'storage='.length)).location as string;
+        expect(location).toMatch(/\/storage\/data\/0$/);
+        expect(existsSync(location)).toBe(true);
+        expect(installed[1]).toMatch(/^hook=install payload-rc=0 path=\S+\/resources\/payload\/payload\.txt content=store revision 1$/);
+        expect(installed).toContain('hook=install storage=["data/0"]');
+        const storage = JSON.parse((await drover('storage', '--format', 'json')).stdout);
+        expect(storage.storage['data/0']).toMatchObject({ kind: 'filesystem', attachments: { units: { 'resourceful/0': { location } } } });
         expect((await drover('resources', 'resourceful')).stdout).toBe(
           'Resource  Supplied by  Revision\nmissing   upload       -\npayload   store        1\n',
         );
