@@ -62,6 +62,16 @@ describe('storage-get', () => {
     expect(await run(ctx, 'storage-get', '-sdata/0', 'kind')).toEqual(ok('filesystem\n'));
   });
 
+  it("answers --help with Juju's help, whose -s line names the hook's storage as ops 2.x reads it", async () => {
+    const answer = await run(context('logs/1'), 'storage-get', '--help');
+    expect(answer).toMatchObject({ code: 0, stderr: '' });
+    expect(answer.stdout).toMatch(/^Usage: storage-get \[options\] \[<key>\]\n/);
+    // ops/model.py's _STORAGE_KEY_RE (ops 2.19), which _storage_event_details matches against the help.
+    const opsKey = /.*^-s\s+\(=\s+(?<key>.*?)\)\s*?$/ms.exec(answer.stdout)?.groups?.key;
+    expect(opsKey).toBe('logs/1');
+    expect((await run(context(), 'storage-get', '-h')).stdout).toContain('\n-s  (= )\n');
+  });
+
   it("defaults to the storage hook's own instance, which -s overrides", async () => {
     const ctx = context('logs/1');
     expect(await run(ctx, 'storage-get', 'location')).toEqual(ok('/srv/logs\n'));
