@@ -10,6 +10,7 @@ import { createSqsClient } from '#shared/messaging/sqs-client.js';
 import { Ec2Provider } from '#shared/provider/ec2/ec2-provider.js';
 import type { ProvisionerDeps, ProvisionerLog, ProvisionerPolicy } from '#shared/provisioner/deps.js';
 import { sqsMachineQueues } from '#shared/provisioner/sqs-machine-queues.js';
+import { readStorageClaims } from '#shared/provisioner/storage-claims.js';
 import { createStore } from '#shared/state/engine/store.js';
 import { environmentOf } from '../environment.js';
 
@@ -54,5 +55,7 @@ export function provisionerDepsFromEnv(variables: Record<string, string | undefi
     apiUrl: env.required('API_URL'),
     policy,
     log: powertoolsLog(),
+    // EC2 has volumes: the full reconcile reaps orphans among them from every model's storage.
+    storageClaims: readStorageClaims,
   };
 }

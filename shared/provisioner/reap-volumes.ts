@@ -12,6 +12,8 @@
 //   names another volume or none yet (its step may be about to record it);
 // - never one made less than a grace before the listing: a volume CreateVolume just made is
 //   recorded only after its step returns (provision-volume.ts);
+// - never one its storage instance released (remove-storage --no-destroy, destroy-model
+//   --release-storage): it is the user's to keep, Dead or not;
 // - the provider is listed first and state read after, so a volume recorded after the listing
 //   is seen as recorded.
 import type { Life } from '../domain/life.js';
@@ -24,6 +26,8 @@ export interface StorageClaim {
   storageId: string;
   life: Life;
   volumeId?: string;
+  /** Released (--no-destroy, --release-storage): its volume is left in the cloud. */
+  released?: boolean;
 }
 
 export type ReapDecision = 'delete' | 'keep';
@@ -58,6 +62,7 @@ export function decideVolumes(volumes: VolumeInfo[], claims: StorageClaim[], lis
     if (volume.state === 'in-use' || volume.attachments.length > 0) return verdict('keep', 'attached to an instance');
     if (NOT_DELETABLE.has(volume.state)) return verdict('keep', `${volume.state}`);
     const naming = byVolume.get(volume.volumeId);
+    if (naming?.released) return verdict('keep', `storage ${naming.storageId} released it`);
     if (naming && naming.life !== 'dead') return verdict('keep', `storage ${naming.storageId} is ${naming.life}`);
     const tagged = byStorage.get(`${volume.model} ${volume.storageId}`);
     if (tagged && tagged.life !== 'dead') return verdict('keep', `made for storage ${tagged.storageId}, which is ${tagged.life}`);

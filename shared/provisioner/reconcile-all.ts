@@ -1,6 +1,7 @@
 // The periodic full reconcile: the resync that covers lost or failed stream records (docs/architecture.md,
-// 'State is the truth; messages are hints'), the only place strays are found, and where the
-// firewall follows `expose` and open-port (reconcile-firewall.ts says why here).
+// 'State is the truth; messages are hints'), the only place strays are found, where the
+// firewall follows `expose` and open-port (reconcile-firewall.ts says why here), and where
+// storage volumes are made, attached and deleted (reconcile-volumes.ts).
 //
 // what-we-run-and-why.txt: the provisioner makes sure "that non-Dead machine entities in state
 // have agents running on live instances; and ... that Dead machines, and stray instances, are
@@ -28,6 +29,7 @@ import { reconcileFirewall } from './reconcile-firewall.js';
 import { reconcileMachine, type ReconcileOutcome } from './reconcile-machine.js';
 import { reviveAgents } from './revive-agents.js';
 import { reapVolumes } from './reap-volumes.js';
+import { reconcileVolumes } from './reconcile-volumes.js';
 import { errorMessage } from '../domain/errors.js';
 
 const PAGE = 100;
@@ -42,12 +44,18 @@ export interface ReconcileAllResult {
   missing: string[];
   /** Orphaned volumes deleted (reap-volumes.ts); only where the provider has volumes and state is read for them. */
   reapedVolumes: string[];
+  /**
+   * Storage instances whose volume was recorded (made and attached, or detached), and Dead ones
+   * removed once their volume was deleted (reconcile-volumes.ts); only where the provider has volumes.
+   */
+  recordedVolumes: string[];
+  removedStorage: string[];
   /** Machines whose dead agent was started again (providers that can: revive-agents.ts). */
   revived: string[];
   /** What the firewall step changed (reconcile-firewall.ts); absent where the provider has no firewall. */
   firewall?: FirewallReport;
   failures: { machineId?: string; error: string }[];
-  /** Machines left for the next run: the deadline came first. */
+  /** Machines and storage instances left for the next run: the deadline came first. */
   unfinished: number;
 }
 
@@ -67,6 +75,8 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
     outcomes: {},
     strays: [],
     reapedVolumes: [],
+    recordedVolumes: [],
+    removedStorage: [],
     missing: [],
     revived: [],
     failures: [],
@@ -154,6 +164,21 @@ export async function reconcileAll(deps: ProvisionerDeps, options: ReconcileAllO
       result.failures.push({ machineId: label, error: errorMessage(e) });
     }
   });
+
+  // After the machines, so a machine whose instance this run started gets its volumes in the same run.
+  if (deps.provider.volumes) {
+    const volumes = await reconcileVolumes({
+      volumes: deps.provider.volumes,
+      controllerId: deps.controllerId,
+      models,
+      concurrency: policy.concurrency,
+      pastDeadline: () => options.deadline !== undefined && now() > options.deadline,
+    });
+    result.recordedVolumes = volumes.recorded;
+    result.removedStorage = volumes.removed;
+    result.failures.push(...volumes.failures);
+    result.unfinished += volumes.unfinished;
+  }
 
   const log = logOf(deps);
   if (result.failures.length > 0) log.error('full reconcile finished with failures', { ...result });

@@ -14,6 +14,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provisionerDepsFromEnv } from '../../functions/provisioner/env.js';
 import { clientToken } from '#shared/provider/ec2/ec2-provider.js';
+import { readStorageClaims } from '#shared/provisioner/storage-claims.js';
 
 const ec2 = mockClient(EC2Client);
 const saved = { ...process.env };
@@ -105,5 +106,11 @@ describe('provisioner environment', () => {
   it('leaves the subnet to EC2 when none is given', async () => {
     await start(ENV);
     expect(runInputs()[0]).not.toHaveProperty('SubnetId');
+  });
+
+  it("reads every model's storage for the volume reaper: EC2 has volumes", () => {
+    const deps = provisionerDepsFromEnv(ENV);
+    expect(deps.provider.volumes).toBeDefined();
+    expect(deps.storageClaims).toBe(readStorageClaims);
   });
 });

@@ -12,10 +12,15 @@ export interface StorageDetails {
   attachments: StorageAttachment[];
 }
 
+/** The instances named (all of the model's when none), in id order, without their attachments. */
+export async function readStorageInstances(store: Store, ids?: string[]): Promise<StorageInstance[]> {
+  const wanted = ids ?? (await listAll(store, collections.storage(store.model))).flatMap((r) => (r.kind === 'storage' ? [r.id] : []));
+  return getMany<StorageInstance>(store, wanted.map(refs.storage));
+}
+
 /** The instances named (all of the model's when none), each with its attachments, in id order. */
 export async function readStorage(store: Store, ids?: string[]): Promise<StorageDetails[]> {
-  const wanted = ids ?? (await listAll(store, collections.storage(store.model))).flatMap((r) => (r.kind === 'storage' ? [r.id] : []));
-  const instances = await getMany<StorageInstance>(store, wanted.map(refs.storage));
+  const instances = await readStorageInstances(store, ids);
   const pairs = instances.flatMap((i) => i.attachments.map((unit) => refs.storageAttachment(i.id, unit)));
   const attachments = (await getEach<StorageAttachment>(store, pairs)).filter((a): a is StorageAttachment => a !== undefined);
   return instances.map((instance) => ({ instance, attachments: attachments.filter((a) => a.storage === instance.id) }));

@@ -38,6 +38,13 @@ describe('the volume reaper’s decisions', () => {
     ['its storage instance is Dead', {}, [claim({ life: 'dead', volumeId: 'vol-1' })], 'delete', 'storage data/0 is dead'],
     ['its storage instance is Dead, naming none', {}, [claim({ life: 'dead' })], 'delete', 'no storage instance names it'],
     ['named by Alive storage', {}, [claim({ volumeId: 'vol-1' })], 'keep', 'storage data/0 is alive'],
+    [
+      'named by Dead storage that released it (--no-destroy)',
+      {},
+      [claim({ life: 'dead', volumeId: 'vol-1', released: true })],
+      'keep',
+      'storage data/0 released it',
+    ],
     ['named by Dying storage', {}, [claim({ life: 'dying', volumeId: 'vol-1' })], 'keep', 'storage data/0 is dying'],
     ['made for Alive storage that names no volume yet', {}, [claim()], 'keep', 'made for storage data/0, which is alive'],
     ['made for Alive storage that names another', {}, [claim({ volumeId: 'vol-9' })], 'keep', 'made for storage data/0, which is alive'],
