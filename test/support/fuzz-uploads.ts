@@ -1,4 +1,4 @@
-// Hostile uploads for the API fuzzers (test/fuzz/api.fuzz.test.ts, test/fuzz/controller.soak.test.ts):
+// Hostile uploads for the API fuzzers (test/fuzz/api.fuzz.test.ts, test/soak/controller-under-fuzz.soak.ts):
 // an archive (a valid charm, links and names out of the root, a zip with `../` names, a 1 MB gzip
 // that inflates to 1 GiB, 8 million empty tar headers, random or cut-off bytes), PUT to the URL
 // `charm-upload` signs as a client would, or wrongly (cut off, another length or checksum, another
