@@ -6,11 +6,10 @@ import { Option, type Command } from 'commander';
 import { ApiClient, regionFromUrl } from '../client.js';
 import { droverHome, readConfig, updateConfig, type ControllerEntry } from '../config.js';
 import { DEFAULT_MODEL } from '#shared/domain/models.js';
-import { isDroverError } from '#shared/domain/errors.js';
-import { validateModelConfig } from '#shared/domain/model-config.js';
 import { collect, splitAssignment } from '../arguments.js';
 import { currentModelOf, type Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { checkModelConfigValue } from '../model-config-values.js';
 import { printData, type DataFormat } from '../output.js';
 import { renderTable, type Cell } from '../table.js';
 
@@ -49,12 +48,7 @@ function checkedModelDefaults(pairs: string[]): Record<string, string> {
   for (const item of pairs) {
     const pair = splitAssignment(item);
     if (!pair) throw new UsageError(`expected "key=value", got "${item}"`);
-    try {
-      validateModelConfig(pair[0], pair[1]);
-    } catch (e) {
-      if (isDroverError(e)) throw new CliError(e.message);
-      throw e;
-    }
+    checkModelConfigValue(pair[0], pair[1]);
     defaults[pair[0]] = pair[1];
   }
   return defaults;

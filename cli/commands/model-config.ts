@@ -3,11 +3,11 @@
 // JSON `{key: {Value, Source}}`; one key's value; or changes. Values are checked locally first in Juju's words, so a
 // bad duration fails before anything is sent.
 import { Option, type Command } from 'commander';
-import { isDroverError } from '#shared/domain/errors.js';
-import { validateModelConfig, type ModelConfigEntry } from '#shared/domain/model-config.js';
+import type { ModelConfigEntry } from '#shared/domain/model-config.js';
 import { commaList, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { checkModelConfigValue } from '../model-config-values.js';
 import { printData } from '../output.js';
 import { renderTable } from '../table.js';
 
@@ -17,15 +17,6 @@ import { renderTable } from '../table.js';
  */
 const asJujuJson = (config: Record<string, ModelConfigEntry>) =>
   Object.fromEntries(Object.entries(config).map(([key, e]) => [key, { Value: e.value, Source: e.source }]));
-
-function checked(key: string, value: string): void {
-  try {
-    validateModelConfig(key, value);
-  } catch (e) {
-    if (isDroverError(e)) throw new CliError(e.message);
-    throw e;
-  }
-}
 
 export function registerModelConfig(program: Command, cli: Cli): void {
   program
@@ -55,7 +46,7 @@ Examples:
       const set: Record<string, string> = {};
       for (const pair of assignments) {
         if (!pair) continue;
-        checked(pair[0], pair[1]);
+        checkModelConfigValue(pair[0], pair[1]);
         set[pair[0]] = pair[1];
       }
 

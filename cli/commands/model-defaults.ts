@@ -4,25 +4,15 @@
 // empty value), YAML or JSON `{key: {default, controller}}`, one key in the same shapes, or changes.
 // A default applies to the models added after it; every model keeps the config it was created with.
 import { Option, type Command } from 'commander';
-import { isDroverError } from '#shared/domain/errors.js';
-import { validateModelConfig } from '#shared/domain/model-config.js';
 import type { ModelDefaultEntry } from '#shared/domain/model-defaults.js';
 import { collect, splitAssignment } from '../arguments.js';
 import type { Cli } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { checkModelConfigValue } from '../model-config-values.js';
 import { printData } from '../output.js';
 import { renderTable } from '../table.js';
 
 type Defaults = Record<string, ModelDefaultEntry>;
-
-function checked(key: string, value: string): void {
-  try {
-    validateModelConfig(key, value);
-  } catch (e) {
-    if (isDroverError(e)) throw new CliError(e.message);
-    throw e;
-  }
-}
 
 /** Juju's formatDefaultConfigTabular: `-` for a level with no value, `""` for an empty one. */
 const cell = (value: string | undefined) => (value === undefined ? '-' : value === '' ? '""' : value);
@@ -88,7 +78,7 @@ Examples:
     )
     .action(async (args: string[], opts: { controller?: string; reset?: string[]; format: 'tabular' | 'yaml' | 'json' }) => {
       const { get, set, reset } = parseConfigArguments(args, opts.reset ?? []);
-      for (const [key, value] of Object.entries(set)) checked(key, value);
+      for (const [key, value] of Object.entries(set)) checkModelConfigValue(key, value);
       const client = await cli.client(opts.controller !== undefined ? { model: `${opts.controller}:` } : {});
       const changing = Object.keys(set).length > 0 || reset.length > 0;
       const { defaults } = await client.post<'model-defaults', { defaults: Defaults }>('model-defaults', {

@@ -12,7 +12,11 @@ export interface ModelConfigChange {
   reset?: string[];
 }
 
-export function planSetModelConfig(model: Model, change: ModelConfigChange): Plan<Record<string, string>> {
+/**
+ * `before` with the change applied, every key and value checked first (Juju's words): the one
+ * rule of a model's config and of the controller's model defaults.
+ */
+export function applyModelConfigChange(before: Record<string, string>, change: ModelConfigChange): Record<string, string> {
   const set = change.set ?? {};
   const reset = change.reset ?? [];
   for (const key of reset) {
@@ -20,10 +24,15 @@ export function planSetModelConfig(model: Model, change: ModelConfigChange): Pla
     checkModelConfigKey(key);
   }
   for (const [key, value] of Object.entries(set)) validateModelConfig(key, value);
-  const before = model.config ?? {};
-  checkImmutableModelConfig(before, set, reset);
   const next: Record<string, string> = { ...before, ...set };
   for (const key of reset) delete next[key];
+  return next;
+}
+
+export function planSetModelConfig(model: Model, change: ModelConfigChange): Plan<Record<string, string>> {
+  const before = model.config ?? {};
+  const next = applyModelConfigChange(before, change);
+  checkImmutableModelConfig(before, change.set ?? {}, change.reset ?? []);
   if (sameEntries(next, before)) return done(before);
   return { changes: [writeModelConfig(model, next)], result: next };
 }

@@ -1,24 +1,14 @@
 // model-defaults key=value... / --reset key...: checks every value as model-config does (Juju's
 // words), then writes the controller's defaults in one write that asserts the version it read
 // (or that there were none), so two concurrent changes cannot lose one another.
-import { invalidArgument } from '../errors.js';
-import { checkModelConfigKey, validateModelConfig } from '../model-config.js';
 import type { ModelDefaults } from '../model-defaults.js';
 import { sameEntries } from '../own-keys.js';
 import { done, refs, type Plan } from '../plan.js';
-import type { ModelConfigChange } from './model-config.js';
+import { applyModelConfigChange, type ModelConfigChange } from './model-config.js';
 
 export function planSetModelDefaults(current: ModelDefaults | undefined, change: ModelConfigChange): Plan<ModelDefaults | undefined> {
-  const set = change.set ?? {};
-  const reset = change.reset ?? [];
-  for (const key of reset) {
-    if (Object.hasOwn(set, key)) throw invalidArgument(`cannot set and reset key "${key}" simultaneously`);
-    checkModelConfigKey(key);
-  }
-  for (const [key, value] of Object.entries(set)) validateModelConfig(key, value);
   const before = current?.config ?? {};
-  const config: Record<string, string> = { ...before, ...set };
-  for (const key of reset) delete config[key];
+  const config = applyModelConfigChange(before, change);
   if (sameEntries(config, before)) return done(current);
   if (!current) {
     const created: ModelDefaults = { config, version: 1 };
