@@ -63,7 +63,14 @@ describe('the supervised local controller', () => {
         const dir = listMachineDirs(dataDir)[0];
         return dir && existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8').split('\n').slice(-30) : [];
       };
+      /** How many config-changed hooks the agent has finished (its log says so once each has ended). */
+      const configHooksRun = () => {
+        const dir = listMachineDirs(dataDir)[0];
+        const log = dir && existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8') : '';
+        return log.split('ran "config-changed" hook').length - 1;
+      };
       const configChanged = async (value: string) => {
+        const before = configHooksRun();
         await drover('config', 'database', `db-name=${value}`);
         await waitFor(
           `config-changed with db-name=${value}`,
@@ -71,6 +78,9 @@ describe('the supervised local controller', () => {
           ({ hooks }) => hooks.includes(`db-name=${value}`),
           60_000,
         );
+        // The hook writes its line while it runs: the test goes on once it has ended, since a
+        // controller stopped meanwhile stops its agents, and a hook cut off counts as failed.
+        await waitFor('config-changed to end', configHooksRun, (n) => n > before, 60_000);
       };
       try {
         await drover('bootstrap', 'local', '--data-dir', dataDir);
