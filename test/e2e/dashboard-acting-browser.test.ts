@@ -179,6 +179,13 @@ describe('the dashboard acting on the local controller', () => {
     await page.keyboard.press('Enter');
     // The confirmation takes the focus: Enter sends it.
     await page.locator('[role="alertdialog"]').waitFor();
+    // The focus moves once the dialog has rendered: waited for, as a user's next key would be.
+    await waitFor(
+      'the focus on Confirm',
+      () => page.evaluate<string>('document.activeElement.textContent'),
+      (t) => t === 'Confirm',
+      10_000,
+    );
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Confirm');
     expect(await page.textContent('[role="alertdialog"] code')).toBe('drover resolved flaky/0');
     await page.keyboard.press('Enter');
